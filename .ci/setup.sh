@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Why: the test suite needs real Vulkan (lavapipe with VK_EXT_device_generated_commands, which
+# only Mesa >= 25 from bookworm-backports has), real shader compilers and C/C++ compilers.
+# Installs them on a fresh Debian bookworm machine; idempotent; needs root.
+set -euo pipefail
+
+need_install=0
+for pkg in mesa-vulkan-drivers libvulkan1 libvulkan-dev glslang-tools spirv-tools g++ jq; do
+  dpkg -s "$pkg" >/dev/null 2>&1 || need_install=1
+done
+if [ -f /usr/share/vulkan/icd.d/lvp_icd.json ] && dpkg -s mesa-vulkan-drivers 2>/dev/null | grep -q '^Version: 25'; then :; else need_install=1; fi
+[ "$need_install" = 0 ] && { echo "setup: everything already installed"; exit 0; }
+
+export DEBIAN_FRONTEND=noninteractive
+src=/etc/apt/sources.list.d/debian.sources
+bp=/etc/apt/sources.list.d/dgcc-backports.sources
+if [ ! -f "$bp" ] && [ -f "$src" ]; then
+  # Derive the backports entry from the machine's own first stanza: same mirror, same key.
+  awk 'BEGIN{RS="";ORS="\n\n"} NR==1 { gsub(/Suites:[^\n]*/, "Suites: bookworm-backports"); print }' "$src" > "$bp"
+fi
+apt-get update -qq
+apt-get install -y -qq -t bookworm-backports mesa-vulkan-drivers >/dev/null
+apt-get install -y -qq libvulkan1 libvulkan-dev glslang-tools spirv-tools g++ jq >/dev/null
+echo "setup: installed $(dpkg-query -W -f='mesa-vulkan-drivers ${Version}' mesa-vulkan-drivers)"

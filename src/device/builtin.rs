@@ -1,0 +1,262 @@
+//! The built-in profiles, every value with its source.
+//!
+//! Tags: `[spec]` the Required Limits table of the Vulkan spec (1.4.360) or a Vulkan 1.3
+//! feature requirement; `[measured]` read from the driver on 2026-11-30 (lavapipe: Mesa 25.0.7,
+//! LLVM 15.0.6, 256-bit; nvidia: H200, driver 580.159.04, Vulkan 1.4.312); `[src]` read in the
+//! Mesa source of the named driver (`radv_physical_device.c`, `nvk_physical_device.c`).
+//! A value no source confirms is left out, so a rule that needs it reports it as missing
+//! rather than trusting a guess.
+
+use super::{Limit, Profile, ProfileSource};
+use Limit::*;
+
+pub const BUILTIN_NAMES: [&str; 5] = ["minimum", "lavapipe", "nvidia", "radv", "nvk"];
+
+pub fn builtin_names() -> &'static [&'static str] {
+    &BUILTIN_NAMES
+}
+
+pub fn builtin(name: &str) -> Option<Profile> {
+    Some(match name {
+        "minimum" => minimum(),
+        "lavapipe" => lavapipe(),
+        "nvidia" => nvidia(),
+        "radv" => radv(),
+        "nvk" => nvk(),
+        _ => return None,
+    })
+}
+
+const SPEC: &str = "[spec] Required Limits, Vulkan 1.4.360";
+const SPEC13: &str = "[spec] required by Vulkan 1.3";
+const LVP: &str = "[measured] lavapipe, Mesa 25.0.7 (LLVM 15.0.6, 256 bits)";
+const NV: &str = "[measured] NVIDIA H200, driver 580.159.04";
+const RADV: &str = "[src] Mesa radv_physical_device.c";
+const NVK: &str = "[src] Mesa nvk_physical_device.c";
+
+fn minimum() -> Profile {
+    let mut p = Profile::new(
+        "minimum",
+        "the least the spec guarantees: a Vulkan 1.3 device exposing VK_EXT_device_generated_commands and nothing more",
+        ProfileSource::Builtin,
+    );
+    for (l, v) in [
+        (MaxIndirectPipelineCount, 1 << 12),
+        (MaxIndirectShaderObjectCount, 0),
+        (MaxIndirectSequenceCount, 1 << 20),
+        (MaxIndirectCommandsTokenCount, 16),
+        (MaxIndirectCommandsTokenOffset, 2047),
+        (MaxIndirectCommandsIndirectStride, 2048),
+        (SupportedIndirectCommandsInputModes, 0x1),
+        (SupportedIndirectCommandsShaderStages, 0x31),
+        (SupportedIndirectCommandsShaderStagesPipelineBinding, 0),
+        (SupportedIndirectCommandsShaderStagesShaderBinding, 0),
+        (DeviceGeneratedCommandsTransformFeedback, 0),
+        (DeviceGeneratedCommandsMultiDrawIndirectCount, 0),
+        (DeviceGeneratedCommands, 1),
+        (DynamicGeneratedPipelineLayout, 0),
+        (MeshShader, 0),
+        (TaskShader, 0),
+        (RayTracingMaintenance1, 0),
+        (ShaderObject, 0),
+        (SubgroupSize, 1),
+        (MinSubgroupSize, 1),
+        (MaxSubgroupSize, 1),
+        (MaxComputeWorkgroupSubgroups, 1),
+        (RequiredSubgroupSizeStages, 0),
+        (SubgroupSupportedStages, 0x20),
+        (MaxComputeWorkGroupSizeX, 128),
+        (MaxComputeWorkGroupSizeY, 128),
+        (MaxComputeWorkGroupSizeZ, 64),
+        (MaxComputeWorkGroupInvocations, 128),
+        (MaxPushConstantsSize, 128),
+        (MaxVertexInputBindings, 16),
+    ] {
+        p.set_cited(l, v, SPEC);
+    }
+    p.set_cited(SubgroupSizeControl, 1, SPEC13);
+    p.set_cited(ComputeFullSubgroups, 1, SPEC13);
+    p
+}
+
+fn lavapipe() -> Profile {
+    let mut p = Profile::new(
+        "lavapipe",
+        "Mesa lavapipe 25.0.7 on a 256-bit (AVX2) host: subgroup size 8 (4 with LP_NATIVE_VECTOR_WIDTH=128)",
+        ProfileSource::Builtin,
+    );
+    for (l, v) in [
+        (MaxIndirectPipelineCount, 4096),
+        (MaxIndirectShaderObjectCount, 4096),
+        (MaxIndirectSequenceCount, 1 << 20),
+        (MaxIndirectCommandsTokenCount, 16),
+        (MaxIndirectCommandsTokenOffset, 2047),
+        (MaxIndirectCommandsIndirectStride, 2048),
+        (SupportedIndirectCommandsInputModes, 0x3),
+        (SupportedIndirectCommandsShaderStages, 0x7FFF_FFFF),
+        (SupportedIndirectCommandsShaderStagesPipelineBinding, 0x7FFF_FFFF),
+        (SupportedIndirectCommandsShaderStagesShaderBinding, 0x7FFF_FFFF),
+        (DeviceGeneratedCommandsTransformFeedback, 1),
+        (DeviceGeneratedCommandsMultiDrawIndirectCount, 1),
+        (DeviceGeneratedCommands, 1),
+        (DynamicGeneratedPipelineLayout, 1),
+        (MeshShader, 1),
+        (TaskShader, 1),
+        (RayTracingMaintenance1, 1),
+        (ShaderObject, 1),
+        (SubgroupSizeControl, 1),
+        (ComputeFullSubgroups, 1),
+        (SubgroupSize, 8),
+        (MinSubgroupSize, 8),
+        (MaxSubgroupSize, 8),
+        (MaxComputeWorkgroupSubgroups, 32),
+        (RequiredSubgroupSizeStages, 0x30),
+        (SubgroupSupportedStages, 0xF0),
+        (MaxComputeWorkGroupSizeX, 1024),
+        (MaxComputeWorkGroupSizeY, 1024),
+        (MaxComputeWorkGroupSizeZ, 1024),
+        (MaxComputeWorkGroupInvocations, 1024),
+        (MaxPushConstantsSize, 256),
+        (MaxVertexInputBindings, 32),
+        (MaxDrawIndirectCount, 0xFFFF_FFFF),
+    ] {
+        p.set_cited(l, v, LVP);
+    }
+    p
+}
+
+fn nvidia() -> Profile {
+    let mut p = Profile::new(
+        "nvidia",
+        "NVIDIA H200, proprietary driver 580.159.04, Vulkan 1.4.312",
+        ProfileSource::Builtin,
+    );
+    for (l, v) in [
+        (MaxIndirectPipelineCount, 16384),
+        (MaxIndirectShaderObjectCount, 16384),
+        (MaxIndirectSequenceCount, 4_194_303),
+        (MaxIndirectCommandsTokenCount, 32),
+        (MaxIndirectCommandsTokenOffset, 0xFFFF_FFFF),
+        (MaxIndirectCommandsIndirectStride, 0xFFFF_FFFF),
+        (SupportedIndirectCommandsInputModes, 0x3),
+        (SupportedIndirectCommandsShaderStages, 0xFF),
+        (SupportedIndirectCommandsShaderStagesPipelineBinding, 0xFF),
+        (SupportedIndirectCommandsShaderStagesShaderBinding, 0xFF),
+        (DeviceGeneratedCommandsTransformFeedback, 1),
+        (DeviceGeneratedCommandsMultiDrawIndirectCount, 1),
+        (DeviceGeneratedCommands, 1),
+        (DynamicGeneratedPipelineLayout, 1),
+        (MeshShader, 1),
+        (TaskShader, 1),
+        (RayTracingMaintenance1, 1),
+        (SubgroupSizeControl, 1),
+        (ComputeFullSubgroups, 1),
+        (SubgroupSize, 32),
+        (MinSubgroupSize, 32),
+        (MaxSubgroupSize, 32),
+        (MaxComputeWorkgroupSubgroups, 32),
+        (RequiredSubgroupSizeStages, 0x3FFF),
+        (SubgroupSupportedStages, 0x3FFF),
+        (MaxComputeWorkGroupSizeX, 1024),
+        (MaxComputeWorkGroupSizeY, 1024),
+        (MaxComputeWorkGroupSizeZ, 64),
+        (MaxComputeWorkGroupInvocations, 1024),
+        (MaxPushConstantsSize, 256),
+        (MaxVertexInputBindings, 32),
+        (MaxDrawIndirectCount, 0xFFFF_FFFF),
+    ] {
+        p.set_cited(l, v, NV);
+    }
+    p.set_cited(
+        ShaderObject,
+        1,
+        "[measured] NVIDIA H200 580.159.04 exposes VK_EXT_shader_object and maxIndirectShaderObjectCount 16384 (non-zero only with shaderObject)",
+    );
+    p
+}
+
+fn radv() -> Profile {
+    let mut p = Profile::new(
+        "radv",
+        "Mesa RADV on RDNA (GFX10+): wave64 by default, wave32 selectable; execution sets bind compute only",
+        ProfileSource::Builtin,
+    );
+    for (l, v) in [
+        (MaxIndirectPipelineCount, 4096),
+        (MaxIndirectShaderObjectCount, 4096),
+        (MaxIndirectSequenceCount, 1 << 20),
+        (MaxIndirectCommandsTokenCount, 128),
+        (MaxIndirectCommandsTokenOffset, 2047),
+        (MaxIndirectCommandsIndirectStride, 2048),
+        (SupportedIndirectCommandsInputModes, 0x3),
+        (SupportedIndirectCommandsShaderStages, 0x3FFF),
+        (SupportedIndirectCommandsShaderStagesPipelineBinding, 0x20),
+        (SupportedIndirectCommandsShaderStagesShaderBinding, 0x20),
+        (DeviceGeneratedCommandsTransformFeedback, 1),
+        (DeviceGeneratedCommandsMultiDrawIndirectCount, 1),
+        (DeviceGeneratedCommands, 1),
+        (SubgroupSize, 64),
+        (MinSubgroupSize, 32),
+        (MaxSubgroupSize, 64),
+        (MaxComputeWorkgroupSubgroups, 0xFFFF_FFFF),
+        (RequiredSubgroupSizeStages, 0xF0),
+    ] {
+        p.set_cited(l, v, RADV);
+    }
+    p.set_cited(SubgroupSizeControl, 1, SPEC13);
+    p.set_cited(ComputeFullSubgroups, 1, SPEC13);
+    for (l, v) in [
+        (MaxComputeWorkGroupSizeX, 1024),
+        (MaxComputeWorkGroupSizeY, 1024),
+        (MaxComputeWorkGroupSizeZ, 1024),
+        (MaxComputeWorkGroupInvocations, 1024),
+        (MaxPushConstantsSize, 256),
+        (MaxVertexInputBindings, 32),
+    ] {
+        p.set_cited(l, v, "[src] Mesa radv_physical_device.c (compute rows not verified on hardware)");
+    }
+    p
+}
+
+fn nvk() -> Profile {
+    let mut p = Profile::new(
+        "nvk",
+        "Mesa NVK (NVIDIA, Turing or newer): no required subgroup sizes, no task/mesh execution",
+        ProfileSource::Builtin,
+    );
+    for (l, v) in [
+        (MaxIndirectPipelineCount, 0xFFFF_FFFF),
+        (MaxIndirectShaderObjectCount, 0xFFFF_FFFF),
+        (MaxIndirectSequenceCount, 1 << 20),
+        (MaxIndirectCommandsTokenCount, 16),
+        (MaxIndirectCommandsTokenOffset, 2047),
+        (MaxIndirectCommandsIndirectStride, 4096),
+        (SupportedIndirectCommandsInputModes, 0x3),
+        (SupportedIndirectCommandsShaderStages, 0x3F),
+        (SupportedIndirectCommandsShaderStagesPipelineBinding, 0x3F),
+        (SupportedIndirectCommandsShaderStagesShaderBinding, 0x3F),
+        (DeviceGeneratedCommandsTransformFeedback, 1),
+        (DeviceGeneratedCommandsMultiDrawIndirectCount, 1),
+        (DeviceGeneratedCommands, 1),
+        (SubgroupSize, 32),
+        (MinSubgroupSize, 32),
+        (MaxSubgroupSize, 32),
+        (MaxComputeWorkgroupSubgroups, 32),
+        (RequiredSubgroupSizeStages, 0),
+    ] {
+        p.set_cited(l, v, NVK);
+    }
+    p.set_cited(SubgroupSizeControl, 1, SPEC13);
+    p.set_cited(ComputeFullSubgroups, 1, SPEC13);
+    for (l, v) in [
+        (MaxComputeWorkGroupSizeX, 1024),
+        (MaxComputeWorkGroupSizeY, 1024),
+        (MaxComputeWorkGroupSizeZ, 64),
+        (MaxComputeWorkGroupInvocations, 1024),
+        (MaxPushConstantsSize, 256),
+        (MaxVertexInputBindings, 32),
+    ] {
+        p.set_cited(l, v, "[src] Mesa nvk_physical_device.c (compute rows not verified on hardware)");
+    }
+    p
+}

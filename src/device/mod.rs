@@ -1,0 +1,340 @@
+//! Device profiles: the limits and features a description is checked against.
+//!
+//! Why a flat struct of `Option`s: every rule that needs a device value asks for it by name
+//! (`Limit`), and a profile that does not state it answers with an error that names the value
+//! (a Vulkan Profiles file written by an old `vulkaninfo` often lacks the DGC properties). One
+//! table (`Limit::ALL`) gives every value its Vulkan name, so messages, the `dgcc profiles`
+//! listing, the JSON loader and the live probe all agree on spelling.
+//!
+//! Sources: `builtin.rs` cites where each built-in value comes from; `json.rs` reads Vulkan
+//! Profiles JSON (what `vulkaninfo --json` and `dgcc probe` write).
+
+mod builtin;
+pub mod json;
+
+pub use builtin::{builtin, builtin_names, BUILTIN_NAMES};
+
+use std::fmt;
+
+/// A device value that rules can ask for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Limit {
+    // VkPhysicalDeviceDeviceGeneratedCommandsPropertiesEXT
+    MaxIndirectPipelineCount,
+    MaxIndirectShaderObjectCount,
+    MaxIndirectSequenceCount,
+    MaxIndirectCommandsTokenCount,
+    MaxIndirectCommandsTokenOffset,
+    MaxIndirectCommandsIndirectStride,
+    SupportedIndirectCommandsInputModes,
+    SupportedIndirectCommandsShaderStages,
+    SupportedIndirectCommandsShaderStagesPipelineBinding,
+    SupportedIndirectCommandsShaderStagesShaderBinding,
+    DeviceGeneratedCommandsTransformFeedback,
+    DeviceGeneratedCommandsMultiDrawIndirectCount,
+    // Features
+    DeviceGeneratedCommands,
+    DynamicGeneratedPipelineLayout,
+    MeshShader,
+    TaskShader,
+    RayTracingMaintenance1,
+    ShaderObject,
+    SubgroupSizeControl,
+    ComputeFullSubgroups,
+    // Subgroups (Vulkan 1.1 / 1.3 properties)
+    SubgroupSize,
+    MinSubgroupSize,
+    MaxSubgroupSize,
+    MaxComputeWorkgroupSubgroups,
+    RequiredSubgroupSizeStages,
+    SubgroupSupportedStages,
+    // VkPhysicalDeviceLimits
+    MaxComputeWorkGroupSizeX,
+    MaxComputeWorkGroupSizeY,
+    MaxComputeWorkGroupSizeZ,
+    MaxComputeWorkGroupInvocations,
+    MaxPushConstantsSize,
+    MaxVertexInputBindings,
+    MaxDrawIndirectCount,
+}
+
+/// How a value is printed and compared.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LimitKind {
+    /// An unsigned number.
+    Count,
+    /// A `VkShaderStageFlags` mask.
+    Stages,
+    /// A `VkIndirectCommandsInputModeFlagsEXT` mask.
+    InputModes,
+    /// A `VkBool32` property or feature.
+    Bool,
+}
+
+impl Limit {
+    pub const ALL: [Limit; 33] = [
+        Limit::MaxIndirectPipelineCount,
+        Limit::MaxIndirectShaderObjectCount,
+        Limit::MaxIndirectSequenceCount,
+        Limit::MaxIndirectCommandsTokenCount,
+        Limit::MaxIndirectCommandsTokenOffset,
+        Limit::MaxIndirectCommandsIndirectStride,
+        Limit::SupportedIndirectCommandsInputModes,
+        Limit::SupportedIndirectCommandsShaderStages,
+        Limit::SupportedIndirectCommandsShaderStagesPipelineBinding,
+        Limit::SupportedIndirectCommandsShaderStagesShaderBinding,
+        Limit::DeviceGeneratedCommandsTransformFeedback,
+        Limit::DeviceGeneratedCommandsMultiDrawIndirectCount,
+        Limit::DeviceGeneratedCommands,
+        Limit::DynamicGeneratedPipelineLayout,
+        Limit::MeshShader,
+        Limit::TaskShader,
+        Limit::RayTracingMaintenance1,
+        Limit::ShaderObject,
+        Limit::SubgroupSizeControl,
+        Limit::ComputeFullSubgroups,
+        Limit::SubgroupSize,
+        Limit::MinSubgroupSize,
+        Limit::MaxSubgroupSize,
+        Limit::MaxComputeWorkgroupSubgroups,
+        Limit::RequiredSubgroupSizeStages,
+        Limit::SubgroupSupportedStages,
+        Limit::MaxComputeWorkGroupSizeX,
+        Limit::MaxComputeWorkGroupSizeY,
+        Limit::MaxComputeWorkGroupSizeZ,
+        Limit::MaxComputeWorkGroupInvocations,
+        Limit::MaxPushConstantsSize,
+        Limit::MaxVertexInputBindings,
+        Limit::MaxDrawIndirectCount,
+    ];
+
+    /// The Vulkan member name, as in the spec and in profile JSON.
+    pub const fn vk_name(self) -> &'static str {
+        match self {
+            Limit::MaxIndirectPipelineCount => "maxIndirectPipelineCount",
+            Limit::MaxIndirectShaderObjectCount => "maxIndirectShaderObjectCount",
+            Limit::MaxIndirectSequenceCount => "maxIndirectSequenceCount",
+            Limit::MaxIndirectCommandsTokenCount => "maxIndirectCommandsTokenCount",
+            Limit::MaxIndirectCommandsTokenOffset => "maxIndirectCommandsTokenOffset",
+            Limit::MaxIndirectCommandsIndirectStride => "maxIndirectCommandsIndirectStride",
+            Limit::SupportedIndirectCommandsInputModes => "supportedIndirectCommandsInputModes",
+            Limit::SupportedIndirectCommandsShaderStages => "supportedIndirectCommandsShaderStages",
+            Limit::SupportedIndirectCommandsShaderStagesPipelineBinding => {
+                "supportedIndirectCommandsShaderStagesPipelineBinding"
+            }
+            Limit::SupportedIndirectCommandsShaderStagesShaderBinding => {
+                "supportedIndirectCommandsShaderStagesShaderBinding"
+            }
+            Limit::DeviceGeneratedCommandsTransformFeedback => "deviceGeneratedCommandsTransformFeedback",
+            Limit::DeviceGeneratedCommandsMultiDrawIndirectCount => "deviceGeneratedCommandsMultiDrawIndirectCount",
+            Limit::DeviceGeneratedCommands => "deviceGeneratedCommands",
+            Limit::DynamicGeneratedPipelineLayout => "dynamicGeneratedPipelineLayout",
+            Limit::MeshShader => "meshShader",
+            Limit::TaskShader => "taskShader",
+            Limit::RayTracingMaintenance1 => "rayTracingMaintenance1",
+            Limit::ShaderObject => "shaderObject",
+            Limit::SubgroupSizeControl => "subgroupSizeControl",
+            Limit::ComputeFullSubgroups => "computeFullSubgroups",
+            Limit::SubgroupSize => "subgroupSize",
+            Limit::MinSubgroupSize => "minSubgroupSize",
+            Limit::MaxSubgroupSize => "maxSubgroupSize",
+            Limit::MaxComputeWorkgroupSubgroups => "maxComputeWorkgroupSubgroups",
+            Limit::RequiredSubgroupSizeStages => "requiredSubgroupSizeStages",
+            Limit::SubgroupSupportedStages => "subgroupSupportedStages",
+            Limit::MaxComputeWorkGroupSizeX => "maxComputeWorkGroupSize[0]",
+            Limit::MaxComputeWorkGroupSizeY => "maxComputeWorkGroupSize[1]",
+            Limit::MaxComputeWorkGroupSizeZ => "maxComputeWorkGroupSize[2]",
+            Limit::MaxComputeWorkGroupInvocations => "maxComputeWorkGroupInvocations",
+            Limit::MaxPushConstantsSize => "maxPushConstantsSize",
+            Limit::MaxVertexInputBindings => "maxVertexInputBindings",
+            Limit::MaxDrawIndirectCount => "maxDrawIndirectCount",
+        }
+    }
+
+    pub const fn kind(self) -> LimitKind {
+        match self {
+            Limit::SupportedIndirectCommandsInputModes => LimitKind::InputModes,
+            Limit::SupportedIndirectCommandsShaderStages
+            | Limit::SupportedIndirectCommandsShaderStagesPipelineBinding
+            | Limit::SupportedIndirectCommandsShaderStagesShaderBinding
+            | Limit::RequiredSubgroupSizeStages
+            | Limit::SubgroupSupportedStages => LimitKind::Stages,
+            Limit::DeviceGeneratedCommandsTransformFeedback
+            | Limit::DeviceGeneratedCommandsMultiDrawIndirectCount
+            | Limit::DeviceGeneratedCommands
+            | Limit::DynamicGeneratedPipelineLayout
+            | Limit::MeshShader
+            | Limit::TaskShader
+            | Limit::RayTracingMaintenance1
+            | Limit::ShaderObject
+            | Limit::SubgroupSizeControl
+            | Limit::ComputeFullSubgroups => LimitKind::Bool,
+            _ => LimitKind::Count,
+        }
+    }
+
+    /// Whether the value is a feature (as opposed to a property or limit).
+    pub const fn is_feature(self) -> bool {
+        matches!(
+            self,
+            Limit::DeviceGeneratedCommands
+                | Limit::DynamicGeneratedPipelineLayout
+                | Limit::MeshShader
+                | Limit::TaskShader
+                | Limit::RayTracingMaintenance1
+                | Limit::ShaderObject
+                | Limit::SubgroupSizeControl
+                | Limit::ComputeFullSubgroups
+        )
+    }
+
+    /// Format a value of this limit for a message: `2047`, `0xFFFFFFFF`, `Vertex | Fragment`, `true`.
+    pub fn format(self, v: u64) -> String {
+        match self.kind() {
+            LimitKind::Bool => (v != 0).to_string(),
+            LimitKind::Stages => crate::stages::StageMask(v as u32).describe(),
+            LimitKind::InputModes => {
+                let mut parts = vec![];
+                if v & 1 != 0 {
+                    parts.push("Vulkan");
+                }
+                if v & 2 != 0 {
+                    parts.push("Dxgi");
+                }
+                if parts.is_empty() {
+                    "none".into()
+                } else {
+                    parts.join(" | ")
+                }
+            }
+            LimitKind::Count => {
+                if v == u32::MAX as u64 {
+                    "0xFFFFFFFF".into()
+                } else {
+                    v.to_string()
+                }
+            }
+        }
+    }
+
+    pub fn from_vk_name(name: &str) -> Option<Limit> {
+        Limit::ALL.into_iter().find(|l| l.vk_name() == name)
+    }
+}
+
+impl fmt::Display for Limit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.vk_name())
+    }
+}
+
+/// Where a profile came from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ProfileSource {
+    Builtin,
+    /// A Vulkan Profiles JSON file.
+    File(std::path::PathBuf),
+    /// Read from a live device.
+    Live,
+}
+
+/// The values of one device (or of a minimum requirement such as `minimum`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Profile {
+    /// The name diagnostics use: `radv`, or the file stem of a JSON profile.
+    pub name: String,
+    pub description: String,
+    pub source: ProfileSource,
+    values: [Option<u64>; Limit::ALL.len()],
+    /// Per value, where it comes from (`[spec]`, `[measured] …`, `[src] …`).
+    citations: [Option<&'static str>; Limit::ALL.len()],
+}
+
+/// A rule asked for a value the profile does not state.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MissingValue {
+    pub profile: String,
+    pub limit: Limit,
+}
+
+impl fmt::Display for MissingValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "profile `{}` does not state {}", self.profile, self.limit)
+    }
+}
+
+impl Profile {
+    pub fn new(name: impl Into<String>, description: impl Into<String>, source: ProfileSource) -> Profile {
+        Profile {
+            name: name.into(),
+            description: description.into(),
+            source,
+            values: [None; Limit::ALL.len()],
+            citations: [None; Limit::ALL.len()],
+        }
+    }
+
+    fn index(limit: Limit) -> usize {
+        Limit::ALL.iter().position(|l| *l == limit).expect("every limit is in Limit::ALL")
+    }
+
+    pub fn set(&mut self, limit: Limit, value: u64) -> &mut Self {
+        self.values[Self::index(limit)] = Some(value);
+        self
+    }
+
+    pub fn set_cited(&mut self, limit: Limit, value: u64, citation: &'static str) -> &mut Self {
+        let i = Self::index(limit);
+        self.values[i] = Some(value);
+        self.citations[i] = Some(citation);
+        self
+    }
+
+    pub fn clear(&mut self, limit: Limit) {
+        self.values[Self::index(limit)] = None;
+    }
+
+    /// The value, if the profile states it.
+    pub fn value(&self, limit: Limit) -> Option<u64> {
+        self.values[Self::index(limit)]
+    }
+
+    /// The value, or an error naming it.
+    pub fn get(&self, limit: Limit) -> Result<u64, MissingValue> {
+        self.value(limit).ok_or_else(|| MissingValue { profile: self.name.clone(), limit })
+    }
+
+    pub fn flag(&self, limit: Limit) -> Result<bool, MissingValue> {
+        self.get(limit).map(|v| v != 0)
+    }
+
+    pub fn citation(&self, limit: Limit) -> Option<&'static str> {
+        self.citations[Self::index(limit)]
+    }
+
+    /// Every stated value with its citation, in table order.
+    pub fn entries(&self) -> impl Iterator<Item = (Limit, Option<u64>, Option<&'static str>)> + '_ {
+        Limit::ALL.into_iter().map(|l| (l, self.value(l), self.citation(l)))
+    }
+}
+
+/// Resolve a `targets` entry: a built-in name, or a path to a JSON profile (relative paths are
+/// taken relative to `base_dir`, the description's folder).
+pub fn resolve(target: &str, base_dir: &std::path::Path) -> Result<Profile, String> {
+    if let Some(p) = builtin(target) {
+        return Ok(p);
+    }
+    let looks_like_path = target.ends_with(".json") || target.contains('/') || target.contains('\\');
+    if !looks_like_path {
+        return Err(format!(
+            "unknown target `{target}`: not a built-in profile ({}) and not a path to a .json profile",
+            BUILTIN_NAMES.join(", ")
+        ));
+    }
+    let path = if std::path::Path::new(target).is_absolute() {
+        std::path::PathBuf::from(target)
+    } else {
+        base_dir.join(target)
+    };
+    json::load_file(&path)
+}

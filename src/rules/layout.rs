@@ -1,0 +1,105 @@
+//! Rules of the layout engine (E04xx): where token data sits in the record.
+
+use super::Rule;
+use crate::diag::Severity::*;
+
+pub static RULES: &[Rule] = &[
+    Rule {
+        code: "E0401",
+        vuid: None,
+        severity: Error,
+        title: "token data overlaps the previous token's data",
+        explanation: "A token pinned with `at` starts inside the bytes of the token before it. \
+The offsets are still in order, so no Vulkan valid-usage rule fires and the validation layers \
+accept the layout, but both tokens read the same bytes: whatever the culling shader writes for one \
+is read as the other.\n\n```ron\nPushConstant(name: \"object\", stages: [Vertex], offset: 0, size: 8),\n\
+DrawIndexed(name: \"draw\", at: Some(4)),   // bytes 4..24 overlap object's 0..8\n```\n\n\
+Fix: pin the token at or after the end of the previous token's data, or leave `at` out and let \
+dgcc place it.",
+    },
+    Rule {
+        code: "E0403",
+        vuid: None,
+        severity: Error,
+        title: "a pinned offset breaks the GLSL alignment of the token's data",
+        explanation: "The spec needs only 4-byte alignment for token data, but dgcc also declares \
+the stream record as a GLSL struct so that a culling shader writes it. Under `std430`, a 64-bit \
+address (declared `uvec2`) aligns to 8 and a `vec4` to 16; a token pinned at an offset that is \
+not a multiple of its data's alignment would sit at a different offset in the GLSL struct than in \
+the stream, and the shader would write the wrong bytes.\n\nFix: pin the token at an aligned \
+offset, leave `at` out, or declare the layout `glsl_layout: Scalar` (every member aligns to 4 \
+except `U64`).",
+    },
+    Rule {
+        code: "E0404",
+        vuid: None,
+        severity: Error,
+        title: "token data runs past the stride",
+        explanation: "No VUID ties `indirectStride` to the end of the token data: \
+`VUID-VkIndirectCommandsLayoutCreateInfoEXT-indirectStride-11090` only caps the stride and the \
+offset rules only constrain offsets, so the validation layers accept a layout whose last token \
+reads past the end of its record. Under the spec's processing model a token at offset `o` of \
+sequence `s` reads from `indirectAddress + stride*s + o`, so the bytes past the stride belong to \
+sequence `s+1`, and the last sequence reads past the end of the stream. A classic case: a 4-byte \
+push constant at 0, `DrawIndexed` (20 bytes) at 16, stride 32: `firstInstance` is read from the \
+next record's push constant.\n\nFix: make the stride at least the end of the last token \
+(rounded to the record's alignment), or leave `stride` out so dgcc computes it.",
+    },
+    Rule {
+        code: "E0405",
+        vuid: None,
+        severity: Error,
+        title: "stride is not a multiple of 4",
+        explanation: "Every token offset must be 4-byte aligned \
+(`VUID-VkIndirectCommandsLayoutTokenEXT-offset-11125`) and `indirectAddress` must be too \
+(`VUID-VkGeneratedCommandsInfoEXT-indirectAddress-11074`); with a stride that is not a multiple \
+of 4, every other record starts misaligned, so every token of those records is misaligned. \
+No VUID states this for the stride itself.\n\nFix: round the stride up to a multiple of 4.",
+    },
+    Rule {
+        code: "E0406",
+        vuid: None,
+        severity: Error,
+        title: "stride breaks the record struct's GLSL array stride",
+        explanation: "A shader writes records as `Record records[]`; the array stride of a GLSL \
+struct is its size rounded up to its alignment (the largest alignment of its members: 8 with a \
+`uvec2` address under std430, 16 with a `vec4`). A pinned stride that is not a multiple of it \
+gives the shader a different stride than the stream, so every record after the first is written \
+at the wrong place.\n\nFix: use a stride that is a multiple of the record alignment, or leave \
+`stride` out.",
+    },
+    Rule {
+        code: "E0407",
+        vuid: None,
+        severity: Error,
+        title: "pinned stride is not a multiple of `align`",
+        explanation: "Both `stride: Some(N)` and `align: Some(A)` were given and N is not a \
+multiple of A. dgcc cannot honour both.\n\nFix: drop one of them, or pick a stride that is a \
+multiple of the alignment.",
+    },
+    Rule {
+        code: "E0408",
+        vuid: None,
+        severity: Error,
+        title: "`align` is not a power of two of at least 4",
+        explanation: "`align: Some(A)` rounds the computed stride up to a multiple of A. Records \
+must stay 4-byte aligned and alignments are powers of two, so A must be 4, 8, 16, 32, ….",
+    },
+    Rule {
+        code: "E0409",
+        vuid: Some("VUID-VkIndirectCommandsLayoutCreateInfoEXT-indirectStride-11090"),
+        severity: Error,
+        title: "the record is larger than a 32-bit stride",
+        explanation: "`indirectStride` is a `uint32_t`; the tokens of this layout (usually pinned \
+at huge offsets) need a record larger than 4 GiB. No device accepts it.",
+    },
+    Rule {
+        code: "E0499",
+        vuid: None,
+        severity: Error,
+        title: "internal error: a layout invariant was broken",
+        explanation: "The layout engine re-checks its own result (ordered, aligned, inside the \
+record, members tiling the record exactly) and found a violation. This is a bug in dgcc, not in \
+your description; please report the description that triggers it.",
+    },
+];

@@ -1,0 +1,64 @@
+//! The rule registry: every diagnostic code, its VUID, default severity, title and explanation.
+//!
+//! Why one registry: `dgcc explain`, the book's diagnostics index (generated from it, with a
+//! test that fails when the book is stale) and the tests that expect codes all read these
+//! tables, so a code cannot exist in one place and not another. Codes are stable: never reuse
+//! or delete one; retire it by saying so in its explanation.
+//!
+//! Ranges: E00xx input and syntax, E002x profiles, E01xx token order and kinds, E02xx device
+//! limits and features, E03xx push constants, E04xx stream layout, E05xx kernels and subgroups,
+//! E06xx execution sets, E07xx names and references; W0xxx warnings.
+
+use crate::diag::Severity;
+
+mod input;
+mod layout;
+mod validation;
+
+/// One rule of the registry.
+#[derive(Debug)]
+pub struct Rule {
+    pub code: &'static str,
+    /// The Vulkan valid-usage ID the rule enforces, if any.
+    pub vuid: Option<&'static str>,
+    pub severity: Severity,
+    /// One line: what is wrong.
+    pub title: &'static str,
+    /// Markdown: why it matters, an example, the fix.
+    pub explanation: &'static str,
+}
+
+/// Every rule, in code order.
+pub fn all() -> Vec<&'static Rule> {
+    let mut v: Vec<&'static Rule> =
+        input::RULES.iter().chain(layout::RULES.iter()).chain(validation::RULES.iter()).collect();
+    v.sort_by_key(|r| r.code);
+    v
+}
+
+pub fn lookup(code: &str) -> Option<&'static Rule> {
+    input::RULES
+        .iter()
+        .chain(layout::RULES.iter())
+        .chain(validation::RULES.iter())
+        .find(|r| r.code.eq_ignore_ascii_case(code))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn codes_are_unique_and_well_formed() {
+        let all = super::all();
+        for w in all.windows(2) {
+            assert_ne!(w[0].code, w[1].code, "duplicate code");
+        }
+        for r in &all {
+            assert!(r.code.len() == 5 && (r.code.starts_with('E') || r.code.starts_with('W')), "{}", r.code);
+            assert_eq!(r.code.starts_with('W'), r.severity == super::Severity::Warning, "{}", r.code);
+            assert!(!r.title.is_empty() && r.explanation.len() > 40, "{} needs an explanation", r.code);
+            if let Some(v) = r.vuid {
+                assert!(v.starts_with("VUID-"), "{}", r.code);
+            }
+        }
+    }
+}
