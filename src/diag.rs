@@ -5,7 +5,7 @@
 //! for people, JSON lines for machines — happens only at the edge (`crate::render`). The rule
 //! registry (`crate::rules`) gives each code its VUID, default severity and explanation.
 
-use crate::ast::Span;
+use crate::span::Span;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Severity {

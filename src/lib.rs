@@ -6,17 +6,17 @@
 //!
 //! Features: `compiler` (front ends, validation, layout, emitters; no Vulkan), `runtime` (the
 //! ash executor; no compiler dependencies), `shaderc` (shader checks), `cli` (the binary).
+//! Without any feature the crate holds what both halves share: the manifest types (`ir`),
+//! device profiles (`device`), diagnostics as data (`diag`) and the rule registry (`rules`).
 
+pub mod device;
+pub mod diag;
 pub mod ir;
+pub mod rules;
+pub mod span;
 pub mod stages;
 
 #[cfg(feature = "compiler")]
 pub mod ast;
 #[cfg(feature = "compiler")]
-pub mod device;
-#[cfg(feature = "compiler")]
-pub mod diag;
-#[cfg(feature = "compiler")]
 pub mod layout;
-#[cfg(feature = "compiler")]
-pub mod rules;

@@ -22,7 +22,8 @@
 
 pub mod types;
 
-use crate::ast::{self, ExecutionSetKind, GlslLayout, PushData, Span, TokenKind};
+use crate::ast::{self, ExecutionSetKind, GlslLayout, PushData, TokenKind};
+use crate::span::Span;
 use crate::diag::Diagnostic;
 use crate::ir::{CompiledLayout, CompiledToken, ExecutionSet, FieldLayout, PushConstantRange, RecordMember};
 use types::{align_up64, field_shape, uvec2, GlslType, ShapeError, INT, UINT};
