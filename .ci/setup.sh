@@ -5,10 +5,13 @@
 set -euo pipefail
 
 need_install=0
-for pkg in mesa-vulkan-drivers libvulkan1 libvulkan-dev glslang-tools spirv-tools g++ jq; do
+PKGS=(libvulkan1 libvulkan-dev glslang-tools glslang-dev spirv-tools libshaderc-dev cmake g++ jq vulkan-tools)
+TRIXIE=/opt/dgcc/trixie
+for pkg in mesa-vulkan-drivers "${PKGS[@]}"; do
   dpkg -s "$pkg" >/dev/null 2>&1 || need_install=1
 done
 if [ -f /usr/share/vulkan/icd.d/lvp_icd.json ] && dpkg -s mesa-vulkan-drivers 2>/dev/null | grep -q '^Version: 25'; then :; else need_install=1; fi
+[ -f "$TRIXIE/usr/include/vulkan/vulkan_core.h" ] || need_install=1
 [ "$need_install" = 0 ] && { echo "setup: everything already installed"; exit 0; }
 
 export DEBIAN_FRONTEND=noninteractive
@@ -20,5 +23,7 @@ if [ ! -f "$bp" ] && [ -f "$src" ]; then
 fi
 apt-get update -qq
 apt-get install -y -qq -t bookworm-backports mesa-vulkan-drivers >/dev/null
-apt-get install -y -qq libvulkan1 libvulkan-dev glslang-tools spirv-tools g++ jq >/dev/null
+apt-get install -y -qq "${PKGS[@]}" >/dev/null
+# Vulkan headers new enough to declare VK_EXT_device_generated_commands (for the C header tests).
+[ -f "$TRIXIE/usr/include/vulkan/vulkan_core.h" ] || bash "$(dirname "$0")/fetch-trixie.sh" "$TRIXIE" libvulkan-dev
 echo "setup: installed $(dpkg-query -W -f='mesa-vulkan-drivers ${Version}' mesa-vulkan-drivers)"
