@@ -20,3 +20,5 @@ pub mod stages;
 pub mod ast;
 #[cfg(feature = "compiler")]
 pub mod layout;
+#[cfg(feature = "compiler")]
+pub mod syntax;
