@@ -20,3 +20,11 @@ pub mod stages;
 pub mod ast;
 #[cfg(feature = "compiler")]
 pub mod layout;
+#[cfg(feature = "compiler")]
+pub mod check;
+#[cfg(feature = "compiler")]
+pub mod driver;
+#[cfg(feature = "compiler")]
+pub mod render;
+#[cfg(feature = "compiler")]
+pub mod syntax;
