@@ -199,6 +199,29 @@ fn broken_files_give_clear_errors_with_the_path() {
 fn unreadable_files_name_the_path() {
     let err = json::load_file(&fixture("no-such-profile.json")).unwrap_err();
     assert!(err.contains("no-such-profile.json") && err.contains("cannot read"), "{err}");
+    // A folder, and (where it exists) an endless device: refused before reading.
+    let err = json::load_file(&fixture("")).unwrap_err();
+    assert!(err.contains("not a regular file"), "{err}");
+    if Path::new("/dev/zero").exists() {
+        let err = json::load_file(Path::new("/dev/zero")).unwrap_err();
+        assert!(err.contains("not a regular file"), "{err}");
+    }
+}
+
+#[test]
+fn oversized_and_non_utf8_files_are_refused() {
+    let dir = std::env::temp_dir().join(format!("dgcc-profiles-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let big = dir.join("big.json");
+    let file = std::fs::File::create(&big).unwrap();
+    file.set_len(json::MAX_FILE_BYTES + 1).unwrap();
+    let err = json::load_file(&big).unwrap_err();
+    assert!(err.contains("more than the"), "{err}");
+    let latin1 = dir.join("latin1.json");
+    std::fs::write(&latin1, b"{\"capabilities\": {\"d\xe9vice\": {}}}").unwrap();
+    let err = json::load_file(&latin1).unwrap_err();
+    assert!(err.contains("not UTF-8 text (byte 20)"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

@@ -25,6 +25,7 @@ mod profiles_format;
 mod values;
 mod write;
 
+use std::io::Read as _;
 use std::path::Path;
 
 use serde_json::Value;
@@ -39,9 +40,28 @@ pub const CITE_DEVICE_FILE: &str = "[file] the device's value, from its Vulkan P
 pub const CITE_REQUIREMENT_FILE: &str = "[file] a requirement profile's bound, met by every matching device";
 pub const CITE_CAPS_VIEWER: &str = "[file] the device's value, from its VulkanCapsViewer report";
 
-/// Read and parse a profile file.
+/// The largest profile file read: ten times a full `vulkaninfo --json` with every format.
+pub const MAX_FILE_BYTES: u64 = 16 << 20;
+
+/// Read and parse a profile file. Only regular files are read, and at most `MAX_FILE_BYTES`:
+/// a target written in a description must not be able to make dgcc read `/dev/zero` or wait
+/// on a FIFO.
 pub fn load_file(path: &Path) -> Result<Profile, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: cannot read profile: {e}", path.display()))?;
+    let cannot = |why: String| format!("{}: cannot read profile: {why}", path.display());
+    let meta = std::fs::metadata(path).map_err(|e| cannot(e.to_string()))?;
+    if !meta.is_file() {
+        return Err(cannot("not a regular file".into()));
+    }
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(cannot(format!("{} bytes is more than the {MAX_FILE_BYTES} a profile may have", meta.len())));
+    }
+    let mut bytes = Vec::new();
+    let file = std::fs::File::open(path).map_err(|e| cannot(e.to_string()))?;
+    file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes).map_err(|e| cannot(e.to_string()))?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(cannot(format!("more than the {MAX_FILE_BYTES} bytes a profile may have")));
+    }
+    let text = String::from_utf8(bytes).map_err(|e| cannot(format!("not UTF-8 text (byte {})", e.utf8_error().valid_up_to())))?;
     parse(&text, path)
 }
 
