@@ -9,6 +9,7 @@
 //! Without any feature the crate holds what both halves share: the manifest types (`ir`),
 //! device profiles (`device`), diagnostics as data (`diag`) and the rule registry (`rules`).
 
+pub mod check;
 pub mod device;
 pub mod diag;
 pub mod ir;
