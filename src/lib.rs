@@ -9,6 +9,8 @@
 //! Without any feature the crate holds what both halves share: the manifest types (`ir`),
 //! device profiles (`device`), diagnostics as data (`diag`) and the rule registry (`rules`).
 
+/// Validation; the rules that need only compiled layouts and profiles are light (the runtime
+/// uses them), the rest is behind `compiler`.
 pub mod check;
 pub mod device;
 pub mod diag;
@@ -21,3 +23,9 @@ pub mod stages;
 pub mod ast;
 #[cfg(feature = "compiler")]
 pub mod layout;
+#[cfg(feature = "compiler")]
+pub mod driver;
+#[cfg(feature = "compiler")]
+pub mod render;
+#[cfg(feature = "compiler")]
+pub mod syntax;

@@ -19,8 +19,15 @@ use crate::layout::LaidOut;
 /// The subgroup decision for one kernel on one target: the required size (with `Min`/`Max`
 /// resolved to the target's values) and the `VkPipelineShaderStageCreateFlags`
 /// (0x1 allow varying, 0x2 require full). Errors when the target lacks `minSubgroupSize` or
-/// `maxSubgroupSize` and the kernel asks for it.
-pub fn kernel_target(kernel: &Kernel, profile: &Profile) -> Result<KernelTarget, MissingValue> {
+/// `maxSubgroupSize` and the kernel asks for it (E0021, pointing at the kernel's `subgroup`).
+pub fn kernel_target(kernel: &Kernel, profile: &Profile) -> Result<KernelTarget, Diagnostic> {
+    decide(kernel, profile).map_err(|m| {
+        super::query::missing_value(&profile.name, m.limit, "the kernel's subgroup size")
+            .into_diagnostic(|_| kernel.subgroup.span)
+    })
+}
+
+fn decide(kernel: &Kernel, profile: &Profile) -> Result<KernelTarget, MissingValue> {
     use kernel_rules::{ALLOW_VARYING, REQUIRE_FULL};
     let resolve = |limit: Limit| profile.get(limit).map(|v| v.min(u32::MAX as u64) as u32);
     Ok(match kernel.subgroup.node {
@@ -86,7 +93,7 @@ pub fn check(pipeline: &Pipeline, laid: &[LaidOut], profiles: &[Profile]) -> Vec
         let k = &kernel.node;
         let mut findings = kernel_rules::kernel_shape_findings(&k.name.node, k.local_size.node);
         for p in profiles {
-            match kernel_target(k, p) {
+            match decide(k, p) {
                 Ok(decision) => findings.extend(super::kernel_findings(&k.name.node, k.local_size.node, &decision, p)),
                 Err(m) => findings.push(super::query::missing_value(&p.name, m.limit, "the kernel's subgroup size")),
             }

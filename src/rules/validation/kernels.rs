@@ -3,7 +3,7 @@
 use crate::diag::Severity::*;
 use crate::rules::Rule;
 
-pub static RULES: &[Rule] = &[
+pub const RULES: &[Rule] = &[
     Rule {
         code: "E0501",
         vuid: Some("VUID-VkPipelineShaderStageRequiredSubgroupSizeCreateInfo-requiredSubgroupSize-02760"),

@@ -3,7 +3,7 @@
 use crate::diag::Severity::*;
 use crate::rules::Rule;
 
-pub static RULES: &[Rule] = &[
+pub const RULES: &[Rule] = &[
     Rule {
         code: "E0701",
         vuid: None,

@@ -3,7 +3,7 @@
 use crate::diag::Severity::*;
 use crate::rules::Rule;
 
-pub static RULES: &[Rule] = &[
+pub const RULES: &[Rule] = &[
     Rule {
         code: "E0301",
         vuid: Some("VUID-VkPushConstantRange-offset-00295"),

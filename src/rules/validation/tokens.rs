@@ -9,7 +9,7 @@ macro_rules! vuid {
     };
 }
 
-pub static RULES: &[Rule] = &[
+pub const RULES: &[Rule] = &[
     Rule {
         code: "E0101",
         vuid: vuid!("pTokens-11100"),
