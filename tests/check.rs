@@ -8,10 +8,14 @@
 //!   snapshots too.
 //! - `examples/mistakes/*.ron`: real-world mistakes; a header line `// produces: CODE, …`
 //!   lists the errors each must give.
+//! - `check/light.rs`: the rules the runtime runs on manifests, including codes only an edited
+//!   manifest can produce.
 //! - `check/props.rs`: random descriptions (proptest).
 
 #[path = "check/harness.rs"]
 mod harness;
+#[path = "check/light.rs"]
+mod light;
 #[path = "check/props.rs"]
 mod props;
 
