@@ -43,7 +43,13 @@ fn every_registry_code_has_an_error_file() {
     let dir = crate_dir().join("tests/check/err");
     let files: BTreeSet<String> =
         ron_files(&dir).iter().map(|p| p.file_stem().unwrap().to_string_lossy().into_owned()).collect();
-    let codes: BTreeSet<String> = dgcc::rules::all().iter().map(|r| r.code.to_string()).collect();
+    // E00xx are the front ends' and the profile loader's codes, tested with their own inputs in
+    // tests/syntax.rs and tests/profiles.rs; those that also have a file here must pass it.
+    let codes: BTreeSet<String> = dgcc::rules::all()
+        .iter()
+        .map(|r| r.code.to_string())
+        .filter(|c| !c.starts_with("E00") || files.contains(c))
+        .collect();
     let exempt: BTreeSet<String> = NO_FILE.iter().map(|(c, _)| c.to_string()).collect();
     let missing: Vec<&String> = codes.iter().filter(|c| !files.contains(*c) && !exempt.contains(*c)).collect();
     assert!(missing.is_empty(), "codes without tests/check/err/<code>.ron: {missing:?}");

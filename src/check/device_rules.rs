@@ -46,6 +46,9 @@ pub fn pipeline_target_findings(ranges: &[PushConstantRange], profile: &Profile)
         push_space(&mut q, r, at(RangePart::Offset), at(RangePart::Size), "this push-constant range", &mut out);
     }
     out.extend(q.missing_findings());
+    for f in &mut out {
+        f.target.get_or_insert_with(|| profile.name.clone());
+    }
     out
 }
 

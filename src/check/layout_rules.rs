@@ -414,7 +414,7 @@ fn draw_count_bound(layout: &CompiledLayout, i: usize, t: &CompiledToken, out: &
             )
             .label(format!("maxDrawCount ≤ {largest}"))
             .related(Location::MaxSequences, format!("{n} sequences"))
-            .note("maxDrawCount × maxSequenceCount must stay below 2^24 (VUID-VkGeneratedCommandsInfoEXT-maxDrawCount-11078); larger draw counts are an error at execute time")
+            .note("maxDrawCount × maxSequenceCount must stay below 2^24; a larger maxDrawCount is an error at execute time")
             .help(format!("clamp maxDrawCount to {largest}, or lower `max_sequences` for more draws per sequence")),
         );
     }
