@@ -24,10 +24,16 @@ use std::collections::BTreeSet;
 
 /// Registry codes that no description can trigger, and why.
 const NO_FILE: &[(&str, &str)] = &[
-    ("E0123", "a description names one index-buffer mode (`Vulkan` or `Dxgi`); only an edited manifest has 0 or both bits"),
+    (
+        "E0123",
+        "a description names one index-buffer mode (`Vulkan` or `Dxgi`); only an edited manifest has 0 or both bits",
+    ),
     ("E0309", "dgcc always declares a sequence index as 4 bytes; only an edited manifest has another size"),
     ("E0499", "an internal error of the layout engine: a description that triggers it is a bug to fix, not a test"),
-    ("E0507", "`subgroup:` cannot ask for full subgroups and a varying size at once; only an edited manifest has flags 0x3"),
+    (
+        "E0507",
+        "`subgroup:` cannot ask for full subgroups and a varying size at once; only an edited manifest has flags 0x3",
+    ),
     ("E0516", "`Required` never allows a varying size; only an edited manifest has a required size with flag 0x1"),
 ];
 
@@ -62,10 +68,7 @@ fn every_registry_code_has_an_error_file() {
     }
     for f in &files {
         let text = std::fs::read_to_string(dir.join(format!("{f}.ron"))).unwrap();
-        assert!(
-            harness::expected(&text).iter().any(|(c, _)| c == f),
-            "{f}.ron never expects {f} itself"
-        );
+        assert!(harness::expected(&text).iter().any(|(c, _)| c == f), "{f}.ron never expects {f} itself");
     }
 }
 
