@@ -141,7 +141,7 @@ mod tests {
 
     #[test]
     fn counts_report_only_past_the_limit() {
-        assert!(check_count(Count::Kernels, MAX_KERNELS, || Span::default()).is_none());
+        assert!(check_count(Count::Kernels, MAX_KERNELS, Span::default).is_none());
         let err = check_count(Count::Kernels, MAX_KERNELS + 1, || Span::new(3, 4)).unwrap();
         assert_eq!((err.code, err.primary_span()), ("E0017", Some(Span::new(3, 4))));
     }

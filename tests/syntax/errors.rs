@@ -52,6 +52,7 @@ fn cases() -> Vec<(&'static str, SyntaxKind, String, &'static str, &'static str)
         ("ron unknown index mode", R, ron_tokens("IndexBuffer(mode: Uint16)"), "E0008", "Uint16"),
         ("dsl unknown flag", D, dsl_items("flags unordered;"), "E0008", "unordered"),
         ("dsl unknown subgroup form", D, "pipeline p { kernel k \"k.comp\" local_size(1, 1, 1) { subgroup fixed; } }".into(), "E0008", "fixed"),
+        ("dsl subgroup without size", D, "pipeline p { kernel k \"k.comp\" local_size(1, 1, 1) { subgroup required; } }".into(), "E0003", "required"),
         ("ron stride without Some", R, ron_layout("name: \"L\", stages: [Vertex], max_sequences: 4, stride: 48, tokens: []"), "E0009", "48"),
         ("ron string for a number", R, ron_layout("name: \"L\", stages: [Vertex], max_sequences: \"4\", tokens: []"), "E0009", "\"4\""),
         ("ron quoted stage", R, ron_layout("name: \"L\", stages: [\"Vertex\"], max_sequences: 4, tokens: []"), "E0009", "\"Vertex\""),

@@ -10,6 +10,7 @@ use pest::iterators::Pair;
 use super::build::{child, push, span, Builder};
 use super::Rule;
 use crate::ast::{Field, FieldType, PushData, Spanned, SubgroupReq, SubgroupSize, Token, TokenKind};
+use crate::diag::Diagnostic;
 use crate::syntax::limits::{self, Count};
 use crate::syntax::names::{self, Kind};
 use crate::syntax::SyntaxKind::Dsl as DSL;
@@ -137,6 +138,14 @@ impl<'s> Builder<'s, '_> {
                 "any" => SubgroupReq::Any,
                 "varying" => SubgroupReq::Varying,
                 "full" => SubgroupReq::Full,
+                "required" => {
+                    self.diags.push(
+                        Diagnostic::new("E0003", "`subgroup required` needs a size")
+                            .primary(at, "add a size: a number, `min` or `max`")
+                            .note("help: `subgroup required 32;` or `subgroup required min full;`"),
+                    );
+                    return None;
+                }
                 other => {
                     self.unknown("E0008", "subgroup requirement", other, at, &["any", "varying", "full", "required"]);
                     return None;
