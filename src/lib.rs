@@ -20,3 +20,6 @@ pub mod stages;
 pub mod ast;
 #[cfg(feature = "compiler")]
 pub mod layout;
+
+#[cfg(feature = "runtime")]
+pub mod runtime;
