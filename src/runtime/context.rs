@@ -323,18 +323,18 @@ impl GpuContext {
         }
     }
 
-    /// A memory type index with `required` flags among `type_bits`, preferring `preferred` too.
-    pub fn memory_type(&self, type_bits: u32, required: vk::MemoryPropertyFlags, preferred: vk::MemoryPropertyFlags) -> Option<u32> {
-        let types = &self.memory.memory_types[..self.memory.memory_type_count as usize];
-        let find = |flags: vk::MemoryPropertyFlags| {
-            types.iter().enumerate().position(|(i, t)| type_bits & (1 << i) != 0 && t.property_flags.contains(flags))
-        };
-        find(required | preferred).or_else(|| find(required)).map(|i| i as u32)
-    }
-
     /// Nanoseconds per timestamp tick.
     pub fn timestamp_period(&self) -> f64 {
         self.properties.limits.timestamp_period as f64
+    }
+}
+
+impl super::memory::Allocator for GpuContext {
+    fn device(&self) -> &ash::Device {
+        &self.device
+    }
+    fn memory_properties(&self) -> &vk::PhysicalDeviceMemoryProperties {
+        &self.memory
     }
 }
 

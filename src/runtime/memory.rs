@@ -6,10 +6,29 @@
 //! addresses, and usage flags are given as `BufferUsageFlags2KHR` when the preprocess bit
 //! (which only exists there) is needed.
 
-use super::context::GpuContext;
 use super::error::{Result, RuntimeError};
 use super::ext_dgc;
 use ash::vk;
+
+/// What allocating needs: the device and its memory types. `GpuContext` and `DgcDevice` are both.
+pub trait Allocator {
+    fn device(&self) -> &ash::Device;
+    fn memory_properties(&self) -> &vk::PhysicalDeviceMemoryProperties;
+}
+
+/// A memory type index among `type_bits` with the `required` flags, preferring `preferred` too.
+pub fn memory_type(
+    memory: &vk::PhysicalDeviceMemoryProperties,
+    type_bits: u32,
+    required: vk::MemoryPropertyFlags,
+    preferred: vk::MemoryPropertyFlags,
+) -> Option<u32> {
+    let types = &memory.memory_types[..memory.memory_type_count as usize];
+    let find = |flags: vk::MemoryPropertyFlags| {
+        types.iter().enumerate().position(|(i, t)| type_bits & (1 << i) != 0 && t.property_flags.contains(flags))
+    };
+    find(required | preferred).or_else(|| find(required)).map(|i| i as u32)
+}
 
 pub struct Buffer {
     pub buffer: vk::Buffer,
@@ -29,18 +48,18 @@ pub enum Location {
 }
 
 impl Buffer {
-    pub fn new(ctx: &GpuContext, size: u64, usage: vk::BufferUsageFlags, location: Location) -> Result<Buffer> {
+    pub fn new(ctx: &dyn Allocator, size: u64, usage: vk::BufferUsageFlags, location: Location) -> Result<Buffer> {
         Self::create(ctx, size, usage, false, location, u32::MAX)
     }
 
     /// A preprocess buffer: `PREPROCESS_BUFFER_BIT_EXT` usage (through `BufferUsageFlags2`) and a
     /// memory type from `type_bits` (what `vkGetGeneratedCommandsMemoryRequirementsEXT` said).
-    pub fn preprocess(ctx: &GpuContext, size: u64, type_bits: u32) -> Result<Buffer> {
+    pub fn preprocess(ctx: &dyn Allocator, size: u64, type_bits: u32) -> Result<Buffer> {
         Self::create(ctx, size, vk::BufferUsageFlags::empty(), true, Location::Device, type_bits)
     }
 
     fn create(
-        ctx: &GpuContext,
+        ctx: &dyn Allocator,
         size: u64,
         usage: vk::BufferUsageFlags,
         preprocess: bool,
@@ -56,7 +75,8 @@ impl Buffer {
         if preprocess {
             info = info.push_next(&mut usage2);
         }
-        let d = &ctx.device;
+        let d = ctx.device();
+        let memory_props = ctx.memory_properties();
         // SAFETY: valid create info; every object is destroyed on the error paths below.
         unsafe {
             let buffer = d.create_buffer(&info, None).map_err(RuntimeError::vk("vkCreateBuffer"))?;
@@ -68,7 +88,7 @@ impl Buffer {
                     vk::MemoryPropertyFlags::empty(),
                 ),
             };
-            let Some(type_index) = ctx.memory_type(req.memory_type_bits & type_bits, required, preferred) else {
+            let Some(type_index) = memory_type(memory_props, req.memory_type_bits & type_bits, required, preferred) else {
                 d.destroy_buffer(buffer, None);
                 return Err(RuntimeError::Invalid(format!(
                     "no memory type fits a {size}-byte buffer (type bits {:#x})",
@@ -92,7 +112,7 @@ impl Buffer {
                 d.free_memory(memory, None);
                 return Err(RuntimeError::Vulkan { call: "vkBindBufferMemory", result: r });
             }
-            let host_visible = ctx.memory.memory_types[type_index as usize]
+            let host_visible = memory_props.memory_types[type_index as usize]
                 .property_flags
                 .contains(vk::MemoryPropertyFlags::HOST_VISIBLE | vk::MemoryPropertyFlags::HOST_COHERENT);
             let mapped = if host_visible {
