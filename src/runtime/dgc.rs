@@ -157,7 +157,7 @@ impl TokenParts {
 
     fn tokens<'a>(&'a self, layout: &CompiledLayout) -> Vec<Token<'a>> {
         let (mut p, mut v, mut i, mut s) = (0, 0, 0, 0);
-        let mut next = |n: &mut usize| {
+        let next = |n: &mut usize| {
             *n += 1;
             *n - 1
         };

@@ -6,15 +6,27 @@
 //!
 //! Map: `ext_dgc` (the extension's FFI for ash 0.38), `context` (a headless device for `dgcc
 //! run`/`probe`/tests), `memory` (buffers), `probe` (live device → `Profile` + Profiles JSON),
-//! `preprocess` (budgeted chunk planning that distrusts implausible driver sizes).
+//! `preprocess` (budgeted chunk planning that distrusts implausible driver sizes), `dgc`
+//! (`DgcDevice`, `DgcLayout`: layouts on an engine's device, refused with `dgcc check`'s codes),
+//! `execute` (chunked preprocess + execute with barriers), `refuse` (findings → diagnostics),
+//! `shaders` (embedded SPIR-V → pipelines).
 
 pub mod context;
+pub mod descriptors;
+pub mod dgc;
 pub mod error;
+pub mod execute;
+pub mod fallback;
 pub mod ext_dgc;
 pub mod memory;
 pub mod preprocess;
 pub mod probe;
+pub mod refuse;
+pub mod shaders;
 
 pub use context::{Capabilities, ContextOptions, GpuContext};
+pub use dgc::{DgcDevice, DgcLayout, InvalidatedState, RestoreState};
 pub use error::RuntimeError;
+pub use execute::{Bound, Count, Execution, NoPass, Pass, Phase, Stream};
+pub use fallback::{Fallback, FallbackCaps};
 pub use probe::{probe, Probe};
