@@ -19,4 +19,6 @@ pub mod stages;
 #[cfg(feature = "compiler")]
 pub mod ast;
 #[cfg(feature = "compiler")]
+pub mod emit;
+#[cfg(feature = "compiler")]
 pub mod layout;
