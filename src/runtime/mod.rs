@@ -9,7 +9,8 @@
 //! `preprocess` (budgeted chunk planning that distrusts implausible driver sizes), `dgc`
 //! (`DgcDevice`, `DgcLayout`: layouts on an engine's device, refused with `dgcc check`'s codes),
 //! `execute` (chunked preprocess + execute with barriers), `refuse` (findings → diagnostics),
-//! `shaders` (embedded SPIR-V → pipelines).
+//! `shaders` (embedded SPIR-V → pipelines), `scene` (`dgcc run`: the headless GPU-driven scene
+//! in dgc, mdi and cpu modes).
 
 pub mod context;
 pub mod descriptors;
@@ -22,6 +23,7 @@ pub mod memory;
 pub mod preprocess;
 pub mod probe;
 pub mod refuse;
+pub mod scene;
 pub mod shaders;
 
 pub use context::{Capabilities, ContextOptions, GpuContext};

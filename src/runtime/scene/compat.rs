@@ -41,7 +41,7 @@ pub(super) fn pick<'m>(manifest: &'m Manifest, name: Option<&str>) -> Result<(&'
     };
     if let Some(diff) = difference(layout, &scene_layout()) {
         return Err(RuntimeError::Invalid(format!(
-            "dgcc run draws its built-in scene, whose shaders read the record of `SceneDraw` in shaders/runtime/scene.ron; layout `{}` differs: {diff}",
+            "dgcc run draws its built-in scene, whose shaders read the record of `SceneDraw` in examples/scene.ron; layout `{}` differs: {diff}",
             layout.name
         )));
     }
