@@ -89,6 +89,10 @@ fn lavapipes_wrapped_preprocess_size_at_ten_thousand_sequences_is_caught() {
     let o = RunOptions { preprocess_budget: 2 << 30, ..options(Mode::Dgc, 10_000) };
     let r = run_ok(&o);
     let plan = r.preprocess.clone().unwrap();
+    common::loud(&r.to_string());
+    if let Ok(path) = std::env::var("DGCC_SCENE_DUMP") {
+        std::fs::write(path, &r.image.rgba).unwrap();
+    }
     assert!(plan.anomaly.is_some(), "the wrap went unnoticed: {plan:?}");
     assert!(plan.chunks > 1 && plan.sequences_per_chunk <= 5461, "{plan:?}");
     assert_eq!(r.frames[0].visible, reference_visible(&o));
