@@ -139,7 +139,7 @@ fn compaction_is_correct_at_subgroup_sizes_4_and_8() {
 fn a_layout_other_than_the_scenes_is_refused_with_what_differs() {
     let mut m = builtin_manifest();
     m.layouts[0].stride += 16;
-    let e = run(&m, &options(Mode::Mdi, 10)).err().expect("must refuse");
+    let e = run(&m, &options(Mode::Mdi, 10)).expect_err("must refuse");
     assert!(e.to_string().contains("stride"), "{e}");
     let e = run(&builtin_manifest(), &RunOptions { objects: 0, ..options(Mode::Cpu, 0) }).err().unwrap();
     assert!(e.to_string().contains("--objects"), "{e}");
