@@ -86,7 +86,7 @@ fn lavapipes_wrapped_preprocess_size_at_ten_thousand_sequences_is_caught() {
     }
     // A budget the wrapped answer for 10,000 sequences (1.5 GB) would fit: trusting it would
     // mean one execute over memory far smaller than the driver really writes.
-    let o = RunOptions { preprocess_budget: 2 << 30, ..options(Mode::Dgc, 10_000) };
+    let o = RunOptions { preprocess_budget: 1600 << 20, ..options(Mode::Dgc, 10_000) };
     let r = run_ok(&o);
     let plan = r.preprocess.clone().unwrap();
     common::loud(&r.to_string());
