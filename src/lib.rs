@@ -22,6 +22,8 @@ pub mod stages;
 #[cfg(feature = "compiler")]
 pub mod ast;
 #[cfg(feature = "compiler")]
+pub mod emit;
+#[cfg(feature = "compiler")]
 pub mod layout;
 #[cfg(feature = "compiler")]
 pub mod driver;
@@ -29,3 +31,6 @@ pub mod driver;
 pub mod render;
 #[cfg(feature = "compiler")]
 pub mod syntax;
+
+#[cfg(feature = "runtime")]
+pub mod runtime;
