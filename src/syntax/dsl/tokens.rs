@@ -10,6 +10,7 @@ use pest::iterators::Pair;
 use super::build::{child, push, span, Builder};
 use super::Rule;
 use crate::ast::{Field, FieldType, PushData, Spanned, SubgroupReq, SubgroupSize, Token, TokenKind};
+use crate::diag::Diagnostic;
 use crate::syntax::limits::{self, Count};
 use crate::syntax::names::{self, Kind};
 use crate::syntax::SyntaxKind::Dsl as DSL;
@@ -92,6 +93,11 @@ impl<'s> Builder<'s, '_> {
             None => {
                 known.push("T[N]");
                 self.unknown("E0007", "field type", base.as_str(), span(&base), &known);
+                if let (Some(alias), Some(last)) = (names::type_alias(base.as_str(), DSL), self.diags.last_mut()) {
+                    if !last.notes.iter().any(|n| n.starts_with("help:")) {
+                        last.notes.insert(0, format!("help: did you mean `{alias}`?"));
+                    }
+                }
                 None
             }
         };
@@ -132,6 +138,14 @@ impl<'s> Builder<'s, '_> {
                 "any" => SubgroupReq::Any,
                 "varying" => SubgroupReq::Varying,
                 "full" => SubgroupReq::Full,
+                "required" => {
+                    self.diags.push(
+                        Diagnostic::new("E0003", "`subgroup required` needs a size")
+                            .primary(at, "add a size: a number, `min` or `max`")
+                            .note("help: `subgroup required 32;` or `subgroup required min full;`"),
+                    );
+                    return None;
+                }
                 other => {
                     self.unknown("E0008", "subgroup requirement", other, at, &["any", "varying", "full", "required"]);
                     return None;
