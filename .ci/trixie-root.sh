@@ -19,7 +19,7 @@ dir=${dir%/}
 suite=trixie
 # What the root is for: the Vulkan loader, the validation layers, lavapipe and vulkaninfo.
 packages=(libvulkan1 vulkan-validationlayers mesa-vulkan-drivers vulkan-tools)
-stamp_want="suite=$suite packages=${packages[*]} layout=1"
+stamp_want="suite=$suite packages=${packages[*]} layout=2"
 stamp="$dir/.dgcc-root"
 
 log() { echo "trixie-root: $*" >&2; }
@@ -92,6 +92,15 @@ fi
 # Size: the downloaded .debs and apt lists are not needed to run anything.
 rm -rf "$partial"/var/cache/apt/archives/*.deb "$partial"/var/lib/apt/lists/* \
        "$partial"/usr/share/doc/* "$partial"/usr/share/man/* "$partial"/usr/share/locale/*
+
+# Only lavapipe is ever used here: drop mesa's hardware Vulkan drivers (~80 MB) and their
+# manifests, so the loader cannot pick one up either.
+for json in "$partial"/usr/share/vulkan/icd.d/*.json; do
+  case "$(basename "$json")" in lvp_icd*) continue ;; esac
+  lib=$(sed -n 's/.*"library_path": *"\([^"]*\)".*/\1/p' "$json")
+  [ -n "$lib" ] && rm -f "$partial/usr/lib/x86_64-linux-gnu/$(basename "$lib")"
+  rm -f "$json"
+done
 
 # Checks: the pieces with-validation.sh relies on exist, and lavapipe in this root exposes
 # VK_EXT_device_generated_commands (vulkaninfo runs inside the root, without layers).

@@ -71,11 +71,17 @@ bind /dev --rbind
 bind /sys --rbind
 bind "$repo"
 case "$target/" in "$repo"/*) ;; *) bind "$target" ;; esac
-# A program given by absolute path outside both (another target dir) brings its own folder.
-case "$1" in
-  /*) prog_dir=$(cd "$(dirname "$1")" 2>/dev/null && pwd -P) || prog_dir=""
-      case "$prog_dir/" in "$repo"/*|"$target"/*|/) ;; *) [ -n "$prog_dir" ] && bind "$prog_dir" ;; esac ;;
-esac
+# A program given by absolute path that the root lacks (a binary in another target dir) brings
+# its own folder, unless that is a system folder: the root's own /usr/bin must stay the root's.
+if [ "${1#/}" != "$1" ] && [ ! -e "$root$1" ] && [ -f "$1" ]; then
+  prog_dir=$(cd "$(dirname "$1")" && pwd -P)
+  case "$prog_dir" in
+    /|/usr|/usr/*|/bin|/sbin|/lib*|/etc|/etc/*|/var|/var/*|/proc|/proc/*|/sys|/sys/*|/dev|/dev/*|/opt|/tmp)
+      log "$1 is not in the root and its folder is a system folder; not mounting it" ;;
+    "$repo"|"$repo"/*|"$target"|"$target"/*) ;;
+    *) bind "$prog_dir" ;;
+  esac
+fi
 if [ -n "${DGCC_VALIDATION_BIND:-}" ]; then
   IFS=: read -r -a extra <<< "$DGCC_VALIDATION_BIND"
   for path in "${extra[@]}"; do [ -n "$path" ] && bind "$(cd "$path" && pwd -P)"; done
