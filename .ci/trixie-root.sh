@@ -40,6 +40,13 @@ fi
 if [ "$(id -u)" != 0 ]; then
   log "needs root (debootstrap and chroot)"; exit 1
 fi
+# One builder at a time per DIR; a second one waits, then finds the root complete.
+mkdir -p "$(dirname "$dir")"
+exec 9>"$dir.lock"
+flock 9
+if [ -f "$stamp" ] && [ "$(head -n1 "$stamp")" = "$stamp_want" ]; then
+  log "$dir was completed by another run"; exit 0
+fi
 
 # The first 'deb' entry of the machine's apt sources: its first URI and its keyring. deb822
 # (.sources) first, as Debian 12 images ship; the one-line format as a fallback.
@@ -77,7 +84,6 @@ fi
 start=$(date +%s)
 partial="$dir.partial"
 safe_remove "$partial"
-mkdir -p "$(dirname "$dir")"
 log "debootstrap $suite (minbase + ${packages[*]}) into $partial"
 include=$(IFS=,; echo "${packages[*]}")
 # minbase: only Essential packages and apt; --include resolves dependencies but not

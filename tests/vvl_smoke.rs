@@ -92,18 +92,34 @@ fn invalid_layouts_report_their_vuid() {
     // The action token must be the last one.
     let tokens = [LayoutToken::action(TOKEN_DISPATCH, 0), LayoutToken::push_constant(&layout.range, 12)];
     let (result, messages) = messages_for(&ctx, &fns, &LayoutCreateInfo::new(compute, 16, layout.handle, &tokens));
-    assert_reports("dispatch before push constant", result, &messages, "VUID-VkIndirectCommandsLayoutCreateInfoEXT-pTokens-11100");
+    assert_reports(
+        "dispatch before push constant",
+        result,
+        &messages,
+        "VUID-VkIndirectCommandsLayoutCreateInfoEXT-pTokens-11100",
+    );
 
     // DISPATCH requires shaderStages == COMPUTE.
     let graphics = vk::ShaderStageFlags::VERTEX | vk::ShaderStageFlags::FRAGMENT;
     let tokens = [LayoutToken::action(TOKEN_DISPATCH, 0)];
-    let (result, messages) = messages_for(&ctx, &fns, &LayoutCreateInfo::new(graphics, 12, vk::PipelineLayout::null(), &tokens));
-    assert_reports("dispatch with graphics stages", result, &messages, "VUID-VkIndirectCommandsLayoutCreateInfoEXT-pTokens-11105");
+    let (result, messages) =
+        messages_for(&ctx, &fns, &LayoutCreateInfo::new(graphics, 12, vk::PipelineLayout::null(), &tokens));
+    assert_reports(
+        "dispatch with graphics stages",
+        result,
+        &messages,
+        "VUID-VkIndirectCommandsLayoutCreateInfoEXT-pTokens-11105",
+    );
 
     // Token offsets must be 4-byte aligned.
     let tokens = [LayoutToken::push_constant(&layout.range, 0), LayoutToken::action(TOKEN_DISPATCH, 6)];
     let (result, messages) = messages_for(&ctx, &fns, &LayoutCreateInfo::new(compute, 20, layout.handle, &tokens));
-    assert_reports("unaligned dispatch offset", result, &messages, "VUID-VkIndirectCommandsLayoutTokenEXT-offset-11125");
+    assert_reports(
+        "unaligned dispatch offset",
+        result,
+        &messages,
+        "VUID-VkIndirectCommandsLayoutTokenEXT-offset-11125",
+    );
 
     // And the valid layout right after, on the same device: nothing.
     let tokens = [LayoutToken::push_constant(&layout.range, 0), LayoutToken::action(TOKEN_DISPATCH, 4)];

@@ -95,10 +95,7 @@ fn environment_is_rebuilt_for_validation() {
     for host_only in ["VK_LAYER_PATH=", "LD_LIBRARY_PATH=", "VK_DRIVER_FILES=/host"] {
         assert!(!lines.iter().any(|l| l.starts_with(host_only)), "{host_only} leaked in:\n{env}");
     }
-    let icd = lines
-        .iter()
-        .find_map(|l| l.strip_prefix("VK_DRIVER_FILES="))
-        .expect("VK_DRIVER_FILES is set");
+    let icd = lines.iter().find_map(|l| l.strip_prefix("VK_DRIVER_FILES=")).expect("VK_DRIVER_FILES is set");
     assert!(icd.contains("lvp_icd"), "driver is lavapipe: {icd}");
     let icd_in_root = trixie_root().join(icd.trim_start_matches('/'));
     assert!(icd_in_root.is_file(), "{} exists in the root", icd_in_root.display());

@@ -89,12 +89,7 @@ pub struct LayoutCreateInfo {
 
 impl LayoutCreateInfo {
     /// Borrows `tokens`: the caller keeps them (and what their `data` points to) alive.
-    pub fn new(
-        stages: vk::ShaderStageFlags,
-        stride: u32,
-        layout: vk::PipelineLayout,
-        tokens: &[LayoutToken],
-    ) -> Self {
+    pub fn new(stages: vk::ShaderStageFlags, stride: u32, layout: vk::PipelineLayout, tokens: &[LayoutToken]) -> Self {
         Self {
             s_type: STYPE_LAYOUT_CREATE_INFO,
             p_next: std::ptr::null(),
@@ -119,11 +114,7 @@ type CreateFn = unsafe extern "system" fn(
     *const vk::AllocationCallbacks<'static>,
     *mut IndirectCommandsLayout,
 ) -> vk::Result;
-type DestroyFn = unsafe extern "system" fn(
-    vk::Device,
-    IndirectCommandsLayout,
-    *const vk::AllocationCallbacks<'static>,
-);
+type DestroyFn = unsafe extern "system" fn(vk::Device, IndirectCommandsLayout, *const vk::AllocationCallbacks<'static>);
 
 /// The layout entry points of one device, resolved through `vkGetDeviceProcAddr` (so a layer
 /// in the chain sees every call).
@@ -139,9 +130,7 @@ impl LayoutFns {
         // SAFETY: the names are the extension's commands and the transmutes give each pointer
         // the prototype vulkan_core.h declares for that name.
         unsafe {
-            let proc_addr = |name: &std::ffi::CStr| {
-                instance.get_device_proc_addr(device.handle(), name.as_ptr())
-            };
+            let proc_addr = |name: &std::ffi::CStr| instance.get_device_proc_addr(device.handle(), name.as_ptr());
             let create = proc_addr(c"vkCreateIndirectCommandsLayoutEXT")?;
             let destroy = proc_addr(c"vkDestroyIndirectCommandsLayoutEXT")?;
             Some(Self {

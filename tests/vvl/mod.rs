@@ -71,8 +71,7 @@ unsafe extern "system" fn capture(
     let (data, sink) = unsafe { (&*data, &*(user as *const Sink)) };
     let text = |p: Option<&CStr>| p.map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
     // SAFETY: the pointers inside `data` are null or NUL-terminated strings (spec).
-    let (id_name, message) =
-        unsafe { (text(data.message_id_name_as_c_str()), text(data.message_as_c_str())) };
+    let (id_name, message) = unsafe { (text(data.message_id_name_as_c_str()), text(data.message_as_c_str())) };
     // The loader's own warnings are not validation results: with VK_INSTANCE_LAYERS set (as
     // .ci/with-validation.sh does) it warns that the variable adds the layer. Its errors stay.
     if id_name == LOADER_ID && severity != vk::DebugUtilsMessageSeverityFlagsEXT::ERROR {
@@ -113,8 +112,7 @@ impl Validated {
         let entry = unsafe { ash::Entry::load() }.map_err(|e| format!("no Vulkan loader ({e})"))?;
         let layer_version = find_layer(&entry)?;
         let sink: Box<Sink> = Box::default();
-        let severities = vk::DebugUtilsMessageSeverityFlagsEXT::WARNING
-            | vk::DebugUtilsMessageSeverityFlagsEXT::ERROR;
+        let severities = vk::DebugUtilsMessageSeverityFlagsEXT::WARNING | vk::DebugUtilsMessageSeverityFlagsEXT::ERROR;
         let types = vk::DebugUtilsMessageTypeFlagsEXT::GENERAL
             | vk::DebugUtilsMessageTypeFlagsEXT::VALIDATION
             | vk::DebugUtilsMessageTypeFlagsEXT::PERFORMANCE;
@@ -134,9 +132,7 @@ impl Validated {
         debug_action.p_values = callback_only.as_ptr().cast();
         let settings = [debug_action];
         let mut layer_settings = vk::LayerSettingsCreateInfoEXT::default().settings(&settings);
-        let app = vk::ApplicationInfo::default()
-            .application_name(c"dgcc vvl tests")
-            .api_version(vk::API_VERSION_1_3);
+        let app = vk::ApplicationInfo::default().application_name(c"dgcc vvl tests").api_version(vk::API_VERSION_1_3);
         let layers = [LAYER_NAME.as_ptr()];
         let extensions = [ash::ext::debug_utils::NAME.as_ptr(), ash::ext::layer_settings::NAME.as_ptr()];
         let instance_info = vk::InstanceCreateInfo::default()
@@ -171,11 +167,8 @@ impl Validated {
             }
         };
         let (device, device_name) = device;
-        let description = format!(
-            "{} {} on {device_name}",
-            LAYER_NAME.to_string_lossy(),
-            version_string(layer_version)
-        );
+        let description =
+            format!("{} {} on {device_name}", LAYER_NAME.to_string_lossy(), version_string(layer_version));
         Ok(Self { _entry: entry, instance, debug_utils, messenger, device, description, sink })
     }
 }
@@ -247,7 +240,10 @@ fn create_device(instance: &ash::Instance) -> Result<(ash::Device, String), Stri
     let mut query = vk::PhysicalDeviceFeatures2::default().push_next(&mut vk12).push_next(&mut maintenance5);
     // SAFETY: the chain is FeaturesEXT <- maintenance5 <- vk12 <- features2, all alive here.
     unsafe { instance.get_physical_device_features2(physical, &mut query) };
-    if dgc.device_generated_commands != vk::TRUE || maintenance5.maintenance5 != vk::TRUE || vk12.buffer_device_address != vk::TRUE {
+    if dgc.device_generated_commands != vk::TRUE
+        || maintenance5.maintenance5 != vk::TRUE
+        || vk12.buffer_device_address != vk::TRUE
+    {
         return Err(format!("{name} lacks deviceGeneratedCommands, maintenance5 or bufferDeviceAddress"));
     }
 
@@ -262,9 +258,7 @@ fn create_device(instance: &ash::Instance) -> Result<(ash::Device, String), Stri
         .iter()
         .position(|f| f.queue_flags.contains(vk::QueueFlags::COMPUTE))
         .ok_or_else(|| format!("{name} has no compute queue"))?;
-    let queues = [vk::DeviceQueueCreateInfo::default()
-        .queue_family_index(family as u32)
-        .queue_priorities(&priorities)];
+    let queues = [vk::DeviceQueueCreateInfo::default().queue_family_index(family as u32).queue_priorities(&priorities)];
     let extensions = wanted.map(CStr::as_ptr);
     let info = vk::DeviceCreateInfo::default()
         .queue_create_infos(&queues)
