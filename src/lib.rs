@@ -9,6 +9,9 @@
 //! Without any feature the crate holds what both halves share: the manifest types (`ir`),
 //! device profiles (`device`), diagnostics as data (`diag`) and the rule registry (`rules`).
 
+/// Validation; the rules that need only compiled layouts and profiles are light (the runtime
+/// uses them), the rest is behind `compiler`.
+pub mod check;
 pub mod device;
 pub mod diag;
 pub mod ir;
@@ -20,8 +23,6 @@ pub mod stages;
 pub mod ast;
 #[cfg(feature = "compiler")]
 pub mod layout;
-#[cfg(feature = "compiler")]
-pub mod check;
 #[cfg(feature = "compiler")]
 pub mod driver;
 #[cfg(feature = "compiler")]

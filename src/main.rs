@@ -5,5 +5,11 @@
 mod cli;
 
 fn main() {
+    // Behave like other Unix tools when the reader of our output goes away (`dgcc … | head`):
+    // end quietly instead of panicking on a broken pipe.
+    #[cfg(unix)]
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     std::process::exit(cli::main());
 }

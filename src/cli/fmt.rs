@@ -54,6 +54,12 @@ pub fn run(args: &FmtArgs) -> i32 {
         To::Ron => syntax::print_ron(&pipeline),
         To::Dsl => syntax::print_dsl(&pipeline),
     };
+    let dropped = syntax::dropped_comments(text, kind);
+    if dropped > 0 {
+        eprintln!(
+            "note: {dropped} comment(s) in {name} are not directly above an item (pipeline, layout, token, field, kernel, push-constant range) and were not carried over"
+        );
+    }
     match &args.output {
         None => print!("{out}"),
         Some(p) => {

@@ -1,7 +1,7 @@
 //! `dgcc profiles [NAME]`: list the built-in profiles or show one, every value with its source.
 
 use super::{FAILED, OK, USAGE};
-use dgcc::device::{self, Limit};
+use dgcc::device;
 
 #[derive(clap::Args, Debug)]
 pub struct ProfilesArgs {
@@ -12,25 +12,17 @@ pub struct ProfilesArgs {
 pub fn run(args: &ProfilesArgs) -> i32 {
     match &args.name {
         None => {
-            for name in device::BUILTIN_NAMES {
-                let p = device::builtin(name).expect("built-in");
-                println!("{:<10} {}", p.name, p.description);
-            }
+            print!("{}", device::show::render_list());
             OK
         }
         Some(name) => match device::resolve(name, std::path::Path::new(".")) {
             Ok(p) => {
-                println!("{} — {}", p.name, p.description);
-                for l in Limit::ALL {
-                    let v = p.value(l).map(|v| l.format(v)).unwrap_or_else(|| "(not stated)".into());
-                    let c = p.citation(l).unwrap_or("");
-                    println!("  {:<54} {:<28} {}", l.vk_name(), v, c);
-                }
+                print!("{}", device::show::render_profile(&p));
                 OK
             }
             Err(msg) => {
                 eprintln!("error: {msg}");
-                if device::builtin(name).is_none() && !name.ends_with(".json") {
+                if device::builtin(name).is_none() && !name.ends_with(".json") && !name.contains('/') {
                     USAGE
                 } else {
                     FAILED
