@@ -87,13 +87,21 @@ safe_remove "$partial"
 log "debootstrap $suite (minbase + ${packages[*]}) into $partial"
 include=$(IFS=,; echo "${packages[*]}")
 # minbase: only Essential packages and apt; --include resolves dependencies but not
-# Recommends. Output goes to a log that is shown only on failure.
-if ! debootstrap --variant=minbase --components=main --include="$include" \
-    --keyring="$keyring" "$suite" "$partial" "$mirror" >"$dir.log" 2>&1; then
+# Recommends. Two stages so that dpkg in the second one can skip its fsyncs (force-unsafe-io):
+# nothing here must survive a power cut, and it saves about a third of the time (measured:
+# second stage 100 s -> 66 s). Output goes to a log that is shown only on failure.
+fail() {
   tail -n 40 "$dir.log" >&2
   [ -f "$partial/debootstrap/debootstrap.log" ] && tail -n 20 "$partial/debootstrap/debootstrap.log" >&2
-  log "debootstrap failed (full log: $dir.log)"; exit 1
-fi
+  log "debootstrap failed in the $1 stage (full log: $dir.log)"; exit 1
+}
+debootstrap --foreign --variant=minbase --components=main --include="$include" \
+  --keyring="$keyring" "$suite" "$partial" "$mirror" >"$dir.log" 2>&1 || fail first
+unsafe_io="$partial/etc/dpkg/dpkg.cfg.d/dgcc-unsafe-io"
+mkdir -p "$(dirname "$unsafe_io")"
+echo force-unsafe-io > "$unsafe_io"
+chroot "$partial" /debootstrap/debootstrap --second-stage >>"$dir.log" 2>&1 || fail second
+rm -f "$unsafe_io"
 
 # Size: the downloaded .debs and apt lists are not needed to run anything.
 rm -rf "$partial"/var/cache/apt/archives/*.deb "$partial"/var/lib/apt/lists/* \
