@@ -81,6 +81,11 @@ fn assert_reports(case: &str, result: vk::Result, messages: &[Message], vuid: &s
         "{case}: expected an error with {vuid} (result {result:?}), got:{}",
         describe(messages)
     );
+    // The layer stops an invalid call before the driver sees it.
+    assert_eq!(result, vk::Result::ERROR_VALIDATION_FAILED_EXT, "{case}");
+    let matched = messages.iter().find(|m| m.id_name == vuid).map_or("", |m| m.text.as_str());
+    let first_line = matched.lines().next().unwrap_or_default();
+    let _ = writeln!(std::io::stderr(), "  {case}: {vuid}: {first_line}");
 }
 
 #[test]

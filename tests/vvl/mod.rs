@@ -12,6 +12,8 @@
 //!   `VkInstanceCreateInfo` so instance creation itself is covered. The layer's own default
 //!   printing is switched off for this instance (`VK_EXT_layer_settings`, `debug_action`), so
 //!   deliberate errors stay inside the test and do not trip the wrapper's stdout check.
+//! - The messenger answers errors with VK_TRUE, so the layer stops the failing call before the
+//!   driver sees it; tests can then assert VK_ERROR_VALIDATION_FAILED_EXT.
 
 pub mod ext_dgc;
 
@@ -80,7 +82,15 @@ unsafe extern "system" fn capture(
     if let Ok(mut messages) = sink.lock() {
         messages.push(Message { severity, id_name, text: message });
     }
-    vk::FALSE
+    // VK_TRUE on an error makes the layer skip the call (it returns
+    // VK_ERROR_VALIDATION_FAILED_EXT), so a deliberately invalid create info never reaches the
+    // driver, whose behaviour on invalid input is undefined. The spec reserves VK_TRUE for layer
+    // development; test code that drives a layer on purpose is that.
+    if severity == vk::DebugUtilsMessageSeverityFlagsEXT::ERROR {
+        vk::TRUE
+    } else {
+        vk::FALSE
+    }
 }
 
 /// An instance with the validation layer and a device with VK_EXT_device_generated_commands,
