@@ -107,8 +107,8 @@ rm -f "$unsafe_io"
 rm -rf "$partial"/var/cache/apt/archives/*.deb "$partial"/var/lib/apt/lists/* \
        "$partial"/usr/share/doc/* "$partial"/usr/share/man/* "$partial"/usr/share/locale/*
 
-# Only lavapipe is ever used here: drop mesa's hardware Vulkan drivers (~80 MB) and their
-# manifests, so the loader cannot pick one up either.
+# Only lavapipe is ever used here: drop mesa's hardware Vulkan drivers and their
+# manifests (~70 MB), so the loader cannot pick one up either.
 for json in "$partial"/usr/share/vulkan/icd.d/*.json; do
   case "$(basename "$json")" in lvp_icd*) continue ;; esac
   lib=$(sed -n 's/.*"library_path": *"\([^"]*\)".*/\1/p' "$json")
