@@ -104,14 +104,10 @@ pub struct Validated {
     /// Layer version and device name, for the log.
     pub description: String,
     sink: Box<Sink>,
+    torn_down: bool,
 }
 
 impl Validated {
-    /// Everything the layer has said so far.
-    pub fn messages(&self) -> Vec<Message> {
-        self.sink.lock().map(|m| m.clone()).unwrap_or_default()
-    }
-
     /// Returns and forgets everything the layer has said so far.
     pub fn take_messages(&self) -> Vec<Message> {
         self.sink.lock().map(|mut m| std::mem::take(&mut *m)).unwrap_or_default()
@@ -155,7 +151,8 @@ impl Validated {
         let instance = unsafe { entry.create_instance(&instance_info, None) }
             .map_err(|e| format!("vkCreateInstance with {LAYER_NAME:?} failed: {e}"))?;
         let debug_utils = ash::ext::debug_utils::Instance::new(&entry, &instance);
-        let messenger_info = messenger_info.push_next_clear();
+        // The standing messenger takes the same settings without the instance-creation chain.
+        messenger_info.p_next = std::ptr::null();
         // SAFETY: valid instance and create info; the sink outlives the messenger (Drop order).
         let messenger = match unsafe { debug_utils.create_debug_utils_messenger(&messenger_info, None) } {
             Ok(m) => m,
@@ -179,13 +176,26 @@ impl Validated {
         let (device, device_name) = device;
         let description =
             format!("{} {} on {device_name}", LAYER_NAME.to_string_lossy(), version_string(layer_version));
-        Ok(Self { _entry: entry, instance, debug_utils, messenger, device, description, sink })
+        Ok(Self { _entry: entry, instance, debug_utils, messenger, device, description, sink, torn_down: false })
     }
 }
 
-impl Drop for Validated {
-    fn drop(&mut self) {
-        // SAFETY: reverse creation order; the device is idle (tests submit no work).
+impl Validated {
+    /// Tears everything down and returns every message of this instance's life, including what
+    /// the layer says while destroying the device (leaked objects, for one) and the instance.
+    pub fn finish(mut self) -> Vec<Message> {
+        self.teardown();
+        self.take_messages()
+    }
+
+    fn teardown(&mut self) {
+        if self.torn_down {
+            return;
+        }
+        self.torn_down = true;
+        // SAFETY: reverse creation order; the device is idle (tests submit no work). The
+        // messenger chained at instance creation keeps reporting until vkDestroyInstance ends,
+        // and the sink outlives both (it is only dropped with `self`).
         unsafe {
             self.device.destroy_device(None);
             self.debug_utils.destroy_debug_utils_messenger(self.messenger, None);
@@ -194,15 +204,9 @@ impl Drop for Validated {
     }
 }
 
-trait ClearNext {
-    fn push_next_clear(self) -> Self;
-}
-
-impl ClearNext for vk::DebugUtilsMessengerCreateInfoEXT<'_> {
-    /// The same messenger settings without the instance-creation chain.
-    fn push_next_clear(mut self) -> Self {
-        self.p_next = std::ptr::null();
-        self
+impl Drop for Validated {
+    fn drop(&mut self) {
+        self.teardown();
     }
 }
 
