@@ -22,3 +22,5 @@ pub mod ast;
 pub mod emit;
 #[cfg(feature = "compiler")]
 pub mod layout;
+#[cfg(feature = "compiler")]
+pub mod shader;

@@ -13,6 +13,7 @@ use crate::diag::Severity;
 
 mod input;
 mod layout;
+mod shader;
 mod validation;
 
 /// One rule of the registry.
@@ -30,8 +31,12 @@ pub struct Rule {
 
 /// Every rule, in code order.
 pub fn all() -> Vec<&'static Rule> {
-    let mut v: Vec<&'static Rule> =
-        input::RULES.iter().chain(layout::RULES.iter()).chain(validation::RULES.iter()).collect();
+    let mut v: Vec<&'static Rule> = input::RULES
+        .iter()
+        .chain(layout::RULES.iter())
+        .chain(shader::RULES.iter())
+        .chain(validation::RULES.iter())
+        .collect();
     v.sort_by_key(|r| r.code);
     v
 }
@@ -40,6 +45,7 @@ pub fn lookup(code: &str) -> Option<&'static Rule> {
     input::RULES
         .iter()
         .chain(layout::RULES.iter())
+        .chain(shader::RULES.iter())
         .chain(validation::RULES.iter())
         .find(|r| r.code.eq_ignore_ascii_case(code))
 }
