@@ -61,10 +61,17 @@ pub struct Pipeline {
 }
 
 /// A list of stages with a span for each and one for the whole list.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default)]
 pub struct StageList {
     pub items: Vec<Spanned<Stage>>,
     pub span: Span,
+}
+
+/// Equality ignores the span, like `Spanned`'s.
+impl PartialEq for StageList {
+    fn eq(&self, other: &Self) -> bool {
+        self.items == other.items
+    }
 }
 
 impl StageList {
@@ -136,7 +143,7 @@ pub struct Layout {
 }
 
 /// One token of a layout, in stream order.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct Token {
     pub doc: Doc,
     /// `name: "…"`; `None` means the default, the kind in snake_case.
@@ -146,6 +153,13 @@ pub struct Token {
     pub kind: TokenKind,
     /// The span of the variant name (`PushConstant`), for diagnostics about the token itself.
     pub kind_span: Span,
+}
+
+/// Equality ignores `kind_span`, like `Spanned`'s.
+impl PartialEq for Token {
+    fn eq(&self, other: &Self) -> bool {
+        self.doc == other.doc && self.name == other.name && self.at == other.at && self.kind == other.kind
+    }
 }
 
 impl Token {

@@ -9,6 +9,9 @@
 //! Without any feature the crate holds what both halves share: the manifest types (`ir`),
 //! device profiles (`device`), diagnostics as data (`diag`) and the rule registry (`rules`).
 
+/// Validation; the rules that need only compiled layouts and profiles are light (the runtime
+/// uses them), the rest is behind `compiler`.
+pub mod check;
 pub mod device;
 pub mod diag;
 pub mod ir;
@@ -23,4 +26,10 @@ pub mod emit;
 #[cfg(feature = "compiler")]
 pub mod layout;
 #[cfg(feature = "compiler")]
+pub mod driver;
+#[cfg(feature = "compiler")]
+pub mod render;
+#[cfg(feature = "compiler")]
 pub mod shader;
+#[cfg(feature = "compiler")]
+pub mod syntax;

@@ -7,10 +7,12 @@
 //! listing, the JSON loader and the live probe all agree on spelling.
 //!
 //! Sources: `builtin.rs` cites where each built-in value comes from; `json.rs` reads Vulkan
-//! Profiles JSON (what `vulkaninfo --json` and `dgcc probe` write).
+//! Profiles JSON (what `vulkaninfo --json` and `dgcc probe` write) and VulkanCapsViewer
+//! reports; `show.rs` renders profiles for `dgcc profiles`.
 
 mod builtin;
 pub mod json;
+pub mod show;
 
 pub use builtin::{builtin, builtin_names, BUILTIN_NAMES};
 

@@ -13,8 +13,14 @@ use crate::diag::Severity;
 
 mod input;
 mod layout;
+mod profiles;
 mod shader;
 mod validation;
+
+/// Every table of the registry; a new area adds its file here.
+fn tables() -> [&'static [Rule]; 5] {
+    [input::RULES, profiles::RULES, layout::RULES, shader::RULES, validation::RULES]
+}
 
 /// One rule of the registry.
 #[derive(Debug)]
@@ -31,23 +37,13 @@ pub struct Rule {
 
 /// Every rule, in code order.
 pub fn all() -> Vec<&'static Rule> {
-    let mut v: Vec<&'static Rule> = input::RULES
-        .iter()
-        .chain(layout::RULES.iter())
-        .chain(shader::RULES.iter())
-        .chain(validation::RULES.iter())
-        .collect();
+    let mut v: Vec<&'static Rule> = tables().into_iter().flatten().collect();
     v.sort_by_key(|r| r.code);
     v
 }
 
 pub fn lookup(code: &str) -> Option<&'static Rule> {
-    input::RULES
-        .iter()
-        .chain(layout::RULES.iter())
-        .chain(shader::RULES.iter())
-        .chain(validation::RULES.iter())
-        .find(|r| r.code.eq_ignore_ascii_case(code))
+    tables().into_iter().flatten().find(|r| r.code.eq_ignore_ascii_case(code))
 }
 
 #[cfg(test)]

@@ -1,0 +1,321 @@
+//! Rules that compare a compiled layout with one device profile: limits, supported stages and
+//! input modes, the feature gates of count, mesh and ray-tracing tokens, push-constant space,
+//! vertex bindings and execution sets.
+//!
+//! Why this module needs neither the AST nor the compiler feature: the runtime reads a profile
+//! from the live device and calls [`device_findings`] before creating anything, so a layout is
+//! refused with the same code and message `dgcc check` gives for the same profile. Every
+//! finding here names the target and the device value it was compared with
+//! ("stride 2064 exceeds maxIndirectCommandsIndirectStride = 2048 on radv"). Values are asked
+//! for only when a rule needs them, so a profile lacking `meshShader` is fine until a layout
+//! uses a mesh token; then it is reported once (E0021).
+
+use super::finding::{Finding, Location, RangePart, TokenPart};
+use super::layout_rules::{show, COMPUTE, GRAPHICS, RAY_TRACING};
+use super::query::Query;
+use crate::device::{Limit, Profile};
+use crate::ir::{CompiledLayout, CompiledToken, ExecutionSet, PushConstantRange, TokenType};
+use crate::stages::StageMask;
+use Limit::*;
+
+/// Every rule for one layout on one device, the device-independent ones included: what the
+/// runtime calls before creating the layout. `push_constants` are the pipeline layout's ranges.
+pub fn device_findings(layout: &CompiledLayout, push_constants: &[PushConstantRange], profile: &Profile) -> Vec<Finding> {
+    let mut out = super::layout_findings(layout, push_constants);
+    out.extend(super::push_rules::pipeline_range_findings(push_constants));
+    out.extend(pipeline_target_findings(push_constants, profile));
+    out.extend(target_findings(layout, profile));
+    super::dedup_missing(&mut out);
+    out
+}
+
+/// Rules on the pipeline as a whole for one target: the DGC feature itself and the pipeline's
+/// push-constant ranges against `maxPushConstantsSize`.
+pub fn pipeline_target_findings(ranges: &[PushConstantRange], profile: &Profile) -> Vec<Finding> {
+    let mut q = Query::new(profile);
+    let mut out = vec![];
+    if q.flag(DeviceGeneratedCommands, "that device-generated commands are supported") == Some(false) {
+        out.push(
+            Finding::new("E0214", Location::Target, format!("{} does not support device-generated commands", q.target()))
+                .label(format!("deviceGeneratedCommands = false on {}", q.target()))
+                .help("remove the target, or run the pipeline through the runtime's multi-draw-indirect fallback there"),
+        );
+    }
+    for (i, r) in ranges.iter().enumerate() {
+        let at = |part| Location::PushConstantRange { index: i, part };
+        push_space(&mut q, r, at(RangePart::Offset), at(RangePart::Size), "this push-constant range", &mut out);
+    }
+    out.extend(q.missing_findings());
+    out
+}
+
+/// `offset < maxPushConstantsSize` (00294) and `size ≤ maxPushConstantsSize − offset` (00298).
+fn push_space(q: &mut Query, r: &PushConstantRange, at_offset: Location, at_size: Location, what: &str, out: &mut Vec<Finding>) {
+    let Some(max) = q.get(MaxPushConstantsSize, "push-constant ranges") else { return };
+    let (off, end) = (r.offset as u64, r.offset as u64 + r.size as u64);
+    if off >= max {
+        out.push(
+            Finding::new("E0305", at_offset, format!("{what} starts at byte {off}, past {}", q.show(MaxPushConstantsSize, max)))
+                .label(format!("offset {off} ≥ {max}"))
+                .help(format!("keep push constants within the first {max} bytes")),
+        );
+    } else if end > max {
+        out.push(
+            Finding::new("E0306", at_size, format!("{what} ends at byte {end}, past {}", q.show(MaxPushConstantsSize, max)))
+                .label(format!("bytes {off}..{end}"))
+                .help(format!("shrink it to at most {} bytes, or move bulk data into a buffer and push its address", max - off)),
+        );
+    }
+}
+
+/// The device-dependent rules for one layout on one target.
+pub fn target_findings(layout: &CompiledLayout, profile: &Profile) -> Vec<Finding> {
+    let mut q = Query::new(profile);
+    let mut out = vec![];
+    limits(&mut q, layout, &mut out);
+    for (i, t) in layout.tokens.iter().enumerate() {
+        token(&mut q, layout, i, t, &mut out);
+    }
+    out.extend(super::preprocess::preprocess_finding(layout, profile));
+    out.extend(q.missing_findings());
+    for f in &mut out {
+        f.target.get_or_insert_with(|| profile.name.clone());
+    }
+    out
+}
+
+/// Stride (11090), token count (11092), stages (11091), sequence count (11067/11009).
+fn limits(q: &mut Query, layout: &CompiledLayout, out: &mut Vec<Finding>) {
+    if let Some(max) = q.get(MaxIndirectCommandsIndirectStride, "the stride") {
+        if layout.stride as u64 > max {
+            out.push(
+                Finding::new("E0201", Location::Stride, format!("stride {} exceeds {}", layout.stride, q.show(MaxIndirectCommandsIndirectStride, max)))
+                    .label(format!("{} > {max}", layout.stride))
+                    .help("shrink the record: fewer or smaller tokens, fewer push-constant bytes, less padding"),
+            );
+        }
+    }
+    if let Some(max) = q.get(MaxIndirectCommandsTokenCount, "the number of tokens") {
+        let n = layout.tokens.len() as u64;
+        if n > max {
+            let at = if max < n { Location::token(max as usize, TokenPart::Kind) } else { Location::Layout };
+            out.push(
+                Finding::new("E0202", at, format!("layout `{}` has {n} tokens, more than {}", layout.name, q.show(MaxIndirectCommandsTokenCount, max)))
+                    .label(format!("token {} of {n}", max + 1))
+                    .help("merge push-constant tokens into one with several fields"),
+            );
+        }
+    }
+    if layout.shader_stages != 0 {
+        if let Some(supported) = q.get(SupportedIndirectCommandsShaderStages, "the layout's stages") {
+            let missing = layout.shader_stages & !(supported as u32);
+            if missing != 0 {
+                out.push(
+                    Finding::new(
+                        "E0203",
+                        Location::LayoutStages,
+                        format!("{} cannot run {} from generated commands", q.target(), StageMask(missing).describe()),
+                    )
+                    .label(format!("{} unsupported", StageMask(missing).describe()))
+                    .note(q.show(SupportedIndirectCommandsShaderStages, supported))
+                    .help("drop the target, or use a pipeline without these stages"),
+                );
+            }
+        }
+    }
+    if layout.max_sequences > 0 {
+        if let Some(max) = q.get(MaxIndirectSequenceCount, "`max_sequences`") {
+            if layout.max_sequences as u64 > max {
+                out.push(
+                    Finding::new("E0204", Location::MaxSequences, format!("`max_sequences: {}` exceeds {}", layout.max_sequences, q.show(MaxIndirectSequenceCount, max)))
+                        .label(format!("{} > {}", layout.max_sequences, Limit::MaxIndirectSequenceCount.format(max)))
+                        .note("the same bound applies to the memory-requirements query (VUID-VkGeneratedCommandsMemoryRequirementsInfoEXT-maxSequencesCount-11009)")
+                        .help(format!("lower `max_sequences` to {max} and execute larger streams in several calls")),
+                );
+            }
+        }
+    }
+}
+
+fn token(q: &mut Query, layout: &CompiledLayout, i: usize, t: &CompiledToken, out: &mut Vec<Finding>) {
+    let at = |part| Location::token(i, part);
+    if let Some(max) = q.get(MaxIndirectCommandsTokenOffset, "token offsets") {
+        if t.offset as u64 > max {
+            out.push(
+                Finding::new("E0131", at(TokenPart::Offset), format!("offset {} of `{}` exceeds {}", t.offset, t.name, q.show(MaxIndirectCommandsTokenOffset, max)))
+                    .label(format!("{} > {max}", t.offset))
+                    .help("move large tokens to the end of the record, or shrink the tokens before it"),
+            );
+        }
+    }
+    if let Some(mode) = t.index_mode {
+        if let Some(modes) = q.get(SupportedIndirectCommandsInputModes, "index-buffer input modes") {
+            if mode as u64 & modes == 0 {
+                out.push(
+                    Finding::new("E0206", at(TokenPart::Mode), format!("{} does not support index-buffer input mode {}", q.target(), SupportedIndirectCommandsInputModes.format(mode as u64)))
+                        .label("unsupported mode")
+                        .note(q.show(SupportedIndirectCommandsInputModes, modes))
+                        .help("use `mode: Vulkan`, which every device supports"),
+                );
+            }
+        }
+    }
+    if let Some(b) = t.vertex_binding {
+        if let Some(max) = q.get(MaxVertexInputBindings, "vertex buffer bindings") {
+            if b as u64 >= max {
+                out.push(
+                    Finding::new("E0207", at(TokenPart::Binding), format!("vertex binding {b} is not below {}", q.show(MaxVertexInputBindings, max)))
+                        .label(format!("binding {b}"))
+                        .note("no pipeline can declare this binding, so the token can never match the bound vertex input")
+                        .help(format!("use a binding below {max}")),
+                );
+            }
+        }
+    }
+    gates(q, i, t, out);
+    if let Some(r) = &t.push_constant {
+        let what = format!("the push-constant range of `{}`", t.name);
+        push_space(q, r, at(TokenPart::PushOffset), at(TokenPart::PushSize), &what, out);
+    }
+    if let Some(set) = &t.execution_set {
+        execution_set(q, layout, i, set, out);
+    }
+}
+
+/// Count tokens (11129–11131), mesh tokens (11126), TRACE_RAYS2 (11128).
+fn gates(q: &mut Query, i: usize, t: &CompiledToken, out: &mut Vec<Finding>) {
+    let at = Location::token(i, TokenPart::Kind);
+    let tt = t.token_type;
+    let off = |q: &Query, code, limit: Limit, help: &str| {
+        Finding::new(code, at, format!("{} needs {}, which is false on {}", show(t), limit.vk_name(), q.target()))
+            .label(format!("{} = false on {}", limit.vk_name(), q.target()))
+            .help(help)
+    };
+    let mdi = "multi-draw count tokens";
+    if tt.is_mesh() {
+        let mesh = q.flag(MeshShader, "mesh-shading tokens");
+        let task = q.flag(TaskShader, "mesh-shading tokens");
+        if mesh == Some(false) || task == Some(false) {
+            let which = if mesh == Some(false) { MeshShader } else { TaskShader };
+            out.push(off(q, "E0211", which, "drop the target, or draw through the vertex pipeline there").note(
+                "every mesh token needs both the meshShader and the taskShader features",
+            ));
+            return;
+        }
+        let code = match tt {
+            TokenType::DrawMeshTasksCount => "E0209",
+            TokenType::DrawMeshTasksCountNv => "E0210",
+            _ => return,
+        };
+        if q.flag(DeviceGeneratedCommandsMultiDrawIndirectCount, mdi) == Some(false) {
+            out.push(off(q, code, DeviceGeneratedCommandsMultiDrawIndirectCount, "use `DrawMeshTasks` with one sequence per draw"));
+        }
+    } else if matches!(tt, TokenType::DrawCount | TokenType::DrawIndexedCount) {
+        if q.flag(DeviceGeneratedCommandsMultiDrawIndirectCount, mdi) == Some(false) {
+            let plain = if tt == TokenType::DrawCount { "Draw" } else { "DrawIndexed" };
+            out.push(off(q, "E0208", DeviceGeneratedCommandsMultiDrawIndirectCount, &format!("use `{plain}` with one sequence per draw")));
+        }
+    } else if tt == TokenType::TraceRays2 && q.flag(RayTracingMaintenance1, "TraceRays2 tokens") == Some(false) {
+        out.push(off(q, "E0212", RayTracingMaintenance1, "drop the target"));
+    }
+}
+
+/// Execution-set limits (11018, 11022, 11014) and which stages a set can bind (11137,
+/// 11015–11017, 11020, 11030).
+fn execution_set(q: &mut Query, layout: &CompiledLayout, i: usize, set: &ExecutionSet, out: &mut Vec<Finding>) {
+    let at = |part| Location::token(i, part);
+    let why = "execution sets";
+    let pb = q.get(SupportedIndirectCommandsShaderStagesPipelineBinding, why).map(|v| v as u32);
+    let sb = q.get(SupportedIndirectCommandsShaderStagesShaderBinding, why).map(|v| v as u32);
+    let stages = |m: u32| StageMask(m).describe();
+    if let (Some(pb), Some(sb)) = (pb, sb) {
+        let neither = set.stages & !(pb | sb);
+        if neither != 0 {
+            out.push(
+                Finding::new("E0605", at(TokenPart::Stages), format!("{} cannot bind {} through an execution set", q.target(), stages(neither)))
+                    .label(format!("{} not bindable", stages(neither)))
+                    .note(format!("{}; {}", q.show(SupportedIndirectCommandsShaderStagesPipelineBinding, pb as u64), q.show(SupportedIndirectCommandsShaderStagesShaderBinding, sb as u64)))
+                    .note("dgcc checks every stage bit as the spec says; the validation layers only report this when no stage at all is supported")
+                    .help("drop the ExecutionSet token and bind one pipeline per layout on this target"),
+            );
+        }
+    }
+    if set.kind == 0 {
+        if let Some(max) = q.get(MaxIndirectPipelineCount, why) {
+            if set.max_entries as u64 > max {
+                out.push(
+                    Finding::new("E0602", at(TokenPart::MaxEntries), format!("`max_entries: {}` exceeds {}", set.max_entries, q.show(MaxIndirectPipelineCount, max)))
+                        .label(format!("{} > {max}", set.max_entries))
+                        .help(format!("use at most {max} pipelines per set")),
+                );
+            }
+        }
+        let Some(pb) = pb else { return };
+        let s = layout.shader_stages;
+        let (key, code, point) = if s == COMPUTE {
+            (COMPUTE, "E0606", "compute")
+        } else if s & RAY_TRACING != 0 {
+            (RAY_TRACING, "E0608", "ray tracing")
+        } else if s & GRAPHICS != 0 {
+            (0x10, "E0607", "graphics")
+        } else {
+            return;
+        };
+        let via_shaders = sb.is_some_and(|sb| set.stages & !sb == 0 && set.stages != 0);
+        let help = if via_shaders {
+            format!("{} binds {} through shader objects: use `kind: ShaderObjects`", q.target(), stages(set.stages))
+        } else {
+            "drop the ExecutionSet token and bind one pipeline per layout on this target".to_string()
+        };
+        if pb & key == 0 {
+            let needs = if key == 0x10 { "Fragment".to_string() } else { stages(key) };
+            out.push(
+                Finding::new(code, at(TokenPart::SetKind), format!("{} cannot put {point} pipelines in an execution set", q.target()))
+                    .label(format!("{point} pipelines need {needs} in the pipeline binding stages"))
+                    .related(at(TokenPart::Stages), "stages of the set")
+                    .note(q.show(SupportedIndirectCommandsShaderStagesPipelineBinding, pb as u64))
+                    .help(help),
+            );
+        } else if let Some(sb) = sb {
+            let only_shaders = set.stages & !pb & sb;
+            if only_shaders != 0 {
+                out.push(
+                    Finding::new("E0610", at(TokenPart::Stages), format!("{} binds {} only through shader objects, not pipelines", q.target(), stages(only_shaders)))
+                        .label(format!("{} not in the pipeline binding stages", stages(only_shaders)))
+                        .note(q.show(SupportedIndirectCommandsShaderStagesPipelineBinding, pb as u64))
+                        .help(help),
+                );
+            }
+        }
+    } else {
+        let feature = q.flag(ShaderObject, "shader-object execution sets");
+        let count = q.get(MaxIndirectShaderObjectCount, "shader-object execution sets");
+        if feature == Some(false) || count == Some(0) {
+            let why = if feature == Some(false) { "the shaderObject feature is off".to_string() } else { q.show(MaxIndirectShaderObjectCount, 0) };
+            out.push(
+                Finding::new("E0604", at(TokenPart::SetKind), format!("{} has no shader-object execution sets", q.target()))
+                    .label(why)
+                    .help("use `kind: Pipelines` on this target"),
+            );
+        } else if let Some(max) = count {
+            if set.max_entries as u64 > max {
+                out.push(
+                    Finding::new("E0603", at(TokenPart::MaxEntries), format!("`max_entries: {}` exceeds {}", set.max_entries, q.show(MaxIndirectShaderObjectCount, max)))
+                        .label(format!("{} > {max}", set.max_entries))
+                        .help(format!("use at most {max} shaders per set")),
+                );
+            }
+        }
+        if let (Some(pb), Some(sb)) = (pb, sb) {
+            let only_pipelines = set.stages & !sb & pb;
+            if only_pipelines != 0 {
+                out.push(
+                    Finding::new("E0609", at(TokenPart::Stages), format!("{} binds {} only through pipelines, not shader objects", q.target(), stages(only_pipelines)))
+                        .label(format!("{} not in the shader binding stages", stages(only_pipelines)))
+                        .note(q.show(SupportedIndirectCommandsShaderStagesShaderBinding, sb as u64))
+                        .help("use `kind: Pipelines` on this target"),
+                );
+            }
+        }
+    }
+}

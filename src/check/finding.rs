@@ -1,0 +1,166 @@
+//! A finding: a diagnostic that knows *which part of a layout* it is about, but not where that
+//! part was written.
+//!
+//! Why not a `Diagnostic` with spans: the rules that need only a compiled layout, push-constant
+//! ranges and a device profile also run inside the runtime, which loads a manifest and has no
+//! source text at all. So those rules say *what* is wrong and *where in the layout*
+//! (`Location`), and each caller turns that into what it can show: the compiler resolves the
+//! location to the exact span the user wrote (`check::spans`), the runtime prints the layout
+//! and token names. Codes, severities and messages stay identical on both sides, which is the
+//! point: `dgcc check` and the executor refuse a layout for the same reason, in the same words.
+
+use crate::diag::{Diagnostic, Severity};
+use crate::span::Span;
+
+/// A part of a token that a rule can point at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TokenPart {
+    /// The token's kind (`DrawIndexed`): for rules about the token itself.
+    Kind,
+    /// The token's `name`, or its kind when the name is the default.
+    Name,
+    /// The token's byte offset in the record (`at`, or computed).
+    Offset,
+    /// The token's `stages` list (push constants, sequence index, execution set).
+    Stages,
+    /// `offset:` into push-constant space.
+    PushOffset,
+    /// The push-constant data: `size:` or the list of fields.
+    PushSize,
+    /// The n-th typed push-constant field.
+    Field(usize),
+    /// An index buffer's `mode`.
+    Mode,
+    /// A vertex buffer's `binding`.
+    Binding,
+    /// An execution set's `kind` (pipelines or shader objects).
+    SetKind,
+    /// An execution set's `max_entries`.
+    MaxEntries,
+}
+
+/// A part of one of the pipeline's push-constant ranges.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RangePart {
+    Whole,
+    Stages,
+    Offset,
+    Size,
+}
+
+/// A part of a kernel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum KernelPart {
+    Name,
+    LocalSize,
+    Subgroup,
+    Writes,
+}
+
+/// Where in the description a finding points.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Location {
+    /// The layout as a whole (its name).
+    Layout,
+    /// The layout's `stages`.
+    LayoutStages,
+    /// `indirectStride`: the pinned `stride`, or the layout when it is computed.
+    Stride,
+    /// `max_sequences`.
+    MaxSequences,
+    /// One of the layout's usage flags, by its Vulkan bit.
+    Flag(u32),
+    /// A token, by index in stream order.
+    Token { index: usize, part: TokenPart },
+    /// One of the pipeline's push-constant ranges, by index.
+    PushConstantRange { index: usize, part: RangePart },
+    /// The kernel a kernel rule is about.
+    Kernel(KernelPart),
+    /// The target profile itself (a value it does not state).
+    Target,
+}
+
+impl Location {
+    pub const fn token(index: usize, part: TokenPart) -> Location {
+        Location::Token { index, part }
+    }
+}
+
+/// What a rule found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Finding {
+    pub code: &'static str,
+    pub severity: Severity,
+    pub message: String,
+    /// The short text shown under the primary location.
+    pub label: String,
+    pub location: Location,
+    /// Other places worth showing, each with its own short text.
+    pub related: Vec<(Location, String)>,
+    /// Longer explanations; the fix is written as a note starting with `help: `.
+    pub notes: Vec<String>,
+    /// The profile the finding depends on, when it depends on one.
+    pub target: Option<String>,
+}
+
+impl Finding {
+    /// A finding with the registry's default severity for `code`.
+    pub fn new(code: &'static str, location: Location, message: impl Into<String>) -> Finding {
+        let severity = crate::rules::lookup(code).map(|r| r.severity).unwrap_or(Severity::Error);
+        debug_assert!(crate::rules::lookup(code).is_some(), "finding code {code} is not in the registry");
+        Finding {
+            code,
+            severity,
+            message: message.into(),
+            label: String::new(),
+            location,
+            related: vec![],
+            notes: vec![],
+            target: None,
+        }
+    }
+    pub fn label(mut self, label: impl Into<String>) -> Self {
+        self.label = label.into();
+        self
+    }
+    pub fn related(mut self, location: Location, text: impl Into<String>) -> Self {
+        self.related.push((location, text.into()));
+        self
+    }
+    pub fn note(mut self, note: impl Into<String>) -> Self {
+        self.notes.push(note.into());
+        self
+    }
+    pub fn help(self, help: impl AsRef<str>) -> Self {
+        let text = format!("help: {}", help.as_ref());
+        self.note(text)
+    }
+    pub fn target(mut self, target: impl Into<String>) -> Self {
+        self.target = Some(target.into());
+        self
+    }
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+
+    /// The finding as a diagnostic, with `resolve` mapping each location to a span.
+    pub fn into_diagnostic(self, resolve: impl Fn(Location) -> Span) -> Diagnostic {
+        let mut d = Diagnostic::new(self.code, self.message).with_severity(self.severity);
+        d = d.primary(resolve(self.location), self.label);
+        for (loc, text) in self.related {
+            d = d.secondary(resolve(loc), text);
+        }
+        for n in self.notes {
+            d = d.note(n);
+        }
+        if let Some(t) = self.target {
+            d = d.target(t);
+        }
+        d
+    }
+}
+
+/// Whether any finding is an error.
+pub fn has_errors(findings: &[Finding]) -> bool {
+    findings.iter().any(Finding::is_error)
+}

@@ -1,0 +1,429 @@
+//! Rules about one layout that hold on every device: token order and counts, which tokens a
+//! stage set allows, offsets, and the few numbers that are wrong whatever the target.
+//!
+//! Why they read a `CompiledLayout` and not the AST: the runtime loads manifests, which may be
+//! written by an older dgcc or edited by hand, and must refuse a broken layout with the same
+//! codes `dgcc check` uses. Everything here is decided from the manifest's numbers alone.
+//!
+//! Noise control: one mistake should give one error. Where two VUIDs describe the same mistake
+//! (a `Dispatch` in a graphics layout breaks both 11105 and 11109), each token gets the first
+//! stage rule it breaks, in the order "the token needs a stage" then "the stages forbid the
+//! token"; layout-wide stage rules (empty, mixed groups, fragment alone) are reported once.
+
+use super::finding::{Finding, Location, TokenPart};
+use crate::ir::{CompiledLayout, CompiledToken, TokenType};
+use crate::stages::StageMask;
+
+/// Graphics stages as VUID 11104 and 11109 mean them: the vertex pipeline and task/mesh.
+pub(crate) const GRAPHICS: u32 = 0x1F | 0xC0;
+pub(crate) const COMPUTE: u32 = 0x20;
+pub(crate) const RAY_TRACING: u32 = 0x3F00;
+const FRAGMENT: u32 = 0x10;
+const VERTEX: u32 = 0x1;
+const MESH: u32 = 0x80;
+/// `VK_INDIRECT_COMMANDS_LAYOUT_USAGE_UNORDERED_SEQUENCES_BIT_EXT`.
+const UNORDERED_SEQUENCES: u32 = 0x2;
+/// The stage groups of VUID 11112: a layout's stages come from exactly one.
+const GROUPS: [(u32, &str); 4] = [
+    (0x1F, "graphics (Vertex, TessControl, TessEval, Geometry, Fragment)"),
+    (COMPUTE, "compute"),
+    (0xC0 | FRAGMENT, "mesh (Task, Mesh, Fragment)"),
+    (RAY_TRACING, "ray tracing"),
+];
+
+/// The variant name a description uses for a token type (`DrawIndexed`).
+pub fn written_name(tt: TokenType) -> &'static str {
+    match tt {
+        TokenType::ExecutionSet => "ExecutionSet",
+        TokenType::PushConstant => "PushConstant",
+        TokenType::SequenceIndex => "SequenceIndex",
+        TokenType::IndexBuffer => "IndexBuffer",
+        TokenType::VertexBuffer => "VertexBuffer",
+        TokenType::DrawIndexed => "DrawIndexed",
+        TokenType::Draw => "Draw",
+        TokenType::DrawIndexedCount => "DrawIndexedCount",
+        TokenType::DrawCount => "DrawCount",
+        TokenType::Dispatch => "Dispatch",
+        TokenType::DrawMeshTasksNv => "DrawMeshTasksNv",
+        TokenType::DrawMeshTasksCountNv => "DrawMeshTasksCountNv",
+        TokenType::DrawMeshTasks => "DrawMeshTasks",
+        TokenType::DrawMeshTasksCount => "DrawMeshTasksCount",
+        TokenType::TraceRays2 => "TraceRays2",
+    }
+}
+
+/// "`draw` (DrawIndexed)": how messages name a token.
+pub(crate) fn show(t: &CompiledToken) -> String {
+    format!("`{}` ({})", t.name, written_name(t.token_type))
+}
+
+fn kind(i: usize) -> Location {
+    Location::token(i, TokenPart::Kind)
+}
+
+/// The action token the layout-wide rules talk about: the last action in the list.
+pub(crate) fn action_index(layout: &CompiledLayout) -> Option<usize> {
+    layout.tokens.iter().rposition(|t| t.token_type.is_action())
+}
+
+/// Every device-independent rule about one layout except push constants (`push_rules`).
+pub fn structure_findings(layout: &CompiledLayout) -> Vec<Finding> {
+    let mut out = vec![];
+    order(layout, &mut out);
+    stages(layout, &mut out);
+    offsets(layout, &mut out);
+    numbers(layout, &mut out);
+    out
+}
+
+/// Exactly one action, last (11100); execution set at most once and first (11093, 11139);
+/// one sequence index (11145); index and vertex buffers only with the draws that use them.
+fn order(layout: &CompiledLayout, out: &mut Vec<Finding>) {
+    let tokens = &layout.tokens;
+    let of = |tt: TokenType| -> Vec<usize> { (0..tokens.len()).filter(|&i| tokens[i].token_type == tt).collect() };
+    let actions: Vec<usize> = (0..tokens.len()).filter(|&i| tokens[i].token_type.is_action()).collect();
+    let last = tokens.len().saturating_sub(1);
+    if actions.is_empty() {
+        out.push(
+            Finding::new("E0101", Location::Layout, format!("layout `{}` has no action token", layout.name))
+                .label("no Draw, Dispatch, DrawMeshTasks or TraceRays2 token")
+                .note("each sequence ends with exactly one action command; without one the layout does nothing")
+                .help("end `tokens` with the command each sequence runs, e.g. `DrawIndexed` or `Dispatch`"),
+        );
+    }
+    for &a in &actions {
+        if a == last {
+            continue;
+        }
+        let f = if tokens[last].token_type.is_action() {
+            Finding::new(
+                "E0102",
+                kind(a),
+                format!("{} is a second action token; a layout has exactly one, the last token", show(&tokens[a])),
+            )
+            .label("extra action token")
+            .related(kind(last), "the layout's action")
+            .help("split the layout in two, one per action")
+        } else {
+            Finding::new("E0102", kind(a), format!("the action token {} must be the last token", show(&tokens[a])))
+                .label("action token before the end")
+                .related(kind(last), format!("{} comes after it", show(&tokens[last])))
+                .note("state tokens after the action would apply to nothing: all state changes precede the action")
+                .help(format!("move `{}` to the end of `tokens`", tokens[a].name))
+        };
+        out.push(f);
+    }
+
+    let sets = of(TokenType::ExecutionSet);
+    for &s in sets.iter().skip(1) {
+        out.push(
+            Finding::new("E0103", kind(s), format!("layout `{}` has more than one execution set token", layout.name))
+                .label("second ExecutionSet")
+                .related(kind(sets[0]), "the first one")
+                .help("a sequence binds one pipeline or shader set; keep one ExecutionSet token"),
+        );
+    }
+    if let Some(&s) = sets.first() {
+        if s != 0 {
+            out.push(
+                Finding::new("E0104", kind(s), format!("the execution set token {} must be the first token", show(&tokens[s])))
+                    .label(format!("token {} of {}", s + 1, tokens.len()))
+                    .related(kind(0), format!("{} comes first", show(&tokens[0])))
+                    .note("binding a pipeline invalidates the state set before it, so the set is bound first")
+                    .help(format!("move `{}` to the start of `tokens`", tokens[s].name)),
+            );
+        }
+    }
+
+    let seq = of(TokenType::SequenceIndex);
+    for &s in seq.iter().skip(1) {
+        out.push(
+            Finding::new("E0105", kind(s), format!("layout `{}` has more than one sequence index token", layout.name))
+                .label("second SequenceIndex")
+                .related(kind(seq[0]), "the first one")
+                .note("this also breaks VUID-VkIndirectCommandsLayoutCreateInfoEXT-pTokens-11094 (at most one SEQUENCE_INDEX or PUSH_DATA_SEQUENCE_INDEX token)")
+                .help("every sequence index token pushes the same value; keep one and read it where needed"),
+        );
+    }
+
+    let index_buffers = of(TokenType::IndexBuffer);
+    for &ib in index_buffers.iter().skip(1) {
+        out.push(
+            Finding::new("W0001", kind(ib), format!("layout `{}` binds the index buffer twice", layout.name))
+                .label("second IndexBuffer")
+                .related(kind(index_buffers[0]), "the first one")
+                .note("the spec no longer forbids this, but the validation layers still report it as VUID-VkIndirectCommandsLayoutCreateInfoEXT-pTokens-11094 (its pre-1.4.340 meaning), and only the last binding is used")
+                .help("keep one IndexBuffer token"),
+        );
+    }
+    let action = action_index(layout);
+    if let Some(a) = action {
+        let tt = tokens[a].token_type;
+        if !tt.is_indexed_draw() {
+            for &ib in &index_buffers {
+                out.push(
+                    Finding::new(
+                        "E0106",
+                        kind(ib),
+                        format!("an index buffer token needs an indexed draw, but the action is {}", show(&tokens[a])),
+                    )
+                    .label("IndexBuffer")
+                    .related(kind(a), "not DrawIndexed or DrawIndexedCount")
+                    .help(if tt.is_vertex_draw() {
+                        "use `DrawIndexed` (or `DrawIndexedCount`) as the action, or remove the IndexBuffer token"
+                    } else {
+                        "remove the IndexBuffer token"
+                    }),
+                );
+            }
+        }
+        if !tt.is_vertex_draw() {
+            for vb in of(TokenType::VertexBuffer) {
+                out.push(
+                    Finding::new(
+                        "E0107",
+                        kind(vb),
+                        format!("a vertex buffer token needs a vertex draw, but the action is {}", show(&tokens[a])),
+                    )
+                    .label("VertexBuffer")
+                    .related(kind(a), "not Draw, DrawIndexed or their Count forms")
+                    .note(if tt.is_mesh() {
+                        "mesh shaders fetch their own data: there is no vertex input to bind"
+                    } else {
+                        "only vertex-pipeline draws read vertex buffers"
+                    })
+                    .help("remove the VertexBuffer token"),
+                );
+            }
+        }
+    }
+    let vbs = of(TokenType::VertexBuffer);
+    for (n, &j) in vbs.iter().enumerate() {
+        let bj = tokens[j].vertex_binding;
+        if let Some(&i) = vbs[..n].iter().find(|&&i| tokens[i].vertex_binding == bj) {
+            let b = bj.map(|b| b.to_string()).unwrap_or_else(|| "?".into());
+            out.push(
+                Finding::new("E0108", Location::token(j, TokenPart::Binding), format!("vertex binding {b} is bound twice"))
+                    .label(format!("binding {b} again"))
+                    .related(Location::token(i, TokenPart::Binding), "first bound here")
+                    .help("give each VertexBuffer token its own binding"),
+            );
+        }
+    }
+}
+
+fn stage_list(mask: u32) -> String {
+    StageMask(mask).describe()
+}
+
+/// 11104–11113 and the empty stage list.
+fn stages(layout: &CompiledLayout, out: &mut Vec<Finding>) {
+    let s = layout.shader_stages;
+    if s == 0 {
+        out.push(
+            Finding::new("E0120", Location::LayoutStages, format!("layout `{}` has no stages", layout.name))
+                .label("empty")
+                .help("list the shader stages of the pipelines this layout runs with, e.g. `[Vertex, Fragment]` or `[Compute]`"),
+        );
+        return;
+    }
+    if !GROUPS.iter().any(|(g, _)| s & !g == 0) {
+        let present: Vec<&str> = GROUPS.iter().filter(|(g, _)| s & g != 0).map(|(_, n)| *n).collect();
+        out.push(
+            Finding::new("E0118", Location::LayoutStages, format!("layout `{}` mixes stage groups: {}", layout.name, stage_list(s)))
+                .label(format!("stages from {}", present.join(" and ")))
+                .note("a layout drives one kind of pipeline: graphics, compute, mesh (with Fragment) or ray tracing")
+                .help("keep the stages of one group; use a second layout for the other"),
+        );
+    }
+    if s & FRAGMENT != 0 && s & (VERTEX | MESH) == 0 {
+        out.push(
+            Finding::new("E0119", Location::LayoutStages, format!("layout `{}` has Fragment without Vertex or Mesh", layout.name))
+                .label(stage_list(s))
+                .help("add `Vertex` (or `Mesh` for mesh shading)"),
+        );
+    }
+    for (i, t) in layout.tokens.iter().enumerate() {
+        if let Some(f) = token_stage_rule(layout, i, t) {
+            out.push(f);
+        }
+    }
+}
+
+fn token_stage_rule(layout: &CompiledLayout, i: usize, t: &CompiledToken) -> Option<Finding> {
+    let s = layout.shader_stages;
+    let tt = t.token_type;
+    let have = stage_list(s);
+    let needs = |code: &'static str, what: &str, help: &str| {
+        Some(
+            Finding::new(code, kind(i), format!("{} needs {what}, but the layout's stages are {have}", show(t)))
+                .label(format!("needs {what}"))
+                .related(Location::LayoutStages, "layout stages")
+                .help(help),
+        )
+    };
+    let graphics_token = tt.is_vertex_draw() || tt.is_mesh() || matches!(tt, TokenType::IndexBuffer | TokenType::VertexBuffer);
+    if graphics_token && s & GRAPHICS == 0 {
+        return needs("E0110", "graphics stages", "use graphics stages, e.g. `[Vertex, Fragment]`");
+    }
+    if tt == TokenType::Dispatch && s != COMPUTE {
+        return needs("E0111", "the stages to be exactly [Compute]", "set the layout's `stages: [Compute]`");
+    }
+    if matches!(tt, TokenType::DrawMeshTasks | TokenType::DrawMeshTasksCount) && s & MESH == 0 {
+        return needs("E0112", "the Mesh stage", "add `Mesh` to the layout's stages, e.g. `[Task, Mesh, Fragment]`");
+    }
+    if matches!(tt, TokenType::DrawMeshTasksNv | TokenType::DrawMeshTasksCountNv) && s & MESH == 0 {
+        return needs("E0113", "the Mesh stage", "add `Mesh` to the layout's stages, e.g. `[Task, Mesh, Fragment]`");
+    }
+    if tt == TokenType::TraceRays2 && s & RAY_TRACING == 0 {
+        return needs("E0114", "ray tracing stages", "use ray tracing stages, e.g. `[RayGen, Miss, ClosestHit]`");
+    }
+    let forbids = |code: &'static str, group: &str, allowed: &str| {
+        Some(
+            Finding::new(code, kind(i), format!("{} is not allowed in a layout with {group} stages ({have})", show(t)))
+                .label(format!("not allowed with {group} stages"))
+                .related(Location::LayoutStages, "layout stages")
+                .note(format!("{group} layouts allow only {allowed}")),
+        )
+    };
+    if s & GRAPHICS != 0 && matches!(tt, TokenType::Dispatch | TokenType::TraceRays2) {
+        return forbids("E0115", "graphics", "graphics state tokens and draws");
+    }
+    let general = matches!(tt, TokenType::ExecutionSet | TokenType::PushConstant | TokenType::SequenceIndex);
+    if s & COMPUTE != 0 && !(general || tt == TokenType::Dispatch) {
+        return forbids("E0116", "compute", "ExecutionSet, PushConstant, SequenceIndex and Dispatch");
+    }
+    if s & RAY_TRACING != 0 && !(general || tt == TokenType::TraceRays2) {
+        return forbids("E0117", "ray tracing", "ExecutionSet, PushConstant, SequenceIndex and TraceRays2");
+    }
+    None
+}
+
+/// 11103 (in order) and 11125 (4-aligned).
+fn offsets(layout: &CompiledLayout, out: &mut Vec<Finding>) {
+    for (i, t) in layout.tokens.iter().enumerate() {
+        if i > 0 {
+            let p = &layout.tokens[i - 1];
+            if t.offset < p.offset {
+                out.push(
+                    Finding::new(
+                        "E0130",
+                        Location::token(i, TokenPart::Offset),
+                        format!("`{}` at offset {} comes before the previous token's offset {}", t.name, t.offset, p.offset),
+                    )
+                    .label(format!("offset {}", t.offset))
+                    .related(Location::token(i - 1, TokenPart::Offset), format!("`{}` is at {}", p.name, p.offset))
+                    .note("token offsets must not decrease in token order (the validation layers skip SequenceIndex tokens here; the spec does not)")
+                    .help("reorder the tokens to match their offsets, or leave `at` out and let dgcc place them"),
+                );
+            }
+        }
+        if t.offset % 4 != 0 {
+            out.push(
+                Finding::new("E0132", Location::token(i, TokenPart::Offset), format!("`{}` is at offset {}, not a multiple of 4", t.name, t.offset))
+                    .label("not 4-byte aligned")
+                    .help(format!("pin it at {} or leave `at` out", t.offset.div_ceil(4) * 4)),
+            );
+        }
+    }
+}
+
+/// Numbers wrong on every device: zero sequences or entries, the 2^24 draw bound of count
+/// tokens, index-buffer mode bits, execution-set stages; and device-independent warnings.
+fn numbers(layout: &CompiledLayout, out: &mut Vec<Finding>) {
+    if layout.max_sequences == 0 {
+        out.push(
+            Finding::new("E0205", Location::MaxSequences, format!("layout `{}` has `max_sequences: 0`", layout.name))
+                .label("zero")
+                .help("set the largest number of sequences one execution runs"),
+        );
+    }
+    for (i, t) in layout.tokens.iter().enumerate() {
+        if let Some(set) = &t.execution_set {
+            if set.max_entries == 0 {
+                let code = if set.kind == 0 { "E0601" } else { "E0611" };
+                out.push(
+                    Finding::new(code, Location::token(i, TokenPart::MaxEntries), format!("execution set `{}` has `max_entries: 0`", t.name))
+                        .label("zero")
+                        .help("give the number of pipelines or shaders the set holds (at least 1)"),
+                );
+            }
+            if set.stages == 0 {
+                out.push(
+                    Finding::new("E0122", Location::token(i, TokenPart::Stages), format!("execution set `{}` has no stages", t.name))
+                        .label("empty")
+                        .help("list the stages the set binds, e.g. `[Compute]`"),
+                );
+            }
+        }
+        if let Some(mode) = t.index_mode {
+            if mode.count_ones() != 1 {
+                out.push(
+                    Finding::new("E0123", Location::token(i, TokenPart::Mode), format!("index buffer `{}` has input mode {mode:#x}, not exactly one mode bit", t.name))
+                        .label("must be Vulkan (0x1) or Dxgi (0x2)"),
+                );
+            }
+        }
+        if t.token_type == TokenType::SequenceIndex {
+            if let Some(r) = t.push_constant {
+                if r.size != 4 {
+                    out.push(
+                        Finding::new("E0309", Location::token(i, TokenPart::PushSize), format!("sequence index `{}` pushes {} bytes, not 4", t.name, r.size))
+                            .label("size must be 4"),
+                    );
+                }
+            }
+        }
+        if t.token_type.is_count() && layout.max_sequences > 0 {
+            draw_count_bound(layout, i, t, out);
+        }
+    }
+    if layout.stride % 16 != 0 {
+        out.push(
+            Finding::new("W0003", Location::Stride, format!("stride {} of layout `{}` is not a multiple of 16", layout.stride, layout.name))
+                .label(format!("stride {}", layout.stride))
+                .note("records that straddle 16-byte boundaries make the driver's stream reads slower on some hardware")
+                .help(format!("add `align: Some(16)` to round the stride up to {}", layout.stride.div_ceil(16) * 16)),
+        );
+    }
+    let unordered = UNORDERED_SEQUENCES;
+    if layout.shader_stages == COMPUTE && layout.flags & unordered != 0 {
+        out.push(
+            Finding::new("W0004", Location::Flag(unordered), format!("`UnorderedSequences` has no effect on the compute layout `{}`", layout.name))
+                .label("ignored for compute")
+                .note("dispatch sequences never run in a defined order; the spec says the flag is ignored when shaderStages is COMPUTE")
+                .help("remove the flag"),
+        );
+    }
+}
+
+/// VUID 11078/11146: maxDrawCount × maxSequenceCount < 2^24 for count tokens.
+fn draw_count_bound(layout: &CompiledLayout, i: usize, t: &CompiledToken, out: &mut Vec<Finding>) {
+    const BOUND: u64 = 1 << 24;
+    let n = layout.max_sequences as u64;
+    if n >= BOUND {
+        out.push(
+            Finding::new(
+                "E0213",
+                Location::MaxSequences,
+                format!("`max_sequences: {n}` leaves no room for draws: maxDrawCount × maxSequenceCount must stay below 2^24 = {BOUND}"),
+            )
+            .label(format!("{n} ≥ 2^24"))
+            .related(kind(i), format!("{} draws up to maxDrawCount per sequence", show(t)))
+            .help(format!("lower `max_sequences` below {BOUND}")),
+        );
+    } else {
+        let largest = (BOUND - 1) / n;
+        out.push(
+            Finding::new(
+                "W0002",
+                kind(i),
+                format!("with `max_sequences: {n}`, {} allows a maxDrawCount of at most {largest}", show(t)),
+            )
+            .label(format!("maxDrawCount ≤ {largest}"))
+            .related(Location::MaxSequences, format!("{n} sequences"))
+            .note("maxDrawCount × maxSequenceCount must stay below 2^24 (VUID-VkGeneratedCommandsInfoEXT-maxDrawCount-11078); larger draw counts are an error at execute time")
+            .help(format!("clamp maxDrawCount to {largest}, or lower `max_sequences` for more draws per sequence")),
+        );
+    }
+}

@@ -1,0 +1,176 @@
+//! Push-constant rules that hold on every device: the pipeline layout's own ranges, and the
+//! ranges that PUSH_CONSTANT and SEQUENCE_INDEX tokens update.
+//!
+//! Why stages are mostly ignored: the spec says a token's `updateRange.stageFlags` is ignored
+//! and containment (11132) is about bytes, so dgcc checks bytes against the union of the
+//! pipeline's ranges. The validation layers, however, only look at pipeline ranges whose stages
+//! overlap the token's; a description that passes the spec but not that lookup gets a warning
+//! (W0010), because it will be reported by the layers every time it runs.
+
+use super::finding::{Finding, Location, RangePart, TokenPart};
+use crate::ir::{CompiledLayout, PushConstantRange};
+use crate::stages::StageMask;
+
+fn range_text(offset: u64, size: u64) -> String {
+    format!("bytes {offset}..{}", offset + size)
+}
+
+/// The first byte of `[start, end)` that no range covers, if any.
+fn first_uncovered(start: u64, end: u64, ranges: &[PushConstantRange]) -> Option<u64> {
+    let mut at = start;
+    while at < end {
+        let reach = ranges
+            .iter()
+            .filter(|r| (r.offset as u64) <= at && at < r.offset as u64 + r.size as u64)
+            .map(|r| r.offset as u64 + r.size as u64)
+            .max();
+        match reach {
+            Some(next) => at = next,
+            None => return Some(at),
+        }
+    }
+    None
+}
+
+/// Rules on the pipeline layout's push-constant ranges (offset, size, empty stages, 00292).
+pub fn pipeline_range_findings(ranges: &[PushConstantRange]) -> Vec<Finding> {
+    let mut out = vec![];
+    for (i, r) in ranges.iter().enumerate() {
+        let at = |part| Location::PushConstantRange { index: i, part };
+        if r.stages == 0 {
+            out.push(
+                Finding::new("E0121", at(RangePart::Stages), "this push-constant range has no stages")
+                    .label("empty")
+                    .help("list the stages that read the range, e.g. `[Vertex]`"),
+            );
+        }
+        range_shape(r.offset, r.size, at(RangePart::Offset), at(RangePart::Size), "this push-constant range", &mut out);
+        for (j, q) in ranges[..i].iter().enumerate() {
+            let shared = r.stages & q.stages;
+            if shared != 0 {
+                out.push(
+                    Finding::new(
+                        "E0310",
+                        at(RangePart::Stages),
+                        format!("two push-constant ranges include {}", StageMask(shared).describe()),
+                    )
+                    .label(format!("{} again", StageMask(shared).describe()))
+                    .related(Location::PushConstantRange { index: j, part: RangePart::Stages }, "also here")
+                    .note("a pipeline layout gives each stage at most one push-constant range, whatever the bytes")
+                    .help("merge the two ranges into one covering both, or give each range its own stages"),
+                );
+            }
+        }
+    }
+    out
+}
+
+/// Offset and size multiples of 4, size not zero (00295, 00297, 00296).
+fn range_shape(offset: u32, size: u32, at_offset: Location, at_size: Location, what: &str, out: &mut Vec<Finding>) {
+    if offset % 4 != 0 {
+        out.push(
+            Finding::new("E0301", at_offset, format!("{what} starts at byte {offset}, not a multiple of 4"))
+                .label("not a multiple of 4")
+                .help(format!("use offset {}", offset / 4 * 4)),
+        );
+    }
+    if size == 0 {
+        out.push(
+            Finding::new("E0304", at_size, format!("{what} is empty"))
+                .label("0 bytes")
+                .help("give it at least one 4-byte field, or remove it"),
+        );
+    } else if size % 4 != 0 {
+        out.push(
+            Finding::new("E0302", at_size, format!("{what} is {size} bytes, not a multiple of 4"))
+                .label(format!("{size} bytes"))
+                .note("push constants are written in 32-bit words")
+                .help(format!("use size {}", size.div_ceil(4) * 4)),
+        );
+    }
+}
+
+/// Rules on the ranges that tokens update: shape, containment (11132), overlap (11099).
+pub fn token_range_findings(layout: &CompiledLayout, ranges: &[PushConstantRange]) -> Vec<Finding> {
+    let mut out = vec![];
+    let with_range: Vec<(usize, PushConstantRange)> =
+        layout.tokens.iter().enumerate().filter_map(|(i, t)| t.push_constant.map(|r| (i, r))).collect();
+    for (n, &(i, r)) in with_range.iter().enumerate() {
+        let t = &layout.tokens[i];
+        let at = |part| Location::token(i, part);
+        let what = format!("the push-constant range of `{}`", t.name);
+        if r.stages == 0 {
+            out.push(
+                Finding::new("E0121", at(TokenPart::Stages), format!("`{}` pushes to no stages", t.name))
+                    .label("empty")
+                    .help("list the stages that read the value, e.g. `[Vertex]`"),
+            );
+        }
+        range_shape(r.offset, r.size, at(TokenPart::PushOffset), at(TokenPart::PushSize), &what, &mut out);
+        let (start, end) = (r.offset as u64, r.offset as u64 + r.size as u64);
+        if r.size > 0 {
+            if let Some(hole) = first_uncovered(start, end, ranges) {
+                let mut f = Finding::new(
+                    "E0307",
+                    at(TokenPart::PushOffset),
+                    format!("`{}` updates push-constant {}, outside the pipeline's push-constant ranges", t.name, range_text(start, r.size as u64)),
+                )
+                .label(format!("byte {hole} is in no range"));
+                if ranges.is_empty() {
+                    f = f.note("the pipeline declares no `push_constants` ranges at all").help(format!(
+                        "add `push_constants: [(stages: [{}], offset: {}, size: {})]`",
+                        stage_names(r.stages),
+                        r.offset,
+                        r.size
+                    ));
+                } else {
+                    for (k, q) in ranges.iter().enumerate() {
+                        f = f.related(
+                            Location::PushConstantRange { index: k, part: RangePart::Whole },
+                            format!("covers {}", range_text(q.offset as u64, q.size as u64)),
+                        );
+                    }
+                    f = f.help("grow a pipeline range to cover these bytes, or move the token's `offset`");
+                }
+                out.push(f);
+            } else if r.stages != 0 && !ranges.iter().any(|q| q.stages & r.stages != 0 && q.offset as u64 <= start && end <= q.offset as u64 + q.size as u64) {
+                out.push(
+                    Finding::new(
+                        "W0010",
+                        at(TokenPart::Stages),
+                        format!("no single pipeline range with {} holds `{}`'s bytes {}..{end}", StageMask(r.stages).describe(), t.name, start),
+                    )
+                    .label("stages differ from the covering range")
+                    .note("the spec ignores a token's stages and only asks that its bytes lie inside the pipeline's ranges, which they do; the validation layers instead look for one range sharing a stage with the token and will report VUID-VkIndirectCommandsPushConstantTokenEXT-updateRange-11132")
+                    .help("give the token the stages of the pipeline range that holds it"),
+                );
+            }
+        }
+        for &(j, q) in &with_range[..n] {
+            let (qs, qe) = (q.offset as u64, q.offset as u64 + q.size as u64);
+            if start < qe && qs < end && r.size > 0 && q.size > 0 {
+                out.push(
+                    Finding::new(
+                        "E0308",
+                        at(TokenPart::PushOffset),
+                        format!(
+                            "`{}` and `{}` both update push-constant bytes {}..{}",
+                            t.name,
+                            layout.tokens[j].name,
+                            start.max(qs),
+                            end.min(qe)
+                        ),
+                    )
+                    .label(range_text(start, r.size as u64))
+                    .related(Location::token(j, TokenPart::PushOffset), range_text(qs, q.size as u64))
+                    .help(format!("move `{}` to offset {qe} or later", t.name)),
+                );
+            }
+        }
+    }
+    out
+}
+
+fn stage_names(mask: u32) -> String {
+    StageMask(mask).stages().map(|s| s.name()).collect::<Vec<_>>().join(", ")
+}

@@ -1,0 +1,142 @@
+//! `dgcc check` and `dgcc compile`: run the driver on each file, render its diagnostics, and
+//! (for compile) write the outputs.
+
+use super::{CompileOptions, MessageFormat, FAILED, OK, USAGE};
+use dgcc::diag::{Diagnostic, Severity};
+use dgcc::driver::{self, Compilation, FileError};
+use dgcc::render::{self, SourceFile};
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+
+#[derive(clap::Args, Debug)]
+pub struct CheckArgs {
+    /// Description files (`.ron` or `.dgc`).
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    #[command(flatten)]
+    pub options: CompileOptions,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct CompileArgs {
+    /// The description file (`.ron` or `.dgc`).
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    #[command(flatten)]
+    pub options: CompileOptions,
+    /// Outputs to write, comma-separated: json (the manifest), rust, c, glsl.
+    #[arg(long, value_delimiter = ',', default_value = "json")]
+    pub emit: Vec<String>,
+    /// Folder to write the outputs into (created if missing).
+    #[arg(long, default_value = ".")]
+    pub out_dir: PathBuf,
+}
+
+/// Compile one file and print its diagnostics. `None` for an I/O failure (already reported).
+fn compile_and_report(path: &Path, options: &CompileOptions) -> Option<(bool, Compilation)> {
+    let opts = driver::Options { targets: options.targets.clone() };
+    let name = path.display().to_string();
+    match driver::compile_file(path, &opts) {
+        Err(FileError::Io(msg)) => {
+            eprintln!("error: {msg}");
+            None
+        }
+        Err(FileError::NotUtf8(d)) => {
+            report(&SourceFile { name: &name, text: "" }, &[d], options);
+            Some((false, Compilation::default()))
+        }
+        Ok((text, mut c)) => {
+            if options.deny_warnings {
+                for d in &mut c.diagnostics {
+                    if d.severity == Severity::Warning {
+                        d.severity = Severity::Error;
+                    }
+                }
+            }
+            report(&SourceFile { name: &name, text: &text }, &c.diagnostics, options);
+            let ok = !c.diagnostics.iter().any(Diagnostic::is_error);
+            Some((ok, c))
+        }
+    }
+}
+
+fn report(file: &SourceFile, diags: &[Diagnostic], options: &CompileOptions) {
+    match options.message_format {
+        MessageFormat::Human => render::human_to_stderr(file, diags, std::io::stderr().is_terminal()),
+        MessageFormat::Json => {
+            for d in diags {
+                println!("{}", render::json_line(file, d));
+            }
+        }
+    }
+}
+
+fn summary(errors: usize, warnings: usize, files: usize, options: &CompileOptions) {
+    if options.message_format == MessageFormat::Human {
+        if errors == 0 && warnings == 0 {
+            eprintln!("ok: {files} file(s) checked, no problems");
+        } else {
+            eprintln!("{errors} error(s), {warnings} warning(s) in {files} file(s)");
+        }
+    }
+}
+
+pub fn run_check(args: &CheckArgs) -> i32 {
+    let mut worst = OK;
+    let (mut errors, mut warnings) = (0, 0);
+    for f in &args.files {
+        match compile_and_report(f, &args.options) {
+            None => worst = USAGE,
+            Some((ok, c)) => {
+                errors += c.diagnostics.iter().filter(|d| d.severity == Severity::Error).count() + usize::from(!ok && c.diagnostics.is_empty());
+                warnings += c.diagnostics.iter().filter(|d| d.severity == Severity::Warning).count();
+                if !ok && worst == OK {
+                    worst = FAILED;
+                }
+            }
+        }
+    }
+    summary(errors, warnings, args.files.len(), &args.options);
+    worst
+}
+
+pub fn run_compile(args: &CompileArgs) -> i32 {
+    let mut emits = vec![];
+    for e in &args.emit {
+        match e.trim() {
+            "json" | "rust" | "c" | "glsl" => emits.push(e.trim().to_string()),
+            "" => {}
+            other => {
+                eprintln!("error: unknown output `{other}` for --emit (expected json, rust, c, glsl)");
+                return USAGE;
+            }
+        }
+    }
+    let Some((ok, c)) = compile_and_report(&args.file, &args.options) else { return USAGE };
+    let Some(manifest) = c.manifest.filter(|_| ok) else {
+        summary(1, 0, 1, &args.options);
+        return FAILED;
+    };
+    if let Err(e) = std::fs::create_dir_all(&args.out_dir) {
+        eprintln!("error: cannot create {}: {e}", args.out_dir.display());
+        return USAGE;
+    }
+    for e in &emits {
+        let (file, text) = match e.as_str() {
+            "json" => (format!("{}.dgc.json", manifest.pipeline), manifest.to_json()),
+            other => {
+                eprintln!("error: the `{other}` emitter is not available in this build");
+                return USAGE;
+            }
+        };
+        let path = args.out_dir.join(&file);
+        if let Err(err) = std::fs::write(&path, text) {
+            eprintln!("error: cannot write {}: {err}", path.display());
+            return USAGE;
+        }
+        if args.options.message_format == MessageFormat::Human {
+            eprintln!("wrote {}", path.display());
+        }
+    }
+    OK
+}

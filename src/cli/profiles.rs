@@ -1,0 +1,33 @@
+//! `dgcc profiles [NAME]`: list the built-in profiles or show one, every value with its source.
+
+use super::{FAILED, OK, USAGE};
+use dgcc::device;
+
+#[derive(clap::Args, Debug)]
+pub struct ProfilesArgs {
+    /// A built-in profile name or a path to a JSON profile to show.
+    pub name: Option<String>,
+}
+
+pub fn run(args: &ProfilesArgs) -> i32 {
+    match &args.name {
+        None => {
+            print!("{}", device::show::render_list());
+            OK
+        }
+        Some(name) => match device::resolve(name, std::path::Path::new(".")) {
+            Ok(p) => {
+                print!("{}", device::show::render_profile(&p));
+                OK
+            }
+            Err(msg) => {
+                eprintln!("error: {msg}");
+                if device::builtin(name).is_none() && !name.ends_with(".json") && !name.contains('/') {
+                    USAGE
+                } else {
+                    FAILED
+                }
+            }
+        },
+    }
+}

@@ -1,0 +1,28 @@
+//! Rules of target resolution (E002x): naming and loading the device profiles to check against.
+
+use super::Rule;
+use crate::diag::Severity::*;
+
+pub static RULES: &[Rule] = &[
+    Rule {
+        code: "E0020",
+        vuid: None,
+        severity: Error,
+        title: "unknown target",
+        explanation: "A `targets` entry (or a `--target` argument) is neither a built-in profile \
+(`minimum`, `lavapipe`, `nvidia`, `radv`, `nvk`; `dgcc profiles` lists them) nor a path to a \
+Vulkan Profiles JSON file. Paths are taken relative to the description's folder; write them \
+with a `/` or a `.json` suffix so they cannot be mistaken for a profile name.\n\n\
+```ron\ntargets: [\"nvidia\", \"amd\"],   // `amd` is not a built-in: use \"radv\" or a JSON file\n```",
+    },
+    Rule {
+        code: "E0022",
+        vuid: None,
+        severity: Error,
+        title: "a target profile file cannot be read",
+        explanation: "A target names a JSON profile file that does not exist, cannot be read, is \
+not JSON, or is not in a shape dgcc understands (Vulkan Profiles JSON as written by \
+`vulkaninfo --json` or `dgcc probe`, a gpuinfo.org export, or a VulkanCapsViewer report). The \
+message names the file and what is wrong with it.",
+    },
+];

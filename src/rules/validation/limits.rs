@@ -1,0 +1,174 @@
+//! E02xx: device limits and features a layout is compared with, per target.
+
+use crate::diag::Severity::*;
+use crate::rules::Rule;
+
+pub const RULES: &[Rule] = &[
+    Rule {
+        code: "E0201",
+        vuid: Some("VUID-VkIndirectCommandsLayoutCreateInfoEXT-indirectStride-11090"),
+        severity: Error,
+        title: "the stride exceeds maxIndirectCommandsIndirectStride",
+        explanation: r#"`indirectStride`, the size of one record of the stream, must be at most the target's `maxIndirectCommandsIndirectStride`: 2048 on lavapipe and radv and as the spec's minimum, 4096 on NVK, any 32-bit value on NVIDIA.
+
+```ron
+// targets: ["radv"]
+(name: "Big", stages: [Vertex, Fragment], max_sequences: 64, stride: Some(4096), tokens: [Draw]),
+```
+
+Fix: shrink the record (fewer or smaller tokens, less padding), or drop the pinned stride."#,
+    },
+    Rule {
+        code: "E0202",
+        vuid: Some("VUID-VkIndirectCommandsLayoutCreateInfoEXT-tokenCount-11092"),
+        severity: Error,
+        title: "more tokens than maxIndirectCommandsTokenCount",
+        explanation: r#"A layout may have at most `maxIndirectCommandsTokenCount` tokens: 16 on lavapipe, NVK and as the spec's minimum, 32 on NVIDIA, 128 on radv. Many small push-constant tokens are the usual cause.
+
+Fix: merge push-constant tokens into one token with several fields (one token, one contiguous range)."#,
+    },
+    Rule {
+        code: "E0203",
+        vuid: Some("VUID-VkIndirectCommandsLayoutCreateInfoEXT-shaderStages-11091"),
+        severity: Error,
+        title: "the target cannot run these stages from generated commands",
+        explanation: r#"Every stage in a layout's `stages` must be in the target's `supportedIndirectCommandsShaderStages`. The spec guarantees only `Vertex`, `Fragment` and `Compute`; NVK, for example, has no task, mesh or ray tracing stages there.
+
+```ron
+// targets: ["nvk"]
+(name: "Meshlets", stages: [Task, Mesh, Fragment], max_sequences: 64, tokens: [DrawMeshTasks]),
+```
+
+Fix: drop the target, or draw through the vertex pipeline on it."#,
+    },
+    Rule {
+        code: "E0204",
+        vuid: Some("VUID-VkGeneratedCommandsInfoEXT-maxSequenceCount-11067"),
+        severity: Error,
+        title: "max_sequences exceeds maxIndirectSequenceCount",
+        explanation: r#"`max_sequences` is the `maxSequenceCount` the runtime executes with and sizes buffers for; it must be at most the target's `maxIndirectSequenceCount` (2^20 on most drivers, 4194303 on NVIDIA). The same bound applies to the memory-requirements query (`VUID-VkGeneratedCommandsMemoryRequirementsInfoEXT-maxSequencesCount-11009`).
+
+```ron
+(name: "Draws", stages: [Vertex, Fragment], max_sequences: 2000000, tokens: [Draw]),
+```
+
+Fix: lower `max_sequences` and execute larger streams in several calls."#,
+    },
+    Rule {
+        code: "E0205",
+        vuid: Some("VUID-VkGeneratedCommandsInfoEXT-maxSequenceCount-10246"),
+        severity: Error,
+        title: "max_sequences is zero",
+        explanation: r#"`maxSequenceCount` must not be zero. A layout that may run zero sequences still declares the largest count it may run; the actual count comes from the sequence-count buffer.
+
+```ron
+(name: "Draws", stages: [Vertex, Fragment], max_sequences: 0, tokens: [Draw]),
+```
+
+Fix: set the largest number of sequences one execution runs."#,
+    },
+    Rule {
+        code: "E0206",
+        vuid: Some("VUID-VkIndirectCommandsIndexBufferTokenEXT-mode-11136"),
+        severity: Error,
+        title: "the target does not support this index-buffer input mode",
+        explanation: r#"An index buffer token's `mode` must be in the target's `supportedIndirectCommandsInputModes`. `Vulkan` is always supported; `Dxgi` (D3D12 index buffer views, for translation layers) is optional — the spec's minimum profile lacks it.
+
+```ron
+// targets: ["minimum"]
+IndexBuffer(mode: Dxgi),
+```
+
+Fix: use `mode: Vulkan`."#,
+    },
+    Rule {
+        code: "E0207",
+        vuid: Some("VUID-VkIndirectCommandsVertexBufferTokenEXT-vertexBindingUnit-11134"),
+        severity: Error,
+        title: "a vertex binding at or above maxVertexInputBindings",
+        explanation: r#"A `VertexBuffer` token's `binding` must be a binding the bound pipeline uses (11134, which the validation layers cannot check). No pipeline can declare a binding at or above `maxVertexInputBindings` (`VUID-VkVertexInputBindingDescription-binding-00618`), so such a token can never be valid: 16 is the spec's minimum, 32 on most desktop drivers.
+
+```ron
+VertexBuffer(binding: 40),
+```
+
+Fix: use a binding below the limit."#,
+    },
+    Rule {
+        code: "E0208",
+        vuid: Some("VUID-VkIndirectCommandsLayoutTokenEXT-deviceGeneratedCommandsMultiDrawIndirectCount-11129"),
+        severity: Error,
+        title: "a draw count token on a target without multi-draw count support",
+        explanation: r#"`DrawCount` and `DrawIndexedCount` issue several draws per sequence; they need the target's `deviceGeneratedCommandsMultiDrawIndirectCount`, which the spec does not require (the `minimum` profile lacks it).
+
+```ron
+// targets: ["minimum"]
+(name: "Batches", stages: [Vertex, Fragment], max_sequences: 64, tokens: [DrawIndexedCount]),
+```
+
+Fix: use `DrawIndexed` with one sequence per draw on such targets."#,
+    },
+    Rule {
+        code: "E0209",
+        vuid: Some("VUID-VkIndirectCommandsLayoutTokenEXT-deviceGeneratedCommandsMultiDrawIndirectCount-11130"),
+        severity: Error,
+        title: "a mesh draw count token on a target without multi-draw count support",
+        explanation: r#"`DrawMeshTasksCount` needs `deviceGeneratedCommandsMultiDrawIndirectCount`, like the other count tokens.
+
+Fix: use `DrawMeshTasks` with one sequence per draw on such targets."#,
+    },
+    Rule {
+        code: "E0210",
+        vuid: Some("VUID-VkIndirectCommandsLayoutTokenEXT-deviceGeneratedCommandsMultiDrawIndirectCount-11131"),
+        severity: Error,
+        title: "an NV mesh draw count token on a target without multi-draw count support",
+        explanation: r#"`DrawMeshTasksCountNv` needs `deviceGeneratedCommandsMultiDrawIndirectCount`, like the other count tokens.
+
+Fix: use `DrawMeshTasksNv` with one sequence per draw on such targets."#,
+    },
+    Rule {
+        code: "E0211",
+        vuid: Some("VUID-VkIndirectCommandsLayoutTokenEXT-meshShader-11126"),
+        severity: Error,
+        title: "a mesh token on a target without meshShader and taskShader",
+        explanation: r#"Every mesh draw token (`DrawMeshTasks`, `DrawMeshTasksCount` and the NV forms) needs both the `meshShader` and the `taskShader` features on the target, even when the pipeline has no task shader.
+
+```ron
+// targets: ["minimum"]
+(name: "Meshlets", stages: [Mesh, Fragment], max_sequences: 64, tokens: [DrawMeshTasks]),
+```
+
+Fix: drop the target, or draw through the vertex pipeline on it."#,
+    },
+    Rule {
+        code: "E0212",
+        vuid: Some("VUID-VkIndirectCommandsLayoutTokenEXT-rayTracingMaintenance1-11128"),
+        severity: Error,
+        title: "a ray-tracing token on a target without rayTracingMaintenance1",
+        explanation: r#"`TraceRays2` reads a `VkTraceRaysIndirectCommand2KHR`, which comes with VK_KHR_ray_tracing_maintenance1; the target must enable `rayTracingMaintenance1`.
+
+Fix: drop the target."#,
+    },
+    Rule {
+        code: "E0213",
+        vuid: Some("VUID-VkGeneratedCommandsInfoEXT-maxDrawCount-11078"),
+        severity: Error,
+        title: "max_sequences leaves no room for draws of a count token",
+        explanation: r#"With a `*Count` token, `maxDrawCount × maxSequenceCount` must stay below 2^24 (also `VUID-VkGeneratedCommandsMemoryRequirementsInfoEXT-maxDrawCount-11146`). `maxDrawCount` is chosen at execute time, but it is at least 1, so `max_sequences` of 2^24 (16777216) or more can never be executed.
+
+```ron
+(name: "Batches", stages: [Vertex, Fragment], max_sequences: 16777216, tokens: [DrawIndexedCount]),
+```
+
+Fix: lower `max_sequences`. W0002 says which `maxDrawCount` a valid `max_sequences` allows."#,
+    },
+    Rule {
+        code: "E0214",
+        vuid: Some("VUID-vkCreateIndirectCommandsLayoutEXT-deviceGeneratedCommands-11089"),
+        severity: Error,
+        title: "the target does not support device-generated commands",
+        explanation: r#"A profile whose `deviceGeneratedCommands` feature is false cannot create any indirect-commands layout. This happens with profiles written from devices without VK_EXT_device_generated_commands.
+
+Fix: remove the target, or run there through the runtime's multi-draw-indirect fallback."#,
+    },
+];

@@ -1,0 +1,118 @@
+//! E07xx: names and references.
+
+use crate::diag::Severity::*;
+use crate::rules::Rule;
+
+pub const RULES: &[Rule] = &[
+    Rule {
+        code: "E0701",
+        vuid: None,
+        severity: Error,
+        title: "two layouts have the same name",
+        explanation: r#"Layout names become type and constant names in the generated code and keys in the manifest, so they are unique within a pipeline.
+
+```ron
+layouts: [
+    (name: "Draw", stages: [Vertex, Fragment], max_sequences: 64, tokens: [Draw]),
+    (name: "Draw", stages: [Vertex, Fragment], max_sequences: 64, tokens: [DrawIndexed]),
+],
+```
+
+Fix: rename one."#,
+    },
+    Rule {
+        code: "E0702",
+        vuid: None,
+        severity: Error,
+        title: "two kernels have the same name",
+        explanation: r#"Kernel names identify kernels in the manifest and the generated code, so they are unique within a pipeline.
+
+Fix: rename one."#,
+    },
+    Rule {
+        code: "E0703",
+        vuid: None,
+        severity: Error,
+        title: "two tokens of a layout have the same name",
+        explanation: r#"Token names become member names of the generated record struct. A token without `name` is named after its kind in snake_case (`push_constant`, `draw_indexed`), so two unnamed tokens of one kind collide too.
+
+```ron
+tokens: [
+    PushConstant(stages: [Vertex], offset: 0, size: 4),
+    PushConstant(stages: [Vertex], offset: 4, size: 4),   // also `push_constant`
+    Draw,
+],
+```
+
+Fix: give the tokens distinct `name`s."#,
+    },
+    Rule {
+        code: "E0704",
+        vuid: None,
+        severity: Error,
+        title: "two fields of a push-constant token have the same name",
+        explanation: r#"Fields become struct members in GLSL, C and Rust.
+
+```ron
+PushConstant(name: "object", stages: [Vertex], offset: 0, fields: [
+    (name: "id", ty: U32),
+    (name: "id", ty: U32),
+]),
+```
+
+Fix: rename one."#,
+    },
+    Rule {
+        code: "E0705",
+        vuid: None,
+        severity: Error,
+        title: "a name is not a valid identifier",
+        explanation: r#"Pipeline, layout, kernel, token and field names become identifiers in Rust, C and GLSL: ASCII letters, digits and `_`, not starting with a digit, and not `_` alone.
+
+```ron
+PushConstant(name: "object-data", stages: [Vertex], offset: 0, size: 4),
+```
+
+Fix: `object_data`."#,
+    },
+    Rule {
+        code: "E0706",
+        vuid: None,
+        severity: Error,
+        title: "a name is reserved in Rust, C or GLSL",
+        explanation: r#"A name that is a keyword or reserved word in one of the output languages breaks that output: `type` in Rust, `class` in C++, `uniform`, `sample` or `filter` in GLSL. GLSL also reserves names starting with `gl_` and names containing `__`, and C reserves names starting with `_` and a capital letter.
+
+```ron
+fields: [(name: "type", ty: U32)],
+```
+
+Fix: another name, e.g. `kind` or `type_`."#,
+    },
+    Rule {
+        code: "E0707",
+        vuid: None,
+        severity: Error,
+        title: "two members of the generated record struct have the same name",
+        explanation: r#"The record struct of a layout is flat: push-constant fields keep their own names, the members of other tokens are `<token>_<member>` (`draw_index_count`), padding is `_pad0`, `_pad1`, …. A field can therefore collide with another token's member it never named.
+
+```ron
+PushConstant(name: "object", stages: [Vertex], offset: 0, fields: [(name: "draw_index_count", ty: U32)]),
+DrawIndexed(name: "draw"),          // declares draw_index_count too
+```
+
+Fix: rename the field or the token."#,
+    },
+    Rule {
+        code: "E0708",
+        vuid: None,
+        severity: Error,
+        title: "a kernel writes a layout that does not exist",
+        explanation: r#"`writes: Some("…")` names the layout whose stream the kernel fills; it must be a layout of this pipeline. (A compute kernel writing a graphics layout is the normal case: culling kernels fill draw streams.)
+
+```ron
+kernels: [(name: "cull", source: "cull.comp", local_size: (64, 1, 1), writes: Some("SceenDraw"))],
+```
+
+Fix: the layout's exact name."#,
+    },
+];

@@ -1,0 +1,145 @@
+//! E06xx: indirect execution sets — how many entries, and which stages a target can bind.
+
+use crate::diag::Severity::*;
+use crate::rules::Rule;
+
+pub const RULES: &[Rule] = &[
+    Rule {
+        code: "E0601",
+        vuid: Some("VUID-VkIndirectExecutionSetPipelineInfoEXT-maxPipelineCount-11018"),
+        severity: Error,
+        title: "a pipeline execution set with max_entries 0",
+        explanation: r#"A pipeline execution set holds at least one pipeline (`maxPipelineCount ≥ 1`): index 0 is the initial pipeline that every other one is validated against.
+
+```ron
+ExecutionSet(kind: Pipelines, stages: [Compute], max_entries: 0),
+```
+
+Fix: the number of pipelines the stream chooses from."#,
+    },
+    Rule {
+        code: "E0602",
+        vuid: Some("VUID-VkIndirectExecutionSetPipelineInfoEXT-maxPipelineCount-11018"),
+        severity: Error,
+        title: "max_entries exceeds maxIndirectPipelineCount",
+        explanation: r#"A pipeline execution set holds at most `maxIndirectPipelineCount` pipelines: 4096 is guaranteed (and what lavapipe and radv offer), 16384 on NVIDIA.
+
+```ron
+ExecutionSet(kind: Pipelines, stages: [Compute], max_entries: 5000),
+```
+
+Fix: at most 4096 for portable sets; group materials so fewer pipelines are needed."#,
+    },
+    Rule {
+        code: "E0603",
+        vuid: Some("VUID-VkIndirectExecutionSetShaderInfoEXT-maxShaderCount-11022"),
+        severity: Error,
+        title: "max_entries exceeds maxIndirectShaderObjectCount",
+        explanation: r#"A shader-object execution set holds at most `maxIndirectShaderObjectCount` shaders (4096 when shader objects are supported at all).
+
+```ron
+ExecutionSet(kind: ShaderObjects, stages: [Compute], max_entries: 5000),
+```
+
+Fix: fewer shaders per set."#,
+    },
+    Rule {
+        code: "E0604",
+        vuid: Some("VUID-VkIndirectExecutionSetCreateInfoEXT-maxIndirectShaderObjectCount-11014"),
+        severity: Error,
+        title: "shader-object execution sets on a target without them",
+        explanation: r#"`kind: ShaderObjects` needs the `shaderObject` feature and a non-zero `maxIndirectShaderObjectCount`. The spec allows a device to offer neither (the `minimum` profile).
+
+```ron
+// targets: ["minimum"]
+ExecutionSet(kind: ShaderObjects, stages: [Compute], max_entries: 8),
+```
+
+Fix: `kind: Pipelines` on such targets."#,
+    },
+    Rule {
+        code: "E0605",
+        vuid: Some("VUID-VkIndirectCommandsExecutionSetTokenEXT-shaderStages-11137"),
+        severity: Error,
+        title: "the target cannot bind these stages through an execution set",
+        explanation: r#"Each stage of an `ExecutionSet` token must be in the target's `supportedIndirectCommandsShaderStagesPipelineBinding` or `…ShaderBinding`. Both may be empty by the spec; radv binds only `Compute`. dgcc checks every stage bit, as the spec states; the validation layers are weaker and only report a token none of whose stages is supported.
+
+```ron
+// targets: ["radv"]
+ExecutionSet(kind: Pipelines, stages: [Vertex, Fragment], max_entries: 8),
+```
+
+Fix: on such targets, drop the `ExecutionSet` and use one layout (and one execute) per pipeline."#,
+    },
+    Rule {
+        code: "E0606",
+        vuid: Some("VUID-VkIndirectExecutionSetPipelineInfoEXT-supportedIndirectCommandsShaderStagesPipelineBinding-11015"),
+        severity: Error,
+        title: "the target cannot put compute pipelines in an execution set",
+        explanation: r#"A pipeline execution set for a compute layout holds compute pipelines, which needs `Compute` in the target's `supportedIndirectCommandsShaderStagesPipelineBinding`. The spec guarantees nothing there: the `minimum` profile has no pipeline binding at all.
+
+```ron
+// targets: ["minimum"]
+ExecutionSet(kind: Pipelines, stages: [Compute], max_entries: 8),
+```
+
+Fix: one layout per pipeline on such targets."#,
+    },
+    Rule {
+        code: "E0607",
+        vuid: Some("VUID-VkIndirectExecutionSetPipelineInfoEXT-supportedIndirectCommandsShaderStagesPipelineBinding-11016"),
+        severity: Error,
+        title: "the target cannot put graphics pipelines in an execution set",
+        explanation: r#"A pipeline execution set for a graphics (or mesh) layout holds graphics pipelines, which needs `Fragment` in the target's `supportedIndirectCommandsShaderStagesPipelineBinding`. radv binds only compute pipelines this way, so switching materials per draw with an execution set fails there.
+
+```ron
+// targets: ["radv"]
+(name: "Materials", stages: [Vertex, Fragment], max_sequences: 1024, tokens: [
+    ExecutionSet(kind: Pipelines, stages: [Vertex, Fragment], max_entries: 16),
+    Draw,
+]),
+```
+
+Fix: sort draws by pipeline and execute one layout per pipeline; where the target binds the stages through shader objects, `kind: ShaderObjects` works."#,
+    },
+    Rule {
+        code: "E0608",
+        vuid: Some("VUID-VkIndirectExecutionSetPipelineInfoEXT-supportedIndirectCommandsShaderStagesPipelineBinding-11017"),
+        severity: Error,
+        title: "the target cannot put ray-tracing pipelines in an execution set",
+        explanation: r#"A pipeline execution set for a ray-tracing layout needs ray tracing stages in the target's `supportedIndirectCommandsShaderStagesPipelineBinding`.
+
+Fix: one layout per ray-tracing pipeline on such targets."#,
+    },
+    Rule {
+        code: "E0609",
+        vuid: Some("VUID-VkIndirectExecutionSetShaderInfoEXT-pInitialShaders-11020"),
+        severity: Error,
+        title: "the target binds these stages through pipelines only, not shader objects",
+        explanation: r#"Every shader of a shader-object execution set must have a stage in the target's `supportedIndirectCommandsShaderStagesShaderBinding`. When a stage is only in the pipeline binding stages, the set must hold pipelines.
+
+Fix: `kind: Pipelines` on such targets."#,
+    },
+    Rule {
+        code: "E0610",
+        vuid: Some("VUID-VkWriteIndirectExecutionSetPipelineEXT-pipeline-11030"),
+        severity: Error,
+        title: "the target binds these stages through shader objects only, not pipelines",
+        explanation: r#"Every pipeline written into a pipeline execution set must have only stages in the target's `supportedIndirectCommandsShaderStagesPipelineBinding`. When some stages of the set are only in the shader binding stages, pipelines with them cannot be written.
+
+Fix: `kind: ShaderObjects` on such targets."#,
+    },
+    Rule {
+        code: "E0611",
+        vuid: Some("VUID-VkIndirectExecutionSetShaderInfoEXT-maxShaderCount-11021"),
+        severity: Error,
+        title: "a shader-object execution set with max_entries 0",
+        explanation: r#"A shader-object execution set holds at least one shader (`maxShaderCount ≠ 0`).
+
+```ron
+ExecutionSet(kind: ShaderObjects, stages: [Compute], max_entries: 0),
+```
+
+Fix: the number of shaders the stream chooses from."#,
+    },
+];

@@ -1,0 +1,115 @@
+//! W0xxx: legal descriptions that are likely wrong, slow, or not portable.
+
+use crate::diag::Severity::*;
+use crate::rules::Rule;
+
+pub const RULES: &[Rule] = &[
+    Rule {
+        code: "W0001",
+        vuid: None,
+        severity: Warning,
+        title: "the index buffer is bound twice",
+        explanation: r#"Two `IndexBuffer` tokens in one layout are legal since Vulkan 1.4.340 (until then, `VUID-VkIndirectCommandsLayoutCreateInfoEXT-pTokens-11094` forbade it), but only the last binding is used, and the validation layers still report 11094 for it.
+
+Fix: keep one `IndexBuffer` token."#,
+    },
+    Rule {
+        code: "W0002",
+        vuid: Some("VUID-VkGeneratedCommandsInfoEXT-maxDrawCount-11078"),
+        severity: Warning,
+        title: "a count token limits maxDrawCount",
+        explanation: r#"With a `*Count` token, `maxDrawCount × maxSequenceCount` must stay below 2^24 at execute time. `maxDrawCount` is a runtime value, so dgcc states the largest one `max_sequences` allows: with 65536 sequences, at most 255 draws per sequence.
+
+Fix: clamp `maxDrawCount` at runtime (the dgcc runtime does), or lower `max_sequences` for more draws per sequence."#,
+    },
+    Rule {
+        code: "W0003",
+        vuid: None,
+        severity: Warning,
+        title: "the stride is not a multiple of 16",
+        explanation: r#"Records that start at arbitrary 4-byte boundaries straddle 16-byte lines, so the driver's stream reads take more transactions on some hardware. Legal, and sometimes the smallest stream is worth it.
+
+```ron
+(name: "Work", stages: [Compute], max_sequences: 1024, tokens: [
+    PushConstant(stages: [Compute], offset: 0, size: 8),
+    Dispatch,                                   // stride 20
+]),
+```
+
+Fix: `align: Some(16)` rounds the stride up."#,
+    },
+    Rule {
+        code: "W0004",
+        vuid: None,
+        severity: Warning,
+        title: "UnorderedSequences has no effect on a compute layout",
+        explanation: r#"Dispatch sequences never run in a defined order; the spec says `UNORDERED_SEQUENCES` is ignored when `shaderStages` is `COMPUTE`.
+
+Fix: remove the flag."#,
+    },
+    Rule {
+        code: "W0005",
+        vuid: None,
+        severity: Warning,
+        title: "the target needs a large preprocess buffer for max_sequences",
+        explanation: r#"Preprocess memory is implementation-defined and differs by orders of magnitude. Measured with a push constant and a draw or dispatch: NVIDIA (H200) needs about 80 bytes per draw sequence but 6.7 KB per dispatch sequence (65536 dispatches: 438 MB); lavapipe needs 144·n² bytes for n draw sequences (4000: 2.3 GB) and, past 5460 sequences, reports that size modulo 2^32 — a wrong, too small number. dgcc warns above 256 MiB or when the reported size wraps.
+
+Fix: nothing to change if one execution rarely runs that many sequences: the dgcc runtime splits large streams into chunks that fit its preprocess budget. Otherwise lower `max_sequences`."#,
+    },
+    Rule {
+        code: "W0006",
+        vuid: None,
+        severity: Warning,
+        title: "a draw layout written in parallel keeps its sequences in order",
+        explanation: r#"A kernel with many invocations appends sequences in whatever order its invocations run, so the stream has no order worth keeping, and without `UnorderedSequences` the driver must still execute sequences in stream order.
+
+```ron
+layouts: [(name: "SceneDraw", stages: [Vertex, Fragment], max_sequences: 1024, tokens: [DrawIndexed])],
+kernels: [(name: "cull", source: "cull.comp", local_size: (64, 1, 1), writes: Some("SceneDraw"))],
+```
+
+Fix: `flags: [UnorderedSequences]` — unless the kernel writes sequences at fixed, sorted positions (e.g. for blending order)."#,
+    },
+    Rule {
+        code: "W0007",
+        vuid: None,
+        severity: Warning,
+        title: "scalar-packed push-constant fields need a scalar push_constant block",
+        explanation: r#"With `glsl_layout: Scalar`, typed fields are packed by scalar rules in the stream, and the token copies those bytes into push-constant space unchanged. A shader declaring a default (std430) `push_constant` block would read a `Vec4` after a `U32` at byte 16, where the token wrote it at byte 4.
+
+Fix: declare the block `layout(push_constant, scalar) uniform …` (GL_EXT_scalar_block_layout), or order the fields from widest to narrowest so both layouts agree."#,
+    },
+    Rule {
+        code: "W0008",
+        vuid: None,
+        severity: Warning,
+        title: "a value passes the spec's guaranteed minimum",
+        explanation: r#"Every device guarantees at least 16 tokens per layout, token offsets up to 2047 and strides up to 2048. Your targets allow more (NVIDIA allows far more), but a device offering only the minimum refuses the layout. dgcc says so when `minimum` is not among the targets; with it, these are errors (E0202, E0131, E0201).
+
+Fix: stay within the minimum, or add `"minimum"` to `targets` to be told where you are not."#,
+    },
+    Rule {
+        code: "W0009",
+        vuid: None,
+        severity: Warning,
+        title: "full subgroups are not guaranteed if the subgroup size varies",
+        explanation: r#"`subgroup: Full` checks `local_size` x against the target's *default* subgroup size. Shaders compiled as SPIR-V 1.6 (what Vulkan 1.3 compilers emit) may run with any size from `minSubgroupSize` to `maxSubgroupSize`, and subgroups are then full only if x is a multiple of `maxSubgroupSize`.
+
+Fix: a multiple of `maxSubgroupSize`, or pin the size with `Required(size: …, full: true)`."#,
+    },
+    Rule {
+        code: "W0010",
+        vuid: Some("VUID-VkIndirectCommandsPushConstantTokenEXT-updateRange-11132"),
+        severity: Warning,
+        title: "the validation layers will not find a push-constant range with the token's stages",
+        explanation: r#"The spec ignores a token's stages and asks only that its bytes lie inside the pipeline's push-constant ranges, which they do. The validation layers instead look for a pipeline range sharing a stage with the token, and report 11132 when none holds the token's bytes.
+
+```ron
+push_constants: [(stages: [Fragment], offset: 0, size: 8)],
+// …
+PushConstant(name: "object", stages: [Vertex], offset: 0, size: 8),
+```
+
+Fix: give the token the stages of the range that holds it."#,
+    },
+];

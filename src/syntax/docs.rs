@@ -1,0 +1,92 @@
+//! Doc comments: `//` lines directly above an item become that item's `doc`.
+//!
+//! Why by position and not in the grammars: ron cannot report comments at all, and pest would
+//! need comment rules threaded through every production. Both front ends know where each item
+//! starts (a byte offset), and the scanner knows every comment, so one rule serves both
+//! syntaxes: the doc of an item is the unbroken run of own-line `//` comments that ends on the
+//! line just above it (no blank line, no code in between). Every other comment is "dropped"
+//! (`dgcc fmt` reports how many, so that a conversion never loses text silently).
+
+use super::lex::Comment;
+use crate::ast::Doc;
+
+/// The comments of one source, in order.
+pub struct Docs<'s> {
+    source: &'s str,
+    comments: Vec<Comment>,
+}
+
+impl<'s> Docs<'s> {
+    pub fn new(source: &'s str, comments: Vec<Comment>) -> Self {
+        Docs { source, comments }
+    }
+
+    /// The doc lines of the item starting at byte `item_start`.
+    pub fn above(&self, item_start: usize) -> Doc {
+        let mut index = self.comments.partition_point(|c| c.span.end <= item_start);
+        let mut next_start = item_start;
+        let mut lines = Vec::new();
+        while index > 0 {
+            let comment = self.comments[index - 1];
+            let between = &self.source[comment.span.end..next_start];
+            let one_line_break = between.matches('\n').count() == 1 && between.trim().is_empty();
+            if !(comment.line && comment.own_line && one_line_break) {
+                break;
+            }
+            lines.push(doc_line(&self.source[comment.span.range()]));
+            next_start = comment.span.start;
+            index -= 1;
+        }
+        lines.reverse();
+        lines
+    }
+}
+
+/// `// text` → `text`: the `//`, one space after it and trailing whitespace go.
+pub fn doc_line(comment: &str) -> String {
+    let body = comment.strip_prefix("//").unwrap_or(comment);
+    body.strip_prefix(' ').unwrap_or(body).trim_end().to_string()
+}
+
+/// Writes doc lines as `//` comments at `indent`.
+pub fn write_doc(out: &mut String, doc: &[String], indent: &str) {
+    for line in doc {
+        out.push_str(indent);
+        if line.is_empty() {
+            out.push_str("//\n");
+        } else {
+            out.push_str("// ");
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::syntax::{lex, SyntaxKind};
+
+    fn docs_of(source: &str, item: &str) -> Doc {
+        let scan = lex::scan(source, SyntaxKind::Dsl, 64);
+        Docs::new(source, scan.comments).above(source.find(item).unwrap())
+    }
+
+    #[test]
+    fn a_run_of_own_line_comments_directly_above_is_the_doc() {
+        let src = "// dropped\n\n// one\n//\n//  two\n    draw;";
+        assert_eq!(docs_of(src, "draw"), vec!["one", "", " two"]);
+    }
+
+    #[test]
+    fn trailing_comments_are_not_docs() {
+        let src = "stride 4; // not mine\ndraw;";
+        assert!(docs_of(src, "draw").is_empty());
+    }
+
+    #[test]
+    fn crlf_line_ends_are_trimmed() {
+        let src = "// one\r\ndraw;";
+        assert_eq!(docs_of(src, "draw"), vec!["one"]);
+    }
+}

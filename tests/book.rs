@@ -1,0 +1,223 @@
+//! Keeps the book and the README true.
+//!
+//! 1. The diagnostics index (`book/src/diagnostics/`) is generated from the rule registry, with
+//!    each code's failing test input (`tests/check/err/CODE.ron`) and its rendered diagnostic;
+//!    a stale page fails. Regenerate with `DGCC_BLESS=1 cargo test --test book`.
+//! 2. Every `ron` / `dgc` code block in the book and the README compiles, or fails with exactly
+//!    the code its info string names (```` ```ron,fails=E0404 ````); `ron,ignore` marks a
+//!    fragment that is not a whole description.
+//! 3. Every `console` block's `$ dgcc …` command is run from the repository root and its
+//!    output (stdout then stderr) must equal the lines that follow it.
+
+use std::path::{Path, PathBuf};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn bless() -> bool {
+    std::env::var("DGCC_BLESS").is_ok_and(|v| v == "1")
+}
+
+fn rendered_example(code: &str) -> Option<(String, String)> {
+    let path = root().join("tests/check/err").join(format!("{code}.ron"));
+    let text = std::fs::read_to_string(&path).ok()?;
+    let rel = format!("tests/check/err/{code}.ron");
+    let c = dgcc::driver::compile_source(&path, &text, &Default::default());
+    let diags: Vec<_> = c.diagnostics.into_iter().filter(|d| d.code == code).collect();
+    let shown = dgcc::render::human(&dgcc::render::SourceFile { name: &rel, text: &text }, &diags);
+    Some((text, shown))
+}
+
+fn diagnostics_pages() -> Vec<(PathBuf, String)> {
+    let dir = root().join("book/src/diagnostics");
+    let mut pages = vec![];
+    let mut index = String::from(
+        "# Diagnostics index\n\nEvery diagnostic dgcc reports, generated from the rule registry \
+(`src/rules/`). `dgcc explain CODE` prints the same text. Codes are stable: a code is never \
+reused or deleted.\n\n| code | severity | VUID | what |\n|---|---|---|---|\n",
+    );
+    for r in dgcc::rules::all() {
+        index.push_str(&format!(
+            "| [{0}]({0}.md) | {1} | {2} | {3} |\n",
+            r.code,
+            r.severity.name(),
+            r.vuid.map(|v| format!("`{v}`")).unwrap_or_else(|| "—".into()),
+            r.title.replace('|', "\\|")
+        ));
+        let mut page = format!("# {}: {}\n\n", r.code, r.title);
+        page.push_str(&format!("Severity: **{}**", r.severity.name()));
+        if let Some(v) = r.vuid {
+            page.push_str(&format!(" · Enforces `{v}`"));
+        }
+        page.push_str("\n\n");
+        page.push_str(r.explanation.trim());
+        page.push('\n');
+        if let Some((input, shown)) = rendered_example(r.code) {
+            page.push_str("\n## Example\n\nThis description (from the test suite, `tests/check/err/");
+            page.push_str(r.code);
+            page.push_str(".ron`) triggers it:\n\n```ron,ignore\n");
+            page.push_str(input.trim_end());
+            page.push_str("\n```\n\n`dgcc check` reports:\n\n```text\n");
+            page.push_str(shown.trim_end());
+            page.push_str("\n```\n");
+        }
+        pages.push((dir.join(format!("{}.md", r.code)), page));
+    }
+    pages.push((dir.join("index.md"), index));
+    pages
+}
+
+#[test]
+fn diagnostics_index_is_generated_and_fresh() {
+    let pages = diagnostics_pages();
+    let mut stale = vec![];
+    for (path, text) in &pages {
+        let current = std::fs::read_to_string(path).unwrap_or_default();
+        if current != *text {
+            if bless() {
+                std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+                std::fs::write(path, text).unwrap();
+            } else {
+                stale.push(path.strip_prefix(root()).unwrap().display().to_string());
+            }
+        }
+    }
+    // No page for a code that no longer exists.
+    let wanted: Vec<&PathBuf> = pages.iter().map(|(p, _)| p).collect();
+    for e in std::fs::read_dir(root().join("book/src/diagnostics")).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_some_and(|x| x == "md") && !wanted.contains(&&p) {
+            stale.push(format!("{} (no such code)", p.display()));
+        }
+    }
+    assert!(stale.is_empty(), "stale diagnostics pages: {stale:?}\nregenerate: DGCC_BLESS=1 cargo test --test book");
+}
+
+/// Code blocks of a markdown file: (info string, body, 1-based line of the fence).
+fn blocks(md: &str) -> Vec<(String, String, usize)> {
+    let mut out = vec![];
+    let mut cur: Option<(String, String, usize)> = None;
+    for (i, line) in md.lines().enumerate() {
+        let fence = line.trim_start().starts_with("```");
+        match (&mut cur, fence) {
+            (None, true) => cur = Some((line.trim_start().trim_start_matches('`').trim().to_string(), String::new(), i + 1)),
+            (Some(_), true) => out.push(cur.take().unwrap()),
+            (Some((_, body, _)), false) => {
+                body.push_str(line);
+                body.push('\n');
+            }
+            (None, false) => {}
+        }
+    }
+    out
+}
+
+fn doc_files() -> Vec<PathBuf> {
+    let mut files = vec![root().join("README.md")];
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        let Ok(rd) = std::fs::read_dir(dir) else { return };
+        for e in rd {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                walk(&p, out);
+            } else if p.extension().is_some_and(|x| x == "md") && !p.starts_with(root().join("book/src/diagnostics")) {
+                out.push(p);
+            }
+        }
+    }
+    walk(&root().join("book/src"), &mut files);
+    files.retain(|p| p.exists());
+    files
+}
+
+#[test]
+fn every_description_in_the_docs_compiles_or_fails_as_it_says() {
+    let mut failures = vec![];
+    let mut checked = 0;
+    for file in doc_files() {
+        let md = std::fs::read_to_string(&file).unwrap();
+        for (info, body, line) in blocks(&md) {
+            let mut parts = info.split(',').map(str::trim);
+            let lang = parts.next().unwrap_or("");
+            let ext = match lang {
+                "ron" => "ron",
+                "dgc" => "dgc",
+                _ => continue,
+            };
+            let attrs: Vec<&str> = parts.collect();
+            if attrs.contains(&"ignore") {
+                continue;
+            }
+            let expect: Option<&str> = attrs.iter().find_map(|a| a.strip_prefix("fails="));
+            // Descriptions in the docs live "in" the examples folder so relative paths resolve.
+            let path = root().join("examples").join(format!("doc-block.{ext}"));
+            let c = dgcc::driver::compile_source(&path, &body, &Default::default());
+            let errors: Vec<&str> = c.diagnostics.iter().filter(|d| d.is_error()).map(|d| d.code).collect();
+            let ok = match expect {
+                None => errors.is_empty(),
+                Some(code) => errors.contains(&code),
+            };
+            checked += 1;
+            if !ok {
+                failures.push(format!("{}:{line}: expected {:?}, got errors {errors:?}", file.display(), expect.unwrap_or("no errors")));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    eprintln!("checked {checked} description blocks");
+}
+
+#[test]
+fn every_command_in_the_docs_prints_what_the_docs_say() {
+    let mut failures = vec![];
+    for file in doc_files() {
+        let md = std::fs::read_to_string(&file).unwrap();
+        for (info, body, line) in blocks(&md) {
+            if info != "console" {
+                continue;
+            }
+            let mut lines = body.lines().peekable();
+            while let Some(l) = lines.next() {
+                let Some(cmd) = l.strip_prefix("$ ") else { continue };
+                let mut expected = vec![];
+                while let Some(n) = lines.peek() {
+                    if n.starts_with("$ ") {
+                        break;
+                    }
+                    expected.push(lines.next().unwrap().trim_end().to_string());
+                }
+                let words: Vec<&str> = cmd.split_whitespace().collect();
+                if words.first() != Some(&"dgcc") {
+                    continue; // only dgcc commands are ours to check
+                }
+                let out = std::process::Command::new(env!("CARGO_BIN_EXE_dgcc"))
+                    .args(&words[1..])
+                    .current_dir(root())
+                    .env("NO_COLOR", "1")
+                    .output()
+                    .unwrap();
+                let mut got: Vec<String> = String::from_utf8_lossy(&out.stdout)
+                    .lines()
+                    .chain(String::from_utf8_lossy(&out.stderr).lines())
+                    .map(|s| s.trim_end().to_string())
+                    .collect();
+                while got.last().is_some_and(|s| s.is_empty()) {
+                    got.pop();
+                }
+                while expected.last().is_some_and(|s| s.is_empty()) {
+                    expected.pop();
+                }
+                if got != expected {
+                    failures.push(format!(
+                        "{}:{line}: `{cmd}` printed:\n{}\n--- the docs say:\n{}",
+                        file.display(),
+                        got.join("\n"),
+                        expected.join("\n")
+                    ));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}

@@ -1,0 +1,195 @@
+//! The command line as users run it: exit codes, both message formats, every command, and bad
+//! input of every kind (contract §2). Each case runs the real `dgcc` binary.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn dgcc(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_dgcc"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("dgcc runs")
+}
+
+fn code(o: &Output) -> i32 {
+    o.status.code().expect("exited normally (no signal, no panic abort)")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn no_panic(o: &Output) {
+    let e = stderr(o);
+    assert!(!e.contains("panicked") && !e.contains("RUST_BACKTRACE"), "dgcc panicked:\n{e}");
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("dgcc-cli-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn write(dir: &Path, name: &str, bytes: &[u8]) -> String {
+    let p = dir.join(name);
+    std::fs::write(&p, bytes).unwrap();
+    p.display().to_string()
+}
+
+const GOOD: &str = r#"Pipeline(
+    name: "tiny",
+    targets: ["lavapipe"],
+    push_constants: [(stages: [Compute], offset: 0, size: 8)],
+    layouts: [(
+        name: "Work",
+        stages: [Compute],
+        max_sequences: 1024,
+        tokens: [
+            PushConstant(name: "job", stages: [Compute], offset: 0, fields: [(name: "job_id", ty: U32)]),
+            SequenceIndex(stages: [Compute], offset: 4),
+            Dispatch(),
+        ],
+    )],
+)
+"#;
+
+#[test]
+fn check_accepts_a_valid_description() {
+    let d = tmp("good");
+    let f = write(&d, "tiny.ron", GOOD.as_bytes());
+    let o = dgcc(&["check", &f]);
+    no_panic(&o);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+}
+
+#[test]
+fn compile_writes_the_manifest() {
+    let d = tmp("compile");
+    let f = write(&d, "tiny.ron", GOOD.as_bytes());
+    let out = d.join("out");
+    let o = dgcc(&["compile", &f, "--emit", "json", "--out-dir", out.to_str().unwrap()]);
+    no_panic(&o);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let m: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out.join("tiny.dgc.json")).unwrap()).unwrap();
+    assert_eq!(m["pipeline"], "tiny");
+    let l = &m["layouts"][0];
+    assert_eq!(l["name"], "Work");
+    assert_eq!(l["shader_stages"], 0x20);
+    let types: Vec<&str> = l["tokens"].as_array().unwrap().iter().map(|t| t["type"].as_str().unwrap()).collect();
+    assert_eq!(types, ["PUSH_CONSTANT", "SEQUENCE_INDEX", "DISPATCH"]);
+    let offsets: Vec<u64> = l["tokens"].as_array().unwrap().iter().map(|t| t["offset"].as_u64().unwrap()).collect();
+    assert_eq!(offsets, [0, 4, 8]);
+    assert_eq!(l["stride"], 20);
+}
+
+#[test]
+fn errors_exit_1_and_json_lines_follow_the_contract() {
+    let d = tmp("json");
+    let bad = GOOD.replace("            Dispatch(),\n", "").replace(
+        "            PushConstant(",
+        "            Dispatch(),\n            PushConstant(",
+    );
+    let f = write(&d, "bad.ron", bad.as_bytes());
+    let o = dgcc(&["check", &f, "--message-format", "json"]);
+    no_panic(&o);
+    assert_eq!(code(&o), 1, "{}", stderr(&o));
+    let lines: Vec<serde_json::Value> =
+        stdout(&o).lines().map(|l| serde_json::from_str(l).expect("each stdout line is one JSON object")).collect();
+    assert!(!lines.is_empty());
+    for v in &lines {
+        for key in ["severity", "code", "vuid", "message", "file", "line", "column", "end_line", "end_column", "target"] {
+            assert!(v.get(key).is_some(), "missing key {key} in {v}");
+        }
+    }
+    assert!(lines.iter().any(|v| v["severity"] == "error"));
+}
+
+#[test]
+fn deny_warnings_turns_warnings_into_failure() {
+    // A stride that is not a multiple of 16 is legal but slow on some hardware: a warning.
+    let d = tmp("deny");
+    let f = write(&d, "w.ron", GOOD.as_bytes());
+    let plain = dgcc(&["check", &f, "--message-format", "json"]);
+    let warned = stdout(&plain).lines().any(|l| l.contains("\"severity\":\"warning\""));
+    let denied = dgcc(&["check", &f, "--deny-warnings"]);
+    no_panic(&denied);
+    assert_eq!(code(&denied), if warned { 1 } else { 0 });
+}
+
+#[test]
+fn explain_and_profiles() {
+    let o = dgcc(&["explain", "E0404"]);
+    assert_eq!(code(&o), 0);
+    assert!(stdout(&o).starts_with("E0404: "));
+    let o = dgcc(&["explain", "e0404"]);
+    assert_eq!(code(&o), 0, "codes are case-insensitive");
+    let o = dgcc(&["explain", "E9999"]);
+    assert_eq!(code(&o), 2);
+    let o = dgcc(&["profiles"]);
+    assert_eq!(code(&o), 0);
+    for n in ["minimum", "lavapipe", "nvidia", "radv", "nvk"] {
+        assert!(stdout(&o).contains(n));
+    }
+    let o = dgcc(&["profiles", "radv"]);
+    assert_eq!(code(&o), 0);
+    assert!(stdout(&o).contains("maxIndirectCommandsTokenOffset"));
+    assert!(stdout(&o).contains("[src]"), "every built-in value is cited");
+    let o = dgcc(&["profiles", "amd"]);
+    assert_eq!(code(&o), 2);
+}
+
+#[test]
+fn usage_and_io_errors_exit_2() {
+    assert_eq!(code(&dgcc(&[])), 2);
+    assert_eq!(code(&dgcc(&["check"])), 2);
+    assert_eq!(code(&dgcc(&["frobnicate"])), 2);
+    let o = dgcc(&["check", "/nonexistent/scene.ron"]);
+    no_panic(&o);
+    assert_eq!(code(&o), 2);
+    let o = dgcc(&["compile", "/nonexistent/scene.ron", "--emit", "pdf"]);
+    assert_eq!(code(&o), 2);
+}
+
+#[test]
+fn bad_input_of_every_kind_is_an_error_never_a_panic() {
+    let d = tmp("bad");
+    let mut nest = String::from("Pipeline(name: \"n\", layouts: ");
+    nest.push_str(&"[".repeat(10 * 1024 * 1024));
+    let cases: Vec<(&str, Vec<u8>)> = vec![
+        ("latin1.ron", b"Pipeline(name: \"caf\xe9\")".to_vec()),
+        ("truncated.ron", GOOD.as_bytes()[..GOOD.len() / 2].to_vec()),
+        ("empty.ron", vec![]),
+        ("nesting.ron", nest.into_bytes()),
+        ("variant.ron", GOOD.replace("Dispatch()", "Dispach()").into_bytes()),
+        ("field.ron", GOOD.replace("max_sequences", "max_sequence").into_bytes()),
+        ("number.ron", GOOD.replace("1024", "99999999999999999999").into_bytes()),
+        ("truncated.dgc", b"pipeline p { layout L [compute] { max_sequences 4; dispatch".to_vec()),
+        ("binary.dgc", (0u8..=255).collect()),
+    ];
+    for (name, bytes) in cases {
+        let f = write(&d, name, &bytes);
+        let o = dgcc(&["check", &f]);
+        no_panic(&o);
+        assert_eq!(code(&o), 1, "{name}: expected exit 1\n{}", stderr(&o));
+        assert!(stderr(&o).contains("error"), "{name}: says why\n{}", stderr(&o));
+    }
+}
+
+#[test]
+fn a_target_file_that_is_not_json_is_an_error() {
+    let d = tmp("target");
+    let prof = write(&d, "device.json", b"this is not json");
+    let f = write(&d, "t.ron", GOOD.as_bytes());
+    let o = dgcc(&["check", &f, "--target", &prof]);
+    no_panic(&o);
+    assert_eq!(code(&o), 1, "{}", stderr(&o));
+    assert!(stderr(&o).contains("E0022"), "{}", stderr(&o));
+    let o = dgcc(&["check", &f, "--target", "amd"]);
+    assert_eq!(code(&o), 1);
+    assert!(stderr(&o).contains("E0020"));
+}
