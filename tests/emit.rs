@@ -29,9 +29,7 @@ fn fixture_dir() -> PathBuf {
 }
 
 fn fixture(name: &str) -> Manifest {
-    let path = fixture_dir().join(format!("{name}.ron"));
-    let src = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    load::load(&src).1
+    load::load(&fixture_dir().join(format!("{name}.ron"))).1
 }
 
 fn fixtures() -> Vec<(&'static str, Manifest)> {

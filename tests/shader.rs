@@ -20,7 +20,7 @@ fn fixture_dir() -> PathBuf {
 }
 
 fn fixture(name: &str) -> (Pipeline, Manifest) {
-    load::load(&std::fs::read_to_string(fixture_dir().join(format!("{name}.ron"))).unwrap())
+    load::load(&fixture_dir().join(format!("{name}.ron")))
 }
 
 fn check(name: &str) -> (Pipeline, Vec<Diagnostic>) {
@@ -100,7 +100,7 @@ fn subgroup_warnings_count_subgroups_on_the_narrowest_target() {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("shader-narrow");
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("k.comp"), "#version 460\nlayout(local_size_x = 256) in;\nshared uint partial[16];\nvoid main() { partial[gl_SubgroupID] = 1u; }\n").unwrap();
-    p.kernels.retain(|k| k.name.node == "shared");
+    p.kernels.retain(|k| k.name.node == "per_subgroup");
     p.kernels[0].node.source.node = "k.comp".into();
     let diags = dgcc::shader::check_kernels(&dir, &p, &m);
     let w: Vec<&Diagnostic> = diags.iter().filter(|d| d.code == "W0502").collect();
