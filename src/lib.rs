@@ -33,3 +33,6 @@ pub mod render;
 pub mod shader;
 #[cfg(feature = "compiler")]
 pub mod syntax;
+
+#[cfg(feature = "runtime")]
+pub mod runtime;

@@ -7,8 +7,9 @@
 //! (`check::kernel_target`), so "required size 64 is above maxSubgroupSize = 8 on lavapipe"
 //! is said about the number the pipeline would really use.
 //!
-//! Arithmetic on workgroup sizes is 64-bit: AMD reports `maxComputeWorkgroupSubgroups` as
-//! 0xFFFFFFFF, and `x*y*z` of three u32s overflows 32 bits.
+//! Arithmetic on workgroup sizes is wide: AMD reports `maxComputeWorkgroupSubgroups` as
+//! 0xFFFFFFFF (so `requiredSubgroupSize × maxComputeWorkgroupSubgroups` needs 64 bits), and
+//! `x*y*z` of three u32s needs 96 (`invocations` uses u128).
 
 use super::finding::{Finding, KernelPart, Location};
 use super::query::Query;
@@ -21,6 +22,11 @@ pub const ALLOW_VARYING: u32 = 0x1;
 /// `VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT`.
 pub const REQUIRE_FULL: u32 = 0x2;
 const COMPUTE: u64 = 0x20;
+
+/// x·y·z without overflow.
+pub fn invocations(local_size: [u32; 3]) -> u128 {
+    local_size.iter().map(|&v| v as u128).product()
+}
 
 fn at(part: KernelPart) -> Location {
     Location::Kernel(part)
@@ -69,9 +75,9 @@ fn workgroup(q: &mut Query, name: &str, local_size: [u32; 3], out: &mut Vec<Find
             }
         }
     }
-    let product = local_size.iter().map(|&v| v as u64).product::<u64>();
+    let product = invocations(local_size);
     if let Some(max) = q.get(MaxComputeWorkGroupInvocations, "workgroup sizes") {
-        if product > max {
+        if product > max as u128 {
             out.push(
                 Finding::new("E0514", at(KernelPart::LocalSize), format!("kernel `{name}` has {product} invocations per workgroup, more than {}", q.show(MaxComputeWorkGroupInvocations, max)))
                     .label(format!("{} × {} × {} = {product}", local_size[0], local_size[1], local_size[2]))
@@ -155,7 +161,10 @@ fn required(q: &mut Query, name: &str, local_size: [u32; 3], r: u32, varying: bo
         out.push(
             Finding::new("E0501", sub, format!("kernel `{name}`: required subgroup size {r} is not a power of two"))
                 .label(format!("{r}"))
-                .help(format!("use {}", if r == 0 { 1 } else { r.next_power_of_two() })),
+                .help(match r.checked_next_power_of_two() {
+                    Some(p) if r > 0 => format!("use {p}, or `size: Min`/`size: Max`"),
+                    _ => "use a power of two, or `size: Min`/`size: Max`".to_string(),
+                }),
         );
     }
     let min = q.get(MinSubgroupSize, "required subgroup sizes");
@@ -196,9 +205,9 @@ fn required(q: &mut Query, name: &str, local_size: [u32; 3], r: u32, varying: bo
                 .help("use `subgroup: Any` or `Full` on this target, and read gl_SubgroupSize in the shader"),
         );
     }
-    let product = local_size.iter().map(|&v| v as u64).product::<u64>();
+    let product = invocations(local_size);
     if let Some(most) = q.get(MaxComputeWorkgroupSubgroups, "required subgroup sizes") {
-        let cap = r64.saturating_mul(most);
+        let cap = r64 as u128 * most as u128;
         if product > cap {
             out.push(
                 Finding::new("E0505", at(KernelPart::LocalSize), format!("kernel `{name}` has {product} invocations, more than subgroup size {r} × {}", q.show(MaxComputeWorkgroupSubgroups, most)))
@@ -214,7 +223,7 @@ fn required(q: &mut Query, name: &str, local_size: [u32; 3], r: u32, varying: bo
             Finding::new("E0506", at(KernelPart::LocalSize), format!("kernel `{name}`: local_size x = {x} is not a multiple of the required subgroup size {r}"))
                 .label(format!("x = {x}"))
                 .related(sub, format!("full subgroups of {r}"))
-                .help(format!("use a multiple of {r} for x, e.g. {}", x.div_ceil(r).max(1) * r)),
+                .help(format!("use a multiple of {r} for x, e.g. {}", (x as u64).div_ceil(r as u64).max(1) * r as u64)),
         );
     }
 }

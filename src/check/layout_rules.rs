@@ -322,14 +322,14 @@ fn offsets(layout: &CompiledLayout, out: &mut Vec<Finding>) {
             out.push(
                 Finding::new("E0132", Location::token(i, TokenPart::Offset), format!("`{}` is at offset {}, not a multiple of 4", t.name, t.offset))
                     .label("not 4-byte aligned")
-                    .help(format!("pin it at {} or leave `at` out", t.offset.div_ceil(4) * 4)),
+                    .help(format!("pin it at {} or leave `at` out", (t.offset as u64).div_ceil(4) * 4)),
             );
         }
     }
 }
 
 /// Numbers wrong on every device: zero sequences or entries, the 2^24 draw bound of count
-/// tokens, index-buffer mode bits, execution-set stages; and device-independent warnings.
+/// tokens, index-buffer mode bits, execution-set stages; and the compute-flag warning.
 fn numbers(layout: &CompiledLayout, out: &mut Vec<Finding>) {
     if layout.max_sequences == 0 {
         out.push(
@@ -377,14 +377,6 @@ fn numbers(layout: &CompiledLayout, out: &mut Vec<Finding>) {
         if t.token_type.is_count() && layout.max_sequences > 0 {
             draw_count_bound(layout, i, t, out);
         }
-    }
-    if layout.stride % 16 != 0 {
-        out.push(
-            Finding::new("W0003", Location::Stride, format!("stride {} of layout `{}` is not a multiple of 16", layout.stride, layout.name))
-                .label(format!("stride {}", layout.stride))
-                .note("records that straddle 16-byte boundaries make the driver's stream reads slower on some hardware")
-                .help(format!("add `align: Some(16)` to round the stride up to {}", layout.stride.div_ceil(16) * 16)),
-        );
     }
     let unordered = UNORDERED_SEQUENCES;
     if layout.shader_stages == COMPUTE && layout.flags & unordered != 0 {

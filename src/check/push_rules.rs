@@ -85,7 +85,7 @@ fn range_shape(offset: u32, size: u32, at_offset: Location, at_size: Location, w
             Finding::new("E0302", at_size, format!("{what} is {size} bytes, not a multiple of 4"))
                 .label(format!("{size} bytes"))
                 .note("push constants are written in 32-bit words")
-                .help(format!("use size {}", size.div_ceil(4) * 4)),
+                .help(format!("use size {}", (size as u64).div_ceil(4) * 4)),
         );
     }
 }

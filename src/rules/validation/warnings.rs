@@ -36,7 +36,7 @@ Fix: clamp `maxDrawCount` at runtime (the dgcc runtime does), or lower `max_sequ
 ]),
 ```
 
-Fix: `align: Some(16)` rounds the stride up."#,
+Fix: `align: Some(16)` rounds the stride up; `align: Some(4)` keeps the tight stride and says so (dgcc then stays quiet)."#,
     },
     Rule {
         code: "W0004",
