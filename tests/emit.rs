@@ -431,3 +431,26 @@ fn two_headers_and_two_includes_coexist_in_one_translation_unit() {
     );
     tools::run(&mut Command::new(&exe));
 }
+
+/// The generated Rust (and the manifest it was generated from) committed under
+/// `tests/emit/generated/`, which `tests/emit_generated.rs` compiles and checks; regenerate
+/// with `DGCC_BLESS=1 cargo test --test emit`.
+#[test]
+fn committed_generated_rust_is_what_the_emitter_prints_now() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/emit/generated");
+    let bless = std::env::var("DGCC_BLESS").is_ok_and(|v| v == "1");
+    let mut stale = vec![];
+    for (name, m) in fixtures() {
+        for output in [Output::Rust, Output::Json] {
+            let path = dir.join(output.file_name(&m.pipeline));
+            let fresh = emit::emit(&m, output).unwrap();
+            if bless {
+                std::fs::create_dir_all(&dir).unwrap();
+                std::fs::write(&path, &fresh).unwrap();
+            } else if std::fs::read_to_string(&path).ok().as_deref() != Some(fresh.as_str()) {
+                stale.push(format!("{name}: {}", path.display()));
+            }
+        }
+    }
+    assert!(stale.is_empty(), "stale generated files (regenerate with DGCC_BLESS=1):\n{}", stale.join("\n"));
+}

@@ -39,9 +39,13 @@ fn about<'a>(p: &Pipeline, diags: &'a [Diagnostic], kernel: &str) -> Vec<&'a Dia
 }
 
 #[test]
-fn the_culling_kernel_passes_every_check() {
+fn the_culling_kernel_and_every_fixture_kernel_pass_every_check() {
     let (_, diags) = check("scene");
     assert!(diags.is_empty(), "shaders/cull.comp: {diags:#?}");
+    for name in ["mesh", "compute"] {
+        let (_, diags) = check(name);
+        assert!(diags.is_empty(), "{name}: {diags:#?}");
+    }
 }
 
 /// `(line, code)` of every `// expect: CODE` in a kernel.

@@ -29,7 +29,7 @@ pub fn emit(m: &Manifest) -> Result<String, EmitError> {
     out!(o, "// `dgcc::build`, or as a module file. Needs the `dgcc` crate with its `runtime` feature.");
     out!(o, "");
     out!(o, "/// Pipeline `{}`: its indirect-commands layouts and kernels, as compiled by dgcc.", p.raw.pipeline);
-    out!(o, "#[allow(dead_code, non_upper_case_globals, clippy::all)]");
+    out!(o, "#[allow(dead_code, unused_imports, non_upper_case_globals, clippy::all)]");
     out!(o, "pub mod {} {{", p.snake);
     out!(o, "    use ::dgcc::ash::vk;");
     out!(o, "    use ::dgcc::runtime::ext_dgc;");
@@ -283,7 +283,9 @@ fn kernels(o: &mut String, m: &Manifest) {
     out!(o, "");
     out!(o, "    /// The compute kernels that write the streams.");
     out!(o, "    pub mod kernels {{");
-    out!(o, "        use super::*;");
+    if !m.kernels.is_empty() {
+        out!(o, "        use super::*;");
+    }
     for k in &m.kernels {
         out!(o, "");
         out!(o, "        /// Kernel `{}`.", k.name);
