@@ -196,13 +196,13 @@ fn push_block_is_scalar(l: &Layout) -> bool {
         || l.tokens.iter().filter(|t| t.reads_push()).any(|t| {
             t.members.iter().any(|&i| {
                 let m = &l.members[i];
-                push_offset(l, t, m) % model::std430_align(m.glsl_type()) != 0
+                !push_offset(t, m).is_multiple_of(model::std430_align(m.glsl_type()))
             })
         })
 }
 
 /// Where a token member lands in push-constant space.
-fn push_offset(_l: &Layout, t: &model::Token, m: &Member) -> u32 {
+fn push_offset(t: &model::Token, m: &Member) -> u32 {
     let base = t.raw.push_constant.map(|r| r.offset).unwrap_or(0);
     base + (m.offset() - t.raw.offset)
 }
@@ -227,7 +227,7 @@ fn readers(o: &mut String, l: &Layout, fallback: bool) {
             } else {
                 decl(m)
             };
-            out!(o, "    layout(offset = {}) {d};", push_offset(l, t, m));
+            out!(o, "    layout(offset = {}) {d};", push_offset(t, m));
         }
     }
     out!(o, "    {u}_PUSH_EXTRA");

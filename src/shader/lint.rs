@@ -183,16 +183,16 @@ fn hard_coded_width(t: &[Tok], out: &mut Vec<Finding>) {
         }
         if let Some((kind, end)) = builtin_operand(t, i) {
             let (op, n) = (t.get(end).map(|x| x.text.as_str()), int(t.get(end + 1)));
-            let hit = match (kind, op, n) {
-                ("lane", Some("%" | "<" | ">="), Some(32 | 64)) => true,
-                ("lane", Some("&" | "==" | "!=" | ">"), Some(31 | 63)) => true,
-                ("index", Some("/" | "%"), Some(32 | 64)) => true,
-                ("index", Some(">>"), Some(5 | 6)) => true,
-                ("index", Some("&"), Some(31 | 63)) => true,
-                ("subgroup", Some("*"), Some(32 | 64)) => true,
-                ("subgroup", Some("<<"), Some(5 | 6)) => true,
-                _ => false,
-            };
+            let hit = matches!(
+                (kind, op, n),
+                ("lane", Some("%" | "<" | ">="), Some(32 | 64))
+                    | ("lane", Some("&" | "==" | "!=" | ">"), Some(31 | 63))
+                    | ("index", Some("/" | "%"), Some(32 | 64))
+                    | ("index", Some(">>"), Some(5 | 6))
+                    | ("index", Some("&"), Some(31 | 63))
+                    | ("subgroup", Some("*"), Some(32 | 64))
+                    | ("subgroup", Some("<<"), Some(5 | 6))
+            );
             if hit {
                 let expr: Vec<&str> = t[i..=end + 1].iter().map(|x| x.text.as_str()).collect();
                 out.push(finding(
