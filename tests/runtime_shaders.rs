@@ -1,5 +1,5 @@
 //! The runtime's committed shader artefacts are what their sources produce:
-//! `shaders/runtime/generated/` is what dgcc emits from `shaders/runtime/scene.ron`, and every
+//! `shaders/runtime/generated/` is what dgcc emits from `examples/scene.ron`, and every
 //! `shaders/runtime/spv/*.spv` is what `shaders/runtime/build.sh` compiles. Run with
 //! `DGCC_BLESS=1` to rewrite the generated files (then run build.sh).
 
@@ -18,7 +18,7 @@ fn bless() -> bool {
 #[test]
 fn the_generated_scene_files_are_up_to_date() {
     use dgcc::emit::{emit, Output};
-    let source = root().join("scene.ron");
+    let source = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("examples/scene.ron");
     let (_, compilation) = dgcc::driver::compile_file(&source, &Default::default()).expect("scene.ron is readable");
     assert!(!compilation.has_errors(), "scene.ron does not compile: {:?}", compilation.diagnostics);
     let manifest = compilation.manifest.expect("a manifest");

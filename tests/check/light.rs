@@ -131,3 +131,34 @@ fn huge_workgroups_do_not_overflow() {
         assert!(codes(&f).contains(&code), "{code} missing from {:?}", codes(&f));
     }
 }
+
+#[test]
+fn thousands_of_tokens_are_checked_in_near_linear_time() {
+    // A layout built by a program, not a description (the front ends cap tokens at 256): the
+    // pairwise rules (duplicate bindings, overlapping push ranges) must not go quadratic.
+    let mut m = scene();
+    let l = &mut m.layouts[0];
+    let (push, draw) = (l.tokens[0].clone(), l.tokens[2].clone());
+    l.tokens.clear();
+    let n = 30_000u32;
+    for i in 0..n {
+        let mut t = push.clone();
+        t.offset = 4 * i;
+        t.push_constant = Some(dgcc::ir::PushConstantRange { stages: 1, offset: 2 * i, size: 4 });
+        l.tokens.push(t);
+        let mut v = draw.clone();
+        v.token_type = dgcc::ir::TokenType::VertexBuffer;
+        v.vertex_binding = Some(i % 7);
+        l.tokens.push(v);
+    }
+    l.tokens.push(draw);
+    m.push_constants[0].size = 2 * n + 4;
+    m.layouts[0].stride = 4 * n + 64;
+    let started = std::time::Instant::now();
+    let f = findings_on(&m, "nvidia");
+    let took = started.elapsed();
+    assert!(took < std::time::Duration::from_secs(5), "took {took:?}");
+    // Every push range but the first overlaps the one before; every binding after the 7th repeats.
+    assert_eq!(f.iter().filter(|f| f.code == "E0308").count(), n as usize - 1);
+    assert_eq!(f.iter().filter(|f| f.code == "E0108").count(), n as usize - 7);
+}

@@ -9,7 +9,6 @@
 
 use super::gpu::SceneGpu;
 use super::world::{self, Frame, Lod, Object};
-use super::Mode;
 use crate::runtime::execute::{Count, Execution, Pass, Phase, Stream};
 use crate::runtime::dgc::{DgcDevice, DgcLayout};
 use crate::runtime::error::Result;

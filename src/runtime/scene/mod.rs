@@ -16,7 +16,7 @@
 //!
 //! Why the scene's layout is fixed: its shaders are compiled ahead of time (the runtime has no
 //! shader compiler) against `shaders/runtime/generated/scene.glsl`, emitted from
-//! `shaders/runtime/scene.ron`. A description given to `dgcc run` must therefore contain a
+//! `examples/scene.ron`. A description given to `dgcc run` must therefore contain a
 //! draw layout with byte-identical records (`compat`); its kernel's `local_size` and subgroup
 //! decision are honoured, since both are set when the pipelines are created.
 
