@@ -32,8 +32,26 @@ fn fixture(name: &str) -> Manifest {
     load::load(&fixture_dir().join(format!("{name}.ron"))).1
 }
 
-fn fixtures() -> Vec<(&'static str, Manifest)> {
-    FIXTURES.iter().map(|&n| (n, fixture(n))).collect()
+/// Every fixture (labelled by its name) and every example description (`example-<name>`).
+fn fixtures() -> Vec<(String, Manifest)> {
+    let mut all: Vec<(String, Manifest)> = FIXTURES.iter().map(|&n| (n.to_string(), fixture(n))).collect();
+    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(&examples)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "ron"))
+        .collect();
+    paths.sort();
+    for p in paths {
+        let label = format!("example-{}", p.file_stem().unwrap().to_str().unwrap());
+        all.push((label, load::load(&p).1));
+    }
+    all
+}
+
+/// A label and an output as a file name: `scene.h`, `example-mesh.dgc.json`.
+fn labelled(label: &str, output: Output) -> String {
+    format!("{label}.{}", output.extension())
 }
 
 #[test]
@@ -42,7 +60,7 @@ fn every_output_of_every_fixture_matches_its_snapshot() {
         for output in Output::ALL {
             let text = emit::emit(&m, output).unwrap_or_else(|e| panic!("{name}: {e}"));
             insta::with_settings!({snapshot_path => "emit/snapshots", prepend_module_to_snapshot => false}, {
-                insta::assert_snapshot!(output.file_name(&m.pipeline), text);
+                insta::assert_snapshot!(labelled(&name, output), text);
             });
         }
     }
@@ -442,7 +460,7 @@ fn committed_generated_rust_is_what_the_emitter_prints_now() {
     let mut stale = vec![];
     for (name, m) in fixtures() {
         for output in [Output::Rust, Output::Json] {
-            let path = dir.join(output.file_name(&m.pipeline));
+            let path = dir.join(labelled(&name, output));
             let fresh = emit::emit(&m, output).unwrap();
             if bless {
                 std::fs::create_dir_all(&dir).unwrap();

@@ -14,6 +14,21 @@ include!("emit/generated/pinned.rs");
 include!("emit/generated/compute.rs");
 include!("emit/generated/raytrace.rs");
 
+/// The examples' pipelines share names with the fixtures, so they live one module down.
+mod examples {
+    include!("emit/generated/example-compute.rs");
+    include!("emit/generated/example-execution_set.rs");
+    include!("emit/generated/example-mesh.rs");
+    include!("emit/generated/example-multi_draw.rs");
+    include!("emit/generated/example-scene.rs");
+}
+
+/// Every file above, so that a new fixture or example cannot go unchecked.
+const INCLUDED: [&str; 10] = [
+    "scene", "mesh", "pinned", "compute", "raytrace",
+    "example-compute", "example-execution_set", "example-mesh", "example-multi_draw", "example-scene",
+];
+
 use dgcc::ash::vk;
 use dgcc::ir::{Manifest, TokenType};
 use dgcc::runtime::ext_dgc;
@@ -45,6 +60,51 @@ macro_rules! check_layout {
         assert_eq!(info.token_count as usize, want.tokens.len());
         assert_eq!(info.p_tokens, tokens.as_ptr());
     }};
+}
+
+/// Compare every entry of a generated `LAYOUTS` table with the manifest.
+macro_rules! check_pipeline {
+    ($label:literal, $($module:ident)::+) => {{
+        let m = manifest($label);
+        assert_eq!($($module)::+::LAYOUTS.len(), m.layouts.len(), $label);
+        for (info, want) in $($module)::+::LAYOUTS.iter().zip(&m.layouts) {
+            assert_eq!(info.name, want.name);
+            assert_eq!((info.stride, info.record_size), (want.stride, want.stride as usize), "{}", want.name);
+            assert_eq!(info.shader_stages.as_raw(), want.shader_stages);
+            assert_eq!(info.usage_flags.as_raw(), want.flags);
+            assert_eq!(info.max_sequences, want.max_sequences);
+            check_tokens(&(info.tokens)(), want);
+            assert_eq!($($module)::+::layout(&want.name).map(|l| l.name), Some(want.name.as_str()));
+        }
+        assert!($($module)::+::layout("no such layout").is_none());
+    }};
+}
+
+#[test]
+fn every_generated_file_is_included_here() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/emit/generated");
+    let mut found: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|e| e.unwrap().path().file_name()?.to_str()?.strip_suffix(".rs").map(str::to_string))
+        .collect();
+    found.sort();
+    let mut listed: Vec<String> = INCLUDED.iter().map(|s| s.to_string()).collect();
+    listed.sort();
+    assert_eq!(found, listed);
+}
+
+#[test]
+fn every_layout_table_is_the_manifest() {
+    check_pipeline!("scene", scene);
+    check_pipeline!("mesh", mesh);
+    check_pipeline!("pinned", pinned);
+    check_pipeline!("compute", compute);
+    check_pipeline!("raytrace", raytrace);
+    check_pipeline!("example-compute", examples::compute);
+    check_pipeline!("example-execution_set", examples::execution_set);
+    check_pipeline!("example-mesh", examples::mesh);
+    check_pipeline!("example-multi_draw", examples::multi_draw);
+    check_pipeline!("example-scene", examples::scene);
 }
 
 fn check_tokens(tokens: &[ext_dgc::IndirectCommandsLayoutTokenEXT<'static>], want: &dgcc::ir::CompiledLayout) {

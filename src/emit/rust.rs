@@ -38,6 +38,8 @@ pub fn emit(m: &Manifest) -> Result<String, EmitError> {
         record(&mut o, l);
     }
     out!(o, "");
+    layout_table(&mut o, &p);
+    out!(o, "");
     out!(o, "    /// The indirect-commands layouts: constants, tokens and create info.");
     out!(o, "    pub mod layouts {{");
     out!(o, "        use super::*;");
@@ -153,6 +155,46 @@ fn record(o: &mut String, l: &Layout) {
     out!(o, "    }};");
 }
 
+/// `LAYOUTS`: every layout with its numbers and tokens, for code that handles them by name.
+fn layout_table(o: &mut String, p: &Pipeline) {
+    out!(o, "");
+    out!(o, "    /// One layout of the pipeline, for code that handles layouts by name.");
+    out!(o, "    #[derive(Clone, Copy, Debug)]");
+    out!(o, "    pub struct LayoutInfo {{");
+    out!(o, "        pub name: &'static str,");
+    out!(o, "        /// `indirectStride` in bytes.");
+    out!(o, "        pub stride: u32,");
+    out!(o, "        /// `size_of` the record struct (equal to the stride).");
+    out!(o, "        pub record_size: usize,");
+    out!(o, "        pub shader_stages: vk::ShaderStageFlags,");
+    out!(o, "        pub usage_flags: ext_dgc::IndirectCommandsLayoutUsageFlagsEXT,");
+    out!(o, "        pub max_sequences: u32,");
+    out!(o, "        /// The tokens, in stream order.");
+    out!(o, "        pub tokens: fn() -> Vec<ext_dgc::IndirectCommandsLayoutTokenEXT<'static>>,");
+    out!(o, "    }}");
+    out!(o, "");
+    out!(o, "    /// Every layout, in description order.");
+    out!(o, "    pub static LAYOUTS: [LayoutInfo; {}] = [", p.layouts.len());
+    for l in &p.layouts {
+        let m = format!("layouts::{}", names::member(&l.snake));
+        out!(o, "        LayoutInfo {{");
+        out!(o, "            name: {:?},", l.raw.name);
+        out!(o, "            stride: {m}::STRIDE,");
+        out!(o, "            record_size: ::core::mem::size_of::<{}>(),", l.record);
+        out!(o, "            shader_stages: {m}::SHADER_STAGES,");
+        out!(o, "            usage_flags: {m}::USAGE_FLAGS,");
+        out!(o, "            max_sequences: {m}::MAX_SEQUENCES,");
+        out!(o, "            tokens: {m}::token_vec,");
+        out!(o, "        }},");
+    }
+    out!(o, "    ];");
+    out!(o, "");
+    out!(o, "    /// The layout with this name.");
+    out!(o, "    pub fn layout(name: &str) -> Option<&'static LayoutInfo> {{");
+    out!(o, "        LAYOUTS.iter().find(|l| l.name == name)");
+    out!(o, "    }}");
+}
+
 fn token_data_type(t: TokenType) -> &'static str {
     match t {
         TokenType::VertexBuffer => "IndirectCommandsVertexBufferTokenEXT",
@@ -251,6 +293,11 @@ fn layout_module(o: &mut String, l: &Layout) {
         out!(o, "                    {},", token_expr(t));
     }
     out!(o, "                ]");
+    out!(o, "            }}");
+    out!(o, "");
+    out!(o, "            /// [`tokens`] as a `Vec`, for [`super::super::LayoutInfo`].");
+    out!(o, "            pub fn token_vec() -> Vec<ext_dgc::IndirectCommandsLayoutTokenEXT<'static>> {{");
+    out!(o, "                tokens().to_vec()");
     out!(o, "            }}");
     out!(o, "");
     out!(o, "            /// The create info for `vkCreateIndirectCommandsLayoutEXT`, borrowing `tokens` (from [`tokens`]).");

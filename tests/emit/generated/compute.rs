@@ -117,6 +117,40 @@ pub mod compute {
         assert!(::core::mem::offset_of!(SimulateRecord, _pad3) == 212);
     };
 
+
+    /// One layout of the pipeline, for code that handles layouts by name.
+    #[derive(Clone, Copy, Debug)]
+    pub struct LayoutInfo {
+        pub name: &'static str,
+        /// `indirectStride` in bytes.
+        pub stride: u32,
+        /// `size_of` the record struct (equal to the stride).
+        pub record_size: usize,
+        pub shader_stages: vk::ShaderStageFlags,
+        pub usage_flags: ext_dgc::IndirectCommandsLayoutUsageFlagsEXT,
+        pub max_sequences: u32,
+        /// The tokens, in stream order.
+        pub tokens: fn() -> Vec<ext_dgc::IndirectCommandsLayoutTokenEXT<'static>>,
+    }
+
+    /// Every layout, in description order.
+    pub static LAYOUTS: [LayoutInfo; 1] = [
+        LayoutInfo {
+            name: "Simulate",
+            stride: layouts::simulate::STRIDE,
+            record_size: ::core::mem::size_of::<SimulateRecord>(),
+            shader_stages: layouts::simulate::SHADER_STAGES,
+            usage_flags: layouts::simulate::USAGE_FLAGS,
+            max_sequences: layouts::simulate::MAX_SEQUENCES,
+            tokens: layouts::simulate::token_vec,
+        },
+    ];
+
+    /// The layout with this name.
+    pub fn layout(name: &str) -> Option<&'static LayoutInfo> {
+        LAYOUTS.iter().find(|l| l.name == name)
+    }
+
     /// The indirect-commands layouts: constants, tokens and create info.
     pub mod layouts {
         use super::*;
@@ -153,6 +187,11 @@ pub mod compute {
                     ext_dgc::IndirectCommandsLayoutTokenEXT::push_constant(ext_dgc::IndirectCommandsTokenTypeEXT::SEQUENCE_INDEX, 196, &JOB_DATA),
                     ext_dgc::IndirectCommandsLayoutTokenEXT::action(ext_dgc::IndirectCommandsTokenTypeEXT::DISPATCH, 200),
                 ]
+            }
+
+            /// [`tokens`] as a `Vec`, for [`super::super::LayoutInfo`].
+            pub fn token_vec() -> Vec<ext_dgc::IndirectCommandsLayoutTokenEXT<'static>> {
+                tokens().to_vec()
             }
 
             /// The create info for `vkCreateIndirectCommandsLayoutEXT`, borrowing `tokens` (from [`tokens`]).

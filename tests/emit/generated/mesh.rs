@@ -222,6 +222,67 @@ pub mod mesh {
         assert!(::core::mem::offset_of!(MeshDrawCountNvRecord, draw_mesh_tasks_count_nv_command_count) == 12);
     };
 
+
+    /// One layout of the pipeline, for code that handles layouts by name.
+    #[derive(Clone, Copy, Debug)]
+    pub struct LayoutInfo {
+        pub name: &'static str,
+        /// `indirectStride` in bytes.
+        pub stride: u32,
+        /// `size_of` the record struct (equal to the stride).
+        pub record_size: usize,
+        pub shader_stages: vk::ShaderStageFlags,
+        pub usage_flags: ext_dgc::IndirectCommandsLayoutUsageFlagsEXT,
+        pub max_sequences: u32,
+        /// The tokens, in stream order.
+        pub tokens: fn() -> Vec<ext_dgc::IndirectCommandsLayoutTokenEXT<'static>>,
+    }
+
+    /// Every layout, in description order.
+    pub static LAYOUTS: [LayoutInfo; 4] = [
+        LayoutInfo {
+            name: "MeshDraw",
+            stride: layouts::mesh_draw::STRIDE,
+            record_size: ::core::mem::size_of::<MeshDrawRecord>(),
+            shader_stages: layouts::mesh_draw::SHADER_STAGES,
+            usage_flags: layouts::mesh_draw::USAGE_FLAGS,
+            max_sequences: layouts::mesh_draw::MAX_SEQUENCES,
+            tokens: layouts::mesh_draw::token_vec,
+        },
+        LayoutInfo {
+            name: "MeshDrawCount",
+            stride: layouts::mesh_draw_count::STRIDE,
+            record_size: ::core::mem::size_of::<MeshDrawCountRecord>(),
+            shader_stages: layouts::mesh_draw_count::SHADER_STAGES,
+            usage_flags: layouts::mesh_draw_count::USAGE_FLAGS,
+            max_sequences: layouts::mesh_draw_count::MAX_SEQUENCES,
+            tokens: layouts::mesh_draw_count::token_vec,
+        },
+        LayoutInfo {
+            name: "MeshDrawNv",
+            stride: layouts::mesh_draw_nv::STRIDE,
+            record_size: ::core::mem::size_of::<MeshDrawNvRecord>(),
+            shader_stages: layouts::mesh_draw_nv::SHADER_STAGES,
+            usage_flags: layouts::mesh_draw_nv::USAGE_FLAGS,
+            max_sequences: layouts::mesh_draw_nv::MAX_SEQUENCES,
+            tokens: layouts::mesh_draw_nv::token_vec,
+        },
+        LayoutInfo {
+            name: "MeshDrawCountNv",
+            stride: layouts::mesh_draw_count_nv::STRIDE,
+            record_size: ::core::mem::size_of::<MeshDrawCountNvRecord>(),
+            shader_stages: layouts::mesh_draw_count_nv::SHADER_STAGES,
+            usage_flags: layouts::mesh_draw_count_nv::USAGE_FLAGS,
+            max_sequences: layouts::mesh_draw_count_nv::MAX_SEQUENCES,
+            tokens: layouts::mesh_draw_count_nv::token_vec,
+        },
+    ];
+
+    /// The layout with this name.
+    pub fn layout(name: &str) -> Option<&'static LayoutInfo> {
+        LAYOUTS.iter().find(|l| l.name == name)
+    }
+
     /// The indirect-commands layouts: constants, tokens and create info.
     pub mod layouts {
         use super::*;
@@ -258,6 +319,11 @@ pub mod mesh {
                     ext_dgc::IndirectCommandsLayoutTokenEXT::push_constant(ext_dgc::IndirectCommandsTokenTypeEXT::SEQUENCE_INDEX, 136, &DRAW_INDEX_DATA),
                     ext_dgc::IndirectCommandsLayoutTokenEXT::action(ext_dgc::IndirectCommandsTokenTypeEXT::DRAW_MESH_TASKS, 140),
                 ]
+            }
+
+            /// [`tokens`] as a `Vec`, for [`super::super::LayoutInfo`].
+            pub fn token_vec() -> Vec<ext_dgc::IndirectCommandsLayoutTokenEXT<'static>> {
+                tokens().to_vec()
             }
 
             /// The create info for `vkCreateIndirectCommandsLayoutEXT`, borrowing `tokens` (from [`tokens`]).
@@ -300,6 +366,11 @@ pub mod mesh {
                 ]
             }
 
+            /// [`tokens`] as a `Vec`, for [`super::super::LayoutInfo`].
+            pub fn token_vec() -> Vec<ext_dgc::IndirectCommandsLayoutTokenEXT<'static>> {
+                tokens().to_vec()
+            }
+
             /// The create info for `vkCreateIndirectCommandsLayoutEXT`, borrowing `tokens` (from [`tokens`]).
             pub fn create_info<'a>(
                 pipeline_layout: vk::PipelineLayout,
@@ -336,6 +407,11 @@ pub mod mesh {
                 ]
             }
 
+            /// [`tokens`] as a `Vec`, for [`super::super::LayoutInfo`].
+            pub fn token_vec() -> Vec<ext_dgc::IndirectCommandsLayoutTokenEXT<'static>> {
+                tokens().to_vec()
+            }
+
             /// The create info for `vkCreateIndirectCommandsLayoutEXT`, borrowing `tokens` (from [`tokens`]).
             pub fn create_info<'a>(
                 pipeline_layout: vk::PipelineLayout,
@@ -370,6 +446,11 @@ pub mod mesh {
                 [
                     ext_dgc::IndirectCommandsLayoutTokenEXT::action(ext_dgc::IndirectCommandsTokenTypeEXT::DRAW_MESH_TASKS_COUNT_NV, 0),
                 ]
+            }
+
+            /// [`tokens`] as a `Vec`, for [`super::super::LayoutInfo`].
+            pub fn token_vec() -> Vec<ext_dgc::IndirectCommandsLayoutTokenEXT<'static>> {
+                tokens().to_vec()
             }
 
             /// The create info for `vkCreateIndirectCommandsLayoutEXT`, borrowing `tokens` (from [`tokens`]).

@@ -215,6 +215,58 @@ pub mod pinned {
         assert!(::core::mem::offset_of!(ParticlesRecord, draw_count_command_count) == 12);
     };
 
+
+    /// One layout of the pipeline, for code that handles layouts by name.
+    #[derive(Clone, Copy, Debug)]
+    pub struct LayoutInfo {
+        pub name: &'static str,
+        /// `indirectStride` in bytes.
+        pub stride: u32,
+        /// `size_of` the record struct (equal to the stride).
+        pub record_size: usize,
+        pub shader_stages: vk::ShaderStageFlags,
+        pub usage_flags: ext_dgc::IndirectCommandsLayoutUsageFlagsEXT,
+        pub max_sequences: u32,
+        /// The tokens, in stream order.
+        pub tokens: fn() -> Vec<ext_dgc::IndirectCommandsLayoutTokenEXT<'static>>,
+    }
+
+    /// Every layout, in description order.
+    pub static LAYOUTS: [LayoutInfo; 3] = [
+        LayoutInfo {
+            name: "Terrain",
+            stride: layouts::terrain::STRIDE,
+            record_size: ::core::mem::size_of::<TerrainRecord>(),
+            shader_stages: layouts::terrain::SHADER_STAGES,
+            usage_flags: layouts::terrain::USAGE_FLAGS,
+            max_sequences: layouts::terrain::MAX_SEQUENCES,
+            tokens: layouts::terrain::token_vec,
+        },
+        LayoutInfo {
+            name: "Sprites",
+            stride: layouts::sprites::STRIDE,
+            record_size: ::core::mem::size_of::<SpritesRecord>(),
+            shader_stages: layouts::sprites::SHADER_STAGES,
+            usage_flags: layouts::sprites::USAGE_FLAGS,
+            max_sequences: layouts::sprites::MAX_SEQUENCES,
+            tokens: layouts::sprites::token_vec,
+        },
+        LayoutInfo {
+            name: "Particles",
+            stride: layouts::particles::STRIDE,
+            record_size: ::core::mem::size_of::<ParticlesRecord>(),
+            shader_stages: layouts::particles::SHADER_STAGES,
+            usage_flags: layouts::particles::USAGE_FLAGS,
+            max_sequences: layouts::particles::MAX_SEQUENCES,
+            tokens: layouts::particles::token_vec,
+        },
+    ];
+
+    /// The layout with this name.
+    pub fn layout(name: &str) -> Option<&'static LayoutInfo> {
+        LAYOUTS.iter().find(|l| l.name == name)
+    }
+
     /// The indirect-commands layouts: constants, tokens and create info.
     pub mod layouts {
         use super::*;
@@ -257,6 +309,11 @@ pub mod pinned {
                 ]
             }
 
+            /// [`tokens`] as a `Vec`, for [`super::super::LayoutInfo`].
+            pub fn token_vec() -> Vec<ext_dgc::IndirectCommandsLayoutTokenEXT<'static>> {
+                tokens().to_vec()
+            }
+
             /// The create info for `vkCreateIndirectCommandsLayoutEXT`, borrowing `tokens` (from [`tokens`]).
             pub fn create_info<'a>(
                 pipeline_layout: vk::PipelineLayout,
@@ -297,6 +354,11 @@ pub mod pinned {
                 ]
             }
 
+            /// [`tokens`] as a `Vec`, for [`super::super::LayoutInfo`].
+            pub fn token_vec() -> Vec<ext_dgc::IndirectCommandsLayoutTokenEXT<'static>> {
+                tokens().to_vec()
+            }
+
             /// The create info for `vkCreateIndirectCommandsLayoutEXT`, borrowing `tokens` (from [`tokens`]).
             pub fn create_info<'a>(
                 pipeline_layout: vk::PipelineLayout,
@@ -331,6 +393,11 @@ pub mod pinned {
                 [
                     ext_dgc::IndirectCommandsLayoutTokenEXT::action(ext_dgc::IndirectCommandsTokenTypeEXT::DRAW_COUNT, 0),
                 ]
+            }
+
+            /// [`tokens`] as a `Vec`, for [`super::super::LayoutInfo`].
+            pub fn token_vec() -> Vec<ext_dgc::IndirectCommandsLayoutTokenEXT<'static>> {
+                tokens().to_vec()
             }
 
             /// The create info for `vkCreateIndirectCommandsLayoutEXT`, borrowing `tokens` (from [`tokens`]).

@@ -109,6 +109,40 @@ pub mod raytrace {
         assert!(::core::mem::offset_of!(RaysRecord, trace_pad) == 108);
     };
 
+
+    /// One layout of the pipeline, for code that handles layouts by name.
+    #[derive(Clone, Copy, Debug)]
+    pub struct LayoutInfo {
+        pub name: &'static str,
+        /// `indirectStride` in bytes.
+        pub stride: u32,
+        /// `size_of` the record struct (equal to the stride).
+        pub record_size: usize,
+        pub shader_stages: vk::ShaderStageFlags,
+        pub usage_flags: ext_dgc::IndirectCommandsLayoutUsageFlagsEXT,
+        pub max_sequences: u32,
+        /// The tokens, in stream order.
+        pub tokens: fn() -> Vec<ext_dgc::IndirectCommandsLayoutTokenEXT<'static>>,
+    }
+
+    /// Every layout, in description order.
+    pub static LAYOUTS: [LayoutInfo; 1] = [
+        LayoutInfo {
+            name: "Rays",
+            stride: layouts::rays::STRIDE,
+            record_size: ::core::mem::size_of::<RaysRecord>(),
+            shader_stages: layouts::rays::SHADER_STAGES,
+            usage_flags: layouts::rays::USAGE_FLAGS,
+            max_sequences: layouts::rays::MAX_SEQUENCES,
+            tokens: layouts::rays::token_vec,
+        },
+    ];
+
+    /// The layout with this name.
+    pub fn layout(name: &str) -> Option<&'static LayoutInfo> {
+        LAYOUTS.iter().find(|l| l.name == name)
+    }
+
     /// The indirect-commands layouts: constants, tokens and create info.
     pub mod layouts {
         use super::*;
@@ -137,6 +171,11 @@ pub mod raytrace {
                     ext_dgc::IndirectCommandsLayoutTokenEXT::push_constant(ext_dgc::IndirectCommandsTokenTypeEXT::PUSH_CONSTANT, 0, &PUSH_CONSTANT_DATA),
                     ext_dgc::IndirectCommandsLayoutTokenEXT::action(ext_dgc::IndirectCommandsTokenTypeEXT::TRACE_RAYS2, 8),
                 ]
+            }
+
+            /// [`tokens`] as a `Vec`, for [`super::super::LayoutInfo`].
+            pub fn token_vec() -> Vec<ext_dgc::IndirectCommandsLayoutTokenEXT<'static>> {
+                tokens().to_vec()
             }
 
             /// The create info for `vkCreateIndirectCommandsLayoutEXT`, borrowing `tokens` (from [`tokens`]).

@@ -89,6 +89,40 @@ pub mod scene {
         assert!(::core::mem::offset_of!(SceneDrawRecord, _pad0) == 44);
     };
 
+
+    /// One layout of the pipeline, for code that handles layouts by name.
+    #[derive(Clone, Copy, Debug)]
+    pub struct LayoutInfo {
+        pub name: &'static str,
+        /// `indirectStride` in bytes.
+        pub stride: u32,
+        /// `size_of` the record struct (equal to the stride).
+        pub record_size: usize,
+        pub shader_stages: vk::ShaderStageFlags,
+        pub usage_flags: ext_dgc::IndirectCommandsLayoutUsageFlagsEXT,
+        pub max_sequences: u32,
+        /// The tokens, in stream order.
+        pub tokens: fn() -> Vec<ext_dgc::IndirectCommandsLayoutTokenEXT<'static>>,
+    }
+
+    /// Every layout, in description order.
+    pub static LAYOUTS: [LayoutInfo; 1] = [
+        LayoutInfo {
+            name: "SceneDraw",
+            stride: layouts::scene_draw::STRIDE,
+            record_size: ::core::mem::size_of::<SceneDrawRecord>(),
+            shader_stages: layouts::scene_draw::SHADER_STAGES,
+            usage_flags: layouts::scene_draw::USAGE_FLAGS,
+            max_sequences: layouts::scene_draw::MAX_SEQUENCES,
+            tokens: layouts::scene_draw::token_vec,
+        },
+    ];
+
+    /// The layout with this name.
+    pub fn layout(name: &str) -> Option<&'static LayoutInfo> {
+        LAYOUTS.iter().find(|l| l.name == name)
+    }
+
     /// The indirect-commands layouts: constants, tokens and create info.
     pub mod layouts {
         use super::*;
@@ -121,6 +155,11 @@ pub mod scene {
                     ext_dgc::IndirectCommandsLayoutTokenEXT::index_buffer(8, &INDICES_DATA),
                     ext_dgc::IndirectCommandsLayoutTokenEXT::action(ext_dgc::IndirectCommandsTokenTypeEXT::DRAW_INDEXED, 24),
                 ]
+            }
+
+            /// [`tokens`] as a `Vec`, for [`super::super::LayoutInfo`].
+            pub fn token_vec() -> Vec<ext_dgc::IndirectCommandsLayoutTokenEXT<'static>> {
+                tokens().to_vec()
             }
 
             /// The create info for `vkCreateIndirectCommandsLayoutEXT`, borrowing `tokens` (from [`tokens`]).
