@@ -295,6 +295,9 @@ fn generated_glsl_compiles_and_glslang_places_every_member_at_the_manifest_offse
             check_record(&dis, l, &what);
             if non_draw_readers {
                 check_push_block(&dis, l, &what);
+                let sequence_index = l.tokens.iter().any(|t| t.token_type == TokenType::SequenceIndex);
+                let dispatch = l.action().is_some_and(|a| a.token_type == TokenType::Dispatch);
+                assert_eq!(dis.contains("SpecId"), dispatch && sequence_index, "{what}: a dispatch fallback needs the sequence index");
             }
             if has_push_data(l) && is_draw(l) {
                 let what = format!("{name}/{} reader", l.name);
