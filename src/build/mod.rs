@@ -194,7 +194,7 @@ impl Build {
             }
         };
         let mut errors = String::new();
-        let options = Options { targets: self.targets.clone() };
+        let options = Options { targets: self.targets.clone(), check_kernels: self.check_kernels };
         for path in &files {
             report.inputs.push(path.clone());
             let text = match std::fs::read_to_string(path) {
@@ -210,9 +210,6 @@ impl Build {
                 report.inputs.extend(profile_files(p, &self.targets, &base));
                 if self.check_kernels {
                     report.inputs.extend(p.kernels.iter().map(|k| base.join(&k.source.node)));
-                    if let Some(m) = &c.manifest {
-                        c.diagnostics.extend(crate::shader::check_kernels(&base, p, m));
-                    }
                 }
             }
             let name = path.display().to_string();

@@ -138,7 +138,7 @@ SceneDrawPushObject scene_draw_read_object() {
 // Kernels: write layout(local_size_x = <K>_LOCAL_SIZE_X, ...) in so that the description and the
 // shader cannot disagree.
 // ---------------------------------------------------------------------------------------------
-// Kernel `cull` (shaders/cull.comp), writes `SceneDraw`.
+// Kernel `cull` (../shaders/cull.comp), writes `SceneDraw`.
 //   on lavapipe: requiredSubgroupSize 8, REQUIRE_FULL_SUBGROUPS
 //   on nvidia: requiredSubgroupSize 32, REQUIRE_FULL_SUBGROUPS
 //   on radv: requiredSubgroupSize 32, REQUIRE_FULL_SUBGROUPS
