@@ -14,7 +14,10 @@
 //! [`driver::compile_source`] runs every stage that `dgcc check` and `dgcc compile` run:
 //! parse, resolve the targets, lay out each layout, check it against every target. It never
 //! stops at the first problem and never prints; when no diagnostic is an error, the
-//! compilation holds the manifest ([`ir::Manifest`]), where every offset and stride is final.
+//! compilation holds the manifest ([`ir::Manifest`]), where every offset and stride is final,
+//! and [`emit`] prints it as Rust, C, GLSL or JSON. From a build script, [`build`] does all of
+//! it and writes the files into `OUT_DIR`; at run time, `runtime::DgcDevice` (feature
+//! `runtime`) creates the layouts on an engine's device.
 //!
 //! ```
 //! # #[cfg(feature = "compiler")] {
@@ -54,6 +57,11 @@
 //! let offsets: Vec<u32> = layout.tokens.iter().map(|t| t.offset).collect();
 //! assert_eq!(offsets, [0, 8, 24]);
 //! assert_eq!(layout.stride, 48);
+//!
+//! // Every output is printed from the manifest: here the GLSL include for the culling kernel.
+//! let glsl = dgcc::emit::emit(&manifest, dgcc::emit::Output::Glsl).expect("a valid manifest prints");
+//! assert!(glsl.contains("const uint SCENE_DRAW_STRIDE = 48u;"));
+//! assert!(glsl.contains("void scene_draw_write_draw(uint sequence"));
 //!
 //! // The manifest is what `dgcc compile --emit json` writes and what the runtime loads.
 //! let json = manifest.to_json();
