@@ -15,12 +15,13 @@ use crate::diag::Severity;
 mod input;
 mod layout;
 mod profiles;
+mod shader;
 mod stream;
 mod validation;
 
 /// Every table of the registry; a new area adds its file here.
-fn tables() -> [&'static [Rule]; 5] {
-    [input::RULES, profiles::RULES, layout::RULES, validation::RULES, stream::RULES]
+fn tables() -> [&'static [Rule]; 6] {
+    [input::RULES, profiles::RULES, layout::RULES, shader::RULES, validation::RULES, stream::RULES]
 }
 
 /// One rule of the registry.
