@@ -34,7 +34,7 @@ step "every test, with the shader checks (shaderc + naga) built in"
 cargo test --locked --features shaderc --no-fail-fast 2>&1
 
 step "runtime tests under VK_LAYER_KHRONOS_validation 1.4.309 (trixie root, lavapipe)"
-VVL_TESTS=(--test vvl_smoke --test runtime_exec --test runtime_examples --test runtime_scene)
+VVL_TESTS=(--test vvl_smoke --test runtime_exec --test runtime_examples --test runtime_scene --test runtime_validate)
 if [ "$root" = 1 ]; then
   DGCC_TRIXIE_ROOT=$TRIXIE_ROOT CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER="$PWD/.ci/with-validation.sh" \
     cargo test --locked --features shaderc "${VVL_TESTS[@]}" 2>&1
