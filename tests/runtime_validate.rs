@@ -8,6 +8,8 @@
 mod common;
 #[path = "runtime/validate_rig.rs"]
 mod rig;
+#[path = "runtime/validate_use.rs"]
+mod validate_use;
 
 use dgcc::ir::TokenType;
 use dgcc::runtime::scene::world::Rng;
@@ -17,7 +19,13 @@ use rig::{lo_hi, Rig};
 
 /// Any device that runs compute: the validator needs no extension.
 fn device(test: &str) -> Option<GpuContext> {
-    common::gpu_with(test, &ContextOptions { enable_dgc: true, require_dgc: false })
+    common::gpu_with(
+        test,
+        &ContextOptions {
+            enable_dgc: true,
+            require_dgc: false,
+        },
+    )
 }
 
 /// `(sequence, token, check)` of each violation, in report order.
@@ -29,12 +37,30 @@ fn found(r: &StreamReport) -> Vec<(Option<u32>, Option<&str>, Check)> {
 fn clean_draw(rig: &Rig) -> Vec<u32> {
     let [ilo, ihi] = lo_hi(rig.index.address);
     let [vlo, vhi] = lo_hi(rig.vertex.address);
-    vec![7, 3, ilo, ihi, rig::INDEX_BYTES as u32, 1, vlo, vhi, rig::VERTEX_BYTES as u32, 16, 36, 1, 0, 0, 0]
+    vec![
+        7,
+        3,
+        ilo,
+        ihi,
+        rig::INDEX_BYTES as u32,
+        1,
+        vlo,
+        vhi,
+        rig::VERTEX_BYTES as u32,
+        16,
+        36,
+        1,
+        0,
+        0,
+        0,
+    ]
 }
 
 #[test]
 fn each_bad_draw_record_is_reported_with_its_sequence_token_and_field() {
-    let Some(ctx) = device("each_bad_draw_record_is_reported_with_its_sequence_token_and_field") else { return };
+    let Some(ctx) = device("each_bad_draw_record_is_reported_with_its_sequence_token_and_field") else {
+        return;
+    };
     let layout = rig::draws();
     let mut rig = Rig::new(&ctx, layout.stride);
     let clean = clean_draw(&rig);
@@ -65,7 +91,10 @@ fn each_bad_draw_record_is_reported_with_its_sequence_token_and_field() {
         clean.clone(),
     ];
     let stream = rig.stream(&records, layout.stride, Some(10));
-    let limits = StreamLimits { max_instance_count: Some(4), ..Default::default() };
+    let limits = StreamLimits {
+        max_instance_count: Some(4),
+        ..Default::default()
+    };
     let report = rig.validate(&ctx, &layout, limits, &stream);
     assert_eq!(
         found(&report),
@@ -81,28 +110,48 @@ fn each_bad_draw_record_is_reported_with_its_sequence_token_and_field() {
         ],
         "{report}"
     );
-    assert_eq!((report.total, report.first_sequence, report.sequences_checked, report.stored_count), (8, Some(1), 10, Some(10)));
+    assert_eq!(
+        (report.total, report.first_sequence, report.sequences_checked, report.stored_count),
+        (8, Some(1), 10, Some(10))
+    );
     let v = &report.violations;
-    assert_eq!((v[0].field, v[0].value, v[0].limit, v[0].code), ("bufferAddress", 0x0dea_d000_0000, None, "E0801"));
+    assert_eq!(
+        (v[0].field, v[0].value, v[0].limit, v[0].code),
+        ("bufferAddress", 0x0dea_d000_0000, None, "E0801")
+    );
     assert_eq!(v[0].vuid, Some("VUID-VkBindIndexBufferIndirectCommandEXT-None-11117"));
-    assert_eq!((v[1].field, v[1].value, v[1].limit, v[1].code), ("bufferAddress", ib + 2, Some(4), "E0802"));
+    assert_eq!(
+        (v[1].field, v[1].value, v[1].limit, v[1].code),
+        ("bufferAddress", ib + 2, Some(4), "E0802")
+    );
     assert_eq!(v[1].vuid, Some("VUID-VkBindIndexBufferIndirectCommandEXT-bufferAddress-11118"));
-    assert_eq!((v[2].field, v[2].value, v[2].limit, v[2].code), ("firstIndex + indexCount", 1036, Some(1024), "E0804"));
+    assert_eq!(
+        (v[2].field, v[2].value, v[2].limit, v[2].code),
+        ("firstIndex + indexCount", 1036, Some(1024), "E0804")
+    );
     assert_eq!((v[3].field, v[3].value, v[3].limit), ("size", 4096, Some(96)));
     assert_eq!((v[4].value, v[4].code), (ib, "E0805"));
     assert_eq!(v[4].vuid, Some("VUID-VkBindVertexBufferIndirectCommandEXT-None-11120"));
-    assert_eq!((v[5].field, v[5].value, v[5].limit, v[5].code), ("instanceCount", 5, Some(4), "E0809"));
+    assert_eq!(
+        (v[5].field, v[5].value, v[5].limit, v[5].code),
+        ("instanceCount", 5, Some(4), "E0809")
+    );
     assert_eq!((v[6].field, v[6].value, v[6].code), ("indexType", 7, "E0803"));
     assert_eq!((v[7].field, v[7].value, v[7].limit), ("size", 4096, Some(4080)));
     assert_eq!(rig.validate_on_host(&layout, limits, &stream), report, "the host reference agrees");
     let text = report.to_string();
-    assert!(text.contains("error[E0804]: sequence 3, token `draw`: firstIndex + indexCount = 1036 exceeds"), "{text}");
+    assert!(
+        text.contains("error[E0804]: sequence 3, token `draw`: firstIndex + indexCount = 1036 exceeds"),
+        "{text}"
+    );
     rig.destroy(&ctx);
 }
 
 #[test]
 fn count_tokens_and_execution_set_indices_are_checked_down_to_the_inner_draws() {
-    let Some(ctx) = device("count_tokens_and_execution_set_indices_are_checked_down_to_the_inner_draws") else { return };
+    let Some(ctx) = device("count_tokens_and_execution_set_indices_are_checked_down_to_the_inner_draws") else {
+        return;
+    };
     let layout = rig::count_draws();
     let mut rig = Rig::new(&ctx, layout.stride);
     let mut inner = [[36u32, 1, 0, 0, 0]; 16];
@@ -131,7 +180,11 @@ fn count_tokens_and_execution_set_indices_are_checked_down_to_the_inner_draws() 
         record(3, at(0), 20, 0),
     ];
     let stream = rig.stream(&records, layout.stride, None);
-    let limits = StreamLimits { max_instance_count: Some(2), max_draw_count: Some(8), ..Default::default() };
+    let limits = StreamLimits {
+        max_instance_count: Some(2),
+        max_draw_count: Some(8),
+        ..Default::default()
+    };
     let report = rig.validate(&ctx, &layout, limits, &stream);
     assert_eq!(
         found(&report),
@@ -148,10 +201,16 @@ fn count_tokens_and_execution_set_indices_are_checked_down_to_the_inner_draws() 
         "{report}"
     );
     let v = &report.violations;
-    assert_eq!((v[0].field, v[0].value, v[0].limit, v[0].code, v[0].element), ("index", 4, Some(4), "E0810", None));
+    assert_eq!(
+        (v[0].field, v[0].value, v[0].limit, v[0].code, v[0].element),
+        ("index", 4, Some(4), "E0810", None)
+    );
     assert_eq!((v[1].value, v[1].code), (0x40, "E0806"));
     assert_eq!(v[1].vuid, Some("VUID-VkDrawIndirectCountIndirectCommandEXT-None-11122"));
-    assert_eq!((v[2].field, v[2].value, v[2].limit, v[2].code), ("commandCount", 9, Some(8), "E0807"));
+    assert_eq!(
+        (v[2].field, v[2].value, v[2].limit, v[2].code),
+        ("commandCount", 9, Some(8), "E0807")
+    );
     assert_eq!((v[3].value, v[3].limit), (160, Some(120)));
     assert_eq!((v[4].element, v[4].value), (Some(3), 3));
     assert_eq!((v[5].element, v[5].value, v[5].limit), (Some(5), 2036, Some(1024)));
@@ -164,7 +223,9 @@ fn count_tokens_and_execution_set_indices_are_checked_down_to_the_inner_draws() 
 
 #[test]
 fn dispatch_sizes_and_the_stored_count_are_held_to_the_device_and_the_stream() {
-    let Some(ctx) = device("dispatch_sizes_and_the_stored_count_are_held_to_the_device_and_the_stream") else { return };
+    let Some(ctx) = device("dispatch_sizes_and_the_stored_count_are_held_to_the_device_and_the_stream") else {
+        return;
+    };
     let layout = rig::dispatch();
     let mut rig = Rig::new(&ctx, layout.stride);
     let max = ctx.properties.limits.max_compute_work_group_count;
@@ -179,8 +240,15 @@ fn dispatch_sizes_and_the_stored_count_are_held_to_the_device_and_the_stream() {
     let limits = StreamLimits::default().with_device_limits(&ctx.properties.limits);
     let stream = rig.stream(&records, layout.stride, Some(4));
     let report = rig.validate(&ctx, &layout, limits, &stream);
-    assert_eq!(found(&report), vec![(Some(1), Some("groups"), Check::GroupsX), (Some(2), Some("groups"), Check::GroupsZ)], "{report}");
-    assert_eq!((report.violations[1].field, report.violations[1].vuid), ("z", Some("VUID-VkDispatchIndirectCommand-z-00419")));
+    assert_eq!(
+        found(&report),
+        vec![(Some(1), Some("groups"), Check::GroupsX), (Some(2), Some("groups"), Check::GroupsZ)],
+        "{report}"
+    );
+    assert_eq!(
+        (report.violations[1].field, report.violations[1].vuid),
+        ("z", Some("VUID-VkDispatchIndirectCommand-z-00419"))
+    );
     assert_eq!((report.sequences_checked, report.stored_count), (4, Some(4)));
     // A stored count above maxSequenceCount: reported for the stream, then min(count, records) checked.
     let stream = rig.stream(&records[..3], layout.stride, Some(12));
@@ -191,19 +259,27 @@ fn dispatch_sizes_and_the_stored_count_are_held_to_the_device_and_the_stream() {
     assert_eq!(v.vuid, Some("VUID-VkGeneratedCommandsInfoEXT-sequenceCountAddress-11068"));
     assert_eq!((report.total, report.sequences_checked, report.first_sequence), (3, 3, Some(1)));
     // A tighter stated maximum (the device's maxIndirectSequenceCount, say) is the limit.
-    let tight = StreamLimits { max_sequence_count: Some(2), ..limits };
+    let tight = StreamLimits {
+        max_sequence_count: Some(2),
+        ..limits
+    };
     let stream = rig.stream(&records[..1], layout.stride, Some(1));
     let report = rig.validate(&ctx, &layout, tight, &stream);
     assert!(report.is_clean(), "{report}");
     let stream = rig.stream(&records[..4], layout.stride, Some(3));
     let report = rig.validate(&ctx, &layout, tight, &stream);
-    assert_eq!((report.violations[0].check, report.violations[0].limit), (Check::SequenceCount, Some(2)));
+    assert_eq!(
+        (report.violations[0].check, report.violations[0].limit),
+        (Check::SequenceCount, Some(2))
+    );
     rig.destroy(&ctx);
 }
 
 #[test]
 fn a_layout_without_an_index_buffer_token_is_held_to_the_stated_binding() {
-    let Some(ctx) = device("a_layout_without_an_index_buffer_token_is_held_to_the_stated_binding") else { return };
+    let Some(ctx) = device("a_layout_without_an_index_buffer_token_is_held_to_the_stated_binding") else {
+        return;
+    };
     let mut layout = rig::draws();
     layout.tokens.remove(1);
     let mut rig = Rig::new(&ctx, layout.stride);
@@ -216,10 +292,22 @@ fn a_layout_without_an_index_buffer_token_is_held_to_the_stated_binding() {
     let records = vec![draw(0, 150), draw(100, 60), draw(u32::MAX, 2)];
     let stream = rig.stream(&records, layout.stride, None);
     // 300 bytes of UINT16 indices: 150 of them.
-    let bound = BoundIndexBuffer { bytes: 300, index_type: ash::vk::IndexType::UINT16 };
-    let limits = StreamLimits { bound_index_buffer: Some(bound), ..Default::default() };
+    let bound = BoundIndexBuffer {
+        bytes: 300,
+        index_type: ash::vk::IndexType::UINT16,
+    };
+    let limits = StreamLimits {
+        bound_index_buffer: Some(bound),
+        ..Default::default()
+    };
     let report = rig.validate(&ctx, &layout, limits, &stream);
-    assert_eq!(found(&report), vec![(Some(1), Some("draw"), Check::IndexRange), (Some(2), Some("draw"), Check::IndexRange)]);
+    assert_eq!(
+        found(&report),
+        vec![
+            (Some(1), Some("draw"), Check::IndexRange),
+            (Some(2), Some("draw"), Check::IndexRange)
+        ]
+    );
     assert_eq!((report.violations[0].value, report.violations[0].limit), (160, Some(150)));
     assert_eq!(report.violations[1].value, u32::MAX as u64 + 2, "the sum is not wrapped to 32 bits");
     // Unstated, the range is not checked.
@@ -229,18 +317,27 @@ fn a_layout_without_an_index_buffer_token_is_held_to_the_stated_binding() {
 
 #[test]
 fn more_violations_than_the_report_holds_are_counted_and_the_first_is_exact() {
-    let Some(ctx) = device("more_violations_than_the_report_holds_are_counted_and_the_first_is_exact") else { return };
+    let Some(ctx) = device("more_violations_than_the_report_holds_are_counted_and_the_first_is_exact") else {
+        return;
+    };
     let layout = rig::dispatch();
     let mut rig = Rig::new(&ctx, layout.stride);
     let mut records: Vec<Vec<u32>> = (0..300).map(|i| vec![i, 1, 1, 1]).collect();
     for r in records.iter_mut().skip(37) {
         r[1] = 5;
     }
-    let limits = StreamLimits { max_workgroup_count: Some([4, 4, 4]), report_capacity: 16, ..Default::default() };
+    let limits = StreamLimits {
+        max_workgroup_count: Some([4, 4, 4]),
+        report_capacity: 16,
+        ..Default::default()
+    };
     let stream = rig.stream(&records, layout.stride, None);
     let report = rig.validate(&ctx, &layout, limits, &stream);
     assert_eq!((report.total, report.first_sequence, report.violations.len()), (263, Some(37), 16));
-    assert!(report.violations.iter().all(|v| v.check == Check::GroupsX && v.sequence >= Some(37)));
+    assert!(report
+        .violations
+        .iter()
+        .all(|v| v.check == Check::GroupsX && v.sequence >= Some(37)));
     assert!(report.to_string().contains("… and 247 more"));
     rig.destroy(&ctx);
 }
@@ -256,12 +353,24 @@ fn pick(rng: &mut Rng, plausible: &[u32]) -> u32 {
 
 #[test]
 fn random_streams_give_the_gpu_and_the_host_reference_the_same_report() {
-    let Some(ctx) = device("random_streams_give_the_gpu_and_the_host_reference_the_same_report") else { return };
+    let Some(ctx) = device("random_streams_give_the_gpu_and_the_host_reference_the_same_report") else {
+        return;
+    };
     let mut rng = Rng::new(0x5eed);
     let mut checks = std::collections::BTreeSet::new();
     for layout in [rig::draws(), rig::count_draws(), rig::dispatch()] {
         let mut rig = Rig::new(&ctx, layout.stride);
-        let inner: Vec<[u32; 5]> = (0..16).map(|_| [pick(&mut rng, &[3, 36, 600]), pick(&mut rng, &[0, 1, 2]), pick(&mut rng, &[0, 500, 1020]), 0, 0]).collect();
+        let inner: Vec<[u32; 5]> = (0..16)
+            .map(|_| {
+                [
+                    pick(&mut rng, &[3, 36, 600]),
+                    pick(&mut rng, &[0, 1, 2]),
+                    pick(&mut rng, &[0, 500, 1020]),
+                    0,
+                    0,
+                ]
+            })
+            .collect();
         rig.write_inner_draws(&inner);
         let addresses: Vec<u64> = [rig.index.address, rig.vertex.address, rig.indirect.address]
             .iter()
@@ -279,7 +388,10 @@ fn random_streams_give_the_gpu_and_the_host_reference_the_same_report() {
                     .collect();
                 // Plausible addresses where this layout keeps them.
                 for t in &layout.tokens {
-                    if matches!(t.token_type, TokenType::IndexBuffer | TokenType::VertexBuffer | TokenType::DrawIndexedCount) {
+                    if matches!(
+                        t.token_type,
+                        TokenType::IndexBuffer | TokenType::VertexBuffer | TokenType::DrawIndexedCount
+                    ) {
                         let a = addresses[(rng.next_u64() % addresses.len() as u64) as usize];
                         let w = t.offset as usize / 4;
                         r[w..w + 2].copy_from_slice(&lo_hi(a));
@@ -293,13 +405,21 @@ fn random_streams_give_the_gpu_and_the_host_reference_the_same_report() {
                 max_instance_count: Some(1),
                 max_draw_count: Some(12),
                 max_workgroup_count: Some([1000, 20, 30]),
-                bound_index_buffer: Some(BoundIndexBuffer { bytes: 2000, index_type: ash::vk::IndexType::UINT32 }),
+                bound_index_buffer: Some(BoundIndexBuffer {
+                    bytes: 2000,
+                    index_type: ash::vk::IndexType::UINT32,
+                }),
                 report_capacity: 1 << 16,
                 ..Default::default()
             };
             let gpu = rig.validate(&ctx, &layout, limits, &stream);
             let host = rig.validate_on_host(&layout, limits, &stream);
-            assert!(gpu.total < limits.report_capacity, "{}: {} violations overflow the report", layout.name, gpu.total);
+            assert!(
+                gpu.total < limits.report_capacity,
+                "{}: {} violations overflow the report",
+                layout.name,
+                gpu.total
+            );
             assert_eq!(gpu, host, "layout {} round {round}", layout.name);
             checks.extend(gpu.violations.iter().map(|v| v.check));
         }
@@ -308,108 +428,4 @@ fn random_streams_give_the_gpu_and_the_host_reference_the_same_report() {
     // The random streams reached every check, so the agreement above covers every branch.
     let missed: Vec<Check> = Check::ALL.into_iter().filter(|c| !checks.contains(c)).collect();
     assert!(missed.is_empty(), "no random stream triggered {missed:?}");
-}
-
-#[test]
-fn the_executor_validates_before_executing_and_still_runs_the_stream() {
-    use ash::vk;
-    use dgcc::runtime::descriptors::StorageSet;
-    use dgcc::runtime::memory::{Buffer, Location};
-    use dgcc::runtime::shaders::compute_pipeline;
-    use dgcc::runtime::validate::StreamValidator;
-    use dgcc::runtime::{Bound, DgcDevice, Execution, NoPass};
-    let Some(ctx) = common::gpu("the_executor_validates_before_executing_and_still_runs_the_stream") else { return };
-    let layout = rig::dispatch();
-    let mut rig = Rig::new(&ctx, layout.stride);
-    let mut totals = Buffer::new(&ctx, 12, vk::BufferUsageFlags::STORAGE_BUFFER, Location::Host).unwrap();
-    totals.write(0, &[0; 12]).unwrap();
-    let d = &ctx.device;
-    let mut set = StorageSet::new(d, vk::ShaderStageFlags::COMPUTE, &[totals.buffer, rig.stream.buffer]).unwrap();
-    let ranges = [vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::COMPUTE, offset: 0, size: 8 }];
-    let set_layouts = [set.layout];
-    let info = vk::PipelineLayoutCreateInfo::default().set_layouts(&set_layouts).push_constant_ranges(&ranges);
-    let pipeline_layout = unsafe { d.create_pipeline_layout(&info, None) }.unwrap();
-    let spv = include_bytes!("../shaders/runtime/spv/test_accumulate.comp.spv");
-    let pipeline = compute_pipeline(d, pipeline_layout, spv, &[(0, 0), (1, layout.stride / 4)], None).unwrap();
-    let dev = DgcDevice::from_context(&ctx).unwrap();
-    let push = [dgcc::ir::PushConstantRange { stages: rig::COMPUTE, offset: 0, size: 8 }];
-    let mut l = dev.create_layout(&layout, &push, pipeline_layout).unwrap();
-    let mut exec = Execution::new(&dev, &l, Bound::Pipeline(pipeline), 3, 0, 64 << 20).unwrap();
-    // The engine states one workgroup per dimension; sequence 1 asks for two.
-    let limits = StreamLimits { max_workgroup_count: Some([1, 1, 1]), ..Default::default() };
-    let validator = StreamValidator::new(&dev, &layout, limits, &[]).unwrap();
-    assert!(exec.set_validator(Some(validator)).is_none());
-    let stream = rig.stream(&[vec![1, 1, 1, 1], vec![10, 2, 1, 1], vec![100, 1, 1, 1]], layout.stride, Some(3));
-    ctx.one_shot(|cmd| unsafe {
-        d.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::COMPUTE, pipeline);
-        d.cmd_bind_descriptor_sets(cmd, vk::PipelineBindPoint::COMPUTE, pipeline_layout, 0, &[set.set], &[]);
-        exec.record(&dev, &l, cmd, &stream, &mut NoPass(|_, _| {}))
-    })
-    .unwrap();
-    let report = exec.validator().unwrap().read_report();
-    assert_eq!(found(&report), vec![(Some(1), Some("groups"), Check::GroupsX)], "{report}");
-    let t = totals.bytes().unwrap();
-    let word = |i: usize| u32::from_le_bytes(t[4 * i..4 * i + 4].try_into().unwrap());
-    assert_eq!((word(0), word(1)), (121, 4), "the stream ran with the engine's pipeline after validation");
-    unsafe {
-        d.device_wait_idle().unwrap();
-        exec.destroy(&dev);
-        l.destroy(&dev);
-        d.destroy_pipeline(pipeline, None);
-        d.destroy_pipeline_layout(pipeline_layout, None);
-        set.destroy(d);
-        totals.destroy(d);
-    }
-    rig.destroy(&ctx);
-}
-
-#[test]
-fn the_scene_validates_a_clean_stream_every_frame_in_both_gpu_modes() {
-    use dgcc::runtime::scene::{builtin_manifest, run, Mode, RunOptions};
-    if device("the_scene_validates_a_clean_stream_every_frame_in_both_gpu_modes").is_none() {
-        return;
-    }
-    for mode in [Mode::Dgc, Mode::Mdi] {
-        let options = RunOptions { mode, objects: 1500, frames: 2, validate_stream: true, ..RunOptions::default() };
-        let report = match run(&builtin_manifest(), &options) {
-            Ok(r) => r,
-            Err(e @ dgcc::runtime::RuntimeError::MissingFeature { .. }) if !common::require_vulkan() => {
-                common::loud(&format!("SKIP the scene in {} mode: {e}", mode.name()));
-                continue;
-            }
-            Err(e) => panic!("{} run failed: {e}", mode.name()),
-        };
-        assert_eq!(report.stream_validation.len(), 2, "one report per frame");
-        for (frame, v) in report.frames.iter().zip(&report.stream_validation) {
-            assert!(v.is_clean(), "{v}");
-            assert_eq!((v.sequences_checked, v.stored_count), (frame.visible, Some(frame.visible)));
-            assert!(frame.visible > 100);
-        }
-        assert!(report.stream_is_clean());
-        assert!(report.to_string().contains("stream validation: clean, 2 frame(s)"), "{report}");
-        assert!(serde_json::to_value(&report).unwrap()["stream_validation"][1]["total"] == 0);
-    }
-    // The validator is not run unless asked, and is refused where there is no GPU stream.
-    let plain = run(&builtin_manifest(), &RunOptions { objects: 100, frames: 1, ..RunOptions::default() }).unwrap();
-    assert!(plain.stream_validation.is_empty() && !plain.to_string().contains("stream validation"));
-    assert!(serde_json::to_value(&plain).unwrap().get("stream_validation").is_none());
-    let cpu = RunOptions { mode: Mode::Cpu, validate_stream: true, ..RunOptions::default() };
-    assert!(run(&builtin_manifest(), &cpu).unwrap_err().to_string().contains("--mode cpu"));
-}
-
-#[cfg(feature = "cli")]
-#[test]
-fn dgcc_run_validate_stream_prints_a_clean_line() {
-    if device("dgcc_run_validate_stream_prints_a_clean_line").is_none() {
-        return;
-    }
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_dgcc"))
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .args(["run", "examples/scene.ron", "--objects", "500", "--validate-stream"])
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
-    let line = stdout.lines().find(|l| l.starts_with("stream validation:")).unwrap_or_else(|| panic!("no validation line in\n{stdout}"));
-    assert!(line.starts_with("stream validation: clean, 3 frame(s), "), "{line}");
 }

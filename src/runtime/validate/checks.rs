@@ -148,11 +148,17 @@ impl Check {
 
     /// Whether `value` and `limit` are addresses or byte counts (printed in hex) or plain numbers.
     pub const fn hex_value(self) -> bool {
-        matches!(self, Check::IndexAddress | Check::IndexAlignment | Check::VertexAddress | Check::CountAddress | Check::CountAlignment)
+        matches!(
+            self,
+            Check::IndexAddress | Check::IndexAlignment | Check::VertexAddress | Check::CountAddress | Check::CountAlignment
+        )
     }
 
     /// Whether the check has a meaningful limit (an address outside every buffer has none).
     pub const fn has_limit(self) -> bool {
-        !matches!(self, Check::IndexAddress | Check::VertexAddress | Check::CountAddress | Check::IndexType)
+        !matches!(
+            self,
+            Check::IndexAddress | Check::VertexAddress | Check::CountAddress | Check::IndexType
+        )
     }
 }

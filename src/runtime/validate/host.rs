@@ -44,7 +44,10 @@ pub fn validate_on_host(
             stream.max_sequences
         )));
     }
-    let mut r = Recorder { words: vec![0, NONE, 0, NONE], capacity: limits.report_capacity };
+    let mut r = Recorder {
+        words: vec![0, NONE, 0, NONE],
+        capacity: limits.report_capacity,
+    };
     let mut n = stream.max_sequences;
     if let Some(stored) = stream.stored_count {
         r.words[3] = stored;
@@ -58,7 +61,10 @@ pub fn validate_on_host(
     let ctx = Context { t: &t, memory };
     for s in 0..n {
         let record = &stream.records[s as usize * stride..(s as usize + 1) * stride];
-        let words: Vec<u32> = record.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
+        let words: Vec<u32> = record
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
         ctx.check_sequence(&mut r, s, &words);
     }
     Ok(StreamReport::decode(layout, &r.words))
@@ -107,7 +113,9 @@ impl Context<'_> {
     fn list(&self, index: usize) -> impl Iterator<Item = (u64, u64)> + '_ {
         let first = self.t[T_LISTS + 2 * index] as usize;
         let n = self.t[T_LISTS + 2 * index + 1] as usize;
-        self.t[first..first + 4 * n].chunks_exact(4).map(|e| (e[0] as u64 | (e[1] as u64) << 32, e[2] as u64 | (e[3] as u64) << 32))
+        self.t[first..first + 4 * n]
+            .chunks_exact(4)
+            .map(|e| (e[0] as u64 | (e[1] as u64) << 32, e[2] as u64 | (e[3] as u64) << 32))
     }
 
     fn locate(&self, list: usize, start: u64, len: u64) -> Where {
@@ -162,14 +170,25 @@ impl Context<'_> {
 
     /// The 4-byte words at a device address inside a memory snapshot.
     fn read(&self, address: u64, words: usize) -> Option<Vec<u32>> {
-        let (base, bytes) = self.memory.iter().find(|(b, m)| *b <= address && address - b + 4 * words as u64 <= m.len() as u64)?;
+        let (base, bytes) = self
+            .memory
+            .iter()
+            .find(|(b, m)| *b <= address && address - b + 4 * words as u64 <= m.len() as u64)?;
         let at = (address - base) as usize;
-        Some(bytes[at..at + 4 * words].chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect())
+        Some(
+            bytes[at..at + 4 * words]
+                .chunks_exact(4)
+                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .collect(),
+        )
     }
 
     fn check_sequence(&self, r: &mut Recorder, s: u32, w: &[u32]) {
         let t = self.t;
-        let mut bound = (t[T_BOUND_INDEX_BYTES] as u64 | (t[T_BOUND_INDEX_BYTES + 1] as u64) << 32, t[T_BOUND_INDEX_SIZE]);
+        let mut bound = (
+            t[T_BOUND_INDEX_BYTES] as u64 | (t[T_BOUND_INDEX_BYTES + 1] as u64) << 32,
+            t[T_BOUND_INDEX_SIZE],
+        );
         for k in 0..t[T_TOKEN_COUNT] {
             let e = T_TOKENS + 4 * k as usize;
             let (ty, at, p0, p1) = (t[e], t[e + 1] as usize / 4, t[e + 2], t[e + 3]);
@@ -192,7 +211,14 @@ impl Context<'_> {
                     for j in 0..p1 {
                         let index = w[at + j as usize];
                         if index >= p0 {
-                            r.report(s, k, Check::ExecutionSetIndex, if p1 > 1 { j } else { NONE }, index as u64, p0 as u64);
+                            r.report(
+                                s,
+                                k,
+                                Check::ExecutionSetIndex,
+                                if p1 > 1 { j } else { NONE },
+                                index as u64,
+                                p0 as u64,
+                            );
                         }
                     }
                 }
@@ -209,9 +235,14 @@ impl Context<'_> {
                         }
                     }
                 }
-                x if [TokenType::DrawIndexedCount, TokenType::DrawCount, TokenType::DrawMeshTasksCount, TokenType::DrawMeshTasksCountNv]
-                    .iter()
-                    .any(|c| c.value() == x) =>
+                x if [
+                    TokenType::DrawIndexedCount,
+                    TokenType::DrawCount,
+                    TokenType::DrawMeshTasksCount,
+                    TokenType::DrawMeshTasksCountNv,
+                ]
+                .iter()
+                .any(|c| c.value() == x) =>
                 {
                     self.check_count(r, s, k, (address(), w[at + 2], w[at + 3]), (p0, p1), bound);
                 }
@@ -236,13 +267,19 @@ impl Context<'_> {
         if !strided {
             r.report(s, k, Check::CountStride, NONE, stride as u64, inner_bytes as u64);
         }
-        let len = if n == 0 { 0 } else { stride as u64 * (n as u64 - 1) + inner_bytes as u64 };
+        let len = if n == 0 {
+            0
+        } else {
+            stride as u64 * (n as u64 - 1) + inner_bytes as u64
+        };
         let inside = self.check_range(r, s, k, 2, address, len, (Check::CountAddress, Check::CountSize));
         if !inside || !aligned || !strided || inner_kind == 0 {
             return;
         }
         for d in 0..n {
-            let Some(draw) = self.read(address + stride as u64 * d as u64, inner_bytes as usize / 4) else { return };
+            let Some(draw) = self.read(address + stride as u64 * d as u64, inner_bytes as usize / 4) else {
+                return;
+            };
             self.check_instances(r, s, k, d, draw[1]);
             if inner_kind == 1 {
                 self.check_indices(r, s, k, d, draw[2], draw[0], bound);

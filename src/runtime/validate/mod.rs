@@ -67,9 +67,17 @@ pub struct StreamValidator {
 impl StreamValidator {
     /// A validator for streams of `layout`, pointing only into `buffers`. Refuses a layout whose
     /// tokens reach past its stride (only an edited manifest has one) and a capacity of 0.
-    pub fn new(alloc: &dyn Allocator, layout: &CompiledLayout, limits: StreamLimits, buffers: &[RegisteredBuffer]) -> Result<StreamValidator> {
+    pub fn new(
+        alloc: &dyn Allocator,
+        layout: &CompiledLayout,
+        limits: StreamLimits,
+        buffers: &[RegisteredBuffer],
+    ) -> Result<StreamValidator> {
         if limits.report_capacity == 0 || limits.report_capacity > 1 << 20 {
-            return Err(RuntimeError::Invalid(format!("report capacity {} is outside 1..=1048576", limits.report_capacity)));
+            return Err(RuntimeError::Invalid(format!(
+                "report capacity {} is outside 1..=1048576",
+                limits.report_capacity
+            )));
         }
         let words = table::build(layout, &limits, buffers)?;
         let d = alloc.device();
@@ -98,7 +106,11 @@ impl StreamValidator {
             unsafe { v.destroy(d) };
             return Err(e);
         }
-        let range = [vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::COMPUTE, offset: 0, size: PUSH_BYTES }];
+        let range = [vk::PushConstantRange {
+            stage_flags: vk::ShaderStageFlags::COMPUTE,
+            offset: 0,
+            size: PUSH_BYTES,
+        }];
         let info = vk::PipelineLayoutCreateInfo::default().push_constant_ranges(&range);
         // SAFETY: valid create info; on failure everything created so far is destroyed.
         let made = unsafe { d.create_pipeline_layout(&info, None) }
@@ -136,7 +148,9 @@ impl StreamValidator {
     /// No pending work may use the validator.
     pub unsafe fn set_buffers(&mut self, alloc: &dyn Allocator, limits: StreamLimits, buffers: &[RegisteredBuffer]) -> Result<()> {
         if limits.report_capacity != self.limits.report_capacity {
-            return Err(RuntimeError::Invalid("the report capacity is fixed when the validator is created".into()));
+            return Err(RuntimeError::Invalid(
+                "the report capacity is fixed when the validator is created".into(),
+            ));
         }
         let words = table::build(&self.layout, &limits, buffers)?;
         let bytes = 4 * words.len() as u64;
@@ -163,21 +177,39 @@ impl StreamValidator {
     /// One pass per submission: read the report once it finished.
     pub unsafe fn record(&self, device: &ash::Device, cmd: vk::CommandBuffer, stream: &Stream) -> Result<()> {
         if stream.address == 0 || !stream.address.is_multiple_of(4) {
-            return Err(RuntimeError::Invalid(format!("stream address {:#x} is null or not 4-byte aligned", stream.address)));
+            return Err(RuntimeError::Invalid(format!(
+                "stream address {:#x} is null or not 4-byte aligned",
+                stream.address
+            )));
         }
         let sequence_limit = stream.max_sequences.min(self.limits.max_sequence_count.unwrap_or(u32::MAX));
         let mut push = Vec::with_capacity(PUSH_BYTES as usize);
-        for address in [stream.address, stream.count.map_or(0, |c| c.address), self.table.address, self.report.address] {
+        for address in [
+            stream.address,
+            stream.count.map_or(0, |c| c.address),
+            self.table.address,
+            self.report.address,
+        ] {
             push.extend_from_slice(&address.to_le_bytes());
         }
-        for word in [self.layout.stride, stream.max_sequences, sequence_limit, self.limits.report_capacity] {
+        for word in [
+            self.layout.stride,
+            stream.max_sequences,
+            sequence_limit,
+            self.limits.report_capacity,
+        ] {
             push.extend_from_slice(&word.to_le_bytes());
         }
         let header = [0u32, u32::MAX, 0, u32::MAX];
-        barrier(device, cmd, (vk::PipelineStageFlags2::COMPUTE_SHADER, vk::AccessFlags2::SHADER_READ | vk::AccessFlags2::SHADER_WRITE), (
-            vk::PipelineStageFlags2::TRANSFER,
-            vk::AccessFlags2::TRANSFER_WRITE,
-        ));
+        barrier(
+            device,
+            cmd,
+            (
+                vk::PipelineStageFlags2::COMPUTE_SHADER,
+                vk::AccessFlags2::SHADER_READ | vk::AccessFlags2::SHADER_WRITE,
+            ),
+            (vk::PipelineStageFlags2::TRANSFER, vk::AccessFlags2::TRANSFER_WRITE),
+        );
         device.cmd_update_buffer(cmd, self.report.buffer, 0, as_bytes(&header));
         barrier(
             device,
@@ -186,7 +218,10 @@ impl StreamValidator {
                 vk::PipelineStageFlags2::COMPUTE_SHADER | vk::PipelineStageFlags2::TRANSFER,
                 vk::AccessFlags2::SHADER_WRITE | vk::AccessFlags2::TRANSFER_WRITE,
             ),
-            (vk::PipelineStageFlags2::COMPUTE_SHADER, vk::AccessFlags2::SHADER_READ | vk::AccessFlags2::SHADER_WRITE),
+            (
+                vk::PipelineStageFlags2::COMPUTE_SHADER,
+                vk::AccessFlags2::SHADER_READ | vk::AccessFlags2::SHADER_WRITE,
+            ),
         );
         device.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::COMPUTE, self.pipeline);
         device.cmd_push_constants(cmd, self.pipeline_layout, vk::ShaderStageFlags::COMPUTE, 0, &push);
@@ -233,6 +268,10 @@ impl StreamValidator {
 type Scope = (vk::PipelineStageFlags2, vk::AccessFlags2);
 
 unsafe fn barrier(device: &ash::Device, cmd: vk::CommandBuffer, src: Scope, dst: Scope) {
-    let b = [vk::MemoryBarrier2::default().src_stage_mask(src.0).src_access_mask(src.1).dst_stage_mask(dst.0).dst_access_mask(dst.1)];
+    let b = [vk::MemoryBarrier2::default()
+        .src_stage_mask(src.0)
+        .src_access_mask(src.1)
+        .dst_stage_mask(dst.0)
+        .dst_access_mask(dst.1)];
     device.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().memory_barriers(&b));
 }

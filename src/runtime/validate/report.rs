@@ -177,9 +177,17 @@ impl fmt::Display for StreamViolation {
 impl fmt::Display for StreamReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.is_clean() {
-            return write!(f, "stream `{}`: {} sequences checked, no violations", self.layout, self.sequences_checked);
+            return write!(
+                f,
+                "stream `{}`: {} sequences checked, no violations",
+                self.layout, self.sequences_checked
+            );
         }
-        write!(f, "stream `{}`: {} sequences checked, {} violation(s)", self.layout, self.sequences_checked, self.total)?;
+        write!(
+            f,
+            "stream `{}`: {} sequences checked, {} violation(s)",
+            self.layout, self.sequences_checked, self.total
+        )?;
         if let Some(s) = self.first_sequence {
             write!(f, ", the first in sequence {s}")?;
         }
@@ -198,7 +206,16 @@ mod tests {
     use super::*;
 
     fn slot(sequence: u32, token: u32, check: Check, element: u32, value: u64, limit: u64) -> [u32; 8] {
-        [sequence, token, check.id(), element, value as u32, (value >> 32) as u32, limit as u32, (limit >> 32) as u32]
+        [
+            sequence,
+            token,
+            check.id(),
+            element,
+            value as u32,
+            (value >> 32) as u32,
+            limit as u32,
+            (limit >> 32) as u32,
+        ]
     }
 
     #[test]
@@ -209,17 +226,29 @@ mod tests {
         words.extend(slot(5, 1, Check::IndexAddress, NONE, 0xdead_0000_0000, 0));
         words.extend(slot(NONE, NONE, Check::SequenceCount, NONE, 11, 10));
         let r = StreamReport::decode(&layout, &words);
-        assert_eq!((r.total, r.first_sequence, r.sequences_checked, r.stored_count), (3, Some(5), 10, Some(7)));
+        assert_eq!(
+            (r.total, r.first_sequence, r.sequences_checked, r.stored_count),
+            (3, Some(5), 10, Some(7))
+        );
         let v = &r.violations;
         assert_eq!(v.len(), 3);
         assert_eq!((v[0].sequence, v[0].check, v[0].code), (None, Check::SequenceCount, "E0811"));
         assert_eq!(v[0].vuid, Some("VUID-VkGeneratedCommandsInfoEXT-sequenceCountAddress-11068"));
-        assert_eq!((v[1].sequence, v[1].token.as_deref(), v[1].field), (Some(5), Some("indices"), "bufferAddress"));
+        assert_eq!(
+            (v[1].sequence, v[1].token.as_deref(), v[1].field),
+            (Some(5), Some("indices"), "bufferAddress")
+        );
         assert_eq!((v[1].value, v[1].limit), (0xdead_0000_0000, None));
-        assert_eq!((v[2].token.as_deref(), v[2].field, v[2].limit), (Some("draw"), "firstIndex + indexCount", Some(500)));
+        assert_eq!(
+            (v[2].token.as_deref(), v[2].field, v[2].limit),
+            (Some("draw"), "firstIndex + indexCount", Some(500))
+        );
         let text = r.to_string();
         assert!(text.contains("3 violation(s), the first in sequence 5"), "{text}");
-        assert!(text.contains("error[E0801]: sequence 5, token `indices`: bufferAddress 0xdead00000000 is not inside"), "{text}");
+        assert!(
+            text.contains("error[E0801]: sequence 5, token `indices`: bufferAddress 0xdead00000000 is not inside"),
+            "{text}"
+        );
         let d = r.diagnostics();
         assert_eq!(d[2].code, "E0804");
         assert!(d[2].notes[0].contains("sequence 9, token `draw`"));
@@ -238,7 +267,9 @@ mod tests {
         assert_eq!(r.violations.len(), 1, "an unknown token and an unknown check are dropped");
         assert!(r.to_string().ends_with("… and 39 more"));
         assert_eq!(StreamReport::decode(&layout, &[]).total, 0);
-        assert!(StreamReport::decode(&layout, &[0, NONE, 4, NONE]).to_string().contains("4 sequences checked, no violations"));
+        assert!(StreamReport::decode(&layout, &[0, NONE, 4, NONE])
+            .to_string()
+            .contains("4 sequences checked, no violations"));
     }
 
     #[test]
@@ -260,7 +291,14 @@ mod tests {
                 .lines()
                 .find(|l| l.starts_with(&format!("const uint {name} = ")))
                 .unwrap_or_else(|| panic!("{name} is not declared in validate_stream.comp"));
-            line.split('=').nth(1).unwrap().trim().trim_end_matches(';').trim_end_matches('u').parse().unwrap()
+            line.split('=')
+                .nth(1)
+                .unwrap()
+                .trim()
+                .trim_end_matches(';')
+                .trim_end_matches('u')
+                .parse()
+                .unwrap()
         };
         for c in Check::ALL {
             assert_eq!(constant(c.shader_name()), c.id(), "{c:?}");
