@@ -147,3 +147,34 @@ fn dgcc_run_validate_stream_prints_a_clean_line() {
         .unwrap_or_else(|| panic!("no validation line in\n{stdout}"));
     assert!(line.starts_with("stream validation: clean, 3 frame(s), "), "{line}");
 }
+
+#[test]
+fn a_stream_longer_than_one_dispatch_is_checked_to_its_last_record() {
+    use dgcc::runtime::execute::Stream;
+    use dgcc::runtime::memory::{Buffer, Location};
+    use dgcc::runtime::validate::StreamValidator;
+    let Some(ctx) = device("a_stream_longer_than_one_dispatch_is_checked_to_its_last_record") else { return };
+    let layout = rig::dispatch();
+    // 65535 workgroups of 64 invocations cover 4194240 sequences; the kernel loops past that.
+    let n: u32 = 65_535 * 64 + 1000;
+    let usage = ash::vk::BufferUsageFlags::STORAGE_BUFFER;
+    let mut stream = Buffer::new(&ctx, n as u64 * layout.stride as u64, usage, Location::Host).unwrap();
+    let bytes = stream.bytes_mut().unwrap();
+    bytes.fill(0);
+    for s in [7u64, 65_535 * 64 + 3, n as u64 - 1] {
+        let at = (s * layout.stride as u64 + 4) as usize;
+        bytes[at..at + 4].copy_from_slice(&9u32.to_le_bytes());
+    }
+    let limits = StreamLimits { max_workgroup_count: Some([8, 8, 8]), ..Default::default() };
+    let mut v = StreamValidator::new(&ctx, &layout, limits, &[]).unwrap();
+    let s = Stream { buffer: stream.buffer, offset: 0, address: stream.address, max_sequences: n, count: None };
+    ctx.one_shot(|cmd| unsafe { v.record(&ctx.device, cmd, &s) }).unwrap();
+    let report = v.read_report();
+    let sequences: Vec<Option<u32>> = report.violations.iter().map(|v| v.sequence).collect();
+    assert_eq!(sequences, vec![Some(7), Some(65_535 * 64 + 3), Some(n - 1)], "{report}");
+    assert_eq!(report.sequences_checked, n);
+    unsafe {
+        v.destroy(&ctx.device);
+        stream.destroy(&ctx.device);
+    }
+}
