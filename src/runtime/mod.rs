@@ -44,6 +44,7 @@ pub mod probe;
 pub mod refuse;
 pub mod scene;
 pub mod shaders;
+pub mod validate;
 
 pub use context::{Capabilities, ContextOptions, GpuContext};
 pub use dgc::{DgcDevice, DgcLayout, ExecutionSet, InvalidatedState, RestoreState};
