@@ -166,7 +166,7 @@ impl Execution {
     }
 
     /// Record the execution of `stream`: an input barrier, the count split (if chunked and
-    /// counted), then per chunk \[preprocess\], begin, execute, end. The bound pipeline (or the
+    /// counted), then per chunk preprocess, begin, execute, end. The bound pipeline (or the
     /// execution set's initial pipeline), descriptor sets and dynamic state must be bound on
     /// `cmd` before; afterwards `layout.invalidated_state()` is undefined. A dispatch layout
     /// whose GPU count is split over several chunks, or that has a validator, has that kernel
