@@ -34,9 +34,15 @@ done < <(descriptions dgc)
 while IFS= read -r f; do
   add profile_json "$f"; n_json=$((n_json + 1))
 done < <(find "$root/tests/profiles" -type f -name '*.json' -size -64k | sort)
-# Saved regression inputs go back to the target that found them.
+# Saved regression inputs go back to the target that found them, except the open ones
+# (tests/fuzz_regressions/open.txt): they still crash, and a corpus must not start with a crash.
+open_list="$root/tests/fuzz_regressions/open.txt"
 for t in ron dgc profile_json pipeline; do
   [ -d "$root/tests/fuzz_regressions/$t" ] || continue
-  for f in "$root/tests/fuzz_regressions/$t"/*; do [ -f "$f" ] && add "$t" "$f"; done
+  for f in "$root/tests/fuzz_regressions/$t"/*; do
+    [ -f "$f" ] || continue
+    if [ -f "$open_list" ] && grep -q "^$t/$(basename "$f")[[:space:]]" "$open_list"; then continue; fi
+    add "$t" "$f"
+  done
 done
 echo "seed: $n_ron .ron, $n_dgc .dgc, $n_json profile files -> $corpus"

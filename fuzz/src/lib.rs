@@ -7,7 +7,8 @@
 //! - profile files: whatever loads can be written in the probe format and reads back the same;
 //! - front ends: whatever parses prints in the same syntax and parses back to an equal AST;
 //! - the pipeline: every diagnostic has a registered code and renders (human and JSON) against
-//!   the source; a compilation with errors has no manifest; a manifest survives its own JSON.
+//!   the source; a compilation with errors has no manifest; a manifest survives its own JSON,
+//!   and the description printed in the other syntax compiles to the same manifest.
 
 use std::path::Path;
 
@@ -92,7 +93,8 @@ mod compiler {
         let Ok(text) = std::str::from_utf8(rest) else { return };
         let name = if selector & 1 == 0 { "fuzz.ron" } else { "fuzz.dgc" };
         let targets = if selector & 2 != 0 { ALL_BUILTINS.map(String::from).to_vec() } else { vec![] };
-        let c = compile_source(Path::new(name), text, &Options { targets });
+        let options = Options { targets };
+        let c = compile_source(Path::new(name), text, &options);
         let file = SourceFile { name, text };
         for d in &c.diagnostics {
             assert!(dgcc::rules::lookup(d.code).is_some(), "diagnostic code {} is not in the registry: {d:?}", d.code);
@@ -103,9 +105,14 @@ mod compiler {
         if c.has_errors() {
             assert!(c.manifest.is_none(), "a manifest despite errors: {:?}", c.diagnostics);
         }
-        if let Some(m) = &c.manifest {
+        if let (Some(m), Some(p)) = (&c.manifest, &c.pipeline) {
             let back = Manifest::from_json(&m.to_json()).unwrap_or_else(|e| panic!("{e}"));
             assert!(&back == m, "the manifest changed through its JSON");
+            // The other syntax must mean the same: `dgcc fmt` output compiles to the same manifest.
+            let (other_name, other_text) =
+                if selector & 1 == 0 { ("fuzz.dgc", syntax::print_dsl(p)) } else { ("fuzz.ron", syntax::print_ron(p)) };
+            let other = compile_source(Path::new(other_name), &other_text, &options);
+            assert!(other.manifest.as_ref() == Some(m), "{other_name} printed from {name} compiles differently:\n{other_text}\n{:?}", other.diagnostics);
         }
     }
 }
