@@ -7,8 +7,9 @@
 //! (`check::kernel_target`), so "required size 64 is above maxSubgroupSize = 8 on lavapipe"
 //! is said about the number the pipeline would really use.
 //!
-//! Arithmetic on workgroup sizes is 64-bit: AMD reports `maxComputeWorkgroupSubgroups` as
-//! 0xFFFFFFFF, and `x*y*z` of three u32s overflows 32 bits.
+//! Arithmetic on workgroup sizes is wide: AMD reports `maxComputeWorkgroupSubgroups` as
+//! 0xFFFFFFFF (so `requiredSubgroupSize × maxComputeWorkgroupSubgroups` needs 64 bits), and
+//! `x*y*z` of three u32s needs 96 (`invocations` uses u128).
 
 use super::finding::{Finding, KernelPart, Location};
 use super::query::Query;
@@ -21,6 +22,11 @@ pub const ALLOW_VARYING: u32 = 0x1;
 /// `VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT`.
 pub const REQUIRE_FULL: u32 = 0x2;
 const COMPUTE: u64 = 0x20;
+
+/// x·y·z without overflow.
+pub fn invocations(local_size: [u32; 3]) -> u128 {
+    local_size.iter().map(|&v| v as u128).product()
+}
 
 fn at(part: KernelPart) -> Location {
     Location::Kernel(part)
@@ -57,25 +63,40 @@ pub fn kernel_findings(name: &str, local_size: [u32; 3], decision: &KernelTarget
 
 /// 06429–06431 per dimension, 06432 for the product.
 fn workgroup(q: &mut Query, name: &str, local_size: [u32; 3], out: &mut Vec<Finding>) {
-    let dims = [("E0511", "x", MaxComputeWorkGroupSizeX), ("E0512", "y", MaxComputeWorkGroupSizeY), ("E0513", "z", MaxComputeWorkGroupSizeZ)];
+    let dims = [
+        ("E0511", "x", MaxComputeWorkGroupSizeX),
+        ("E0512", "y", MaxComputeWorkGroupSizeY),
+        ("E0513", "z", MaxComputeWorkGroupSizeZ),
+    ];
     for ((code, axis, limit), v) in dims.into_iter().zip(local_size) {
         if let Some(max) = q.get(limit, "workgroup sizes") {
             if v as u64 > max {
                 out.push(
-                    Finding::new(code, at(KernelPart::LocalSize), format!("kernel `{name}`: local_size {axis} = {v} exceeds {}", q.show(limit, max)))
-                        .label(format!("{axis} = {v} > {max}"))
-                        .help(format!("use at most {max} along {axis}")),
+                    Finding::new(
+                        code,
+                        at(KernelPart::LocalSize),
+                        format!("kernel `{name}`: local_size {axis} = {v} exceeds {}", q.show(limit, max)),
+                    )
+                    .label(format!("{axis} = {v} > {max}"))
+                    .help(format!("use at most {max} along {axis}")),
                 );
             }
         }
     }
-    let product = local_size.iter().map(|&v| v as u64).product::<u64>();
+    let product = invocations(local_size);
     if let Some(max) = q.get(MaxComputeWorkGroupInvocations, "workgroup sizes") {
-        if product > max {
+        if product > max as u128 {
             out.push(
-                Finding::new("E0514", at(KernelPart::LocalSize), format!("kernel `{name}` has {product} invocations per workgroup, more than {}", q.show(MaxComputeWorkGroupInvocations, max)))
-                    .label(format!("{} × {} × {} = {product}", local_size[0], local_size[1], local_size[2]))
-                    .help(format!("use at most {max} invocations, e.g. local_size ({}, 1, 1)", max)),
+                Finding::new(
+                    "E0514",
+                    at(KernelPart::LocalSize),
+                    format!(
+                        "kernel `{name}` has {product} invocations per workgroup, more than {}",
+                        q.show(MaxComputeWorkGroupInvocations, max)
+                    ),
+                )
+                .label(format!("{} × {} × {} = {product}", local_size[0], local_size[1], local_size[2]))
+                .help(format!("use at most {max} invocations, e.g. local_size ({}, 1, 1)", max)),
             );
         }
     }
@@ -90,9 +111,13 @@ fn subgroup(q: &mut Query, name: &str, local_size: [u32; 3], d: &KernelTarget, o
     let t = q.target().to_string();
     if varying && q.flag(SubgroupSizeControl, "varying subgroup sizes") == Some(false) {
         out.push(
-            Finding::new("E0510", sub, format!("kernel `{name}` allows a varying subgroup size, but subgroupSizeControl is false on {t}"))
-                .label("ALLOW_VARYING_SUBGROUP_SIZE")
-                .help("use `subgroup: Any` on this target"),
+            Finding::new(
+                "E0510",
+                sub,
+                format!("kernel `{name}` allows a varying subgroup size, but subgroupSizeControl is false on {t}"),
+            )
+            .label("ALLOW_VARYING_SUBGROUP_SIZE")
+            .help("use `subgroup: Any` on this target"),
         );
     }
     if full && q.flag(ComputeFullSubgroups, "full subgroups") == Some(false) {
@@ -108,25 +133,39 @@ fn subgroup(q: &mut Query, name: &str, local_size: [u32; 3], d: &KernelTarget, o
     } else if full {
         if varying {
             if let Some(max) = q.get(MaxSubgroupSize, "full subgroups with a varying size") {
-                if max > 0 && x % max != 0 {
+                if max > 0 && !x.is_multiple_of(max) {
                     out.push(
-                        Finding::new("E0507", at(KernelPart::LocalSize), format!("kernel `{name}`: local_size x = {x} is not a multiple of {}", q.show(MaxSubgroupSize, max)))
-                            .label(format!("x = {x}"))
-                            .related(sub, "full subgroups of varying size")
-                            .help(format!("use a multiple of {max} for x")),
+                        Finding::new(
+                            "E0507",
+                            at(KernelPart::LocalSize),
+                            format!(
+                                "kernel `{name}`: local_size x = {x} is not a multiple of {}",
+                                q.show(MaxSubgroupSize, max)
+                            ),
+                        )
+                        .label(format!("x = {x}"))
+                        .related(sub, "full subgroups of varying size")
+                        .help(format!("use a multiple of {max} for x")),
                     );
                 }
             }
         } else if let Some(size) = q.get(SubgroupSize, "full subgroups") {
-            if size > 0 && x % size != 0 {
+            if size > 0 && !x.is_multiple_of(size) {
                 out.push(
-                    Finding::new("E0508", at(KernelPart::LocalSize), format!("kernel `{name}`: local_size x = {x} is not a multiple of the default {}", q.show(SubgroupSize, size)))
-                        .label(format!("x = {x}"))
-                        .related(sub, "full subgroups")
-                        .help(format!("use a multiple of {size} for x")),
+                    Finding::new(
+                        "E0508",
+                        at(KernelPart::LocalSize),
+                        format!(
+                            "kernel `{name}`: local_size x = {x} is not a multiple of the default {}",
+                            q.show(SubgroupSize, size)
+                        ),
+                    )
+                    .label(format!("x = {x}"))
+                    .related(sub, "full subgroups")
+                    .help(format!("use a multiple of {size} for x")),
                 );
             } else if let Some(max) = q.get(MaxSubgroupSize, "full subgroups") {
-                if max > 0 && x % max != 0 {
+                if max > 0 && !x.is_multiple_of(max) {
                     out.push(
                         Finding::new("W0009", at(KernelPart::LocalSize), format!("kernel `{name}`: full subgroups are guaranteed only if local_size x = {x} is a multiple of {}", q.show(MaxSubgroupSize, max)))
                             .label(format!("x = {x}"))
@@ -140,22 +179,37 @@ fn subgroup(q: &mut Query, name: &str, local_size: [u32; 3], d: &KernelTarget, o
     }
 }
 
-fn required(q: &mut Query, name: &str, local_size: [u32; 3], r: u32, varying: bool, full: bool, out: &mut Vec<Finding>) {
+fn required(
+    q: &mut Query,
+    name: &str,
+    local_size: [u32; 3],
+    r: u32,
+    varying: bool,
+    full: bool,
+    out: &mut Vec<Finding>,
+) {
     let sub = at(KernelPart::Subgroup);
     let t = q.target().to_string();
     let r64 = r as u64;
     if varying {
         out.push(
-            Finding::new("E0516", sub, format!("kernel `{name}` requires subgroup size {r} and also allows a varying size"))
-                .label("required size with ALLOW_VARYING_SUBGROUP_SIZE")
-                .help("drop ALLOW_VARYING_SUBGROUP_SIZE: a required size is already fixed"),
+            Finding::new(
+                "E0516",
+                sub,
+                format!("kernel `{name}` requires subgroup size {r} and also allows a varying size"),
+            )
+            .label("required size with ALLOW_VARYING_SUBGROUP_SIZE")
+            .help("drop ALLOW_VARYING_SUBGROUP_SIZE: a required size is already fixed"),
         );
     }
     if !r.is_power_of_two() {
         out.push(
             Finding::new("E0501", sub, format!("kernel `{name}`: required subgroup size {r} is not a power of two"))
                 .label(format!("{r}"))
-                .help(format!("use {}", if r == 0 { 1 } else { r.next_power_of_two() })),
+                .help(match r.checked_next_power_of_two() {
+                    Some(p) if r > 0 => format!("use {p}, or `size: Min`/`size: Max`"),
+                    _ => "use a power of two, or `size: Min`/`size: Max`".to_string(),
+                }),
         );
     }
     let min = q.get(MinSubgroupSize, "required subgroup sizes");
@@ -167,18 +221,26 @@ fn required(q: &mut Query, name: &str, local_size: [u32; 3], r: u32, varying: bo
     if let Some(min) = min {
         if r64 < min {
             out.push(
-                Finding::new("E0502", sub, format!("kernel `{name}`: required subgroup size {r} is below {}", q.show(MinSubgroupSize, min)))
-                    .label(format!("{r} < {min}"))
-                    .help(format!("{t} cannot run subgroups of {r}{range}")),
+                Finding::new(
+                    "E0502",
+                    sub,
+                    format!("kernel `{name}`: required subgroup size {r} is below {}", q.show(MinSubgroupSize, min)),
+                )
+                .label(format!("{r} < {min}"))
+                .help(format!("{t} cannot run subgroups of {r}{range}")),
             );
         }
     }
     if let Some(max) = max {
         if r64 > max {
             out.push(
-                Finding::new("E0503", sub, format!("kernel `{name}`: required subgroup size {r} exceeds {}", q.show(MaxSubgroupSize, max)))
-                    .label(format!("{r} > {max}"))
-                    .help(format!("{t} cannot run subgroups of {r}{range}")),
+                Finding::new(
+                    "E0503",
+                    sub,
+                    format!("kernel `{name}`: required subgroup size {r} exceeds {}", q.show(MaxSubgroupSize, max)),
+                )
+                .label(format!("{r} > {max}"))
+                .help(format!("{t} cannot run subgroups of {r}{range}")),
             );
         }
     }
@@ -196,25 +258,36 @@ fn required(q: &mut Query, name: &str, local_size: [u32; 3], r: u32, varying: bo
                 .help("use `subgroup: Any` or `Full` on this target, and read gl_SubgroupSize in the shader"),
         );
     }
-    let product = local_size.iter().map(|&v| v as u64).product::<u64>();
+    let product = invocations(local_size);
     if let Some(most) = q.get(MaxComputeWorkgroupSubgroups, "required subgroup sizes") {
-        let cap = r64.saturating_mul(most);
+        let cap = r64 as u128 * most as u128;
         if product > cap {
             out.push(
-                Finding::new("E0505", at(KernelPart::LocalSize), format!("kernel `{name}` has {product} invocations, more than subgroup size {r} × {}", q.show(MaxComputeWorkgroupSubgroups, most)))
-                    .label(format!("{product} > {cap}"))
-                    .related(sub, format!("subgroup size {r}"))
-                    .help(format!("use at most {cap} invocations per workgroup with subgroups of {r}")),
+                Finding::new(
+                    "E0505",
+                    at(KernelPart::LocalSize),
+                    format!(
+                        "kernel `{name}` has {product} invocations, more than subgroup size {r} × {}",
+                        q.show(MaxComputeWorkgroupSubgroups, most)
+                    ),
+                )
+                .label(format!("{product} > {cap}"))
+                .related(sub, format!("subgroup size {r}"))
+                .help(format!("use at most {cap} invocations per workgroup with subgroups of {r}")),
             );
         }
     }
     let x = local_size[0];
-    if full && r > 0 && x % r != 0 {
+    if full && r > 0 && !x.is_multiple_of(r) {
         out.push(
-            Finding::new("E0506", at(KernelPart::LocalSize), format!("kernel `{name}`: local_size x = {x} is not a multiple of the required subgroup size {r}"))
-                .label(format!("x = {x}"))
-                .related(sub, format!("full subgroups of {r}"))
-                .help(format!("use a multiple of {r} for x, e.g. {}", x.div_ceil(r).max(1) * r)),
+            Finding::new(
+                "E0506",
+                at(KernelPart::LocalSize),
+                format!("kernel `{name}`: local_size x = {x} is not a multiple of the required subgroup size {r}"),
+            )
+            .label(format!("x = {x}"))
+            .related(sub, format!("full subgroups of {r}"))
+            .help(format!("use a multiple of {r} for x, e.g. {}", (x as u64).div_ceil(r as u64).max(1) * r as u64)),
         );
     }
 }

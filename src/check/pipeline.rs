@@ -50,7 +50,11 @@ fn pipeline_ranges(pipeline: &Pipeline) -> Vec<PushConstantRange> {
     pipeline
         .push_constants
         .iter()
-        .map(|r| PushConstantRange { stages: r.node.stages.mask().0, offset: r.node.offset.node, size: r.node.size.node })
+        .map(|r| PushConstantRange {
+            stages: r.node.stages.mask().0,
+            offset: r.node.offset.node,
+            size: r.node.size.node,
+        })
         .collect()
 }
 
@@ -80,6 +84,9 @@ pub fn check(pipeline: &Pipeline, laid: &[LaidOut], profiles: &[Profile]) -> Vec
         let r = Resolver::for_layout(pipeline, layout);
         let mut findings = super::layout_findings(&lo.layout, &ranges);
         findings.extend(source_rules::push_field_findings(&layout.node));
+        if lo.valid {
+            findings.extend(source_rules::stride_findings(&layout.node, &lo.layout));
+        }
         findings.extend(source_rules::portability_findings(pipeline, &lo.layout));
         for p in profiles {
             findings.extend(super::target_findings(&lo.layout, p));

@@ -11,7 +11,7 @@ use super::spans::Resolver;
 use crate::ast::{GlslLayout, Layout, LayoutFlag, Pipeline, PushData, Spanned, TokenKind};
 use crate::diag::Diagnostic;
 use crate::ir::CompiledLayout;
-use crate::layout::types::{align_up, field_shape};
+use crate::layout::types::{align_up64, field_shape};
 
 /// The spec's guaranteed minima that a portable layout stays within.
 const MIN_TOKENS: usize = 16;
@@ -22,28 +22,30 @@ const MIN_STRIDE: u32 = 2048;
 /// and W0007 (scalar-packed fields that a std430 block would place elsewhere).
 pub(crate) fn push_field_findings(layout: &Layout) -> Vec<Finding> {
     let mut out = vec![];
-    for (i, t) in layout.tokens.iter().enumerate() {
+    'tokens: for (i, t) in layout.tokens.iter().enumerate() {
         let TokenKind::PushConstant { offset, data: PushData::Fields(fields), .. } = &t.node.kind else { continue };
         let mut align = 4;
         let mut widest = None;
-        let (mut std_off, mut packed_off) = (0u32, 0u32);
+        let (mut std_off, mut packed_off) = (0u64, 0u64);
         let mut differs = None;
         for (k, f) in fields.iter().enumerate() {
-            let (Ok(std), Ok(packed)) = (field_shape(&f.node.ty.node, GlslLayout::Std430), field_shape(&f.node.ty.node, GlslLayout::Scalar)) else {
+            let (Ok(std), Ok(packed)) =
+                (field_shape(&f.node.ty.node, GlslLayout::Std430), field_shape(&f.node.ty.node, GlslLayout::Scalar))
+            else {
                 // The layout engine reports unusable field types (E0303).
-                return out;
+                continue 'tokens;
             };
             if std.align > align {
                 align = std.align;
                 widest = Some(k);
             }
-            std_off = align_up(std_off, std.align);
-            packed_off = align_up(packed_off, packed.align);
+            std_off = align_up64(std_off, std.align as u64);
+            packed_off = align_up64(packed_off, packed.align as u64);
             if differs.is_none() && std_off != packed_off {
                 differs = Some((k, packed_off, std_off));
             }
-            std_off = std_off.saturating_add(std.size);
-            packed_off = packed_off.saturating_add(packed.size);
+            std_off += std.size as u64;
+            packed_off += packed.size as u64;
         }
         if offset.node % align != 0 {
             let k = widest.unwrap_or(0);
@@ -63,7 +65,7 @@ pub(crate) fn push_field_findings(layout: &Layout) -> Vec<Finding> {
                 .label(format!("not a multiple of {align}"))
                 .related(Location::token(i, TokenPart::Field(k)), format!("aligned to {align}"))
                 .note("GLSL lays out push_constant blocks with std430 rules, so the shader cannot declare this field at the byte the token writes")
-                .help(format!("use `offset: {}`", align_up(offset.node, align))),
+                .help(format!("use `offset: {}`", align_up64(offset.node as u64, align as u64))),
             );
         }
         if layout.glsl_layout.node == GlslLayout::Scalar {
@@ -86,6 +88,25 @@ pub(crate) fn push_field_findings(layout: &Layout) -> Vec<Finding> {
     out
 }
 
+/// W0003: a stride that is not a multiple of 16, unless the description chose an `align`.
+pub(crate) fn stride_findings(layout: &Layout, compiled: &CompiledLayout) -> Vec<Finding> {
+    if layout.align.is_some() || compiled.stride.is_multiple_of(16) {
+        return vec![];
+    }
+    let stride = compiled.stride;
+    vec![Finding::new(
+        "W0003",
+        Location::Stride,
+        format!("stride {stride} of layout `{}` is not a multiple of 16", compiled.name),
+    )
+    .label(format!("stride {stride}"))
+    .note("records that straddle 16-byte boundaries make the driver's stream reads slower on some hardware")
+    .help(format!(
+        "add `align: Some(16)` to round the stride up to {}, or `align: Some(4)` to keep it tight and silence this",
+        (stride as u64).div_ceil(16) * 16
+    ))]
+}
+
 /// W0008: values past the spec's guaranteed minima, when `minimum` is not a target (if it is,
 /// the limit rules already report them as errors there).
 pub(crate) fn portability_findings(pipeline: &Pipeline, layout: &CompiledLayout) -> Vec<Finding> {
@@ -97,10 +118,18 @@ pub(crate) fn portability_findings(pipeline: &Pipeline, layout: &CompiledLayout)
     let help = "add `\"minimum\"` to `targets` to make this an error, or stay within the minimum";
     if layout.tokens.len() > MIN_TOKENS {
         out.push(
-            Finding::new("W0008", Location::token(MIN_TOKENS, TokenPart::Kind), format!("layout `{}` has {} tokens; the spec guarantees maxIndirectCommandsTokenCount ≥ {MIN_TOKENS} only", layout.name, layout.tokens.len()))
-                .label(format!("token {} of {}", MIN_TOKENS + 1, layout.tokens.len()))
-                .note(why)
-                .help(help),
+            Finding::new(
+                "W0008",
+                Location::token(MIN_TOKENS, TokenPart::Kind),
+                format!(
+                    "layout `{}` has {} tokens; the spec guarantees maxIndirectCommandsTokenCount ≥ {MIN_TOKENS} only",
+                    layout.name,
+                    layout.tokens.len()
+                ),
+            )
+            .label(format!("token {} of {}", MIN_TOKENS + 1, layout.tokens.len()))
+            .note(why)
+            .help(help),
         );
     }
     if let Some((i, t)) = layout.tokens.iter().enumerate().find(|(_, t)| t.offset > MIN_TOKEN_OFFSET) {
@@ -123,7 +152,11 @@ pub(crate) fn portability_findings(pipeline: &Pipeline, layout: &CompiledLayout)
 }
 
 /// W0006: a draw layout filled by a many-invocation kernel, without `UnorderedSequences`.
-pub(crate) fn unordered_diagnostics(pipeline: &Pipeline, layout: &Spanned<Layout>, compiled: &CompiledLayout) -> Vec<Diagnostic> {
+pub(crate) fn unordered_diagnostics(
+    pipeline: &Pipeline,
+    layout: &Spanned<Layout>,
+    compiled: &CompiledLayout,
+) -> Vec<Diagnostic> {
     let l = &layout.node;
     let draws = compiled.action().is_some_and(|a| a.token_type.is_vertex_draw() || a.token_type.is_mesh());
     if !draws || l.flags.iter().any(|f| f.node == LayoutFlag::UnorderedSequences) {
@@ -133,7 +166,7 @@ pub(crate) fn unordered_diagnostics(pipeline: &Pipeline, layout: &Spanned<Layout
         .kernels
         .iter()
         .filter(|k| k.node.writes.as_ref().is_some_and(|w| w.node == l.name.node))
-        .filter(|k| k.node.local_size.node.iter().map(|&v| v as u64).product::<u64>() > 1)
+        .filter(|k| super::kernel_rules::invocations(k.node.local_size.node) > 1)
         .collect();
     let Some(k) = writers.first() else { return vec![] };
     let r = Resolver::for_layout(pipeline, layout);

@@ -3,7 +3,9 @@
 mod check;
 mod explain;
 mod fmt;
+mod probe;
 mod profiles;
+mod run;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
@@ -33,6 +35,10 @@ pub enum Command {
     Profiles(profiles::ProfilesArgs),
     /// Convert a description between RON and the dgcc language.
     Fmt(fmt::FmtArgs),
+    /// Write the live Vulkan device as a profile (Vulkan Profiles JSON).
+    Probe(probe::ProbeArgs),
+    /// Run the pipeline's GPU-driven scene headless on the live device.
+    Run(run::RunArgs),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -74,6 +80,8 @@ pub fn main() -> i32 {
         Command::Explain(a) => explain::run(&a),
         Command::Profiles(a) => profiles::run(&a),
         Command::Fmt(a) => fmt::run(&a),
+        Command::Probe(a) => probe::run(&a),
+        Command::Run(a) => run::run(&a),
     }
 }
 

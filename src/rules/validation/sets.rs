@@ -73,7 +73,9 @@ Fix: on such targets, drop the `ExecutionSet` and use one layout (and one execut
     },
     Rule {
         code: "E0606",
-        vuid: Some("VUID-VkIndirectExecutionSetPipelineInfoEXT-supportedIndirectCommandsShaderStagesPipelineBinding-11015"),
+        vuid: Some(
+            "VUID-VkIndirectExecutionSetPipelineInfoEXT-supportedIndirectCommandsShaderStagesPipelineBinding-11015",
+        ),
         severity: Error,
         title: "the target cannot put compute pipelines in an execution set",
         explanation: r#"A pipeline execution set for a compute layout holds compute pipelines, which needs `Compute` in the target's `supportedIndirectCommandsShaderStagesPipelineBinding`. The spec guarantees nothing there: the `minimum` profile has no pipeline binding at all.
@@ -87,7 +89,9 @@ Fix: one layout per pipeline on such targets."#,
     },
     Rule {
         code: "E0607",
-        vuid: Some("VUID-VkIndirectExecutionSetPipelineInfoEXT-supportedIndirectCommandsShaderStagesPipelineBinding-11016"),
+        vuid: Some(
+            "VUID-VkIndirectExecutionSetPipelineInfoEXT-supportedIndirectCommandsShaderStagesPipelineBinding-11016",
+        ),
         severity: Error,
         title: "the target cannot put graphics pipelines in an execution set",
         explanation: r#"A pipeline execution set for a graphics (or mesh) layout holds graphics pipelines, which needs `Fragment` in the target's `supportedIndirectCommandsShaderStagesPipelineBinding`. radv binds only compute pipelines this way, so switching materials per draw with an execution set fails there.
@@ -104,10 +108,17 @@ Fix: sort draws by pipeline and execute one layout per pipeline; where the targe
     },
     Rule {
         code: "E0608",
-        vuid: Some("VUID-VkIndirectExecutionSetPipelineInfoEXT-supportedIndirectCommandsShaderStagesPipelineBinding-11017"),
+        vuid: Some(
+            "VUID-VkIndirectExecutionSetPipelineInfoEXT-supportedIndirectCommandsShaderStagesPipelineBinding-11017",
+        ),
         severity: Error,
         title: "the target cannot put ray-tracing pipelines in an execution set",
         explanation: r#"A pipeline execution set for a ray-tracing layout needs ray tracing stages in the target's `supportedIndirectCommandsShaderStagesPipelineBinding`.
+
+```ron
+// a target whose supportedIndirectCommandsShaderStagesPipelineBinding lacks ray tracing stages
+ExecutionSet(kind: Pipelines, stages: [RayGen, Miss, ClosestHit], max_entries: 8),
+```
 
 Fix: one layout per ray-tracing pipeline on such targets."#,
     },
@@ -118,6 +129,11 @@ Fix: one layout per ray-tracing pipeline on such targets."#,
         title: "the target binds these stages through pipelines only, not shader objects",
         explanation: r#"Every shader of a shader-object execution set must have a stage in the target's `supportedIndirectCommandsShaderStagesShaderBinding`. When a stage is only in the pipeline binding stages, the set must hold pipelines.
 
+```ron
+// a target whose ShaderBinding stages lack Compute but whose PipelineBinding stages have it
+ExecutionSet(kind: ShaderObjects, stages: [Compute], max_entries: 8),
+```
+
 Fix: `kind: Pipelines` on such targets."#,
     },
     Rule {
@@ -126,6 +142,11 @@ Fix: `kind: Pipelines` on such targets."#,
         severity: Error,
         title: "the target binds these stages through shader objects only, not pipelines",
         explanation: r#"Every pipeline written into a pipeline execution set must have only stages in the target's `supportedIndirectCommandsShaderStagesPipelineBinding`. When some stages of the set are only in the shader binding stages, pipelines with them cannot be written.
+
+```ron
+// a target that binds Fragment through pipelines but Vertex only through shader objects
+ExecutionSet(kind: Pipelines, stages: [Vertex, Fragment], max_entries: 16),
+```
 
 Fix: `kind: ShaderObjects` on such targets."#,
     },

@@ -9,7 +9,7 @@
 use super::reader::{Raw, Reader, Struct};
 use crate::diag::Diagnostic;
 use crate::span::Span;
-use crate::syntax::names::{did_you_mean, one_of};
+use crate::syntax::names::{all_of, did_you_mean};
 
 /// The known entries of one struct.
 pub struct Fields<'s> {
@@ -22,7 +22,12 @@ pub struct Fields<'s> {
 impl<'s> Fields<'s> {
     /// Sorts the entries of `s` into known ones (first occurrence) and reports the rest.
     pub fn check(r: &mut Reader<'s>, s: Struct<'s>, names: &'static [&'static str], what: &'static str) -> Fields<'s> {
-        let mut fields = Fields { head: s.head, what, known: Vec::new(), suggested: Vec::new() };
+        let mut fields = Fields {
+            head: s.head,
+            what,
+            known: Vec::new(),
+            suggested: Vec::new(),
+        };
         let mut first_spans: Vec<(&'static str, Span)> = Vec::new();
         for entry in s.entries {
             let Some(&name) = names.iter().find(|n| **n == entry.key) else {
@@ -32,7 +37,7 @@ impl<'s> Fields<'s> {
                     diag = diag.note(format!("help: did you mean `{close}`?"));
                     fields.suggested.push(close);
                 }
-                r.report(diag.note(format!("{what} has the fields {}", one_of(names))));
+                r.report(diag.note(format!("the fields of {what} are {}", all_of(names))));
                 continue;
             };
             if let Some((_, first)) = first_spans.iter().find(|(n, _)| *n == name) {

@@ -1,0 +1,31 @@
+#version 460
+// Culling pass: one invocation per object; frustum test and distance LOD. A visible object
+// gets its draw record written at its own index with the generated writers (the candidate
+// stream); the compaction pass then packs the visible records in object order.
+#extension GL_GOOGLE_include_directive : require
+
+layout(local_size_x_id = 0) in;
+
+#include "scene_data.glsl"
+
+#define SCENE_DRAW_WRITER
+#define SCENE_DRAW_STREAM_BINDING 4
+#include "generated/scene.glsl"
+
+layout(std430, set = 0, binding = 2) writeonly buffer Visibility { uint visible[]; };
+
+void main() {
+    uint i = gl_GlobalInvocationID.x;
+    if (i >= frame.counts.x) {
+        return;
+    }
+    Object o = objects[i];
+    bool vis = sphere_visible(o.center_radius.xyz, o.center_radius.w);
+    visible[i] = vis ? 1u : 0u;
+    if (vis) {
+        Lod lod = frame.lods[lod_of(o.center_radius.xyz)];
+        scene_draw_write_object(i, i, o.info.x);
+        scene_draw_write_indices(i, frame.index_buffer.xy, frame.index_buffer.z, 1u /* VK_INDEX_TYPE_UINT32 */);
+        scene_draw_write_draw(i, lod.index_count, 1u, lod.first_index, lod.vertex_offset, 0u);
+    }
+}

@@ -1,0 +1,14 @@
+#version 460
+// A material colour with one directional light; nothing that depends on draw order.
+layout(location = 0) in vec3 normal;
+layout(location = 1) flat in uint material;
+layout(location = 0) out vec4 color;
+
+const vec3 PALETTE[8] = vec3[8](
+    vec3(0.90, 0.30, 0.25), vec3(0.25, 0.70, 0.35), vec3(0.25, 0.45, 0.90), vec3(0.95, 0.80, 0.25),
+    vec3(0.70, 0.35, 0.85), vec3(0.30, 0.80, 0.85), vec3(0.95, 0.55, 0.20), vec3(0.80, 0.80, 0.80));
+
+void main() {
+    float light = max(dot(normalize(normal), normalize(vec3(0.4, 0.8, 0.45))), 0.0);
+    color = vec4(PALETTE[material % 8u] * (0.25 + 0.75 * light), 1.0);
+}

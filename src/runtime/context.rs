@@ -1,0 +1,351 @@
+//! A headless Vulkan context: instance, one device, one queue, one command pool.
+//!
+//! Why the runtime makes its own context (engines bring theirs to `DgcDevice` instead): `dgcc
+//! run`, `dgcc probe`, `dgcc bench` and the tests need a device without a window. Features are
+//! queried first and only what the device has is enabled; what is missing is recorded in
+//! `Capabilities`, so a caller gets a `MissingFeature` error that names the feature when it
+//! asks for work that needs it, never a driver crash.
+//!
+//! Device choice: the first device that is Vulkan 1.3 and, when asked, exposes
+//! `VK_EXT_device_generated_commands`; `DGCC_DEVICE=<substring>` picks by name.
+
+use super::error::{Result, RuntimeError};
+use super::ext_dgc;
+use ash::vk;
+use std::ffi::{CStr, CString};
+
+/// What the context should try to enable.
+#[derive(Clone, Debug)]
+pub struct ContextOptions {
+    /// Enable `VK_EXT_device_generated_commands` when the device has it.
+    pub enable_dgc: bool,
+    /// Fail when the device lacks it.
+    pub require_dgc: bool,
+}
+
+impl Default for ContextOptions {
+    fn default() -> Self {
+        ContextOptions { enable_dgc: true, require_dgc: false }
+    }
+}
+
+/// Which optional features were enabled.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Capabilities {
+    pub dgc: bool,
+    pub dgc_dynamic_layout: bool,
+    pub draw_indirect_count: bool,
+    pub multi_draw_indirect: bool,
+    pub shader_draw_parameters: bool,
+    pub subgroup_size_control: bool,
+    pub compute_full_subgroups: bool,
+    pub scalar_block_layout: bool,
+    pub shader_int64: bool,
+    pub timestamps: bool,
+}
+
+pub struct GpuContext {
+    pub entry: ash::Entry,
+    pub instance: ash::Instance,
+    pub physical: vk::PhysicalDevice,
+    pub device: ash::Device,
+    pub queue: vk::Queue,
+    pub queue_family: u32,
+    pub pool: vk::CommandPool,
+    /// The extension's entry points, when it is enabled.
+    pub dgc: Option<ext_dgc::Device>,
+    pub caps: Capabilities,
+    pub properties: vk::PhysicalDeviceProperties,
+    pub memory: vk::PhysicalDeviceMemoryProperties,
+    pub device_name: String,
+}
+
+/// Create an instance (Vulkan 1.3, no layers, no surface).
+pub(crate) fn create_instance() -> Result<(ash::Entry, ash::Instance)> {
+    // SAFETY: loading the system's Vulkan loader library.
+    let entry = unsafe { ash::Entry::load() }.map_err(|e| RuntimeError::NoVulkan(format!("cannot load the Vulkan loader: {e}")))?;
+    let app = vk::ApplicationInfo::default()
+        .application_name(c"dgcc")
+        .engine_name(c"dgcc")
+        .api_version(vk::API_VERSION_1_3);
+    let info = vk::InstanceCreateInfo::default().application_info(&app);
+    // SAFETY: valid create info without pointers beyond `app`.
+    let instance = unsafe { entry.create_instance(&info, None) }
+        .map_err(|r| RuntimeError::NoVulkan(format!("vkCreateInstance failed: {r}")))?;
+    Ok((entry, instance))
+}
+
+pub(crate) fn device_name(props: &vk::PhysicalDeviceProperties) -> String {
+    props.device_name_as_c_str().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|_| "?".into())
+}
+
+pub(crate) fn device_extensions(instance: &ash::Instance, pd: vk::PhysicalDevice) -> Vec<CString> {
+    // SAFETY: a valid physical device of this instance.
+    let props = unsafe { instance.enumerate_device_extension_properties(pd) }.unwrap_or_default();
+    props.iter().filter_map(|p| p.extension_name_as_c_str().ok().map(CStr::to_owned)).collect()
+}
+
+/// Pick the physical device: `DGCC_DEVICE` by name, else the first Vulkan 1.3 device, preferring
+/// one with the extension when `want_dgc`.
+pub(crate) fn pick_physical(instance: &ash::Instance, want_dgc: bool) -> Result<vk::PhysicalDevice> {
+    // SAFETY: a valid instance.
+    let devices = unsafe { instance.enumerate_physical_devices() }
+        .map_err(|r| RuntimeError::NoVulkan(format!("vkEnumeratePhysicalDevices failed: {r}")))?;
+    if devices.is_empty() {
+        return Err(RuntimeError::NoDevice("the Vulkan loader found no physical device".into()));
+    }
+    let wanted_name = std::env::var("DGCC_DEVICE").ok();
+    let mut candidates = vec![];
+    for pd in devices {
+        // SAFETY: pd comes from this instance.
+        let props = unsafe { instance.get_physical_device_properties(pd) };
+        let name = device_name(&props);
+        if wanted_name.as_ref().is_some_and(|w| !name.contains(w.as_str())) {
+            continue;
+        }
+        if vk::api_version_minor(props.api_version) < 3 && vk::api_version_major(props.api_version) == 1 {
+            continue;
+        }
+        let has_dgc = device_extensions(instance, pd).iter().any(|e| e.as_c_str() == ext_dgc::NAME);
+        candidates.push((pd, has_dgc));
+    }
+    let pick = if want_dgc { candidates.iter().find(|c| c.1).or(candidates.first()) } else { candidates.first() };
+    pick.map(|c| c.0).ok_or_else(|| match wanted_name {
+        Some(w) => RuntimeError::NoDevice(format!("no Vulkan 1.3 device whose name contains `{w}` (DGCC_DEVICE)")),
+        None => RuntimeError::NoDevice("no Vulkan 1.3 device".into()),
+    })
+}
+
+impl GpuContext {
+    pub fn new(options: &ContextOptions) -> Result<GpuContext> {
+        let (entry, instance) = create_instance()?;
+        match Self::with_instance(entry.clone(), instance.clone(), options) {
+            Ok(ctx) => Ok(ctx),
+            Err(e) => {
+                // SAFETY: nothing else was created from the instance.
+                unsafe { instance.destroy_instance(None) };
+                Err(e)
+            }
+        }
+    }
+
+    fn with_instance(entry: ash::Entry, instance: ash::Instance, options: &ContextOptions) -> Result<GpuContext> {
+        let physical = pick_physical(&instance, options.enable_dgc || options.require_dgc)?;
+        // SAFETY: `physical` belongs to `instance`.
+        let properties = unsafe { instance.get_physical_device_properties(physical) };
+        let memory = unsafe { instance.get_physical_device_memory_properties(physical) };
+        let device_name = device_name(&properties);
+        let extensions = device_extensions(&instance, physical);
+        let has = |name: &CStr| extensions.iter().any(|e| e.as_c_str() == name);
+        let has_dgc_ext = has(ext_dgc::NAME) && has(ash::khr::maintenance5::NAME);
+
+        // Query what the device supports.
+        let mut f11 = vk::PhysicalDeviceVulkan11Features::default();
+        let mut f12 = vk::PhysicalDeviceVulkan12Features::default();
+        let mut f13 = vk::PhysicalDeviceVulkan13Features::default();
+        let mut m5 = vk::PhysicalDeviceMaintenance5FeaturesKHR::default();
+        let mut dgc = ext_dgc::PhysicalDeviceDeviceGeneratedCommandsFeaturesEXT::default();
+        let mut f2 = vk::PhysicalDeviceFeatures2::default().push_next(&mut f11).push_next(&mut f12).push_next(&mut f13);
+        if has_dgc_ext {
+            f2 = f2.push_next(&mut m5).push_next(&mut dgc);
+        }
+        // SAFETY: a valid feature chain of structures this device knows.
+        unsafe { instance.get_physical_device_features2(physical, &mut f2) };
+        let base = f2.features;
+        let (f11, f12, f13, m5, dgc) = (f11, f12, f13, m5, dgc);
+
+        let dgc_available = has_dgc_ext && dgc.device_generated_commands == vk::TRUE && m5.maintenance5 == vk::TRUE;
+        if options.require_dgc && !dgc_available {
+            return Err(RuntimeError::MissingFeature {
+                device: device_name,
+                feature: "VK_EXT_device_generated_commands (deviceGeneratedCommands)".into(),
+                needed_for: "device-generated commands (try --mode mdi or --mode cpu)".into(),
+            });
+        }
+        let use_dgc = dgc_available && (options.enable_dgc || options.require_dgc);
+        if f12.buffer_device_address != vk::TRUE || f13.synchronization2 != vk::TRUE || f13.dynamic_rendering != vk::TRUE {
+            return Err(RuntimeError::MissingFeature {
+                device: device_name,
+                feature: "bufferDeviceAddress, synchronization2 and dynamicRendering".into(),
+                needed_for: "the runtime".into(),
+            });
+        }
+        let on = |b: vk::Bool32| b == vk::TRUE;
+        let caps = Capabilities {
+            dgc: use_dgc,
+            dgc_dynamic_layout: use_dgc && on(dgc.dynamic_generated_pipeline_layout),
+            draw_indirect_count: on(f12.draw_indirect_count),
+            multi_draw_indirect: on(base.multi_draw_indirect),
+            shader_draw_parameters: on(f11.shader_draw_parameters),
+            subgroup_size_control: on(f13.subgroup_size_control),
+            compute_full_subgroups: on(f13.compute_full_subgroups),
+            scalar_block_layout: on(f12.scalar_block_layout),
+            shader_int64: on(base.shader_int64),
+            timestamps: properties.limits.timestamp_compute_and_graphics == vk::TRUE,
+        };
+
+        // Enable exactly what the runtime uses and the device has.
+        let en = |b: bool| if b { vk::TRUE } else { vk::FALSE };
+        let base = vk::PhysicalDeviceFeatures {
+            multi_draw_indirect: en(caps.multi_draw_indirect),
+            shader_int64: en(caps.shader_int64),
+            ..Default::default()
+        };
+        let mut e11 = vk::PhysicalDeviceVulkan11Features::default().shader_draw_parameters(caps.shader_draw_parameters);
+        let mut e12 = vk::PhysicalDeviceVulkan12Features::default()
+            .buffer_device_address(true)
+            .draw_indirect_count(caps.draw_indirect_count)
+            .scalar_block_layout(caps.scalar_block_layout)
+            .host_query_reset(on(f12.host_query_reset));
+        let mut e13 = vk::PhysicalDeviceVulkan13Features::default()
+            .synchronization2(true)
+            .dynamic_rendering(true)
+            .maintenance4(on(f13.maintenance4))
+            .subgroup_size_control(caps.subgroup_size_control)
+            .compute_full_subgroups(caps.compute_full_subgroups);
+        let mut e_m5 = vk::PhysicalDeviceMaintenance5FeaturesKHR::default().maintenance5(true);
+        let mut e_dgc = ext_dgc::PhysicalDeviceDeviceGeneratedCommandsFeaturesEXT::default()
+            .device_generated_commands(true)
+            .dynamic_generated_pipeline_layout(caps.dgc_dynamic_layout);
+
+        // SAFETY: `physical` belongs to `instance`.
+        let families = unsafe { instance.get_physical_device_queue_family_properties(physical) };
+        let queue_family = families
+            .iter()
+            .position(|q| q.queue_flags.contains(vk::QueueFlags::GRAPHICS | vk::QueueFlags::COMPUTE))
+            .ok_or_else(|| RuntimeError::NoDevice(format!("`{device_name}` has no graphics+compute queue")))?
+            as u32;
+        let caps = Capabilities {
+            timestamps: caps.timestamps && families[queue_family as usize].timestamp_valid_bits > 0,
+            ..caps
+        };
+        let priorities = [1.0f32];
+        let queue_info = [vk::DeviceQueueCreateInfo::default().queue_family_index(queue_family).queue_priorities(&priorities)];
+        let mut ext_names = vec![];
+        if use_dgc {
+            ext_names.push(ash::khr::maintenance5::NAME.as_ptr());
+            ext_names.push(ext_dgc::NAME.as_ptr());
+        }
+        let mut info = vk::DeviceCreateInfo::default()
+            .queue_create_infos(&queue_info)
+            .enabled_extension_names(&ext_names)
+            .enabled_features(&base)
+            .push_next(&mut e11)
+            .push_next(&mut e12)
+            .push_next(&mut e13);
+        if use_dgc {
+            info = info.push_next(&mut e_m5).push_next(&mut e_dgc);
+        }
+        // SAFETY: the chain holds only features the device reported.
+        let device = unsafe { instance.create_device(physical, &info, None) }.map_err(RuntimeError::vk("vkCreateDevice"))?;
+        let dgc = if use_dgc {
+            match ext_dgc::Device::new(&instance, &device) {
+                Ok(d) => Some(d),
+                Err(e) => {
+                    // SAFETY: the device is idle and owns nothing yet.
+                    unsafe { device.destroy_device(None) };
+                    return Err(RuntimeError::MissingFeature {
+                        device: device_name,
+                        feature: e.to_string(),
+                        needed_for: "device-generated commands".into(),
+                    });
+                }
+            }
+        } else {
+            None
+        };
+        // SAFETY: family and index 0 were requested above.
+        let queue = unsafe { device.get_device_queue(queue_family, 0) };
+        let pool_info = vk::CommandPoolCreateInfo::default()
+            .queue_family_index(queue_family)
+            .flags(vk::CommandPoolCreateFlags::RESET_COMMAND_BUFFER);
+        // SAFETY: valid device and create info.
+        let pool = match unsafe { device.create_command_pool(&pool_info, None) } {
+            Ok(p) => p,
+            Err(r) => {
+                unsafe { device.destroy_device(None) };
+                return Err(RuntimeError::Vulkan { call: "vkCreateCommandPool", result: r });
+            }
+        };
+        Ok(GpuContext {
+            entry,
+            instance,
+            physical,
+            device,
+            queue,
+            queue_family,
+            pool,
+            dgc,
+            caps,
+            properties,
+            memory,
+            device_name,
+        })
+    }
+
+    /// Allocate a primary command buffer, record with `f`, submit, and wait.
+    pub fn one_shot<T>(&self, f: impl FnOnce(vk::CommandBuffer) -> Result<T>) -> Result<T> {
+        let alloc = vk::CommandBufferAllocateInfo::default().command_pool(self.pool).command_buffer_count(1);
+        // SAFETY: the pool belongs to this device; the buffer is freed before returning.
+        let cmd = unsafe { self.device.allocate_command_buffers(&alloc) }.map_err(RuntimeError::vk("vkAllocateCommandBuffers"))?[0];
+        let result = (|| {
+            let begin = vk::CommandBufferBeginInfo::default().flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT);
+            unsafe { self.device.begin_command_buffer(cmd, &begin) }.map_err(RuntimeError::vk("vkBeginCommandBuffer"))?;
+            let value = f(cmd)?;
+            unsafe { self.device.end_command_buffer(cmd) }.map_err(RuntimeError::vk("vkEndCommandBuffer"))?;
+            self.submit_and_wait(cmd)?;
+            Ok(value)
+        })();
+        // SAFETY: the submission finished (or never happened).
+        unsafe { self.device.free_command_buffers(self.pool, &[cmd]) };
+        result
+    }
+
+    /// Submit one command buffer and wait for the queue to finish it.
+    pub fn submit_and_wait(&self, cmd: vk::CommandBuffer) -> Result<()> {
+        let cmds = [cmd];
+        let submit = vk::SubmitInfo::default().command_buffers(&cmds);
+        // SAFETY: fence and queue belong to this device; we wait before destroying the fence.
+        unsafe {
+            let fence = self
+                .device
+                .create_fence(&vk::FenceCreateInfo::default(), None)
+                .map_err(RuntimeError::vk("vkCreateFence"))?;
+            let r = self
+                .device
+                .queue_submit(self.queue, &[submit], fence)
+                .map_err(RuntimeError::vk("vkQueueSubmit"))
+                .and_then(|_| {
+                    self.device.wait_for_fences(&[fence], true, u64::MAX).map_err(RuntimeError::vk("vkWaitForFences"))
+                });
+            self.device.destroy_fence(fence, None);
+            r
+        }
+    }
+
+    /// Nanoseconds per timestamp tick.
+    pub fn timestamp_period(&self) -> f64 {
+        self.properties.limits.timestamp_period as f64
+    }
+}
+
+impl super::memory::Allocator for GpuContext {
+    fn device(&self) -> &ash::Device {
+        &self.device
+    }
+    fn memory_properties(&self) -> &vk::PhysicalDeviceMemoryProperties {
+        &self.memory
+    }
+}
+
+impl Drop for GpuContext {
+    fn drop(&mut self) {
+        // SAFETY: objects created by this context; waiting for idle first.
+        unsafe {
+            let _ = self.device.device_wait_idle();
+            self.device.destroy_command_pool(self.pool, None);
+            self.device.destroy_device(None);
+            self.instance.destroy_instance(None);
+        }
+    }
+}

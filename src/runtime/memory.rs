@@ -1,0 +1,177 @@
+//! Buffers with their own memory, a device address and (when host-visible) a mapping.
+//!
+//! Why one allocation per buffer and no allocator crate: the runtime creates a handful of
+//! long-lived buffers per scene (stream, count, preprocess, meshes), so a sub-allocator would
+//! add a dependency for nothing. Every buffer gets `SHADER_DEVICE_ADDRESS` because DGC speaks
+//! addresses, and usage flags are given as `BufferUsageFlags2KHR` when the preprocess bit
+//! (which only exists there) is needed.
+
+use super::error::{Result, RuntimeError};
+use super::ext_dgc;
+use ash::vk;
+
+/// What allocating needs: the device and its memory types. `GpuContext` and `DgcDevice` are both.
+pub trait Allocator {
+    fn device(&self) -> &ash::Device;
+    fn memory_properties(&self) -> &vk::PhysicalDeviceMemoryProperties;
+}
+
+/// A memory type index among `type_bits` with the `required` flags, preferring `preferred` too.
+pub fn memory_type(
+    memory: &vk::PhysicalDeviceMemoryProperties,
+    type_bits: u32,
+    required: vk::MemoryPropertyFlags,
+    preferred: vk::MemoryPropertyFlags,
+) -> Option<u32> {
+    let types = &memory.memory_types[..memory.memory_type_count as usize];
+    let find = |flags: vk::MemoryPropertyFlags| {
+        types.iter().enumerate().position(|(i, t)| type_bits & (1 << i) != 0 && t.property_flags.contains(flags))
+    };
+    find(required | preferred).or_else(|| find(required)).map(|i| i as u32)
+}
+
+pub struct Buffer {
+    pub buffer: vk::Buffer,
+    pub memory: vk::DeviceMemory,
+    pub size: u64,
+    pub address: vk::DeviceAddress,
+    mapped: *mut u8,
+}
+
+/// Where the memory should live.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Location {
+    /// Device-local; host-visible only if the device happens to share it.
+    Device,
+    /// Host-visible and coherent, mapped for the buffer's lifetime.
+    Host,
+}
+
+impl Buffer {
+    pub fn new(ctx: &dyn Allocator, size: u64, usage: vk::BufferUsageFlags, location: Location) -> Result<Buffer> {
+        Self::create(ctx, size, usage, false, location, u32::MAX)
+    }
+
+    /// A preprocess buffer: `PREPROCESS_BUFFER_BIT_EXT` usage (through `BufferUsageFlags2`) and a
+    /// memory type from `type_bits` (what `vkGetGeneratedCommandsMemoryRequirementsEXT` said).
+    pub fn preprocess(ctx: &dyn Allocator, size: u64, type_bits: u32) -> Result<Buffer> {
+        Self::create(ctx, size, vk::BufferUsageFlags::empty(), true, Location::Device, type_bits)
+    }
+
+    fn create(
+        ctx: &dyn Allocator,
+        size: u64,
+        usage: vk::BufferUsageFlags,
+        preprocess: bool,
+        location: Location,
+        type_bits: u32,
+    ) -> Result<Buffer> {
+        let size = size.max(4);
+        let usage = usage | vk::BufferUsageFlags::SHADER_DEVICE_ADDRESS;
+        let mut usage2 = vk::BufferUsageFlags2CreateInfoKHR::default().usage(
+            vk::BufferUsageFlags2KHR::from_raw(usage.as_raw() as u64) | ext_dgc::bits::BUFFER_USAGE_2_PREPROCESS_BUFFER_EXT,
+        );
+        let mut info = vk::BufferCreateInfo::default().size(size).usage(usage);
+        if preprocess {
+            info = info.push_next(&mut usage2);
+        }
+        let d = ctx.device();
+        let memory_props = ctx.memory_properties();
+        // SAFETY: valid create info; every object is destroyed on the error paths below.
+        unsafe {
+            let buffer = d.create_buffer(&info, None).map_err(RuntimeError::vk("vkCreateBuffer"))?;
+            let req = d.get_buffer_memory_requirements(buffer);
+            let (required, preferred) = match location {
+                Location::Device => (vk::MemoryPropertyFlags::empty(), vk::MemoryPropertyFlags::DEVICE_LOCAL),
+                Location::Host => (
+                    vk::MemoryPropertyFlags::HOST_VISIBLE | vk::MemoryPropertyFlags::HOST_COHERENT,
+                    vk::MemoryPropertyFlags::empty(),
+                ),
+            };
+            let Some(type_index) = memory_type(memory_props, req.memory_type_bits & type_bits, required, preferred) else {
+                d.destroy_buffer(buffer, None);
+                return Err(RuntimeError::Invalid(format!(
+                    "no memory type fits a {size}-byte buffer (type bits {:#x})",
+                    req.memory_type_bits & type_bits
+                )));
+            };
+            let mut flags = vk::MemoryAllocateFlagsInfo::default().flags(vk::MemoryAllocateFlags::DEVICE_ADDRESS);
+            let alloc = vk::MemoryAllocateInfo::default()
+                .allocation_size(req.size)
+                .memory_type_index(type_index)
+                .push_next(&mut flags);
+            let memory = match d.allocate_memory(&alloc, None) {
+                Ok(m) => m,
+                Err(r) => {
+                    d.destroy_buffer(buffer, None);
+                    return Err(RuntimeError::Vulkan { call: "vkAllocateMemory", result: r });
+                }
+            };
+            if let Err(r) = d.bind_buffer_memory(buffer, memory, 0) {
+                d.destroy_buffer(buffer, None);
+                d.free_memory(memory, None);
+                return Err(RuntimeError::Vulkan { call: "vkBindBufferMemory", result: r });
+            }
+            let host_visible = memory_props.memory_types[type_index as usize]
+                .property_flags
+                .contains(vk::MemoryPropertyFlags::HOST_VISIBLE | vk::MemoryPropertyFlags::HOST_COHERENT);
+            let mapped = if host_visible {
+                match d.map_memory(memory, 0, vk::WHOLE_SIZE, vk::MemoryMapFlags::empty()) {
+                    Ok(p) => p as *mut u8,
+                    Err(_) => std::ptr::null_mut(),
+                }
+            } else {
+                std::ptr::null_mut()
+            };
+            let address = d.get_buffer_device_address(&vk::BufferDeviceAddressInfo::default().buffer(buffer));
+            Ok(Buffer { buffer, memory, size, address, mapped })
+        }
+    }
+
+    /// The mapped bytes, for host-visible buffers.
+    pub fn bytes_mut(&mut self) -> Option<&mut [u8]> {
+        if self.mapped.is_null() {
+            None
+        } else {
+            // SAFETY: the mapping covers `size` bytes and lives as long as `self`.
+            Some(unsafe { std::slice::from_raw_parts_mut(self.mapped, self.size as usize) })
+        }
+    }
+
+    pub fn bytes(&self) -> Option<&[u8]> {
+        if self.mapped.is_null() {
+            None
+        } else {
+            // SAFETY: as above.
+            Some(unsafe { std::slice::from_raw_parts(self.mapped, self.size as usize) })
+        }
+    }
+
+    /// Copy `data` to the start of a host-visible buffer.
+    pub fn write(&mut self, offset: usize, data: &[u8]) -> Result<()> {
+        let dst = self.bytes_mut().ok_or_else(|| RuntimeError::Invalid("buffer is not host-visible".into()))?;
+        dst.get_mut(offset..offset + data.len())
+            .ok_or_else(|| RuntimeError::Invalid("write past the end of a buffer".into()))?
+            .copy_from_slice(data);
+        Ok(())
+    }
+
+    /// Destroy the buffer and free its memory.
+    ///
+    /// # Safety
+    /// No pending GPU work may use the buffer.
+    pub unsafe fn destroy(&mut self, device: &ash::Device) {
+        if self.buffer != vk::Buffer::null() {
+            device.destroy_buffer(self.buffer, None);
+            device.free_memory(self.memory, None);
+            self.buffer = vk::Buffer::null();
+            self.mapped = std::ptr::null_mut();
+        }
+    }
+}
+
+/// Plain data as bytes (for uploading `#[repr(C)]` structs and arrays of numbers).
+pub fn as_bytes<T: Copy>(items: &[T]) -> &[u8] {
+    // SAFETY: `T: Copy` plain data; reading its bytes is sound for the padding-free types used here.
+    unsafe { std::slice::from_raw_parts(items.as_ptr() as *const u8, std::mem::size_of_val(items)) }
+}

@@ -1,0 +1,90 @@
+//! Shader modules and compute pipelines from embedded SPIR-V.
+//!
+//! Why the SPIR-V is committed and embedded (`include_bytes!`) rather than compiled at run
+//! time: the runtime feature must not pull in a shader compiler. `shaders/runtime/build.sh`
+//! regenerates the `.spv` files and a test fails when one is stale.
+
+use super::error::{Result, RuntimeError};
+use ash::vk;
+
+/// A shader module from SPIR-V bytes (checked for the magic number and word alignment).
+pub fn module(d: &ash::Device, spv: &[u8]) -> Result<vk::ShaderModule> {
+    if !spv.len().is_multiple_of(4) || spv.len() < 20 || spv[..4] != [0x03, 0x02, 0x23, 0x07] {
+        return Err(RuntimeError::Invalid("embedded SPIR-V is malformed".into()));
+    }
+    let words: Vec<u32> = spv.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
+    // SAFETY: valid SPIR-V words.
+    unsafe { d.create_shader_module(&vk::ShaderModuleCreateInfo::default().code(&words), None) }
+        .map_err(RuntimeError::vk("vkCreateShaderModule"))
+}
+
+/// Specialization constants `(constant_id, u32 value)`.
+pub struct Spec {
+    entries: Vec<vk::SpecializationMapEntry>,
+    data: Vec<u8>,
+}
+
+impl Spec {
+    pub fn new(values: &[(u32, u32)]) -> Spec {
+        let entries = values
+            .iter()
+            .enumerate()
+            .map(|(i, &(id, _))| vk::SpecializationMapEntry { constant_id: id, offset: 4 * i as u32, size: 4 })
+            .collect();
+        let data = values.iter().flat_map(|&(_, v)| v.to_le_bytes()).collect();
+        Spec { entries, data }
+    }
+    pub fn info(&self) -> vk::SpecializationInfo<'_> {
+        vk::SpecializationInfo::default().map_entries(&self.entries).data(&self.data)
+    }
+}
+
+/// How a compute kernel's subgroups are pinned (`VkPipelineShaderStageRequiredSubgroupSizeCreateInfo`
+/// and the stage flags), when the device allows it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SubgroupPin {
+    pub required_size: Option<u32>,
+    /// `VkPipelineShaderStageCreateFlags`: 0x1 allow varying, 0x2 require full.
+    pub flags: u32,
+}
+
+/// A compute pipeline from SPIR-V with specialization constants and an optional subgroup pin.
+pub fn compute_pipeline(d: &ash::Device, layout: vk::PipelineLayout, spv: &[u8], spec: &[(u32, u32)], pin: Option<SubgroupPin>) -> Result<vk::Pipeline> {
+    compute_pipeline_with(d, layout, spv, spec, pin, false)
+}
+
+/// As `compute_pipeline`; `indirect_bindable` adds `VK_PIPELINE_CREATE_2_INDIRECT_BINDABLE_BIT_EXT`
+/// (through `VkPipelineCreateFlags2CreateInfoKHR`), which a pipeline of an indirect execution set needs.
+pub fn compute_pipeline_with(
+    d: &ash::Device,
+    layout: vk::PipelineLayout,
+    spv: &[u8],
+    spec: &[(u32, u32)],
+    pin: Option<SubgroupPin>,
+    indirect_bindable: bool,
+) -> Result<vk::Pipeline> {
+    let module = module(d, spv)?;
+    let spec = Spec::new(spec);
+    let spec_info = spec.info();
+    let pin = pin.unwrap_or_default();
+    let mut required = vk::PipelineShaderStageRequiredSubgroupSizeCreateInfo::default().required_subgroup_size(pin.required_size.unwrap_or(0));
+    let mut stage = vk::PipelineShaderStageCreateInfo::default()
+        .stage(vk::ShaderStageFlags::COMPUTE)
+        .module(module)
+        .name(c"main")
+        .flags(vk::PipelineShaderStageCreateFlags::from_raw(pin.flags))
+        .specialization_info(&spec_info);
+    if pin.required_size.is_some() {
+        stage = stage.push_next(&mut required);
+    }
+    let mut flags2 = vk::PipelineCreateFlags2CreateInfoKHR::default().flags(super::ext_dgc::bits::PIPELINE_CREATE_2_INDIRECT_BINDABLE_EXT);
+    let mut info = vk::ComputePipelineCreateInfo::default().stage(stage).layout(layout);
+    if indirect_bindable {
+        info = info.push_next(&mut flags2);
+    }
+    let info = [info];
+    // SAFETY: valid create info; the module is destroyed after creation either way.
+    let result = unsafe { d.create_compute_pipelines(vk::PipelineCache::null(), &info, None) };
+    unsafe { d.destroy_shader_module(module, None) };
+    result.map(|p| p[0]).map_err(|(_, r)| RuntimeError::Vulkan { call: "vkCreateComputePipelines", result: r })
+}

@@ -1,0 +1,162 @@
+//! The rules the runtime runs on a loaded manifest (no source text): `device_findings` and
+//! `kernel_findings`. Some codes can only come from a manifest edited by hand (a description
+//! cannot express them), so they are tested here rather than in `err/`.
+
+use dgcc::check::{device_findings, kernel_findings, Finding, Location, TokenPart};
+use dgcc::device::{builtin, Limit};
+use dgcc::ir::{KernelTarget, Manifest};
+
+const SCENE: &str = r#"{"schema_version": 1, "pipeline": "scene",
+  "push_constants": [{"stages": 17, "offset": 0, "size": 8}],
+  "layouts": [{"name": "SceneDraw", "stride": 48, "shader_stages": 17, "flags": 2, "max_sequences": 1024,
+    "glsl_layout": "std430", "record_align": 8, "record": [],
+    "tokens": [
+      {"name": "object", "type": "PUSH_CONSTANT", "type_value": 1, "offset": 0, "size": 8,
+       "push_constant": {"stages": 1, "offset": 0, "size": 8}},
+      {"name": "indices", "type": "INDEX_BUFFER", "type_value": 3, "offset": 8, "size": 16, "index_mode": 1},
+      {"name": "draw", "type": "DRAW_INDEXED", "type_value": 5, "offset": 24, "size": 20}]}]}"#;
+
+fn scene() -> Manifest {
+    Manifest::from_json(SCENE).expect("the test manifest parses")
+}
+
+fn findings_on(m: &Manifest, target: &str) -> Vec<Finding> {
+    device_findings(&m.layouts[0], &m.push_constants, &builtin(target).unwrap())
+}
+
+fn codes(f: &[Finding]) -> Vec<&'static str> {
+    let mut v: Vec<_> = f.iter().map(|f| f.code).collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn a_good_manifest_passes_on_every_desktop_target() {
+    for t in ["lavapipe", "nvidia", "radv", "nvk"] {
+        assert_eq!(findings_on(&scene(), t), vec![], "{t}");
+    }
+}
+
+#[test]
+fn an_index_mode_of_zero_or_both_bits_is_e0123() {
+    for mode in [0, 3] {
+        let mut m = scene();
+        m.layouts[0].tokens[1].index_mode = Some(mode);
+        assert!(codes(&findings_on(&m, "lavapipe")).contains(&"E0123"), "mode {mode}");
+    }
+}
+
+#[test]
+fn dxgi_mode_on_the_minimum_profile_names_target_and_value() {
+    let mut m = scene();
+    m.layouts[0].tokens[1].index_mode = Some(2);
+    let f = findings_on(&m, "minimum");
+    let e = f.iter().find(|f| f.code == "E0206").expect("E0206");
+    assert_eq!(e.location, Location::Token { index: 1, part: TokenPart::Mode });
+    assert_eq!(e.target.as_deref(), Some("minimum"));
+    assert!(e.message.contains("minimum") && e.message.contains("Dxgi"), "{}", e.message);
+}
+
+#[test]
+fn a_sequence_index_of_8_bytes_is_e0309() {
+    let mut m = scene();
+    let t = &mut m.layouts[0].tokens[0];
+    t.token_type = dgcc::ir::TokenType::SequenceIndex;
+    t.push_constant = Some(dgcc::ir::PushConstantRange { stages: 1, offset: 0, size: 8 });
+    assert!(codes(&findings_on(&m, "lavapipe")).contains(&"E0309"));
+}
+
+#[test]
+fn limit_messages_name_the_value_the_limit_and_the_target() {
+    let mut m = scene();
+    m.layouts[0].tokens[2].offset = 2052;
+    m.layouts[0].stride = 2080;
+    let f = findings_on(&m, "radv");
+    let off = f.iter().find(|f| f.code == "E0131").expect("E0131");
+    assert_eq!(off.message, "offset 2052 of `draw` exceeds maxIndirectCommandsTokenOffset = 2047 on radv");
+    assert_eq!(off.location, Location::Token { index: 2, part: TokenPart::Offset });
+    let stride = f.iter().find(|f| f.code == "E0201").expect("E0201");
+    assert_eq!(stride.message, "stride 2080 exceeds maxIndirectCommandsIndirectStride = 2048 on radv");
+    assert!(stride.notes.iter().any(|n| n.starts_with("help: ")), "{stride:?}");
+    // NVIDIA allows both.
+    assert_eq!(codes(&findings_on(&m, "nvidia")), Vec::<&str>::new());
+}
+
+#[test]
+fn a_missing_profile_value_is_reported_once_per_value() {
+    let mut m = scene();
+    let l = &mut m.layouts[0];
+    l.shader_stages = 0x80 | 0x10;
+    l.tokens.truncate(1);
+    for _ in 0..3 {
+        let mut t = l.tokens[0].clone();
+        t.token_type = dgcc::ir::TokenType::DrawMeshTasks;
+        t.push_constant = None;
+        l.tokens.push(t);
+    }
+    let f = findings_on(&m, "radv");
+    let missing: Vec<&Finding> = f.iter().filter(|f| f.code == "E0021").collect();
+    assert_eq!(missing.len(), 2, "{missing:#?}");
+    assert!(missing.iter().any(|f| f.message.contains("`meshShader`")));
+    assert!(missing.iter().any(|f| f.message.contains("`taskShader`")));
+    assert!(missing.iter().all(|f| f.target.as_deref() == Some("radv") && f.location == Location::Target));
+}
+
+#[test]
+fn a_value_removed_from_a_profile_is_asked_for_not_guessed() {
+    let mut p = builtin("lavapipe").unwrap();
+    p.clear(Limit::MaxIndirectCommandsIndirectStride);
+    let m = scene();
+    let f = device_findings(&m.layouts[0], &m.push_constants, &p);
+    assert_eq!(codes(&f), vec!["E0021"]);
+    assert!(f[0].message.contains("maxIndirectCommandsIndirectStride"));
+}
+
+#[test]
+fn kernel_flags_a_description_cannot_write() {
+    let radv = builtin("radv").unwrap();
+    let full_and_varying = KernelTarget { required_subgroup_size: None, flags: 0x3 };
+    assert_eq!(codes(&kernel_findings("cull", [48, 1, 1], &full_and_varying, &radv)), vec!["E0507"]);
+    assert_eq!(codes(&kernel_findings("cull", [128, 1, 1], &full_and_varying, &radv)), Vec::<&str>::new());
+    let required_and_varying = KernelTarget { required_subgroup_size: Some(32), flags: 0x1 };
+    assert_eq!(codes(&kernel_findings("cull", [64, 1, 1], &required_and_varying, &radv)), vec!["E0516"]);
+}
+
+#[test]
+fn huge_workgroups_do_not_overflow() {
+    let lavapipe = builtin("lavapipe").unwrap();
+    let t = KernelTarget { required_subgroup_size: Some(u32::MAX), flags: 0x2 };
+    let f = kernel_findings("k", [u32::MAX; 3], &t, &lavapipe);
+    for code in ["E0501", "E0503", "E0505", "E0511", "E0512", "E0513", "E0514"] {
+        assert!(codes(&f).contains(&code), "{code} missing from {:?}", codes(&f));
+    }
+}
+
+#[test]
+fn tens_of_thousands_of_tokens_are_all_checked() {
+    // A layout built by a program, not a description (the front ends cap tokens at 256): every
+    // overlap and duplicate is still found. (How the cost grows is measured by the benchmark
+    // `cargo bench --bench compile_scaling`, not asserted here: machines are shared and noisy.)
+    let mut m = scene();
+    let l = &mut m.layouts[0];
+    let (push, draw) = (l.tokens[0].clone(), l.tokens[2].clone());
+    l.tokens.clear();
+    let n = 30_000u32;
+    for i in 0..n {
+        let mut t = push.clone();
+        t.offset = 4 * i;
+        t.push_constant = Some(dgcc::ir::PushConstantRange { stages: 1, offset: 2 * i, size: 4 });
+        l.tokens.push(t);
+        let mut v = draw.clone();
+        v.token_type = dgcc::ir::TokenType::VertexBuffer;
+        v.vertex_binding = Some(i % 7);
+        l.tokens.push(v);
+    }
+    l.tokens.push(draw);
+    m.push_constants[0].size = 2 * n + 4;
+    m.layouts[0].stride = 4 * n + 64;
+    let f = findings_on(&m, "nvidia");
+    // Every push range but the first overlaps the one before; every binding after the 7th repeats.
+    assert_eq!(f.iter().filter(|f| f.code == "E0308").count(), n as usize - 1);
+    assert_eq!(f.iter().filter(|f| f.code == "E0108").count(), n as usize - 7);
+}

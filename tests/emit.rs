@@ -1,0 +1,477 @@
+//! The emitters, judged by snapshots and by the compilers users run.
+//!
+//! Fixtures: `tests/emit/fixtures/*.ron` cover every token kind, both GLSL layouts, pinned
+//! offsets and strides, and vec3/mat4/array/U64/address fields. Each output of each fixture is
+//! an insta snapshot (`tests/emit/snapshots/`); glslang compiles the GLSL and its SPIR-V
+//! `Offset`/`ArrayStride` decorations must equal the manifest; gcc and g++ compile the C header
+//! as C11 and C++17 against headers with and without the extension, and a program built from it
+//! prints sizes, offsets and tokens that must equal the manifest.
+
+#![cfg(feature = "compiler")]
+
+#[path = "emit/load.rs"]
+mod load;
+#[path = "emit/spirv.rs"]
+mod spirv;
+#[path = "emit/tools.rs"]
+mod tools;
+
+use dgcc::emit::{self, names, Output};
+use dgcc::ir::{CompiledLayout, Manifest, TokenType};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const FIXTURES: [&str; 5] = ["scene", "mesh", "pinned", "compute", "raytrace"];
+
+fn fixture_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/emit/fixtures")
+}
+
+fn fixture(name: &str) -> Manifest {
+    load::load(&fixture_dir().join(format!("{name}.ron"))).1
+}
+
+/// Every fixture (labelled by its name) and every example description (`example-<name>`).
+fn fixtures() -> Vec<(String, Manifest)> {
+    let mut all: Vec<(String, Manifest)> = FIXTURES.iter().map(|&n| (n.to_string(), fixture(n))).collect();
+    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(&examples)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "ron"))
+        .collect();
+    paths.sort();
+    for p in paths {
+        let label = format!("example-{}", p.file_stem().unwrap().to_str().unwrap());
+        all.push((label, load::load(&p).1));
+    }
+    all
+}
+
+/// A label and an output as a file name: `scene.h`, `example-mesh.dgc.json`.
+fn labelled(label: &str, output: Output) -> String {
+    format!("{label}.{}", output.extension())
+}
+
+#[test]
+fn every_output_of_every_fixture_matches_its_snapshot() {
+    for (name, m) in fixtures() {
+        for output in Output::ALL {
+            let text = emit::emit(&m, output).unwrap_or_else(|e| panic!("{name}: {e}"));
+            insta::with_settings!({snapshot_path => "emit/snapshots", prepend_module_to_snapshot => false}, {
+                insta::assert_snapshot!(labelled(&name, output), text);
+            });
+        }
+    }
+}
+
+#[test]
+fn fixtures_cover_every_token_kind_and_both_glsl_layouts() {
+    let all = fixtures();
+    let layouts: Vec<&CompiledLayout> = all.iter().flat_map(|(_, m)| &m.layouts).collect();
+    for t in [
+        TokenType::ExecutionSet,
+        TokenType::PushConstant,
+        TokenType::SequenceIndex,
+        TokenType::IndexBuffer,
+        TokenType::VertexBuffer,
+        TokenType::DrawIndexed,
+        TokenType::Draw,
+        TokenType::DrawIndexedCount,
+        TokenType::DrawCount,
+        TokenType::Dispatch,
+        TokenType::DrawMeshTasksNv,
+        TokenType::DrawMeshTasksCountNv,
+        TokenType::DrawMeshTasks,
+        TokenType::DrawMeshTasksCount,
+        TokenType::TraceRays2,
+    ] {
+        assert!(layouts.iter().any(|l| l.tokens.iter().any(|k| k.token_type == t)), "no fixture has {t:?}");
+    }
+    for g in ["std430", "scalar"] {
+        assert!(layouts.iter().any(|l| l.glsl_layout == g), "no fixture uses {g}");
+    }
+    let types: Vec<&str> = layouts.iter().flat_map(|l| l.record.iter().map(|m| m.glsl_type.as_str())).collect();
+    for t in ["vec3", "mat4", "uint64_t", "uvec2", "vec4", "ivec2", "uvec4"] {
+        assert!(types.contains(&t), "no fixture has a {t} member");
+    }
+    assert!(layouts.iter().any(|l| l.record.iter().any(|m| m.glsl_type == "vec3" && m.array > 0)));
+}
+
+#[test]
+fn file_names_follow_the_contract() {
+    let m = fixture("scene");
+    let names: Vec<String> = Output::ALL.iter().map(|o| o.file_name(&m.pipeline)).collect();
+    assert_eq!(names, ["scene.rs", "scene.h", "scene.glsl", "scene.dgc.json"]);
+    assert_eq!("glsl".parse::<Output>(), Ok(Output::Glsl));
+    assert!("pascal".parse::<Output>().is_err());
+}
+
+#[test]
+fn json_is_the_manifest_and_reads_back() {
+    for (name, m) in fixtures() {
+        let text = emit::json::emit(&m).unwrap();
+        assert_eq!(Manifest::from_json(&text).as_ref(), Ok(&m), "{name}");
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let keys: Vec<&String> = v.as_object().unwrap().keys().collect();
+        assert_eq!(keys, ["schema_version", "pipeline", "push_constants", "layouts", "kernels"], "{name}");
+    }
+}
+
+#[test]
+fn emitters_refuse_a_manifest_that_breaks_an_invariant() {
+    let good = fixture("scene");
+    let mut overlapping = good.clone();
+    overlapping.layouts[0].record[1].offset += 4;
+    let mut short = good.clone();
+    short.layouts[0].stride -= 4;
+    let mut unknown = good.clone();
+    unknown.layouts[0].record[0].glsl_type = "dvec3".into();
+    let mut old = good.clone();
+    old.schema_version += 1;
+    for bad in [&overlapping, &short, &unknown] {
+        for output in Output::ALL {
+            let err = emit::emit(bad, output).expect_err("a broken manifest must not be emitted");
+            assert_eq!(err.layout.as_deref(), Some("SceneDraw"), "{err}");
+        }
+    }
+    assert!(emit::json::emit(&old).is_err());
+}
+
+/// The members of a token that a writer takes, as the emitters pick them.
+fn token_members(l: &CompiledLayout, i: usize) -> Vec<&dgcc::ir::RecordMember> {
+    let t = &l.tokens[i];
+    l.record
+        .iter()
+        .filter(|m| m.token == Some(i))
+        .filter(|m| !(t.token_type == TokenType::TraceRays2 && m.name == format!("{}_pad", t.name)))
+        .collect()
+}
+
+fn glsl_local(m: &dgcc::ir::RecordMember, var: &str) -> String {
+    if m.array > 0 {
+        format!("{} {var}[{}]", m.glsl_type, m.array)
+    } else {
+        format!("{} {var}", m.glsl_type)
+    }
+}
+
+/// A compute shader that calls every writer (and, for layouts without a draw, every reader).
+fn writer_shader(l: &CompiledLayout, include: &str, with_readers: bool) -> String {
+    let u = names::screaming(&l.name);
+    let s = names::snake(&l.name);
+    let mut src = String::from("#version 460\n#extension GL_GOOGLE_include_directive : require\n");
+    writeln!(src, "layout(local_size_x = 1) in;\n#define {u}_WRITER").unwrap();
+    if with_readers {
+        writeln!(src, "#define {u}_READER").unwrap();
+    }
+    writeln!(src, "#include \"{include}\"\nvoid main() {{\n    uint seq = gl_GlobalInvocationID.x;").unwrap();
+    for (i, t) in l.tokens.iter().enumerate() {
+        let ms = token_members(l, i);
+        if ms.is_empty() || t.token_type == TokenType::SequenceIndex {
+            if with_readers {
+                reader_call(&mut src, l, i);
+            }
+            continue;
+        }
+        let mut args = vec!["seq".to_string()];
+        for (k, m) in ms.iter().enumerate() {
+            let var = format!("t{i}_{k}");
+            writeln!(src, "    {};", glsl_local(m, &var)).unwrap();
+            args.push(var);
+        }
+        writeln!(src, "    {s}_write_{}({});", names::member(&t.name), args.join(", ")).unwrap();
+        if with_readers {
+            reader_call(&mut src, l, i);
+        }
+    }
+    src.push_str("}\n");
+    src
+}
+
+fn reader_call(src: &mut String, l: &CompiledLayout, i: usize) {
+    let s = names::snake(&l.name);
+    let t = &l.tokens[i];
+    let tok = names::member(&t.name);
+    match t.token_type {
+        TokenType::SequenceIndex => writeln!(src, "    uint r{i} = {s}_read_{tok}();").unwrap(),
+        TokenType::PushConstant if !token_members(l, i).is_empty() => writeln!(
+            src,
+            "    {}Push{} r{i} = {s}_read_{tok}();",
+            names::camel(&l.name),
+            names::camel(&t.name)
+        )
+        .unwrap(),
+        _ => {}
+    }
+}
+
+/// A vertex shader that calls every reader of a draw layout.
+fn reader_shader(l: &CompiledLayout, include: &str) -> String {
+    let u = names::screaming(&l.name);
+    let mut src = String::from("#version 460\n#extension GL_GOOGLE_include_directive : require\n");
+    writeln!(src, "#define {u}_READER\n#include \"{include}\"\nvoid main() {{").unwrap();
+    for i in 0..l.tokens.len() {
+        reader_call(&mut src, l, i);
+    }
+    src.push_str("    gl_Position = vec4(0.0);\n}\n");
+    src
+}
+
+fn is_draw(l: &CompiledLayout) -> bool {
+    l.action().is_some_and(|a| a.token_type.is_vertex_draw() || a.token_type.is_mesh())
+}
+
+fn has_push_data(l: &CompiledLayout) -> bool {
+    l.tokens.iter().enumerate().any(|(i, t)| {
+        matches!(t.token_type, TokenType::PushConstant | TokenType::SequenceIndex) && !token_members(l, i).is_empty()
+    })
+}
+
+/// Compile with glslang, validate, and return the disassembly.
+fn compile_glsl(dir: &Path, file: &str, src: &str, scalar: bool) -> String {
+    let path = dir.join(file);
+    std::fs::write(&path, src).unwrap();
+    let spv = path.with_extension(format!("{}.spv", path.extension().unwrap().to_str().unwrap()));
+    tools::run(Command::new("glslangValidator").args(["--target-env", "vulkan1.2", "-V"]).arg(&path).arg("-o").arg(&spv));
+    let mut val = Command::new("spirv-val");
+    val.args(["--target-env", "vulkan1.2"]);
+    if scalar {
+        val.arg("--scalar-block-layout");
+    }
+    tools::run(val.arg(&spv));
+    tools::run(Command::new("spirv-dis").arg(&spv))
+}
+
+fn check_record(dis: &str, l: &CompiledLayout, what: &str) {
+    let record = format!("{}Record", names::camel(&l.name));
+    let s = spirv::struct_layout(dis, &record).unwrap_or_else(|| panic!("{what}: no struct {record} in the SPIR-V"));
+    let expected_names: Vec<String> = l.record.iter().map(|m| names::member(&m.name)).collect();
+    assert_eq!(s.member_names, expected_names, "{what}: members of {record}");
+    for (k, m) in l.record.iter().enumerate() {
+        assert_eq!(s.offsets[k], m.offset, "{what}: glslang puts {record}.{} at {}, the manifest at {}", m.name, s.offsets[k], m.offset);
+        if m.array > 0 {
+            assert_eq!(s.array_strides[k], Some(m.array_stride), "{what}: array stride of {record}.{}", m.name);
+        }
+        if m.glsl_type == "mat4" {
+            assert_eq!(s.matrix_strides[k], Some(16), "{what}: matrix stride of {record}.{}", m.name);
+        }
+    }
+    assert_eq!(s.runtime_array_stride, Some(l.stride), "{what}: array stride of {record}[] must be the layout stride");
+}
+
+/// The push-constant block the readers declare must put each member where the token writes it.
+fn check_push_block(dis: &str, l: &CompiledLayout, what: &str) {
+    let block = format!("{}Push", names::camel(&l.name));
+    let s = spirv::struct_layout(dis, &block).unwrap_or_else(|| panic!("{what}: no push block {block}"));
+    for (i, t) in l.tokens.iter().enumerate() {
+        let Some(range) = t.push_constant else { continue };
+        for m in token_members(l, i) {
+            let k = s.member_names.iter().position(|n| *n == names::member(&m.name)).expect("member in push block");
+            assert_eq!(s.offsets[k], range.offset + m.offset - t.offset, "{what}: push offset of {}", m.name);
+        }
+    }
+}
+
+#[test]
+fn generated_glsl_compiles_and_glslang_places_every_member_at_the_manifest_offset() {
+    let test = "generated_glsl_compiles";
+    let (Some(_), Some(_), Some(_)) =
+        (tools::tool("glslangValidator", test), tools::tool("spirv-dis", test), tools::tool("spirv-val", test))
+    else {
+        return;
+    };
+    for (name, m) in fixtures() {
+        let dir = tools::scratch(&format!("glsl-{name}"));
+        let include = Output::Glsl.file_name(&m.pipeline);
+        std::fs::write(dir.join(&include), emit::glsl::emit(&m).unwrap()).unwrap();
+        for l in &m.layouts {
+            let scalar = l.glsl_layout == "scalar";
+            let snake = names::snake(&l.name);
+            let non_draw_readers = has_push_data(l) && !is_draw(l);
+            let what = format!("{name}/{} writer", l.name);
+            let dis = compile_glsl(&dir, &format!("{snake}_writer.comp"), &writer_shader(l, &include, non_draw_readers), scalar);
+            check_record(&dis, l, &what);
+            if non_draw_readers {
+                check_push_block(&dis, l, &what);
+                let sequence_index = l.tokens.iter().any(|t| t.token_type == TokenType::SequenceIndex);
+                let dispatch = l.action().is_some_and(|a| a.token_type == TokenType::Dispatch);
+                assert_eq!(dis.contains("SpecId"), dispatch && sequence_index, "{what}: a dispatch fallback needs the sequence index");
+            }
+            if has_push_data(l) && is_draw(l) {
+                let what = format!("{name}/{} reader", l.name);
+                let dis = compile_glsl(&dir, &format!("{snake}_reader.vert"), &reader_shader(l, &include), true);
+                check_record(&dis, l, &what);
+                check_push_block(&dis, l, &what);
+                assert!(dis.contains("SpecId"), "{what}: the multi-draw fallback is a specialization constant");
+            }
+        }
+    }
+}
+
+/// A program that prints what the header declares, and what it must print.
+fn c_program(m: &Manifest, header: &str) -> (String, String) {
+    let mut src = format!("#include \"{header}\"\n#include <stdio.h>\n\nint main(void) {{\n");
+    let mut expect = String::new();
+    src.push_str("#ifdef DGCC_EXT_DGC_FALLBACK\n    printf(\"fallback\\n\");\n#endif\n");
+    for l in &m.layouts {
+        let r = format!("{}Record", names::camel(&l.name));
+        let s = names::snake(&l.name);
+        writeln!(src, "    printf(\"{r} %zu\\n\", sizeof({r}));").unwrap();
+        writeln!(expect, "{r} {}", l.stride).unwrap();
+        for mem in &l.record {
+            let f = names::member(&mem.name);
+            writeln!(src, "    printf(\"{r}.{f} %zu\\n\", offsetof({r}, {f}));").unwrap();
+            writeln!(expect, "{r}.{f} {}", mem.offset).unwrap();
+        }
+        writeln!(src, "    {{\n        VkIndirectCommandsLayoutCreateInfoEXT info = {s}_create_info(VK_NULL_HANDLE);").unwrap();
+        src.push_str(
+            "        printf(\"create %d %u %u %u %u\\n\", (int)info.sType, (unsigned)info.flags, (unsigned)info.shaderStages, (unsigned)info.indirectStride, (unsigned)info.tokenCount);\n",
+        );
+        writeln!(expect, "create 1000572006 {} {} {} {}", l.flags, l.shader_stages, l.stride, l.tokens.len()).unwrap();
+        src.push_str(
+            "        for (uint32_t i = 0; i < info.tokenCount; ++i) {
+            const VkIndirectCommandsLayoutTokenEXT* t = &info.pTokens[i];
+            printf(\"token %d %d %u\", (int)t->sType, (int)t->type, (unsigned)t->offset);
+            switch (t->type) {
+            case VK_INDIRECT_COMMANDS_TOKEN_TYPE_PUSH_CONSTANT_EXT:
+            case VK_INDIRECT_COMMANDS_TOKEN_TYPE_SEQUENCE_INDEX_EXT:
+                printf(\" push %u %u %u\", (unsigned)t->data.pPushConstant->updateRange.stageFlags,
+                       (unsigned)t->data.pPushConstant->updateRange.offset, (unsigned)t->data.pPushConstant->updateRange.size);
+                break;
+            case VK_INDIRECT_COMMANDS_TOKEN_TYPE_INDEX_BUFFER_EXT:
+                printf(\" mode %u\", (unsigned)t->data.pIndexBuffer->mode);
+                break;
+            case VK_INDIRECT_COMMANDS_TOKEN_TYPE_VERTEX_BUFFER_EXT:
+                printf(\" binding %u\", (unsigned)t->data.pVertexBuffer->vertexBindingUnit);
+                break;
+            case VK_INDIRECT_COMMANDS_TOKEN_TYPE_EXECUTION_SET_EXT:
+                printf(\" set %d %u\", (int)t->data.pExecutionSet->type, (unsigned)t->data.pExecutionSet->shaderStages);
+                break;
+            default:
+                break;
+            }
+            printf(\"\\n\");
+        }
+    }
+",
+        );
+        for t in &l.tokens {
+            write!(expect, "token 1000572007 {} {}", t.type_value, t.offset).unwrap();
+            if let Some(r) = t.push_constant {
+                write!(expect, " push {} {} {}", r.stages, r.offset, r.size).unwrap();
+            }
+            if let Some(mode) = t.index_mode {
+                write!(expect, " mode {mode}").unwrap();
+            }
+            if let Some(b) = t.vertex_binding {
+                write!(expect, " binding {b}").unwrap();
+            }
+            if let Some(e) = t.execution_set {
+                write!(expect, " set {} {}", e.kind, e.stages).unwrap();
+            }
+            expect.push('\n');
+        }
+    }
+    src.push_str("    return 0;\n}\n");
+    (src, expect)
+}
+
+/// Compile the header's test program as C11 and C++17 against `include`, run both, compare.
+fn check_c_header(include: &Path, tag: &str, expect_fallback: bool) {
+    for (name, m) in fixtures() {
+        let dir = tools::scratch(&format!("c-{tag}-{name}"));
+        let header = Output::C.file_name(&m.pipeline);
+        std::fs::write(dir.join(&header), emit::c::emit(&m).unwrap()).unwrap();
+        let (src, mut expect) = c_program(&m, &header);
+        if expect_fallback {
+            expect.insert_str(0, "fallback\n");
+        }
+        for (compiler, std, ext) in [("gcc", "-std=c11", "c"), ("g++", "-std=c++17", "cpp")] {
+            let file = dir.join(format!("main.{ext}"));
+            std::fs::write(&file, &src).unwrap();
+            let exe = dir.join(format!("main-{ext}"));
+            tools::run(
+                Command::new(compiler)
+                    .args([std, "-Wall", "-Wextra", "-Werror", "-pedantic"])
+                    .arg(format!("-I{}", include.display()))
+                    .arg(format!("-I{}", dir.display()))
+                    .arg(&file)
+                    .arg("-o")
+                    .arg(&exe),
+            );
+            let printed = tools::run(&mut Command::new(&exe));
+            assert_eq!(printed, expect, "{name}: {compiler} {std} against {}", include.display());
+        }
+    }
+}
+
+#[test]
+fn generated_c_header_compiles_as_c11_and_cpp17_and_holds_on_headers_with_the_extension() {
+    let test = "generated_c_header_with_the_extension";
+    let (Some(_), Some(_)) = (tools::tool("gcc", test), tools::tool("g++", test)) else { return };
+    let Some(include) = tools::vulkan_headers("DGCC_VULKAN_HEADERS", "/opt/dgcc/trixie/usr/include", true, test) else {
+        return;
+    };
+    check_c_header(&include, "new", false);
+}
+
+#[test]
+fn generated_c_header_compiles_as_c11_and_cpp17_and_holds_on_headers_without_the_extension() {
+    let test = "generated_c_header_without_the_extension";
+    let (Some(_), Some(_)) = (tools::tool("gcc", test), tools::tool("g++", test)) else { return };
+    let Some(include) = tools::vulkan_headers("DGCC_OLD_VULKAN_HEADERS", "/usr/include", false, test) else {
+        return;
+    };
+    check_c_header(&include, "old", true);
+}
+
+#[test]
+fn two_headers_and_two_includes_coexist_in_one_translation_unit() {
+    let test = "two_headers_coexist";
+    let Some(_) = tools::tool("gcc", test) else { return };
+    let Some(include) = tools::vulkan_headers("DGCC_OLD_VULKAN_HEADERS", "/usr/include", false, test) else {
+        return;
+    };
+    let dir = tools::scratch("c-two");
+    let (a, b) = (fixture("scene"), fixture("compute"));
+    for m in [&a, &b] {
+        std::fs::write(dir.join(Output::C.file_name(&m.pipeline)), emit::c::emit(m).unwrap()).unwrap();
+    }
+    let file = dir.join("two.c");
+    std::fs::write(&file, "#include \"scene.h\"\n#include \"compute.h\"\n#include \"scene.h\"\nint main(void) { return (int)(SCENE_DRAW_STRIDE + SIMULATE_STRIDE) - 272; }\n").unwrap();
+    let exe = dir.join("two");
+    tools::run(
+        Command::new("gcc")
+            .args(["-std=c11", "-Wall", "-Wextra", "-Werror", "-pedantic"])
+            .arg(format!("-I{}", include.display()))
+            .arg(&file)
+            .arg("-o")
+            .arg(&exe),
+    );
+    tools::run(&mut Command::new(&exe));
+}
+
+/// The generated Rust (and the manifest it was generated from) committed under
+/// `tests/emit/generated/`, which `tests/emit_generated.rs` compiles and checks; regenerate
+/// with `DGCC_BLESS=1 cargo test --test emit`.
+#[test]
+fn committed_generated_rust_is_what_the_emitter_prints_now() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/emit/generated");
+    let bless = std::env::var("DGCC_BLESS").is_ok_and(|v| v == "1");
+    let mut stale = vec![];
+    for (name, m) in fixtures() {
+        for output in [Output::Rust, Output::Json] {
+            let path = dir.join(labelled(&name, output));
+            let fresh = emit::emit(&m, output).unwrap();
+            if bless {
+                std::fs::create_dir_all(&dir).unwrap();
+                std::fs::write(&path, &fresh).unwrap();
+            } else if std::fs::read_to_string(&path).ok().as_deref() != Some(fresh.as_str()) {
+                stale.push(format!("{name}: {}", path.display()));
+            }
+        }
+    }
+    assert!(stale.is_empty(), "stale generated files (regenerate with DGCC_BLESS=1):\n{}", stale.join("\n"));
+}

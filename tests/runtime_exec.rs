@@ -1,0 +1,221 @@
+//! The executor on a live device: layouts created and executed, chunked under a budget, run by
+//! the fallback, and refused before any Vulkan call when the device cannot run them.
+#![cfg(feature = "runtime")]
+
+#[path = "runtime/common.rs"]
+mod common;
+#[path = "runtime/layouts.rs"]
+mod layouts;
+
+use ash::vk;
+use dgcc::ir::CompiledLayout;
+use dgcc::runtime::descriptors::StorageSet;
+use dgcc::runtime::memory::{as_bytes, Buffer, Location};
+use dgcc::runtime::shaders::compute_pipeline;
+use dgcc::runtime::{Bound, Count, DgcDevice, Execution, Fallback, FallbackCaps, GpuContext, NoPass, RuntimeError, Stream};
+
+const ACCUMULATE_SPV: &[u8] = include_bytes!("../shaders/runtime/spv/test_accumulate.comp.spv");
+
+/// The accumulate kernel, its buffers and the records to run.
+struct Rig {
+    totals: Buffer,
+    stream: Buffer,
+    count: Buffer,
+    set: StorageSet,
+    pipeline_layout: vk::PipelineLayout,
+    pipeline: vk::Pipeline,
+}
+
+/// Sequences as (value, x, y, z); the sequence-index slot is left 0.
+const SEQUENCES: [(u32, u32, u32, u32); 3] = [(1, 1, 1, 1), (10, 2, 1, 1), (100, 1, 1, 1)];
+
+impl Rig {
+    fn new(ctx: &GpuContext, layout: &CompiledLayout, fallback: bool) -> Rig {
+        let usage = vk::BufferUsageFlags::STORAGE_BUFFER | vk::BufferUsageFlags::INDIRECT_BUFFER;
+        let mut totals = Buffer::new(ctx, 12, vk::BufferUsageFlags::STORAGE_BUFFER, Location::Host).unwrap();
+        totals.write(0, &[0; 12]).unwrap();
+        let mut stream = Buffer::new(ctx, layout.stride as u64 * 64, usage, Location::Host).unwrap();
+        let count = Buffer::new(ctx, 4, usage, Location::Host).unwrap();
+        let words = layout.stride as usize / 4;
+        let action = layout.action().unwrap().offset as usize / 4;
+        let mut data = vec![0u32; words * 64];
+        for (i, &(v, x, y, z)) in SEQUENCES.iter().enumerate() {
+            data[i * words] = v;
+            data[i * words + action..i * words + action + 3].copy_from_slice(&[x, y, z]);
+        }
+        stream.write(0, as_bytes(&data)).unwrap();
+        let set = StorageSet::new(&ctx.device, vk::ShaderStageFlags::COMPUTE, &[totals.buffer, stream.buffer]).unwrap();
+        let ranges = [vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::COMPUTE, offset: 0, size: 8 }];
+        let set_layouts = [set.layout];
+        let info = vk::PipelineLayoutCreateInfo::default().set_layouts(&set_layouts).push_constant_ranges(&ranges);
+        let pipeline_layout = unsafe { ctx.device.create_pipeline_layout(&info, None) }.unwrap();
+        let spec = [(0, fallback as u32), (1, words as u32)];
+        let pipeline = compute_pipeline(&ctx.device, pipeline_layout, ACCUMULATE_SPV, &spec, None).unwrap();
+        Rig { totals, stream, count, set, pipeline_layout, pipeline }
+    }
+
+    fn stream(&mut self, records: u32, count: Option<u32>) -> Stream {
+        let c = count.map(|n| {
+            self.count.write(0, &n.to_le_bytes()).unwrap();
+            Count { buffer: self.count.buffer, offset: 0, address: self.count.address }
+        });
+        Stream { buffer: self.stream.buffer, offset: 0, address: self.stream.address, max_sequences: records, count: c }
+    }
+
+    fn bind(&self, ctx: &GpuContext, cmd: vk::CommandBuffer) {
+        unsafe {
+            ctx.device.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::COMPUTE, self.pipeline);
+            ctx.device.cmd_bind_descriptor_sets(cmd, vk::PipelineBindPoint::COMPUTE, self.pipeline_layout, 0, &[self.set.set], &[]);
+        }
+    }
+
+    fn totals(&self) -> [u32; 3] {
+        let b = self.totals.bytes().unwrap();
+        [0, 1, 2].map(|i| u32::from_le_bytes(b[4 * i..4 * i + 4].try_into().unwrap()))
+    }
+
+    fn destroy(mut self, ctx: &GpuContext) {
+        unsafe {
+            ctx.device.device_wait_idle().unwrap();
+            ctx.device.destroy_pipeline(self.pipeline, None);
+            ctx.device.destroy_pipeline_layout(self.pipeline_layout, None);
+            self.set.destroy(&ctx.device);
+            for b in [&mut self.totals, &mut self.stream, &mut self.count] {
+                b.destroy(&ctx.device);
+            }
+        }
+    }
+}
+
+/// Run `layout` over `records` records (GPU count `count`) by DGC under `budget`.
+fn run_dgc(ctx: &GpuContext, layout: &CompiledLayout, records: u32, count: Option<u32>, budget: u64) -> ([u32; 3], u32) {
+    let dev = DgcDevice::from_context(ctx).unwrap();
+    let mut rig = Rig::new(ctx, layout, false);
+    let mut dgc_layout = dev.create_layout(layout, &layouts::accumulate_push_ranges(), rig.pipeline_layout).unwrap();
+    let mut exec = Execution::new(&dev, &dgc_layout, Bound::Pipeline(rig.pipeline), records, 0, budget).unwrap();
+    let stream = rig.stream(records, count);
+    ctx.one_shot(|cmd| {
+        rig.bind(ctx, cmd);
+        unsafe { exec.record(&dev, &dgc_layout, cmd, &stream, &mut NoPass(|_, _| {})) }
+    })
+    .unwrap();
+    let (totals, chunks) = (rig.totals(), exec.plan.chunks);
+    unsafe {
+        exec.destroy(&dev);
+        dgc_layout.destroy(&dev);
+    }
+    rig.destroy(ctx);
+    (totals, chunks)
+}
+
+#[test]
+fn a_dispatch_layout_with_push_constant_and_sequence_index_executes() {
+    let Some(ctx) = common::gpu("a_dispatch_layout_with_push_constant_and_sequence_index_executes") else { return };
+    let (totals, chunks) = run_dgc(&ctx, &layouts::accumulate(true, 20), 3, None, 64 << 20);
+    assert_eq!(chunks, 1);
+    // 1·1 + 10·2 + 100·1; 4 invocations; sequence indices 0 + 1 + 1 + 2.
+    assert_eq!(totals, [121, 4, 4]);
+}
+
+#[test]
+fn a_small_budget_runs_the_stream_in_chunks_with_a_split_gpu_count() {
+    let Some(ctx) = common::gpu("a_small_budget_runs_the_stream_in_chunks_with_a_split_gpu_count") else { return };
+    let layout = layouts::accumulate(false, 16);
+    let dev = DgcDevice::from_context(&ctx).unwrap();
+    // A budget that fits one sequence but not two.
+    let rig = Rig::new(&ctx, &layout, false);
+    let l = dev.create_layout(&layout, &layouts::accumulate_push_ranges(), rig.pipeline_layout).unwrap();
+    let one = dgcc::runtime::execute::requirements(&dev, &l, Bound::Pipeline(rig.pipeline), 1, 0).0;
+    let two = dgcc::runtime::execute::requirements(&dev, &l, Bound::Pipeline(rig.pipeline), 2, 0).0;
+    rig.destroy(&ctx);
+    assert!(two > one, "the driver's size must grow with the count for this test ({one} vs {two})");
+    let (all, chunks) = run_dgc(&ctx, &layout, 3, None, one);
+    assert_eq!((all[0], all[1], chunks), (121, 4, 3));
+    // The GPU count says 2: chunk 2 must run nothing.
+    let (counted, chunks) = run_dgc(&ctx, &layout, 3, Some(2), one);
+    assert_eq!((counted[0], counted[1], chunks), (21, 3, 3));
+    // Count 0 runs nothing at all.
+    let (none, _) = run_dgc(&ctx, &layout, 3, Some(0), one);
+    assert_eq!((none[0], none[1]), (0, 0));
+}
+
+#[test]
+fn a_sequence_index_layout_is_never_split_silently() {
+    let Some(ctx) = common::gpu("a_sequence_index_layout_is_never_split_silently") else { return };
+    let layout = layouts::accumulate(true, 20);
+    let dev = DgcDevice::from_context(&ctx).unwrap();
+    let rig = Rig::new(&ctx, &layout, false);
+    let mut l = dev.create_layout(&layout, &layouts::accumulate_push_ranges(), rig.pipeline_layout).unwrap();
+    let one = dgcc::runtime::execute::requirements(&dev, &l, Bound::Pipeline(rig.pipeline), 1, 0).0;
+    let err = Execution::new(&dev, &l, Bound::Pipeline(rig.pipeline), 3, 0, one).err().expect("must refuse");
+    assert!(err.to_string().contains("SEQUENCE_INDEX"), "{err}");
+    unsafe { l.destroy(&dev) };
+    rig.destroy(&ctx);
+}
+
+#[test]
+fn the_dispatch_loop_fallback_gives_the_same_totals() {
+    let Some(ctx) = common::gpu("the_dispatch_loop_fallback_gives_the_same_totals") else { return };
+    let layout = layouts::accumulate(true, 20);
+    let fallback = Fallback::new(&layout, FallbackCaps::from(&ctx)).unwrap();
+    let mut rig = Rig::new(&ctx, &layout, true);
+    let stream = rig.stream(3, None);
+    ctx.one_shot(|cmd| {
+        rig.bind(&ctx, cmd);
+        unsafe { fallback.record(&ctx.device, cmd, &stream, rig.pipeline_layout, None) }
+    })
+    .unwrap();
+    assert_eq!(rig.totals(), [121, 4, 4]);
+    // A GPU count without a host count cannot drive a host-recorded loop: refused, not skipped.
+    let counted = rig.stream(3, Some(2));
+    let err = ctx.one_shot(|cmd| unsafe { fallback.record(&ctx.device, cmd, &counted, rig.pipeline_layout, None) }).err().unwrap();
+    assert!(err.to_string().contains("host"), "{err}");
+    rig.destroy(&ctx);
+}
+
+#[test]
+fn the_fallback_refuses_what_it_cannot_express() {
+    let caps = FallbackCaps { multi_draw_indirect: true, draw_indirect_count: true, max_draw_indirect_count: u32::MAX };
+    // Push data without a sequence index: a dispatch loop cannot tell the shader its record.
+    let e = Fallback::new(&layouts::accumulate(false, 16), caps).err().unwrap();
+    assert!(e.to_string().contains("SEQUENCE_INDEX"), "{e}");
+    let mut with_set = layouts::accumulate(true, 20);
+    with_set.tokens[0].token_type = dgcc::ir::TokenType::ExecutionSet;
+    let e = Fallback::new(&with_set, caps).err().unwrap();
+    assert!(e.to_string().contains("EXECUTION_SET"), "{e}");
+}
+
+#[test]
+fn a_layout_over_a_device_limit_is_refused_before_any_vulkan_call() {
+    let Some(ctx) = common::gpu("a_layout_over_a_device_limit_is_refused_before_any_vulkan_call") else { return };
+    let dev = DgcDevice::from_context(&ctx).unwrap();
+    let max_stride = dev.profile().value(dgcc::device::Limit::MaxIndirectCommandsIndirectStride).unwrap() as u32;
+    let layout = layouts::accumulate(true, max_stride + 16);
+    // A null pipeline layout: reaching vkCreateIndirectCommandsLayoutEXT would be invalid usage.
+    match dev.create_layout(&layout, &layouts::accumulate_push_ranges(), vk::PipelineLayout::null()) {
+        Err(RuntimeError::Refused { layout: name, diagnostics }) => {
+            assert_eq!(name, "Accumulate");
+            assert!(diagnostics.iter().any(|d| d.code == "E0201" && d.message.contains(&max_stride.to_string())), "{diagnostics:?}");
+            assert!(diagnostics.iter().all(|d| !d.notes.is_empty()), "each diagnostic says where: {diagnostics:?}");
+        }
+        Err(e) => panic!("expected a refusal, got {e}"),
+        Ok(_) => panic!("a stride over the device limit was accepted"),
+    }
+}
+
+#[test]
+fn the_live_probe_states_every_value_and_writes_profiles_json() {
+    if common::gpu("the_live_probe_states_every_value_and_writes_profiles_json").is_none() {
+        return;
+    }
+    let probe = dgcc::runtime::probe().unwrap();
+    for l in dgcc::device::Limit::ALL {
+        assert!(probe.profile.value(l).is_some(), "live profile lacks {l}");
+    }
+    let device = &probe.json["capabilities"]["device"];
+    assert_eq!(device["features"]["VkPhysicalDeviceDeviceGeneratedCommandsFeaturesEXT"]["deviceGeneratedCommands"], true);
+    let stride = &device["properties"]["VkPhysicalDeviceDeviceGeneratedCommandsPropertiesEXT"]["maxIndirectCommandsIndirectStride"];
+    assert_eq!(stride.as_u64(), probe.profile.value(dgcc::device::Limit::MaxIndirectCommandsIndirectStride));
+    assert!(device["extensions"]["VK_EXT_device_generated_commands"].is_u64());
+    assert!(probe.json_text().ends_with("}\n"));
+}

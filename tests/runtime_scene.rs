@@ -1,0 +1,146 @@
+//! `dgcc run`'s scene on a live device: the three modes agree with each other and with the
+//! host's reference culling, compaction is right at subgroup sizes 4 and 8 and at object counts
+//! that fill no workgroup or subgroup evenly, chunked execution changes nothing, and lavapipe's
+//! implausible preprocess size is caught.
+#![cfg(feature = "runtime")]
+
+#[path = "runtime/common.rs"]
+mod common;
+
+use dgcc::runtime::scene::{builtin_manifest, run, world, Mode, RunOptions, RunReport};
+use std::process::Command;
+
+fn options(mode: Mode, objects: u32) -> RunOptions {
+    RunOptions { mode, objects, frames: 1, ..RunOptions::default() }
+}
+
+/// Objects the reference culling sees for these options.
+fn reference_visible(o: &RunOptions) -> u32 {
+    let m = world::meshes();
+    let f = world::frame(&o.camera, o.width, o.height, o.objects, m.lods, 0, 0);
+    world::objects(o.objects, o.seed).iter().filter(|obj| world::cull(&f, obj).is_some()).count() as u32
+}
+
+fn run_ok(o: &RunOptions) -> RunReport {
+    run(&builtin_manifest(), o).unwrap_or_else(|e| panic!("{} run failed: {e}", o.mode.name()))
+}
+
+fn is_lavapipe(test: &str) -> bool {
+    let Ok(p) = dgcc::runtime::probe() else { return false };
+    if p.profile.name == "lavapipe" {
+        return true;
+    }
+    common::loud(&format!("SKIP {test}: needs lavapipe, the device is {}", p.device_name));
+    false
+}
+
+#[test]
+fn the_three_modes_agree_pixel_for_pixel_and_with_the_reference_culling() {
+    if common::gpu("the_three_modes_agree_pixel_for_pixel_and_with_the_reference_culling").is_none() {
+        return;
+    }
+    let objects = 3000;
+    let expected = reference_visible(&options(Mode::Cpu, objects));
+    let reports: Vec<RunReport> = [Mode::Dgc, Mode::Mdi, Mode::Cpu].into_iter().map(|m| run_ok(&options(m, objects))).collect();
+    for r in &reports {
+        assert_eq!(r.frames[0].visible, expected, "{} mode's visible count", r.mode.name());
+        assert_eq!(r.frames[0].draws, expected);
+        assert_eq!(r.image.rgba.len(), 256 * 256 * 4);
+    }
+    let background = &reports[2].image.rgba[..4];
+    let drawn = reports[2].image.rgba.chunks(4).filter(|px| px != &background).count();
+    assert!(drawn > 1000, "the image shows too little: {drawn} pixels");
+    assert!(reports[0].image == reports[2].image, "dgc and cpu images differ");
+    assert!(reports[1].image == reports[2].image, "mdi and cpu images differ");
+    // The report says what the bench needs.
+    let json = serde_json::to_value(&reports[0]).unwrap();
+    assert_eq!(json["mode"], "dgc");
+    assert!(json["frames"][0]["passes"].get("execute_ms").is_some());
+    assert!(reports[0].preprocess.as_ref().is_some_and(|p| p.preprocess_bytes > 0));
+    assert!(reports[0].to_string().contains("visible"));
+}
+
+#[test]
+fn a_preprocess_budget_smaller_than_the_stream_runs_in_chunks_and_draws_the_same() {
+    if common::gpu("a_preprocess_budget_smaller_than_the_stream_runs_in_chunks_and_draws_the_same").is_none() {
+        return;
+    }
+    let whole = run_ok(&RunOptions { preprocess_budget: 1 << 30, ..options(Mode::Dgc, 600) });
+    let plan = whole.preprocess.clone().unwrap();
+    assert_eq!(plan.chunks, 1, "{plan:?}");
+    let small = RunOptions { preprocess_budget: plan.preprocess_bytes / 8, ..options(Mode::Dgc, 600) };
+    let chunked = run_ok(&small);
+    let cplan = chunked.preprocess.clone().unwrap();
+    assert!(cplan.chunks > 1, "{cplan:?}");
+    assert!(cplan.preprocess_bytes <= small.preprocess_budget);
+    assert_eq!(chunked.frames[0].visible, whole.frames[0].visible);
+    assert!(chunked.image == whole.image, "chunked execution changed the image");
+}
+
+#[test]
+fn lavapipes_wrapped_preprocess_size_at_ten_thousand_sequences_is_caught() {
+    if common::gpu("lavapipes_wrapped_preprocess_size_at_ten_thousand_sequences_is_caught").is_none()
+        || !is_lavapipe("lavapipes_wrapped_preprocess_size_at_ten_thousand_sequences_is_caught")
+    {
+        return;
+    }
+    // A budget the wrapped answer for 10,000 sequences (1.5 GB) would fit: trusting it would
+    // mean one execute over memory far smaller than the driver really writes.
+    let o = RunOptions { preprocess_budget: 1600 << 20, ..options(Mode::Dgc, 10_000) };
+    let r = run_ok(&o);
+    let plan = r.preprocess.clone().unwrap();
+    common::loud(&r.to_string());
+    if let Ok(path) = std::env::var("DGCC_SCENE_DUMP") {
+        std::fs::write(path, &r.image.rgba).unwrap();
+    }
+    assert!(plan.anomaly.is_some(), "the wrap went unnoticed: {plan:?}");
+    assert!(plan.chunks > 1 && plan.sequences_per_chunk <= 5461, "{plan:?}");
+    assert_eq!(r.frames[0].visible, reference_visible(&o));
+}
+
+/// Run in a child process: the subgroup size is fixed when lavapipe creates its instance.
+#[test]
+#[ignore = "run by compaction_is_correct_at_subgroup_sizes_4_and_8 in a child process"]
+fn child_compaction_at_this_vector_width() {
+    let expect: u32 = std::env::var("DGCC_EXPECT_SUBGROUP").expect("set by the parent").parse().unwrap();
+    // Counts that fill no workgroup (64) nor subgroup (4, 8) evenly, and one that does.
+    for objects in [1, 5, 67, 1237, 2048] {
+        let want = reference_visible(&options(Mode::Cpu, objects));
+        let dgc = run_ok(&options(Mode::Dgc, objects));
+        let mdi = run_ok(&options(Mode::Mdi, objects));
+        let cpu = run_ok(&options(Mode::Cpu, objects));
+        assert_eq!(dgc.subgroup.observed_size, Some(expect), "{:?}", dgc.subgroup);
+        assert_eq!((dgc.frames[0].visible, mdi.frames[0].visible), (want, want), "{objects} objects");
+        assert!(dgc.image == cpu.image && mdi.image == cpu.image, "{objects} objects: images differ");
+    }
+    println!("compaction ok at subgroup size {expect}");
+}
+
+#[test]
+fn compaction_is_correct_at_subgroup_sizes_4_and_8() {
+    if common::gpu("compaction_is_correct_at_subgroup_sizes_4_and_8").is_none() || !is_lavapipe("compaction_is_correct_at_subgroup_sizes_4_and_8") {
+        return;
+    }
+    let exe = std::env::current_exe().unwrap();
+    for (width, size) in [("128", 4), ("256", 8)] {
+        let out = Command::new(&exe)
+            .args(["--exact", "child_compaction_at_this_vector_width", "--ignored", "--nocapture", "--test-threads=1"])
+            .env("LP_NATIVE_VECTOR_WIDTH", width)
+            .env("DGCC_EXPECT_SUBGROUP", size.to_string())
+            .output()
+            .unwrap();
+        let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        assert!(out.status.success(), "LP_NATIVE_VECTOR_WIDTH={width}:\n{text}");
+        assert!(text.contains(&format!("compaction ok at subgroup size {size}")), "the child did not run:\n{text}");
+    }
+}
+
+#[test]
+fn a_layout_other_than_the_scenes_is_refused_with_what_differs() {
+    let mut m = builtin_manifest();
+    m.layouts[0].stride += 16;
+    let e = run(&m, &options(Mode::Mdi, 10)).expect_err("must refuse");
+    assert!(e.to_string().contains("stride"), "{e}");
+    let e = run(&builtin_manifest(), &RunOptions { objects: 0, ..options(Mode::Cpu, 0) }).err().unwrap();
+    assert!(e.to_string().contains("--objects"), "{e}");
+}

@@ -1,0 +1,77 @@
+//! The runtime's committed shader artefacts are what their sources produce:
+//! `shaders/runtime/generated/` is what dgcc emits from `examples/scene.ron`, and every
+//! `shaders/runtime/spv/*.spv` is what `shaders/runtime/build.sh` compiles. Run with
+//! `DGCC_BLESS=1` to rewrite the generated files (then run build.sh).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("shaders/runtime")
+}
+
+fn bless() -> bool {
+    std::env::var("DGCC_BLESS").is_ok_and(|v| v == "1")
+}
+
+#[cfg(feature = "compiler")]
+#[test]
+fn the_generated_scene_files_are_up_to_date() {
+    use dgcc::emit::{emit, Output};
+    let source = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("examples/scene.ron");
+    let (_, compilation) = dgcc::driver::compile_file(&source, &Default::default()).expect("scene.ron is readable");
+    assert!(!compilation.has_errors(), "scene.ron does not compile: {:?}", compilation.diagnostics);
+    let manifest = compilation.manifest.expect("a manifest");
+    for (output, file) in [(Output::Glsl, "scene.glsl"), (Output::Json, "scene.dgc.json")] {
+        let text = emit(&manifest, output).expect("emits");
+        let path = root().join("generated").join(file);
+        if bless() {
+            std::fs::write(&path, &text).unwrap();
+            continue;
+        }
+        let committed = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(committed == text, "{} is stale: run `DGCC_BLESS=1 cargo test --test runtime_shaders`, then shaders/runtime/build.sh", path.display());
+    }
+}
+
+fn glslang_available() -> bool {
+    Command::new("glslangValidator").arg("--version").output().is_ok_and(|o| o.status.success())
+}
+
+#[test]
+fn every_committed_spirv_matches_its_source() {
+    if !glslang_available() {
+        // CI installs glslang-tools; locally, say so loudly.
+        assert!(std::env::var("CI").is_err(), "glslangValidator is missing on CI");
+        use std::io::Write;
+        let _ = writeln!(std::io::stderr(), "SKIP every_committed_spirv_matches_its_source: glslangValidator not found");
+        return;
+    }
+    let out = std::env::temp_dir().join(format!("dgcc-spv-check-{}", std::process::id()));
+    std::fs::create_dir_all(&out).unwrap();
+    let mut sources: Vec<PathBuf> = std::fs::read_dir(root())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| matches!(p.extension().and_then(|e| e.to_str()), Some("comp" | "vert" | "frag")))
+        .collect();
+    sources.sort();
+    assert!(sources.len() >= 6, "expected the runtime's shaders, found {sources:?}");
+    for src in &sources {
+        let name = src.file_name().unwrap().to_str().unwrap();
+        let fresh = out.join(format!("{name}.spv"));
+        let status = Command::new("glslangValidator")
+            .current_dir(root())
+            .args(["--quiet", "--target-env", "vulkan1.2", "-V", name, "-o"])
+            .arg(&fresh)
+            .status()
+            .unwrap();
+        assert!(status.success(), "{name} does not compile");
+        let committed = root().join("spv").join(format!("{name}.spv"));
+        assert_eq!(read(&committed), read(&fresh), "{} is stale: run shaders/runtime/build.sh", committed.display());
+    }
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+fn read(p: &Path) -> Vec<u8> {
+    std::fs::read(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
