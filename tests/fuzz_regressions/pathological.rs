@@ -48,7 +48,11 @@ fn refused(what: &str, file: &str, text: String) -> Vec<&'static str> {
         assert!(dgcc::rules::lookup(d.code).is_some(), "{what}: unregistered code {}", d.code);
         assert!(!d.message.is_empty(), "{what}: {} without a message", d.code);
     }
-    assert!(diagnostics.len() <= 1000, "{what}: {} diagnostics; one cause should give a few", diagnostics.len());
+    assert!(
+        diagnostics.len() <= 1000,
+        "{what}: {} diagnostics; one cause should give a few",
+        diagnostics.len()
+    );
     if let Some(peak) = peak_memory_kib() {
         assert!(peak < PEAK_MEMORY_BOUND_KIB, "{what}: the test process peaked at {peak} KiB");
     }
@@ -88,16 +92,40 @@ fn a_hundred_thousand_tokens() {
 fn four_gibibyte_max_sequences_offset_and_stride() {
     let four_gib = 1u64 << 32;
     let cases = [
-        ("max_sequences 2^32", layout("", "Dispatch").replace("max_sequences: 64", &format!("max_sequences: {four_gib}"))),
+        (
+            "max_sequences 2^32",
+            layout("", "Dispatch").replace("max_sequences: 64", &format!("max_sequences: {four_gib}")),
+        ),
         ("token offset 2^32", layout("", &format!("Dispatch(at: Some({four_gib}))"))),
         ("stride 2^32", layout(&format!("stride: Some({four_gib}),"), "Dispatch")),
         // Strides above 0xFFFFFFF0: saved inputs in fuzz_regressions/pipeline/ (open.txt).
         ("stride 0xFFFFFFF0", layout("stride: Some(0xFFFFFFF0),", "Dispatch")),
         // Offsets above 0xFFFFFFF0 are saved inputs in fuzz_regressions/pipeline/ (open.txt).
         ("offset 0x7FFFFFFC", layout("", "Dispatch(at: Some(0x7FFFFFFC))")),
-        ("push constant offset 2^32", layout("", &format!("PushConstant(stages: [Compute], offset: {four_gib}, size: 4), Dispatch"))),
-        ("array of 2^32 elements", layout("", &format!("PushConstant(stages: [Compute], offset: 0, fields: [(name: \"a\", ty: Array(U32, {four_gib}))]), Dispatch"))),
-        ("array of u32::MAX Mat4", layout("", &format!("PushConstant(stages: [Compute], offset: 0, fields: [(name: \"a\", ty: Array(Mat4, {}))]), Dispatch", u32::MAX))),
+        (
+            "push constant offset 2^32",
+            layout(
+                "",
+                &format!("PushConstant(stages: [Compute], offset: {four_gib}, size: 4), Dispatch"),
+            ),
+        ),
+        (
+            "array of 2^32 elements",
+            layout(
+                "",
+                &format!("PushConstant(stages: [Compute], offset: 0, fields: [(name: \"a\", ty: Array(U32, {four_gib}))]), Dispatch"),
+            ),
+        ),
+        (
+            "array of u32::MAX Mat4",
+            layout(
+                "",
+                &format!(
+                    "PushConstant(stages: [Compute], offset: 0, fields: [(name: \"a\", ty: Array(Mat4, {}))]), Dispatch",
+                    u32::MAX
+                ),
+            ),
+        ),
     ];
     for (what, l) in cases {
         refused(what, "big.ron", with_layout(&l));
@@ -108,7 +136,10 @@ fn four_gibibyte_max_sequences_offset_and_stride() {
 fn deeply_nested_array_field_types() {
     for depth in [9, 1_000, 200_000] {
         let ty = format!("{}U32{}", "Array(".repeat(depth), ", 2)".repeat(depth));
-        let l = layout("", &format!("PushConstant(stages: [Compute], offset: 0, fields: [(name: \"a\", ty: {ty})]), Dispatch"));
+        let l = layout(
+            "",
+            &format!("PushConstant(stages: [Compute], offset: 0, fields: [(name: \"a\", ty: {ty})]), Dispatch"),
+        );
         refused(&format!("field type nested {depth} arrays deep"), "types.ron", with_layout(&l));
     }
 }
