@@ -7,6 +7,18 @@
 //! `VkIndirectCommandsLayoutEXT` token for token. Executing — preprocess memory, chunks,
 //! barriers — lives in `execute.rs`; the layout only knows what it is and which state its
 //! execution leaves undefined (`InvalidatedState`), so the caller can re-bind exactly that.
+//!
+//! Why the device is told which optional features were enabled (`EnabledFeatures`): Vulkan has
+//! no query for it, and a layout with a mesh token on a device whose creator never enabled
+//! `meshShader` is invalid however capable the hardware is. The profile that layouts are
+//! checked against is the hardware's, with every feature that was not enabled turned off, so
+//! such a layout is refused with `dgcc check`'s code (E0211) instead of reaching the driver.
+//!
+//! Why `DgcLayout` and `ExecutionSet` destroy themselves on drop (and still offer `destroy`):
+//! they are children of the device that the validation layer counts at `vkDestroyDevice`; a
+//! layout forgotten on an error path or at the end of a test leaked. Each keeps the
+//! extension's function table, so dropping it needs nothing else, and drops before the device
+//! as long as it is declared after it — the order Rust drops locals and fields in.
 
 use super::error::{Result, RuntimeError};
 use super::ext_dgc::{self as x, IndirectCommandsLayoutTokenEXT as Token};
@@ -16,6 +28,38 @@ use super::refuse::refusal;
 use crate::device::Profile;
 use crate::ir::{CompiledLayout, PushConstantRange, TokenType};
 use ash::vk;
+
+/// Optional device features a layout may need, as the device's creator enabled them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EnabledFeatures {
+    /// `VK_EXT_mesh_shader`'s `meshShader` and `taskShader` (mesh tokens need both).
+    pub mesh_shader: bool,
+    pub task_shader: bool,
+    /// `VK_KHR_ray_tracing_maintenance1` (TRACE_RAYS2 tokens).
+    pub ray_tracing_maintenance1: bool,
+    /// `VK_EXT_shader_object` (shader-object execution sets).
+    pub shader_object: bool,
+    /// `dynamicGeneratedPipelineLayout` of the extension.
+    pub dynamic_generated_pipeline_layout: bool,
+}
+
+impl EnabledFeatures {
+    /// `profile` (what the hardware supports) with every feature that was not enabled turned off.
+    pub fn restrict(&self, profile: &mut Profile) {
+        use crate::device::Limit::*;
+        for (limit, enabled) in [
+            (MeshShader, self.mesh_shader),
+            (TaskShader, self.task_shader),
+            (RayTracingMaintenance1, self.ray_tracing_maintenance1),
+            (ShaderObject, self.shader_object),
+            (DynamicGeneratedPipelineLayout, self.dynamic_generated_pipeline_layout),
+        ] {
+            if profile.value(limit) == Some(1) && !enabled {
+                profile.set_cited(limit, 0, "[live] supported, but not enabled on this device");
+            }
+        }
+    }
+}
 
 /// The extension on one engine device.
 pub struct DgcDevice {
@@ -37,9 +81,11 @@ impl Allocator for DgcDevice {
 impl DgcDevice {
     /// Wrap an engine's device. It must have been created with `VK_EXT_device_generated_commands`
     /// (and `VK_KHR_maintenance5`) enabled and the `deviceGeneratedCommands` feature on, plus
-    /// `bufferDeviceAddress` and `synchronization2`.
-    pub fn new(instance: &ash::Instance, physical: vk::PhysicalDevice, device: &ash::Device) -> Result<DgcDevice> {
-        let probe = probe_physical(instance, physical);
+    /// `bufferDeviceAddress` and `synchronization2`. `enabled` says which optional features the
+    /// engine turned on; layouts that need one that is off are refused.
+    pub fn new(instance: &ash::Instance, physical: vk::PhysicalDevice, device: &ash::Device, enabled: EnabledFeatures) -> Result<DgcDevice> {
+        let mut probe = probe_physical(instance, physical);
+        enabled.restrict(&mut probe.profile);
         if probe.profile.value(crate::device::Limit::DeviceGeneratedCommands) != Some(1) {
             return Err(RuntimeError::MissingFeature {
                 device: probe.device_name,
@@ -66,10 +112,17 @@ impl DgcDevice {
                 needed_for: "device-generated commands (try the multi-draw fallback)".into(),
             });
         }
-        Self::new(&ctx.instance, ctx.physical, &ctx.device)
+        let enabled = EnabledFeatures {
+            mesh_shader: ctx.caps.mesh_shader,
+            task_shader: ctx.caps.task_shader,
+            dynamic_generated_pipeline_layout: ctx.caps.dgc_dynamic_layout,
+            ..EnabledFeatures::default()
+        };
+        Self::new(&ctx.instance, ctx.physical, &ctx.device, enabled)
     }
 
-    /// The live device as a profile (what `dgcc probe` reports).
+    /// The live device as a profile (what `dgcc probe` reports), with the features that were not
+    /// enabled turned off.
     pub fn profile(&self) -> &Profile {
         &self.profile
     }
@@ -107,15 +160,28 @@ impl DgcDevice {
         // device's limits above.
         let handle = unsafe { self.ext.create_indirect_commands_layout(&info, None) }
             .map_err(RuntimeError::vk("vkCreateIndirectCommandsLayoutEXT"))?;
-        Ok(DgcLayout { handle, compiled: layout.clone(), pipeline_layout })
+        Ok(DgcLayout { handle, compiled: layout.clone(), pipeline_layout, ext: self.ext.clone() })
     }
 }
 
 /// An indirect execution set of pipelines (`VkIndirectExecutionSetEXT`, type PIPELINES).
+/// Destroyed on drop unless `DgcDevice::destroy_execution_set` did it first.
 pub struct ExecutionSet {
     pub handle: x::IndirectExecutionSetEXT,
     pub initial: vk::Pipeline,
     pub max_entries: u32,
+    ext: x::Device,
+}
+
+impl Drop for ExecutionSet {
+    fn drop(&mut self) {
+        if self.handle != x::IndirectExecutionSetEXT::null() {
+            // SAFETY: created by `ext`'s device; the owner's contract (no pending work, device
+            // alive) is the same as for `destroy_execution_set`.
+            unsafe { self.ext.destroy_indirect_execution_set(self.handle, None) };
+            self.handle = x::IndirectExecutionSetEXT::null();
+        }
+    }
 }
 
 impl DgcDevice {
@@ -139,7 +205,7 @@ impl DgcDevice {
         // `create_layout`'s rules.
         let handle = unsafe { self.ext.create_indirect_execution_set(&create, None) }
             .map_err(RuntimeError::vk("vkCreateIndirectExecutionSetEXT"))?;
-        Ok(ExecutionSet { handle, initial, max_entries: set.max_entries })
+        Ok(ExecutionSet { handle, initial, max_entries: set.max_entries, ext: self.ext.clone() })
     }
 
     /// Put `pipeline` (same layout and state as the initial one, `INDIRECT_BINDABLE`) at `index`.
@@ -253,10 +319,21 @@ pub struct RestoreState<'a> {
     pub pipeline: Option<(vk::PipelineBindPoint, vk::Pipeline)>,
 }
 
+/// A created `VkIndirectCommandsLayoutEXT`. Destroyed on drop (or earlier with `destroy`); drop
+/// it before the device, with no pending work using it.
 pub struct DgcLayout {
     pub handle: x::IndirectCommandsLayoutEXT,
     pub compiled: CompiledLayout,
     pub pipeline_layout: vk::PipelineLayout,
+    ext: x::Device,
+}
+
+impl Drop for DgcLayout {
+    fn drop(&mut self) {
+        // SAFETY: the handle was created by `ext`'s device; no pending work may use it (the
+        // owner's contract, as for `destroy`).
+        unsafe { self.release() };
+    }
 }
 
 impl DgcLayout {
@@ -327,8 +404,14 @@ impl DgcLayout {
     /// # Safety
     /// No pending work may use it.
     pub unsafe fn destroy(&mut self, dev: &DgcDevice) {
+        debug_assert_eq!(dev.ext.device(), self.ext.device(), "a layout is destroyed by the device that made it");
+        self.release();
+    }
+
+    /// Destroy the handle once; later calls (and the drop) do nothing.
+    unsafe fn release(&mut self) {
         if self.handle != x::IndirectCommandsLayoutEXT::null() {
-            dev.ext.destroy_indirect_commands_layout(self.handle, None);
+            self.ext.destroy_indirect_commands_layout(self.handle, None);
             self.handle = x::IndirectCommandsLayoutEXT::null();
         }
     }
@@ -338,8 +421,42 @@ impl DgcLayout {
 mod tests {
     use super::*;
 
+    /// A function table that must never be called (every test layout has a null handle).
+    fn never_called() -> x::Device {
+        // SAFETY: the pointers are never called: `release` skips null handles.
+        let fp = unsafe { x::DeviceFn::load_with(|_| std::ptr::NonNull::<std::ffi::c_void>::dangling().as_ptr()) };
+        x::Device::from_parts(vk::Device::null(), fp.expect("every name gets a pointer"))
+    }
+
     fn layout(compiled: CompiledLayout) -> DgcLayout {
-        DgcLayout { handle: x::IndirectCommandsLayoutEXT::null(), compiled, pipeline_layout: vk::PipelineLayout::null() }
+        DgcLayout { handle: x::IndirectCommandsLayoutEXT::null(), compiled, pipeline_layout: vk::PipelineLayout::null(), ext: never_called() }
+    }
+
+    #[test]
+    fn features_that_were_not_enabled_are_off_in_the_profile() {
+        let mut p = crate::device::builtin("lavapipe").expect("built in");
+        use crate::device::Limit::*;
+        for l in [MeshShader, TaskShader, RayTracingMaintenance1, ShaderObject, DynamicGeneratedPipelineLayout] {
+            p.set(l, 1);
+        }
+        p.set(ShaderObject, 0);
+        EnabledFeatures { mesh_shader: true, dynamic_generated_pipeline_layout: true, shader_object: true, ..Default::default() }.restrict(&mut p);
+        let values = [MeshShader, TaskShader, RayTracingMaintenance1, ShaderObject, DynamicGeneratedPipelineLayout].map(|l| p.value(l));
+        // Enabling a feature the hardware lacks does not switch it on.
+        assert_eq!(values, [Some(1), Some(0), Some(0), Some(0), Some(1)]);
+        // A mesh layout is then refused with the mesh-feature code.
+        let mut mesh = crate::runtime::scene::scene_layout();
+        mesh.shader_stages = 0x40 | 0x80 | 0x10;
+        mesh.tokens.retain(|t| t.token_type == TokenType::PushConstant);
+        let mut action = crate::runtime::scene::scene_layout().tokens.pop().unwrap();
+        action.token_type = TokenType::DrawMeshTasks;
+        action.type_value = TokenType::DrawMeshTasks.value();
+        action.size = 12;
+        mesh.tokens.push(action);
+        mesh.tokens[0].push_constant.as_mut().unwrap().stages = 0x80;
+        let ranges = [PushConstantRange { stages: 0x80, offset: 0, size: 8 }];
+        let refused = crate::runtime::refuse::refusal(&mesh, &ranges, &p).expect("refused");
+        assert!(refused.iter().any(|d| d.code == "E0211" && d.message.contains("taskShader")), "{refused:?}");
     }
 
     #[test]

@@ -77,6 +77,9 @@ pub struct RunOptions {
     pub preprocess_budget: u64,
     /// The draw layout to run; `None` picks the layout a kernel `writes`, else the first.
     pub layout: Option<String>,
+    /// Run under `VK_LAYER_KHRONOS_validation`, its messages recorded here (teardown included).
+    /// The default is a fresh log when `DGCC_VALIDATION=1`.
+    pub layer_log: Option<std::sync::Arc<crate::runtime::LayerLog>>,
 }
 
 impl Default for RunOptions {
@@ -91,6 +94,7 @@ impl Default for RunOptions {
             height: 256,
             preprocess_budget: 64 << 20,
             layout: None,
+            layer_log: crate::runtime::LayerLog::from_env(),
         }
     }
 }
@@ -105,7 +109,7 @@ pub fn run(manifest: &Manifest, options: &RunOptions) -> Result<RunReport> {
     }
     let (layout, kernel) = compat::pick(manifest, options.layout.as_deref())?;
     let dgc = options.mode == Mode::Dgc;
-    let ctx = GpuContext::new(&ContextOptions { enable_dgc: dgc, require_dgc: dgc })?;
+    let ctx = GpuContext::new(&ContextOptions { enable_dgc: dgc, require_dgc: dgc, validation: options.layer_log.clone() })?;
     if options.mode == Mode::Mdi && !(ctx.caps.multi_draw_indirect && ctx.caps.draw_indirect_count && ctx.caps.shader_draw_parameters) {
         return Err(RuntimeError::MissingFeature {
             device: ctx.device_name.clone(),
@@ -191,7 +195,7 @@ fn run_frames(
                 }
             }
         }
-        Mode::Mdi => fallback = Some(Fallback::new(layout, FallbackCaps::from(ctx))?),
+        Mode::Mdi => fallback = Some(Fallback::new(layout, FallbackCaps::from(ctx))?.with_push_constants(&manifest.push_constants)?),
         Mode::Cpu => {}
     }
     let result = (|| {
