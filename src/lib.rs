@@ -22,6 +22,8 @@ pub mod stages;
 #[cfg(feature = "compiler")]
 pub mod ast;
 #[cfg(feature = "compiler")]
+pub mod build;
+#[cfg(feature = "compiler")]
 pub mod emit;
 #[cfg(feature = "compiler")]
 pub mod layout;
@@ -30,7 +32,13 @@ pub mod driver;
 #[cfg(feature = "compiler")]
 pub mod render;
 #[cfg(feature = "compiler")]
+pub mod shader;
+#[cfg(feature = "compiler")]
 pub mod syntax;
 
 #[cfg(feature = "runtime")]
 pub mod runtime;
+/// The ash version the runtime and the generated Rust (`--emit rust`) are built on, so that a
+/// crate using generated code needs no ash dependency of its own.
+#[cfg(feature = "runtime")]
+pub use ash;

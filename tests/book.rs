@@ -26,6 +26,8 @@ fn rendered_example(code: &str) -> Option<(String, String)> {
     let c = dgcc::driver::compile_source(&path, &text, &Default::default());
     let diags: Vec<_> = c.diagnostics.into_iter().filter(|d| d.code == code).collect();
     let shown = dgcc::render::human(&dgcc::render::SourceFile { name: &rel, text: &text }, &diags);
+    // Messages may name files by absolute path; the book must not depend on the checkout's place.
+    let shown = shown.replace(&format!("{}/", root().display()), "");
     Some((text, shown))
 }
 

@@ -304,7 +304,7 @@ fn deep_or_wide_profile_graphs_stay_cheap() {
     let started = std::time::Instant::now();
     let p = parse_value(&doc, "diamond.json").unwrap();
     assert_eq!(p.value(Limit::ShaderObject), Some(1));
-    assert!(started.elapsed().as_secs() < 5);
+    assert!(started.elapsed().as_secs() < 30, "a hang guard, not a speed test");
 }
 
 #[test]

@@ -35,7 +35,7 @@ pub struct CompileArgs {
 
 /// Compile one file and print its diagnostics. `None` for an I/O failure (already reported).
 fn compile_and_report(path: &Path, options: &CompileOptions) -> Option<(bool, Compilation)> {
-    let opts = driver::Options { targets: options.targets.clone() };
+    let opts = driver::Options { targets: options.targets.clone(), check_kernels: true };
     let name = path.display().to_string();
     match driver::compile_file(path, &opts) {
         Err(FileError::Io(msg)) => {
@@ -82,7 +82,20 @@ fn summary(errors: usize, warnings: usize, files: usize, options: &CompileOption
     }
 }
 
+/// Say once which kernel checks this build cannot run.
+fn note_skipped_checks(options: &CompileOptions) {
+    if !dgcc::shader::SKIPPED_CHECKS.is_empty() && options.message_format == MessageFormat::Human {
+        eprintln!(
+            "note: built without the `shaderc` feature, so these kernel checks were skipped: {}",
+            dgcc::shader::SKIPPED_CHECKS.join("; ")
+        );
+    }
+}
+
 pub fn run_check(args: &CheckArgs) -> i32 {
+    if args.files.iter().any(|f| file_has_kernels(f)) {
+        note_skipped_checks(&args.options);
+    }
     let mut worst = OK;
     let (mut errors, mut warnings) = (0, 0);
     for f in &args.files {
@@ -154,4 +167,10 @@ pub fn manifest_for_run(file: &Path, targets: &[String]) -> Result<dgcc::ir::Man
         Some(m) => Ok(m),
         None => Err(FAILED),
     }
+}
+
+/// Whether a description mentions a kernel (a cheap look, only to decide whether the note about
+/// skipped kernel checks is worth printing).
+fn file_has_kernels(path: &Path) -> bool {
+    std::fs::read_to_string(path).is_ok_and(|t| t.contains("kernel"))
 }

@@ -14,11 +14,12 @@ use crate::diag::Severity;
 mod input;
 mod layout;
 mod profiles;
+mod shader;
 mod validation;
 
 /// Every table of the registry; a new area adds its file here.
-fn tables() -> [&'static [Rule]; 4] {
-    [input::RULES, profiles::RULES, layout::RULES, validation::RULES]
+fn tables() -> [&'static [Rule]; 5] {
+    [input::RULES, profiles::RULES, layout::RULES, shader::RULES, validation::RULES]
 }
 
 /// One rule of the registry.

@@ -133,9 +133,10 @@ fn huge_workgroups_do_not_overflow() {
 }
 
 #[test]
-fn thousands_of_tokens_are_checked_in_near_linear_time() {
-    // A layout built by a program, not a description (the front ends cap tokens at 256): the
-    // pairwise rules (duplicate bindings, overlapping push ranges) must not go quadratic.
+fn tens_of_thousands_of_tokens_are_all_checked() {
+    // A layout built by a program, not a description (the front ends cap tokens at 256): every
+    // overlap and duplicate is still found. (How the cost grows is measured by the benchmark
+    // `cargo bench --bench compile_scaling`, not asserted here: machines are shared and noisy.)
     let mut m = scene();
     let l = &mut m.layouts[0];
     let (push, draw) = (l.tokens[0].clone(), l.tokens[2].clone());
@@ -154,10 +155,7 @@ fn thousands_of_tokens_are_checked_in_near_linear_time() {
     l.tokens.push(draw);
     m.push_constants[0].size = 2 * n + 4;
     m.layouts[0].stride = 4 * n + 64;
-    let started = std::time::Instant::now();
     let f = findings_on(&m, "nvidia");
-    let took = started.elapsed();
-    assert!(took < std::time::Duration::from_secs(5), "took {took:?}");
     // Every push range but the first overlaps the one before; every binding after the 7th repeats.
     assert_eq!(f.iter().filter(|f| f.code == "E0308").count(), n as usize - 1);
     assert_eq!(f.iter().filter(|f| f.code == "E0108").count(), n as usize - 7);
