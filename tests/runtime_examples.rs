@@ -21,7 +21,9 @@ const SEQUENCES: u32 = 4;
 const SECOND_ENTRY: u32 = 1000;
 
 fn examples() -> Vec<(String, Manifest)> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("examples");
+    // DGCC_REPO: the checkout, when the binary runs away from its build tree (another machine).
+    let repo = std::env::var("DGCC_REPO").map(PathBuf::from).unwrap_or_else(|_| PathBuf::from(env!("CARGO_MANIFEST_DIR")));
+    let dir = repo.join("examples");
     let mut files: Vec<PathBuf> =
         std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|e| e == "ron")).collect();
     files.sort();
