@@ -91,8 +91,12 @@ fn resolve_targets(pipeline: &ast::Pipeline, options: &Options, base: &Path, dia
     } else {
         options.targets.iter().map(|t| (t.clone(), None)).collect()
     };
+    // A path written in the description is relative to its folder; one given with --target is
+    // relative to the current directory, like any other command-line path.
+    let from_cli = !options.targets.is_empty();
     let mut profiles: Vec<Profile> = vec![];
     for (name, span) in targets {
+        let base = if from_cli { Path::new(".") } else { base };
         match device::resolve(&name, base) {
             Ok(p) => {
                 if profiles.iter().any(|q| q.name == p.name) {

@@ -41,6 +41,10 @@ pub struct RunArgs {
     /// Preprocess memory the executor may use, in MiB (longer streams run in chunks).
     #[arg(long, default_value_t = 64)]
     pub preprocess_budget_mib: u64,
+    /// Check every frame's stream on the GPU before drawing it (index and vertex buffer ranges,
+    /// index ranges, instance counts, the stored count); exits 1 when a record is wrong.
+    #[arg(long)]
+    pub validate_stream: bool,
     /// Check against this target instead of the file's `targets`.
     #[arg(long = "target", value_name = "T")]
     pub targets: Vec<String>,
@@ -63,6 +67,7 @@ pub fn run(args: &RunArgs) -> i32 {
         width: args.size,
         height: args.size,
         preprocess_budget: args.preprocess_budget_mib.saturating_mul(1 << 20),
+        validate_stream: args.validate_stream,
         ..RunOptions::default()
     };
     let report = match scene::run(&manifest, &options) {
@@ -91,7 +96,11 @@ pub fn run(args: &RunArgs) -> i32 {
         }
         eprintln!("wrote {}", path.display());
     }
-    OK
+    if report.stream_is_clean() {
+        OK
+    } else {
+        FAILED
+    }
 }
 
 /// Encode RGBA8 pixels as a PNG file.

@@ -48,6 +48,7 @@ pub mod push;
 pub mod refuse;
 pub mod scene;
 pub mod shaders;
+pub mod validate;
 
 pub use context::{Capabilities, ContextOptions, GpuContext};
 pub use dgc::{DgcDevice, DgcLayout, EnabledFeatures, ExecutionSet, InvalidatedState, RestoreState};

@@ -1,6 +1,6 @@
 //! Recording one frame in each mode, with timestamps around every pass.
 //!
-//! Order: [cull → compact] (dgc, mdi) → render (dgc: the executor, chunk by chunk; mdi: one
+//! Order: [cull → compact → stream validation when asked] (dgc, mdi) → render (dgc: the executor, chunk by chunk; mdi: one
 //! `vkCmdDrawIndexedIndirectCount` over the same stream; cpu: push constants + draw per
 //! visible object, visibility computed on the host by the reference culling) → copy the colour
 //! target on the last frame. Query slots: 0 frame start, 1 after cull, 2 after compact,
@@ -13,6 +13,7 @@ use crate::runtime::execute::{Count, Execution, Pass, Phase, Stream};
 use crate::runtime::dgc::{DgcDevice, DgcLayout};
 use crate::runtime::error::Result;
 use crate::runtime::fallback::Fallback;
+use crate::runtime::validate::StreamValidator;
 use crate::runtime::GpuContext;
 use ash::vk;
 
@@ -130,11 +131,31 @@ impl Pass for Render<'_> {
     }
 }
 
+/// The compacted stream: one record per object at most, the count written by compaction.
+pub fn stream(g: &SceneGpu) -> Stream {
+    Stream {
+        buffer: g.stream.buffer,
+        offset: 0,
+        address: g.stream.address,
+        max_sequences: (g.objects.size / 32) as u32,
+        count: Some(Count { buffer: g.counts.buffer, offset: 0, address: g.counts.address }),
+    }
+}
+
 /// Record one frame into `cmd` (begun by the caller).
 ///
 /// # Safety
 /// `cmd` is recording; `g` belongs to `ctx`.
-pub unsafe fn record(ctx: &GpuContext, g: &SceneGpu, cmd: vk::CommandBuffer, driver: &Driver<'_>, size: (u32, u32), readback: bool) -> Result<Recorded> {
+/// `validator`, when given, checks the stream on the GPU right after compaction.
+pub unsafe fn record(
+    ctx: &GpuContext,
+    g: &SceneGpu,
+    cmd: vk::CommandBuffer,
+    driver: &Driver<'_>,
+    size: (u32, u32),
+    readback: bool,
+    validator: Option<&StreamValidator>,
+) -> Result<Recorded> {
     let d = &ctx.device;
     d.cmd_reset_query_pool(cmd, g.queries, 0, g.query_count);
     ts(d, cmd, g, SLOT_START);
@@ -158,6 +179,9 @@ pub unsafe fn record(ctx: &GpuContext, g: &SceneGpu, cmd: vk::CommandBuffer, dri
             );
         }
         ts(d, cmd, g, SLOT_COMPACT);
+        if let Some(v) = validator {
+            v.record(d, cmd, &stream(g))?;
+        }
     }
     let to_attachment = [
         vk::ImageMemoryBarrier2::default()
@@ -184,14 +208,7 @@ pub unsafe fn record(ctx: &GpuContext, g: &SceneGpu, cmd: vk::CommandBuffer, dri
     d.cmd_bind_pipeline(cmd, graphics, pipeline);
     d.cmd_bind_descriptor_sets(cmd, graphics, g.graphics_layout, 0, &[g.set.set], &[]);
     let mut render = Render { d, g, width: size.0, height: size.1 };
-    let n = (g.objects.size / 32) as u32;
-    let stream = Stream {
-        buffer: g.stream.buffer,
-        offset: 0,
-        address: g.stream.address,
-        max_sequences: n,
-        count: Some(Count { buffer: g.counts.buffer, offset: 0, address: g.counts.address }),
-    };
+    let stream = stream(g);
     let mut host_draws = None;
     match driver {
         Driver::Dgc { dev, layout, exec } => exec.record(dev, layout, cmd, &stream, &mut render)?,

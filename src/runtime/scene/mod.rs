@@ -36,6 +36,7 @@ use crate::runtime::error::{Result, RuntimeError};
 use crate::runtime::execute::{Bound, Execution};
 use crate::runtime::fallback::{Fallback, FallbackCaps};
 use crate::runtime::probe::probe_physical;
+use crate::runtime::validate::{RegisteredBuffer, StreamLimits, StreamReport, StreamValidator};
 use crate::runtime::{ContextOptions, GpuContext};
 use ash::vk;
 use frame::{Driver, SLOT_CHUNKS, SLOT_COMPACT, SLOT_CULL, SLOT_DRAW_BEGIN, SLOT_DRAW_END, SLOT_END, SLOT_START};
@@ -77,6 +78,8 @@ pub struct RunOptions {
     pub preprocess_budget: u64,
     /// The draw layout to run; `None` picks the layout a kernel `writes`, else the first.
     pub layout: Option<String>,
+    /// Check the compacted stream on the GPU before drawing it, every frame (dgc, mdi).
+    pub validate_stream: bool,
     /// Run under `VK_LAYER_KHRONOS_validation`, its messages recorded here (teardown included).
     /// The default is a fresh log when `DGCC_VALIDATION=1`.
     pub layer_log: Option<std::sync::Arc<crate::runtime::LayerLog>>,
@@ -94,6 +97,7 @@ impl Default for RunOptions {
             height: 256,
             preprocess_budget: 64 << 20,
             layout: None,
+            validate_stream: false,
             layer_log: crate::runtime::LayerLog::from_env(),
         }
     }
@@ -106,6 +110,9 @@ pub fn run(manifest: &Manifest, options: &RunOptions) -> Result<RunReport> {
     }
     if !(1..=8192).contains(&options.width) || !(1..=8192).contains(&options.height) {
         return Err(RuntimeError::Invalid(format!("image size {}x{} is outside 1..8192", options.width, options.height)));
+    }
+    if options.validate_stream && options.mode == Mode::Cpu {
+        return Err(RuntimeError::Invalid("--validate-stream checks the stream the GPU writes; --mode cpu writes none".into()));
     }
     let (layout, kernel) = compat::pick(manifest, options.layout.as_deref())?;
     let dgc = options.mode == Mode::Dgc;
@@ -140,7 +147,8 @@ pub fn run(manifest: &Manifest, options: &RunOptions) -> Result<RunReport> {
         query_count,
     };
     let mut g = gpu::SceneGpu::new(&ctx, &setup)?;
-    let result = run_frames(&ctx, &mut g, manifest, layout, options, &objects, &meshes);
+    let mut stream_validation = vec![];
+    let result = run_frames(&ctx, &mut g, manifest, layout, options, &objects, &meshes, &mut stream_validation);
     // SAFETY: run_frames waits for every submission; nothing is pending.
     unsafe {
         let _ = ctx.device.device_wait_idle();
@@ -163,11 +171,13 @@ pub fn run(manifest: &Manifest, options: &RunOptions) -> Result<RunReport> {
             note,
         },
         image,
+        stream_validation,
     })
 }
 
 type FramesOut = (Vec<FrameReport>, Option<crate::runtime::preprocess::ChunkPlan>, FrameImage, Option<u32>);
 
+#[allow(clippy::too_many_arguments)]
 fn run_frames(
     ctx: &GpuContext,
     g: &mut gpu::SceneGpu,
@@ -176,6 +186,7 @@ fn run_frames(
     options: &RunOptions,
     objects: &[world::Object],
     meshes: &world::Meshes,
+    stream_validation: &mut Vec<StreamReport>,
 ) -> Result<FramesOut> {
     let frame_data = world::frame(&options.camera, options.width, options.height, options.objects, meshes.lods, g.indices.address, g.indices.size as u32);
     g.frame.write(0, crate::runtime::memory::as_bytes(&[frame_data]))?;
@@ -198,7 +209,11 @@ fn run_frames(
         Mode::Mdi => fallback = Some(Fallback::new(layout, FallbackCaps::from(ctx))?.with_push_constants(&manifest.push_constants)?),
         Mode::Cpu => {}
     }
+    let mut validator = None;
     let result = (|| {
+        if options.validate_stream {
+            validator = Some(scene_validator(ctx, g, layout, options.objects)?);
+        }
         let alloc = vk::CommandBufferAllocateInfo::default().command_pool(ctx.pool).command_buffer_count(1);
         // SAFETY: freed below after the last wait.
         let cmd = unsafe { ctx.device.allocate_command_buffers(&alloc) }.map_err(RuntimeError::vk("vkAllocateCommandBuffers"))?[0];
@@ -219,12 +234,13 @@ fn run_frames(
                     ctx.device
                         .begin_command_buffer(cmd, &vk::CommandBufferBeginInfo::default().flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT))
                         .map_err(RuntimeError::vk("vkBeginCommandBuffer"))?;
-                    let r = frame::record(ctx, g, cmd, &driver, (options.width, options.height), last)?;
+                    let r = frame::record(ctx, g, cmd, &driver, (options.width, options.height), last, validator.as_ref())?;
                     ctx.device.end_command_buffer(cmd).map_err(RuntimeError::vk("vkEndCommandBuffer"))?;
                     r
                 };
                 let cpu_record_ms = t0.elapsed().as_secs_f64() * 1e3;
                 ctx.submit_and_wait(cmd)?;
+                stream_validation.extend(validator.as_ref().map(StreamValidator::read_report));
                 let counts = g.counts.bytes().map(|b| [0, 1].map(|i| u32::from_le_bytes(b[4 * i..4 * i + 4].try_into().unwrap_or_default())));
                 let visible = match recorded.host_draws {
                     Some(n) => n,
@@ -259,6 +275,13 @@ fn run_frames(
         let image = FrameImage { width: options.width, height: options.height, rgba };
         Ok((frames, dgc_parts.as_ref().map(|(_, _, e)| e.plan.clone()), image, observed))
     })();
+    if let Some(mut v) = validator {
+        // SAFETY: every submission was waited for.
+        unsafe {
+            let _ = ctx.device.device_wait_idle();
+            v.destroy(&ctx.device);
+        }
+    }
     if let Some((dev, mut l, mut e)) = dgc_parts {
         // SAFETY: the device is idle after the last wait.
         unsafe {
@@ -268,4 +291,17 @@ fn run_frames(
         }
     }
     result
+}
+
+/// The scene's validator: one instance per draw, at most one sequence per object, indices only
+/// from the scene's index buffer.
+fn scene_validator(ctx: &GpuContext, g: &gpu::SceneGpu, layout: &crate::ir::CompiledLayout, objects: u32) -> Result<StreamValidator> {
+    let limits = StreamLimits { max_instance_count: Some(1), max_sequence_count: Some(objects), ..StreamLimits::default() }
+        .with_device_limits(&ctx.properties.limits);
+    let indices = RegisteredBuffer {
+        address: g.indices.address,
+        size: g.indices.size,
+        usage: vk::BufferUsageFlags::INDEX_BUFFER | vk::BufferUsageFlags::STORAGE_BUFFER,
+    };
+    StreamValidator::new(ctx, layout, limits, &[indices])
 }
