@@ -25,7 +25,7 @@ use super::ext_dgc::{self as x, IndirectCommandsLayoutTokenEXT as Token};
 use super::memory::Allocator;
 use super::probe::probe_physical;
 use super::refuse::refusal;
-use crate::device::Profile;
+use crate::device::{Limit, Profile};
 use crate::ir::{CompiledLayout, PushConstantRange, TokenType};
 use ash::vk;
 
@@ -44,9 +44,11 @@ pub struct EnabledFeatures {
 }
 
 impl EnabledFeatures {
-    /// `profile` (what the hardware supports) with every feature that was not enabled turned off.
-    pub fn restrict(&self, profile: &mut Profile) {
+    /// `profile` (what the hardware supports) with every feature that was not enabled turned
+    /// off; returns the features turned off.
+    pub fn restrict(&self, profile: &mut Profile) -> Vec<Limit> {
         use crate::device::Limit::*;
+        let mut off = vec![];
         for (limit, enabled) in [
             (MeshShader, self.mesh_shader),
             (TaskShader, self.task_shader),
@@ -56,8 +58,10 @@ impl EnabledFeatures {
         ] {
             if profile.value(limit) == Some(1) && !enabled {
                 profile.set_cited(limit, 0, "[live] supported, but not enabled on this device");
+                off.push(limit);
             }
         }
+        off
     }
 }
 
@@ -67,6 +71,8 @@ pub struct DgcDevice {
     pub(crate) ext: x::Device,
     memory: vk::PhysicalDeviceMemoryProperties,
     profile: Profile,
+    /// Features the hardware has that the device was created without.
+    not_enabled: Vec<Limit>,
 }
 
 impl Allocator for DgcDevice {
@@ -85,7 +91,7 @@ impl DgcDevice {
     /// engine turned on; layouts that need one that is off are refused.
     pub fn new(instance: &ash::Instance, physical: vk::PhysicalDevice, device: &ash::Device, enabled: EnabledFeatures) -> Result<DgcDevice> {
         let mut probe = probe_physical(instance, physical);
-        enabled.restrict(&mut probe.profile);
+        let not_enabled = enabled.restrict(&mut probe.profile);
         if probe.profile.value(crate::device::Limit::DeviceGeneratedCommands) != Some(1) {
             return Err(RuntimeError::MissingFeature {
                 device: probe.device_name,
@@ -100,7 +106,7 @@ impl DgcDevice {
         })?;
         // SAFETY: `physical` belongs to `instance`.
         let memory = unsafe { instance.get_physical_device_memory_properties(physical) };
-        Ok(DgcDevice { device: device.clone(), ext, memory, profile: probe.profile })
+        Ok(DgcDevice { device: device.clone(), ext, memory, profile: probe.profile, not_enabled })
     }
 
     /// The runtime's own headless context, when it enabled the extension.
@@ -133,10 +139,14 @@ impl DgcDevice {
 
     /// Refuse a layout the device cannot run: `Err(Refused)` with `dgcc check`'s diagnostics.
     pub fn check_layout(&self, layout: &CompiledLayout, push_constants: &[PushConstantRange]) -> Result<()> {
-        match refusal(layout, push_constants, &self.profile) {
-            None => Ok(()),
-            Some(diagnostics) => Err(RuntimeError::Refused { layout: layout.name.clone(), diagnostics }),
+        let Some(mut diagnostics) = refusal(layout, push_constants, &self.profile) else { return Ok(()) };
+        // "false on <device>" is true of the device as created, not of the hardware: say so.
+        for d in &mut diagnostics {
+            for limit in self.not_enabled.iter().filter(|l| d.message.contains(l.vk_name())) {
+                d.notes.push(format!("the device supports {}, but it was created without it enabled", limit.vk_name()));
+            }
         }
+        Err(RuntimeError::Refused { layout: layout.name.clone(), diagnostics })
     }
 
     /// Create the `VkIndirectCommandsLayoutEXT` for `layout`, after `check_layout`.
@@ -440,7 +450,8 @@ mod tests {
             p.set(l, 1);
         }
         p.set(ShaderObject, 0);
-        EnabledFeatures { mesh_shader: true, dynamic_generated_pipeline_layout: true, shader_object: true, ..Default::default() }.restrict(&mut p);
+        let off = EnabledFeatures { mesh_shader: true, dynamic_generated_pipeline_layout: true, shader_object: true, ..Default::default() }.restrict(&mut p);
+        assert_eq!(off, [TaskShader, RayTracingMaintenance1]);
         let values = [MeshShader, TaskShader, RayTracingMaintenance1, ShaderObject, DynamicGeneratedPipelineLayout].map(|l| p.value(l));
         // Enabling a feature the hardware lacks does not switch it on.
         assert_eq!(values, [Some(1), Some(0), Some(0), Some(0), Some(1)]);

@@ -45,6 +45,16 @@ impl Deref for Gpu {
     }
 }
 
+/// Buffers allocate through the context (`Buffer::new(&gpu, …)`).
+impl dgcc::runtime::memory::Allocator for Gpu {
+    fn device(&self) -> &ash::Device {
+        &self.device
+    }
+    fn memory_properties(&self) -> &ash::vk::PhysicalDeviceMemoryProperties {
+        &self.memory
+    }
+}
+
 impl Drop for Gpu {
     fn drop(&mut self) {
         drop(self.ctx.take());
