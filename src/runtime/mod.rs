@@ -10,6 +10,7 @@
 //! (`DgcDevice`, `DgcLayout`: layouts on an engine's device, refused with `dgcc check`'s codes),
 //! `execute` (chunked preprocess + execute with barriers), `refuse` (findings → diagnostics),
 //! `push` (the stages a host push must name), `layer_log` (validation-layer messages counted),
+//! `features` (the optional features an engine enabled),
 //! `shaders` (embedded SPIR-V → pipelines), `scene` (`dgcc run`: the headless GPU-driven scene
 //! in dgc, mdi and cpu modes).
 //!
@@ -39,6 +40,7 @@ pub mod dgc;
 pub mod error;
 pub mod execute;
 pub mod fallback;
+pub mod features;
 pub mod layer_log;
 pub mod ext_dgc;
 pub mod memory;
@@ -51,7 +53,8 @@ pub mod shaders;
 pub mod validate;
 
 pub use context::{Capabilities, ContextOptions, GpuContext};
-pub use dgc::{DgcDevice, DgcLayout, EnabledFeatures, ExecutionSet, InvalidatedState, RestoreState};
+pub use dgc::{DgcDevice, DgcLayout, ExecutionSet, InvalidatedState, RestoreState};
+pub use features::EnabledFeatures;
 pub use error::RuntimeError;
 pub use execute::{Bound, Count, Execution, NoPass, Pass, Phase, Stream};
 pub use fallback::{Fallback, FallbackCaps};
