@@ -33,8 +33,12 @@ export CARGO_TERM_COLOR=never
 step "every test, with the shader checks (shaderc + naga) built in"
 cargo test --locked --features shaderc --no-fail-fast 2>&1
 
-step "runtime tests under VK_LAYER_KHRONOS_validation 1.4.309 (trixie root, lavapipe)"
-VVL_TESTS=(--test vvl_smoke --test runtime_exec --test runtime_examples --test runtime_scene --test runtime_validate)
+step "runtime tests and the differential check under VK_LAYER_KHRONOS_validation 1.4.309 (trixie root, lavapipe)"
+# Only the Vulkan-using test binaries (the root has no glslangValidator or cc for the others).
+# The wrapper fails a binary on any "Validation Error" on stdout; under DGCC_VALIDATION=1 the
+# runtime tests also fail on any error their own messenger counted, and vvl_differential fails
+# on any layer VUID dgcc does not report (VALIDATION.md).
+VVL_TESTS=(--test vvl_smoke --test vvl_differential --test runtime_exec --test runtime_examples --test runtime_scene --test runtime_validate)
 if [ "$root" = 1 ]; then
   DGCC_TRIXIE_ROOT=$TRIXIE_ROOT CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER="$PWD/.ci/with-validation.sh" \
     cargo test --locked --features shaderc "${VVL_TESTS[@]}" 2>&1

@@ -14,16 +14,17 @@ mod validate_use;
 use dgcc::ir::TokenType;
 use dgcc::runtime::scene::world::Rng;
 use dgcc::runtime::validate::{BoundIndexBuffer, Check, StreamLimits, StreamReport};
-use dgcc::runtime::{ContextOptions, GpuContext};
+use dgcc::runtime::ContextOptions;
 use rig::{lo_hi, Rig};
 
 /// Any device that runs compute: the validator needs no extension.
-fn device(test: &str) -> Option<GpuContext> {
+fn device(test: &str) -> Option<common::Gpu> {
     common::gpu_with(
         test,
         &ContextOptions {
             enable_dgc: true,
             require_dgc: false,
+            ..ContextOptions::default()
         },
     )
 }

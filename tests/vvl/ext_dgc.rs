@@ -16,8 +16,34 @@ pub const STYPE_LAYOUT_CREATE_INFO: vk::StructureType = vk::StructureType::from_
 pub const STYPE_LAYOUT_TOKEN: vk::StructureType = vk::StructureType::from_raw(1_000_572_007);
 
 /// `VkIndirectCommandsTokenTypeEXT` values used here.
+pub const TOKEN_EXECUTION_SET: i32 = 0;
 pub const TOKEN_PUSH_CONSTANT: i32 = 1;
+pub const TOKEN_SEQUENCE_INDEX: i32 = 2;
+pub const TOKEN_INDEX_BUFFER: i32 = 3;
+pub const TOKEN_VERTEX_BUFFER: i32 = 4;
 pub const TOKEN_DISPATCH: i32 = 9;
+
+/// `VkIndirectCommandsVertexBufferTokenEXT`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct VertexBufferToken {
+    pub vertex_binding_unit: u32,
+}
+
+/// `VkIndirectCommandsIndexBufferTokenEXT` (`mode` is a `VkIndirectCommandsInputModeFlagBitsEXT`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct IndexBufferToken {
+    pub mode: u32,
+}
+
+/// `VkIndirectCommandsExecutionSetTokenEXT` (`ty` is a `VkIndirectExecutionSetInfoTypeEXT`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct ExecutionSetToken {
+    pub ty: i32,
+    pub shader_stages: vk::ShaderStageFlags,
+}
 
 pub const EXTENSION_NAME: &std::ffi::CStr = c"VK_EXT_device_generated_commands";
 
@@ -68,7 +94,8 @@ impl LayoutToken {
         Self::new(token_type, std::ptr::null(), offset)
     }
 
-    fn new(token_type: i32, data: *const c_void, offset: u32) -> Self {
+    /// Any token; `data` points to the union member its type selects (or is null).
+    pub fn new(token_type: i32, data: *const c_void, offset: u32) -> Self {
         Self { s_type: STYPE_LAYOUT_TOKEN, p_next: std::ptr::null(), token_type, data, offset }
     }
 }
@@ -107,6 +134,9 @@ impl LayoutCreateInfo {
 const _: () = assert!(std::mem::size_of::<FeaturesExt>() == 24);
 const _: () = assert!(std::mem::size_of::<LayoutToken>() == 40);
 const _: () = assert!(std::mem::size_of::<LayoutCreateInfo>() == 56);
+const _: () = assert!(std::mem::size_of::<VertexBufferToken>() == 4);
+const _: () = assert!(std::mem::size_of::<IndexBufferToken>() == 4);
+const _: () = assert!(std::mem::size_of::<ExecutionSetToken>() == 8);
 
 type CreateFn = unsafe extern "system" fn(
     vk::Device,
@@ -146,7 +176,7 @@ impl LayoutFns {
     pub fn create_and_destroy(&self, info: &LayoutCreateInfo) -> vk::Result {
         let mut layout: IndirectCommandsLayout = 0;
         // SAFETY: `info` and everything it points to outlive the call (caller's contract on
-        // `LayoutCreateInfo::new`); `layout` is a valid out-pointer.
+        // `LayoutCreateInfo::new` and on the token data); `layout` is a valid out-pointer.
         let result = unsafe { (self.create)(self.device, info, std::ptr::null(), &mut layout) };
         if result == vk::Result::SUCCESS && layout != 0 {
             // SAFETY: `layout` was just created on this device and is not in use.

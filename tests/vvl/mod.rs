@@ -11,11 +11,18 @@
 //! - Messages are captured by a `VK_EXT_debug_utils` messenger, also chained into
 //!   `VkInstanceCreateInfo` so instance creation itself is covered. The layer's own default
 //!   printing is switched off for this instance (`VK_EXT_layer_settings`, `debug_action`), so
-//!   deliberate errors stay inside the test and do not trip the wrapper's stdout check.
+//!   deliberate errors stay inside the test and do not trip the wrapper's stdout check. The
+//!   layer's limit on repeated messages is switched off too: every report counts.
 //! - The messenger answers errors with VK_TRUE, so the layer stops the failing call before the
 //!   driver sees it; tests can then assert VK_ERROR_VALIDATION_FAILED_EXT.
 
+// Each test binary that includes this harness uses a different part of it.
+#![allow(dead_code)]
+
 pub mod ext_dgc;
+#[cfg(feature = "compiler")]
+pub mod differential;
+pub mod full_device;
 
 use ash::vk;
 use std::ffi::{c_void, CStr};
@@ -101,6 +108,10 @@ pub struct Validated {
     debug_utils: ash::ext::debug_utils::Instance,
     messenger: vk::DebugUtilsMessengerEXT,
     pub device: ash::Device,
+    pub physical: vk::PhysicalDevice,
+    /// Which optional features the device was created with (`full_device`); the minimal device
+    /// has none of them.
+    pub features: full_device::Enabled,
     /// Layer version and device name, for the log.
     pub description: String,
     sink: Box<Sink>,
@@ -113,7 +124,20 @@ impl Validated {
         self.sink.lock().map(|mut m| std::mem::take(&mut *m)).unwrap_or_default()
     }
 
+    /// The minimal device: the extension, maintenance5 and bufferDeviceAddress.
     pub fn new() -> Result<Self, String> {
+        Self::with_device(|instance| create_device(instance).map(|(d, name, pd)| (d, name, pd, full_device::Enabled::default())))
+    }
+
+    /// A device with every optional feature a layout can need that the hardware has
+    /// (`full_device`), so that the layer judges layouts by the device, not by what was left off.
+    pub fn with_layout_features() -> Result<Self, String> {
+        Self::with_device(full_device::create)
+    }
+
+    fn with_device(
+        create: impl FnOnce(&ash::Instance) -> Result<(ash::Device, String, vk::PhysicalDevice, full_device::Enabled), String>,
+    ) -> Result<Self, String> {
         // SAFETY: loading the system Vulkan loader; no other Vulkan state exists yet.
         let entry = unsafe { ash::Entry::load() }.map_err(|e| format!("no Vulkan loader ({e})"))?;
         let layer_version = find_layer(&entry)?;
@@ -136,7 +160,17 @@ impl Validated {
         // Not `.values()`: ash 0.38 sets valueCount to the byte length there.
         debug_action.value_count = callback_only.len() as u32;
         debug_action.p_values = callback_only.as_ptr().cast();
-        let settings = [debug_action];
+        // Report every message, however often: by default the layer stops repeating a message id
+        // after 10 reports, and a check that then goes quiet would let invalid calls through to
+        // the driver (the differential test's dry runs rely on every report).
+        let no_limit = [vk::FALSE];
+        let mut message_limit = vk::LayerSettingEXT::default()
+            .layer_name(LAYER_NAME)
+            .setting_name(c"enable_message_limit")
+            .ty(vk::LayerSettingTypeEXT::BOOL32);
+        message_limit.value_count = 1;
+        message_limit.p_values = no_limit.as_ptr().cast();
+        let settings = [debug_action, message_limit];
         let mut layer_settings = vk::LayerSettingsCreateInfoEXT::default().settings(&settings);
         let app = vk::ApplicationInfo::default().application_name(c"dgcc vvl tests").api_version(vk::API_VERSION_1_3);
         let layers = [LAYER_NAME.as_ptr()];
@@ -162,7 +196,7 @@ impl Validated {
                 return Err(format!("vkCreateDebugUtilsMessengerEXT failed: {e}"));
             }
         };
-        let device = match create_device(&instance) {
+        let device = match create(&instance) {
             Ok(device) => device,
             Err(why) => {
                 // SAFETY: the messenger and instance are ours and nothing else uses them.
@@ -173,10 +207,21 @@ impl Validated {
                 return Err(why);
             }
         };
-        let (device, device_name) = device;
+        let (device, device_name, physical, features) = device;
         let description =
             format!("{} {} on {device_name}", LAYER_NAME.to_string_lossy(), version_string(layer_version));
-        Ok(Self { _entry: entry, instance, debug_utils, messenger, device, description, sink, torn_down: false })
+        Ok(Self {
+            _entry: entry,
+            instance,
+            debug_utils,
+            messenger,
+            device,
+            physical,
+            features,
+            description,
+            sink,
+            torn_down: false,
+        })
     }
 }
 
@@ -228,7 +273,7 @@ fn find_layer(entry: &ash::Entry) -> Result<u32, String> {
     Ok(layer.spec_version)
 }
 
-fn create_device(instance: &ash::Instance) -> Result<(ash::Device, String), String> {
+fn create_device(instance: &ash::Instance) -> Result<(ash::Device, String, vk::PhysicalDevice), String> {
     // SAFETY: valid instance.
     let physicals = unsafe { instance.enumerate_physical_devices() }
         .map_err(|e| format!("vkEnumeratePhysicalDevices failed: {e}"))?;
@@ -282,7 +327,7 @@ fn create_device(instance: &ash::Instance) -> Result<(ash::Device, String), Stri
     // SAFETY: the create info chain (vk12 -> maintenance5 -> dgc) lives until the call returns.
     let device = unsafe { instance.create_device(physical, &info, None) }
         .map_err(|e| format!("vkCreateDevice on {name} failed: {e}"))?;
-    Ok((device, name))
+    Ok((device, name, physical))
 }
 
 pub fn version_string(v: u32) -> String {

@@ -228,7 +228,7 @@ pub unsafe fn record(
             for (i, o) in objects.iter().enumerate() {
                 let Some(lod) = world::cull(frame, o) else { continue };
                 let push = [i as u32, o.info[0]];
-                d.cmd_push_constants(cmd, g.graphics_layout, vk::ShaderStageFlags::VERTEX, 0, crate::runtime::memory::as_bytes(&push));
+                crate::runtime::push::push(d, cmd, g.graphics_layout, &g.object_push, 0, crate::runtime::memory::as_bytes(&push));
                 let l = lods[lod];
                 d.cmd_draw_indexed(cmd, l.index_count, 1, l.first_index, l.vertex_offset, 0);
                 draws += 1;

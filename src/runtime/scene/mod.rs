@@ -80,6 +80,9 @@ pub struct RunOptions {
     pub layout: Option<String>,
     /// Check the compacted stream on the GPU before drawing it, every frame (dgc, mdi).
     pub validate_stream: bool,
+    /// Run under `VK_LAYER_KHRONOS_validation`, its messages recorded here (teardown included).
+    /// The default is a fresh log when `DGCC_VALIDATION=1`.
+    pub layer_log: Option<std::sync::Arc<crate::runtime::LayerLog>>,
 }
 
 impl Default for RunOptions {
@@ -95,6 +98,7 @@ impl Default for RunOptions {
             preprocess_budget: 64 << 20,
             layout: None,
             validate_stream: false,
+            layer_log: crate::runtime::LayerLog::from_env(),
         }
     }
 }
@@ -112,7 +116,7 @@ pub fn run(manifest: &Manifest, options: &RunOptions) -> Result<RunReport> {
     }
     let (layout, kernel) = compat::pick(manifest, options.layout.as_deref())?;
     let dgc = options.mode == Mode::Dgc;
-    let ctx = GpuContext::new(&ContextOptions { enable_dgc: dgc, require_dgc: dgc })?;
+    let ctx = GpuContext::new(&ContextOptions { enable_dgc: dgc, require_dgc: dgc, validation: options.layer_log.clone() })?;
     if options.mode == Mode::Mdi && !(ctx.caps.multi_draw_indirect && ctx.caps.draw_indirect_count && ctx.caps.shader_draw_parameters) {
         return Err(RuntimeError::MissingFeature {
             device: ctx.device_name.clone(),
@@ -202,7 +206,7 @@ fn run_frames(
                 }
             }
         }
-        Mode::Mdi => fallback = Some(Fallback::new(layout, FallbackCaps::from(ctx))?),
+        Mode::Mdi => fallback = Some(Fallback::new(layout, FallbackCaps::from(ctx))?.with_push_constants(&manifest.push_constants)?),
         Mode::Cpu => {}
     }
     let mut validator = None;
