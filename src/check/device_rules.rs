@@ -20,7 +20,11 @@ use Limit::*;
 
 /// Every rule for one layout on one device, the device-independent ones included: what the
 /// runtime calls before creating the layout. `push_constants` are the pipeline layout's ranges.
-pub fn device_findings(layout: &CompiledLayout, push_constants: &[PushConstantRange], profile: &Profile) -> Vec<Finding> {
+pub fn device_findings(
+    layout: &CompiledLayout,
+    push_constants: &[PushConstantRange],
+    profile: &Profile,
+) -> Vec<Finding> {
     let mut out = super::layout_findings(layout, push_constants);
     out.extend(super::push_rules::pipeline_range_findings(push_constants));
     out.extend(pipeline_target_findings(push_constants, profile));
@@ -36,9 +40,13 @@ pub fn pipeline_target_findings(ranges: &[PushConstantRange], profile: &Profile)
     let mut out = vec![];
     if q.flag(DeviceGeneratedCommands, "that device-generated commands are supported") == Some(false) {
         out.push(
-            Finding::new("E0214", Location::Target, format!("{} does not support device-generated commands", q.target()))
-                .label(format!("deviceGeneratedCommands = false on {}", q.target()))
-                .help("remove the target, or run the pipeline through the runtime's multi-draw-indirect fallback there"),
+            Finding::new(
+                "E0214",
+                Location::Target,
+                format!("{} does not support device-generated commands", q.target()),
+            )
+            .label(format!("deviceGeneratedCommands = false on {}", q.target()))
+            .help("remove the target, or run the pipeline through the runtime's multi-draw-indirect fallback there"),
         );
     }
     for (i, r) in ranges.iter().enumerate() {
@@ -46,24 +54,45 @@ pub fn pipeline_target_findings(ranges: &[PushConstantRange], profile: &Profile)
         push_space(&mut q, r, at(RangePart::Offset), at(RangePart::Size), "this push-constant range", &mut out);
     }
     out.extend(q.missing_findings());
+    for f in &mut out {
+        f.target.get_or_insert_with(|| profile.name.clone());
+    }
     out
 }
 
 /// `offset < maxPushConstantsSize` (00294) and `size ≤ maxPushConstantsSize − offset` (00298).
-fn push_space(q: &mut Query, r: &PushConstantRange, at_offset: Location, at_size: Location, what: &str, out: &mut Vec<Finding>) {
+fn push_space(
+    q: &mut Query,
+    r: &PushConstantRange,
+    at_offset: Location,
+    at_size: Location,
+    what: &str,
+    out: &mut Vec<Finding>,
+) {
     let Some(max) = q.get(MaxPushConstantsSize, "push-constant ranges") else { return };
     let (off, end) = (r.offset as u64, r.offset as u64 + r.size as u64);
     if off >= max {
         out.push(
-            Finding::new("E0305", at_offset, format!("{what} starts at byte {off}, past {}", q.show(MaxPushConstantsSize, max)))
-                .label(format!("offset {off} ≥ {max}"))
-                .help(format!("keep push constants within the first {max} bytes")),
+            Finding::new(
+                "E0305",
+                at_offset,
+                format!("{what} starts at byte {off}, past {}", q.show(MaxPushConstantsSize, max)),
+            )
+            .label(format!("offset {off} ≥ {max}"))
+            .help(format!("keep push constants within the first {max} bytes")),
         );
     } else if end > max {
         out.push(
-            Finding::new("E0306", at_size, format!("{what} ends at byte {end}, past {}", q.show(MaxPushConstantsSize, max)))
-                .label(format!("bytes {off}..{end}"))
-                .help(format!("shrink it to at most {} bytes, or move bulk data into a buffer and push its address", max - off)),
+            Finding::new(
+                "E0306",
+                at_size,
+                format!("{what} ends at byte {end}, past {}", q.show(MaxPushConstantsSize, max)),
+            )
+            .label(format!("bytes {off}..{end}"))
+            .help(format!(
+                "shrink it to at most {} bytes, or move bulk data into a buffer and push its address",
+                max - off
+            )),
         );
     }
 }
@@ -89,9 +118,13 @@ fn limits(q: &mut Query, layout: &CompiledLayout, out: &mut Vec<Finding>) {
     if let Some(max) = q.get(MaxIndirectCommandsIndirectStride, "the stride") {
         if layout.stride as u64 > max {
             out.push(
-                Finding::new("E0201", Location::Stride, format!("stride {} exceeds {}", layout.stride, q.show(MaxIndirectCommandsIndirectStride, max)))
-                    .label(format!("{} > {max}", layout.stride))
-                    .help("shrink the record: fewer or smaller tokens, fewer push-constant bytes, less padding"),
+                Finding::new(
+                    "E0201",
+                    Location::Stride,
+                    format!("stride {} exceeds {}", layout.stride, q.show(MaxIndirectCommandsIndirectStride, max)),
+                )
+                .label(format!("{} > {max}", layout.stride))
+                .help("shrink the record: fewer or smaller tokens, fewer push-constant bytes, less padding"),
             );
         }
     }
@@ -100,9 +133,17 @@ fn limits(q: &mut Query, layout: &CompiledLayout, out: &mut Vec<Finding>) {
         if n > max {
             let at = if max < n { Location::token(max as usize, TokenPart::Kind) } else { Location::Layout };
             out.push(
-                Finding::new("E0202", at, format!("layout `{}` has {n} tokens, more than {}", layout.name, q.show(MaxIndirectCommandsTokenCount, max)))
-                    .label(format!("token {} of {n}", max + 1))
-                    .help("merge push-constant tokens into one with several fields"),
+                Finding::new(
+                    "E0202",
+                    at,
+                    format!(
+                        "layout `{}` has {n} tokens, more than {}",
+                        layout.name,
+                        q.show(MaxIndirectCommandsTokenCount, max)
+                    ),
+                )
+                .label(format!("token {} of {n}", max + 1))
+                .help("merge push-constant tokens into one with several fields"),
             );
         }
     }
@@ -142,9 +183,18 @@ fn token(q: &mut Query, layout: &CompiledLayout, i: usize, t: &CompiledToken, ou
     if let Some(max) = q.get(MaxIndirectCommandsTokenOffset, "token offsets") {
         if t.offset as u64 > max {
             out.push(
-                Finding::new("E0131", at(TokenPart::Offset), format!("offset {} of `{}` exceeds {}", t.offset, t.name, q.show(MaxIndirectCommandsTokenOffset, max)))
-                    .label(format!("{} > {max}", t.offset))
-                    .help("move large tokens to the end of the record, or shrink the tokens before it"),
+                Finding::new(
+                    "E0131",
+                    at(TokenPart::Offset),
+                    format!(
+                        "offset {} of `{}` exceeds {}",
+                        t.offset,
+                        t.name,
+                        q.show(MaxIndirectCommandsTokenOffset, max)
+                    ),
+                )
+                .label(format!("{} > {max}", t.offset))
+                .help("move large tokens to the end of the record, or shrink the tokens before it"),
             );
         }
     }
@@ -152,10 +202,18 @@ fn token(q: &mut Query, layout: &CompiledLayout, i: usize, t: &CompiledToken, ou
         if let Some(modes) = q.get(SupportedIndirectCommandsInputModes, "index-buffer input modes") {
             if mode as u64 & modes == 0 {
                 out.push(
-                    Finding::new("E0206", at(TokenPart::Mode), format!("{} does not support index-buffer input mode {}", q.target(), SupportedIndirectCommandsInputModes.format(mode as u64)))
-                        .label("unsupported mode")
-                        .note(q.show(SupportedIndirectCommandsInputModes, modes))
-                        .help("use `mode: Vulkan`, which every device supports"),
+                    Finding::new(
+                        "E0206",
+                        at(TokenPart::Mode),
+                        format!(
+                            "{} does not support index-buffer input mode {}",
+                            q.target(),
+                            SupportedIndirectCommandsInputModes.format(mode as u64)
+                        ),
+                    )
+                    .label("unsupported mode")
+                    .note(q.show(SupportedIndirectCommandsInputModes, modes))
+                    .help("use `mode: Vulkan`, which every device supports"),
                 );
             }
         }
@@ -164,10 +222,14 @@ fn token(q: &mut Query, layout: &CompiledLayout, i: usize, t: &CompiledToken, ou
         if let Some(max) = q.get(MaxVertexInputBindings, "vertex buffer bindings") {
             if b as u64 >= max {
                 out.push(
-                    Finding::new("E0207", at(TokenPart::Binding), format!("vertex binding {b} is not below {}", q.show(MaxVertexInputBindings, max)))
-                        .label(format!("binding {b}"))
-                        .note("no pipeline can declare this binding, so the token can never match the bound vertex input")
-                        .help(format!("use a binding below {max}")),
+                    Finding::new(
+                        "E0207",
+                        at(TokenPart::Binding),
+                        format!("vertex binding {b} is not below {}", q.show(MaxVertexInputBindings, max)),
+                    )
+                    .label(format!("binding {b}"))
+                    .note("no pipeline can declare this binding, so the token can never match the bound vertex input")
+                    .help(format!("use a binding below {max}")),
                 );
             }
         }
@@ -197,9 +259,10 @@ fn gates(q: &mut Query, i: usize, t: &CompiledToken, out: &mut Vec<Finding>) {
         let task = q.flag(TaskShader, "mesh-shading tokens");
         if mesh == Some(false) || task == Some(false) {
             let which = if mesh == Some(false) { MeshShader } else { TaskShader };
-            out.push(off(q, "E0211", which, "drop the target, or draw through the vertex pipeline there").note(
-                "every mesh token needs both the meshShader and the taskShader features",
-            ));
+            out.push(
+                off(q, "E0211", which, "drop the target, or draw through the vertex pipeline there")
+                    .note("every mesh token needs both the meshShader and the taskShader features"),
+            );
             return;
         }
         let code = match tt {
@@ -208,12 +271,22 @@ fn gates(q: &mut Query, i: usize, t: &CompiledToken, out: &mut Vec<Finding>) {
             _ => return,
         };
         if q.flag(DeviceGeneratedCommandsMultiDrawIndirectCount, mdi) == Some(false) {
-            out.push(off(q, code, DeviceGeneratedCommandsMultiDrawIndirectCount, "use `DrawMeshTasks` with one sequence per draw"));
+            out.push(off(
+                q,
+                code,
+                DeviceGeneratedCommandsMultiDrawIndirectCount,
+                "use `DrawMeshTasks` with one sequence per draw",
+            ));
         }
     } else if matches!(tt, TokenType::DrawCount | TokenType::DrawIndexedCount) {
         if q.flag(DeviceGeneratedCommandsMultiDrawIndirectCount, mdi) == Some(false) {
             let plain = if tt == TokenType::DrawCount { "Draw" } else { "DrawIndexed" };
-            out.push(off(q, "E0208", DeviceGeneratedCommandsMultiDrawIndirectCount, &format!("use `{plain}` with one sequence per draw")));
+            out.push(off(
+                q,
+                "E0208",
+                DeviceGeneratedCommandsMultiDrawIndirectCount,
+                &format!("use `{plain}` with one sequence per draw"),
+            ));
         }
     } else if tt == TokenType::TraceRays2 && q.flag(RayTracingMaintenance1, "TraceRays2 tokens") == Some(false) {
         out.push(off(q, "E0212", RayTracingMaintenance1, "drop the target"));
@@ -244,9 +317,13 @@ fn execution_set(q: &mut Query, layout: &CompiledLayout, i: usize, set: &Executi
         if let Some(max) = q.get(MaxIndirectPipelineCount, why) {
             if set.max_entries as u64 > max {
                 out.push(
-                    Finding::new("E0602", at(TokenPart::MaxEntries), format!("`max_entries: {}` exceeds {}", set.max_entries, q.show(MaxIndirectPipelineCount, max)))
-                        .label(format!("{} > {max}", set.max_entries))
-                        .help(format!("use at most {max} pipelines per set")),
+                    Finding::new(
+                        "E0602",
+                        at(TokenPart::MaxEntries),
+                        format!("`max_entries: {}` exceeds {}", set.max_entries, q.show(MaxIndirectPipelineCount, max)),
+                    )
+                    .label(format!("{} > {max}", set.max_entries))
+                    .help(format!("use at most {max} pipelines per set")),
                 );
             }
         }
@@ -270,20 +347,32 @@ fn execution_set(q: &mut Query, layout: &CompiledLayout, i: usize, set: &Executi
         if pb & key == 0 {
             let needs = if key == 0x10 { "Fragment".to_string() } else { stages(key) };
             out.push(
-                Finding::new(code, at(TokenPart::SetKind), format!("{} cannot put {point} pipelines in an execution set", q.target()))
-                    .label(format!("{point} pipelines need {needs} in the pipeline binding stages"))
-                    .related(at(TokenPart::Stages), "stages of the set")
-                    .note(q.show(SupportedIndirectCommandsShaderStagesPipelineBinding, pb as u64))
-                    .help(help),
+                Finding::new(
+                    code,
+                    at(TokenPart::SetKind),
+                    format!("{} cannot put {point} pipelines in an execution set", q.target()),
+                )
+                .label(format!("{point} pipelines need {needs} in the pipeline binding stages"))
+                .related(at(TokenPart::Stages), "stages of the set")
+                .note(q.show(SupportedIndirectCommandsShaderStagesPipelineBinding, pb as u64))
+                .help(help),
             );
         } else if let Some(sb) = sb {
             let only_shaders = set.stages & !pb & sb;
             if only_shaders != 0 {
                 out.push(
-                    Finding::new("E0610", at(TokenPart::Stages), format!("{} binds {} only through shader objects, not pipelines", q.target(), stages(only_shaders)))
-                        .label(format!("{} not in the pipeline binding stages", stages(only_shaders)))
-                        .note(q.show(SupportedIndirectCommandsShaderStagesPipelineBinding, pb as u64))
-                        .help(help),
+                    Finding::new(
+                        "E0610",
+                        at(TokenPart::Stages),
+                        format!(
+                            "{} binds {} only through shader objects, not pipelines",
+                            q.target(),
+                            stages(only_shaders)
+                        ),
+                    )
+                    .label(format!("{} not in the pipeline binding stages", stages(only_shaders)))
+                    .note(q.show(SupportedIndirectCommandsShaderStagesPipelineBinding, pb as u64))
+                    .help(help),
                 );
             }
         }
@@ -291,18 +380,34 @@ fn execution_set(q: &mut Query, layout: &CompiledLayout, i: usize, set: &Executi
         let feature = q.flag(ShaderObject, "shader-object execution sets");
         let count = q.get(MaxIndirectShaderObjectCount, "shader-object execution sets");
         if feature == Some(false) || count == Some(0) {
-            let why = if feature == Some(false) { "the shaderObject feature is off".to_string() } else { q.show(MaxIndirectShaderObjectCount, 0) };
+            let why = if feature == Some(false) {
+                "the shaderObject feature is off".to_string()
+            } else {
+                q.show(MaxIndirectShaderObjectCount, 0)
+            };
             out.push(
-                Finding::new("E0604", at(TokenPart::SetKind), format!("{} has no shader-object execution sets", q.target()))
-                    .label(why)
-                    .help("use `kind: Pipelines` on this target"),
+                Finding::new(
+                    "E0604",
+                    at(TokenPart::SetKind),
+                    format!("{} has no shader-object execution sets", q.target()),
+                )
+                .label(why)
+                .help("use `kind: Pipelines` on this target"),
             );
         } else if let Some(max) = count {
             if set.max_entries as u64 > max {
                 out.push(
-                    Finding::new("E0603", at(TokenPart::MaxEntries), format!("`max_entries: {}` exceeds {}", set.max_entries, q.show(MaxIndirectShaderObjectCount, max)))
-                        .label(format!("{} > {max}", set.max_entries))
-                        .help(format!("use at most {max} shaders per set")),
+                    Finding::new(
+                        "E0603",
+                        at(TokenPart::MaxEntries),
+                        format!(
+                            "`max_entries: {}` exceeds {}",
+                            set.max_entries,
+                            q.show(MaxIndirectShaderObjectCount, max)
+                        ),
+                    )
+                    .label(format!("{} > {max}", set.max_entries))
+                    .help(format!("use at most {max} shaders per set")),
                 );
             }
         }
@@ -310,10 +415,18 @@ fn execution_set(q: &mut Query, layout: &CompiledLayout, i: usize, set: &Executi
             let only_pipelines = set.stages & !sb & pb;
             if only_pipelines != 0 {
                 out.push(
-                    Finding::new("E0609", at(TokenPart::Stages), format!("{} binds {} only through pipelines, not shader objects", q.target(), stages(only_pipelines)))
-                        .label(format!("{} not in the shader binding stages", stages(only_pipelines)))
-                        .note(q.show(SupportedIndirectCommandsShaderStagesShaderBinding, sb as u64))
-                        .help("use `kind: Pipelines` on this target"),
+                    Finding::new(
+                        "E0609",
+                        at(TokenPart::Stages),
+                        format!(
+                            "{} binds {} only through pipelines, not shader objects",
+                            q.target(),
+                            stages(only_pipelines)
+                        ),
+                    )
+                    .label(format!("{} not in the shader binding stages", stages(only_pipelines)))
+                    .note(q.show(SupportedIndirectCommandsShaderStagesShaderBinding, sb as u64))
+                    .help("use `kind: Pipelines` on this target"),
                 );
             }
         }

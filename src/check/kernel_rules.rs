@@ -63,14 +63,22 @@ pub fn kernel_findings(name: &str, local_size: [u32; 3], decision: &KernelTarget
 
 /// 06429–06431 per dimension, 06432 for the product.
 fn workgroup(q: &mut Query, name: &str, local_size: [u32; 3], out: &mut Vec<Finding>) {
-    let dims = [("E0511", "x", MaxComputeWorkGroupSizeX), ("E0512", "y", MaxComputeWorkGroupSizeY), ("E0513", "z", MaxComputeWorkGroupSizeZ)];
+    let dims = [
+        ("E0511", "x", MaxComputeWorkGroupSizeX),
+        ("E0512", "y", MaxComputeWorkGroupSizeY),
+        ("E0513", "z", MaxComputeWorkGroupSizeZ),
+    ];
     for ((code, axis, limit), v) in dims.into_iter().zip(local_size) {
         if let Some(max) = q.get(limit, "workgroup sizes") {
             if v as u64 > max {
                 out.push(
-                    Finding::new(code, at(KernelPart::LocalSize), format!("kernel `{name}`: local_size {axis} = {v} exceeds {}", q.show(limit, max)))
-                        .label(format!("{axis} = {v} > {max}"))
-                        .help(format!("use at most {max} along {axis}")),
+                    Finding::new(
+                        code,
+                        at(KernelPart::LocalSize),
+                        format!("kernel `{name}`: local_size {axis} = {v} exceeds {}", q.show(limit, max)),
+                    )
+                    .label(format!("{axis} = {v} > {max}"))
+                    .help(format!("use at most {max} along {axis}")),
                 );
             }
         }
@@ -79,9 +87,16 @@ fn workgroup(q: &mut Query, name: &str, local_size: [u32; 3], out: &mut Vec<Find
     if let Some(max) = q.get(MaxComputeWorkGroupInvocations, "workgroup sizes") {
         if product > max as u128 {
             out.push(
-                Finding::new("E0514", at(KernelPart::LocalSize), format!("kernel `{name}` has {product} invocations per workgroup, more than {}", q.show(MaxComputeWorkGroupInvocations, max)))
-                    .label(format!("{} × {} × {} = {product}", local_size[0], local_size[1], local_size[2]))
-                    .help(format!("use at most {max} invocations, e.g. local_size ({}, 1, 1)", max)),
+                Finding::new(
+                    "E0514",
+                    at(KernelPart::LocalSize),
+                    format!(
+                        "kernel `{name}` has {product} invocations per workgroup, more than {}",
+                        q.show(MaxComputeWorkGroupInvocations, max)
+                    ),
+                )
+                .label(format!("{} × {} × {} = {product}", local_size[0], local_size[1], local_size[2]))
+                .help(format!("use at most {max} invocations, e.g. local_size ({}, 1, 1)", max)),
             );
         }
     }
@@ -96,9 +111,13 @@ fn subgroup(q: &mut Query, name: &str, local_size: [u32; 3], d: &KernelTarget, o
     let t = q.target().to_string();
     if varying && q.flag(SubgroupSizeControl, "varying subgroup sizes") == Some(false) {
         out.push(
-            Finding::new("E0510", sub, format!("kernel `{name}` allows a varying subgroup size, but subgroupSizeControl is false on {t}"))
-                .label("ALLOW_VARYING_SUBGROUP_SIZE")
-                .help("use `subgroup: Any` on this target"),
+            Finding::new(
+                "E0510",
+                sub,
+                format!("kernel `{name}` allows a varying subgroup size, but subgroupSizeControl is false on {t}"),
+            )
+            .label("ALLOW_VARYING_SUBGROUP_SIZE")
+            .help("use `subgroup: Any` on this target"),
         );
     }
     if full && q.flag(ComputeFullSubgroups, "full subgroups") == Some(false) {
@@ -114,25 +133,39 @@ fn subgroup(q: &mut Query, name: &str, local_size: [u32; 3], d: &KernelTarget, o
     } else if full {
         if varying {
             if let Some(max) = q.get(MaxSubgroupSize, "full subgroups with a varying size") {
-                if max > 0 && x % max != 0 {
+                if max > 0 && !x.is_multiple_of(max) {
                     out.push(
-                        Finding::new("E0507", at(KernelPart::LocalSize), format!("kernel `{name}`: local_size x = {x} is not a multiple of {}", q.show(MaxSubgroupSize, max)))
-                            .label(format!("x = {x}"))
-                            .related(sub, "full subgroups of varying size")
-                            .help(format!("use a multiple of {max} for x")),
+                        Finding::new(
+                            "E0507",
+                            at(KernelPart::LocalSize),
+                            format!(
+                                "kernel `{name}`: local_size x = {x} is not a multiple of {}",
+                                q.show(MaxSubgroupSize, max)
+                            ),
+                        )
+                        .label(format!("x = {x}"))
+                        .related(sub, "full subgroups of varying size")
+                        .help(format!("use a multiple of {max} for x")),
                     );
                 }
             }
         } else if let Some(size) = q.get(SubgroupSize, "full subgroups") {
-            if size > 0 && x % size != 0 {
+            if size > 0 && !x.is_multiple_of(size) {
                 out.push(
-                    Finding::new("E0508", at(KernelPart::LocalSize), format!("kernel `{name}`: local_size x = {x} is not a multiple of the default {}", q.show(SubgroupSize, size)))
-                        .label(format!("x = {x}"))
-                        .related(sub, "full subgroups")
-                        .help(format!("use a multiple of {size} for x")),
+                    Finding::new(
+                        "E0508",
+                        at(KernelPart::LocalSize),
+                        format!(
+                            "kernel `{name}`: local_size x = {x} is not a multiple of the default {}",
+                            q.show(SubgroupSize, size)
+                        ),
+                    )
+                    .label(format!("x = {x}"))
+                    .related(sub, "full subgroups")
+                    .help(format!("use a multiple of {size} for x")),
                 );
             } else if let Some(max) = q.get(MaxSubgroupSize, "full subgroups") {
-                if max > 0 && x % max != 0 {
+                if max > 0 && !x.is_multiple_of(max) {
                     out.push(
                         Finding::new("W0009", at(KernelPart::LocalSize), format!("kernel `{name}`: full subgroups are guaranteed only if local_size x = {x} is a multiple of {}", q.show(MaxSubgroupSize, max)))
                             .label(format!("x = {x}"))
@@ -146,15 +179,27 @@ fn subgroup(q: &mut Query, name: &str, local_size: [u32; 3], d: &KernelTarget, o
     }
 }
 
-fn required(q: &mut Query, name: &str, local_size: [u32; 3], r: u32, varying: bool, full: bool, out: &mut Vec<Finding>) {
+fn required(
+    q: &mut Query,
+    name: &str,
+    local_size: [u32; 3],
+    r: u32,
+    varying: bool,
+    full: bool,
+    out: &mut Vec<Finding>,
+) {
     let sub = at(KernelPart::Subgroup);
     let t = q.target().to_string();
     let r64 = r as u64;
     if varying {
         out.push(
-            Finding::new("E0516", sub, format!("kernel `{name}` requires subgroup size {r} and also allows a varying size"))
-                .label("required size with ALLOW_VARYING_SUBGROUP_SIZE")
-                .help("drop ALLOW_VARYING_SUBGROUP_SIZE: a required size is already fixed"),
+            Finding::new(
+                "E0516",
+                sub,
+                format!("kernel `{name}` requires subgroup size {r} and also allows a varying size"),
+            )
+            .label("required size with ALLOW_VARYING_SUBGROUP_SIZE")
+            .help("drop ALLOW_VARYING_SUBGROUP_SIZE: a required size is already fixed"),
         );
     }
     if !r.is_power_of_two() {
@@ -176,18 +221,26 @@ fn required(q: &mut Query, name: &str, local_size: [u32; 3], r: u32, varying: bo
     if let Some(min) = min {
         if r64 < min {
             out.push(
-                Finding::new("E0502", sub, format!("kernel `{name}`: required subgroup size {r} is below {}", q.show(MinSubgroupSize, min)))
-                    .label(format!("{r} < {min}"))
-                    .help(format!("{t} cannot run subgroups of {r}{range}")),
+                Finding::new(
+                    "E0502",
+                    sub,
+                    format!("kernel `{name}`: required subgroup size {r} is below {}", q.show(MinSubgroupSize, min)),
+                )
+                .label(format!("{r} < {min}"))
+                .help(format!("{t} cannot run subgroups of {r}{range}")),
             );
         }
     }
     if let Some(max) = max {
         if r64 > max {
             out.push(
-                Finding::new("E0503", sub, format!("kernel `{name}`: required subgroup size {r} exceeds {}", q.show(MaxSubgroupSize, max)))
-                    .label(format!("{r} > {max}"))
-                    .help(format!("{t} cannot run subgroups of {r}{range}")),
+                Finding::new(
+                    "E0503",
+                    sub,
+                    format!("kernel `{name}`: required subgroup size {r} exceeds {}", q.show(MaxSubgroupSize, max)),
+                )
+                .label(format!("{r} > {max}"))
+                .help(format!("{t} cannot run subgroups of {r}{range}")),
             );
         }
     }
@@ -210,20 +263,31 @@ fn required(q: &mut Query, name: &str, local_size: [u32; 3], r: u32, varying: bo
         let cap = r64 as u128 * most as u128;
         if product > cap {
             out.push(
-                Finding::new("E0505", at(KernelPart::LocalSize), format!("kernel `{name}` has {product} invocations, more than subgroup size {r} × {}", q.show(MaxComputeWorkgroupSubgroups, most)))
-                    .label(format!("{product} > {cap}"))
-                    .related(sub, format!("subgroup size {r}"))
-                    .help(format!("use at most {cap} invocations per workgroup with subgroups of {r}")),
+                Finding::new(
+                    "E0505",
+                    at(KernelPart::LocalSize),
+                    format!(
+                        "kernel `{name}` has {product} invocations, more than subgroup size {r} × {}",
+                        q.show(MaxComputeWorkgroupSubgroups, most)
+                    ),
+                )
+                .label(format!("{product} > {cap}"))
+                .related(sub, format!("subgroup size {r}"))
+                .help(format!("use at most {cap} invocations per workgroup with subgroups of {r}")),
             );
         }
     }
     let x = local_size[0];
-    if full && r > 0 && x % r != 0 {
+    if full && r > 0 && !x.is_multiple_of(r) {
         out.push(
-            Finding::new("E0506", at(KernelPart::LocalSize), format!("kernel `{name}`: local_size x = {x} is not a multiple of the required subgroup size {r}"))
-                .label(format!("x = {x}"))
-                .related(sub, format!("full subgroups of {r}"))
-                .help(format!("use a multiple of {r} for x, e.g. {}", (x as u64).div_ceil(r as u64).max(1) * r as u64)),
+            Finding::new(
+                "E0506",
+                at(KernelPart::LocalSize),
+                format!("kernel `{name}`: local_size x = {x} is not a multiple of the required subgroup size {r}"),
+            )
+            .label(format!("x = {x}"))
+            .related(sub, format!("full subgroups of {r}"))
+            .help(format!("use a multiple of {r} for x, e.g. {}", (x as u64).div_ceil(r as u64).max(1) * r as u64)),
         );
     }
 }

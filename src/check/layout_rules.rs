@@ -126,11 +126,15 @@ fn order(layout: &CompiledLayout, out: &mut Vec<Finding>) {
     if let Some(&s) = sets.first() {
         if s != 0 {
             out.push(
-                Finding::new("E0104", kind(s), format!("the execution set token {} must be the first token", show(&tokens[s])))
-                    .label(format!("token {} of {}", s + 1, tokens.len()))
-                    .related(kind(0), format!("{} comes first", show(&tokens[0])))
-                    .note("binding a pipeline invalidates the state set before it, so the set is bound first")
-                    .help(format!("move `{}` to the start of `tokens`", tokens[s].name)),
+                Finding::new(
+                    "E0104",
+                    kind(s),
+                    format!("the execution set token {} must be the first token", show(&tokens[s])),
+                )
+                .label(format!("token {} of {}", s + 1, tokens.len()))
+                .related(kind(0), format!("{} comes first", show(&tokens[0])))
+                .note("binding a pipeline invalidates the state set before it, so the set is bound first")
+                .help(format!("move `{}` to the start of `tokens`", tokens[s].name)),
             );
         }
     }
@@ -203,10 +207,14 @@ fn order(layout: &CompiledLayout, out: &mut Vec<Finding>) {
         if let Some(&i) = vbs[..n].iter().find(|&&i| tokens[i].vertex_binding == bj) {
             let b = bj.map(|b| b.to_string()).unwrap_or_else(|| "?".into());
             out.push(
-                Finding::new("E0108", Location::token(j, TokenPart::Binding), format!("vertex binding {b} is bound twice"))
-                    .label(format!("binding {b} again"))
-                    .related(Location::token(i, TokenPart::Binding), "first bound here")
-                    .help("give each VertexBuffer token its own binding"),
+                Finding::new(
+                    "E0108",
+                    Location::token(j, TokenPart::Binding),
+                    format!("vertex binding {b} is bound twice"),
+                )
+                .label(format!("binding {b} again"))
+                .related(Location::token(i, TokenPart::Binding), "first bound here")
+                .help("give each VertexBuffer token its own binding"),
             );
         }
     }
@@ -230,17 +238,25 @@ fn stages(layout: &CompiledLayout, out: &mut Vec<Finding>) {
     if !GROUPS.iter().any(|(g, _)| s & !g == 0) {
         let present: Vec<&str> = GROUPS.iter().filter(|(g, _)| s & g != 0).map(|(_, n)| *n).collect();
         out.push(
-            Finding::new("E0118", Location::LayoutStages, format!("layout `{}` mixes stage groups: {}", layout.name, stage_list(s)))
-                .label(format!("stages from {}", present.join(" and ")))
-                .note("a layout drives one kind of pipeline: graphics, compute, mesh (with Fragment) or ray tracing")
-                .help("keep the stages of one group; use a second layout for the other"),
+            Finding::new(
+                "E0118",
+                Location::LayoutStages,
+                format!("layout `{}` mixes stage groups: {}", layout.name, stage_list(s)),
+            )
+            .label(format!("stages from {}", present.join(" and ")))
+            .note("a layout drives one kind of pipeline: graphics, compute, mesh (with Fragment) or ray tracing")
+            .help("keep the stages of one group; use a second layout for the other"),
         );
     }
     if s & FRAGMENT != 0 && s & (VERTEX | MESH) == 0 {
         out.push(
-            Finding::new("E0119", Location::LayoutStages, format!("layout `{}` has Fragment without Vertex or Mesh", layout.name))
-                .label(stage_list(s))
-                .help("add `Vertex` (or `Mesh` for mesh shading)"),
+            Finding::new(
+                "E0119",
+                Location::LayoutStages,
+                format!("layout `{}` has Fragment without Vertex or Mesh", layout.name),
+            )
+            .label(stage_list(s))
+            .help("add `Vertex` (or `Mesh` for mesh shading)"),
         );
     }
     for (i, t) in layout.tokens.iter().enumerate() {
@@ -262,7 +278,8 @@ fn token_stage_rule(layout: &CompiledLayout, i: usize, t: &CompiledToken) -> Opt
                 .help(help),
         )
     };
-    let graphics_token = tt.is_vertex_draw() || tt.is_mesh() || matches!(tt, TokenType::IndexBuffer | TokenType::VertexBuffer);
+    let graphics_token =
+        tt.is_vertex_draw() || tt.is_mesh() || matches!(tt, TokenType::IndexBuffer | TokenType::VertexBuffer);
     if graphics_token && s & GRAPHICS == 0 {
         return needs("E0110", "graphics stages", "use graphics stages, e.g. `[Vertex, Fragment]`");
     }
@@ -320,9 +337,13 @@ fn offsets(layout: &CompiledLayout, out: &mut Vec<Finding>) {
         }
         if t.offset % 4 != 0 {
             out.push(
-                Finding::new("E0132", Location::token(i, TokenPart::Offset), format!("`{}` is at offset {}, not a multiple of 4", t.name, t.offset))
-                    .label("not 4-byte aligned")
-                    .help(format!("pin it at {} or leave `at` out", (t.offset as u64).div_ceil(4) * 4)),
+                Finding::new(
+                    "E0132",
+                    Location::token(i, TokenPart::Offset),
+                    format!("`{}` is at offset {}, not a multiple of 4", t.name, t.offset),
+                )
+                .label("not 4-byte aligned")
+                .help(format!("pin it at {} or leave `at` out", (t.offset as u64).div_ceil(4) * 4)),
             );
         }
     }
@@ -343,24 +364,36 @@ fn numbers(layout: &CompiledLayout, out: &mut Vec<Finding>) {
             if set.max_entries == 0 {
                 let code = if set.kind == 0 { "E0601" } else { "E0611" };
                 out.push(
-                    Finding::new(code, Location::token(i, TokenPart::MaxEntries), format!("execution set `{}` has `max_entries: 0`", t.name))
-                        .label("zero")
-                        .help("give the number of pipelines or shaders the set holds (at least 1)"),
+                    Finding::new(
+                        code,
+                        Location::token(i, TokenPart::MaxEntries),
+                        format!("execution set `{}` has `max_entries: 0`", t.name),
+                    )
+                    .label("zero")
+                    .help("give the number of pipelines or shaders the set holds (at least 1)"),
                 );
             }
             if set.stages == 0 {
                 out.push(
-                    Finding::new("E0122", Location::token(i, TokenPart::Stages), format!("execution set `{}` has no stages", t.name))
-                        .label("empty")
-                        .help("list the stages the set binds, e.g. `[Compute]`"),
+                    Finding::new(
+                        "E0122",
+                        Location::token(i, TokenPart::Stages),
+                        format!("execution set `{}` has no stages", t.name),
+                    )
+                    .label("empty")
+                    .help("list the stages the set binds, e.g. `[Compute]`"),
                 );
             }
         }
         if let Some(mode) = t.index_mode {
             if mode.count_ones() != 1 {
                 out.push(
-                    Finding::new("E0123", Location::token(i, TokenPart::Mode), format!("index buffer `{}` has input mode {mode:#x}, not exactly one mode bit", t.name))
-                        .label("must be Vulkan (0x1) or Dxgi (0x2)"),
+                    Finding::new(
+                        "E0123",
+                        Location::token(i, TokenPart::Mode),
+                        format!("index buffer `{}` has input mode {mode:#x}, not exactly one mode bit", t.name),
+                    )
+                    .label("must be Vulkan (0x1) or Dxgi (0x2)"),
                 );
             }
         }
@@ -368,8 +401,12 @@ fn numbers(layout: &CompiledLayout, out: &mut Vec<Finding>) {
             if let Some(r) = t.push_constant {
                 if r.size != 4 {
                     out.push(
-                        Finding::new("E0309", Location::token(i, TokenPart::PushSize), format!("sequence index `{}` pushes {} bytes, not 4", t.name, r.size))
-                            .label("size must be 4"),
+                        Finding::new(
+                            "E0309",
+                            Location::token(i, TokenPart::PushSize),
+                            format!("sequence index `{}` pushes {} bytes, not 4", t.name, r.size),
+                        )
+                        .label("size must be 4"),
                     );
                 }
             }
@@ -414,7 +451,7 @@ fn draw_count_bound(layout: &CompiledLayout, i: usize, t: &CompiledToken, out: &
             )
             .label(format!("maxDrawCount ≤ {largest}"))
             .related(Location::MaxSequences, format!("{n} sequences"))
-            .note("maxDrawCount × maxSequenceCount must stay below 2^24 (VUID-VkGeneratedCommandsInfoEXT-maxDrawCount-11078); larger draw counts are an error at execute time")
+            .note("maxDrawCount × maxSequenceCount must stay below 2^24; a larger maxDrawCount is an error at execute time")
             .help(format!("clamp maxDrawCount to {largest}, or lower `max_sequences` for more draws per sequence")),
         );
     }

@@ -26,6 +26,7 @@ const RUST: &[&str] = &[
     "trait", "true", "type", "unsafe", "use", "where", "while", "async", "await", "dyn", "abstract", "become", "box",
     "do", "final", "macro", "override", "priv", "typeof", "unsized", "virtual", "yield", "try", "gen",
 ];
+#[rustfmt::skip]
 const C: &[&str] = &[
     "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else", "enum", "extern", "float",
     "for", "goto", "if", "inline", "int", "long", "register", "restrict", "return", "short", "signed", "sizeof",
@@ -36,6 +37,7 @@ const C: &[&str] = &[
     "virtual", "friend", "using", "try", "catch", "throw", "explicit", "mutable", "typename", "export", "concept",
     "requires",
 ];
+#[rustfmt::skip]
 const GLSL: &[&str] = &[
     "attribute", "const", "uniform", "varying", "buffer", "shared", "coherent", "volatile", "restrict", "readonly",
     "writeonly", "atomic_uint", "layout", "centroid", "flat", "smooth", "noperspective", "patch", "sample",
@@ -123,11 +125,13 @@ fn duplicate(code: &'static str, what: &str, name: &str, span: Span, first: Span
 pub(crate) fn name_diagnostics(pipeline: &Pipeline, compiled: &[&CompiledLayout]) -> Vec<Diagnostic> {
     let mut out = vec![];
     name_rule("pipeline", &pipeline.name.node, pipeline.name.span, &mut out);
-    let layouts: Vec<(&str, Span)> = pipeline.layouts.iter().map(|l| (l.node.name.node.as_str(), l.node.name.span)).collect();
+    let layouts: Vec<(&str, Span)> =
+        pipeline.layouts.iter().map(|l| (l.node.name.node.as_str(), l.node.name.span)).collect();
     for (j, i) in duplicates(layouts.iter().copied()) {
         out.push(duplicate("E0701", "layout", layouts[i].0, layouts[i].1, layouts[j].1));
     }
-    let kernels: Vec<(&str, Span)> = pipeline.kernels.iter().map(|k| (k.node.name.node.as_str(), k.node.name.span)).collect();
+    let kernels: Vec<(&str, Span)> =
+        pipeline.kernels.iter().map(|k| (k.node.name.node.as_str(), k.node.name.span)).collect();
     for (j, i) in duplicates(kernels.iter().copied()) {
         out.push(duplicate("E0702", "kernel", kernels[i].0, kernels[i].1, kernels[j].1));
     }
@@ -147,9 +151,20 @@ pub(crate) fn name_diagnostics(pipeline: &Pipeline, compiled: &[&CompiledLayout]
         if let Some(w) = &k.node.writes {
             if !pipeline.layouts.iter().any(|l| l.node.name.node == w.node) {
                 let known: Vec<String> = pipeline.layouts.iter().map(|l| format!("`{}`", l.node.name.node)).collect();
-                let f = Finding::new("E0708", Location::Kernel(KernelPart::Writes), format!("kernel `{}` writes `{}`, which is not a layout of this pipeline", k.node.name.node, w.node))
-                    .label("unknown layout")
-                    .help(if known.is_empty() { "add the layout, or remove `writes`".to_string() } else { format!("the layouts are {}", known.join(", ")) });
+                let f = Finding::new(
+                    "E0708",
+                    Location::Kernel(KernelPart::Writes),
+                    format!(
+                        "kernel `{}` writes `{}`, which is not a layout of this pipeline",
+                        k.node.name.node, w.node
+                    ),
+                )
+                .label("unknown layout")
+                .help(if known.is_empty() {
+                    "add the layout, or remove `writes`".to_string()
+                } else {
+                    format!("the layouts are {}", known.join(", "))
+                });
                 let r = Resolver::for_kernel(pipeline, k);
                 out.push(f.into_diagnostic(|l| r.span(l)));
             }
@@ -164,7 +179,10 @@ fn layout_names(layout: &Spanned<Layout>, out: &mut Vec<Diagnostic>) -> Vec<usiz
     let names: Vec<(String, Span)> = layout.node.tokens.iter().map(|t| (t.node.field_name(), tok_span(t))).collect();
     let mut dup_tokens = vec![];
     for (j, i) in duplicates(names.iter().map(|(n, s)| (n.as_str(), *s))) {
-        out.push(duplicate("E0703", "token", &names[i].0, names[i].1, names[j].1).note(format!("in layout `{}`; a token without `name` is named after its kind", layout.node.name.node)));
+        out.push(
+            duplicate("E0703", "token", &names[i].0, names[i].1, names[j].1)
+                .note(format!("in layout `{}`; a token without `name` is named after its kind", layout.node.name.node)),
+        );
         dup_tokens.extend([i, j]);
     }
     for (i, t) in layout.node.tokens.iter().enumerate() {
@@ -186,13 +204,21 @@ fn layout_names(layout: &Spanned<Layout>, out: &mut Vec<Diagnostic>) -> Vec<usiz
 }
 
 /// E0707: two members of the flattened record struct with one name.
-fn record_collisions(pipeline: &Pipeline, layout: &Spanned<Layout>, c: &CompiledLayout, skip: &[usize], out: &mut Vec<Diagnostic>) {
+fn record_collisions(
+    pipeline: &Pipeline,
+    layout: &Spanned<Layout>,
+    c: &CompiledLayout,
+    skip: &[usize],
+    out: &mut Vec<Diagnostic>,
+) {
     let r = Resolver::for_layout(pipeline, layout);
     let member_loc = |token: Option<usize>, name: &str| -> Location {
         match token {
             Some(i) => {
                 let field = match layout.node.tokens.get(i).map(|t| &t.node.kind) {
-                    Some(TokenKind::PushConstant { data: PushData::Fields(fs), .. }) => fs.iter().position(|f| f.node.name.node == name),
+                    Some(TokenKind::PushConstant { data: PushData::Fields(fs), .. }) => {
+                        fs.iter().position(|f| f.node.name.node == name)
+                    }
                     _ => None,
                 };
                 Location::token(i, field.map(TokenPart::Field).unwrap_or(TokenPart::Name))
@@ -236,7 +262,18 @@ mod tests {
         for ok in ["object_id", "SceneDraw", "cull2", "_private"] {
             assert_eq!(identifier_problem(ok), None, "{ok}");
         }
-        for (bad, code) in [("2d", "E0705"), ("a-b", "E0705"), ("", "E0705"), ("_", "E0705"), ("type", "E0706"), ("uniform", "E0706"), ("class", "E0706"), ("gl_Position", "E0706"), ("a__b", "E0706"), ("_Count", "E0706")] {
+        for (bad, code) in [
+            ("2d", "E0705"),
+            ("a-b", "E0705"),
+            ("", "E0705"),
+            ("_", "E0705"),
+            ("type", "E0706"),
+            ("uniform", "E0706"),
+            ("class", "E0706"),
+            ("gl_Position", "E0706"),
+            ("a__b", "E0706"),
+            ("_Count", "E0706"),
+        ] {
             assert_eq!(identifier_problem(bad).map(|p| p.0), Some(code), "{bad}");
         }
     }

@@ -50,7 +50,11 @@ fn pipeline_ranges(pipeline: &Pipeline) -> Vec<PushConstantRange> {
     pipeline
         .push_constants
         .iter()
-        .map(|r| PushConstantRange { stages: r.node.stages.mask().0, offset: r.node.offset.node, size: r.node.size.node })
+        .map(|r| PushConstantRange {
+            stages: r.node.stages.mask().0,
+            offset: r.node.offset.node,
+            size: r.node.size.node,
+        })
         .collect()
 }
 

@@ -47,7 +47,9 @@ fn estimate(profile: &str, action: Action, sequences: u64) -> Option<Estimate> {
             let bytes = 144u64.saturating_mul(n).saturating_mul(n).saturating_add(320 * n);
             Estimate { bytes, wraps: bytes >= 1 << 32, basis: "144 B × n² + 320 B × n for draw layouts" }
         }
-        ("lavapipe", Action::Dispatch) => Estimate { bytes: 168 * n, wraps: false, basis: "168 B per dispatch sequence" },
+        ("lavapipe", Action::Dispatch) => {
+            Estimate { bytes: 168 * n, wraps: false, basis: "168 B per dispatch sequence" }
+        }
         ("nvidia", Action::Draw) => Estimate { bytes: 80 * n, wraps: false, basis: "about 80 B per draw sequence" },
         ("nvidia", Action::Dispatch) => {
             Estimate { bytes: 6688 * n, wraps: false, basis: "about 6.7 KB per dispatch sequence" }
@@ -118,7 +120,13 @@ mod tests {
     #[test]
     fn lavapipe_draw_model_reproduces_the_measurements_including_the_wrap() {
         // Values read from the driver (measured/lavapipe-preprocess-sizes.txt).
-        for (n, reported) in [(100u64, 1_472_000u64), (1000, 144_320_000), (4000, 2_305_280_000), (10_000, 1_518_298_112), (65_536, 20_971_520)] {
+        for (n, reported) in [
+            (100u64, 1_472_000u64),
+            (1000, 144_320_000),
+            (4000, 2_305_280_000),
+            (10_000, 1_518_298_112),
+            (65_536, 20_971_520),
+        ] {
             let e = estimate("lavapipe", Action::Draw, n).unwrap();
             assert_eq!(e.bytes % (1 << 32), reported, "n = {n}");
             assert_eq!(e.wraps, e.bytes != reported, "n = {n}");

@@ -67,7 +67,7 @@ pub fn pipeline_range_findings(ranges: &[PushConstantRange]) -> Vec<Finding> {
 
 /// Offset and size multiples of 4, size not zero (00295, 00297, 00296).
 fn range_shape(offset: u32, size: u32, at_offset: Location, at_size: Location, what: &str, out: &mut Vec<Finding>) {
-    if offset % 4 != 0 {
+    if !offset.is_multiple_of(4) {
         out.push(
             Finding::new("E0301", at_offset, format!("{what} starts at byte {offset}, not a multiple of 4"))
                 .label("not a multiple of 4")
@@ -80,7 +80,7 @@ fn range_shape(offset: u32, size: u32, at_offset: Location, at_size: Location, w
                 .label("0 bytes")
                 .help("give it at least one 4-byte field, or remove it"),
         );
-    } else if size % 4 != 0 {
+    } else if !size.is_multiple_of(4) {
         out.push(
             Finding::new("E0302", at_size, format!("{what} is {size} bytes, not a multiple of 4"))
                 .label(format!("{size} bytes"))
@@ -113,7 +113,11 @@ pub fn token_range_findings(layout: &CompiledLayout, ranges: &[PushConstantRange
                 let mut f = Finding::new(
                     "E0307",
                     at(TokenPart::PushOffset),
-                    format!("`{}` updates push-constant {}, outside the pipeline's push-constant ranges", t.name, range_text(start, r.size as u64)),
+                    format!(
+                        "`{}` updates push-constant {}, outside the pipeline's push-constant ranges",
+                        t.name,
+                        range_text(start, r.size as u64)
+                    ),
                 )
                 .label(format!("byte {hole} is in no range"));
                 if ranges.is_empty() {
@@ -133,7 +137,11 @@ pub fn token_range_findings(layout: &CompiledLayout, ranges: &[PushConstantRange
                     f = f.help("grow a pipeline range to cover these bytes, or move the token's `offset`");
                 }
                 out.push(f);
-            } else if r.stages != 0 && !ranges.iter().any(|q| q.stages & r.stages != 0 && q.offset as u64 <= start && end <= q.offset as u64 + q.size as u64) {
+            } else if r.stages != 0
+                && !ranges.iter().any(|q| {
+                    q.stages & r.stages != 0 && q.offset as u64 <= start && end <= q.offset as u64 + q.size as u64
+                })
+            {
                 out.push(
                     Finding::new(
                         "W0010",

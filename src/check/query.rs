@@ -45,10 +45,7 @@ impl<'a> Query<'a> {
 
     /// One E0021 finding per value that was asked for and missing.
     pub fn missing_findings(&self) -> Vec<Finding> {
-        self.missing
-            .iter()
-            .map(|(limit, why)| missing_value(&self.profile.name, *limit, why))
-            .collect()
+        self.missing.iter().map(|(limit, why)| missing_value(&self.profile.name, *limit, why)).collect()
     }
 }
 
@@ -57,9 +54,6 @@ pub(crate) fn missing_value(target: &str, limit: Limit, needed_for: &str) -> Fin
     Finding::new("E0021", Location::Target, format!("target `{target}` does not state `{}`", limit.vk_name()))
         .label(format!("`{target}` lacks {}", limit.vk_name()))
         .note(format!("dgcc needs it to check {needed_for}"))
-        .help(format!(
-            "add `{}` to the profile, or write the profile on the device with `dgcc probe`",
-            limit.vk_name()
-        ))
+        .help(format!("add `{}` to the profile, or write the profile on the device with `dgcc probe`", limit.vk_name()))
         .target(target)
 }

@@ -29,7 +29,9 @@ pub(crate) fn push_field_findings(layout: &Layout) -> Vec<Finding> {
         let (mut std_off, mut packed_off) = (0u64, 0u64);
         let mut differs = None;
         for (k, f) in fields.iter().enumerate() {
-            let (Ok(std), Ok(packed)) = (field_shape(&f.node.ty.node, GlslLayout::Std430), field_shape(&f.node.ty.node, GlslLayout::Scalar)) else {
+            let (Ok(std), Ok(packed)) =
+                (field_shape(&f.node.ty.node, GlslLayout::Std430), field_shape(&f.node.ty.node, GlslLayout::Scalar))
+            else {
                 // The layout engine reports unusable field types (E0303).
                 continue 'tokens;
             };
@@ -88,17 +90,21 @@ pub(crate) fn push_field_findings(layout: &Layout) -> Vec<Finding> {
 
 /// W0003: a stride that is not a multiple of 16, unless the description chose an `align`.
 pub(crate) fn stride_findings(layout: &Layout, compiled: &CompiledLayout) -> Vec<Finding> {
-    if layout.align.is_some() || compiled.stride % 16 == 0 {
+    if layout.align.is_some() || compiled.stride.is_multiple_of(16) {
         return vec![];
     }
     let stride = compiled.stride;
-    vec![Finding::new("W0003", Location::Stride, format!("stride {stride} of layout `{}` is not a multiple of 16", compiled.name))
-        .label(format!("stride {stride}"))
-        .note("records that straddle 16-byte boundaries make the driver's stream reads slower on some hardware")
-        .help(format!(
-            "add `align: Some(16)` to round the stride up to {}, or `align: Some(4)` to keep it tight and silence this",
-            (stride as u64).div_ceil(16) * 16
-        ))]
+    vec![Finding::new(
+        "W0003",
+        Location::Stride,
+        format!("stride {stride} of layout `{}` is not a multiple of 16", compiled.name),
+    )
+    .label(format!("stride {stride}"))
+    .note("records that straddle 16-byte boundaries make the driver's stream reads slower on some hardware")
+    .help(format!(
+        "add `align: Some(16)` to round the stride up to {}, or `align: Some(4)` to keep it tight and silence this",
+        (stride as u64).div_ceil(16) * 16
+    ))]
 }
 
 /// W0008: values past the spec's guaranteed minima, when `minimum` is not a target (if it is,
@@ -112,10 +118,18 @@ pub(crate) fn portability_findings(pipeline: &Pipeline, layout: &CompiledLayout)
     let help = "add `\"minimum\"` to `targets` to make this an error, or stay within the minimum";
     if layout.tokens.len() > MIN_TOKENS {
         out.push(
-            Finding::new("W0008", Location::token(MIN_TOKENS, TokenPart::Kind), format!("layout `{}` has {} tokens; the spec guarantees maxIndirectCommandsTokenCount ≥ {MIN_TOKENS} only", layout.name, layout.tokens.len()))
-                .label(format!("token {} of {}", MIN_TOKENS + 1, layout.tokens.len()))
-                .note(why)
-                .help(help),
+            Finding::new(
+                "W0008",
+                Location::token(MIN_TOKENS, TokenPart::Kind),
+                format!(
+                    "layout `{}` has {} tokens; the spec guarantees maxIndirectCommandsTokenCount ≥ {MIN_TOKENS} only",
+                    layout.name,
+                    layout.tokens.len()
+                ),
+            )
+            .label(format!("token {} of {}", MIN_TOKENS + 1, layout.tokens.len()))
+            .note(why)
+            .help(help),
         );
     }
     if let Some((i, t)) = layout.tokens.iter().enumerate().find(|(_, t)| t.offset > MIN_TOKEN_OFFSET) {
@@ -138,7 +152,11 @@ pub(crate) fn portability_findings(pipeline: &Pipeline, layout: &CompiledLayout)
 }
 
 /// W0006: a draw layout filled by a many-invocation kernel, without `UnorderedSequences`.
-pub(crate) fn unordered_diagnostics(pipeline: &Pipeline, layout: &Spanned<Layout>, compiled: &CompiledLayout) -> Vec<Diagnostic> {
+pub(crate) fn unordered_diagnostics(
+    pipeline: &Pipeline,
+    layout: &Spanned<Layout>,
+    compiled: &CompiledLayout,
+) -> Vec<Diagnostic> {
     let l = &layout.node;
     let draws = compiled.action().is_some_and(|a| a.token_type.is_vertex_draw() || a.token_type.is_mesh());
     if !draws || l.flags.iter().any(|f| f.node == LayoutFlag::UnorderedSequences) {

@@ -38,10 +38,12 @@ fn token_span(tok: &Spanned<Token>, part: TokenPart) -> Span {
         (TokenPart::PushOffset, TokenKind::PushConstant { offset, .. })
         | (TokenPart::PushOffset, TokenKind::SequenceIndex { offset, .. }) => offset.span,
         (TokenPart::PushSize, TokenKind::PushConstant { data: PushData::Size(s), .. }) => s.span,
-        (TokenPart::PushSize, TokenKind::PushConstant { data: PushData::Fields(fs), .. }) => match (fs.first(), fs.last()) {
-            (Some(a), Some(b)) => a.span.to(b.span),
-            _ => kind,
-        },
+        (TokenPart::PushSize, TokenKind::PushConstant { data: PushData::Fields(fs), .. }) => {
+            match (fs.first(), fs.last()) {
+                (Some(a), Some(b)) => a.span.to(b.span),
+                _ => kind,
+            }
+        }
         (TokenPart::Field(i), TokenKind::PushConstant { data: PushData::Fields(fs), .. }) => {
             fs.get(i).map(|f| f.node.name.span).unwrap_or(kind)
         }
@@ -82,7 +84,11 @@ impl<'a> Resolver<'a> {
     }
 
     pub fn span(&self, loc: Location) -> Span {
-        let whole = self.layout.map(|l| l.node.name.span).or(self.kernel.map(|k| k.node.name.span)).unwrap_or(self.pipeline.name.span);
+        let whole = self
+            .layout
+            .map(|l| l.node.name.span)
+            .or(self.kernel.map(|k| k.node.name.span))
+            .unwrap_or(self.pipeline.name.span);
         match loc {
             Location::Target => self.target.map(|t| self.target_span(t)).unwrap_or(self.pipeline.name.span),
             Location::PushConstantRange { index, part } => match self.pipeline.push_constants.get(index) {

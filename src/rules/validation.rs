@@ -37,7 +37,8 @@ const fn join() -> [Rule; COUNT] {
         let mut i = 0;
         while i < AREAS[a].len() {
             let r = &AREAS[a][i];
-            out[k] = Rule { code: r.code, vuid: r.vuid, severity: r.severity, title: r.title, explanation: r.explanation };
+            out[k] =
+                Rule { code: r.code, vuid: r.vuid, severity: r.severity, title: r.title, explanation: r.explanation };
             k += 1;
             i += 1;
         }

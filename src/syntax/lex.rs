@@ -52,20 +52,7 @@ impl<'t> Scanner<'t> {
 
     fn is_whitespace(&self, c: char) -> bool {
         match self.kind {
-            // ron's `is_whitespace_char`.
-            SyntaxKind::Ron => matches!(
-                c,
-                ' ' | '\t'
-                    | '\n'
-                    | '\r'
-                    | '\x0B'
-                    | '\x0C'
-                    | '\u{85}'
-                    | '\u{200E}'
-                    | '\u{200F}'
-                    | '\u{2028}'
-                    | '\u{2029}'
-            ),
+            SyntaxKind::Ron => is_ron_whitespace(c),
             // The grammar's WHITESPACE.
             SyntaxKind::Dsl => matches!(c, ' ' | '\t' | '\r' | '\n'),
         }
@@ -149,6 +136,11 @@ impl<'t> Scanner<'t> {
         }
         rest.len()
     }
+}
+
+/// ron's `is_whitespace_char`.
+pub fn is_ron_whitespace(c: char) -> bool {
+    matches!(c, ' ' | '\t' | '\n' | '\r' | '\x0B' | '\x0C' | '\u{85}' | '\u{200E}' | '\u{200F}' | '\u{2028}' | '\u{2029}')
 }
 
 fn is_word_char(c: char) -> bool {

@@ -17,7 +17,8 @@ pub const MAX_SOURCE_BYTES: usize = 4 * 1024 * 1024;
 pub const MAX_NESTING: usize = 64;
 /// The most array dimensions of one field type (`f32[2][2]` has two).
 pub const MAX_ARRAY_DIMENSIONS: usize = 8;
-pub const MAX_LAYOUTS: usize = 1024;
+/// Layouts per description: generated descriptions (the compiler benchmark goes to 10,000) fit.
+pub const MAX_LAYOUTS: usize = 16384;
 pub const MAX_TOKENS_PER_LAYOUT: usize = 256;
 pub const MAX_FIELDS_PER_PUSH_CONSTANT: usize = 256;
 pub const MAX_KERNELS: usize = 256;

@@ -201,6 +201,36 @@ fn edit_distance(a: &[char], b: &[char]) -> usize {
     prev[b.len()]
 }
 
+/// The field type a GLSL or C spelling means (`float` → `F32`), for suggestions.
+pub fn type_alias(found: &str, kind: SyntaxKind) -> Option<&'static str> {
+    let scalar = match found {
+        "float" | "f32_t" => 2,
+        "int" | "int32_t" => 1,
+        "uint" | "uint32_t" | "unsigned" => 0,
+        "uint64_t" | "uint64" | "VkDeviceAddress" | "DeviceAddress" => {
+            if found.contains("Address") {
+                4
+            } else {
+                3
+            }
+        }
+        "mat4x4" => 14,
+        _ => return None,
+    };
+    Some(FIELD_TYPES.name(Scalar(scalar), kind))
+}
+
+/// "a stage", "an index buffer mode".
+pub fn a(what: &str) -> String {
+    let article = if what.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" };
+    format!("{article} {what}")
+}
+
+/// "`a`, `b` and `c`".
+pub fn all_of(names: &[&str]) -> String {
+    one_of(names).rsplitn(2, " or ").collect::<Vec<_>>().into_iter().rev().collect::<Vec<_>>().join(" and ")
+}
+
 /// "`a`, `b` or `c`".
 pub fn one_of(names: &[&str]) -> String {
     let quoted: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();

@@ -78,10 +78,16 @@ pub fn diagnostics(path: &Path, text: &str) -> Vec<Diagnostic> {
     let mut profiles: Vec<Profile> = pipeline
         .targets
         .iter()
-        .map(|t| device::builtin(&t.node).unwrap_or_else(|| panic!("files with //@ edits use built-in targets, not `{}`", t.node)))
+        .map(|t| {
+            device::builtin(&t.node)
+                .unwrap_or_else(|| panic!("files with //@ edits use built-in targets, not `{}`", t.node))
+        })
         .collect();
     for e in &edits {
-        let p = profiles.iter_mut().find(|p| p.name == e.target).unwrap_or_else(|| panic!("`{}` is not a target of the file", e.target));
+        let p = profiles
+            .iter_mut()
+            .find(|p| p.name == e.target)
+            .unwrap_or_else(|| panic!("`{}` is not a target of the file", e.target));
         match e.value {
             Some(v) => {
                 p.set(e.limit, v);
@@ -126,16 +132,21 @@ pub fn expected(text: &str) -> Vec<(String, usize)> {
 
 /// The `(code, line)` pairs of diagnostics, by primary label (line 0 without one), sorted.
 pub fn actual(text: &str, diags: &[Diagnostic]) -> Vec<(String, usize)> {
-    let mut out: Vec<(String, usize)> =
-        diags.iter().map(|d| (d.code.to_string(), d.primary_span().map(|s| line_of(text, s.start)).unwrap_or(0))).collect();
+    let mut out: Vec<(String, usize)> = diags
+        .iter()
+        .map(|d| (d.code.to_string(), d.primary_span().map(|s| line_of(text, s.start)).unwrap_or(0)))
+        .collect();
     out.sort();
     out
 }
 
 /// Diagnostics rendered as people see them, with the file named relative to the crate.
 pub fn render(path: &Path, text: &str, diags: &[Diagnostic]) -> String {
-    let name = path.strip_prefix(crate_dir()).unwrap_or(path).to_string_lossy().replace('\\', "/");
-    human(&SourceFile { name: &name, text }, diags)
+    let root = crate_dir();
+    let name = path.strip_prefix(&root).unwrap_or(path).to_string_lossy().replace('\\', "/");
+    // Messages that quote a path (an unreadable profile file) quote it absolutely; keep
+    // snapshots independent of where the crate is checked out.
+    human(&SourceFile { name: &name, text }, diags).replace(&format!("{}/", root.display()), "")
 }
 
 /// Compare a file's markers with its diagnostics; `Err` explains the difference.

@@ -32,8 +32,13 @@ enum Shape {
 
 fn shape() -> impl Strategy<Value = Shape> {
     prop_oneof![
-        prop_oneof![Just(TokenKind::Draw), Just(TokenKind::DrawIndexed), Just(TokenKind::DrawCount), Just(TokenKind::DrawIndexedCount)]
-            .prop_map(Shape::Vertex),
+        prop_oneof![
+            Just(TokenKind::Draw),
+            Just(TokenKind::DrawIndexed),
+            Just(TokenKind::DrawCount),
+            Just(TokenKind::DrawIndexedCount)
+        ]
+        .prop_map(Shape::Vertex),
         Just(Shape::Compute),
         (any::<bool>(), any::<bool>()).prop_map(|(task, count)| Shape::Mesh { task, count }),
     ]
@@ -101,16 +106,8 @@ fn spec() -> impl Strategy<Value = Spec> {
         1u32..=1024,
         proptest::option::of((prop_oneof![Just(8u32), Just(32), Just(64), Just(256)], subgroup(), any::<bool>())),
     )
-        .prop_map(|(shape, glsl, pushes, sequence_index, vertex_buffers, pins, align, max_sequences, kernel)| Spec {
-            shape,
-            glsl,
-            pushes,
-            sequence_index,
-            vertex_buffers,
-            pins,
-            align,
-            max_sequences,
-            kernel,
+        .prop_map(|(shape, glsl, pushes, sequence_index, vertex_buffers, pins, align, max_sequences, kernel)| {
+            Spec { shape, glsl, pushes, sequence_index, vertex_buffers, pins, align, max_sequences, kernel }
         })
 }
 
@@ -123,7 +120,11 @@ fn build(spec: &Spec) -> Pipeline {
         Shape::Vertex(kind) => (vec![Stage::Vertex, Stage::Fragment], kind.clone()),
         Shape::Compute => (vec![Stage::Compute], TokenKind::Dispatch),
         Shape::Mesh { task, count } => {
-            let s = if *task { vec![Stage::Task, Stage::Mesh, Stage::Fragment] } else { vec![Stage::Mesh, Stage::Fragment] };
+            let s = if *task {
+                vec![Stage::Task, Stage::Mesh, Stage::Fragment]
+            } else {
+                vec![Stage::Mesh, Stage::Fragment]
+            };
             (s, if *count { TokenKind::DrawMeshTasksCount } else { TokenKind::DrawMeshTasks })
         }
     };
@@ -158,7 +159,10 @@ fn build(spec: &Spec) -> Pipeline {
             continue;
         }
         pc_end = offset + size;
-        tokens.push(token(Some(format!("push{i}")), TokenKind::PushConstant { stages: stages(&push_stages), offset: sp(offset), data }));
+        tokens.push(token(
+            Some(format!("push{i}")),
+            TokenKind::PushConstant { stages: stages(&push_stages), offset: sp(offset), data },
+        ));
     }
     if spec.sequence_index && pc_end + 4 <= PUSH_BUDGET {
         tokens.push(token(None, TokenKind::SequenceIndex { stages: stages(&push_stages), offset: sp(pc_end) }));

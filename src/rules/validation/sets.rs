@@ -73,7 +73,9 @@ Fix: on such targets, drop the `ExecutionSet` and use one layout (and one execut
     },
     Rule {
         code: "E0606",
-        vuid: Some("VUID-VkIndirectExecutionSetPipelineInfoEXT-supportedIndirectCommandsShaderStagesPipelineBinding-11015"),
+        vuid: Some(
+            "VUID-VkIndirectExecutionSetPipelineInfoEXT-supportedIndirectCommandsShaderStagesPipelineBinding-11015",
+        ),
         severity: Error,
         title: "the target cannot put compute pipelines in an execution set",
         explanation: r#"A pipeline execution set for a compute layout holds compute pipelines, which needs `Compute` in the target's `supportedIndirectCommandsShaderStagesPipelineBinding`. The spec guarantees nothing there: the `minimum` profile has no pipeline binding at all.
@@ -87,7 +89,9 @@ Fix: one layout per pipeline on such targets."#,
     },
     Rule {
         code: "E0607",
-        vuid: Some("VUID-VkIndirectExecutionSetPipelineInfoEXT-supportedIndirectCommandsShaderStagesPipelineBinding-11016"),
+        vuid: Some(
+            "VUID-VkIndirectExecutionSetPipelineInfoEXT-supportedIndirectCommandsShaderStagesPipelineBinding-11016",
+        ),
         severity: Error,
         title: "the target cannot put graphics pipelines in an execution set",
         explanation: r#"A pipeline execution set for a graphics (or mesh) layout holds graphics pipelines, which needs `Fragment` in the target's `supportedIndirectCommandsShaderStagesPipelineBinding`. radv binds only compute pipelines this way, so switching materials per draw with an execution set fails there.
@@ -104,7 +108,9 @@ Fix: sort draws by pipeline and execute one layout per pipeline; where the targe
     },
     Rule {
         code: "E0608",
-        vuid: Some("VUID-VkIndirectExecutionSetPipelineInfoEXT-supportedIndirectCommandsShaderStagesPipelineBinding-11017"),
+        vuid: Some(
+            "VUID-VkIndirectExecutionSetPipelineInfoEXT-supportedIndirectCommandsShaderStagesPipelineBinding-11017",
+        ),
         severity: Error,
         title: "the target cannot put ray-tracing pipelines in an execution set",
         explanation: r#"A pipeline execution set for a ray-tracing layout needs ray tracing stages in the target's `supportedIndirectCommandsShaderStagesPipelineBinding`.

@@ -14,7 +14,7 @@ use crate::diag::Diagnostic;
 use crate::span::Span;
 use crate::syntax::docs::Docs;
 use crate::syntax::limits::{self, Count};
-use crate::syntax::names::{self, did_you_mean, one_of, Table};
+use crate::syntax::names::{self, a, did_you_mean, one_of, Table};
 use crate::syntax::ron::out_of_range;
 use crate::syntax::SyntaxKind::Dsl as DSL;
 
@@ -165,7 +165,7 @@ impl<'s, 'd> Builder<'s, 'd> {
     }
 
     pub fn unknown(&mut self, code: &'static str, what: &str, found: &str, at: Span, known: &[&str]) {
-        let mut diag = Diagnostic::new(code, format!("unknown {what} `{found}`")).primary(at, format!("not a {what}"));
+        let mut diag = Diagnostic::new(code, format!("unknown {what} `{found}`")).primary(at, format!("not {}", a(what)));
         if let Some(close) = did_you_mean(found, known.iter().copied()) {
             diag = diag.note(format!("help: did you mean `{close}`?"));
         }
@@ -217,7 +217,7 @@ impl<'s, 'd> Builder<'s, 'd> {
                     push(&mut kernels, self.kernel(item));
                 }
                 Rule::unknown_pipeline_item => {
-                    self.unknown_item(&item, "E0002", "item of a pipeline", &["targets", "push_constant", "layout", "kernel"])
+                    self.unknown_item(&item, "E0002", "pipeline item", &["targets", "push_constant", "layout", "kernel"])
                 }
                 _ => {}
             }
@@ -306,8 +306,8 @@ impl<'s, 'd> Builder<'s, 'd> {
             }
         }
         if !max_sequences_given {
-            let head = child(&pair, Rule::name).map_or(span(&pair), |n| span(&pair).to(span(&n)));
-            let head = Span::new(head.start, head.end);
+            let start = pair.as_span().start();
+            let head = child(&pair, Rule::name).map_or(span(&pair), |n| Span::new(start, n.as_span().end()));
             self.diags.push(
                 Diagnostic::new("E0003", "a layout needs a `max_sequences N;` setting")
                     .primary(head, "this layout has no `max_sequences`"),
@@ -330,15 +330,19 @@ impl<'s, 'd> Builder<'s, 'd> {
         ))
     }
 
+    /// A word that starts no layout item: a misspelt setting (E0002) or token kind (E0005),
+    /// whichever it is closest to.
     fn unknown_layout_item(&mut self, item: &Pair<Rule>) {
         const SETTINGS: [&str; 5] = ["flags", "max_sequences", "glsl_layout", "stride", "align"];
         let Some(word) = child(item, Rule::ident) else { return };
         let kinds = names::TOKEN_KINDS.names(DSL);
-        let setting = did_you_mean(word.as_str(), SETTINGS).is_some();
-        let mut known: Vec<&str> = SETTINGS.to_vec();
-        known.extend(kinds);
-        let (code, what) = if setting { ("E0002", "layout setting") } else { ("E0005", "token kind") };
-        self.unknown(code, what, word.as_str(), span(&word), &known);
+        let all: Vec<&str> = SETTINGS.iter().copied().chain(kinds.iter().copied()).collect();
+        let closest = did_you_mean(word.as_str(), all.iter().copied());
+        if closest.is_some_and(|c| SETTINGS.contains(&c)) {
+            self.unknown("E0002", "layout setting", word.as_str(), span(&word), &SETTINGS);
+        } else {
+            self.unknown("E0005", "token kind", word.as_str(), span(&word), &kinds);
+        }
     }
 
     fn kernel(&mut self, pair: Pair<'s, Rule>) -> Option<Spanned<Kernel>> {

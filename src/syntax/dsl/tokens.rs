@@ -92,6 +92,11 @@ impl<'s> Builder<'s, '_> {
             None => {
                 known.push("T[N]");
                 self.unknown("E0007", "field type", base.as_str(), span(&base), &known);
+                if let (Some(alias), Some(last)) = (names::type_alias(base.as_str(), DSL), self.diags.last_mut()) {
+                    if !last.notes.iter().any(|n| n.starts_with("help:")) {
+                        last.notes.insert(0, format!("help: did you mean `{alias}`?"));
+                    }
+                }
                 None
             }
         };

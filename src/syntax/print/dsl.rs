@@ -82,6 +82,9 @@ fn print_layout(l: &Layout) -> String {
     if let Some(align) = &l.align {
         out.push_str(&format!("{i2}align {};\n", align.node));
     }
+    if !l.tokens.is_empty() {
+        out.push('\n');
+    }
     for token in &l.tokens {
         print_token(&mut out, token);
     }

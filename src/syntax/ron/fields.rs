@@ -9,7 +9,7 @@
 use super::reader::{Raw, Reader, Struct};
 use crate::diag::Diagnostic;
 use crate::span::Span;
-use crate::syntax::names::{did_you_mean, one_of};
+use crate::syntax::names::{all_of, did_you_mean};
 
 /// The known entries of one struct.
 pub struct Fields<'s> {
@@ -32,7 +32,7 @@ impl<'s> Fields<'s> {
                     diag = diag.note(format!("help: did you mean `{close}`?"));
                     fields.suggested.push(close);
                 }
-                r.report(diag.note(format!("{what} has the fields {}", one_of(names))));
+                r.report(diag.note(format!("the fields of {what} are {}", all_of(names))));
                 continue;
             };
             if let Some((_, first)) = first_spans.iter().find(|(n, _)| *n == name) {

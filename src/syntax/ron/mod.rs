@@ -199,7 +199,7 @@ impl<'s> Ron<'s, '_> {
         let items = self.r.tuple(raw, EXPECTED)?;
         if items.len() != 3 {
             self.r.report(
-                Diagnostic::new("E0009", format!("expected {EXPECTED}, found {} number(s)", items.len()))
+                Diagnostic::new("E0009", format!("expected {EXPECTED}, found {}", items.len()))
                     .primary(raw.span, "`local_size` has three components"),
             );
             return None;

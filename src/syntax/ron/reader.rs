@@ -103,8 +103,12 @@ impl<'s> Reader<'s> {
 
     /// A raw value handed out by ron, trimmed of the comments around it.
     pub fn raw(&self, part: &'s str) -> Raw<'s> {
-        let trimmed = lex::trim_trivia(part, SyntaxKind::Ron);
-        let text = &part[trimmed.range()];
+        // ron trims whitespace, so trivia is left only where a comment starts or ends the
+        // slice; only then is the slice scanned (values nest, so scanning every one would
+        // read a large file once more per level).
+        let trivia = |c: char| c == '/' || c.is_whitespace() || lex::is_ron_whitespace(c);
+        let (leading, trailing) = (part.starts_with(trivia), part.ends_with(trivia));
+        let text = if leading || trailing { &part[lex::trim_trivia(part, SyntaxKind::Ron).range()] } else { part };
         Raw { text, span: self.span_of(text) }
     }
 
@@ -158,10 +162,24 @@ impl<'s> Reader<'s> {
     /// whole file (E0001), except a wrong struct name (E0009).
     pub fn document_struct(&mut self, name: &'static str) -> Option<Struct<'s>> {
         let raw = self.document();
+        if raw.text.starts_with("#!") {
+            // Extensions would apply to the whole-document read but not to the re-reads of
+            // each value, so dgcc reads plain RON only.
+            let end = raw.text.find(']').map_or(raw.text.len(), |i| i + 1);
+            self.report(
+                Diagnostic::new("E0001", "syntax error: RON attributes such as `#![enable(…)]` are not supported")
+                    .primary(Span::new(raw.span.start, raw.span.start + end), "remove this attribute")
+                    .note("dgcc reads plain RON: write `Some(…)` for options and name every struct field"),
+            );
+            return None;
+        }
         match self.read(raw, |de| de.deserialize_struct(name, &[], FieldsVisitor)) {
             Ok(pairs) => Some(self.entries(self.head(raw), pairs)),
             Err(err) => {
-                let span = self.ron_span(raw, &err);
+                let span = match err.code {
+                    RonError::Eof => Span::new(self.source.len(), self.source.len()),
+                    _ => self.ron_span(raw, &err),
+                };
                 let diag = match &err.code {
                     RonError::ExpectedDifferentStructName { .. } | RonError::ExpectedNamedStructLike(_) => {
                         Diagnostic::new("E0009", format!("expected `{name}( … )`, found `{}`", snippet(raw.text)))

@@ -14,7 +14,7 @@ use crate::ast::{
 };
 use crate::diag::Diagnostic;
 use crate::syntax::limits::{self, Count};
-use crate::syntax::names::{self, did_you_mean, one_of, Kind, Table};
+use crate::syntax::names::{self, a, did_you_mean, one_of, Kind, Table};
 use crate::syntax::SyntaxKind::Ron as RON;
 
 const ACTION: &[&str] = &["name", "at"];
@@ -46,7 +46,7 @@ impl<'s> Ron<'s, '_> {
         code: &'static str,
         what: &str,
     ) -> Option<Spanned<T>> {
-        let v = self.r.variant(raw, &format!("{what} name"), |n| {
+        let v = self.r.variant(raw, &a(what), |n| {
             if table.parse(n, RON).is_some() {
                 Shape::Unit
             } else {
@@ -63,11 +63,20 @@ impl<'s> Ron<'s, '_> {
     }
 
     fn unknown_name(&mut self, code: &'static str, what: &str, found: &str, span: crate::span::Span, known: Vec<&str>) {
-        let mut diag = Diagnostic::new(code, format!("unknown {what} `{found}`")).primary(span, format!("not a {what}"));
+        let mut diag = Diagnostic::new(code, format!("unknown {what} `{found}`")).primary(span, format!("not {}", a(what)));
         if let Some(close) = did_you_mean(found, known.iter().copied()) {
             diag = diag.note(format!("help: did you mean `{close}`?"));
         }
         self.r.report(diag.note(format!("expected {}", one_of(&known))));
+    }
+
+    /// Adds "did you mean `F32`?" for a GLSL spelling (`float`) to the last diagnostic.
+    fn type_alias_hint(&mut self, found: &str) {
+        if let (Some(alias), Some(last)) = (names::type_alias(found, RON), self.r.diags.last_mut()) {
+            if !last.notes.iter().any(|n| n.starts_with("help:")) {
+                last.notes.insert(0, format!("help: did you mean `{alias}`?"));
+            }
+        }
     }
 
     pub(super) fn stages(&mut self, raw: Raw<'s>) -> Option<StageList> {
@@ -207,6 +216,7 @@ impl<'s> Ron<'s, '_> {
                     let mut known = names::FIELD_TYPES.names(RON);
                     known.push("Array");
                     self.unknown_name("E0007", "field type", v.name, v.name_span, known);
+                    self.type_alias_hint(v.name);
                     None
                 }
             };

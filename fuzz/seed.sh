@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Fill fuzz/corpus/<target>/ with seed inputs: the committed seeds (fuzz/seeds/), every
+# description under examples/ and tests/, the profile fixtures, and the saved regression
+# inputs. Files are named by content hash, so running it again adds nothing twice. The corpus
+# grows while fuzzing and is not committed (.gitignore): only seeds are.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+corpus="$root/fuzz/corpus"
+mkdir -p "$corpus"/{ron,dgc,profile_json,pipeline}
+
+# add TARGET FILE [PREFIX_BYTE_OCTAL]: copy FILE (with a selector byte in front for `pipeline`).
+add() {
+  local target=$1 file=$2 prefix=${3:-}
+  local tmp hash
+  tmp=$(mktemp)
+  if [ -n "$prefix" ]; then printf "\\$prefix" > "$tmp"; fi
+  cat "$file" >> "$tmp"
+  hash=$(sha1sum "$tmp" | cut -c1-16)
+  mv "$tmp" "$corpus/$target/seed-$hash"
+}
+
+# Descriptions: bounded in size so libFuzzer's length limit stays small.
+descriptions() {
+  find "$root/fuzz/seeds" "$root/examples" "$root/tests" -type f -name "*.$1" -size -64k \
+    -not -path "$root/tests/fuzz_regressions/*" 2>/dev/null | sort
+}
+n_ron=0 n_dgc=0 n_json=0
+while IFS= read -r f; do
+  add ron "$f"; add pipeline "$f" 000; add pipeline "$f" 002; n_ron=$((n_ron + 1))
+done < <(descriptions ron)
+while IFS= read -r f; do
+  add dgc "$f"; add pipeline "$f" 001; add pipeline "$f" 003; n_dgc=$((n_dgc + 1))
+done < <(descriptions dgc)
+while IFS= read -r f; do
+  add profile_json "$f"; n_json=$((n_json + 1))
+done < <(find "$root/tests/profiles" -type f -name '*.json' -size -64k | sort)
+# Saved regression inputs go back to the target that found them.
+for t in ron dgc profile_json pipeline; do
+  [ -d "$root/tests/fuzz_regressions/$t" ] || continue
+  for f in "$root/tests/fuzz_regressions/$t"/*; do [ -f "$f" ] && add "$t" "$f"; done
+done
+echo "seed: $n_ron .ron, $n_dgc .dgc, $n_json profile files -> $corpus"

@@ -1,0 +1,101 @@
+//! Every input in `tests/fuzz_regressions/<target>/` through the fuzz target that found it.
+//!
+//! Why through `fuzz/src/lib.rs` itself (included below): a saved crash is only fixed when the
+//! same oracle that flagged it — not a weaker copy — passes. Each input runs on its own thread
+//! with the main thread's stack size (where libFuzzer runs it) and must finish within
+//! `TIME_BOUND` without panicking. The README there says what each saved input is.
+
+#[path = "../fuzz/src/lib.rs"]
+#[allow(dead_code)]
+mod entry;
+
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+/// Generous: a debug build, two shared cores. The fuzzer's own limit is 10 s on a release build.
+const TIME_BOUND: Duration = Duration::from_secs(30);
+
+fn inputs(target: &str) -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fuzz_regressions").join(target);
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.is_file() && !is_hidden(p)).collect())
+        .unwrap_or_default();
+    files.sort();
+    files
+}
+
+/// `.gitkeep` and the like hold a folder in git; they are not inputs.
+fn is_hidden(path: &Path) -> bool {
+    path.file_name().is_some_and(|n| n.to_string_lossy().starts_with('.'))
+}
+
+/// Run `entry` on `bytes` on a fresh 8 MiB-stack thread; `Err` says what went wrong.
+fn run_bounded(entry: fn(&[u8]), bytes: Vec<u8>) -> Result<Duration, String> {
+    let (tx, rx) = mpsc::channel();
+    let started = Instant::now();
+    let worker = std::thread::Builder::new()
+        .stack_size(8 << 20)
+        .spawn(move || {
+            let outcome = std::panic::catch_unwind(|| entry(&bytes));
+            let _ = tx.send(outcome.is_ok());
+        })
+        .map_err(|e| format!("cannot start a thread: {e}"))?;
+    match rx.recv_timeout(TIME_BOUND) {
+        Ok(true) => {
+            let _ = worker.join();
+            Ok(started.elapsed())
+        }
+        Ok(false) => Err("panicked (message above)".into()),
+        Err(_) => Err(format!("did not finish within {TIME_BOUND:?}")),
+    }
+}
+
+fn check_target(target: &str, entry: fn(&[u8]), at_least: usize) {
+    let files = inputs(target);
+    assert!(files.len() >= at_least, "expected at least {at_least} saved inputs for `{target}`, found {}", files.len());
+    let mut failures = vec![];
+    for file in &files {
+        let bytes = std::fs::read(file).unwrap();
+        if let Err(why) = run_bounded(entry, bytes) {
+            failures.push(format!("{}: {why}", file.display()));
+        }
+    }
+    assert!(failures.is_empty(), "saved fuzz inputs fail again:\n{}", failures.join("\n"));
+}
+
+#[test]
+fn profile_json_inputs() {
+    check_target("profile_json", entry::profile_json, 1);
+}
+
+#[cfg(feature = "compiler")]
+#[test]
+fn ron_inputs() {
+    check_target("ron", |b| entry::front_end(b, entry::Syntax::Ron), 0);
+}
+
+#[cfg(feature = "compiler")]
+#[test]
+fn dgc_inputs() {
+    check_target("dgc", |b| entry::front_end(b, entry::Syntax::Dsl), 0);
+}
+
+#[cfg(feature = "compiler")]
+#[test]
+fn pipeline_inputs() {
+    check_target("pipeline", entry::pipeline, 0);
+}
+
+/// The harness itself: a panicking entry point is caught, not passed.
+#[test]
+fn the_harness_catches_panics() {
+    fn panics(_: &[u8]) {
+        panic!("expected by the_harness_catches_panics_and_hangs");
+    }
+    assert!(run_bounded(panics, vec![]).unwrap_err().contains("panicked"));
+    fn fine(b: &[u8]) {
+        assert!(b.len() < 2);
+    }
+    assert!(run_bounded(fine, vec![1]).is_ok());
+}
