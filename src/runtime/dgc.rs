@@ -111,6 +111,58 @@ impl DgcDevice {
     }
 }
 
+/// An indirect execution set of pipelines (`VkIndirectExecutionSetEXT`, type PIPELINES).
+pub struct ExecutionSet {
+    pub handle: x::IndirectExecutionSetEXT,
+    pub initial: vk::Pipeline,
+    pub max_entries: u32,
+}
+
+impl DgcDevice {
+    /// Create the execution set `layout`'s EXECUTION_SET token selects from, with `initial` (created
+    /// `INDIRECT_BINDABLE`) as entry 0. Shader-object sets are refused: the runtime does not
+    /// create shader objects.
+    pub fn create_execution_set(&self, layout: &DgcLayout, initial: vk::Pipeline) -> Result<ExecutionSet> {
+        let token = layout.compiled.tokens.iter().find(|t| t.token_type == TokenType::ExecutionSet);
+        let Some(set) = token.and_then(|t| t.execution_set) else {
+            return Err(RuntimeError::Invalid(format!("layout `{}` has no execution-set token", layout.compiled.name)));
+        };
+        if set.kind != x::IndirectExecutionSetInfoTypeEXT::PIPELINES.as_raw() as u32 {
+            return Err(RuntimeError::Invalid(format!(
+                "layout `{}` selects shader objects; the dgcc runtime creates pipeline execution sets only",
+                layout.compiled.name
+            )));
+        }
+        let info = x::IndirectExecutionSetPipelineInfoEXT { initial_pipeline: initial, max_pipeline_count: set.max_entries, ..Default::default() };
+        let create = x::IndirectExecutionSetCreateInfoEXT::pipelines(&info);
+        // SAFETY: `initial` is a valid pipeline; max_entries was checked against the device by
+        // `create_layout`'s rules.
+        let handle = unsafe { self.ext.create_indirect_execution_set(&create, None) }
+            .map_err(RuntimeError::vk("vkCreateIndirectExecutionSetEXT"))?;
+        Ok(ExecutionSet { handle, initial, max_entries: set.max_entries })
+    }
+
+    /// Put `pipeline` (same layout and state as the initial one, `INDIRECT_BINDABLE`) at `index`.
+    pub fn write_execution_set(&self, set: &ExecutionSet, index: u32, pipeline: vk::Pipeline) -> Result<()> {
+        if index >= set.max_entries {
+            return Err(RuntimeError::Invalid(format!("execution-set index {index} is past its {} entries", set.max_entries)));
+        }
+        let writes = [x::WriteIndirectExecutionSetPipelineEXT::new(index, pipeline)];
+        // SAFETY: the index is in range and not used by pending work (the caller's contract).
+        unsafe { self.ext.update_indirect_execution_set_pipeline(set.handle, &writes) };
+        Ok(())
+    }
+
+    /// # Safety
+    /// No pending work may use the set.
+    pub unsafe fn destroy_execution_set(&self, set: &mut ExecutionSet) {
+        if set.handle != x::IndirectExecutionSetEXT::null() {
+            self.ext.destroy_indirect_execution_set(set.handle, None);
+            set.handle = x::IndirectExecutionSetEXT::null();
+        }
+    }
+}
+
 /// Backing storage for the token-data structs the layout tokens point to.
 struct TokenParts {
     push: Vec<x::IndirectCommandsPushConstantTokenEXT>,

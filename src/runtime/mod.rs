@@ -27,7 +27,7 @@ pub mod scene;
 pub mod shaders;
 
 pub use context::{Capabilities, ContextOptions, GpuContext};
-pub use dgc::{DgcDevice, DgcLayout, InvalidatedState, RestoreState};
+pub use dgc::{DgcDevice, DgcLayout, ExecutionSet, InvalidatedState, RestoreState};
 pub use error::RuntimeError;
 pub use execute::{Bound, Count, Execution, NoPass, Pass, Phase, Stream};
 pub use fallback::{Fallback, FallbackCaps};

@@ -50,6 +50,19 @@ pub struct SubgroupPin {
 
 /// A compute pipeline from SPIR-V with specialization constants and an optional subgroup pin.
 pub fn compute_pipeline(d: &ash::Device, layout: vk::PipelineLayout, spv: &[u8], spec: &[(u32, u32)], pin: Option<SubgroupPin>) -> Result<vk::Pipeline> {
+    compute_pipeline_with(d, layout, spv, spec, pin, false)
+}
+
+/// As `compute_pipeline`; `indirect_bindable` adds `VK_PIPELINE_CREATE_2_INDIRECT_BINDABLE_BIT_EXT`
+/// (through `VkPipelineCreateFlags2CreateInfoKHR`), which a pipeline of an indirect execution set needs.
+pub fn compute_pipeline_with(
+    d: &ash::Device,
+    layout: vk::PipelineLayout,
+    spv: &[u8],
+    spec: &[(u32, u32)],
+    pin: Option<SubgroupPin>,
+    indirect_bindable: bool,
+) -> Result<vk::Pipeline> {
     let module = module(d, spv)?;
     let spec = Spec::new(spec);
     let spec_info = spec.info();
@@ -64,7 +77,12 @@ pub fn compute_pipeline(d: &ash::Device, layout: vk::PipelineLayout, spv: &[u8],
     if pin.required_size.is_some() {
         stage = stage.push_next(&mut required);
     }
-    let info = [vk::ComputePipelineCreateInfo::default().stage(stage).layout(layout)];
+    let mut flags2 = vk::PipelineCreateFlags2CreateInfoKHR::default().flags(super::ext_dgc::bits::PIPELINE_CREATE_2_INDIRECT_BINDABLE_EXT);
+    let mut info = vk::ComputePipelineCreateInfo::default().stage(stage).layout(layout);
+    if indirect_bindable {
+        info = info.push_next(&mut flags2);
+    }
+    let info = [info];
     // SAFETY: valid create info; the module is destroyed after creation either way.
     let result = unsafe { d.create_compute_pipelines(vk::PipelineCache::null(), &info, None) };
     unsafe { d.destroy_shader_module(module, None) };

@@ -1,0 +1,161 @@
+//! Every layout of every example description, on the live device: refused with `dgcc check`'s
+//! codes when the device cannot run it, otherwise created — and dispatch layouts (with or
+//! without an execution set) executed with a counting kernel, the count checked. The draw
+//! layout of `examples/scene.ron` is executed by `tests/runtime_scene.rs`.
+#![cfg(all(feature = "runtime", feature = "compiler"))]
+
+#[path = "runtime/common.rs"]
+mod common;
+
+use ash::vk;
+use dgcc::ir::{CompiledLayout, Manifest, TokenType};
+use dgcc::runtime::descriptors::StorageSet;
+use dgcc::runtime::memory::{Buffer, Location};
+use dgcc::runtime::shaders::compute_pipeline_with;
+use dgcc::runtime::{Bound, DgcDevice, Execution, GpuContext, NoPass, RuntimeError, Stream};
+use std::path::PathBuf;
+
+const COUNT_SPV: &[u8] = include_bytes!("../shaders/runtime/spv/test_count.comp.spv");
+const SEQUENCES: u32 = 4;
+/// What entry 1 of an execution set adds per invocation (entry 0 adds 1).
+const SECOND_ENTRY: u32 = 1000;
+
+fn examples() -> Vec<(String, Manifest)> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("examples");
+    let mut files: Vec<PathBuf> =
+        std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|e| e == "ron")).collect();
+    files.sort();
+    files
+        .into_iter()
+        .map(|f| {
+            let (_, c) = dgcc::driver::compile_file(&f, &Default::default()).unwrap();
+            let name = f.file_name().unwrap().to_string_lossy().into_owned();
+            (name.clone(), c.manifest.unwrap_or_else(|| panic!("{name} does not compile: {:?}", c.diagnostics)))
+        })
+        .collect()
+}
+
+/// Records: execution-set index `i % 2`, zero push data, a 1×1×1 dispatch.
+fn records(layout: &CompiledLayout) -> Vec<u8> {
+    let mut bytes = vec![0u8; (layout.stride * SEQUENCES) as usize];
+    for i in 0..SEQUENCES {
+        let base = (i * layout.stride) as usize;
+        for t in &layout.tokens {
+            let at = base + t.offset as usize;
+            match t.token_type {
+                TokenType::ExecutionSet => bytes[at..at + 4].copy_from_slice(&(i % 2).to_le_bytes()),
+                TokenType::Dispatch => {
+                    for k in 0..3 {
+                        bytes[at + 4 * k..at + 4 * k + 4].copy_from_slice(&1u32.to_le_bytes());
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    bytes
+}
+
+/// Execute a dispatch layout; returns the counter.
+fn execute_dispatch(ctx: &GpuContext, dev: &DgcDevice, m: &Manifest, layout: &CompiledLayout) -> u32 {
+    let d = &ctx.device;
+    let mut counter = Buffer::new(ctx, 4, vk::BufferUsageFlags::STORAGE_BUFFER, Location::Host).unwrap();
+    counter.write(0, &[0; 4]).unwrap();
+    let usage = vk::BufferUsageFlags::STORAGE_BUFFER | vk::BufferUsageFlags::INDIRECT_BUFFER;
+    let mut stream = Buffer::new(ctx, (layout.stride * SEQUENCES) as u64, usage, Location::Host).unwrap();
+    stream.write(0, &records(layout)).unwrap();
+    let mut set = StorageSet::new(d, vk::ShaderStageFlags::COMPUTE, &[counter.buffer]).unwrap();
+    let ranges: Vec<_> = m
+        .push_constants
+        .iter()
+        .map(|r| vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::from_raw(r.stages), offset: r.offset, size: r.size })
+        .collect();
+    let set_layouts = [set.layout];
+    let pl = unsafe { d.create_pipeline_layout(&vk::PipelineLayoutCreateInfo::default().set_layouts(&set_layouts).push_constant_ranges(&ranges), None) }.unwrap();
+    let mut l = dev.create_layout(layout, &m.push_constants, pl).unwrap();
+    let with_set = l.has_execution_set();
+    let first = compute_pipeline_with(d, pl, COUNT_SPV, &[(0, 1)], None, with_set).unwrap();
+    let second = compute_pipeline_with(d, pl, COUNT_SPV, &[(0, SECOND_ENTRY)], None, with_set).unwrap();
+    let mut ies = with_set.then(|| {
+        let s = dev.create_execution_set(&l, first).unwrap();
+        dev.write_execution_set(&s, 1, second).unwrap();
+        s
+    });
+    let bound = match &ies {
+        Some(s) => Bound::ExecutionSet(s.handle, first),
+        None => Bound::Pipeline(first),
+    };
+    let mut exec = Execution::new(dev, &l, bound, SEQUENCES, 0, 64 << 20).unwrap();
+    let s = Stream { buffer: stream.buffer, offset: 0, address: stream.address, max_sequences: SEQUENCES, count: None };
+    ctx.one_shot(|cmd| unsafe {
+        d.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::COMPUTE, first);
+        d.cmd_bind_descriptor_sets(cmd, vk::PipelineBindPoint::COMPUTE, pl, 0, &[set.set], &[]);
+        exec.record(dev, &l, cmd, &s, &mut NoPass(|_, _| {}))
+    })
+    .unwrap();
+    let count = u32::from_le_bytes(counter.bytes().unwrap()[..4].try_into().unwrap());
+    unsafe {
+        exec.destroy(dev);
+        if let Some(s) = &mut ies {
+            dev.destroy_execution_set(s);
+        }
+        l.destroy(dev);
+        d.destroy_pipeline(first, None);
+        d.destroy_pipeline(second, None);
+        d.destroy_pipeline_layout(pl, None);
+        set.destroy(d);
+        counter.destroy(d);
+        stream.destroy(d);
+    }
+    count
+}
+
+#[test]
+fn every_example_layout_is_refused_created_or_executed_on_the_live_device() {
+    let Some(ctx) = common::gpu("every_example_layout_is_refused_created_or_executed_on_the_live_device") else { return };
+    let dev = DgcDevice::from_context(&ctx).unwrap();
+    let (mut executed, mut created, mut refused) = (vec![], vec![], vec![]);
+    for (file, m) in examples() {
+        for layout in &m.layouts {
+            let name = format!("{file}:{}", layout.name);
+            match dev.check_layout(layout, &m.push_constants) {
+                Err(RuntimeError::Refused { diagnostics, .. }) => {
+                    assert!(diagnostics.iter().all(|d| d.code.starts_with('E') || d.code.starts_with('W')));
+                    let codes: Vec<_> = diagnostics.iter().filter(|d| d.is_error()).map(|d| d.code).collect();
+                    refused.push(format!("{name} ({})", codes.join(", ")));
+                    continue;
+                }
+                Err(e) => panic!("{name}: {e}"),
+                Ok(()) => {}
+            }
+            if layout.action().is_some_and(|a| a.token_type == TokenType::Dispatch) {
+                let count = execute_dispatch(&ctx, &dev, &m, layout);
+                let expected = if layout.tokens[0].token_type == TokenType::ExecutionSet { 2 + 2 * SECOND_ENTRY } else { SEQUENCES };
+                assert_eq!(count, expected, "{name}");
+                executed.push(name);
+            } else {
+                // Draw layouts: created here, the scene's executed by tests/runtime_scene.rs.
+                let pl = unsafe {
+                    let ranges: Vec<_> = m
+                        .push_constants
+                        .iter()
+                        .map(|r| vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::from_raw(r.stages), offset: r.offset, size: r.size })
+                        .collect();
+                    ctx.device.create_pipeline_layout(&vk::PipelineLayoutCreateInfo::default().push_constant_ranges(&ranges), None).unwrap()
+                };
+                let mut l = dev.create_layout(layout, &m.push_constants, pl).unwrap_or_else(|e| panic!("{name}: {e}"));
+                unsafe {
+                    l.destroy(&dev);
+                    ctx.device.destroy_pipeline_layout(pl, None);
+                }
+                created.push(name);
+            }
+        }
+    }
+    common::loud(&format!("examples on {}: executed {executed:?}; created {created:?}; refused {refused:?}", ctx.device_name));
+    assert!(executed.iter().any(|n| n.starts_with("compute.ron")), "the compute example did not run: {executed:?}");
+    assert!(created.iter().chain(&executed).any(|n| n.starts_with("scene.ron")), "the scene layout was not created");
+    if dev.profile().name == "lavapipe" {
+        assert!(executed.iter().any(|n| n.starts_with("execution_set.ron")), "{executed:?}");
+    }
+}
