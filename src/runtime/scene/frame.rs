@@ -1,14 +1,16 @@
 //! Recording one frame in each mode, with timestamps around every pass.
 //!
-//! Order: [cull → compact] (dgc, mdi) → render (dgc: the executor, chunk by chunk; mdi: one
+//! Order: [cull → compact, or the fused kernel] (dgc, mdi) → render (dgc: the executor, chunk by chunk; mdi: one
 //! `vkCmdDrawIndexedIndirectCount` over the same stream; cpu: push constants + draw per
 //! visible object, visibility computed on the host by the reference culling) → copy the colour
-//! target on the last frame. Query slots: 0 frame start, 1 after cull, 2 after compact,
+//! target on the last frame → copy the count to the host buffer. Query slots: 0 frame start, 1 after cull, 2 after compact,
 //! 3/4 around the draw (mdi, cpu), 5 frame end, and from 6 four per chunk (preprocess begin,
-//! end, execute begin, end) for dgc.
+//! end, execute begin, end) for dgc. With `Compaction::Fused` slots 1 and 2 are written back
+//! to back after the one kernel (the report gives its time as culling).
 
 use super::gpu::SceneGpu;
 use super::world::{self, Frame, Lod, Object};
+use super::Compaction;
 use crate::runtime::execute::{Count, Execution, Pass, Phase, Stream};
 use crate::runtime::dgc::{DgcDevice, DgcLayout};
 use crate::runtime::error::Result;
@@ -134,13 +136,46 @@ impl Pass for Render<'_> {
 ///
 /// # Safety
 /// `cmd` is recording; `g` belongs to `ctx`.
-pub unsafe fn record(ctx: &GpuContext, g: &SceneGpu, cmd: vk::CommandBuffer, driver: &Driver<'_>, size: (u32, u32), readback: bool) -> Result<Recorded> {
+pub unsafe fn record(
+    ctx: &GpuContext,
+    g: &SceneGpu,
+    cmd: vk::CommandBuffer,
+    driver: &Driver<'_>,
+    compaction: Compaction,
+    size: (u32, u32),
+    readback: bool,
+) -> Result<Recorded> {
     let d = &ctx.device;
     d.cmd_reset_query_pool(cmd, g.queries, 0, g.query_count);
     ts(d, cmd, g, SLOT_START);
     let compute = vk::PipelineBindPoint::COMPUTE;
     let graphics = vk::PipelineBindPoint::GRAPHICS;
-    if !matches!(driver, Driver::Cpu { .. }) {
+    // What reads the stream and the count after the culling passes.
+    let consumers = (
+        vk::PipelineStageFlags2::COMPUTE_SHADER
+            | vk::PipelineStageFlags2::DRAW_INDIRECT
+            | vk::PipelineStageFlags2::VERTEX_SHADER
+            | vk::PipelineStageFlags2::TRANSFER,
+        vk::AccessFlags2::SHADER_READ
+            | vk::AccessFlags2::SHADER_WRITE
+            | vk::AccessFlags2::INDIRECT_COMMAND_READ
+            | vk::AccessFlags2::TRANSFER_READ,
+    );
+    if !matches!(driver, Driver::Cpu { .. }) && compaction == Compaction::Fused {
+        d.cmd_fill_buffer(cmd, g.counts.buffer, 0, 16, 0);
+        let cleared = [vk::MemoryBarrier2::default()
+            .src_stage_mask(vk::PipelineStageFlags2::TRANSFER)
+            .src_access_mask(vk::AccessFlags2::TRANSFER_WRITE)
+            .dst_stage_mask(vk::PipelineStageFlags2::COMPUTE_SHADER)
+            .dst_access_mask(vk::AccessFlags2::SHADER_READ | vk::AccessFlags2::SHADER_WRITE)];
+        d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().memory_barriers(&cleared));
+        d.cmd_bind_descriptor_sets(cmd, compute, g.compute_layout, 0, &[g.set.set], &[]);
+        d.cmd_bind_pipeline(cmd, compute, g.cull_compact);
+        d.cmd_dispatch(cmd, g.groups, 1, 1);
+        memory_barrier(d, cmd, consumers.0, consumers.1);
+        ts(d, cmd, g, SLOT_CULL);
+        ts(d, cmd, g, SLOT_COMPACT);
+    } else if !matches!(driver, Driver::Cpu { .. }) {
         d.cmd_bind_descriptor_sets(cmd, compute, g.compute_layout, 0, &[g.set.set], &[]);
         d.cmd_bind_pipeline(cmd, compute, g.cull);
         d.cmd_dispatch(cmd, g.groups, 1, 1);
@@ -150,12 +185,7 @@ pub unsafe fn record(ctx: &GpuContext, g: &SceneGpu, cmd: vk::CommandBuffer, dri
         for phase in [0u32, 1] {
             d.cmd_push_constants(cmd, g.compute_layout, vk::ShaderStageFlags::COMPUTE, 0, &phase.to_le_bytes());
             d.cmd_dispatch(cmd, g.groups, 1, 1);
-            memory_barrier(
-                d,
-                cmd,
-                vk::PipelineStageFlags2::COMPUTE_SHADER | vk::PipelineStageFlags2::DRAW_INDIRECT | vk::PipelineStageFlags2::VERTEX_SHADER,
-                vk::AccessFlags2::SHADER_READ | vk::AccessFlags2::SHADER_WRITE | vk::AccessFlags2::INDIRECT_COMMAND_READ,
-            );
+            memory_barrier(d, cmd, consumers.0, consumers.1);
         }
         ts(d, cmd, g, SLOT_COMPACT);
     }
@@ -243,6 +273,15 @@ pub unsafe fn record(ctx: &GpuContext, g: &SceneGpu, cmd: vk::CommandBuffer, dri
             .dst_access_mask(vk::AccessFlags2::HOST_READ)];
         d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().memory_barriers(&host));
     }
+    // The count (and the subgroup size the kernel saw) for the host, read after the fence.
+    let region = [vk::BufferCopy { src_offset: 0, dst_offset: 0, size: 16 }];
+    d.cmd_copy_buffer(cmd, g.counts.buffer, g.count_readback.buffer, &region);
+    let host = [vk::MemoryBarrier2::default()
+        .src_stage_mask(vk::PipelineStageFlags2::TRANSFER)
+        .src_access_mask(vk::AccessFlags2::TRANSFER_WRITE)
+        .dst_stage_mask(vk::PipelineStageFlags2::HOST)
+        .dst_access_mask(vk::AccessFlags2::HOST_READ)];
+    d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().memory_barriers(&host));
     ts(d, cmd, g, SLOT_END);
     Ok(Recorded { host_draws })
 }

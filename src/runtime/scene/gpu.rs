@@ -5,6 +5,12 @@
 //! buffers (objects, frame, visibility, stream, candidates, counts, vertices — bindings 0..6 as
 //! in `scene_data.glsl` and the `#define`s before each `#include "generated/scene.glsl"`), so
 //! one set bound at both bind points keeps the recording short.
+//!
+//! Why everything the GPU reads per frame is device-local (uploaded once through a staging
+//! buffer) and the count is copied out to a small host buffer at the end of the frame: on a
+//! discrete GPU host-visible memory sits across PCIe, so shaders reading objects, vertices or
+//! indices from it, or the compaction writing its sums there, would measure the bus, not the
+//! technique (`dgcc bench` compares the passes against the memory's copy bandwidth).
 
 use super::world::{Frame, Meshes, Object};
 use crate::ir::{CompiledLayout, PushConstantRange};
@@ -17,6 +23,7 @@ use ash::vk;
 
 const CULL_SPV: &[u8] = include_bytes!("../../../shaders/runtime/spv/cull.comp.spv");
 const COMPACT_SPV: &[u8] = include_bytes!("../../../shaders/runtime/spv/compact.comp.spv");
+const CULL_COMPACT_SPV: &[u8] = include_bytes!("../../../shaders/runtime/spv/cull_compact.comp.spv");
 const VERT_SPV: &[u8] = include_bytes!("../../../shaders/runtime/spv/scene.vert.spv");
 const FRAG_SPV: &[u8] = include_bytes!("../../../shaders/runtime/spv/scene.frag.spv");
 
@@ -36,6 +43,8 @@ pub struct SceneGpu {
     pub stream: Buffer,
     pub candidates: Buffer,
     pub counts: Buffer,
+    /// The first 16 bytes of `counts` (total, subgroup size), copied at the end of each frame.
+    pub count_readback: Buffer,
     pub vertices: Buffer,
     pub indices: Buffer,
     pub readback: Buffer,
@@ -44,6 +53,8 @@ pub struct SceneGpu {
     pub graphics_layout: vk::PipelineLayout,
     pub cull: vk::Pipeline,
     pub compact: vk::Pipeline,
+    /// Culling and compaction in one kernel (unordered output; `Compaction::Fused`).
+    pub cull_compact: vk::Pipeline,
     /// Per-draw data from push constants (DGC, CPU loop).
     pub draw_push: vk::Pipeline,
     /// Per-draw data from the stream record of `gl_DrawID` (multi-draw fallback).
@@ -76,17 +87,20 @@ impl SceneGpu {
         let storage = vk::BufferUsageFlags::STORAGE_BUFFER;
         let indirect = storage | vk::BufferUsageFlags::INDIRECT_BUFFER;
         let groups = (n as u32).div_ceil(s.local_size);
-        let mut objects = Buffer::new(ctx, 32 * n, storage, Location::Host)?;
-        objects.write(0, as_bytes(s.objects))?;
-        let frame = Buffer::new(ctx, std::mem::size_of::<Frame>() as u64, storage, Location::Host)?;
+        let upload_dst = storage | vk::BufferUsageFlags::TRANSFER_DST;
+        let objects = Buffer::new(ctx, 32 * n, upload_dst, Location::Device)?;
+        upload(ctx, &objects, as_bytes(s.objects))?;
+        let frame = Buffer::new(ctx, std::mem::size_of::<Frame>() as u64, upload_dst, Location::Device)?;
         let visibility = Buffer::new(ctx, 4 * n, storage, Location::Device)?;
         let stream = Buffer::new(ctx, stride * n, indirect, Location::Device)?;
         let candidates = Buffer::new(ctx, stride * n, storage, Location::Device)?;
-        let counts = Buffer::new(ctx, 16 + 4 * groups as u64, indirect, Location::Host)?;
-        let mut vertices = Buffer::new(ctx, 16 * s.meshes.vertices.len() as u64, storage, Location::Host)?;
-        vertices.write(0, as_bytes(&s.meshes.vertices))?;
-        let mut indices = Buffer::new(ctx, 4 * s.meshes.indices.len() as u64, vk::BufferUsageFlags::INDEX_BUFFER | storage, Location::Host)?;
-        indices.write(0, as_bytes(&s.meshes.indices))?;
+        let transfer = vk::BufferUsageFlags::TRANSFER_SRC | vk::BufferUsageFlags::TRANSFER_DST;
+        let counts = Buffer::new(ctx, 16 + 4 * groups as u64, indirect | transfer, Location::Device)?;
+        let count_readback = Buffer::new(ctx, 16, vk::BufferUsageFlags::TRANSFER_DST, Location::Host)?;
+        let vertices = Buffer::new(ctx, 16 * s.meshes.vertices.len() as u64, upload_dst, Location::Device)?;
+        upload(ctx, &vertices, as_bytes(&s.meshes.vertices))?;
+        let indices = Buffer::new(ctx, 4 * s.meshes.indices.len() as u64, vk::BufferUsageFlags::INDEX_BUFFER | upload_dst, Location::Device)?;
+        upload(ctx, &indices, as_bytes(&s.meshes.indices))?;
         let readback = Buffer::new(ctx, 4 * s.width as u64 * s.height as u64, vk::BufferUsageFlags::TRANSFER_DST, Location::Host)?;
         let d = &ctx.device;
         let stages = vk::ShaderStageFlags::COMPUTE | vk::ShaderStageFlags::VERTEX | vk::ShaderStageFlags::FRAGMENT;
@@ -101,6 +115,7 @@ impl SceneGpu {
         let graphics_layout = pipeline_layout(d, set.layout, &ranges)?;
         let cull = compute_pipeline(d, compute_layout, CULL_SPV, &[(0, s.local_size)], None)?;
         let compact = compute_pipeline(d, compute_layout, COMPACT_SPV, &[(0, s.local_size)], s.pin)?;
+        let cull_compact = compute_pipeline(d, compute_layout, CULL_COMPACT_SPV, &[(0, s.local_size)], s.pin)?;
         let draw_push = graphics_pipeline(d, graphics_layout, false, s.width, s.height)?;
         let draw_mdi = graphics_pipeline(d, graphics_layout, true, s.width, s.height)?;
         let color = target(ctx, COLOR_FORMAT, vk::ImageUsageFlags::COLOR_ATTACHMENT | vk::ImageUsageFlags::TRANSFER_SRC, vk::ImageAspectFlags::COLOR, s)?;
@@ -115,6 +130,7 @@ impl SceneGpu {
             stream,
             candidates,
             counts,
+            count_readback,
             vertices,
             indices,
             readback,
@@ -123,6 +139,7 @@ impl SceneGpu {
             graphics_layout,
             cull,
             compact,
+            cull_compact,
             draw_push,
             draw_mdi,
             color,
@@ -143,6 +160,7 @@ impl SceneGpu {
             &mut self.stream,
             &mut self.candidates,
             &mut self.counts,
+            &mut self.count_readback,
             &mut self.vertices,
             &mut self.indices,
             &mut self.readback,
@@ -150,7 +168,7 @@ impl SceneGpu {
             b.destroy(d);
         }
         self.set.destroy(d);
-        for p in [self.cull, self.compact, self.draw_push, self.draw_mdi] {
+        for p in [self.cull, self.compact, self.cull_compact, self.draw_push, self.draw_mdi] {
             d.destroy_pipeline(p, None);
         }
         d.destroy_pipeline_layout(self.compute_layout, None);
@@ -162,6 +180,29 @@ impl SceneGpu {
         }
         d.destroy_query_pool(self.queries, None);
     }
+}
+
+/// Copy `data` to the start of a device-local buffer (made with `TRANSFER_DST`) through a
+/// host-visible staging buffer, and wait.
+pub fn upload(ctx: &GpuContext, dst: &Buffer, data: &[u8]) -> Result<()> {
+    if data.len() as u64 > dst.size {
+        return Err(RuntimeError::Invalid("upload past the end of a buffer".into()));
+    }
+    if data.is_empty() {
+        return Ok(());
+    }
+    let mut staging = Buffer::new(ctx, data.len() as u64, vk::BufferUsageFlags::TRANSFER_SRC, Location::Host)?;
+    let result = staging.write(0, data).and_then(|_| {
+        ctx.one_shot(|cmd| {
+            let region = [vk::BufferCopy { src_offset: 0, dst_offset: 0, size: data.len() as u64 }];
+            // SAFETY: both buffers are large enough and idle.
+            unsafe { ctx.device.cmd_copy_buffer(cmd, staging.buffer, dst.buffer, &region) };
+            Ok(())
+        })
+    });
+    // SAFETY: `one_shot` waited for the copy (or never submitted it).
+    unsafe { staging.destroy(&ctx.device) };
+    result
 }
 
 fn pipeline_layout(d: &ash::Device, set: vk::DescriptorSetLayout, ranges: &[vk::PushConstantRange]) -> Result<vk::PipelineLayout> {
