@@ -34,3 +34,7 @@ pub mod syntax;
 
 #[cfg(feature = "runtime")]
 pub mod runtime;
+
+/// `dgcc bench`: the scene in every mode at several object counts, with plots.
+#[cfg(feature = "cli")]
+pub mod bench;

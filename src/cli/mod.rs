@@ -1,5 +1,6 @@
 //! Argument definitions (clap derive) and dispatch to one file per command.
 
+mod bench;
 mod check;
 mod explain;
 mod fmt;
@@ -33,6 +34,8 @@ pub enum Command {
     Profiles(profiles::ProfilesArgs),
     /// Convert a description between RON and the dgcc language.
     Fmt(fmt::FmtArgs),
+    /// Benchmark the GPU-driven scene: CPU, multi-draw and DGC modes at several object counts.
+    Bench(bench::BenchArgs),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -74,6 +77,7 @@ pub fn main() -> i32 {
         Command::Explain(a) => explain::run(&a),
         Command::Profiles(a) => profiles::run(&a),
         Command::Fmt(a) => fmt::run(&a),
+        Command::Bench(a) => bench::run(&a),
     }
 }
 

@@ -195,6 +195,7 @@ pub fn run(manifest: &Manifest, options: &RunOptions) -> Result<RunReport> {
         frames,
         preprocess: plan,
         compaction: options.compaction,
+        local_size,
         explicit_preprocess: flags.map(|f| f & UsageFlags::EXPLICIT_PREPROCESS.as_raw() != 0),
         unordered_sequences: flags.map(|f| f & UsageFlags::UNORDERED_SEQUENCES.as_raw() != 0),
         subgroup: SubgroupReport {

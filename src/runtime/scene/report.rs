@@ -70,6 +70,8 @@ pub struct RunReport {
     /// reported that was not believed.
     pub preprocess: Option<ChunkPlan>,
     pub compaction: Compaction,
+    /// The culling kernels' workgroup size (`local_size.x`).
+    pub local_size: u32,
     /// The layout's `ExplicitPreprocess` flag as executed (dgc mode).
     pub explicit_preprocess: Option<bool>,
     /// The layout's `UnorderedSequences` flag as executed (dgc mode).
