@@ -147,6 +147,7 @@ pub struct Row {
     pub preprocess: Option<ChunkPlan>,
     pub explicit_preprocess: Option<bool>,
     pub unordered_sequences: Option<bool>,
+    pub index_buffer_token: Option<bool>,
     pub subgroup_size: Option<u32>,
     pub cull_bandwidth: Option<CullBandwidth>,
     pub frames: Vec<FrameReport>,
@@ -173,6 +174,7 @@ impl Row {
             preprocess: None,
             explicit_preprocess: None,
             unordered_sequences: None,
+            index_buffer_token: None,
             subgroup_size: None,
             cull_bandwidth: None,
             frames: vec![],
@@ -268,7 +270,13 @@ pub fn summarise(report: &RunReport, variant: &Variant, manifest: &Manifest, bes
     let cull_bandwidth = match (culled_on_gpu, layout, visible) {
         (true, Some(layout), Some(visible)) => {
             let record_bytes: u64 = layout.tokens.iter().map(|t| t.size as u64).sum();
-            let bytes = traffic::cull_and_compact(report.compaction, report.objects as u64, visible as u64, report.local_size as u64, record_bytes, layout.stride as u64);
+            let shape = traffic::Shape {
+                local_size: report.local_size as u64,
+                fused_objects_per_invocation: scene::FUSED_OBJECTS_PER_INVOCATION as u64,
+                record_bytes,
+                stride: layout.stride as u64,
+            };
+            let bytes = traffic::cull_and_compact(report.compaction, report.objects as u64, visible as u64, &shape);
             let per_frame = frames.iter().map(|f| {
                 let ms = f.passes.cull_ms? + f.passes.compact_ms.unwrap_or(0.0);
                 bytes.gbps(ms)
@@ -300,6 +308,7 @@ pub fn summarise(report: &RunReport, variant: &Variant, manifest: &Manifest, bes
         preprocess: report.preprocess.clone(),
         explicit_preprocess: report.explicit_preprocess,
         unordered_sequences: report.unordered_sequences,
+        index_buffer_token: report.index_buffer_token,
         subgroup_size: report.subgroup.observed_size,
         cull_bandwidth,
         frames: frames.clone(),

@@ -11,8 +11,11 @@
 //!   visibility flags twice (once per phase), and in phase 1 each workgroup's first invocation
 //!   reads the sums of all workgroups before it — `4·g·(g−1)/2` bytes, which grows with the
 //!   square of the object count and is why that path is not the fast one;
-//! - the fused kernel's count is one atomic per workgroup (4 bytes read, 4 written), the count
-//!   is cleared with a 16-byte fill, and the kernel stores the subgroup size once.
+//! - the fused kernel reads each object once, assembles visible records in shared memory and
+//!   copies them out whole, padding included (`stride` bytes per visible object). Its count is
+//!   one atomic per workgroup of `local_size × objects per invocation` objects (4 bytes read, 4
+//!   written), and the kernel stores the subgroup size once. (The count is cleared at the end
+//!   of the previous frame, outside the timed pass.)
 //!
 //! The frame uniforms (272 bytes, the same for every invocation) are left out: they are read
 //! from cache, not memory, and would be noise next to megabytes.
@@ -38,11 +41,21 @@ impl Traffic {
     }
 }
 
-/// The scene's culling passes for `objects` objects of which `visible` passed, with workgroups
-/// of `local_size` invocations, records of `stride` bytes of which `record_bytes` are written.
-pub fn cull_and_compact(compaction: Compaction, objects: u64, visible: u64, local_size: u64, record_bytes: u64, stride: u64) -> Traffic {
+/// The kernels' shape: workgroup size, objects per fused invocation, record size.
+#[derive(Clone, Copy, Debug)]
+pub struct Shape {
+    pub local_size: u64,
+    pub fused_objects_per_invocation: u64,
+    /// Bytes of a record the writers fill (the tokens' sizes).
+    pub record_bytes: u64,
+    pub stride: u64,
+}
+
+/// The scene's culling passes for `objects` objects of which `visible` passed.
+pub fn cull_and_compact(compaction: Compaction, objects: u64, visible: u64, shape: &Shape) -> Traffic {
     const OBJECT: u64 = 32;
     const FLAG: u64 = 4;
+    let Shape { local_size, fused_objects_per_invocation, record_bytes, stride } = *shape;
     let groups = objects.div_ceil(local_size.max(1));
     match compaction {
         Compaction::Ordered => {
@@ -57,7 +70,10 @@ pub fn cull_and_compact(compaction: Compaction, objects: u64, visible: u64, loca
                 written: cull.written + sums.written + scatter.written,
             }
         }
-        Compaction::Fused => Traffic { read: OBJECT * objects + 4 * groups, written: record_bytes * visible + 4 * groups + 4 + 16 },
+        Compaction::Fused => {
+            let groups = objects.div_ceil((local_size * fused_objects_per_invocation).max(1));
+            Traffic { read: OBJECT * objects + 4 * groups, written: stride * visible + 4 * groups + 4 }
+        }
     }
 }
 
@@ -65,21 +81,23 @@ pub fn cull_and_compact(compaction: Compaction, objects: u64, visible: u64, loca
 mod tests {
     use super::*;
 
+    const SHAPE: Shape = Shape { local_size: 64, fused_objects_per_invocation: 4, record_bytes: 44, stride: 48 };
+
     #[test]
     fn the_fused_pass_reads_each_object_once_and_writes_each_visible_record_once() {
-        let t = cull_and_compact(Compaction::Fused, 1_000_000, 250_000, 64, 44, 48);
-        let groups = 15_625;
+        let t = cull_and_compact(Compaction::Fused, 1_000_000, 250_000, &SHAPE);
+        let groups = 3_907; // 1,000,000 / 256, rounded up
         assert_eq!(t.read, 32_000_000 + 4 * groups);
-        assert_eq!(t.written, 11_000_000 + 4 * groups + 20);
+        assert_eq!(t.written, 12_000_000 + 4 * groups + 4);
     }
 
     #[test]
     fn the_ordered_passes_pay_for_flags_record_copies_and_the_quadratic_prefix() {
-        let t = cull_and_compact(Compaction::Ordered, 640, 100, 64, 44, 48);
+        let t = cull_and_compact(Compaction::Ordered, 640, 100, &SHAPE);
         // 10 groups: the prefix reads 0 + 1 + … + 9 = 45 sums.
         assert_eq!(t.read, 32 * 640 + 4 * 640 + 4 * 640 + 4 * 45 + 48 * 100);
         assert_eq!(t.written, 4 * 640 + 44 * 100 + 4 * 10 + 48 * 100 + 8);
-        let fused = cull_and_compact(Compaction::Fused, 640, 100, 64, 44, 48);
+        let fused = cull_and_compact(Compaction::Fused, 640, 100, &SHAPE);
         assert!(fused.total() < t.total());
     }
 

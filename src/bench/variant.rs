@@ -17,15 +17,17 @@ pub struct Variant {
     pub explicit_preprocess: Option<bool>,
     /// `Some` only for dgc: replaces the layout's `UnorderedSequences` flag.
     pub unordered_sequences: Option<bool>,
+    /// dgc only: drop the INDEX_BUFFER token, bind the index buffer once (`-boundindex`).
+    pub bind_index_buffer: bool,
 }
 
 impl Variant {
     pub const fn plain(mode: Mode) -> Variant {
-        Variant { mode, explicit_preprocess: None, unordered_sequences: None }
+        Variant { mode, explicit_preprocess: None, unordered_sequences: None, bind_index_buffer: false }
     }
 
-    /// `cpu`, `mdi`, `dgc`, or `dgc` followed by `-explicit`/`-implicit` and/or
-    /// `-ordered`/`-unordered`.
+    /// `cpu`, `mdi`, `dgc`, or `dgc` followed by `-explicit`/`-implicit`, `-ordered`/
+    /// `-unordered` and `-boundindex`, in any order.
     pub fn parse(text: &str) -> Result<Variant, String> {
         let mut parts = text.trim().split('-');
         let head = parts.next().unwrap_or_default();
@@ -35,12 +37,18 @@ impl Variant {
             if mode != Mode::Dgc {
                 return Err(format!("`{text}`: only dgc takes options (`-{part}`)"));
             }
+            if part == "boundindex" {
+                if std::mem::replace(&mut v.bind_index_buffer, true) {
+                    return Err(format!("`{text}` says boundindex twice"));
+                }
+                continue;
+            }
             let (slot, value) = match part {
                 "explicit" => (&mut v.explicit_preprocess, true),
                 "implicit" => (&mut v.explicit_preprocess, false),
                 "unordered" => (&mut v.unordered_sequences, true),
                 "ordered" => (&mut v.unordered_sequences, false),
-                _ => return Err(format!("`{text}`: unknown dgc option `{part}` (explicit, implicit, ordered, unordered)")),
+                _ => return Err(format!("`{text}`: unknown dgc option `{part}` (explicit, implicit, ordered, unordered, boundindex)")),
             };
             if slot.replace(value).is_some() {
                 return Err(format!("`{text}` sets the same flag twice"));
@@ -54,6 +62,7 @@ impl Variant {
         options.mode = self.mode;
         options.explicit_preprocess = self.explicit_preprocess;
         options.unordered_sequences = self.unordered_sequences;
+        options.bind_index_buffer = self.bind_index_buffer;
     }
 }
 
@@ -66,10 +75,14 @@ impl fmt::Display for Variant {
             None => {}
         }
         match self.unordered_sequences {
-            Some(true) => f.write_str("-unordered"),
-            Some(false) => f.write_str("-ordered"),
-            None => Ok(()),
+            Some(true) => f.write_str("-unordered")?,
+            Some(false) => f.write_str("-ordered")?,
+            None => {}
         }
+        if self.bind_index_buffer {
+            f.write_str("-boundindex")?;
+        }
+        Ok(())
     }
 }
 
@@ -79,7 +92,7 @@ mod tests {
 
     #[test]
     fn names_round_trip() {
-        for name in ["cpu", "mdi", "dgc", "dgc-explicit", "dgc-implicit-ordered", "dgc-unordered"] {
+        for name in ["cpu", "mdi", "dgc", "dgc-explicit", "dgc-implicit-ordered", "dgc-unordered", "dgc-boundindex", "dgc-explicit-boundindex"] {
             assert_eq!(Variant::parse(name).unwrap().to_string(), name);
         }
         let v = Variant::parse("dgc-ordered-explicit").unwrap();
@@ -93,6 +106,8 @@ mod tests {
         assert!(Variant::parse("mdi-explicit").unwrap_err().contains("only dgc"));
         assert!(Variant::parse("dgc-fast").unwrap_err().contains("unknown dgc option `fast`"));
         assert!(Variant::parse("dgc-explicit-implicit").unwrap_err().contains("twice"));
+        assert!(Variant::parse("dgc-boundindex-boundindex").unwrap_err().contains("twice"));
+        assert!(Variant::parse("mdi-boundindex").unwrap_err().contains("only dgc"));
     }
 
     #[test]
@@ -102,5 +117,7 @@ mod tests {
         assert_eq!((o.mode, o.explicit_preprocess, o.unordered_sequences), (Mode::Dgc, Some(true), Some(false)));
         Variant::parse("mdi").unwrap().apply(&mut o);
         assert_eq!((o.mode, o.explicit_preprocess, o.unordered_sequences), (Mode::Mdi, None, None));
+        Variant::parse("dgc-boundindex").unwrap().apply(&mut o);
+        assert!(o.bind_index_buffer);
     }
 }

@@ -161,17 +161,12 @@ pub unsafe fn record(
             | vk::AccessFlags2::INDIRECT_COMMAND_READ
             | vk::AccessFlags2::TRANSFER_READ,
     );
-    if !matches!(driver, Driver::Cpu { .. }) && compaction == Compaction::Fused {
-        d.cmd_fill_buffer(cmd, g.counts.buffer, 0, 16, 0);
-        let cleared = [vk::MemoryBarrier2::default()
-            .src_stage_mask(vk::PipelineStageFlags2::TRANSFER)
-            .src_access_mask(vk::AccessFlags2::TRANSFER_WRITE)
-            .dst_stage_mask(vk::PipelineStageFlags2::COMPUTE_SHADER)
-            .dst_access_mask(vk::AccessFlags2::SHADER_READ | vk::AccessFlags2::SHADER_WRITE)];
-        d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().memory_barriers(&cleared));
+    let fused = !matches!(driver, Driver::Cpu { .. }) && compaction == Compaction::Fused;
+    if fused {
+        // The count was cleared at the end of the previous frame (or at setup).
         d.cmd_bind_descriptor_sets(cmd, compute, g.compute_layout, 0, &[g.set.set], &[]);
         d.cmd_bind_pipeline(cmd, compute, g.cull_compact);
-        d.cmd_dispatch(cmd, g.groups, 1, 1);
+        d.cmd_dispatch(cmd, g.fused_groups, 1, 1);
         memory_barrier(d, cmd, consumers.0, consumers.1);
         ts(d, cmd, g, SLOT_CULL);
         ts(d, cmd, g, SLOT_COMPACT);
@@ -224,7 +219,12 @@ pub unsafe fn record(
     };
     let mut host_draws = None;
     match driver {
-        Driver::Dgc { dev, layout, exec } => exec.record(dev, layout, cmd, &stream, &mut render)?,
+        Driver::Dgc { dev, layout, exec } => {
+            // Used when the layout has no INDEX_BUFFER token (`RunOptions::bind_index_buffer`);
+            // a token overrides it per sequence.
+            d.cmd_bind_index_buffer(cmd, g.indices.buffer, 0, vk::IndexType::UINT32);
+            exec.record(dev, layout, cmd, &stream, &mut render)?
+        }
         Driver::Mdi(fallback) => {
             render.begin_rendering(cmd, true);
             ts(d, cmd, g, SLOT_DRAW_BEGIN);
@@ -282,6 +282,25 @@ pub unsafe fn record(
         .dst_stage_mask(vk::PipelineStageFlags2::HOST)
         .dst_access_mask(vk::AccessFlags2::HOST_READ)];
     d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().memory_barriers(&host));
+    if fused {
+        // Clear the count for the next frame's fused kernel once everything that reads it —
+        // the draws (and DGC preprocessing) and the copy above — is done. Barriers order
+        // later submissions on the queue too, so the next frame starts from zero without a
+        // clear (and its barrier) in front of its culling.
+        let mut readers = vk::PipelineStageFlags2::DRAW_INDIRECT | vk::PipelineStageFlags2::TRANSFER | vk::PipelineStageFlags2::VERTEX_SHADER;
+        if matches!(driver, Driver::Dgc { .. }) {
+            readers |= crate::runtime::ext_dgc::bits::PIPELINE_STAGE_2_COMMAND_PREPROCESS_EXT;
+        }
+        let done = [vk::MemoryBarrier2::default().src_stage_mask(readers).dst_stage_mask(vk::PipelineStageFlags2::TRANSFER)];
+        d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().memory_barriers(&done));
+        d.cmd_fill_buffer(cmd, g.counts.buffer, 0, 16, 0);
+        let cleared = [vk::MemoryBarrier2::default()
+            .src_stage_mask(vk::PipelineStageFlags2::TRANSFER)
+            .src_access_mask(vk::AccessFlags2::TRANSFER_WRITE)
+            .dst_stage_mask(vk::PipelineStageFlags2::COMPUTE_SHADER)
+            .dst_access_mask(vk::AccessFlags2::SHADER_READ | vk::AccessFlags2::SHADER_WRITE)];
+        d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().memory_barriers(&cleared));
+    }
     ts(d, cmd, g, SLOT_END);
     Ok(Recorded { host_draws })
 }

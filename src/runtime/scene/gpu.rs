@@ -27,6 +27,10 @@ const CULL_COMPACT_SPV: &[u8] = include_bytes!("../../../shaders/runtime/spv/cul
 const VERT_SPV: &[u8] = include_bytes!("../../../shaders/runtime/spv/scene.vert.spv");
 const FRAG_SPV: &[u8] = include_bytes!("../../../shaders/runtime/spv/scene.frag.spv");
 
+/// Objects each invocation of the fused kernel culls (its specialization constant 1): a
+/// workgroup claims its slots with one atomic per `local_size × this` objects.
+pub const FUSED_OBJECTS_PER_INVOCATION: u32 = 4;
+
 pub const COLOR_FORMAT: vk::Format = vk::Format::R8G8B8A8_UNORM;
 pub const DEPTH_FORMAT: vk::Format = vk::Format::D32_SFLOAT;
 
@@ -53,7 +57,8 @@ pub struct SceneGpu {
     pub graphics_layout: vk::PipelineLayout,
     pub cull: vk::Pipeline,
     pub compact: vk::Pipeline,
-    /// Culling and compaction in one kernel (unordered output; `Compaction::Fused`).
+    /// Culling and compaction in one kernel (unordered output; `Compaction::Fused`); null when
+    /// its shared memory does not fit the device at this workgroup size.
     pub cull_compact: vk::Pipeline,
     /// Per-draw data from push constants (DGC, CPU loop).
     pub draw_push: vk::Pipeline,
@@ -64,6 +69,8 @@ pub struct SceneGpu {
     pub queries: vk::QueryPool,
     pub query_count: u32,
     pub groups: u32,
+    /// Workgroups of the fused kernel.
+    pub fused_groups: u32,
 }
 
 pub struct SceneSetup<'a> {
@@ -97,6 +104,12 @@ impl SceneGpu {
         let transfer = vk::BufferUsageFlags::TRANSFER_SRC | vk::BufferUsageFlags::TRANSFER_DST;
         let counts = Buffer::new(ctx, 16 + 4 * groups as u64, indirect | transfer, Location::Device)?;
         let count_readback = Buffer::new(ctx, 16, vk::BufferUsageFlags::TRANSFER_DST, Location::Host)?;
+        // The fused kernel adds to the count; every frame leaves it at zero for the next.
+        ctx.one_shot(|cmd| {
+            // SAFETY: a fresh buffer with TRANSFER_DST.
+            unsafe { ctx.device.cmd_fill_buffer(cmd, counts.buffer, 0, vk::WHOLE_SIZE, 0) };
+            Ok(())
+        })?;
         let vertices = Buffer::new(ctx, 16 * s.meshes.vertices.len() as u64, upload_dst, Location::Device)?;
         upload(ctx, &vertices, as_bytes(&s.meshes.vertices))?;
         let indices = Buffer::new(ctx, 4 * s.meshes.indices.len() as u64, vk::BufferUsageFlags::INDEX_BUFFER | upload_dst, Location::Device)?;
@@ -115,7 +128,12 @@ impl SceneGpu {
         let graphics_layout = pipeline_layout(d, set.layout, &ranges)?;
         let cull = compute_pipeline(d, compute_layout, CULL_SPV, &[(0, s.local_size)], None)?;
         let compact = compute_pipeline(d, compute_layout, COMPACT_SPV, &[(0, s.local_size)], s.pin)?;
-        let cull_compact = compute_pipeline(d, compute_layout, CULL_COMPACT_SPV, &[(0, s.local_size)], s.pin)?;
+        let fused_spec = [(0, s.local_size), (1, FUSED_OBJECTS_PER_INVOCATION)];
+        let cull_compact = if fused_shared_bytes(s.local_size, stride as u32) <= ctx.properties.limits.max_compute_shared_memory_size {
+            compute_pipeline(d, compute_layout, CULL_COMPACT_SPV, &fused_spec, s.pin)?
+        } else {
+            vk::Pipeline::null()
+        };
         let draw_push = graphics_pipeline(d, graphics_layout, false, s.width, s.height)?;
         let draw_mdi = graphics_pipeline(d, graphics_layout, true, s.width, s.height)?;
         let color = target(ctx, COLOR_FORMAT, vk::ImageUsageFlags::COLOR_ATTACHMENT | vk::ImageUsageFlags::TRANSFER_SRC, vk::ImageAspectFlags::COLOR, s)?;
@@ -147,6 +165,7 @@ impl SceneGpu {
             queries,
             query_count: s.query_count,
             groups,
+            fused_groups: (n as u32).div_ceil(s.local_size * FUSED_OBJECTS_PER_INVOCATION),
         })
     }
 
@@ -180,6 +199,12 @@ impl SceneGpu {
         }
         d.destroy_query_pool(self.queries, None);
     }
+}
+
+/// Shared memory the fused kernel declares: per-round subgroup counts, the workgroup's base and
+/// total, one round of staged records.
+pub fn fused_shared_bytes(local_size: u32, stride: u32) -> u32 {
+    4 * FUSED_OBJECTS_PER_INVOCATION * local_size + 8 + local_size * stride
 }
 
 /// Copy `data` to the start of a device-local buffer (made with `TRANSFER_DST`) through a

@@ -33,7 +33,7 @@ mod report;
 pub mod world;
 
 pub use compat::{builtin_manifest, scene_layout};
-pub use gpu::upload;
+pub use gpu::{upload, FUSED_OBJECTS_PER_INVOCATION};
 pub use report::{FrameImage, FrameReport, PassTimes, RunReport, SubgroupReport};
 pub use world::Camera;
 
@@ -115,6 +115,10 @@ pub struct RunOptions {
     pub explicit_preprocess: Option<bool>,
     /// Replace the layout's `UnorderedSequences` flag (dgc mode); `None` keeps it.
     pub unordered_sequences: Option<bool>,
+    /// dgc mode: leave the layout's INDEX_BUFFER token out and bind the scene's one index
+    /// buffer before executing instead (every record's index address points at it anyway), to
+    /// see what binding an index buffer per sequence costs.
+    pub bind_index_buffer: bool,
 }
 
 impl Default for RunOptions {
@@ -133,6 +137,7 @@ impl Default for RunOptions {
             compaction: Compaction::Ordered,
             explicit_preprocess: None,
             unordered_sequences: None,
+            bind_index_buffer: false,
         }
     }
 }
@@ -178,6 +183,16 @@ pub fn run(manifest: &Manifest, options: &RunOptions) -> Result<RunReport> {
         query_count,
     };
     let mut g = gpu::SceneGpu::new(&ctx, &setup)?;
+    if options.compaction == Compaction::Fused && options.mode != Mode::Cpu && g.cull_compact == vk::Pipeline::null() {
+        // SAFETY: nothing was submitted.
+        unsafe { g.destroy(&ctx.device) };
+        return Err(RuntimeError::Invalid(format!(
+            "the fused culling kernel needs {} bytes of shared memory at local_size.x = {local_size}; {} allows {} (use the ordered compaction)",
+            gpu::fused_shared_bytes(local_size, layout.stride),
+            ctx.device_name,
+            ctx.properties.limits.max_compute_shared_memory_size
+        )));
+    }
     let result = run_frames(&ctx, &mut g, manifest, layout, options, &objects, &meshes);
     // SAFETY: run_frames waits for every submission; nothing is pending.
     unsafe {
@@ -198,6 +213,7 @@ pub fn run(manifest: &Manifest, options: &RunOptions) -> Result<RunReport> {
         local_size,
         explicit_preprocess: flags.map(|f| f & UsageFlags::EXPLICIT_PREPROCESS.as_raw() != 0),
         unordered_sequences: flags.map(|f| f & UsageFlags::UNORDERED_SEQUENCES.as_raw() != 0),
+        index_buffer_token: flags.map(|_| !options.bind_index_buffer && layout.tokens.iter().any(|t| t.token_type == crate::ir::TokenType::IndexBuffer)),
         subgroup: SubgroupReport {
             required_size: pin.and_then(|p| p.required_size),
             require_full: pin.is_some_and(|p| p.flags & 0x2 != 0),
@@ -257,6 +273,9 @@ fn run_frames(
             let dev = DgcDevice::from_context(ctx)?;
             let mut layout = layout.clone();
             layout.flags = layout_flags(layout.flags, options);
+            if options.bind_index_buffer {
+                layout.tokens.retain(|t| t.token_type != crate::ir::TokenType::IndexBuffer);
+            }
             flags = Some(layout.flags);
             let l = dev.create_layout(&layout, &manifest.push_constants, g.graphics_layout)?;
             let exec = Execution::new(&dev, &l, Bound::Pipeline(g.draw_push), options.objects, 0, options.preprocess_budget);

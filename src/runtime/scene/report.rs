@@ -76,6 +76,8 @@ pub struct RunReport {
     pub explicit_preprocess: Option<bool>,
     /// The layout's `UnorderedSequences` flag as executed (dgc mode).
     pub unordered_sequences: Option<bool>,
+    /// Whether the executed layout bound an index buffer per sequence (dgc mode).
+    pub index_buffer_token: Option<bool>,
     pub subgroup: SubgroupReport,
     #[serde(skip)]
     pub image: FrameImage,
