@@ -34,7 +34,7 @@
 #extension GL_KHR_shader_subgroup_ballot : require
 
 layout(local_size_x_id = 0) in;
-layout(constant_id = 1) const uint OBJECTS_PER_INVOCATION = 4u;
+layout(constant_id = 1) const uint OBJECTS_PER_INVOCATION = 2u;
 
 #include "scene_data.glsl"
 #include "generated/scene.glsl"
