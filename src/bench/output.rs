@@ -15,7 +15,9 @@ pub fn write(report: &BenchReport, dir: &Path) -> Result<Vec<PathBuf>, String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let paths: Vec<PathBuf> = FILES.iter().map(|f| dir.join(f)).collect();
     let json = serde_json::to_string_pretty(report).map_err(|e| format!("cannot serialise the report: {e}"))?;
-    let put = |path: &Path, text: &str| std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()));
+    let put = |path: &Path, text: &str| {
+        std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+    };
     put(&paths[0], &(json + "\n"))?;
     put(&paths[1], &table::markdown(report))?;
     plot::write(report, &paths[2], &paths[3])?;

@@ -73,7 +73,12 @@ fn span(values: impl Iterator<Item = f64>, fallback: (f64, f64)) -> (f64, f64) {
     (lo / 2.0, hi * 2.0)
 }
 
-fn panel<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, title: &str, lines: &[Series], xs: (f64, f64)) -> Result<(), String>
+fn panel<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    title: &str,
+    lines: &[Series],
+    xs: (f64, f64),
+) -> Result<(), String>
 where
     DB::ErrorType: 'static,
 {
@@ -105,7 +110,9 @@ where
             .map_err(err)?
             .label(name.as_str())
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 24, y)], color.stroke_width(2)));
-        chart.draw_series(pts.iter().map(|&p| Circle::new(p, 4, color.filled()))).map_err(err)?;
+        chart
+            .draw_series(pts.iter().map(|&p| Circle::new(p, 4, color.filled())))
+            .map_err(err)?;
     }
     chart
         .configure_series_labels()
@@ -125,7 +132,8 @@ where
     let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
     root.fill(&WHITE).map_err(err)?;
     let (top, body) = root.split_vertically(36);
-    top.titled(&format!("dgcc bench on {}", report.device.label()), ("sans-serif", 18)).map_err(err)?;
+    top.titled(&format!("dgcc bench on {}", report.device.label()), ("sans-serif", 18))
+        .map_err(err)?;
     let cpu = series(report, |r| r.cpu_ms);
     let gpu = series(report, |r| r.gpu_ms);
     let xs = span(report.settings.objects.iter().map(|&n| n as f64), (1.0, 10.0));

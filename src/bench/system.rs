@@ -33,25 +33,43 @@ impl DeviceInfo {
         // SAFETY: `physical` belongs to `instance`; the chain holds one Vulkan 1.2 struct.
         unsafe { ctx.instance.get_physical_device_properties2(ctx.physical, &mut props2) };
         let p = props2.properties;
-        let text = |r: std::result::Result<&std::ffi::CStr, _>| r.map(|s: &std::ffi::CStr| s.to_string_lossy().into_owned()).unwrap_or_default();
+        let text = |r: std::result::Result<&std::ffi::CStr, _>| {
+            r.map(|s: &std::ffi::CStr| s.to_string_lossy().into_owned())
+                .unwrap_or_default()
+        };
         let heaps = &ctx.memory.memory_heaps[..ctx.memory.memory_heap_count as usize];
         DeviceInfo {
             name: ctx.device_name.clone(),
             vendor_id: p.vendor_id,
             device_id: p.device_id,
             device_type: format!("{:?}", p.device_type),
-            api_version: format!("{}.{}.{}", vk::api_version_major(p.api_version), vk::api_version_minor(p.api_version), vk::api_version_patch(p.api_version)),
+            api_version: format!(
+                "{}.{}.{}",
+                vk::api_version_major(p.api_version),
+                vk::api_version_minor(p.api_version),
+                vk::api_version_patch(p.api_version)
+            ),
             driver_name: text(driver.driver_name_as_c_str()),
             driver_info: text(driver.driver_info_as_c_str()),
             driver_version_raw: p.driver_version,
             timestamp_period_ns: ctx.timestamp_period(),
-            device_local_bytes: heaps.iter().filter(|h| h.flags.contains(vk::MemoryHeapFlags::DEVICE_LOCAL)).map(|h| h.size).max().unwrap_or(0),
+            device_local_bytes: heaps
+                .iter()
+                .filter(|h| h.flags.contains(vk::MemoryHeapFlags::DEVICE_LOCAL))
+                .map(|h| h.size)
+                .max()
+                .unwrap_or(0),
         }
     }
 
     /// "name, driver driver_name driver_info", for headings.
     pub fn label(&self) -> String {
-        let driver = [self.driver_name.as_str(), self.driver_info.as_str()].iter().filter(|s| !s.is_empty()).copied().collect::<Vec<_>>().join(" ");
+        let driver = [self.driver_name.as_str(), self.driver_info.as_str()]
+            .iter()
+            .filter(|s| !s.is_empty())
+            .copied()
+            .collect::<Vec<_>>()
+            .join(" ");
         if driver.is_empty() {
             self.name.clone()
         } else {
@@ -62,7 +80,10 @@ impl DeviceInfo {
 
 /// Now, as `YYYY-MM-DDTHH:MM:SSZ`.
 pub fn utc_now() -> String {
-    let secs = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
+    let secs = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
     utc(secs)
 }
 
@@ -79,7 +100,12 @@ pub fn utc(secs: u64) -> String {
     let day = doy - (153 * mp + 2) / 5 + 1;
     let month = if mp < 10 { mp + 3 } else { mp - 9 };
     let year = yoe + era * 400 + i64::from(month <= 2);
-    format!("{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z", rem / 3600, rem % 3600 / 60, rem % 60)
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
 }
 
 #[cfg(test)]
@@ -101,7 +127,10 @@ mod tests {
 
     #[test]
     fn the_label_names_the_driver_when_known() {
-        let mut d = DeviceInfo { name: "GPU".into(), ..Default::default() };
+        let mut d = DeviceInfo {
+            name: "GPU".into(),
+            ..Default::default()
+        };
         assert_eq!(d.label(), "GPU");
         d.driver_name = "NVIDIA".into();
         d.driver_info = "570.1".into();

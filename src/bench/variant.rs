@@ -23,7 +23,12 @@ pub struct Variant {
 
 impl Variant {
     pub const fn plain(mode: Mode) -> Variant {
-        Variant { mode, explicit_preprocess: None, unordered_sequences: None, bind_index_buffer: false }
+        Variant {
+            mode,
+            explicit_preprocess: None,
+            unordered_sequences: None,
+            bind_index_buffer: false,
+        }
     }
 
     /// `cpu`, `mdi`, `dgc`, or `dgc` followed by `-explicit`/`-implicit`, `-ordered`/
@@ -31,7 +36,8 @@ impl Variant {
     pub fn parse(text: &str) -> Result<Variant, String> {
         let mut parts = text.trim().split('-');
         let head = parts.next().unwrap_or_default();
-        let mode = Mode::from_name(head).ok_or_else(|| format!("unknown mode `{head}` in `{text}`: expected cpu, mdi or dgc"))?;
+        let mode = Mode::from_name(head)
+            .ok_or_else(|| format!("unknown mode `{head}` in `{text}`: expected cpu, mdi or dgc"))?;
         let mut v = Variant::plain(mode);
         for part in parts {
             if mode != Mode::Dgc {
@@ -48,7 +54,11 @@ impl Variant {
                 "implicit" => (&mut v.explicit_preprocess, false),
                 "unordered" => (&mut v.unordered_sequences, true),
                 "ordered" => (&mut v.unordered_sequences, false),
-                _ => return Err(format!("`{text}`: unknown dgc option `{part}` (explicit, implicit, ordered, unordered, boundindex)")),
+                _ => {
+                    return Err(format!(
+                        "`{text}`: unknown dgc option `{part}` (explicit, implicit, ordered, unordered, boundindex)"
+                    ))
+                }
             };
             if slot.replace(value).is_some() {
                 return Err(format!("`{text}` sets the same flag twice"));
@@ -92,11 +102,23 @@ mod tests {
 
     #[test]
     fn names_round_trip() {
-        for name in ["cpu", "mdi", "dgc", "dgc-explicit", "dgc-implicit-ordered", "dgc-unordered", "dgc-boundindex", "dgc-explicit-boundindex"] {
+        for name in [
+            "cpu",
+            "mdi",
+            "dgc",
+            "dgc-explicit",
+            "dgc-implicit-ordered",
+            "dgc-unordered",
+            "dgc-boundindex",
+            "dgc-explicit-boundindex",
+        ] {
             assert_eq!(Variant::parse(name).unwrap().to_string(), name);
         }
         let v = Variant::parse("dgc-ordered-explicit").unwrap();
-        assert_eq!((v.explicit_preprocess, v.unordered_sequences), (Some(true), Some(false)));
+        assert_eq!(
+            (v.explicit_preprocess, v.unordered_sequences),
+            (Some(true), Some(false))
+        );
         assert_eq!(v.to_string(), "dgc-explicit-ordered");
     }
 
@@ -104,9 +126,13 @@ mod tests {
     fn mistakes_say_what_is_wrong() {
         assert!(Variant::parse("gpu").unwrap_err().contains("unknown mode `gpu`"));
         assert!(Variant::parse("mdi-explicit").unwrap_err().contains("only dgc"));
-        assert!(Variant::parse("dgc-fast").unwrap_err().contains("unknown dgc option `fast`"));
+        assert!(Variant::parse("dgc-fast")
+            .unwrap_err()
+            .contains("unknown dgc option `fast`"));
         assert!(Variant::parse("dgc-explicit-implicit").unwrap_err().contains("twice"));
-        assert!(Variant::parse("dgc-boundindex-boundindex").unwrap_err().contains("twice"));
+        assert!(Variant::parse("dgc-boundindex-boundindex")
+            .unwrap_err()
+            .contains("twice"));
         assert!(Variant::parse("mdi-boundindex").unwrap_err().contains("only dgc"));
     }
 
@@ -114,9 +140,15 @@ mod tests {
     fn applying_sets_the_scene_options() {
         let mut o = RunOptions::default();
         Variant::parse("dgc-explicit-ordered").unwrap().apply(&mut o);
-        assert_eq!((o.mode, o.explicit_preprocess, o.unordered_sequences), (Mode::Dgc, Some(true), Some(false)));
+        assert_eq!(
+            (o.mode, o.explicit_preprocess, o.unordered_sequences),
+            (Mode::Dgc, Some(true), Some(false))
+        );
         Variant::parse("mdi").unwrap().apply(&mut o);
-        assert_eq!((o.mode, o.explicit_preprocess, o.unordered_sequences), (Mode::Mdi, None, None));
+        assert_eq!(
+            (o.mode, o.explicit_preprocess, o.unordered_sequences),
+            (Mode::Mdi, None, None)
+        );
         Variant::parse("dgc-boundindex").unwrap().apply(&mut o);
         assert!(o.bind_index_buffer);
     }

@@ -64,9 +64,17 @@ pub fn run(args: &BenchArgs) -> i32 {
             return USAGE;
         }
     };
-    let compile = CompileOptions { targets: args.targets.clone(), message_format: MessageFormat::Human, deny_warnings: false };
-    let Some((ok, compilation)) = super::check::compile_and_report(&args.file, &compile) else { return USAGE };
-    let Some(manifest) = compilation.manifest.filter(|_| ok) else { return FAILED };
+    let compile = CompileOptions {
+        targets: args.targets.clone(),
+        message_format: MessageFormat::Human,
+        deny_warnings: false,
+    };
+    let Some((ok, compilation)) = super::check::compile_and_report(&args.file, &compile) else {
+        return USAGE;
+    };
+    let Some(manifest) = compilation.manifest.filter(|_| ok) else {
+        return FAILED;
+    };
     let defaults = BenchOptions::default();
     let options = BenchOptions {
         objects: args.objects.clone(),
@@ -85,14 +93,23 @@ pub fn run(args: &BenchArgs) -> i32 {
         copy_repeats: defaults.copy_repeats,
     };
     let bar = ProgressBar::new(bench::steps(&options));
-    bar.set_style(ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} {msg}").unwrap_or_else(|_| ProgressStyle::default_bar()).progress_chars("=> "));
+    bar.set_style(
+        ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar())
+            .progress_chars("=> "),
+    );
     let mut first = true;
-    let result = bench::run(&manifest, &args.file.display().to_string(), &options, &mut |step: &Step| {
-        if !std::mem::take(&mut first) {
-            bar.inc(1);
-        }
-        bar.set_message(step.to_string());
-    });
+    let result = bench::run(
+        &manifest,
+        &args.file.display().to_string(),
+        &options,
+        &mut |step: &Step| {
+            if !std::mem::take(&mut first) {
+                bar.inc(1);
+            }
+            bar.set_message(step.to_string());
+        },
+    );
     bar.finish_and_clear();
     let mut report = match result {
         Ok(r) => r,
@@ -119,7 +136,12 @@ pub fn run(args: &BenchArgs) -> i32 {
     }
     let failed: Vec<_> = report.rows.iter().filter(|r| r.error.is_some()).collect();
     for r in &failed {
-        eprintln!("error: {} × {} objects: {}", r.variant, r.objects, r.error.as_deref().unwrap_or_default());
+        eprintln!(
+            "error: {} × {} objects: {}",
+            r.variant,
+            r.objects,
+            r.error.as_deref().unwrap_or_default()
+        );
     }
     if failed.is_empty() {
         OK
