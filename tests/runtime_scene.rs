@@ -86,7 +86,7 @@ fn lavapipes_wrapped_preprocess_size_at_ten_thousand_sequences_is_caught() {
     }
     // A budget the wrapped answer for 10,000 sequences (1.5 GB) would fit: trusting it would
     // mean one execute over memory far smaller than the driver really writes.
-    let o = RunOptions { preprocess_budget: 2 << 30, ..options(Mode::Dgc, 10_000) };
+    let o = RunOptions { preprocess_budget: 1600 << 20, ..options(Mode::Dgc, 10_000) };
     let r = run_ok(&o);
     let plan = r.preprocess.clone().unwrap();
     common::loud(&r.to_string());
@@ -139,7 +139,7 @@ fn compaction_is_correct_at_subgroup_sizes_4_and_8() {
 fn a_layout_other_than_the_scenes_is_refused_with_what_differs() {
     let mut m = builtin_manifest();
     m.layouts[0].stride += 16;
-    let e = run(&m, &options(Mode::Mdi, 10)).err().expect("must refuse");
+    let e = run(&m, &options(Mode::Mdi, 10)).expect_err("must refuse");
     assert!(e.to_string().contains("stride"), "{e}");
     let e = run(&builtin_manifest(), &RunOptions { objects: 0, ..options(Mode::Cpu, 0) }).err().unwrap();
     assert!(e.to_string().contains("--objects"), "{e}");

@@ -333,3 +333,38 @@ impl DgcLayout {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn layout(compiled: CompiledLayout) -> DgcLayout {
+        DgcLayout { handle: x::IndirectCommandsLayoutEXT::null(), compiled, pipeline_layout: vk::PipelineLayout::null() }
+    }
+
+    #[test]
+    fn the_scene_layout_invalidates_push_constants_and_the_index_buffer_only() {
+        let l = layout(crate::runtime::scene::scene_layout());
+        let inv = l.invalidated_state();
+        assert_eq!(inv, InvalidatedState { push_constants: true, index_buffer: true, vertex_buffers: false, pipeline: false });
+        assert!(l.is_graphics() && !l.has_execution_set() && !l.uses_count_token() && !l.explicit_preprocess());
+    }
+
+    #[test]
+    fn token_data_is_built_for_every_parameterised_token() {
+        let compiled = crate::runtime::scene::scene_layout();
+        let parts = TokenParts::new(&compiled).unwrap();
+        let tokens = parts.tokens(&compiled);
+        assert_eq!(tokens.len(), 3);
+        assert_eq!(tokens[0].ty, x::IndirectCommandsTokenTypeEXT::PUSH_CONSTANT);
+        // SAFETY: the union member matching the token type, pointing into `parts`.
+        let range = unsafe { (*tokens[0].data.p_push_constant).update_range };
+        assert_eq!((range.offset, range.size), (0, 8));
+        assert_eq!(tokens[1].ty, x::IndirectCommandsTokenTypeEXT::INDEX_BUFFER);
+        assert_eq!(unsafe { (*tokens[1].data.p_index_buffer).mode }, x::IndirectCommandsInputModeFlagsEXT::VULKAN_INDEX_BUFFER);
+        assert_eq!((tokens[2].ty, tokens[2].offset), (x::IndirectCommandsTokenTypeEXT::DRAW_INDEXED, 24));
+        let mut broken = compiled.clone();
+        broken.tokens[1].index_mode = None;
+        assert!(TokenParts::new(&broken).is_err());
+    }
+}

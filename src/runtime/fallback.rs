@@ -96,7 +96,7 @@ impl Fallback {
                 ));
             }
         }
-        if matches!(action, Action::Draw { .. }) && layout.stride % 4 != 0 {
+        if matches!(action, Action::Draw { .. }) && !layout.stride.is_multiple_of(4) {
             return Err(refuse(format!("stride {} is not a multiple of 4", layout.stride)));
         }
         Ok(Fallback { layout: layout.name.clone(), stride: layout.stride, action, caps })

@@ -11,6 +11,25 @@
 //! `execute` (chunked preprocess + execute with barriers), `refuse` (findings → diagnostics),
 //! `shaders` (embedded SPIR-V → pipelines), `scene` (`dgcc run`: the headless GPU-driven scene
 //! in dgc, mdi and cpu modes).
+//!
+//! An engine's path through it (its own device, created with the extension and
+//! `deviceGeneratedCommands` enabled):
+//!
+//! ```ignore
+//! let manifest = dgcc::ir::Manifest::from_json(&std::fs::read_to_string("scene.dgc.json")?)?;
+//! let dev = DgcDevice::new(&instance, physical, &device)?;          // reads the live limits
+//! let layout = manifest.layout("SceneDraw").unwrap();
+//! let dgc = dev.create_layout(layout, &manifest.push_constants, pipeline_layout)?; // or Refused
+//! let exec = Execution::new(&dev, &dgc, Bound::Pipeline(pipeline), max_objects, 0, 64 << 20)?;
+//! // each frame, after the culling kernel wrote `stream` and its count, with the pipeline,
+//! // descriptor sets and dynamic state bound:
+//! unsafe { exec.record(&dev, &dgc, cmd, &stream, &mut my_render_pass)? };
+//! // then re-bind what `dgc.invalidated_state()` lists (push constants, index buffer), e.g.
+//! // with `dgc.restore(&device, cmd, &RestoreState { .. })`.
+//! ```
+//!
+//! Without the extension, `Fallback::new(layout, caps)?.record(...)` replays the same stream
+//! with multi-draw-indirect (draws) or a dispatch loop, and refuses what it cannot express.
 
 pub mod context;
 pub mod descriptors;

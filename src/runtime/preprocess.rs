@@ -6,13 +6,17 @@
 //! sequences the number wraps (10,000 → "1.5 GB", 65,536 → "21 MB"); allocating what it says
 //! and executing would corrupt memory. The model a real size follows is a polynomial in the
 //! sequence count with non-negative coefficients (fixed overhead + per-sequence bytes + maybe
-//! worse), and such a function, sampled at doubling counts, is
-//!   1. non-decreasing, and
-//!   2. has a non-decreasing doubling ratio `s(2n)/s(n)` (a weighted mean of 2^k whose weights
-//!      shift toward higher powers as n grows),
+//! worse), and such a function, sampled at doubling counts,
+//!
+//! 1. is non-decreasing, and
+//! 2. has a non-decreasing doubling ratio `s(2n)/s(n)` (a weighted mean of 2^k whose weights
+//!    shift toward higher powers as n grows),
+//!
 //! so a sample that shrinks, or whose growth suddenly slows, is a wrap; and
-//!   3. a sample that the trend before it says must be ≥ 4 GiB but reads < 4 GiB is a wrap even
-//!      if it happens to land above the previous one.
+//!
+//! 3. a sample that the trend before it says must be ≥ 4 GiB but reads < 4 GiB is a wrap even
+//!    if it happens to land above the previous one.
+//!
 //! The planner walks the doubling ladder from 1, trusts the prefix that passes all three, and
 //! picks the largest count in that prefix whose size fits the budget; the stream then runs in
 //! chunks of that many sequences. Small sizes (< 64 KiB) are exempt from rule 2: alignment

@@ -9,7 +9,7 @@ use ash::vk;
 
 /// A shader module from SPIR-V bytes (checked for the magic number and word alignment).
 pub fn module(d: &ash::Device, spv: &[u8]) -> Result<vk::ShaderModule> {
-    if spv.len() % 4 != 0 || spv.len() < 20 || spv[..4] != [0x03, 0x02, 0x23, 0x07] {
+    if !spv.len().is_multiple_of(4) || spv.len() < 20 || spv[..4] != [0x03, 0x02, 0x23, 0x07] {
         return Err(RuntimeError::Invalid("embedded SPIR-V is malformed".into()));
     }
     let words: Vec<u32> = spv.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();

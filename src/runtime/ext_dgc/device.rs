@@ -107,26 +107,26 @@ impl DeviceFn {
     /// `load` must return either null or a pointer to the Vulkan function of that name.
     pub unsafe fn load_with(mut load: impl FnMut(&CStr) -> *const std::ffi::c_void) -> Result<Self, LoadError> {
         macro_rules! get {
-            ($name:literal) => {{
+            ($name:literal, $pfn:ty) => {{
                 let ptr = load($name);
                 if ptr.is_null() {
                     return Err(LoadError { function: match $name.to_str() { Ok(s) => s, Err(_) => "?" } });
                 }
                 // SAFETY: the loader returned the function of this name, whose C prototype
                 // the PFN type mirrors.
-                unsafe { std::mem::transmute::<*const std::ffi::c_void, _>(ptr) }
+                unsafe { std::mem::transmute::<*const std::ffi::c_void, $pfn>(ptr) }
             }};
         }
         Ok(Self {
-            create_indirect_commands_layout_ext: get!(c"vkCreateIndirectCommandsLayoutEXT"),
-            destroy_indirect_commands_layout_ext: get!(c"vkDestroyIndirectCommandsLayoutEXT"),
-            get_generated_commands_memory_requirements_ext: get!(c"vkGetGeneratedCommandsMemoryRequirementsEXT"),
-            cmd_preprocess_generated_commands_ext: get!(c"vkCmdPreprocessGeneratedCommandsEXT"),
-            cmd_execute_generated_commands_ext: get!(c"vkCmdExecuteGeneratedCommandsEXT"),
-            create_indirect_execution_set_ext: get!(c"vkCreateIndirectExecutionSetEXT"),
-            destroy_indirect_execution_set_ext: get!(c"vkDestroyIndirectExecutionSetEXT"),
-            update_indirect_execution_set_pipeline_ext: get!(c"vkUpdateIndirectExecutionSetPipelineEXT"),
-            update_indirect_execution_set_shader_ext: get!(c"vkUpdateIndirectExecutionSetShaderEXT"),
+            create_indirect_commands_layout_ext: get!(c"vkCreateIndirectCommandsLayoutEXT", PFN_vkCreateIndirectCommandsLayoutEXT),
+            destroy_indirect_commands_layout_ext: get!(c"vkDestroyIndirectCommandsLayoutEXT", PFN_vkDestroyIndirectCommandsLayoutEXT),
+            get_generated_commands_memory_requirements_ext: get!(c"vkGetGeneratedCommandsMemoryRequirementsEXT", PFN_vkGetGeneratedCommandsMemoryRequirementsEXT),
+            cmd_preprocess_generated_commands_ext: get!(c"vkCmdPreprocessGeneratedCommandsEXT", PFN_vkCmdPreprocessGeneratedCommandsEXT),
+            cmd_execute_generated_commands_ext: get!(c"vkCmdExecuteGeneratedCommandsEXT", PFN_vkCmdExecuteGeneratedCommandsEXT),
+            create_indirect_execution_set_ext: get!(c"vkCreateIndirectExecutionSetEXT", PFN_vkCreateIndirectExecutionSetEXT),
+            destroy_indirect_execution_set_ext: get!(c"vkDestroyIndirectExecutionSetEXT", PFN_vkDestroyIndirectExecutionSetEXT),
+            update_indirect_execution_set_pipeline_ext: get!(c"vkUpdateIndirectExecutionSetPipelineEXT", PFN_vkUpdateIndirectExecutionSetPipelineEXT),
+            update_indirect_execution_set_shader_ext: get!(c"vkUpdateIndirectExecutionSetShaderEXT", PFN_vkUpdateIndirectExecutionSetShaderEXT),
         })
     }
 }
@@ -306,7 +306,7 @@ mod tests {
         let err = unsafe {
             DeviceFn::load_with(|_| {
                 seen += 1;
-                if seen <= 3 { 1usize as *const std::ffi::c_void } else { std::ptr::null() }
+                if seen <= 3 { std::ptr::NonNull::<std::ffi::c_void>::dangling().as_ptr() as *const _ } else { std::ptr::null() }
             })
         }
         .err();

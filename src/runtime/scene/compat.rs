@@ -96,7 +96,7 @@ pub(super) fn subgroup_pin(kernel: Option<&CompiledKernel>, live: &Profile, loca
         if !size.is_power_of_two() || size < min || size > max {
             return (None, Some(format!("required size {size} is outside this device's {min}..={max}")));
         }
-        if full && (!caps.compute_full_subgroups || local_size % size != 0) {
+        if full && (!caps.compute_full_subgroups || !local_size.is_multiple_of(size)) {
             return (Some(SubgroupPin { required_size: Some(size), flags: decision.flags & !0x2 }), Some("full subgroups not available; size pinned only".into()));
         }
         return (Some(SubgroupPin { required_size: Some(size), flags: decision.flags }), None);
@@ -106,7 +106,7 @@ pub(super) fn subgroup_pin(kernel: Option<&CompiledKernel>, live: &Profile, loca
     }
     let max = get(Limit::MaxSubgroupSize).max(1);
     let varying_ok = decision.flags & 0x1 == 0 || caps.subgroup_size_control;
-    let full_ok = !full || (caps.compute_full_subgroups && local_size % max == 0);
+    let full_ok = !full || (caps.compute_full_subgroups && local_size.is_multiple_of(max));
     if varying_ok && full_ok {
         (Some(SubgroupPin { required_size: None, flags: decision.flags }), None)
     } else {

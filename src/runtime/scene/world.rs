@@ -232,7 +232,9 @@ mod tests {
         let cam = Camera::default();
         let f = frame(&cam, 256, 256, 1, meshes().lods, 0, 0);
         let at = |c: [f32; 3]| Object { center_radius: [c[0], c[1], c[2], 0.1], info: [0; 4] };
-        assert_eq!(cull(&f, &at([0.0, 0.0, 0.0])), Some(1));
+        assert_eq!(cull(&f, &at([0.0, 0.0, 20.0])), Some(1));
+        assert_eq!(cull(&f, &at([0.0, 0.0, 0.0])), Some(2), "71 units away");
+        assert_eq!(cull(&f, &at([0.0, 5.0, 50.0])), Some(0));
         assert_eq!(cull(&f, &at([0.0, 12.0, 80.0])), None);
         assert_eq!(cull(&f, &at([0.0, 0.0, -200.0])), None, "beyond the far plane");
     }
