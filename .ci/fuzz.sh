@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(ron dgc profile_json pipeline)
+[ ${#targets[@]} -gt 0 ] || targets=(ron dgc profile_json pipeline manifest)
 target_dir=${DGCC_FUZZ_TARGET_DIR:-fuzz/target}
 
 command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked
@@ -26,6 +26,7 @@ dict_for() {
   case $1 in
     ron|pipeline) echo "-dict=fuzz/dict/ron.dict" ;;
     profile_json) echo "-dict=fuzz/dict/json.dict" ;;
+    manifest) echo "-dict=fuzz/dict/manifest.dict" ;;
     dgc) [ -f fuzz/dict/dgc.dict ] && echo "-dict=fuzz/dict/dgc.dict" ;;
   esac
 }

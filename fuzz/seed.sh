@@ -6,7 +6,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 corpus="$root/fuzz/corpus"
-mkdir -p "$corpus"/{ron,dgc,profile_json,pipeline}
+mkdir -p "$corpus"/{ron,dgc,profile_json,pipeline,manifest}
 
 # add TARGET FILE [PREFIX_BYTE_OCTAL]: copy FILE (with a selector byte in front for `pipeline`).
 add() {
@@ -34,9 +34,21 @@ done < <(descriptions dgc)
 while IFS= read -r f; do
   add profile_json "$f"; n_json=$((n_json + 1))
 done < <(find "$root/tests/profiles" -type f -name '*.json' -size -64k | sort)
-# Saved regression inputs go back to the target that found them.
-for t in ron dgc profile_json pipeline; do
+# Manifests the emitter tests and the runtime keep.
+n_manifest=0
+while IFS= read -r f; do
+  add manifest "$f"; n_manifest=$((n_manifest + 1))
+done < <(find "$root/tests" "$root/shaders" "$root/examples" -type f -name '*.dgc.json' -size -64k \
+  -not -path "$root/tests/fuzz_regressions/*" 2>/dev/null | sort)
+# Saved regression inputs go back to the target that found them, except the open ones
+# (tests/fuzz_regressions/open.txt): they still crash, and a corpus must not start with a crash.
+open_list="$root/tests/fuzz_regressions/open.txt"
+for t in ron dgc profile_json pipeline manifest; do
   [ -d "$root/tests/fuzz_regressions/$t" ] || continue
-  for f in "$root/tests/fuzz_regressions/$t"/*; do [ -f "$f" ] && add "$t" "$f"; done
+  for f in "$root/tests/fuzz_regressions/$t"/*; do
+    [ -f "$f" ] || continue
+    if [ -f "$open_list" ] && grep -q "^$t/$(basename "$f")[[:space:]]" "$open_list"; then continue; fi
+    add "$t" "$f"
+  done
 done
-echo "seed: $n_ron .ron, $n_dgc .dgc, $n_json profile files -> $corpus"
+echo "seed: $n_ron .ron, $n_dgc .dgc, $n_json profile files, $n_manifest manifests -> $corpus"

@@ -34,6 +34,10 @@ impl Compilation {
 pub struct Options {
     /// `--target`: replaces the description's `targets` when not empty.
     pub targets: Vec<String>,
+    /// Read each kernel's source and check it (`dgcc::shader`): subgroup lints always, and with
+    /// the `shaderc` feature its workgroup size and the offsets of the record it writes. Off by
+    /// default so that descriptions can be compiled before their kernels exist; the CLI turns it on.
+    pub check_kernels: bool,
 }
 
 /// Compile description text. `path` decides the syntax (`.ron`, `.dgc`) and the folder relative
@@ -64,6 +68,12 @@ pub fn compile_source(path: &Path, text: &str, options: &Options) -> Compilation
     c.diagnostics.extend(crate::check::check(&pipeline, &c.laid, &c.profiles));
     if !c.has_errors() {
         c.manifest = build_manifest(&pipeline, &c.laid, &c.profiles, &mut c.diagnostics);
+        if let (true, Some(m)) = (options.check_kernels, &c.manifest) {
+            c.diagnostics.extend(crate::shader::check_kernels(&base, &pipeline, m));
+            if c.has_errors() {
+                c.manifest = None;
+            }
+        }
     }
     c.diagnostics.sort_by_key(|d| (d.primary_span().map(|s| s.start).unwrap_or(0), std::cmp::Reverse(d.severity)));
     c.pipeline = Some(pipeline);
@@ -81,8 +91,12 @@ fn resolve_targets(pipeline: &ast::Pipeline, options: &Options, base: &Path, dia
     } else {
         options.targets.iter().map(|t| (t.clone(), None)).collect()
     };
+    // A path written in the description is relative to its folder; one given with --target is
+    // relative to the current directory, like any other command-line path.
+    let from_cli = !options.targets.is_empty();
     let mut profiles: Vec<Profile> = vec![];
     for (name, span) in targets {
+        let base = if from_cli { Path::new(".") } else { base };
         match device::resolve(&name, base) {
             Ok(p) => {
                 if profiles.iter().any(|q| q.name == p.name) {

@@ -26,6 +26,8 @@ fn rendered_example(code: &str) -> Option<(String, String)> {
     let c = dgcc::driver::compile_source(&path, &text, &Default::default());
     let diags: Vec<_> = c.diagnostics.into_iter().filter(|d| d.code == code).collect();
     let shown = dgcc::render::human(&dgcc::render::SourceFile { name: &rel, text: &text }, &diags);
+    // Messages may name files by absolute path; the book must not depend on the checkout's place.
+    let shown = shown.replace(&format!("{}/", root().display()), "");
     Some((text, shown))
 }
 
@@ -202,6 +204,11 @@ fn every_command_in_the_docs_prints_what_the_docs_say() {
                     .chain(String::from_utf8_lossy(&out.stderr).lines())
                     .map(|s| s.trim_end().to_string())
                     .collect();
+                // The note about kernel checks skipped without `shaderc` depends on how the
+                // binary was built, not on the command: it is not part of what the docs promise.
+                let build_note = |l: &String| l.starts_with("note: built without the `shaderc` feature");
+                got.retain(|l| !build_note(l));
+                expected.retain(|l| !build_note(l));
                 while got.last().is_some_and(|s| s.is_empty()) {
                     got.pop();
                 }

@@ -29,13 +29,29 @@ fn fixture_dir() -> PathBuf {
 }
 
 fn fixture(name: &str) -> Manifest {
-    let path = fixture_dir().join(format!("{name}.ron"));
-    let src = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    load::load(&src).1
+    load::load(&fixture_dir().join(format!("{name}.ron"))).1
 }
 
-fn fixtures() -> Vec<(&'static str, Manifest)> {
-    FIXTURES.iter().map(|&n| (n, fixture(n))).collect()
+/// Every fixture (labelled by its name) and every example description (`example-<name>`).
+fn fixtures() -> Vec<(String, Manifest)> {
+    let mut all: Vec<(String, Manifest)> = FIXTURES.iter().map(|&n| (n.to_string(), fixture(n))).collect();
+    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(&examples)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "ron"))
+        .collect();
+    paths.sort();
+    for p in paths {
+        let label = format!("example-{}", p.file_stem().unwrap().to_str().unwrap());
+        all.push((label, load::load(&p).1));
+    }
+    all
+}
+
+/// A label and an output as a file name: `scene.h`, `example-mesh.dgc.json`.
+fn labelled(label: &str, output: Output) -> String {
+    format!("{label}.{}", output.extension())
 }
 
 #[test]
@@ -44,7 +60,7 @@ fn every_output_of_every_fixture_matches_its_snapshot() {
         for output in Output::ALL {
             let text = emit::emit(&m, output).unwrap_or_else(|e| panic!("{name}: {e}"));
             insta::with_settings!({snapshot_path => "emit/snapshots", prepend_module_to_snapshot => false}, {
-                insta::assert_snapshot!(output.file_name(&m.pipeline), text);
+                insta::assert_snapshot!(labelled(&name, output), text);
             });
         }
     }
@@ -279,6 +295,9 @@ fn generated_glsl_compiles_and_glslang_places_every_member_at_the_manifest_offse
             check_record(&dis, l, &what);
             if non_draw_readers {
                 check_push_block(&dis, l, &what);
+                let sequence_index = l.tokens.iter().any(|t| t.token_type == TokenType::SequenceIndex);
+                let dispatch = l.action().is_some_and(|a| a.token_type == TokenType::Dispatch);
+                assert_eq!(dis.contains("SpecId"), dispatch && sequence_index, "{what}: a dispatch fallback needs the sequence index");
             }
             if has_push_data(l) && is_draw(l) {
                 let what = format!("{name}/{} reader", l.name);
@@ -432,4 +451,27 @@ fn two_headers_and_two_includes_coexist_in_one_translation_unit() {
             .arg(&exe),
     );
     tools::run(&mut Command::new(&exe));
+}
+
+/// The generated Rust (and the manifest it was generated from) committed under
+/// `tests/emit/generated/`, which `tests/emit_generated.rs` compiles and checks; regenerate
+/// with `DGCC_BLESS=1 cargo test --test emit`.
+#[test]
+fn committed_generated_rust_is_what_the_emitter_prints_now() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/emit/generated");
+    let bless = std::env::var("DGCC_BLESS").is_ok_and(|v| v == "1");
+    let mut stale = vec![];
+    for (name, m) in fixtures() {
+        for output in [Output::Rust, Output::Json] {
+            let path = dir.join(labelled(&name, output));
+            let fresh = emit::emit(&m, output).unwrap();
+            if bless {
+                std::fs::create_dir_all(&dir).unwrap();
+                std::fs::write(&path, &fresh).unwrap();
+            } else if std::fs::read_to_string(&path).ok().as_deref() != Some(fresh.as_str()) {
+                stale.push(format!("{name}: {}", path.display()));
+            }
+        }
+    }
+    assert!(stale.is_empty(), "stale generated files (regenerate with DGCC_BLESS=1):\n{}", stale.join("\n"));
 }

@@ -12,7 +12,7 @@ use dgcc::ir::{CompiledLayout, Manifest, TokenType};
 use dgcc::runtime::descriptors::StorageSet;
 use dgcc::runtime::memory::{Buffer, Location};
 use dgcc::runtime::shaders::compute_pipeline_with;
-use dgcc::runtime::{Bound, DgcDevice, Execution, GpuContext, NoPass, RuntimeError, Stream};
+use dgcc::runtime::{Bound, DgcDevice, EnabledFeatures, Execution, GpuContext, NoPass, RuntimeError, Stream};
 use std::path::PathBuf;
 
 const COUNT_SPV: &[u8] = include_bytes!("../shaders/runtime/spv/test_count.comp.spv");
@@ -21,7 +21,9 @@ const SEQUENCES: u32 = 4;
 const SECOND_ENTRY: u32 = 1000;
 
 fn examples() -> Vec<(String, Manifest)> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("examples");
+    // DGCC_REPO: the checkout, when the binary runs away from its build tree (another machine).
+    let repo = std::env::var("DGCC_REPO").map(PathBuf::from).unwrap_or_else(|_| PathBuf::from(env!("CARGO_MANIFEST_DIR")));
+    let dir = repo.join("examples");
     let mut files: Vec<PathBuf> =
         std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|e| e == "ron")).collect();
     files.sort();
@@ -158,4 +160,35 @@ fn every_example_layout_is_refused_created_or_executed_on_the_live_device() {
     if dev.profile().name == "lavapipe" {
         assert!(executed.iter().any(|n| n.starts_with("execution_set.ron")), "{executed:?}");
     }
+    // Mesh layouts exist only where the context enabled mesh and task shaders; elsewhere they are
+    // refused with the mesh-feature code before any Vulkan call.
+    let mesh_created = created.iter().any(|n| n.starts_with("mesh.ron"));
+    let mesh_refused = refused.iter().any(|n| n.starts_with("mesh.ron") && n.contains("E0211"));
+    if ctx.caps.mesh_shader && ctx.caps.task_shader {
+        assert!(mesh_created, "{created:?} {refused:?}");
+    } else {
+        assert!(mesh_refused, "{created:?} {refused:?}");
+    }
+}
+
+#[test]
+fn a_context_without_mesh_shaders_refuses_mesh_layouts_with_the_feature_code() {
+    let test = "a_context_without_mesh_shaders_refuses_mesh_layouts_with_the_feature_code";
+    let Some(ctx) = common::gpu(test) else { return };
+    let (_, mesh) = examples().into_iter().find(|(f, _)| f == "mesh.ron").expect("examples/mesh.ron");
+    let layout = &mesh.layouts[0];
+    let dev = DgcDevice::from_context(&ctx).unwrap();
+    // The engine path: the same device, told that mesh shading was not enabled.
+    let off = DgcDevice::new(&ctx.instance, ctx.physical, &ctx.device, EnabledFeatures::default()).unwrap();
+    match off.check_layout(layout, &mesh.push_constants) {
+        Err(RuntimeError::Refused { diagnostics, .. }) => {
+            let e = diagnostics.iter().find(|d| d.code == "E0211").unwrap_or_else(|| panic!("{diagnostics:?}"));
+            assert!(e.message.contains("meshShader"), "{}", e.message);
+            if ctx.caps.mesh_shader {
+                assert!(e.notes.iter().any(|n| n.contains("created without it enabled")), "{:?}", e.notes);
+            }
+        }
+        other => panic!("expected a refusal, got {:?}", other.err()),
+    }
+    assert_eq!(dev.check_layout(layout, &mesh.push_constants).is_ok(), ctx.caps.mesh_shader && ctx.caps.task_shader);
 }

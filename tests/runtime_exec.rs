@@ -157,7 +157,7 @@ fn a_sequence_index_layout_is_never_split_silently() {
 fn the_dispatch_loop_fallback_gives_the_same_totals() {
     let Some(ctx) = common::gpu("the_dispatch_loop_fallback_gives_the_same_totals") else { return };
     let layout = layouts::accumulate(true, 20);
-    let fallback = Fallback::new(&layout, FallbackCaps::from(&ctx)).unwrap();
+    let fallback = Fallback::new(&layout, FallbackCaps::from(&*ctx)).unwrap();
     let mut rig = Rig::new(&ctx, &layout, true);
     let stream = rig.stream(3, None);
     ctx.one_shot(|cmd| {
@@ -218,4 +218,77 @@ fn the_live_probe_states_every_value_and_writes_profiles_json() {
     assert_eq!(stride.as_u64(), probe.profile.value(dgcc::device::Limit::MaxIndirectCommandsIndirectStride));
     assert!(device["extensions"]["VK_EXT_device_generated_commands"].is_u64());
     assert!(probe.json_text().ends_with("}\n"));
+}
+
+#[test]
+fn layouts_and_execution_sets_destroy_themselves_once() {
+    // Under the layer, the `Gpu` guard fails this test if a layout outlives the device
+    // (VUID-vkDestroyDevice-device-05137) or a handle is destroyed twice.
+    let Some(ctx) = common::gpu("layouts_and_execution_sets_destroy_themselves_once") else { return };
+    let dev = DgcDevice::from_context(&ctx).unwrap();
+    let layout = layouts::accumulate(true, 20);
+    let rig = Rig::new(&ctx, &layout, false);
+    let dropped = dev.create_layout(&layout, &layouts::accumulate_push_ranges(), rig.pipeline_layout).unwrap();
+    let mut destroyed = dev.create_layout(&layout, &layouts::accumulate_push_ranges(), rig.pipeline_layout).unwrap();
+    assert_ne!(dropped.handle, destroyed.handle);
+    unsafe { destroyed.destroy(&dev) };
+    assert_eq!(destroyed.handle, dgcc::runtime::ext_dgc::IndirectCommandsLayoutEXT::null());
+    drop(destroyed); // nothing left to destroy
+    drop(dropped); // destroyed here
+    rig.destroy(&ctx);
+    if common::validation_required() {
+        let log = ctx.layer_log().expect("DGCC_VALIDATION=1 installs the runtime's messenger");
+        common::assert_no_layer_errors("layouts_and_execution_sets_destroy_themselves_once", log);
+    }
+}
+
+/// Run in a child process whose output the parent captures, so its deliberate error stays out
+/// of `.ci/with-validation.sh`'s stdout check.
+#[test]
+#[ignore = "run by the_runtimes_messenger_counts_what_the_layer_reports in a child process"]
+fn child_push_with_too_few_stages() {
+    let log = dgcc::runtime::LayerLog::new();
+    let options = dgcc::runtime::ContextOptions { validation: Some(log.clone()), ..Default::default() };
+    let ctx = GpuContext::new(&options).expect("a context under the layer");
+    let ranges = [vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::VERTEX | vk::ShaderStageFlags::FRAGMENT, offset: 0, size: 8 }];
+    let info = vk::PipelineLayoutCreateInfo::default().push_constant_ranges(&ranges);
+    let pl = unsafe { ctx.device.create_pipeline_layout(&info, None) }.unwrap();
+    // The scene's old mistake: VERTEX only, while the range is VERTEX | FRAGMENT.
+    ctx.one_shot(|cmd| {
+        unsafe { ctx.device.cmd_push_constants(cmd, pl, vk::ShaderStageFlags::VERTEX, 0, &[0; 8]) };
+        Ok(())
+    })
+    .unwrap();
+    unsafe { ctx.device.destroy_pipeline_layout(pl, None) };
+    let ids: Vec<String> = log.errors().into_iter().map(|m| m.id).collect();
+    assert!(ids.iter().any(|id| id == "VUID-vkCmdPushConstants-offset-01796"), "{ids:?}");
+    // And the same push through the runtime's helper is clean.
+    log.take();
+    let pl = unsafe { ctx.device.create_pipeline_layout(&info, None) }.unwrap();
+    let ranges = [dgcc::ir::PushConstantRange { stages: 0x11, offset: 0, size: 8 }];
+    let pieces = dgcc::runtime::push::push_pieces(&ranges, 0, 8).unwrap();
+    ctx.one_shot(|cmd| {
+        unsafe { dgcc::runtime::push::push(&ctx.device, cmd, pl, &pieces, 0, &[0; 8]) };
+        Ok(())
+    })
+    .unwrap();
+    unsafe { ctx.device.destroy_pipeline_layout(pl, None) };
+    drop(ctx);
+    assert_eq!(log.error_count(), 0, "{}", log.describe_errors());
+    println!("the runtime's messenger saw {}", ids.join(", "));
+}
+
+#[test]
+fn the_runtimes_messenger_counts_what_the_layer_reports() {
+    if !common::validation_required() {
+        common::loud("SKIP the_runtimes_messenger_counts_what_the_layer_reports: needs the layer (run through .ci/with-validation.sh)");
+        return;
+    }
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", "child_push_with_too_few_stages", "--ignored", "--nocapture", "--test-threads=1"])
+        .output()
+        .unwrap();
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("the runtime's messenger saw VUID-vkCmdPushConstants-offset-01796"), "the child did not run:\n{text}");
 }

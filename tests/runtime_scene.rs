@@ -21,8 +21,15 @@ fn reference_visible(o: &RunOptions) -> u32 {
     world::objects(o.objects, o.seed).iter().filter(|obj| world::cull(&f, obj).is_some()).count() as u32
 }
 
+/// Run and, under `DGCC_VALIDATION=1` (where `RunOptions::default` gives every run a layer log),
+/// insist the layer reported nothing, teardown included.
 fn run_ok(o: &RunOptions) -> RunReport {
-    run(&builtin_manifest(), o).unwrap_or_else(|e| panic!("{} run failed: {e}", o.mode.name()))
+    let report = run(&builtin_manifest(), o).unwrap_or_else(|e| panic!("{} run failed: {e}", o.mode.name()));
+    match &o.layer_log {
+        Some(log) => common::assert_no_layer_errors(&format!("{} mode, {} objects", o.mode.name(), o.objects), log),
+        None => assert!(!common::validation_required(), "DGCC_VALIDATION=1 but the run had no layer log"),
+    }
+    report
 }
 
 fn is_lavapipe(test: &str) -> bool {

@@ -32,7 +32,8 @@ pub fn fixture_of(name: &str, kind: SyntaxKind) -> String {
 
 /// Parses or fails the test with every diagnostic rendered.
 pub fn parse_ok(source: &str, kind: SyntaxKind) -> Pipeline {
-    syntax::parse(source, kind).unwrap_or_else(|diags| panic!("{kind:?} did not parse:\n{}", render_all(source, &diags)))
+    syntax::parse(source, kind)
+        .unwrap_or_else(|diags| panic!("{kind:?} did not parse:\n{}", render_all(source, &diags)))
 }
 
 /// `E0002 3:5 message [underlined text]` and its notes, one diagnostic per block.

@@ -7,7 +7,10 @@
 //! - profile files: whatever loads can be written in the probe format and reads back the same;
 //! - front ends: whatever parses prints in the same syntax and parses back to an equal AST;
 //! - the pipeline: every diagnostic has a registered code and renders (human and JSON) against
-//!   the source; a compilation with errors has no manifest; a manifest survives its own JSON.
+//!   the source; a compilation with errors has no manifest; a manifest survives its own JSON,
+//!   prints in every output (the emitted JSON being the manifest itself), and the description
+//!   printed in the other syntax compiles to the same manifest;
+//! - manifest files: whatever `Manifest::from_json` accepts, the emitters print or refuse.
 
 use std::path::Path;
 
@@ -17,7 +20,9 @@ use dgcc::device::{Limit, LimitKind};
 /// Profile files: `device::json::parse`, then the write/read-back oracle.
 pub fn profile_json(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else { return };
-    let Ok(profile) = json::parse(text, Path::new("fuzz.json")) else { return };
+    let Ok(profile) = json::parse(text, Path::new("fuzz.json")) else {
+        return;
+    };
     let written = json::to_profiles_json(&profile, "1.3.296");
     let back = match json::parse(&written, Path::new("fuzz.json")) {
         Ok(p) => p,
@@ -31,7 +36,11 @@ pub fn profile_json(data: &[u8]) {
             LimitKind::InputModes => v & 0x3,
             _ => v,
         };
-        assert_eq!(back.value(limit).map(keep), profile.value(limit).map(keep), "{limit} changed on write/read");
+        assert_eq!(
+            back.value(limit).map(keep),
+            profile.value(limit).map(keep),
+            "{limit} changed on write/read"
+        );
     }
 }
 
@@ -43,6 +52,7 @@ mod compiler {
     use std::path::Path;
 
     use dgcc::driver::{compile_source, Options};
+    use dgcc::emit::{self, Output};
     use dgcc::ir::Manifest;
     use dgcc::render::{self, SourceFile};
     use dgcc::syntax::{self, SyntaxKind};
@@ -81,6 +91,17 @@ mod compiler {
         }
     }
 
+    /// Manifest files (what the runtime and outside tools read, possibly hand-edited): any
+    /// bytes through `Manifest::from_json`; whatever loads must print in every output or be
+    /// refused with an `EmitError`, never panic.
+    pub fn manifest(data: &[u8]) {
+        let Ok(text) = std::str::from_utf8(data) else { return };
+        let Ok(m) = Manifest::from_json(text) else { return };
+        for output in Output::ALL {
+            let _ = emit::emit(&m, output);
+        }
+    }
+
     /// The built-in targets the pipeline target checks against when the selector asks.
     const ALL_BUILTINS: [&str; 5] = ["minimum", "lavapipe", "nvidia", "radv", "nvk"];
 
@@ -91,11 +112,20 @@ mod compiler {
         let Some((&selector, rest)) = data.split_first() else { return };
         let Ok(text) = std::str::from_utf8(rest) else { return };
         let name = if selector & 1 == 0 { "fuzz.ron" } else { "fuzz.dgc" };
-        let targets = if selector & 2 != 0 { ALL_BUILTINS.map(String::from).to_vec() } else { vec![] };
-        let c = compile_source(Path::new(name), text, &Options { targets });
+        let targets = if selector & 2 != 0 {
+            ALL_BUILTINS.map(String::from).to_vec()
+        } else {
+            vec![]
+        };
+        let options = Options { targets, ..Options::default() };
+        let c = compile_source(Path::new(name), text, &options);
         let file = SourceFile { name, text };
         for d in &c.diagnostics {
-            assert!(dgcc::rules::lookup(d.code).is_some(), "diagnostic code {} is not in the registry: {d:?}", d.code);
+            assert!(
+                dgcc::rules::lookup(d.code).is_some(),
+                "diagnostic code {} is not in the registry: {d:?}",
+                d.code
+            );
             let line = render::json_line(&file, d);
             assert!(serde_json::from_str::<serde_json::Value>(&line).is_ok(), "not JSON: {line}");
         }
@@ -103,9 +133,31 @@ mod compiler {
         if c.has_errors() {
             assert!(c.manifest.is_none(), "a manifest despite errors: {:?}", c.diagnostics);
         }
-        if let Some(m) = &c.manifest {
+        if let (Some(m), Some(p)) = (&c.manifest, &c.pipeline) {
             let back = Manifest::from_json(&m.to_json()).unwrap_or_else(|e| panic!("{e}"));
             assert!(&back == m, "the manifest changed through its JSON");
+            // A compiler manifest always prints, and the emitted JSON is the manifest.
+            for output in Output::ALL {
+                let text = emit::emit(m, output).unwrap_or_else(|e| panic!("{output:?}: {e}"));
+                if output == Output::Json {
+                    assert!(
+                        Manifest::from_json(&text).ok().as_ref() == Some(m),
+                        "the emitted JSON is not the manifest"
+                    );
+                }
+            }
+            // The other syntax must mean the same: `dgcc fmt` output compiles to the same manifest.
+            let (other_name, other_text) = if selector & 1 == 0 {
+                ("fuzz.dgc", syntax::print_dsl(p))
+            } else {
+                ("fuzz.ron", syntax::print_ron(p))
+            };
+            let other = compile_source(Path::new(other_name), &other_text, &options);
+            assert!(
+                other.manifest.as_ref() == Some(m),
+                "{other_name} printed from {name} compiles differently:\n{other_text}\n{:?}",
+                other.diagnostics
+            );
         }
     }
 }

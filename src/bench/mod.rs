@@ -227,6 +227,7 @@ pub fn run(
         let ctx = GpuContext::new(&ContextOptions {
             enable_dgc: false,
             require_dgc: false,
+            validation: options.scene.layer_log.clone(),
         })?;
         let device = DeviceInfo::of(&ctx);
         let bandwidth = (options.copy_bytes > 0).then(|| {

@@ -106,8 +106,9 @@ pub struct Finding {
 impl Finding {
     /// A finding with the registry's default severity for `code`.
     pub fn new(code: &'static str, location: Location, message: impl Into<String>) -> Finding {
-        let severity = crate::rules::lookup(code).map(|r| r.severity).unwrap_or(Severity::Error);
-        debug_assert!(crate::rules::lookup(code).is_some(), "finding code {code} is not in the registry");
+        let rule = crate::rules::lookup(code);
+        debug_assert!(rule.is_some(), "finding code {code} is not in the registry");
+        let severity = rule.map(|r| r.severity).unwrap_or(Severity::Error);
         Finding {
             code,
             severity,

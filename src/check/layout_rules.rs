@@ -201,10 +201,10 @@ fn order(layout: &CompiledLayout, out: &mut Vec<Finding>) {
             }
         }
     }
-    let vbs = of(TokenType::VertexBuffer);
-    for (n, &j) in vbs.iter().enumerate() {
+    let mut first_use: std::collections::HashMap<Option<u32>, usize> = std::collections::HashMap::new();
+    for j in of(TokenType::VertexBuffer) {
         let bj = tokens[j].vertex_binding;
-        if let Some(&i) = vbs[..n].iter().find(|&&i| tokens[i].vertex_binding == bj) {
+        if let Some(&i) = first_use.get(&bj) {
             let b = bj.map(|b| b.to_string()).unwrap_or_else(|| "?".into());
             out.push(
                 Finding::new(
@@ -216,6 +216,8 @@ fn order(layout: &CompiledLayout, out: &mut Vec<Finding>) {
                 .related(Location::token(i, TokenPart::Binding), "first bound here")
                 .help("give each VertexBuffer token its own binding"),
             );
+        } else {
+            first_use.insert(bj, j);
         }
     }
 }

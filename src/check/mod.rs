@@ -6,10 +6,10 @@
 //!
 //! - **Light rules** (no `compiler` feature) read only a compiled layout (`ir::CompiledLayout`),
 //!   the pipeline's push-constant ranges, a kernel's subgroup decision and a `device::Profile`:
-//!   [`layout_findings`] (device-independent), [`target_findings`] and
-//!   [`pipeline_target_findings`] (one profile), [`kernel_findings`]. They return
-//!   [`Finding`]s, which say *where in the layout* a problem is (`Location`) instead of a byte
-//!   span. The runtime calls [`device_findings`] with the live device's profile and refuses a
+//!   [`structure_findings`](crate::check::layout_rules::structure_findings) (device-independent), [`target_findings`](crate::check::device_rules::target_findings) and
+//!   [`pipeline_target_findings`](crate::check::device_rules::pipeline_target_findings) (one profile), [`kernel_findings`](crate::check::kernel_rules::kernel_findings). They return
+//!   [`Finding`](crate::check::finding::Finding)s, which say *where in the layout* a problem is (`Location`) instead of a byte
+//!   span. The runtime calls [`device_findings`](crate::check::device_rules::device_findings) with the live device's profile and refuses a
 //!   layout with the same codes and words as `dgcc check`.
 //! - **Source rules** (`compiler` feature) need the AST: names, typed push-constant fields,
 //!   portability across the target list, kernels and what they write. [`check`] runs

@@ -95,7 +95,7 @@ pub fn token_range_findings(layout: &CompiledLayout, ranges: &[PushConstantRange
     let mut out = vec![];
     let with_range: Vec<(usize, PushConstantRange)> =
         layout.tokens.iter().enumerate().filter_map(|(i, t)| t.push_constant.map(|r| (i, r))).collect();
-    for (n, &(i, r)) in with_range.iter().enumerate() {
+    for &(i, r) in &with_range {
         let t = &layout.tokens[i];
         let at = |part| Location::token(i, part);
         let what = format!("the push-constant range of `{}`", t.name);
@@ -154,29 +154,47 @@ pub fn token_range_findings(layout: &CompiledLayout, ranges: &[PushConstantRange
                 );
             }
         }
-        for &(j, q) in &with_range[..n] {
-            let (qs, qe) = (q.offset as u64, q.offset as u64 + q.size as u64);
-            if start < qe && qs < end && r.size > 0 && q.size > 0 {
+    }
+    overlaps(layout, &with_range, &mut out);
+    out
+}
+
+/// E0308: sweep the non-empty token ranges in byte order; a range that starts before the
+/// furthest end seen so far overlaps the range that reaches it. Linear after sorting, so a
+/// layout built programmatically with thousands of tokens costs nothing.
+fn overlaps(layout: &CompiledLayout, with_range: &[(usize, PushConstantRange)], out: &mut Vec<Finding>) {
+    let mut sorted: Vec<(u64, u64, usize)> = with_range
+        .iter()
+        .filter(|(_, r)| r.size > 0)
+        .map(|&(i, r)| (r.offset as u64, r.offset as u64 + r.size as u64, i))
+        .collect();
+    sorted.sort();
+    let mut furthest: Option<(u64, u64, usize)> = None;
+    for (start, end, i) in sorted {
+        if let Some((qs, qe, j)) = furthest {
+            if start < qe {
+                let (t, other) = (&layout.tokens[i], &layout.tokens[j]);
                 out.push(
                     Finding::new(
                         "E0308",
-                        at(TokenPart::PushOffset),
+                        Location::token(i, TokenPart::PushOffset),
                         format!(
-                            "`{}` and `{}` both update push-constant bytes {}..{}",
+                            "`{}` and `{}` both update push-constant bytes {start}..{}",
                             t.name,
-                            layout.tokens[j].name,
-                            start.max(qs),
+                            other.name,
                             end.min(qe)
                         ),
                     )
-                    .label(range_text(start, r.size as u64))
-                    .related(Location::token(j, TokenPart::PushOffset), range_text(qs, q.size as u64))
+                    .label(range_text(start, end - start))
+                    .related(Location::token(j, TokenPart::PushOffset), range_text(qs, qe - qs))
                     .help(format!("move `{}` to offset {qe} or later", t.name)),
                 );
             }
         }
+        if furthest.is_none_or(|(_, qe, _)| end > qe) {
+            furthest = Some((start, end, i));
+        }
     }
-    out
 }
 
 fn stage_names(mask: u32) -> String {

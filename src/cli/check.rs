@@ -4,6 +4,7 @@
 use super::{CompileOptions, MessageFormat, FAILED, OK, USAGE};
 use dgcc::diag::{Diagnostic, Severity};
 use dgcc::driver::{self, Compilation, FileError};
+use dgcc::emit::Output;
 use dgcc::render::{self, SourceFile};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -25,7 +26,7 @@ pub struct CompileArgs {
     #[command(flatten)]
     pub options: CompileOptions,
     /// Outputs to write, comma-separated: json (the manifest), rust, c, glsl.
-    #[arg(long, value_delimiter = ',', default_value = "json")]
+    #[arg(long, value_delimiter = ',', default_value = "json,rust,c,glsl")]
     pub emit: Vec<String>,
     /// Folder to write the outputs into (created if missing).
     #[arg(long, default_value = ".")]
@@ -34,7 +35,7 @@ pub struct CompileArgs {
 
 /// Compile one file and print its diagnostics. `None` for an I/O failure (already reported).
 pub(super) fn compile_and_report(path: &Path, options: &CompileOptions) -> Option<(bool, Compilation)> {
-    let opts = driver::Options { targets: options.targets.clone() };
+    let opts = driver::Options { targets: options.targets.clone(), check_kernels: true };
     let name = path.display().to_string();
     match driver::compile_file(path, &opts) {
         Err(FileError::Io(msg)) => {
@@ -81,7 +82,20 @@ fn summary(errors: usize, warnings: usize, files: usize, options: &CompileOption
     }
 }
 
+/// Say once which kernel checks this build cannot run.
+fn note_skipped_checks(options: &CompileOptions) {
+    if !dgcc::shader::SKIPPED_CHECKS.is_empty() && options.message_format == MessageFormat::Human {
+        eprintln!(
+            "note: built without the `shaderc` feature, so these kernel checks were skipped: {}",
+            dgcc::shader::SKIPPED_CHECKS.join("; ")
+        );
+    }
+}
+
 pub fn run_check(args: &CheckArgs) -> i32 {
+    if args.files.iter().any(|f| file_has_kernels(f)) {
+        note_skipped_checks(&args.options);
+    }
     let mut worst = OK;
     let (mut errors, mut warnings) = (0, 0);
     for f in &args.files {
@@ -101,34 +115,37 @@ pub fn run_check(args: &CheckArgs) -> i32 {
 }
 
 pub fn run_compile(args: &CompileArgs) -> i32 {
-    let mut emits = vec![];
+    let mut outputs = vec![];
     for e in &args.emit {
-        match e.trim() {
-            "json" | "rust" | "c" | "glsl" => emits.push(e.trim().to_string()),
-            "" => {}
-            other => {
-                eprintln!("error: unknown output `{other}` for --emit (expected json, rust, c, glsl)");
+        let e = e.trim();
+        if e.is_empty() {
+            continue;
+        }
+        match e.parse::<Output>() {
+            Ok(o) if !outputs.contains(&o) => outputs.push(o),
+            Ok(_) => {}
+            Err(msg) => {
+                eprintln!("error: {msg} for --emit");
                 return USAGE;
             }
         }
     }
     let Some((ok, c)) = compile_and_report(&args.file, &args.options) else { return USAGE };
     let Some(manifest) = c.manifest.filter(|_| ok) else {
-        summary(1, 0, 1, &args.options);
         return FAILED;
+    };
+    let files = match dgcc::emit::emit_all(&manifest, &outputs) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return FAILED;
+        }
     };
     if let Err(e) = std::fs::create_dir_all(&args.out_dir) {
         eprintln!("error: cannot create {}: {e}", args.out_dir.display());
         return USAGE;
     }
-    for e in &emits {
-        let (file, text) = match e.as_str() {
-            "json" => (format!("{}.dgc.json", manifest.pipeline), manifest.to_json()),
-            other => {
-                eprintln!("error: the `{other}` emitter is not available in this build");
-                return USAGE;
-            }
-        };
+    for (file, text) in files {
         let path = args.out_dir.join(&file);
         if let Err(err) = std::fs::write(&path, text) {
             eprintln!("error: cannot write {}: {err}", path.display());
@@ -139,4 +156,21 @@ pub fn run_compile(args: &CompileArgs) -> i32 {
         }
     }
     OK
+}
+
+/// Compile a description for the commands that run it (`run`, `bench`): diagnostics are shown,
+/// errors end the command with exit 1.
+pub fn manifest_for_run(file: &Path, targets: &[String]) -> Result<dgcc::ir::Manifest, i32> {
+    let options = CompileOptions { targets: targets.to_vec(), message_format: MessageFormat::Human, deny_warnings: false };
+    let Some((ok, c)) = compile_and_report(file, &options) else { return Err(USAGE) };
+    match c.manifest.filter(|_| ok) {
+        Some(m) => Ok(m),
+        None => Err(FAILED),
+    }
+}
+
+/// Whether a description mentions a kernel (a cheap look, only to decide whether the note about
+/// skipped kernel checks is worth printing).
+fn file_has_kernels(path: &Path) -> bool {
+    std::fs::read_to_string(path).is_ok_and(|t| t.contains("kernel"))
 }

@@ -4,7 +4,9 @@ mod bench;
 mod check;
 mod explain;
 mod fmt;
+mod probe;
 mod profiles;
+mod run;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
@@ -34,6 +36,10 @@ pub enum Command {
     Profiles(profiles::ProfilesArgs),
     /// Convert a description between RON and the dgcc language.
     Fmt(fmt::FmtArgs),
+    /// Write the live Vulkan device as a profile (Vulkan Profiles JSON).
+    Probe(probe::ProbeArgs),
+    /// Run the pipeline's GPU-driven scene headless on the live device.
+    Run(run::RunArgs),
     /// Benchmark the GPU-driven scene: CPU, multi-draw and DGC modes at several object counts.
     Bench(bench::BenchArgs),
 }
@@ -77,6 +83,8 @@ pub fn main() -> i32 {
         Command::Explain(a) => explain::run(&a),
         Command::Profiles(a) => profiles::run(&a),
         Command::Fmt(a) => fmt::run(&a),
+        Command::Probe(a) => probe::run(&a),
+        Command::Run(a) => run::run(&a),
         Command::Bench(a) => bench::run(&a),
     }
 }

@@ -53,11 +53,16 @@ pub fn load_file(path: &Path) -> Result<Profile, String> {
         return Err(cannot("not a regular file".into()));
     }
     if meta.len() > MAX_FILE_BYTES {
-        return Err(cannot(format!("{} bytes is more than the {MAX_FILE_BYTES} a profile may have", meta.len())));
+        return Err(cannot(format!(
+            "{} bytes is more than the {MAX_FILE_BYTES} a profile may have",
+            meta.len()
+        )));
     }
     let mut bytes = Vec::new();
     let file = std::fs::File::open(path).map_err(|e| cannot(e.to_string()))?;
-    file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes).map_err(|e| cannot(e.to_string()))?;
+    file.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| cannot(e.to_string()))?;
     if bytes.len() as u64 > MAX_FILE_BYTES {
         return Err(cannot(format!("more than the {MAX_FILE_BYTES} bytes a profile may have")));
     }
@@ -88,7 +93,11 @@ fn from_value(root: Value, path: &Path) -> Result<Profile, String> {
         (read.stated, read.description, CITE_CAPS_VIEWER)
     } else {
         let keys: Vec<&str> = root.keys().take(6).map(String::as_str).collect();
-        let found = if keys.is_empty() { "an empty object".to_owned() } else { format!("an object with keys {}", keys.join(", ")) };
+        let found = if keys.is_empty() {
+            "an empty object".to_owned()
+        } else {
+            format!("an object with keys {}", keys.join(", "))
+        };
         return Err(format!("not a device profile: {}", shape_hint(&found)));
     };
     let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();

@@ -10,10 +10,11 @@
 //!   the vertex/mesh shaders that read per-draw data, and a shader may declare only one
 //!   push-constant block: a kernel must not get the readers' block by accident.
 //! - The readers hide the difference between the two ways the runtime executes a stream: under
-//!   DGC the push-constant token fills push constants; under the multi-draw-indirect fallback
-//!   the same stream is replayed with `vkCmdDraw*Indirect` and the shader reads its record
-//!   through `gl_DrawID`. A specialization constant picks the path at pipeline creation, so
-//!   the branch costs nothing at run time.
+//!   DGC the push-constant token fills push constants; under the fallback the same stream is
+//!   replayed with `vkCmdDraw*Indirect` (the shader finds its record through `gl_DrawID`) or
+//!   with one `vkCmdDispatchIndirect` per record (through the sequence index the runtime
+//!   pushes). A specialization constant picks the path at pipeline creation, so the branch
+//!   costs nothing at run time.
 //! - Set, binding, constant id and the draw-index expression are `#ifndef` defaults, so that
 //!   an engine can place the stream wherever its descriptor layout has room.
 
@@ -47,13 +48,15 @@ fn header(o: &mut String, p: &Pipeline) {
     out!(o, "//   <L>_WRITER          declare the stream buffer <l>_stream and the writers <l>_write_<token>()");
     out!(o, "//   <L>_READER          declare the readers <l>_read_<token>() of push-constant and sequence-index");
     out!(o, "//                       tokens: they read push constants under DGC and, for draw layouts, the");
-    out!(o, "//                       stream record of the draw under the multi-draw-indirect fallback");
+    out!(o, "//                       stream record under the fallback (draws replayed with multi-draw");
+    out!(o, "//                       indirect, or dispatches one by one with the sequence index pushed)");
     out!(o, "//   <L>_STREAM_SET      descriptor set of <l>_stream (default 0)");
     out!(o, "//   <L>_STREAM_BINDING  binding of <l>_stream (default 0)");
-    out!(o, "//   <L>_MDI_CONSTANT_ID constant_id of the bool specialization constant <l>_multi_draw that");
+    out!(o, "//   <L>_MDI_CONSTANT_ID constant_id of the bool specialization constant <l>_fallback that");
     out!(o, "//                       selects the fallback (default 0; false means DGC)");
-    out!(o, "//   <L>_DRAW_ID         the record index a draw reads under the fallback (default gl_DrawID, or");
-    out!(o, "//                       gl_DrawIDARB before GLSL 460); define it in stages without gl_DrawID");
+    out!(o, "//   <L>_RECORD_INDEX    the record the readers read under the fallback: default gl_DrawID");
+    out!(o, "//                       (gl_DrawIDARB before GLSL 460) for draws, the SEQUENCE_INDEX push");
+    out!(o, "//                       constant for dispatches; define it in stages without gl_DrawID");
     out!(o, "//   <L>_PUSH_EXTRA      member declarations appended to the readers' push-constant block, for");
     out!(o, "//                       a shader's other push constants (give them explicit offsets)");
     out!(o, "");
@@ -122,7 +125,7 @@ fn layout_section(o: &mut String, l: &Layout) {
     }
 
     let has_push = l.tokens.iter().any(|t| t.reads_push());
-    let fallback = has_push && l.action_is_draw();
+    let fallback = has_push && (l.action_is_draw() || dispatch_sequence_index(l).is_some());
     let stream_cond =
         if fallback { format!("defined({u}_WRITER) || defined({u}_READER)") } else { format!("defined({u}_WRITER)") };
     out!(o, "");
@@ -189,6 +192,16 @@ fn writers(o: &mut String, l: &Layout) {
     out!(o, "#endif // {u}_WRITER");
 }
 
+/// For a dispatch layout with a SEQUENCE_INDEX token: the push member that holds the index,
+/// which the runtime also pushes when it dispatches records one by one.
+fn dispatch_sequence_index<'a>(l: &'a Layout<'_>) -> Option<&'a str> {
+    if l.action() != Some(crate::ir::TokenType::Dispatch) {
+        return None;
+    }
+    let t = l.tokens.iter().find(|t| t.raw.token_type == crate::ir::TokenType::SequenceIndex && t.reads_push())?;
+    Some(l.members[t.members[0]].name.as_str())
+}
+
 /// Whether the readers' push-constant block must be `scalar`: the layout is scalar, or a
 /// member lands in push-constant space at an offset std430 would not allow.
 fn push_block_is_scalar(l: &Layout) -> bool {
@@ -196,13 +209,13 @@ fn push_block_is_scalar(l: &Layout) -> bool {
         || l.tokens.iter().filter(|t| t.reads_push()).any(|t| {
             t.members.iter().any(|&i| {
                 let m = &l.members[i];
-                push_offset(l, t, m) % model::std430_align(m.glsl_type()) != 0
+                !push_offset(t, m).is_multiple_of(model::std430_align(m.glsl_type()))
             })
         })
 }
 
 /// Where a token member lands in push-constant space.
-fn push_offset(_l: &Layout, t: &model::Token, m: &Member) -> u32 {
+fn push_offset(t: &model::Token, m: &Member) -> u32 {
     let base = t.raw.push_constant.map(|r| r.offset).unwrap_or(0);
     base + (m.offset() - t.raw.offset)
 }
@@ -227,7 +240,7 @@ fn readers(o: &mut String, l: &Layout, fallback: bool) {
             } else {
                 decl(m)
             };
-            out!(o, "    layout(offset = {}) {d};", push_offset(l, t, m));
+            out!(o, "    layout(offset = {}) {d};", push_offset(t, m));
         }
     }
     out!(o, "    {u}_PUSH_EXTRA");
@@ -236,16 +249,25 @@ fn readers(o: &mut String, l: &Layout, fallback: bool) {
         out!(o, "#ifndef {u}_MDI_CONSTANT_ID");
         out!(o, "#define {u}_MDI_CONSTANT_ID 0");
         out!(o, "#endif");
-        out!(o, "#ifndef {u}_DRAW_ID");
-        out!(o, "#if __VERSION__ >= 460");
-        out!(o, "#define {u}_DRAW_ID gl_DrawID");
-        out!(o, "#else");
-        out!(o, "#extension GL_ARB_shader_draw_parameters : require");
-        out!(o, "#define {u}_DRAW_ID gl_DrawIDARB");
+        out!(o, "#ifndef {u}_RECORD_INDEX");
+        match dispatch_sequence_index(l) {
+            Some(seq) => out!(o, "#define {u}_RECORD_INDEX {s}_push.{seq}"),
+            None => {
+                out!(o, "#if __VERSION__ >= 460");
+                out!(o, "#define {u}_RECORD_INDEX gl_DrawID");
+                out!(o, "#else");
+                out!(o, "#extension GL_ARB_shader_draw_parameters : require");
+                out!(o, "#define {u}_RECORD_INDEX gl_DrawIDARB");
+                out!(o, "#endif");
+            }
+        }
         out!(o, "#endif");
-        out!(o, "#endif");
-        out!(o, "// True when the stream is replayed with vkCmdDraw*Indirect instead of executed with DGC.");
-        out!(o, "layout(constant_id = {u}_MDI_CONSTANT_ID) const bool {s}_multi_draw = false;");
+        if l.action_is_draw() {
+            out!(o, "// True when the stream is replayed with vkCmdDraw*Indirect instead of executed with DGC.");
+        } else {
+            out!(o, "// True when the records are dispatched one by one instead of executed with DGC.");
+        }
+        out!(o, "layout(constant_id = {u}_MDI_CONSTANT_ID) const bool {s}_fallback = false;");
     }
     for t in l.tokens.iter().filter(|t| t.reads_push()) {
         let value = format!("{}Push{}", l.camel, super::names::camel(&t.raw.name));
@@ -253,8 +275,8 @@ fn readers(o: &mut String, l: &Layout, fallback: bool) {
             let m = &l.members[t.members[0]];
             out!(o, "// The index of the sequence (token `{}`).", t.raw.name);
             out!(o, "uint {s}_read_{}() {{", t.name);
-            if fallback {
-                out!(o, "    return {s}_multi_draw ? uint({u}_DRAW_ID) : {s}_push.{};", m.name);
+            if fallback && l.action_is_draw() {
+                out!(o, "    return {s}_fallback ? uint({u}_RECORD_INDEX) : {s}_push.{};", m.name);
             } else {
                 out!(o, "    return {s}_push.{};", m.name);
             }
@@ -280,9 +302,9 @@ fn readers(o: &mut String, l: &Layout, fallback: bool) {
             }
         };
         if fallback {
-            out!(o, "    if ({s}_multi_draw) {{");
+            out!(o, "    if ({s}_fallback) {{");
             for &i in &t.members {
-                out!(o, "        v.{n} = {s}_stream.records[{u}_DRAW_ID].{n};", n = l.members[i].name);
+                out!(o, "        v.{n} = {s}_stream.records[{u}_RECORD_INDEX].{n};", n = l.members[i].name);
             }
             out!(o, "    }} else {{");
             from_push(o, "        ");

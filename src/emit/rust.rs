@@ -29,7 +29,7 @@ pub fn emit(m: &Manifest) -> Result<String, EmitError> {
     out!(o, "// `dgcc::build`, or as a module file. Needs the `dgcc` crate with its `runtime` feature.");
     out!(o, "");
     out!(o, "/// Pipeline `{}`: its indirect-commands layouts and kernels, as compiled by dgcc.", p.raw.pipeline);
-    out!(o, "#[allow(dead_code, non_upper_case_globals, clippy::all)]");
+    out!(o, "#[allow(dead_code, unused_imports, non_upper_case_globals, clippy::all)]");
     out!(o, "pub mod {} {{", p.snake);
     out!(o, "    use ::dgcc::ash::vk;");
     out!(o, "    use ::dgcc::runtime::ext_dgc;");
@@ -37,6 +37,8 @@ pub fn emit(m: &Manifest) -> Result<String, EmitError> {
     for l in &p.layouts {
         record(&mut o, l);
     }
+    out!(o, "");
+    layout_table(&mut o, &p);
     out!(o, "");
     out!(o, "    /// The indirect-commands layouts: constants, tokens and create info.");
     out!(o, "    pub mod layouts {{");
@@ -153,6 +155,46 @@ fn record(o: &mut String, l: &Layout) {
     out!(o, "    }};");
 }
 
+/// `LAYOUTS`: every layout with its numbers and tokens, for code that handles them by name.
+fn layout_table(o: &mut String, p: &Pipeline) {
+    out!(o, "");
+    out!(o, "    /// One layout of the pipeline, for code that handles layouts by name.");
+    out!(o, "    #[derive(Clone, Copy, Debug)]");
+    out!(o, "    pub struct LayoutInfo {{");
+    out!(o, "        pub name: &'static str,");
+    out!(o, "        /// `indirectStride` in bytes.");
+    out!(o, "        pub stride: u32,");
+    out!(o, "        /// `size_of` the record struct (equal to the stride).");
+    out!(o, "        pub record_size: usize,");
+    out!(o, "        pub shader_stages: vk::ShaderStageFlags,");
+    out!(o, "        pub usage_flags: ext_dgc::IndirectCommandsLayoutUsageFlagsEXT,");
+    out!(o, "        pub max_sequences: u32,");
+    out!(o, "        /// The tokens, in stream order.");
+    out!(o, "        pub tokens: fn() -> Vec<ext_dgc::IndirectCommandsLayoutTokenEXT<'static>>,");
+    out!(o, "    }}");
+    out!(o, "");
+    out!(o, "    /// Every layout, in description order.");
+    out!(o, "    pub static LAYOUTS: [LayoutInfo; {}] = [", p.layouts.len());
+    for l in &p.layouts {
+        let m = format!("layouts::{}", names::member(&l.snake));
+        out!(o, "        LayoutInfo {{");
+        out!(o, "            name: {:?},", l.raw.name);
+        out!(o, "            stride: {m}::STRIDE,");
+        out!(o, "            record_size: ::core::mem::size_of::<{}>(),", l.record);
+        out!(o, "            shader_stages: {m}::SHADER_STAGES,");
+        out!(o, "            usage_flags: {m}::USAGE_FLAGS,");
+        out!(o, "            max_sequences: {m}::MAX_SEQUENCES,");
+        out!(o, "            tokens: {m}::token_vec,");
+        out!(o, "        }},");
+    }
+    out!(o, "    ];");
+    out!(o, "");
+    out!(o, "    /// The layout with this name.");
+    out!(o, "    pub fn layout(name: &str) -> Option<&'static LayoutInfo> {{");
+    out!(o, "        LAYOUTS.iter().find(|l| l.name == name)");
+    out!(o, "    }}");
+}
+
 fn token_data_type(t: TokenType) -> &'static str {
     match t {
         TokenType::VertexBuffer => "IndirectCommandsVertexBufferTokenEXT",
@@ -253,6 +295,11 @@ fn layout_module(o: &mut String, l: &Layout) {
     out!(o, "                ]");
     out!(o, "            }}");
     out!(o, "");
+    out!(o, "            /// [`tokens`] as a `Vec`, for [`super::super::LayoutInfo`].");
+    out!(o, "            pub fn token_vec() -> Vec<ext_dgc::IndirectCommandsLayoutTokenEXT<'static>> {{");
+    out!(o, "                tokens().to_vec()");
+    out!(o, "            }}");
+    out!(o, "");
     out!(o, "            /// The create info for `vkCreateIndirectCommandsLayoutEXT`, borrowing `tokens` (from [`tokens`]).");
     out!(o, "            pub fn create_info<'a>(");
     out!(o, "                pipeline_layout: vk::PipelineLayout,");
@@ -283,7 +330,9 @@ fn kernels(o: &mut String, m: &Manifest) {
     out!(o, "");
     out!(o, "    /// The compute kernels that write the streams.");
     out!(o, "    pub mod kernels {{");
-    out!(o, "        use super::*;");
+    if !m.kernels.is_empty() {
+        out!(o, "        use super::*;");
+    }
     for k in &m.kernels {
         out!(o, "");
         out!(o, "        /// Kernel `{}`.", k.name);

@@ -485,6 +485,9 @@ pub fn verify(l: &CompiledLayout) -> Result<(), String> {
     if l.stride % 4 != 0 {
         return Err(format!("stride {} is not a multiple of 4", l.stride));
     }
+    if !l.record_align.is_power_of_two() || l.record_align < 4 {
+        return Err(format!("record alignment {} is not a power of two of at least 4", l.record_align));
+    }
     if l.stride % l.record_align != 0 {
         return Err(format!("stride {} is not a multiple of the record alignment {}", l.stride, l.record_align));
     }

@@ -7,18 +7,21 @@
 //!
 //! Ranges: E00xx input and syntax, E002x profiles, E01xx token order and kinds, E02xx device
 //! limits and features, E03xx push constants, E04xx stream layout, E05xx kernels and subgroups,
-//! E06xx execution sets, E07xx names and references; W0xxx warnings.
+//! E06xx execution sets, E07xx names and references, E08xx stream contents (found on the GPU
+//! by the runtime's stream validator, never in a description); W0xxx warnings.
 
 use crate::diag::Severity;
 
 mod input;
 mod layout;
 mod profiles;
+mod shader;
+mod stream;
 mod validation;
 
 /// Every table of the registry; a new area adds its file here.
-fn tables() -> [&'static [Rule]; 4] {
-    [input::RULES, profiles::RULES, layout::RULES, validation::RULES]
+fn tables() -> [&'static [Rule]; 6] {
+    [input::RULES, profiles::RULES, layout::RULES, shader::RULES, validation::RULES, stream::RULES]
 }
 
 /// One rule of the registry.

@@ -6,13 +6,23 @@
 //! `Capabilities`, so a caller gets a `MissingFeature` error that names the feature when it
 //! asks for work that needs it, never a driver crash.
 //!
+//! Optional features that layouts can depend on (mesh and task shaders) are enabled whenever
+//! the device has them, and `DgcDevice::from_context` refuses layouts that need one that is off
+//! — the validation layer holds a token to what was *enabled*, not to what the device could do.
+//!
 //! Device choice: the first device that is Vulkan 1.3 and, when asked, exposes
 //! `VK_EXT_device_generated_commands`; `DGCC_DEVICE=<substring>` picks by name.
+//!
+//! Validation: with `ContextOptions::validation` set (by default when `DGCC_VALIDATION=1`), the
+//! instance enables `VK_LAYER_KHRONOS_validation` and a debug messenger that fills the given
+//! `LayerLog` (see `layer_log.rs`); a missing or too old layer is then an error, not a skip.
 
 use super::error::{Result, RuntimeError};
 use super::ext_dgc;
+use super::layer_log::{self, LayerLog};
 use ash::vk;
 use std::ffi::{CStr, CString};
+use std::sync::Arc;
 
 /// What the context should try to enable.
 #[derive(Clone, Debug)]
@@ -21,11 +31,14 @@ pub struct ContextOptions {
     pub enable_dgc: bool,
     /// Fail when the device lacks it.
     pub require_dgc: bool,
+    /// Run under `VK_LAYER_KHRONOS_validation` and record its messages here. The default is a
+    /// fresh log when `DGCC_VALIDATION=1`, else none.
+    pub validation: Option<Arc<LayerLog>>,
 }
 
 impl Default for ContextOptions {
     fn default() -> Self {
-        ContextOptions { enable_dgc: true, require_dgc: false }
+        ContextOptions { enable_dgc: true, require_dgc: false, validation: LayerLog::from_env() }
     }
 }
 
@@ -42,6 +55,9 @@ pub struct Capabilities {
     pub scalar_block_layout: bool,
     pub shader_int64: bool,
     pub timestamps: bool,
+    /// `VK_EXT_mesh_shader` with `meshShader` / `taskShader` enabled.
+    pub mesh_shader: bool,
+    pub task_shader: bool,
 }
 
 pub struct GpuContext {
@@ -58,21 +74,63 @@ pub struct GpuContext {
     pub properties: vk::PhysicalDeviceProperties,
     pub memory: vk::PhysicalDeviceMemoryProperties,
     pub device_name: String,
+    /// The validation messenger and the log it fills, when validation is on.
+    messenger: Option<Messenger>,
+}
+
+/// A standing `VK_EXT_debug_utils` messenger and the log its callback writes to (the `Arc`
+/// keeps the callback's user data alive until the instance is gone).
+struct Messenger {
+    utils: ash::ext::debug_utils::Instance,
+    handle: vk::DebugUtilsMessengerEXT,
+    log: Arc<LayerLog>,
 }
 
 /// Create an instance (Vulkan 1.3, no layers, no surface).
 pub(crate) fn create_instance() -> Result<(ash::Entry, ash::Instance)> {
+    let (entry, instance, _) = create_instance_with(None)?;
+    Ok((entry, instance))
+}
+
+/// Create an instance; with `validation`, enable the Khronos layer and a messenger into the log.
+fn create_instance_with(validation: Option<&Arc<LayerLog>>) -> Result<(ash::Entry, ash::Instance, Option<Messenger>)> {
     // SAFETY: loading the system's Vulkan loader library.
     let entry = unsafe { ash::Entry::load() }.map_err(|e| RuntimeError::NoVulkan(format!("cannot load the Vulkan loader: {e}")))?;
     let app = vk::ApplicationInfo::default()
         .application_name(c"dgcc")
         .engine_name(c"dgcc")
         .api_version(vk::API_VERSION_1_3);
-    let info = vk::InstanceCreateInfo::default().application_info(&app);
-    // SAFETY: valid create info without pointers beyond `app`.
+    let Some(log) = validation else {
+        let info = vk::InstanceCreateInfo::default().application_info(&app);
+        // SAFETY: valid create info without pointers beyond `app`.
+        let instance = unsafe { entry.create_instance(&info, None) }
+            .map_err(|r| RuntimeError::NoVulkan(format!("vkCreateInstance failed: {r}")))?;
+        return Ok((entry, instance, None));
+    };
+    layer_log::find_layer(&entry).map_err(|why| RuntimeError::NoVulkan(format!("validation was asked for, but {why}")))?;
+    let layers = [layer_log::LAYER_NAME.as_ptr()];
+    let extensions = [ash::ext::debug_utils::NAME.as_ptr()];
+    let mut messenger_info = layer_log::messenger_info(log);
+    let info = vk::InstanceCreateInfo::default()
+        .application_info(&app)
+        .enabled_layer_names(&layers)
+        .enabled_extension_names(&extensions)
+        .push_next(&mut messenger_info);
+    // SAFETY: the create info and its chain live until the call returns; the messenger's user
+    // data is `log`, which the returned `Messenger` keeps alive as long as the instance.
     let instance = unsafe { entry.create_instance(&info, None) }
-        .map_err(|r| RuntimeError::NoVulkan(format!("vkCreateInstance failed: {r}")))?;
-    Ok((entry, instance))
+        .map_err(|r| RuntimeError::NoVulkan(format!("vkCreateInstance with VK_LAYER_KHRONOS_validation failed: {r}")))?;
+    let utils = ash::ext::debug_utils::Instance::new(&entry, &instance);
+    let standing = layer_log::messenger_info(log);
+    // SAFETY: a valid instance with VK_EXT_debug_utils enabled.
+    match unsafe { utils.create_debug_utils_messenger(&standing, None) } {
+        Ok(handle) => Ok((entry, instance, Some(Messenger { utils, handle, log: log.clone() }))),
+        Err(r) => {
+            // SAFETY: nothing else was created from the instance.
+            unsafe { instance.destroy_instance(None) };
+            Err(RuntimeError::Vulkan { call: "vkCreateDebugUtilsMessengerEXT", result: r })
+        }
+    }
 }
 
 pub(crate) fn device_name(props: &vk::PhysicalDeviceProperties) -> String {
@@ -118,15 +176,28 @@ pub(crate) fn pick_physical(instance: &ash::Instance, want_dgc: bool) -> Result<
 
 impl GpuContext {
     pub fn new(options: &ContextOptions) -> Result<GpuContext> {
-        let (entry, instance) = create_instance()?;
+        let (entry, instance, messenger) = create_instance_with(options.validation.as_ref())?;
         match Self::with_instance(entry.clone(), instance.clone(), options) {
-            Ok(ctx) => Ok(ctx),
+            Ok(mut ctx) => {
+                ctx.messenger = messenger;
+                Ok(ctx)
+            }
             Err(e) => {
                 // SAFETY: nothing else was created from the instance.
-                unsafe { instance.destroy_instance(None) };
+                unsafe {
+                    if let Some(m) = &messenger {
+                        m.utils.destroy_debug_utils_messenger(m.handle, None);
+                    }
+                    instance.destroy_instance(None);
+                }
                 Err(e)
             }
         }
+    }
+
+    /// The validation log, when this context runs under the layer.
+    pub fn layer_log(&self) -> Option<&Arc<LayerLog>> {
+        self.messenger.as_ref().map(|m| &m.log)
     }
 
     fn with_instance(entry: ash::Entry, instance: ash::Instance, options: &ContextOptions) -> Result<GpuContext> {
@@ -138,6 +209,7 @@ impl GpuContext {
         let extensions = device_extensions(&instance, physical);
         let has = |name: &CStr| extensions.iter().any(|e| e.as_c_str() == name);
         let has_dgc_ext = has(ext_dgc::NAME) && has(ash::khr::maintenance5::NAME);
+        let has_mesh_ext = has(ash::ext::mesh_shader::NAME);
 
         // Query what the device supports.
         let mut f11 = vk::PhysicalDeviceVulkan11Features::default();
@@ -145,14 +217,18 @@ impl GpuContext {
         let mut f13 = vk::PhysicalDeviceVulkan13Features::default();
         let mut m5 = vk::PhysicalDeviceMaintenance5FeaturesKHR::default();
         let mut dgc = ext_dgc::PhysicalDeviceDeviceGeneratedCommandsFeaturesEXT::default();
+        let mut mesh = vk::PhysicalDeviceMeshShaderFeaturesEXT::default();
         let mut f2 = vk::PhysicalDeviceFeatures2::default().push_next(&mut f11).push_next(&mut f12).push_next(&mut f13);
         if has_dgc_ext {
             f2 = f2.push_next(&mut m5).push_next(&mut dgc);
         }
+        if has_mesh_ext {
+            f2 = f2.push_next(&mut mesh);
+        }
         // SAFETY: a valid feature chain of structures this device knows.
         unsafe { instance.get_physical_device_features2(physical, &mut f2) };
         let base = f2.features;
-        let (f11, f12, f13, m5, dgc) = (f11, f12, f13, m5, dgc);
+        let (f11, f12, f13, m5, dgc, mesh) = (f11, f12, f13, m5, dgc, mesh);
 
         let dgc_available = has_dgc_ext && dgc.device_generated_commands == vk::TRUE && m5.maintenance5 == vk::TRUE;
         if options.require_dgc && !dgc_available {
@@ -182,6 +258,8 @@ impl GpuContext {
             scalar_block_layout: on(f12.scalar_block_layout),
             shader_int64: on(base.shader_int64),
             timestamps: properties.limits.timestamp_compute_and_graphics == vk::TRUE,
+            mesh_shader: has_mesh_ext && on(mesh.mesh_shader),
+            task_shader: has_mesh_ext && on(mesh.task_shader),
         };
 
         // Enable exactly what the runtime uses and the device has.
@@ -207,6 +285,8 @@ impl GpuContext {
         let mut e_dgc = ext_dgc::PhysicalDeviceDeviceGeneratedCommandsFeaturesEXT::default()
             .device_generated_commands(true)
             .dynamic_generated_pipeline_layout(caps.dgc_dynamic_layout);
+        let use_mesh = caps.mesh_shader || caps.task_shader;
+        let mut e_mesh = vk::PhysicalDeviceMeshShaderFeaturesEXT::default().mesh_shader(caps.mesh_shader).task_shader(caps.task_shader);
 
         // SAFETY: `physical` belongs to `instance`.
         let families = unsafe { instance.get_physical_device_queue_family_properties(physical) };
@@ -226,6 +306,9 @@ impl GpuContext {
             ext_names.push(ash::khr::maintenance5::NAME.as_ptr());
             ext_names.push(ext_dgc::NAME.as_ptr());
         }
+        if use_mesh {
+            ext_names.push(ash::ext::mesh_shader::NAME.as_ptr());
+        }
         let mut info = vk::DeviceCreateInfo::default()
             .queue_create_infos(&queue_info)
             .enabled_extension_names(&ext_names)
@@ -235,6 +318,9 @@ impl GpuContext {
             .push_next(&mut e13);
         if use_dgc {
             info = info.push_next(&mut e_m5).push_next(&mut e_dgc);
+        }
+        if use_mesh {
+            info = info.push_next(&mut e_mesh);
         }
         // SAFETY: the chain holds only features the device reported.
         let device = unsafe { instance.create_device(physical, &info, None) }.map_err(RuntimeError::vk("vkCreateDevice"))?;
@@ -280,6 +366,7 @@ impl GpuContext {
             properties,
             memory,
             device_name,
+            messenger: None,
         })
     }
 
@@ -345,6 +432,11 @@ impl Drop for GpuContext {
             let _ = self.device.device_wait_idle();
             self.device.destroy_command_pool(self.pool, None);
             self.device.destroy_device(None);
+            // The messenger goes after the device, so leaks reported at vkDestroyDevice are
+            // logged; the one chained at instance creation covers vkDestroyInstance.
+            if let Some(m) = &self.messenger {
+                m.utils.destroy_debug_utils_messenger(m.handle, None);
+            }
             self.instance.destroy_instance(None);
         }
     }

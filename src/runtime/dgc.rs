@@ -7,13 +7,23 @@
 //! `VkIndirectCommandsLayoutEXT` token for token. Executing — preprocess memory, chunks,
 //! barriers — lives in `execute.rs`; the layout only knows what it is and which state its
 //! execution leaves undefined (`InvalidatedState`), so the caller can re-bind exactly that.
+//!
+//! The device is told which optional features were enabled (`features.rs` says why), and
+//! checks layouts against the hardware's profile with the others turned off.
+//!
+//! Why `DgcLayout` and `ExecutionSet` destroy themselves on drop (and still offer `destroy`):
+//! they are children of the device that the validation layer counts at `vkDestroyDevice`; a
+//! layout forgotten on an error path or at the end of a test leaked. Each keeps the
+//! extension's function table, so dropping it needs nothing else, and drops before the device
+//! as long as it is declared after it — the order Rust drops locals and fields in.
 
 use super::error::{Result, RuntimeError};
 use super::ext_dgc::{self as x, IndirectCommandsLayoutTokenEXT as Token};
 use super::memory::Allocator;
 use super::probe::probe_physical;
 use super::refuse::refusal;
-use crate::device::Profile;
+use super::features::EnabledFeatures;
+use crate::device::{Limit, Profile};
 use crate::ir::{CompiledLayout, PushConstantRange, TokenType};
 use ash::vk;
 
@@ -23,6 +33,8 @@ pub struct DgcDevice {
     pub(crate) ext: x::Device,
     memory: vk::PhysicalDeviceMemoryProperties,
     profile: Profile,
+    /// Features the hardware has that the device was created without.
+    not_enabled: Vec<Limit>,
 }
 
 impl Allocator for DgcDevice {
@@ -37,9 +49,11 @@ impl Allocator for DgcDevice {
 impl DgcDevice {
     /// Wrap an engine's device. It must have been created with `VK_EXT_device_generated_commands`
     /// (and `VK_KHR_maintenance5`) enabled and the `deviceGeneratedCommands` feature on, plus
-    /// `bufferDeviceAddress` and `synchronization2`.
-    pub fn new(instance: &ash::Instance, physical: vk::PhysicalDevice, device: &ash::Device) -> Result<DgcDevice> {
-        let probe = probe_physical(instance, physical);
+    /// `bufferDeviceAddress` and `synchronization2`. `enabled` says which optional features the
+    /// engine turned on; layouts that need one that is off are refused.
+    pub fn new(instance: &ash::Instance, physical: vk::PhysicalDevice, device: &ash::Device, enabled: EnabledFeatures) -> Result<DgcDevice> {
+        let mut probe = probe_physical(instance, physical);
+        let not_enabled = enabled.restrict(&mut probe.profile);
         if probe.profile.value(crate::device::Limit::DeviceGeneratedCommands) != Some(1) {
             return Err(RuntimeError::MissingFeature {
                 device: probe.device_name,
@@ -54,7 +68,7 @@ impl DgcDevice {
         })?;
         // SAFETY: `physical` belongs to `instance`.
         let memory = unsafe { instance.get_physical_device_memory_properties(physical) };
-        Ok(DgcDevice { device: device.clone(), ext, memory, profile: probe.profile })
+        Ok(DgcDevice { device: device.clone(), ext, memory, profile: probe.profile, not_enabled })
     }
 
     /// The runtime's own headless context, when it enabled the extension.
@@ -66,10 +80,17 @@ impl DgcDevice {
                 needed_for: "device-generated commands (try the multi-draw fallback)".into(),
             });
         }
-        Self::new(&ctx.instance, ctx.physical, &ctx.device)
+        let enabled = EnabledFeatures {
+            mesh_shader: ctx.caps.mesh_shader,
+            task_shader: ctx.caps.task_shader,
+            dynamic_generated_pipeline_layout: ctx.caps.dgc_dynamic_layout,
+            ..EnabledFeatures::default()
+        };
+        Self::new(&ctx.instance, ctx.physical, &ctx.device, enabled)
     }
 
-    /// The live device as a profile (what `dgcc probe` reports).
+    /// The live device as a profile (what `dgcc probe` reports), with the features that were not
+    /// enabled turned off.
     pub fn profile(&self) -> &Profile {
         &self.profile
     }
@@ -80,10 +101,14 @@ impl DgcDevice {
 
     /// Refuse a layout the device cannot run: `Err(Refused)` with `dgcc check`'s diagnostics.
     pub fn check_layout(&self, layout: &CompiledLayout, push_constants: &[PushConstantRange]) -> Result<()> {
-        match refusal(layout, push_constants, &self.profile) {
-            None => Ok(()),
-            Some(diagnostics) => Err(RuntimeError::Refused { layout: layout.name.clone(), diagnostics }),
+        let Some(mut diagnostics) = refusal(layout, push_constants, &self.profile) else { return Ok(()) };
+        // "false on <device>" is true of the device as created, not of the hardware: say so.
+        for d in &mut diagnostics {
+            for limit in self.not_enabled.iter().filter(|l| d.message.contains(l.vk_name())) {
+                d.notes.push(format!("the device supports {}, but it was created without it enabled", limit.vk_name()));
+            }
         }
+        Err(RuntimeError::Refused { layout: layout.name.clone(), diagnostics })
     }
 
     /// Create the `VkIndirectCommandsLayoutEXT` for `layout`, after `check_layout`.
@@ -107,15 +132,28 @@ impl DgcDevice {
         // device's limits above.
         let handle = unsafe { self.ext.create_indirect_commands_layout(&info, None) }
             .map_err(RuntimeError::vk("vkCreateIndirectCommandsLayoutEXT"))?;
-        Ok(DgcLayout { handle, compiled: layout.clone(), pipeline_layout })
+        Ok(DgcLayout { handle, compiled: layout.clone(), pipeline_layout, ext: self.ext.clone() })
     }
 }
 
 /// An indirect execution set of pipelines (`VkIndirectExecutionSetEXT`, type PIPELINES).
+/// Destroyed on drop unless `DgcDevice::destroy_execution_set` did it first.
 pub struct ExecutionSet {
     pub handle: x::IndirectExecutionSetEXT,
     pub initial: vk::Pipeline,
     pub max_entries: u32,
+    ext: x::Device,
+}
+
+impl Drop for ExecutionSet {
+    fn drop(&mut self) {
+        if self.handle != x::IndirectExecutionSetEXT::null() {
+            // SAFETY: created by `ext`'s device; the owner's contract (no pending work, device
+            // alive) is the same as for `destroy_execution_set`.
+            unsafe { self.ext.destroy_indirect_execution_set(self.handle, None) };
+            self.handle = x::IndirectExecutionSetEXT::null();
+        }
+    }
 }
 
 impl DgcDevice {
@@ -139,7 +177,7 @@ impl DgcDevice {
         // `create_layout`'s rules.
         let handle = unsafe { self.ext.create_indirect_execution_set(&create, None) }
             .map_err(RuntimeError::vk("vkCreateIndirectExecutionSetEXT"))?;
-        Ok(ExecutionSet { handle, initial, max_entries: set.max_entries })
+        Ok(ExecutionSet { handle, initial, max_entries: set.max_entries, ext: self.ext.clone() })
     }
 
     /// Put `pipeline` (same layout and state as the initial one, `INDIRECT_BINDABLE`) at `index`.
@@ -253,10 +291,21 @@ pub struct RestoreState<'a> {
     pub pipeline: Option<(vk::PipelineBindPoint, vk::Pipeline)>,
 }
 
+/// A created `VkIndirectCommandsLayoutEXT`. Destroyed on drop (or earlier with `destroy`); drop
+/// it before the device, with no pending work using it.
 pub struct DgcLayout {
     pub handle: x::IndirectCommandsLayoutEXT,
     pub compiled: CompiledLayout,
     pub pipeline_layout: vk::PipelineLayout,
+    ext: x::Device,
+}
+
+impl Drop for DgcLayout {
+    fn drop(&mut self) {
+        // SAFETY: the handle was created by `ext`'s device; no pending work may use it (the
+        // owner's contract, as for `destroy`).
+        unsafe { self.release() };
+    }
 }
 
 impl DgcLayout {
@@ -327,8 +376,14 @@ impl DgcLayout {
     /// # Safety
     /// No pending work may use it.
     pub unsafe fn destroy(&mut self, dev: &DgcDevice) {
+        debug_assert_eq!(dev.ext.device(), self.ext.device(), "a layout is destroyed by the device that made it");
+        self.release();
+    }
+
+    /// Destroy the handle once; later calls (and the drop) do nothing.
+    unsafe fn release(&mut self) {
         if self.handle != x::IndirectCommandsLayoutEXT::null() {
-            dev.ext.destroy_indirect_commands_layout(self.handle, None);
+            self.ext.destroy_indirect_commands_layout(self.handle, None);
             self.handle = x::IndirectCommandsLayoutEXT::null();
         }
     }
@@ -338,9 +393,17 @@ impl DgcLayout {
 mod tests {
     use super::*;
 
-    fn layout(compiled: CompiledLayout) -> DgcLayout {
-        DgcLayout { handle: x::IndirectCommandsLayoutEXT::null(), compiled, pipeline_layout: vk::PipelineLayout::null() }
+    /// A function table that must never be called (every test layout has a null handle).
+    fn never_called() -> x::Device {
+        // SAFETY: the pointers are never called: `release` skips null handles.
+        let fp = unsafe { x::DeviceFn::load_with(|_| std::ptr::NonNull::<std::ffi::c_void>::dangling().as_ptr()) };
+        x::Device::from_parts(vk::Device::null(), fp.expect("every name gets a pointer"))
     }
+
+    fn layout(compiled: CompiledLayout) -> DgcLayout {
+        DgcLayout { handle: x::IndirectCommandsLayoutEXT::null(), compiled, pipeline_layout: vk::PipelineLayout::null(), ext: never_called() }
+    }
+
 
     #[test]
     fn the_scene_layout_invalidates_push_constants_and_the_index_buffer_only() {

@@ -20,6 +20,7 @@ use super::error::{Result, RuntimeError};
 use super::ext_dgc::{self as x, bits};
 use super::memory::{Buffer, Location};
 use super::preprocess::{plan, ChunkPlan};
+use super::validate::StreamValidator;
 use ash::vk;
 
 /// Where the records are: one buffer (for the fallback) and its address (for DGC).
@@ -96,6 +97,8 @@ pub struct Execution {
     preprocess: Option<Buffer>,
     chunk_counts: Option<Buffer>,
     split: Option<(vk::PipelineLayout, vk::Pipeline)>,
+    /// Stream validation recorded before every execute (`set_validator`).
+    validator: Option<StreamValidator>,
 }
 
 const SPLIT_COUNT_SPV: &[u8] = include_bytes!("../../shaders/runtime/spv/split_count.comp.spv");
@@ -138,7 +141,7 @@ impl Execution {
         } else {
             None
         };
-        let mut exec = Execution { plan: chunk_plan, bound, max_sequences, max_draw_count, preprocess, chunk_counts: None, split: None };
+        let mut exec = Execution { plan: chunk_plan, bound, max_sequences, max_draw_count, preprocess, chunk_counts: None, split: None, validator: None };
         if exec.plan.chunks > 1 {
             let usage = vk::BufferUsageFlags::STORAGE_BUFFER | vk::BufferUsageFlags::INDIRECT_BUFFER;
             exec.chunk_counts = Some(Buffer::new(dev, 4 * exec.plan.chunks as u64, usage, Location::Device)?);
@@ -151,13 +154,25 @@ impl Execution {
         self.plan.preprocess_bytes
     }
 
+    /// Validate every stream on the GPU before executing it (`runtime::validate`); read the
+    /// report with `validator().read_report()` once the submission finished. Returns the
+    /// validator this replaces, which the caller destroys.
+    pub fn set_validator(&mut self, validator: Option<StreamValidator>) -> Option<StreamValidator> {
+        std::mem::replace(&mut self.validator, validator)
+    }
+
+    pub fn validator(&self) -> Option<&StreamValidator> {
+        self.validator.as_ref()
+    }
+
     /// Record the execution of `stream`: an input barrier, the count split (if chunked and
-    /// counted), then per chunk [preprocess], begin, execute, end. The bound pipeline (or the
+    /// counted), then per chunk preprocess, begin, execute, end. The bound pipeline (or the
     /// execution set's initial pipeline), descriptor sets and dynamic state must be bound on
     /// `cmd` before; afterwards `layout.invalidated_state()` is undefined. A dispatch layout
-    /// whose GPU count is split over several chunks has the split kernel bound first and its
-    /// pipeline bound again after it, so push constants the caller pushed itself must be pushed
-    /// again from `Pass::phase` at `ExecuteBegin(0)` (draw layouts are not affected).
+    /// whose GPU count is split over several chunks, or that has a validator, has that kernel
+    /// bound first and its pipeline bound again after it, so push constants the caller pushed
+    /// itself must be pushed again from `Pass::phase` at `ExecuteBegin(0)` (draw layouts are not
+    /// affected).
     ///
     /// # Safety
     /// `cmd` is recording, outside a render pass; the stream holds `stream.max_sequences`
@@ -171,6 +186,12 @@ impl Execution {
         }
         let d = &dev.device;
         let graphics = layout.is_graphics();
+        if let Some(v) = &self.validator {
+            v.record(d, cmd, stream)?;
+            if !graphics {
+                d.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::COMPUTE, self.bound.pipeline());
+            }
+        }
         inputs_barrier(d, cmd);
         let per = self.plan.sequences_per_chunk;
         let chunks = stream.max_sequences.div_ceil(per);
@@ -258,6 +279,9 @@ impl Execution {
         if let Some((layout, pipe)) = self.split.take() {
             d.destroy_pipeline(pipe, None);
             d.destroy_pipeline_layout(layout, None);
+        }
+        if let Some(mut v) = self.validator.take() {
+            v.destroy(d);
         }
     }
 }

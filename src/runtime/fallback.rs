@@ -18,10 +18,14 @@
 //!
 //! Anything else (execution sets, vertex buffers, `*_COUNT`, mesh and ray-tracing tokens) is
 //! refused with a message that says which token cannot be expressed.
+//!
+//! The sequence index is pushed with the token's stages unless `with_push_constants` gives the
+//! pipeline layout's ranges; then it names every stage those ranges require (`push.rs`).
 
 use super::error::{Result, RuntimeError};
 use super::execute::Stream;
-use crate::ir::{CompiledLayout, TokenType};
+use super::push::{push, push_pieces, PushPiece};
+use crate::ir::{CompiledLayout, PushConstantRange, TokenType};
 use ash::vk;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -55,6 +59,8 @@ pub struct Fallback {
     stride: u32,
     action: Action,
     caps: FallbackCaps,
+    /// How the sequence index is pushed (empty without a SEQUENCE_INDEX token).
+    sequence_push: Vec<PushPiece>,
 }
 
 impl Fallback {
@@ -99,7 +105,24 @@ impl Fallback {
         if matches!(action, Action::Draw { .. }) && !layout.stride.is_multiple_of(4) {
             return Err(refuse(format!("stride {} is not a multiple of 4", layout.stride)));
         }
-        Ok(Fallback { layout: layout.name.clone(), stride: layout.stride, action, caps })
+        let sequence_push = match action {
+            Action::Dispatch { sequence_index: Some((stages, offset)), .. } => {
+                vec![PushPiece { stages: vk::ShaderStageFlags::from_raw(stages), offset, size: 4 }]
+            }
+            _ => vec![],
+        };
+        Ok(Fallback { layout: layout.name.clone(), stride: layout.stride, action, caps, sequence_push })
+    }
+
+    /// Push the sequence index as the pipeline layout with these `ranges` requires: naming
+    /// every stage of every range over its bytes, which may be more than the token's stages.
+    pub fn with_push_constants(mut self, ranges: &[PushConstantRange]) -> Result<Fallback> {
+        if let Action::Dispatch { sequence_index: Some((_, offset)), .. } = self.action {
+            self.sequence_push = push_pieces(ranges, offset, 4).map_err(|why| {
+                RuntimeError::Invalid(format!("layout `{}`: the sequence index at push-constant offset {offset} cannot be pushed: {why}", self.layout))
+            })?;
+        }
+        Ok(self)
     }
 
     pub fn is_draw(&self) -> bool {
@@ -171,8 +194,8 @@ impl Fallback {
                     }
                 };
                 for i in 0..n {
-                    if let Some((stages, push_offset)) = sequence_index {
-                        d.cmd_push_constants(cmd, pipeline_layout, vk::ShaderStageFlags::from_raw(stages), push_offset, &i.to_le_bytes());
+                    if let Some((_, push_offset)) = sequence_index {
+                        push(d, cmd, pipeline_layout, &self.sequence_push, push_offset, &i.to_le_bytes());
                     }
                     d.cmd_dispatch_indirect(cmd, stream.buffer, stream.offset + i as u64 * stride + offset as u64);
                 }

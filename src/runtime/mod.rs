@@ -9,6 +9,8 @@
 //! `preprocess` (budgeted chunk planning that distrusts implausible driver sizes), `dgc`
 //! (`DgcDevice`, `DgcLayout`: layouts on an engine's device, refused with `dgcc check`'s codes),
 //! `execute` (chunked preprocess + execute with barriers), `refuse` (findings → diagnostics),
+//! `push` (the stages a host push must name), `layer_log` (validation-layer messages counted),
+//! `features` (the optional features an engine enabled),
 //! `shaders` (embedded SPIR-V → pipelines), `scene` (`dgcc run`: the headless GPU-driven scene
 //! in dgc, mdi and cpu modes).
 //!
@@ -17,7 +19,8 @@
 //!
 //! ```ignore
 //! let manifest = dgcc::ir::Manifest::from_json(&std::fs::read_to_string("scene.dgc.json")?)?;
-//! let dev = DgcDevice::new(&instance, physical, &device)?;          // reads the live limits
+//! let enabled = EnabledFeatures { mesh_shader: true, task_shader: true, ..Default::default() };
+//! let dev = DgcDevice::new(&instance, physical, &device, enabled)?; // reads the live limits
 //! let layout = manifest.layout("SceneDraw").unwrap();
 //! let dgc = dev.create_layout(layout, &manifest.push_constants, pipeline_layout)?; // or Refused
 //! let exec = Execution::new(&dev, &dgc, Bound::Pipeline(pipeline), max_objects, 0, 64 << 20)?;
@@ -37,17 +40,23 @@ pub mod dgc;
 pub mod error;
 pub mod execute;
 pub mod fallback;
+pub mod features;
+pub mod layer_log;
 pub mod ext_dgc;
 pub mod memory;
 pub mod preprocess;
 pub mod probe;
+pub mod push;
 pub mod refuse;
 pub mod scene;
 pub mod shaders;
+pub mod validate;
 
 pub use context::{Capabilities, ContextOptions, GpuContext};
 pub use dgc::{DgcDevice, DgcLayout, ExecutionSet, InvalidatedState, RestoreState};
+pub use features::EnabledFeatures;
 pub use error::RuntimeError;
 pub use execute::{Bound, Count, Execution, NoPass, Pass, Phase, Stream};
 pub use fallback::{Fallback, FallbackCaps};
+pub use layer_log::{LayerLog, LayerMessage, LayerSeverity};
 pub use probe::{probe, Probe};

@@ -30,9 +30,12 @@ pub fn decode(bytes: &[u8]) -> Result<&str, Diagnostic> {
         let at = err.valid_up_to();
         let len = err.error_len().unwrap_or(bytes.len() - at).max(1);
         let byte = bytes.get(at).copied().unwrap_or_default();
-        Diagnostic::new("E0018", format!("the description is not UTF-8: invalid byte 0x{byte:02X} at byte offset {at}"))
-            .primary(Span::new(at, at + len), "not UTF-8")
-            .note("save the file as UTF-8 (dgcc reads RON and .dgc text only)")
+        Diagnostic::new(
+            "E0018",
+            format!("the description is not UTF-8: invalid byte 0x{byte:02X} at byte offset {at}"),
+        )
+        .primary(Span::new(at, at + len), "not UTF-8")
+        .note("save the file as UTF-8 (dgcc reads RON and .dgc text only)")
     })
 }
 
@@ -48,15 +51,22 @@ pub fn check_size(source: &str) -> Result<(), Diagnostic> {
     let end = source[at..].chars().next().map_or(at, |c| at + c.len_utf8());
     Err(Diagnostic::new(
         "E0012",
-        format!("the description is {} bytes long; dgcc reads at most {} bytes (4 MiB)", source.len(), MAX_SOURCE_BYTES),
+        format!(
+            "the description is {} bytes long; dgcc reads at most {} bytes (4 MiB)",
+            source.len(),
+            MAX_SOURCE_BYTES
+        ),
     )
     .primary(Span::new(at, end), "the limit is crossed here"))
 }
 
 /// E0013 for a bracket that opens one level too many.
 pub fn too_deep(bracket: Span) -> Diagnostic {
-    Diagnostic::new("E0013", format!("the description nests deeper than {MAX_NESTING} brackets"))
-        .primary(bracket, format!("this bracket opens level {}", MAX_NESTING + 1))
+    Diagnostic::new(
+        "E0013",
+        format!("the description nests deeper than {MAX_NESTING} brackets"),
+    )
+    .primary(bracket, format!("this bracket opens level {}", MAX_NESTING + 1))
 }
 
 /// E0013 for a field type with more than [`MAX_ARRAY_DIMENSIONS`] array dimensions; `ty` is
@@ -113,8 +123,11 @@ pub fn check_count(count: Count, len: usize, first_excess: impl FnOnce() -> Span
     }
     let (items, owner) = count.what();
     Some(
-        Diagnostic::new(count.code(), format!("{owner} has {len} {items}; dgcc reads at most {}", count.limit()))
-            .primary(first_excess(), format!("{items} from here on are over the limit")),
+        Diagnostic::new(
+            count.code(),
+            format!("{owner} has {len} {items}; dgcc reads at most {}", count.limit()),
+        )
+        .primary(first_excess(), format!("{items} from here on are over the limit")),
     )
 }
 
@@ -142,7 +155,7 @@ mod tests {
 
     #[test]
     fn counts_report_only_past_the_limit() {
-        assert!(check_count(Count::Kernels, MAX_KERNELS, || Span::default()).is_none());
+        assert!(check_count(Count::Kernels, MAX_KERNELS, Span::default).is_none());
         let err = check_count(Count::Kernels, MAX_KERNELS + 1, || Span::new(3, 4)).unwrap();
         assert_eq!((err.code, err.primary_span()), ("E0017", Some(Span::new(3, 4))));
     }

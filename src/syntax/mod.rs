@@ -85,9 +85,6 @@ pub fn print(pipeline: &Pipeline, kind: SyntaxKind) -> String {
 /// conversion by `dgcc fmt` cannot carry over. For a source that does not parse, every
 /// comment counts.
 pub fn dropped_comments(source: &str, kind: SyntaxKind) -> usize {
-    if source.len() > limits::MAX_SOURCE_BYTES {
-        return 0;
-    }
     let total = lex::scan(source, kind, usize::MAX).comments.len();
     match parse(source, kind) {
         Ok(pipeline) => total.saturating_sub(doc_lines(&pipeline)),
@@ -107,9 +104,10 @@ fn doc_lines(p: &Pipeline) -> usize {
                 .iter()
                 .map(|t| {
                     let fields = match &t.kind {
-                        crate::ast::TokenKind::PushConstant { data: crate::ast::PushData::Fields(fs), .. } => {
-                            fs.iter().map(|f| f.doc.len()).sum()
-                        }
+                        crate::ast::TokenKind::PushConstant {
+                            data: crate::ast::PushData::Fields(fs),
+                            ..
+                        } => fs.iter().map(|f| f.doc.len()).sum(),
                         _ => 0,
                     };
                     t.doc.len() + fields

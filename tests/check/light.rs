@@ -131,3 +131,32 @@ fn huge_workgroups_do_not_overflow() {
         assert!(codes(&f).contains(&code), "{code} missing from {:?}", codes(&f));
     }
 }
+
+#[test]
+fn tens_of_thousands_of_tokens_are_all_checked() {
+    // A layout built by a program, not a description (the front ends cap tokens at 256): every
+    // overlap and duplicate is still found. (How the cost grows is measured by the benchmark
+    // `cargo bench --bench compile_scaling`, not asserted here: machines are shared and noisy.)
+    let mut m = scene();
+    let l = &mut m.layouts[0];
+    let (push, draw) = (l.tokens[0].clone(), l.tokens[2].clone());
+    l.tokens.clear();
+    let n = 30_000u32;
+    for i in 0..n {
+        let mut t = push.clone();
+        t.offset = 4 * i;
+        t.push_constant = Some(dgcc::ir::PushConstantRange { stages: 1, offset: 2 * i, size: 4 });
+        l.tokens.push(t);
+        let mut v = draw.clone();
+        v.token_type = dgcc::ir::TokenType::VertexBuffer;
+        v.vertex_binding = Some(i % 7);
+        l.tokens.push(v);
+    }
+    l.tokens.push(draw);
+    m.push_constants[0].size = 2 * n + 4;
+    m.layouts[0].stride = 4 * n + 64;
+    let f = findings_on(&m, "nvidia");
+    // Every push range but the first overlaps the one before; every binding after the 7th repeats.
+    assert_eq!(f.iter().filter(|f| f.code == "E0308").count(), n as usize - 1);
+    assert_eq!(f.iter().filter(|f| f.code == "E0108").count(), n as usize - 7);
+}

@@ -82,6 +82,8 @@ struct Spec {
     align: Option<u32>,
     max_sequences: u32,
     kernel: Option<(u32, SubgroupReq, bool)>,
+    /// An execution set of this many pipelines, first.
+    execution_set: Option<u32>,
 }
 
 fn subgroup() -> impl Strategy<Value = SubgroupReq> {
@@ -105,10 +107,22 @@ fn spec() -> impl Strategy<Value = Spec> {
         prop_oneof![Just(None), Just(Some(4)), Just(Some(16)), Just(Some(64))],
         1u32..=1024,
         proptest::option::of((prop_oneof![Just(8u32), Just(32), Just(64), Just(256)], subgroup(), any::<bool>())),
+        proptest::option::of(1u32..=4096),
     )
-        .prop_map(|(shape, glsl, pushes, sequence_index, vertex_buffers, pins, align, max_sequences, kernel)| {
-            Spec { shape, glsl, pushes, sequence_index, vertex_buffers, pins, align, max_sequences, kernel }
-        })
+        .prop_map(
+            |(shape, glsl, pushes, sequence_index, vertex_buffers, pins, align, max_sequences, kernel, execution_set)| Spec {
+                shape,
+                glsl,
+                pushes,
+                sequence_index,
+                vertex_buffers,
+                pins,
+                align,
+                max_sequences,
+                kernel,
+                execution_set,
+            },
+        )
 }
 
 const PUSH_BUDGET: u32 = 256;
@@ -130,6 +144,16 @@ fn build(spec: &Spec) -> Pipeline {
     };
     let push_stages = [stage_list[0]];
     let mut tokens = vec![];
+    if let Some(entries) = spec.execution_set {
+        tokens.push(token(
+            Some("pipeline".into()),
+            TokenKind::ExecutionSet {
+                kind: sp(ExecutionSetKind::Pipelines),
+                stages: stages(&stage_list),
+                max_entries: sp(entries),
+            },
+        ));
+    }
     let mut pc_end = 0u32;
     for (i, data) in spec.pushes.iter().enumerate() {
         let (data, size, align) = match data {

@@ -1,16 +1,29 @@
-//! Shared by the runtime test binaries: getting a device or saying loudly why not.
+//! Shared by the runtime test binaries: getting a device or saying loudly why not, and holding
+//! every test to zero validation errors when it runs under the layer.
 //!
 //! No test passes silently without a GPU: with no Vulkan device a test prints a `SKIP` line
 //! straight to the terminal (past the test harness's capture) and returns; with
 //! `DGCC_REQUIRE_VULKAN=1` (CI) it fails instead.
+//!
+//! Under `DGCC_VALIDATION=1` (set by `.ci/with-validation.sh`) every context runs with
+//! `VK_LAYER_KHRONOS_validation` and a `LayerLog`; the `Gpu` guard destroys its context first and
+//! then fails the test if the layer reported any error, so leaks reported at `vkDestroyDevice`
+//! count too. A missing layer is then a failure, not a skip.
 
 #![allow(dead_code)]
 
-use dgcc::runtime::{ContextOptions, GpuContext, RuntimeError};
+use dgcc::runtime::{ContextOptions, GpuContext, LayerLog, RuntimeError};
 use std::io::Write;
+use std::ops::Deref;
+use std::sync::Arc;
 
 pub fn require_vulkan() -> bool {
     std::env::var("DGCC_REQUIRE_VULKAN").is_ok_and(|v| v == "1")
+}
+
+/// True under `.ci/with-validation.sh`: the layer must be there and must stay silent.
+pub fn validation_required() -> bool {
+    std::env::var("DGCC_VALIDATION").is_ok_and(|v| v == "1")
 }
 
 /// Print a line the harness does not capture.
@@ -18,17 +31,63 @@ pub fn loud(line: &str) {
     let _ = writeln!(std::io::stderr(), "{line}");
 }
 
-/// A context with DGC enabled, or `None` after a visible SKIP (a panic under DGCC_REQUIRE_VULKAN=1).
-pub fn gpu(test: &str) -> Option<GpuContext> {
-    gpu_with(test, &ContextOptions { enable_dgc: true, require_dgc: true })
+/// A context that, when dropped, destroys itself and then checks the validation log.
+pub struct Gpu {
+    test: String,
+    ctx: Option<GpuContext>,
+    log: Option<Arc<LayerLog>>,
 }
 
-pub fn gpu_with(test: &str, options: &ContextOptions) -> Option<GpuContext> {
-    match GpuContext::new(options) {
-        Ok(ctx) => Some(ctx),
+impl Deref for Gpu {
+    type Target = GpuContext;
+    fn deref(&self) -> &GpuContext {
+        self.ctx.as_ref().expect("present until drop")
+    }
+}
+
+/// Buffers allocate through the context (`Buffer::new(&gpu, …)`).
+impl dgcc::runtime::memory::Allocator for Gpu {
+    fn device(&self) -> &ash::Device {
+        &self.device
+    }
+    fn memory_properties(&self) -> &ash::vk::PhysicalDeviceMemoryProperties {
+        &self.memory
+    }
+}
+
+impl Drop for Gpu {
+    fn drop(&mut self) {
+        drop(self.ctx.take());
+        if let Some(log) = &self.log {
+            if !std::thread::panicking() {
+                assert_no_layer_errors(&self.test, log);
+            }
+        }
+    }
+}
+
+/// Fail `test` if the layer reported any error into `log`.
+pub fn assert_no_layer_errors(test: &str, log: &LayerLog) {
+    let n = log.error_count();
+    assert!(n == 0, "{test}: VK_LAYER_KHRONOS_validation reported {n} error(s):{}", log.describe_errors());
+}
+
+/// A context with DGC enabled, or `None` after a visible SKIP (a panic under DGCC_REQUIRE_VULKAN=1
+/// or DGCC_VALIDATION=1).
+pub fn gpu(test: &str) -> Option<Gpu> {
+    gpu_with(test, &ContextOptions { enable_dgc: true, require_dgc: true, ..ContextOptions::default() })
+}
+
+pub fn gpu_with(test: &str, options: &ContextOptions) -> Option<Gpu> {
+    let mut options = options.clone();
+    if validation_required() && options.validation.is_none() {
+        options.validation = Some(LayerLog::new());
+    }
+    match GpuContext::new(&options) {
+        Ok(ctx) => Some(Gpu { test: test.into(), ctx: Some(ctx), log: options.validation }),
         Err(e @ (RuntimeError::NoVulkan(_) | RuntimeError::NoDevice(_) | RuntimeError::MissingFeature { .. })) => {
-            if require_vulkan() {
-                panic!("{test}: DGCC_REQUIRE_VULKAN=1 but no usable Vulkan device: {e}");
+            if require_vulkan() || validation_required() {
+                panic!("{test}: DGCC_REQUIRE_VULKAN=1 or DGCC_VALIDATION=1, but no usable Vulkan device: {e}");
             }
             loud(&format!("SKIP {test}: {e} (set DGCC_REQUIRE_VULKAN=1 to make this a failure)"));
             None

@@ -15,7 +15,9 @@ fn ron_layout(layout: &str) -> String {
 }
 
 fn ron_tokens(tokens: &str) -> String {
-    ron_layout(&format!("name: \"L\", stages: [Vertex], max_sequences: 4, tokens: [{tokens}]"))
+    ron_layout(&format!(
+        "name: \"L\", stages: [Vertex], max_sequences: 4, tokens: [{tokens}]"
+    ))
 }
 
 fn dsl_items(items: &str) -> String {
@@ -25,47 +27,281 @@ fn dsl_items(items: &str) -> String {
 /// (case, syntax, source, code of the first diagnostic, text under its primary label).
 fn cases() -> Vec<(&'static str, SyntaxKind, String, &'static str, &'static str)> {
     vec![
-        ("ron syntax: missing comma", R, ron_tokens("Draw Dispatch"), "E0001", "D"),
-        ("ron syntax: unclosed", R, "Pipeline(name: \"p\", layouts: [".into(), "E0001", ""),
-        ("ron syntax: after non-ASCII text", R, "// Ünïcödé ✓\nPipeline(name: \"ß→\" layouts: [])".into(), "E0001", "l"),
-        ("ron syntax: extensions", R, "#![enable(implicit_some)]\nPipeline(name: \"p\", layouts: [])".into(), "E0001", "#![enable(implicit_some)]"),
+        (
+            "ron syntax: missing comma",
+            R,
+            ron_tokens("Draw Dispatch"),
+            "E0001",
+            "D",
+        ),
+        (
+            "ron syntax: unclosed",
+            R,
+            "Pipeline(name: \"p\", layouts: [".into(),
+            "E0001",
+            "",
+        ),
+        (
+            "ron syntax: after non-ASCII text",
+            R,
+            "// Ünïcödé ✓\nPipeline(name: \"ß→\" layouts: [])".into(),
+            "E0001",
+            "l",
+        ),
+        (
+            "ron syntax: extensions",
+            R,
+            "#![enable(implicit_some)]\nPipeline(name: \"p\", layouts: [])".into(),
+            "E0001",
+            "#![enable(implicit_some)]",
+        ),
         ("dsl syntax: missing semicolon", D, dsl_items("draw"), "E0001", "}"),
-        ("dsl syntax: pin without number", D, dsl_items("dispatch @ ;"), "E0001", ";"),
-        ("dsl syntax: bad escape", D, "pipeline \"a\\qb\" { }".into(), "E0001", "\\q"),
-        ("ron unknown field", R, ron_layout("name: \"L\", stages: [Vertex], max_sequences: 4, strid: Some(48), tokens: []"), "E0002", "strid"),
-        ("ron parameter of another kind", R, ron_tokens("Draw(mode: Vulkan)"), "E0002", "mode"),
+        (
+            "dsl syntax: pin without number",
+            D,
+            dsl_items("dispatch @ ;"),
+            "E0001",
+            ";",
+        ),
+        (
+            "dsl syntax: bad escape",
+            D,
+            "pipeline \"a\\qb\" { }".into(),
+            "E0001",
+            "\\q",
+        ),
+        (
+            "ron unknown field",
+            R,
+            ron_layout("name: \"L\", stages: [Vertex], max_sequences: 4, strid: Some(48), tokens: []"),
+            "E0002",
+            "strid",
+        ),
+        (
+            "ron parameter of another kind",
+            R,
+            ron_tokens("Draw(mode: Vulkan)"),
+            "E0002",
+            "mode",
+        ),
         ("dsl unknown setting", D, dsl_items("strid 48;"), "E0002", "strid"),
-        ("dsl unknown kernel setting", D, "pipeline p { kernel k \"k.comp\" local_size(1, 1, 1) { subgrup any; } }".into(), "E0002", "subgrup"),
-        ("dsl unknown pipeline item", D, "pipeline p { layuot L [vertex] { max_sequences 1; } }".into(), "E0002", "layuot"),
-        ("ron missing field", R, ron_layout("name: \"L\", stages: [Vertex], tokens: []"), "E0003", "("),
-        ("ron missing token parameter", R, ron_tokens("IndexBuffer(name: \"i\")"), "E0003", "IndexBuffer"),
-        ("dsl missing max_sequences", D, "pipeline p { layout L [vertex] { draw; } }".into(), "E0003", "layout L"),
-        ("ron duplicate field", R, ron_layout("name: \"L\", stages: [Vertex], max_sequences: 4, max_sequences: 8, tokens: []"), "E0004", "max_sequences"),
-        ("dsl duplicate setting", D, dsl_items("stride 16;\n        stride 32;"), "E0004", "stride"),
+        (
+            "dsl unknown kernel setting",
+            D,
+            "pipeline p { kernel k \"k.comp\" local_size(1, 1, 1) { subgrup any; } }".into(),
+            "E0002",
+            "subgrup",
+        ),
+        (
+            "dsl unknown pipeline item",
+            D,
+            "pipeline p { layuot L [vertex] { max_sequences 1; } }".into(),
+            "E0002",
+            "layuot",
+        ),
+        (
+            "ron missing field",
+            R,
+            ron_layout("name: \"L\", stages: [Vertex], tokens: []"),
+            "E0003",
+            "(",
+        ),
+        (
+            "ron missing token parameter",
+            R,
+            ron_tokens("IndexBuffer(name: \"i\")"),
+            "E0003",
+            "IndexBuffer",
+        ),
+        (
+            "dsl missing max_sequences",
+            D,
+            "pipeline p { layout L [vertex] { draw; } }".into(),
+            "E0003",
+            "layout L",
+        ),
+        (
+            "ron duplicate field",
+            R,
+            ron_layout("name: \"L\", stages: [Vertex], max_sequences: 4, max_sequences: 8, tokens: []"),
+            "E0004",
+            "max_sequences",
+        ),
+        (
+            "dsl duplicate setting",
+            D,
+            dsl_items("stride 16;\n        stride 32;"),
+            "E0004",
+            "stride",
+        ),
         ("ron unknown token kind", R, ron_tokens("Dispach"), "E0005", "Dispach"),
         ("dsl unknown token kind", D, dsl_items("dispach;"), "E0005", "dispach"),
-        ("ron unknown stage", R, ron_layout("name: \"L\", stages: [Vertx], max_sequences: 4, tokens: []"), "E0006", "Vertx"),
-        ("dsl unknown stage", D, "pipeline p { layout L [vertex, fragmnet] { max_sequences 1; } }".into(), "E0006", "fragmnet"),
-        ("ron unknown field type", R, ron_tokens("PushConstant(stages: [Vertex], offset: 0, fields: [(name: \"x\", ty: Float)])"), "E0007", "Float"),
-        ("dsl unknown field type", D, dsl_items("push_constant [vertex] offset 0 { x: float; }"), "E0007", "float"),
-        ("dsl unknown field type, no suggestion", D, dsl_items("push_constant [vertex] offset 0 { x: quaternion; }"), "E0007", "quaternion"),
-        ("ron unknown index mode", R, ron_tokens("IndexBuffer(mode: Uint16)"), "E0008", "Uint16"),
-        ("dsl unknown flag", D, dsl_items("flags unordered;"), "E0008", "unordered"),
-        ("dsl unknown subgroup form", D, "pipeline p { kernel k \"k.comp\" local_size(1, 1, 1) { subgroup fixed; } }".into(), "E0008", "fixed"),
-        ("ron stride without Some", R, ron_layout("name: \"L\", stages: [Vertex], max_sequences: 4, stride: 48, tokens: []"), "E0009", "48"),
-        ("ron string for a number", R, ron_layout("name: \"L\", stages: [Vertex], max_sequences: \"4\", tokens: []"), "E0009", "\"4\""),
-        ("ron quoted stage", R, ron_layout("name: \"L\", stages: [\"Vertex\"], max_sequences: 4, tokens: []"), "E0009", "\"Vertex\""),
-        ("ron two-component local_size", R, "Pipeline(name: \"p\", layouts: [], kernels: [(name: \"k\", source: \"k.comp\", local_size: (64, 1))])".into(), "E0009", "(64, 1)"),
-        ("ron wrong top-level struct", R, "Pipelin(name: \"p\", layouts: [])".into(), "E0009", "Pipelin"),
-        ("ron number too large", R, ron_layout("name: \"L\", stages: [Vertex], max_sequences: 4294967296, tokens: []"), "E0010", "4294967296"),
-        ("ron negative number", R, ron_tokens("VertexBuffer(binding: -1)"), "E0010", "-1"),
-        ("dsl number too large", D, dsl_items("stride 99999999999999999999999999;"), "E0010", "99999999999999999999999999"),
-        ("ron push constant with both", R, ron_tokens("PushConstant(stages: [Vertex], offset: 0, size: 4, fields: [])"), "E0011", "4"),
-        ("ron push constant with neither", R, ron_tokens("PushConstant(stages: [Vertex], offset: 0)"), "E0011", "PushConstant"),
-        ("ron nesting too deep", R, format!("Pipeline(name: \"p\", layouts: {}", "[".repeat(70)), "E0013", "["),
-        ("dsl nesting too deep", D, format!("pipeline p {{ layout L [vertex] {{ {}", "{".repeat(70)), "E0013", "{"),
-        ("ron too many array dimensions", R, ron_tokens(&format!("PushConstant(stages: [Vertex], offset: 0, fields: [(name: \"x\", ty: {}U32{})])", "Array(".repeat(9), ", 1)".repeat(9))), "E0013", "Array(U32, 1)"),
-        ("dsl too many array dimensions", D, dsl_items("push_constant [vertex] offset 0 { x: u32[1][1][1][1][1][1][1][1][2]; }"), "E0013", "[2]"),
+        (
+            "ron unknown stage",
+            R,
+            ron_layout("name: \"L\", stages: [Vertx], max_sequences: 4, tokens: []"),
+            "E0006",
+            "Vertx",
+        ),
+        (
+            "dsl unknown stage",
+            D,
+            "pipeline p { layout L [vertex, fragmnet] { max_sequences 1; } }".into(),
+            "E0006",
+            "fragmnet",
+        ),
+        (
+            "ron unknown field type",
+            R,
+            ron_tokens("PushConstant(stages: [Vertex], offset: 0, fields: [(name: \"x\", ty: Float)])"),
+            "E0007",
+            "Float",
+        ),
+        (
+            "dsl unknown field type",
+            D,
+            dsl_items("push_constant [vertex] offset 0 { x: float; }"),
+            "E0007",
+            "float",
+        ),
+        (
+            "dsl unknown field type, no suggestion",
+            D,
+            dsl_items("push_constant [vertex] offset 0 { x: quaternion; }"),
+            "E0007",
+            "quaternion",
+        ),
+        (
+            "ron unknown index mode",
+            R,
+            ron_tokens("IndexBuffer(mode: Uint16)"),
+            "E0008",
+            "Uint16",
+        ),
+        (
+            "dsl unknown flag",
+            D,
+            dsl_items("flags unordered;"),
+            "E0008",
+            "unordered",
+        ),
+        (
+            "dsl unknown subgroup form",
+            D,
+            "pipeline p { kernel k \"k.comp\" local_size(1, 1, 1) { subgroup fixed; } }".into(),
+            "E0008",
+            "fixed",
+        ),
+        (
+            "dsl subgroup without size",
+            D,
+            "pipeline p { kernel k \"k.comp\" local_size(1, 1, 1) { subgroup required; } }".into(),
+            "E0003",
+            "required",
+        ),
+        (
+            "ron stride without Some",
+            R,
+            ron_layout("name: \"L\", stages: [Vertex], max_sequences: 4, stride: 48, tokens: []"),
+            "E0009",
+            "48",
+        ),
+        (
+            "ron string for a number",
+            R,
+            ron_layout("name: \"L\", stages: [Vertex], max_sequences: \"4\", tokens: []"),
+            "E0009",
+            "\"4\"",
+        ),
+        (
+            "ron quoted stage",
+            R,
+            ron_layout("name: \"L\", stages: [\"Vertex\"], max_sequences: 4, tokens: []"),
+            "E0009",
+            "\"Vertex\"",
+        ),
+        (
+            "ron two-component local_size",
+            R,
+            "Pipeline(name: \"p\", layouts: [], kernels: [(name: \"k\", source: \"k.comp\", local_size: (64, 1))])"
+                .into(),
+            "E0009",
+            "(64, 1)",
+        ),
+        (
+            "ron wrong top-level struct",
+            R,
+            "Pipelin(name: \"p\", layouts: [])".into(),
+            "E0009",
+            "Pipelin",
+        ),
+        (
+            "ron number too large",
+            R,
+            ron_layout("name: \"L\", stages: [Vertex], max_sequences: 4294967296, tokens: []"),
+            "E0010",
+            "4294967296",
+        ),
+        (
+            "ron negative number",
+            R,
+            ron_tokens("VertexBuffer(binding: -1)"),
+            "E0010",
+            "-1",
+        ),
+        (
+            "dsl number too large",
+            D,
+            dsl_items("stride 99999999999999999999999999;"),
+            "E0010",
+            "99999999999999999999999999",
+        ),
+        (
+            "ron push constant with both",
+            R,
+            ron_tokens("PushConstant(stages: [Vertex], offset: 0, size: 4, fields: [])"),
+            "E0011",
+            "4",
+        ),
+        (
+            "ron push constant with neither",
+            R,
+            ron_tokens("PushConstant(stages: [Vertex], offset: 0)"),
+            "E0011",
+            "PushConstant",
+        ),
+        (
+            "ron nesting too deep",
+            R,
+            format!("Pipeline(name: \"p\", layouts: {}", "[".repeat(70)),
+            "E0013",
+            "[",
+        ),
+        (
+            "dsl nesting too deep",
+            D,
+            format!("pipeline p {{ layout L [vertex] {{ {}", "{".repeat(70)),
+            "E0013",
+            "{",
+        ),
+        (
+            "ron too many array dimensions",
+            R,
+            ron_tokens(&format!(
+                "PushConstant(stages: [Vertex], offset: 0, fields: [(name: \"x\", ty: {}U32{})])",
+                "Array(".repeat(9),
+                ", 1)".repeat(9)
+            )),
+            "E0013",
+            "Array(U32, 1)",
+        ),
+        (
+            "dsl too many array dimensions",
+            D,
+            dsl_items("push_constant [vertex] offset 0 { x: u32[1][1][1][1][1][1][1][1][2]; }"),
+            "E0013",
+            "[2]",
+        ),
     ]
 }
 
@@ -78,9 +314,15 @@ fn each_error_has_its_code_and_underlines_the_right_text() {
             Err(diags) => diags,
         };
         let first = &diags[0];
-        let span = first.primary_span().unwrap_or_else(|| panic!("{case}: no primary label"));
+        let span = first
+            .primary_span()
+            .unwrap_or_else(|| panic!("{case}: no primary label"));
         let rendered = render_all(&source, &diags);
-        assert_eq!((first.code, &source[span.range()]), (code, underlined), "{case}:\n{rendered}");
+        assert_eq!(
+            (first.code, &source[span.range()]),
+            (code, underlined),
+            "{case}:\n{rendered}"
+        );
         assert!(diags.iter().all(|d| d.is_error()), "{case}");
         snapshot.push_str(&format!("--- {case} ({})\n{rendered}\n", kind.extension()));
     }
@@ -107,7 +349,12 @@ fn one_run_reports_every_problem() {
         let codes: Vec<&str> = diags.iter().map(|d| d.code).collect();
         let mut sorted = codes.clone();
         sorted.sort();
-        assert_eq!(sorted, ["E0002", "E0003", "E0005", "E0006", "E0008", "E0010"], "{kind:?}: {}", render_all(source, &diags));
+        assert_eq!(
+            sorted,
+            ["E0002", "E0003", "E0005", "E0006", "E0008", "E0010"],
+            "{kind:?}: {}",
+            render_all(source, &diags)
+        );
     }
 }
 

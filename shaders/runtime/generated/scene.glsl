@@ -10,13 +10,15 @@
 //   <L>_WRITER          declare the stream buffer <l>_stream and the writers <l>_write_<token>()
 //   <L>_READER          declare the readers <l>_read_<token>() of push-constant and sequence-index
 //                       tokens: they read push constants under DGC and, for draw layouts, the
-//                       stream record of the draw under the multi-draw-indirect fallback
+//                       stream record under the fallback (draws replayed with multi-draw
+//                       indirect, or dispatches one by one with the sequence index pushed)
 //   <L>_STREAM_SET      descriptor set of <l>_stream (default 0)
 //   <L>_STREAM_BINDING  binding of <l>_stream (default 0)
-//   <L>_MDI_CONSTANT_ID constant_id of the bool specialization constant <l>_multi_draw that
+//   <L>_MDI_CONSTANT_ID constant_id of the bool specialization constant <l>_fallback that
 //                       selects the fallback (default 0; false means DGC)
-//   <L>_DRAW_ID         the record index a draw reads under the fallback (default gl_DrawID, or
-//                       gl_DrawIDARB before GLSL 460); define it in stages without gl_DrawID
+//   <L>_RECORD_INDEX    the record the readers read under the fallback: default gl_DrawID
+//                       (gl_DrawIDARB before GLSL 460) for draws, the SEQUENCE_INDEX push
+//                       constant for dispatches; define it in stages without gl_DrawID
 //   <L>_PUSH_EXTRA      member declarations appended to the readers' push-constant block, for
 //                       a shader's other push constants (give them explicit offsets)
 
@@ -104,16 +106,16 @@ layout(push_constant, std430) uniform SceneDrawPush {
 #ifndef SCENE_DRAW_MDI_CONSTANT_ID
 #define SCENE_DRAW_MDI_CONSTANT_ID 0
 #endif
-#ifndef SCENE_DRAW_DRAW_ID
+#ifndef SCENE_DRAW_RECORD_INDEX
 #if __VERSION__ >= 460
-#define SCENE_DRAW_DRAW_ID gl_DrawID
+#define SCENE_DRAW_RECORD_INDEX gl_DrawID
 #else
 #extension GL_ARB_shader_draw_parameters : require
-#define SCENE_DRAW_DRAW_ID gl_DrawIDARB
+#define SCENE_DRAW_RECORD_INDEX gl_DrawIDARB
 #endif
 #endif
 // True when the stream is replayed with vkCmdDraw*Indirect instead of executed with DGC.
-layout(constant_id = SCENE_DRAW_MDI_CONSTANT_ID) const bool scene_draw_multi_draw = false;
+layout(constant_id = SCENE_DRAW_MDI_CONSTANT_ID) const bool scene_draw_fallback = false;
 // The data of token `object` for the current draw.
 struct SceneDrawPushObject {
     uint object_id;
@@ -121,9 +123,9 @@ struct SceneDrawPushObject {
 };
 SceneDrawPushObject scene_draw_read_object() {
     SceneDrawPushObject v;
-    if (scene_draw_multi_draw) {
-        v.object_id = scene_draw_stream.records[SCENE_DRAW_DRAW_ID].object_id;
-        v.material_id = scene_draw_stream.records[SCENE_DRAW_DRAW_ID].material_id;
+    if (scene_draw_fallback) {
+        v.object_id = scene_draw_stream.records[SCENE_DRAW_RECORD_INDEX].object_id;
+        v.material_id = scene_draw_stream.records[SCENE_DRAW_RECORD_INDEX].material_id;
     } else {
         v.object_id = scene_draw_push.object_id;
         v.material_id = scene_draw_push.material_id;
@@ -136,7 +138,7 @@ SceneDrawPushObject scene_draw_read_object() {
 // Kernels: write layout(local_size_x = <K>_LOCAL_SIZE_X, ...) in so that the description and the
 // shader cannot disagree.
 // ---------------------------------------------------------------------------------------------
-// Kernel `cull` (shaders/cull.comp), writes `SceneDraw`.
+// Kernel `cull` (../shaders/cull.comp), writes `SceneDraw`.
 //   on lavapipe: requiredSubgroupSize 8, REQUIRE_FULL_SUBGROUPS
 //   on nvidia: requiredSubgroupSize 32, REQUIRE_FULL_SUBGROUPS
 //   on radv: requiredSubgroupSize 32, REQUIRE_FULL_SUBGROUPS

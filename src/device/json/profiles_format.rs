@@ -54,32 +54,56 @@ const STRUCTS: &[StructTable] = &[
             ("maxIndirectCommandsIndirectStride", MaxIndirectCommandsIndirectStride),
             ("supportedIndirectCommandsInputModes", SupportedIndirectCommandsInputModes),
             ("supportedIndirectCommandsShaderStages", SupportedIndirectCommandsShaderStages),
-            ("supportedIndirectCommandsShaderStagesPipelineBinding", SupportedIndirectCommandsShaderStagesPipelineBinding),
-            ("supportedIndirectCommandsShaderStagesShaderBinding", SupportedIndirectCommandsShaderStagesShaderBinding),
+            (
+                "supportedIndirectCommandsShaderStagesPipelineBinding",
+                SupportedIndirectCommandsShaderStagesPipelineBinding,
+            ),
+            (
+                "supportedIndirectCommandsShaderStagesShaderBinding",
+                SupportedIndirectCommandsShaderStagesShaderBinding,
+            ),
             ("deviceGeneratedCommandsTransformFeedback", DeviceGeneratedCommandsTransformFeedback),
-            ("deviceGeneratedCommandsMultiDrawIndirectCount", DeviceGeneratedCommandsMultiDrawIndirectCount),
+            (
+                "deviceGeneratedCommandsMultiDrawIndirectCount",
+                DeviceGeneratedCommandsMultiDrawIndirectCount,
+            ),
         ],
     ),
     (
         &["VkPhysicalDeviceDeviceGeneratedCommandsFeaturesEXT"],
-        &[("deviceGeneratedCommands", DeviceGeneratedCommands), ("dynamicGeneratedPipelineLayout", DynamicGeneratedPipelineLayout)],
+        &[
+            ("deviceGeneratedCommands", DeviceGeneratedCommands),
+            ("dynamicGeneratedPipelineLayout", DynamicGeneratedPipelineLayout),
+        ],
     ),
-    (&["VkPhysicalDeviceMeshShaderFeaturesEXT"], &[("meshShader", MeshShader), ("taskShader", TaskShader)]),
+    (
+        &["VkPhysicalDeviceMeshShaderFeaturesEXT"],
+        &[("meshShader", MeshShader), ("taskShader", TaskShader)],
+    ),
     (&["VkPhysicalDeviceShaderObjectFeaturesEXT"], &[("shaderObject", ShaderObject)]),
-    (&["VkPhysicalDeviceRayTracingMaintenance1FeaturesKHR"], &[("rayTracingMaintenance1", RayTracingMaintenance1)]),
+    (
+        &["VkPhysicalDeviceRayTracingMaintenance1FeaturesKHR"],
+        &[("rayTracingMaintenance1", RayTracingMaintenance1)],
+    ),
     (
         &[
             "VkPhysicalDeviceVulkan13Features",
             "VkPhysicalDeviceSubgroupSizeControlFeatures",
             "VkPhysicalDeviceSubgroupSizeControlFeaturesEXT",
         ],
-        &[("subgroupSizeControl", SubgroupSizeControl), ("computeFullSubgroups", ComputeFullSubgroups)],
+        &[
+            ("subgroupSizeControl", SubgroupSizeControl),
+            ("computeFullSubgroups", ComputeFullSubgroups),
+        ],
     ),
     (
         &["VkPhysicalDeviceVulkan11Properties"],
         &[("subgroupSize", SubgroupSize), ("subgroupSupportedStages", SubgroupSupportedStages)],
     ),
-    (&["VkPhysicalDeviceSubgroupProperties"], &[("subgroupSize", SubgroupSize), ("supportedStages", SubgroupSupportedStages)]),
+    (
+        &["VkPhysicalDeviceSubgroupProperties"],
+        &[("subgroupSize", SubgroupSize), ("supportedStages", SubgroupSupportedStages)],
+    ),
     (
         &[
             "VkPhysicalDeviceVulkan13Properties",
@@ -105,9 +129,9 @@ pub const LIMITS: [(&str, Limit); 4] = [
 
 /// The struct a limit is written in by `write` (the first struct that holds it).
 pub fn home_struct(limit: Limit) -> Option<(&'static str, &'static str)> {
-    STRUCTS.iter().find_map(|(names, members)| {
-        members.iter().find(|(_, l)| *l == limit).map(|(member, _)| (names[0], *member))
-    })
+    STRUCTS
+        .iter()
+        .find_map(|(names, members)| members.iter().find(|(_, l)| *l == limit).map(|(member, _)| (names[0], *member)))
 }
 
 /// Profile names of device exports: vulkaninfo, gpuinfo.org and `dgcc probe`.
@@ -131,12 +155,22 @@ pub fn read(root: &Map<String, Value>) -> Result<Read, String> {
             stated.strongest(&block(capabilities, name)?);
         }
         let description = "hand-written profile without a `profiles` section: every capability block merged".into();
-        return Ok(Read { stated, kind: Kind::Device, description });
+        return Ok(Read {
+            stated,
+            kind: Kind::Device,
+            description,
+        });
     };
     let Some((name, profile)) = profiles.iter().next() else {
         return Err("`profiles` is empty".into());
     };
-    let mut resolver = Resolver { capabilities, profiles, visiting: vec![], profiles_done: HashMap::new(), blocks_done: HashMap::new() };
+    let mut resolver = Resolver {
+        capabilities,
+        profiles,
+        visiting: vec![],
+        profiles_done: HashMap::new(),
+        blocks_done: HashMap::new(),
+    };
     let stated = resolver.profile(name)?;
     let field = |key: &str| profile.get(key).and_then(Value::as_str).unwrap_or("");
     let exported = EXPORT_PREFIXES.iter().any(|p| name.starts_with(p)) || field("description").starts_with("Exported from");
@@ -240,7 +274,9 @@ impl Resolver<'_> {
             return Ok(done.clone());
         }
         if !self.capabilities.contains_key(name) {
-            return Err(format!("{at}: lists capability block `{name}`, which `capabilities` does not define"));
+            return Err(format!(
+                "{at}: lists capability block `{name}`, which `capabilities` does not define"
+            ));
         }
         let stated = block(self.capabilities, name)?;
         self.blocks_done.insert(name.to_owned(), stated.clone());
@@ -313,7 +349,10 @@ pub fn read_limits(stated: &mut Stated, limits: &Map<String, Value>, at: &str, d
         let at = format!("{at}.maxComputeWorkGroupSize");
         match size {
             Value::Array(xyz) if xyz.len() == 3 => {
-                for (i, limit) in [MaxComputeWorkGroupSizeX, MaxComputeWorkGroupSizeY, MaxComputeWorkGroupSizeZ].into_iter().enumerate() {
+                for (i, limit) in [MaxComputeWorkGroupSizeX, MaxComputeWorkGroupSizeY, MaxComputeWorkGroupSizeZ]
+                    .into_iter()
+                    .enumerate()
+                {
                     values::state(stated, limit, &xyz[i], dialect, &format!("{at}[{i}]"))?;
                 }
             }

@@ -152,17 +152,12 @@ pub fn boolean(value: &Value, dialect: Dialect, at: &str) -> Result<u64, String>
         },
         _ => None,
     };
-    b.map(u64::from).ok_or_else(|| expected(at, "a boolean (true, false, 0 or 1)", value))
+    b.map(u64::from)
+        .ok_or_else(|| expected(at, "a boolean (true, false, 0 or 1)", value))
 }
 
 /// A flags value: an array of names (composites dropped), or an integer mask.
-fn mask(
-    value: &Value,
-    dialect: Dialect,
-    at: &str,
-    what: &str,
-    bit_of: impl Fn(&str) -> Option<Option<u32>>,
-) -> Result<u64, String> {
+fn mask(value: &Value, dialect: Dialect, at: &str, what: &str, bit_of: impl Fn(&str) -> Option<Option<u32>>) -> Result<u64, String> {
     match value {
         Value::Array(items) => {
             let mut m = 0u64;
@@ -270,11 +265,22 @@ mod tests {
     #[test]
     fn stage_arrays_drop_composites_and_reject_unknown_names() {
         let mut s = Stated::default();
-        let v = json!(["VK_SHADER_STAGE_FRAGMENT_BIT", "VK_SHADER_STAGE_ALL_GRAPHICS", "VK_SHADER_STAGE_ALL", "VK_SHADER_STAGE_MESH_BIT_NV"]);
+        let v = json!([
+            "VK_SHADER_STAGE_FRAGMENT_BIT",
+            "VK_SHADER_STAGE_ALL_GRAPHICS",
+            "VK_SHADER_STAGE_ALL",
+            "VK_SHADER_STAGE_MESH_BIT_NV"
+        ]);
         state(&mut s, Limit::RequiredSubgroupSizeStages, &v, Dialect::Profiles, "x").unwrap();
         assert_eq!(s.iter().next(), Some((Limit::RequiredSubgroupSizeStages, 0x90)));
-        let err = state(&mut s, Limit::SubgroupSupportedStages, &json!(["VK_SHADER_STAGE_VERTX_BIT"]), Dialect::Profiles, "p.q")
-            .unwrap_err();
+        let err = state(
+            &mut s,
+            Limit::SubgroupSupportedStages,
+            &json!(["VK_SHADER_STAGE_VERTX_BIT"]),
+            Dialect::Profiles,
+            "p.q",
+        )
+        .unwrap_err();
         assert!(err.starts_with("p.q[0]: unknown shader stage name"), "{err}");
     }
 

@@ -96,6 +96,10 @@ Fix: a multiple of the largest size you may require (64 covers every desktop GPU
         title: "full subgroups of varying size, but local_size x is not a multiple of maxSubgroupSize",
         explanation: r#"A pipeline that requires full subgroups *and* allows a varying size must have `local_size` x a multiple of `maxSubgroupSize`: whichever size the driver picks, every subgroup is then full. A description cannot ask for both flags (`subgroup:` is one of `Varying`, `Full`, `Required`), so this appears for manifests whose kernel flags were edited to 0x3.
 
+```json
+"kernels": [{"name": "cull", "local_size": [48, 1, 1], "targets": {"radv": {"flags": 3}}}]
+```
+
 Fix: a multiple of `maxSubgroupSize`, or drop one of the flags."#,
     },
     Rule {
@@ -120,6 +124,10 @@ Fix: a multiple of 64, which is full on every desktop target."#,
         title: "full subgroups on a target without computeFullSubgroups",
         explanation: r#"Requiring full subgroups needs the `computeFullSubgroups` feature (required by Vulkan 1.3, so only older or odd profiles lack it). Full subgroups are only for compute, task and mesh shaders (`VUID-VkPipelineShaderStageCreateInfo-flags-08988`); dgcc kernels are compute shaders, so that rule holds by construction.
 
+```ron
+subgroup: Full,   // on a profile with computeFullSubgroups: false
+```
+
 Fix: drop `full`, and do not derive subgroup lanes from `gl_LocalInvocationIndex`."#,
     },
     Rule {
@@ -128,6 +136,10 @@ Fix: drop `full`, and do not derive subgroup lanes from `gl_LocalInvocationIndex
         severity: Error,
         title: "a varying subgroup size on a target without subgroupSizeControl",
         explanation: r#"`subgroup: Varying` sets ALLOW_VARYING_SUBGROUP_SIZE, which needs the `subgroupSizeControl` feature (required by Vulkan 1.3).
+
+```ron
+subgroup: Varying,   // on a profile with subgroupSizeControl: false
+```
 
 Fix: `subgroup: Any`."#,
     },
@@ -203,6 +215,10 @@ Fix: use 1 for unused dimensions."#,
         severity: Error,
         title: "a required subgroup size together with a varying size",
         explanation: r#"A pipeline with a required subgroup size must not also allow a varying size: the size is fixed. A description cannot say both (`Required` never sets ALLOW_VARYING), so this appears for manifests whose kernel flags were edited.
+
+```json
+"targets": {"radv": {"required_subgroup_size": 32, "flags": 1}}
+```
 
 Fix: clear flag 0x1."#,
     },

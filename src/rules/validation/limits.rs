@@ -25,6 +25,15 @@ Fix: shrink the record (fewer or smaller tokens, less padding), or drop the pinn
         title: "more tokens than maxIndirectCommandsTokenCount",
         explanation: r#"A layout may have at most `maxIndirectCommandsTokenCount` tokens: 16 on lavapipe, NVK and as the spec's minimum, 32 on NVIDIA, 128 on radv. Many small push-constant tokens are the usual cause.
 
+```ron
+// targets: ["lavapipe"]  (16 tokens at most)
+tokens: [
+    PushConstant(name: "p0", stages: [Vertex], offset: 0, size: 4),
+    // … 15 more one-word push constants …
+    Draw,
+],
+```
+
 Fix: merge push-constant tokens into one token with several fields (one token, one contiguous range)."#,
     },
     Rule {
@@ -115,6 +124,11 @@ Fix: use `DrawIndexed` with one sequence per draw on such targets."#,
         title: "a mesh draw count token on a target without multi-draw count support",
         explanation: r#"`DrawMeshTasksCount` needs `deviceGeneratedCommandsMultiDrawIndirectCount`, like the other count tokens.
 
+```ron
+// a target with meshShader but without deviceGeneratedCommandsMultiDrawIndirectCount
+(name: "Meshlets", stages: [Mesh, Fragment], max_sequences: 64, tokens: [DrawMeshTasksCount]),
+```
+
 Fix: use `DrawMeshTasks` with one sequence per draw on such targets."#,
     },
     Rule {
@@ -123,6 +137,11 @@ Fix: use `DrawMeshTasks` with one sequence per draw on such targets."#,
         severity: Error,
         title: "an NV mesh draw count token on a target without multi-draw count support",
         explanation: r#"`DrawMeshTasksCountNv` needs `deviceGeneratedCommandsMultiDrawIndirectCount`, like the other count tokens.
+
+```ron
+// a target with meshShader but without deviceGeneratedCommandsMultiDrawIndirectCount
+(name: "Meshlets", stages: [Mesh, Fragment], max_sequences: 64, tokens: [DrawMeshTasksCountNv]),
+```
 
 Fix: use `DrawMeshTasksNv` with one sequence per draw on such targets."#,
     },
@@ -147,6 +166,11 @@ Fix: drop the target, or draw through the vertex pipeline on it."#,
         title: "a ray-tracing token on a target without rayTracingMaintenance1",
         explanation: r#"`TraceRays2` reads a `VkTraceRaysIndirectCommand2KHR`, which comes with VK_KHR_ray_tracing_maintenance1; the target must enable `rayTracingMaintenance1`.
 
+```ron
+// targets: ["minimum"]
+(name: "Rays", stages: [RayGen], max_sequences: 64, tokens: [TraceRays2]),
+```
+
 Fix: drop the target."#,
     },
     Rule {
@@ -168,6 +192,11 @@ Fix: lower `max_sequences`. W0002 says which `maxDrawCount` a valid `max_sequenc
         severity: Error,
         title: "the target does not support device-generated commands",
         explanation: r#"A profile whose `deviceGeneratedCommands` feature is false cannot create any indirect-commands layout. This happens with profiles written from devices without VK_EXT_device_generated_commands.
+
+```ron
+// a profile written on a device without the extension: deviceGeneratedCommands = false
+targets: ["old-gpu.json"],
+```
 
 Fix: remove the target, or run there through the runtime's multi-draw-indirect fallback."#,
     },

@@ -27,6 +27,13 @@ Fix: rename one."#,
         title: "two kernels have the same name",
         explanation: r#"Kernel names identify kernels in the manifest and the generated code, so they are unique within a pipeline.
 
+```ron
+kernels: [
+    (name: "cull", source: "shaders/cull.comp", local_size: (64, 1, 1)),
+    (name: "cull", source: "shaders/cull_shadows.comp", local_size: (64, 1, 1)),
+],
+```
+
 Fix: rename one."#,
     },
     Rule {

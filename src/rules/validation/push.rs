@@ -122,6 +122,10 @@ Fix: move one token's `offset` past the other's end."#,
         title: "a sequence index token does not push exactly 4 bytes",
         explanation: r#"A `SequenceIndex` token pushes one `uint`, so its range's size is 4. dgcc always declares it so; this appears only for a manifest edited by hand.
 
+```json
+{"name": "index", "type": "SEQUENCE_INDEX", "push_constant": {"stages": 1, "offset": 0, "size": 8}}
+```
+
 Fix: set the token's `push_constant.size` to 4."#,
     },
     Rule {

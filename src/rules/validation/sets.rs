@@ -115,6 +115,11 @@ Fix: sort draws by pipeline and execute one layout per pipeline; where the targe
         title: "the target cannot put ray-tracing pipelines in an execution set",
         explanation: r#"A pipeline execution set for a ray-tracing layout needs ray tracing stages in the target's `supportedIndirectCommandsShaderStagesPipelineBinding`.
 
+```ron
+// a target whose supportedIndirectCommandsShaderStagesPipelineBinding lacks ray tracing stages
+ExecutionSet(kind: Pipelines, stages: [RayGen, Miss, ClosestHit], max_entries: 8),
+```
+
 Fix: one layout per ray-tracing pipeline on such targets."#,
     },
     Rule {
@@ -124,6 +129,11 @@ Fix: one layout per ray-tracing pipeline on such targets."#,
         title: "the target binds these stages through pipelines only, not shader objects",
         explanation: r#"Every shader of a shader-object execution set must have a stage in the target's `supportedIndirectCommandsShaderStagesShaderBinding`. When a stage is only in the pipeline binding stages, the set must hold pipelines.
 
+```ron
+// a target whose ShaderBinding stages lack Compute but whose PipelineBinding stages have it
+ExecutionSet(kind: ShaderObjects, stages: [Compute], max_entries: 8),
+```
+
 Fix: `kind: Pipelines` on such targets."#,
     },
     Rule {
@@ -132,6 +142,11 @@ Fix: `kind: Pipelines` on such targets."#,
         severity: Error,
         title: "the target binds these stages through shader objects only, not pipelines",
         explanation: r#"Every pipeline written into a pipeline execution set must have only stages in the target's `supportedIndirectCommandsShaderStagesPipelineBinding`. When some stages of the set are only in the shader binding stages, pipelines with them cannot be written.
+
+```ron
+// a target that binds Fragment through pipelines but Vertex only through shader objects
+ExecutionSet(kind: Pipelines, stages: [Vertex, Fragment], max_entries: 16),
+```
 
 Fix: `kind: ShaderObjects` on such targets."#,
     },

@@ -319,6 +319,10 @@ Fix: list the stages of the pipelines in the set, e.g. `[Compute]`."#,
         title: "an index buffer's input mode is not exactly one mode",
         explanation: r#"An index buffer token reads either a Vulkan `VkBindIndexBufferIndirectCommandEXT` (`mode: Vulkan`, 0x1) or a D3D12 index buffer view (`mode: Dxgi`, 0x2), never none or both. A description always names one mode, so this appears only for a manifest whose `index_mode` was edited to 0 or 3.
 
+```json
+{"name": "indices", "type": "INDEX_BUFFER", "offset": 8, "size": 16, "index_mode": 3}
+```
+
 Fix: set `index_mode` to 1 (Vulkan) or 2 (Dxgi)."#,
     },
     Rule {

@@ -11,6 +11,14 @@ pub const RULES: &[Rule] = &[
         title: "the index buffer is bound twice",
         explanation: r#"Two `IndexBuffer` tokens in one layout are legal since Vulkan 1.4.340 (until then, `VUID-VkIndirectCommandsLayoutCreateInfoEXT-pTokens-11094` forbade it), but only the last binding is used, and the validation layers still report 11094 for it.
 
+```ron
+tokens: [
+    IndexBuffer(mode: Vulkan),
+    IndexBuffer(name: "again", mode: Vulkan),
+    DrawIndexed,
+],
+```
+
 Fix: keep one `IndexBuffer` token."#,
     },
     Rule {
@@ -20,7 +28,11 @@ Fix: keep one `IndexBuffer` token."#,
         title: "a count token limits maxDrawCount",
         explanation: r#"With a `*Count` token, `maxDrawCount × maxSequenceCount` must stay below 2^24 at execute time. `maxDrawCount` is a runtime value, so dgcc states the largest one `max_sequences` allows: with 65536 sequences, at most 255 draws per sequence.
 
-Fix: clamp `maxDrawCount` at runtime (the dgcc runtime does), or lower `max_sequences` for more draws per sequence."#,
+```ron
+(name: "Batches", stages: [Vertex, Fragment], max_sequences: 65536, tokens: [DrawIndexedCount]),
+```
+
+Fix: clamp `maxDrawCount` to that bound when executing, or lower `max_sequences` for more draws per sequence."#,
     },
     Rule {
         code: "W0003",
@@ -45,6 +57,10 @@ Fix: `align: Some(16)` rounds the stride up; `align: Some(4)` keeps the tight st
         title: "UnorderedSequences has no effect on a compute layout",
         explanation: r#"Dispatch sequences never run in a defined order; the spec says `UNORDERED_SEQUENCES` is ignored when `shaderStages` is `COMPUTE`.
 
+```ron
+(name: "Work", stages: [Compute], flags: [UnorderedSequences], max_sequences: 1024, tokens: [Dispatch]),
+```
+
 Fix: remove the flag."#,
     },
     Rule {
@@ -53,6 +69,11 @@ Fix: remove the flag."#,
         severity: Warning,
         title: "the target needs a large preprocess buffer for max_sequences",
         explanation: r#"Preprocess memory is implementation-defined and differs by orders of magnitude. Measured with a push constant and a draw or dispatch: NVIDIA (H200) needs about 80 bytes per draw sequence but 6.7 KB per dispatch sequence (65536 dispatches: 438 MB); lavapipe needs 144·n² bytes for n draw sequences (4000: 2.3 GB) and, past 5460 sequences, reports that size modulo 2^32 — a wrong, too small number. dgcc warns above 256 MiB or when the reported size wraps.
+
+```ron
+// targets: ["lavapipe"]
+(name: "Draws", stages: [Vertex, Fragment], max_sequences: 4096, tokens: [Draw]),
+```
 
 Fix: nothing to change if one execution rarely runs that many sequences: the dgcc runtime splits large streams into chunks that fit its preprocess budget. Otherwise lower `max_sequences`."#,
     },
@@ -77,6 +98,16 @@ Fix: `flags: [UnorderedSequences]` — unless the kernel writes sequences at fix
         title: "scalar-packed push-constant fields need a scalar push_constant block",
         explanation: r#"With `glsl_layout: Scalar`, typed fields are packed by scalar rules in the stream, and the token copies those bytes into push-constant space unchanged. A shader declaring a default (std430) `push_constant` block would read a `Vec4` after a `U32` at byte 16, where the token wrote it at byte 4.
 
+```ron
+(name: "Draws", stages: [Vertex, Fragment], glsl_layout: Scalar, max_sequences: 64, tokens: [
+    PushConstant(name: "object", stages: [Vertex], offset: 0, fields: [
+        (name: "id", ty: U32),
+        (name: "color", ty: Vec4),   // byte 4 here, 16 in a std430 block
+    ]),
+    Draw,
+]),
+```
+
 Fix: declare the block `layout(push_constant, scalar) uniform …` (GL_EXT_scalar_block_layout), or order the fields from widest to narrowest so both layouts agree."#,
     },
     Rule {
@@ -86,6 +117,11 @@ Fix: declare the block `layout(push_constant, scalar) uniform …` (GL_EXT_scala
         title: "a value passes the spec's guaranteed minimum",
         explanation: r#"Every device guarantees at least 16 tokens per layout, token offsets up to 2047 and strides up to 2048. Your targets allow more (NVIDIA allows far more), but a device offering only the minimum refuses the layout. dgcc says so when `minimum` is not among the targets; with it, these are errors (E0202, E0131, E0201).
 
+```ron
+// targets: ["nvidia"]
+tokens: [Draw(at: Some(4096))],   // NVIDIA allows it; the spec guarantees 2047
+```
+
 Fix: stay within the minimum, or add `"minimum"` to `targets` to be told where you are not."#,
     },
     Rule {
@@ -94,6 +130,12 @@ Fix: stay within the minimum, or add `"minimum"` to `targets` to be told where y
         severity: Warning,
         title: "full subgroups are not guaranteed if the subgroup size varies",
         explanation: r#"`subgroup: Full` checks `local_size` x against the target's *default* subgroup size. Shaders compiled as SPIR-V 1.6 (what Vulkan 1.3 compilers emit) may run with any size from `minSubgroupSize` to `maxSubgroupSize`, and subgroups are then full only if x is a multiple of `maxSubgroupSize`.
+
+```ron
+// a target with subgroupSize 32 and maxSubgroupSize 64
+local_size: (32, 1, 1),
+subgroup: Full,
+```
 
 Fix: a multiple of `maxSubgroupSize`, or pin the size with `Required(size: …, full: true)`."#,
     },

@@ -153,6 +153,11 @@ impl Device {
         Ok(Self { handle, fp })
     }
 
+    /// Bind entry points loaded elsewhere (`DeviceFn::load_with`) to `handle`.
+    pub fn from_parts(handle: vk::Device, fp: DeviceFn) -> Self {
+        Self { handle, fp }
+    }
+
     pub fn fp(&self) -> &DeviceFn {
         &self.fp
     }

@@ -1,6 +1,6 @@
 //! Recording one frame in each mode, with timestamps around every pass.
 //!
-//! Order: [cull → compact, or the fused kernel] (dgc, mdi) → render (dgc: the executor, chunk by chunk; mdi: one
+//! Order: [cull → compact, or the fused kernel → stream validation when asked] (dgc, mdi) → render (dgc: the executor, chunk by chunk; mdi: one
 //! `vkCmdDrawIndexedIndirectCount` over the same stream; cpu: push constants + draw per
 //! visible object, visibility computed on the host by the reference culling) → copy the colour
 //! target on the last frame → copy the count to the host buffer. Query slots: 0 frame start, 1 after cull, 2 after compact,
@@ -15,6 +15,7 @@ use crate::runtime::execute::{Count, Execution, Pass, Phase, Stream};
 use crate::runtime::dgc::{DgcDevice, DgcLayout};
 use crate::runtime::error::Result;
 use crate::runtime::fallback::Fallback;
+use crate::runtime::validate::StreamValidator;
 use crate::runtime::GpuContext;
 use ash::vk;
 
@@ -132,10 +133,22 @@ impl Pass for Render<'_> {
     }
 }
 
+/// The compacted stream: one record per object at most, the count written by compaction.
+pub fn stream(g: &SceneGpu) -> Stream {
+    Stream {
+        buffer: g.stream.buffer,
+        offset: 0,
+        address: g.stream.address,
+        max_sequences: (g.objects.size / 32) as u32,
+        count: Some(Count { buffer: g.counts.buffer, offset: 0, address: g.counts.address }),
+    }
+}
+
 /// Record one frame into `cmd` (begun by the caller).
 ///
 /// # Safety
 /// `cmd` is recording; `g` belongs to `ctx`.
+/// `validator`, when given, checks the stream on the GPU right after compaction.
 pub unsafe fn record(
     ctx: &GpuContext,
     g: &SceneGpu,
@@ -144,6 +157,7 @@ pub unsafe fn record(
     compaction: Compaction,
     size: (u32, u32),
     readback: bool,
+    validator: Option<&StreamValidator>,
 ) -> Result<Recorded> {
     let d = &ctx.device;
     d.cmd_reset_query_pool(cmd, g.queries, 0, g.query_count);
@@ -170,6 +184,9 @@ pub unsafe fn record(
         memory_barrier(d, cmd, consumers.0, consumers.1);
         ts(d, cmd, g, SLOT_CULL);
         ts(d, cmd, g, SLOT_COMPACT);
+        if let Some(v) = validator {
+            v.record(d, cmd, &stream(g))?;
+        }
     } else if !matches!(driver, Driver::Cpu { .. }) {
         d.cmd_bind_descriptor_sets(cmd, compute, g.compute_layout, 0, &[g.set.set], &[]);
         d.cmd_bind_pipeline(cmd, compute, g.cull);
@@ -183,6 +200,9 @@ pub unsafe fn record(
             memory_barrier(d, cmd, consumers.0, consumers.1);
         }
         ts(d, cmd, g, SLOT_COMPACT);
+        if let Some(v) = validator {
+            v.record(d, cmd, &stream(g))?;
+        }
     }
     let to_attachment = [
         vk::ImageMemoryBarrier2::default()
@@ -209,14 +229,7 @@ pub unsafe fn record(
     d.cmd_bind_pipeline(cmd, graphics, pipeline);
     d.cmd_bind_descriptor_sets(cmd, graphics, g.graphics_layout, 0, &[g.set.set], &[]);
     let mut render = Render { d, g, width: size.0, height: size.1 };
-    let n = (g.objects.size / 32) as u32;
-    let stream = Stream {
-        buffer: g.stream.buffer,
-        offset: 0,
-        address: g.stream.address,
-        max_sequences: n,
-        count: Some(Count { buffer: g.counts.buffer, offset: 0, address: g.counts.address }),
-    };
+    let stream = stream(g);
     let mut host_draws = None;
     match driver {
         Driver::Dgc { dev, layout, exec } => {
@@ -241,7 +254,7 @@ pub unsafe fn record(
             for (i, o) in objects.iter().enumerate() {
                 let Some(lod) = world::cull(frame, o) else { continue };
                 let push = [i as u32, o.info[0]];
-                d.cmd_push_constants(cmd, g.graphics_layout, vk::ShaderStageFlags::VERTEX, 0, crate::runtime::memory::as_bytes(&push));
+                crate::runtime::push::push(d, cmd, g.graphics_layout, &g.object_push, 0, crate::runtime::memory::as_bytes(&push));
                 let l = lods[lod];
                 d.cmd_draw_indexed(cmd, l.index_count, 1, l.first_index, l.vertex_offset, 0);
                 draws += 1;

@@ -17,6 +17,7 @@ use crate::ir::{CompiledLayout, PushConstantRange};
 use crate::runtime::descriptors::StorageSet;
 use crate::runtime::error::{Result, RuntimeError};
 use crate::runtime::memory::{as_bytes, memory_type, Buffer, Location};
+use crate::runtime::push::{push_pieces, PushPiece};
 use crate::runtime::shaders::{compute_pipeline, module, Spec, SubgroupPin};
 use crate::runtime::GpuContext;
 use ash::vk;
@@ -73,6 +74,9 @@ pub struct SceneGpu {
     pub groups: u32,
     /// Workgroups of the fused kernel.
     pub fused_groups: u32,
+    /// How the CPU loop pushes its 8 bytes (object id, material id) under the pipeline layout's
+    /// ranges, which may name more stages than the vertex shader that reads them.
+    pub object_push: Vec<PushPiece>,
 }
 
 pub struct SceneSetup<'a> {
@@ -92,6 +96,8 @@ impl SceneGpu {
     /// destruction (the scene's context is dropped right after a failed setup).
     pub fn new(ctx: &GpuContext, s: &SceneSetup<'_>) -> Result<SceneGpu> {
         let n = s.objects.len() as u64;
+        let object_push = push_pieces(s.push_constants, 0, 8)
+            .map_err(|why| RuntimeError::Invalid(format!("the scene pushes 8 bytes at offset 0 per draw, but {why}")))?;
         let stride = s.layout.stride as u64;
         let storage = vk::BufferUsageFlags::STORAGE_BUFFER;
         let indirect = storage | vk::BufferUsageFlags::INDIRECT_BUFFER;
@@ -168,6 +174,7 @@ impl SceneGpu {
             query_count: s.query_count,
             groups,
             fused_groups: (n as u32).div_ceil(s.local_size * FUSED_OBJECTS_PER_INVOCATION),
+            object_push,
         })
     }
 

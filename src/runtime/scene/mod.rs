@@ -43,6 +43,7 @@ use crate::runtime::error::{Result, RuntimeError};
 use crate::runtime::execute::{Bound, Execution};
 use crate::runtime::fallback::{Fallback, FallbackCaps};
 use crate::runtime::probe::probe_physical;
+use crate::runtime::validate::{RegisteredBuffer, StreamLimits, StreamReport, StreamValidator};
 use crate::runtime::{ContextOptions, GpuContext};
 use crate::runtime::ext_dgc::IndirectCommandsLayoutUsageFlagsEXT as UsageFlags;
 use ash::vk;
@@ -119,6 +120,11 @@ pub struct RunOptions {
     /// buffer before executing instead (every record's index address points at it anyway), to
     /// see what binding an index buffer per sequence costs.
     pub bind_index_buffer: bool,
+    /// Check the compacted stream on the GPU before drawing it, every frame (dgc, mdi).
+    pub validate_stream: bool,
+    /// Run under `VK_LAYER_KHRONOS_validation`, its messages recorded here (teardown included).
+    /// The default is a fresh log when `DGCC_VALIDATION=1`.
+    pub layer_log: Option<std::sync::Arc<crate::runtime::LayerLog>>,
 }
 
 impl Default for RunOptions {
@@ -138,6 +144,8 @@ impl Default for RunOptions {
             explicit_preprocess: None,
             unordered_sequences: None,
             bind_index_buffer: false,
+            validate_stream: false,
+            layer_log: crate::runtime::LayerLog::from_env(),
         }
     }
 }
@@ -150,9 +158,12 @@ pub fn run(manifest: &Manifest, options: &RunOptions) -> Result<RunReport> {
     if !(1..=8192).contains(&options.width) || !(1..=8192).contains(&options.height) {
         return Err(RuntimeError::Invalid(format!("image size {}x{} is outside 1..8192", options.width, options.height)));
     }
+    if options.validate_stream && options.mode == Mode::Cpu {
+        return Err(RuntimeError::Invalid("--validate-stream checks the stream the GPU writes; --mode cpu writes none".into()));
+    }
     let (layout, kernel) = compat::pick(manifest, options.layout.as_deref())?;
     let dgc = options.mode == Mode::Dgc;
-    let ctx = GpuContext::new(&ContextOptions { enable_dgc: dgc, require_dgc: dgc })?;
+    let ctx = GpuContext::new(&ContextOptions { enable_dgc: dgc, require_dgc: dgc, validation: options.layer_log.clone() })?;
     if options.mode == Mode::Mdi && !(ctx.caps.multi_draw_indirect && ctx.caps.draw_indirect_count && ctx.caps.shader_draw_parameters) {
         return Err(RuntimeError::MissingFeature {
             device: ctx.device_name.clone(),
@@ -193,7 +204,8 @@ pub fn run(manifest: &Manifest, options: &RunOptions) -> Result<RunReport> {
             ctx.properties.limits.max_compute_shared_memory_size
         )));
     }
-    let result = run_frames(&ctx, &mut g, manifest, layout, options, &objects, &meshes);
+    let mut stream_validation = vec![];
+    let result = run_frames(&ctx, &mut g, manifest, layout, options, &objects, &meshes, &mut stream_validation);
     // SAFETY: run_frames waits for every submission; nothing is pending.
     unsafe {
         let _ = ctx.device.device_wait_idle();
@@ -221,6 +233,7 @@ pub fn run(manifest: &Manifest, options: &RunOptions) -> Result<RunReport> {
             note,
         },
         image,
+        stream_validation,
     })
 }
 
@@ -254,6 +267,7 @@ fn submit_timed(ctx: &GpuContext, cmd: vk::CommandBuffer, fence: vk::Fence) -> R
     Ok(ms)
 }
 
+#[allow(clippy::too_many_arguments)]
 fn run_frames(
     ctx: &GpuContext,
     g: &mut gpu::SceneGpu,
@@ -262,6 +276,7 @@ fn run_frames(
     options: &RunOptions,
     objects: &[world::Object],
     meshes: &world::Meshes,
+    stream_validation: &mut Vec<StreamReport>,
 ) -> Result<FramesOut> {
     let frame_data = world::frame(&options.camera, options.width, options.height, options.objects, meshes.lods, g.indices.address, g.indices.size as u32);
     gpu::upload(ctx, &g.frame, crate::runtime::memory::as_bytes(&[frame_data]))?;
@@ -288,10 +303,14 @@ fn run_frames(
                 }
             }
         }
-        Mode::Mdi => fallback = Some(Fallback::new(layout, FallbackCaps::from(ctx))?),
+        Mode::Mdi => fallback = Some(Fallback::new(layout, FallbackCaps::from(ctx))?.with_push_constants(&manifest.push_constants)?),
         Mode::Cpu => {}
     }
+    let mut validator = None;
     let result = (|| {
+        if options.validate_stream {
+            validator = Some(scene_validator(ctx, g, layout, options.objects)?);
+        }
         let alloc = vk::CommandBufferAllocateInfo::default().command_pool(ctx.pool).command_buffer_count(1);
         // SAFETY: freed below after the last wait.
         let cmd = unsafe { ctx.device.allocate_command_buffers(&alloc) }.map_err(RuntimeError::vk("vkAllocateCommandBuffers"))?[0];
@@ -320,12 +339,13 @@ fn run_frames(
                     ctx.device
                         .begin_command_buffer(cmd, &vk::CommandBufferBeginInfo::default().flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT))
                         .map_err(RuntimeError::vk("vkBeginCommandBuffer"))?;
-                    let r = frame::record(ctx, g, cmd, &driver, options.compaction, (options.width, options.height), last)?;
+                    let r = frame::record(ctx, g, cmd, &driver, options.compaction, (options.width, options.height), last, validator.as_ref())?;
                     ctx.device.end_command_buffer(cmd).map_err(RuntimeError::vk("vkEndCommandBuffer"))?;
                     r
                 };
                 let cpu_record_ms = t0.elapsed().as_secs_f64() * 1e3;
                 let cpu_submit_ms = submit_timed(ctx, cmd, fence)?;
+                stream_validation.extend(validator.as_ref().map(StreamValidator::read_report));
                 if f < options.warmup {
                     continue;
                 }
@@ -366,6 +386,13 @@ fn run_frames(
         let image = FrameImage { width: options.width, height: options.height, rgba };
         Ok((frames, dgc_parts.as_ref().map(|(_, _, e)| e.plan.clone()), image, observed, flags))
     })();
+    if let Some(mut v) = validator {
+        // SAFETY: every submission was waited for.
+        unsafe {
+            let _ = ctx.device.device_wait_idle();
+            v.destroy(&ctx.device);
+        }
+    }
     if let Some((dev, mut l, mut e)) = dgc_parts {
         // SAFETY: the device is idle after the last wait.
         unsafe {
@@ -375,4 +402,17 @@ fn run_frames(
         }
     }
     result
+}
+
+/// The scene's validator: one instance per draw, at most one sequence per object, indices only
+/// from the scene's index buffer.
+fn scene_validator(ctx: &GpuContext, g: &gpu::SceneGpu, layout: &crate::ir::CompiledLayout, objects: u32) -> Result<StreamValidator> {
+    let limits = StreamLimits { max_instance_count: Some(1), max_sequence_count: Some(objects), ..StreamLimits::default() }
+        .with_device_limits(&ctx.properties.limits);
+    let indices = RegisteredBuffer {
+        address: g.indices.address,
+        size: g.indices.size,
+        usage: vk::BufferUsageFlags::INDEX_BUFFER | vk::BufferUsageFlags::STORAGE_BUFFER,
+    };
+    StreamValidator::new(ctx, layout, limits, &[indices])
 }

@@ -8,6 +8,7 @@
 
 use super::{Compaction, Mode};
 use crate::runtime::preprocess::ChunkPlan;
+use crate::runtime::validate::StreamReport;
 use serde::Serialize;
 use std::fmt;
 
@@ -81,9 +82,17 @@ pub struct RunReport {
     pub subgroup: SubgroupReport,
     #[serde(skip)]
     pub image: FrameImage,
+    /// One stream-validation report per frame, with `--validate-stream`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub stream_validation: Vec<StreamReport>,
 }
 
 impl RunReport {
+    /// Whether stream validation ran and found nothing in any frame.
+    pub fn stream_is_clean(&self) -> bool {
+        self.stream_validation.iter().all(StreamReport::is_clean)
+    }
+
     /// The last frame: `(rgba, width, height)`; the CLI encodes it as PNG.
     pub fn last_frame_rgba(&self) -> (&[u8], u32, u32) {
         (&self.image.rgba, self.image.width, self.image.height)
@@ -140,6 +149,18 @@ impl fmt::Display for RunReport {
                 ms(p.preprocess_ms),
                 ms(p.execute_ms)
             )?;
+        }
+        if let Some(last) = self.stream_validation.last() {
+            let frames = self.stream_validation.len();
+            let found: u32 = self.stream_validation.iter().map(|r| r.total).sum();
+            if found == 0 {
+                writeln!(f, "stream validation: clean, {frames} frame(s), {} sequences in the last", last.sequences_checked)?;
+            } else {
+                writeln!(f, "stream validation: {found} violation(s) in {frames} frame(s)")?;
+                for (i, r) in self.stream_validation.iter().enumerate().filter(|(_, r)| !r.is_clean()) {
+                    writeln!(f, "frame {i}: {r}")?;
+                }
+            }
         }
         Ok(())
     }

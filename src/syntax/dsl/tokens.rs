@@ -10,6 +10,7 @@ use pest::iterators::Pair;
 use super::build::{child, push, span, Builder};
 use super::Rule;
 use crate::ast::{Field, FieldType, PushData, Spanned, SubgroupReq, SubgroupSize, Token, TokenKind};
+use crate::diag::Diagnostic;
 use crate::syntax::limits::{self, Count};
 use crate::syntax::names::{self, Kind};
 use crate::syntax::SyntaxKind::Dsl as DSL;
@@ -26,11 +27,19 @@ impl<'s> Builder<'s, '_> {
         let pin = child(&inner, Rule::pin).map(|p| self.number(Some(p), "a pinned offset `@ N`"));
         let kind = match inner.as_rule() {
             Rule::execution_set => {
-                let set_kind =
-                    self.word(child(&inner, Rule::set_kind), &names::EXECUTION_SET_KINDS, "E0008", "execution set kind");
+                let set_kind = self.word(
+                    child(&inner, Rule::set_kind),
+                    &names::EXECUTION_SET_KINDS,
+                    "E0008",
+                    "execution set kind",
+                );
                 let stages = self.stage_list(child(&inner, Rule::stage_list));
                 let max_entries = self.number(child(&inner, Rule::max_entries), "`max_entries`");
-                TokenKind::ExecutionSet { kind: set_kind?, stages: stages?, max_entries: max_entries? }
+                TokenKind::ExecutionSet {
+                    kind: set_kind?,
+                    stages: stages?,
+                    max_entries: max_entries?,
+                }
             }
             Rule::push_constant => {
                 let stages = self.stage_list(child(&inner, Rule::stage_list));
@@ -39,18 +48,32 @@ impl<'s> Builder<'s, '_> {
                     Some(block) => self.fields(block).map(PushData::Fields),
                     None => self.number(child(&inner, Rule::size), "`size`").map(PushData::Size),
                 };
-                TokenKind::PushConstant { stages: stages?, offset: offset?, data: data? }
+                TokenKind::PushConstant {
+                    stages: stages?,
+                    offset: offset?,
+                    data: data?,
+                }
             }
             Rule::sequence_index => {
                 let stages = self.stage_list(child(&inner, Rule::stage_list));
                 let offset = self.number(child(&inner, Rule::offset), "`offset`");
-                TokenKind::SequenceIndex { stages: stages?, offset: offset? }
+                TokenKind::SequenceIndex {
+                    stages: stages?,
+                    offset: offset?,
+                }
             }
             Rule::index_buffer => {
-                let mode = self.word(child(&inner, Rule::index_mode), &names::INDEX_MODES, "E0008", "index buffer mode");
+                let mode = self.word(
+                    child(&inner, Rule::index_mode),
+                    &names::INDEX_MODES,
+                    "E0008",
+                    "index buffer mode",
+                );
                 TokenKind::IndexBuffer { mode: mode? }
             }
-            Rule::vertex_buffer => TokenKind::VertexBuffer { binding: self.number(child(&inner, Rule::binding), "`binding`")? },
+            Rule::vertex_buffer => TokenKind::VertexBuffer {
+                binding: self.number(child(&inner, Rule::binding), "`binding`")?,
+            },
             _ => names::TOKEN_KINDS.parse(keyword.as_str(), DSL).and_then(Kind::action)?,
         };
         let name = match name {
@@ -61,7 +84,16 @@ impl<'s> Builder<'s, '_> {
             Some(p) => Some(p?),
             None => None,
         };
-        Some(Spanned::new(Token { doc, name, at: pin, kind, kind_span }, token_span))
+        Some(Spanned::new(
+            Token {
+                doc,
+                name,
+                at: pin,
+                kind,
+                kind_span,
+            },
+            token_span,
+        ))
     }
 
     fn fields(&mut self, block: Pair<'s, Rule>) -> Option<Vec<Spanned<Field>>> {
@@ -100,12 +132,19 @@ impl<'s> Builder<'s, '_> {
                 None
             }
         };
-        let dimensions: Vec<Pair<Rule>> = pair.clone().into_inner().filter(|p| p.as_rule() == Rule::dimension).collect();
+        let dimensions: Vec<Pair<Rule>> = pair
+            .clone()
+            .into_inner()
+            .filter(|p| p.as_rule() == Rule::dimension)
+            .collect();
         if let Some(excess) = dimensions.get(limits::MAX_ARRAY_DIMENSIONS) {
             self.diags.push(limits::too_many_dimensions(span(excess)));
             return None;
         }
-        let lengths: Vec<_> = dimensions.into_iter().map(|d| self.number(Some(d), "an array length")).collect();
+        let lengths: Vec<_> = dimensions
+            .into_iter()
+            .map(|d| self.number(Some(d), "an array length"))
+            .collect();
         let mut ty = scalar?;
         for len in lengths.into_iter().rev() {
             ty = FieldType::Array(Box::new(ty), len?.node);
@@ -137,8 +176,22 @@ impl<'s> Builder<'s, '_> {
                 "any" => SubgroupReq::Any,
                 "varying" => SubgroupReq::Varying,
                 "full" => SubgroupReq::Full,
+                "required" => {
+                    self.diags.push(
+                        Diagnostic::new("E0003", "`subgroup required` needs a size")
+                            .primary(at, "add a size: a number, `min` or `max`")
+                            .note("help: `subgroup required 32;` or `subgroup required min full;`"),
+                    );
+                    return None;
+                }
                 other => {
-                    self.unknown("E0008", "subgroup requirement", other, at, &["any", "varying", "full", "required"]);
+                    self.unknown(
+                        "E0008",
+                        "subgroup requirement",
+                        other,
+                        at,
+                        &["any", "varying", "full", "required"],
+                    );
                     return None;
                 }
             },

@@ -14,15 +14,14 @@
 
 use ron::error::{Error as RonError, SpannedError};
 use ron::value::RawValue;
-use serde::de::{
-    Deserialize, DeserializeSeed, Deserializer as _, EnumAccess, MapAccess, SeqAccess, VariantAccess, Visitor,
-};
+use serde::de::{Deserialize, Deserializer as _};
 
-use super::super::lex;
-use super::super::SyntaxKind;
+use super::visitors::{EnumVisitor, FieldsVisitor, Pairs, RawBody, SeqVisitor};
 use crate::ast::Spanned;
 use crate::diag::Diagnostic;
 use crate::span::Span;
+use crate::syntax::lex;
+use crate::syntax::SyntaxKind;
 
 /// A RON value: its text (comments around it trimmed) and where that text is in the source.
 #[derive(Clone, Copy, Debug)]
@@ -79,11 +78,12 @@ pub struct Reader<'s> {
     pub diags: Vec<Diagnostic>,
 }
 
-type Pairs<'de> = Vec<(&'de str, &'de RawValue)>;
-
 impl<'s> Reader<'s> {
     pub fn new(source: &'s str) -> Self {
-        Reader { source, diags: Vec::new() }
+        Reader {
+            source,
+            diags: Vec::new(),
+        }
     }
 
     pub fn report(&mut self, diag: Diagnostic) {
@@ -108,8 +108,15 @@ impl<'s> Reader<'s> {
         // read a large file once more per level).
         let trivia = |c: char| c == '/' || c.is_whitespace() || lex::is_ron_whitespace(c);
         let (leading, trailing) = (part.starts_with(trivia), part.ends_with(trivia));
-        let text = if leading || trailing { &part[lex::trim_trivia(part, SyntaxKind::Ron).range()] } else { part };
-        Raw { text, span: self.span_of(text) }
+        let text = if leading || trailing {
+            &part[lex::trim_trivia(part, SyntaxKind::Ron).range()]
+        } else {
+            part
+        };
+        Raw {
+            text,
+            span: self.span_of(text),
+        }
     }
 
     /// The whole source as one value (`Pipeline(…)` with comments around it).
@@ -129,8 +136,15 @@ impl<'s> Reader<'s> {
 
     /// The head of a struct-like value: its leading name, or its first character.
     pub fn head(&self, raw: Raw<'s>) -> Span {
-        let name_len = raw.text.find(|c: char| !(c.is_alphanumeric() || c == '_')).unwrap_or(raw.text.len());
-        let len = if name_len > 0 { name_len } else { raw.text.chars().next().map_or(0, char::len_utf8) };
+        let name_len = raw
+            .text
+            .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .unwrap_or(raw.text.len());
+        let len = if name_len > 0 {
+            name_len
+        } else {
+            raw.text.chars().next().map_or(0, char::len_utf8)
+        };
         Span::new(raw.span.start, raw.span.start + len)
     }
 
@@ -143,7 +157,11 @@ impl<'s> Reader<'s> {
     }
 
     /// Runs a serde read over `raw` that must consume all of it.
-    fn read<T>(&self, raw: Raw<'s>, f: impl FnOnce(&mut ron::Deserializer<'s>) -> Result<T, RonError>) -> Result<T, SpannedError> {
+    fn read<T>(
+        &self,
+        raw: Raw<'s>,
+        f: impl FnOnce(&mut ron::Deserializer<'s>) -> Result<T, RonError>,
+    ) -> Result<T, SpannedError> {
         let mut de = ron::Deserializer::from_str(raw.text)?;
         let value = f(&mut de).map_err(|e| de.span_error(e))?;
         de.end().map_err(|e| de.span_error(e))?;
@@ -153,7 +171,11 @@ impl<'s> Reader<'s> {
     fn entries(&self, head: Span, pairs: Pairs<'s>) -> Struct<'s> {
         let entries = pairs
             .into_iter()
-            .map(|(key, value)| Entry { key, key_span: self.span_of(key), value: self.raw(value.get_ron()) })
+            .map(|(key, value)| Entry {
+                key,
+                key_span: self.span_of(key),
+                value: self.raw(value.get_ron()),
+            })
             .collect();
         Struct { head, entries }
     }
@@ -167,9 +189,12 @@ impl<'s> Reader<'s> {
             // each value, so dgcc reads plain RON only.
             let end = raw.text.find(']').map_or(raw.text.len(), |i| i + 1);
             self.report(
-                Diagnostic::new("E0001", "syntax error: RON attributes such as `#![enable(…)]` are not supported")
-                    .primary(Span::new(raw.span.start, raw.span.start + end), "remove this attribute")
-                    .note("dgcc reads plain RON: write `Some(…)` for options and name every struct field"),
+                Diagnostic::new(
+                    "E0001",
+                    "syntax error: RON attributes such as `#![enable(…)]` are not supported",
+                )
+                .primary(Span::new(raw.span.start, raw.span.start + end), "remove this attribute")
+                .note("dgcc reads plain RON: write `Some(…)` for options and name every struct field"),
             );
             return None;
         }
@@ -182,8 +207,11 @@ impl<'s> Reader<'s> {
                 };
                 let diag = match &err.code {
                     RonError::ExpectedDifferentStructName { .. } | RonError::ExpectedNamedStructLike(_) => {
-                        Diagnostic::new("E0009", format!("expected `{name}( … )`, found `{}`", snippet(raw.text)))
-                            .primary(self.head(raw), format!("a description is one `{name}( … )`"))
+                        Diagnostic::new(
+                            "E0009",
+                            format!("expected `{name}( … )`, found `{}`", snippet(raw.text)),
+                        )
+                        .primary(self.head(raw), format!("a description is one `{name}( … )`"))
                     }
                     code => Diagnostic::new("E0001", format!("syntax error: {}", ron_message(code)))
                         .primary(span, label_for(code)),
@@ -224,7 +252,11 @@ impl<'s> Reader<'s> {
                     RawBody::Struct(pairs) => Body::Struct(self.entries(self.span_of(name), pairs)),
                     RawBody::Tuple(items) => Body::Tuple(items.into_iter().map(|r| self.raw(r.get_ron())).collect()),
                 };
-                Some(Variant { name, name_span: self.span_of(name), body })
+                Some(Variant {
+                    name,
+                    name_span: self.span_of(name),
+                    body,
+                })
             }
             Err(_) => {
                 self.wrong_type(raw, expected);
@@ -318,9 +350,19 @@ impl<'s> Reader<'s> {
 
 /// E0010 for a number that is not a `uint32_t`.
 pub fn out_of_range(span: Span, text: &str, what: &str) -> Diagnostic {
-    let sign = if text.trim_start().starts_with('-') { "is negative" } else { "is too large" };
-    Diagnostic::new("E0010", format!("{what} must be a whole number from 0 to 4294967295; `{}` {sign}", snippet(text)))
-        .primary(span, "does not fit in a uint32_t")
+    let sign = if text.trim_start().starts_with('-') {
+        "is negative"
+    } else {
+        "is too large"
+    };
+    Diagnostic::new(
+        "E0010",
+        format!(
+            "{what} must be a whole number from 0 to 4294967295; `{}` {sign}",
+            snippet(text)
+        ),
+    )
+    .primary(span, "does not fit in a uint32_t")
 }
 
 /// At most 40 characters of a value, on one line, for messages.
@@ -344,7 +386,10 @@ pub fn position(text: &str, line: usize, col: usize) -> usize {
     }
     let line_text = &text[start..];
     let line_end = line_text.find('\n').unwrap_or(line_text.len());
-    let within = line_text[..line_end].char_indices().nth(col.saturating_sub(1)).map_or(line_end, |(i, _)| i);
+    let within = line_text[..line_end]
+        .char_indices()
+        .nth(col.saturating_sub(1))
+        .map_or(line_end, |(i, _)| i);
     start + within
 }
 
@@ -364,98 +409,6 @@ fn label_for(code: &RonError) -> &'static str {
         RonError::ExpectedComma => "expected `,` before this",
         RonError::TrailingCharacters => "unexpected text after the description",
         _ => "here",
-    }
-}
-
-struct FieldsVisitor;
-
-impl<'de> Visitor<'de> for FieldsVisitor {
-    type Value = Pairs<'de>;
-
-    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        f.write_str("a struct")
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-        let mut pairs = Vec::new();
-        while let Some(key) = map.next_key::<&'de str>()? {
-            pairs.push((key, map.next_value::<&'de RawValue>()?));
-        }
-        Ok(pairs)
-    }
-}
-
-struct SeqVisitor;
-
-impl<'de> Visitor<'de> for SeqVisitor {
-    type Value = Vec<&'de RawValue>;
-
-    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        f.write_str("a tuple")
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-        let mut items = Vec::new();
-        while let Some(item) = seq.next_element::<&'de RawValue>()? {
-            items.push(item);
-        }
-        Ok(items)
-    }
-}
-
-enum RawBody<'de> {
-    Unit,
-    Struct(Pairs<'de>),
-    Tuple(Vec<&'de RawValue>),
-    Unknown,
-}
-
-/// A variant name, borrowed from the source (so that its span is known). `&str`'s own
-/// `Deserialize` would ask ron for a string literal, not an identifier.
-struct IdentSeed;
-
-impl<'de> DeserializeSeed<'de> for IdentSeed {
-    type Value = &'de str;
-
-    fn deserialize<D: serde::Deserializer<'de>>(self, deserializer: D) -> Result<&'de str, D::Error> {
-        deserializer.deserialize_identifier(IdentVisitor)
-    }
-}
-
-struct IdentVisitor;
-
-impl<'de> Visitor<'de> for IdentVisitor {
-    type Value = &'de str;
-
-    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        f.write_str("a name")
-    }
-
-    fn visit_borrowed_str<E: serde::de::Error>(self, name: &'de str) -> Result<&'de str, E> {
-        Ok(name)
-    }
-}
-
-struct EnumVisitor<'f> {
-    shape: &'f dyn Fn(&str) -> Shape,
-}
-
-impl<'de> Visitor<'de> for EnumVisitor<'_> {
-    type Value = (&'de str, RawBody<'de>);
-
-    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        f.write_str("an enum variant")
-    }
-
-    fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<Self::Value, A::Error> {
-        let (name, access) = data.variant_seed(IdentSeed)?;
-        let body = match (self.shape)(name) {
-            Shape::Unit => access.unit_variant().map(|()| RawBody::Unit)?,
-            Shape::Struct => RawBody::Struct(access.struct_variant(&[], FieldsVisitor)?),
-            Shape::Tuple => RawBody::Tuple(access.tuple_variant(0, SeqVisitor)?),
-            Shape::Unknown => RawBody::Unknown,
-        };
-        Ok((name, body))
     }
 }
 

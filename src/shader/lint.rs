@@ -1,0 +1,470 @@
+//! Subgroup misuse in a kernel's GLSL source (W0501–W0504), found on tokens, with the line.
+//!
+//! Why on the source and not on SPIR-V: these mistakes are visible as written (`lane & 31`,
+//! `shared uint partial[256 / 32]`, `ballot.x`), the user needs the line to fix them, and the
+//! compiled module has neither line numbers (without debug info) nor the original constant
+//! expressions. Why tokens and not regular expressions: comments must not trigger a warning,
+//! `gl_LocalInvocationID.x / 32` spans several tokens, and ballot variables are tracked across
+//! lines. The patterns are the ones that broke real engines (see the rule explanations); each is
+//! narrow on purpose, because a lint that cries wolf gets turned off.
+
+/// One token of GLSL with its 1-based line.
+#[derive(Clone, Debug, PartialEq)]
+struct Tok {
+    kind: Kind,
+    text: String,
+    line: usize,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Kind {
+    Ident,
+    /// An integer literal and its value.
+    Int(u64),
+    /// A floating-point literal.
+    Float,
+    Punct,
+}
+
+const PUNCT3: [&str; 2] = [">>=", "<<="];
+const PUNCT2: [&str; 17] =
+    [">>", "<<", "==", "!=", "<=", ">=", "&&", "||", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "++", "--"];
+
+/// Split GLSL into tokens, dropping comments.
+fn tokenize(src: &str) -> Vec<Tok> {
+    let b = src.as_bytes();
+    let mut out = vec![];
+    let (mut i, mut line) = (0usize, 1usize);
+    while i < b.len() {
+        let c = b[i];
+        if c == b'\n' {
+            line += 1;
+            i += 1;
+        } else if c.is_ascii_whitespace() {
+            i += 1;
+        } else if b[i..].starts_with(b"//") {
+            while i < b.len() && b[i] != b'\n' {
+                i += 1;
+            }
+        } else if b[i..].starts_with(b"/*") {
+            i += 2;
+            while i < b.len() && !b[i..].starts_with(b"*/") {
+                if b[i] == b'\n' {
+                    line += 1;
+                }
+                i += 1;
+            }
+            i = (i + 2).min(b.len());
+        } else if c.is_ascii_alphabetic() || c == b'_' {
+            let s = i;
+            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
+                i += 1;
+            }
+            out.push(Tok { kind: Kind::Ident, text: src[s..i].to_string(), line });
+        } else if c.is_ascii_digit() || (c == b'.' && b.get(i + 1).is_some_and(u8::is_ascii_digit)) {
+            let s = i;
+            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'.') {
+                i += 1;
+            }
+            let text = &src[s..i];
+            let digits = text.trim_end_matches(['u', 'U']);
+            let kind = if let Some(hex) = digits.strip_prefix("0x").or_else(|| digits.strip_prefix("0X")) {
+                u64::from_str_radix(hex, 16).map(Kind::Int).unwrap_or(Kind::Float)
+            } else {
+                digits.parse::<u64>().map(Kind::Int).unwrap_or(Kind::Float)
+            };
+            out.push(Tok { kind, text: text.to_string(), line });
+        } else {
+            let rest = &src[i..];
+            let len = if PUNCT3.iter().any(|p| rest.starts_with(p)) {
+                3
+            } else if PUNCT2.iter().any(|p| rest.starts_with(p)) {
+                2
+            } else {
+                rest.chars().next().map_or(1, char::len_utf8)
+            };
+            out.push(Tok { kind: Kind::Punct, text: rest[..len].to_string(), line });
+            i += len;
+        }
+    }
+    out
+}
+
+/// A warning found in a kernel's source.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Finding {
+    /// W0501–W0504.
+    pub code: &'static str,
+    /// 1-based line in the kernel source.
+    pub line: usize,
+    pub message: String,
+    /// The profile the finding is about, when it depends on one.
+    pub target: Option<String>,
+}
+
+/// What the lints know about the kernel besides its source.
+#[derive(Clone, Debug, Default)]
+pub struct KernelContext {
+    pub local_size: [u32; 3],
+    /// The smallest subgroup size among the targets, with the target that has it.
+    pub smallest_subgroup: Option<(u32, String)>,
+}
+
+fn is(t: Option<&Tok>, text: &str) -> bool {
+    t.is_some_and(|t| t.text == text)
+}
+
+fn int(t: Option<&Tok>) -> Option<u64> {
+    match t?.kind {
+        Kind::Int(v) => Some(v),
+        _ => None,
+    }
+}
+
+/// An identifier that names a subgroup width or count by convention.
+fn subgroup_named(name: &str) -> bool {
+    let u = name.to_ascii_uppercase();
+    (u.contains("SUBGROUP") || u.contains("WARP") || u.contains("WAVE")) && !u.starts_with("GL_")
+}
+
+/// Lint a kernel's source. Findings are in line order, at most one per rule and line.
+pub fn lint(src: &str, ctx: &KernelContext) -> Vec<Finding> {
+    let t = tokenize(src);
+    let mut out = vec![];
+    hard_coded_width(&t, &mut out);
+    shared_per_subgroup(&t, ctx, &mut out);
+    ballot_x_only(&t, &mut out);
+    size_as_active_lanes(&t, &mut out);
+    out.sort_by(|a, b| (a.line, a.code).cmp(&(b.line, b.code)));
+    out.dedup_by(|a, b| a.line == b.line && a.code == b.code);
+    out
+}
+
+fn finding(code: &'static str, line: usize, message: String) -> Finding {
+    Finding { code, line, message, target: None }
+}
+
+/// The end (exclusive) of the operand starting at `i`: `gl_LocalInvocationID.x` is three tokens.
+fn builtin_operand(t: &[Tok], i: usize) -> Option<(&'static str, usize)> {
+    let name = t[i].text.as_str();
+    let kind = match name {
+        "gl_SubgroupInvocationID" => "lane",
+        "gl_LocalInvocationIndex" => "index",
+        "gl_SubgroupID" => "subgroup",
+        "gl_LocalInvocationID" if is(t.get(i + 1), ".") && is(t.get(i + 2), "x") => return Some(("index", i + 3)),
+        _ => return None,
+    };
+    Some((kind, i + 1))
+}
+
+/// W0501: `lane & 31`, `gl_LocalInvocationIndex / 32`, `gl_SubgroupID * 32`, `#define WARP 32`,
+/// shuffle reductions that start at 16.
+fn hard_coded_width(t: &[Tok], out: &mut Vec<Finding>) {
+    let uses_shuffle = t.iter().any(|x| x.text.starts_with("subgroupShuffle"));
+    for i in 0..t.len() {
+        // `#define WARP_SIZE 32` and `const uint SUBGROUP_SIZE = 32;`
+        let defined = if is(t.get(i), "#") && is(t.get(i + 1), "define") {
+            Some((i + 2, i + 3))
+        } else if is(t.get(i), "const") && is(t.get(i + 3), "=") {
+            Some((i + 2, i + 4))
+        } else {
+            None
+        };
+        if let Some((name, value)) = defined {
+            if let (Some(n), Some(v)) = (t.get(name), int(t.get(value))) {
+                if (v == 32 || v == 64) && subgroup_named(&n.text) && n.kind == Kind::Ident {
+                    out.push(finding(
+                        "W0501",
+                        n.line,
+                        format!("`{}` hard-codes the subgroup size as {v}", n.text),
+                    ));
+                }
+            }
+        }
+        if let Some((kind, end)) = builtin_operand(t, i) {
+            let (op, n) = (t.get(end).map(|x| x.text.as_str()), int(t.get(end + 1)));
+            let hit = matches!(
+                (kind, op, n),
+                ("lane", Some("%" | "<" | ">="), Some(32 | 64))
+                    | ("lane", Some("&" | "==" | "!=" | ">"), Some(31 | 63))
+                    | ("index", Some("/" | "%"), Some(32 | 64))
+                    | ("index", Some(">>"), Some(5 | 6))
+                    | ("index", Some("&"), Some(31 | 63))
+                    | ("subgroup", Some("*"), Some(32 | 64))
+                    | ("subgroup", Some("<<"), Some(5 | 6))
+            );
+            if hit {
+                let expr: Vec<&str> = t[i..=end + 1].iter().map(|x| x.text.as_str()).collect();
+                out.push(finding(
+                    "W0501",
+                    t[i].line,
+                    format!("`{}` assumes {}-lane subgroups", expr.join(" ").replace(" . ", "."), width(op, n)),
+                ));
+            }
+        }
+        // `32 * gl_SubgroupID`
+        if matches!(int(t.get(i)), Some(32 | 64)) && is(t.get(i + 1), "*") && is(t.get(i + 2), "gl_SubgroupID") {
+            out.push(finding(
+                "W0501",
+                t[i].line,
+                format!("`{} * gl_SubgroupID` assumes {}-lane subgroups", t[i].text, int(t.get(i)).unwrap_or(32)),
+            ));
+        }
+        // `for (uint offset = 16; offset > 0; offset >>= 1)` around subgroupShuffleDown/Xor.
+        if uses_shuffle && is(t.get(i), "for") && is(t.get(i + 1), "(") {
+            let close = matching(t, i + 1).unwrap_or(t.len());
+            let header = &t[i + 2..close.min(t.len())];
+            let start = header.windows(2).find(|w| w[0].text == "=" && matches!(int(Some(&w[1])), Some(16 | 32)));
+            let halves = header.iter().any(|x| x.text == ">>=" || x.text == "/=");
+            if let (Some(w), true) = (start, halves) {
+                out.push(finding(
+                    "W0501",
+                    t[i].line,
+                    format!(
+                        "a shuffle reduction starting at {} assumes {}-lane subgroups",
+                        w[1].text,
+                        2 * int(Some(&w[1])).unwrap_or(16)
+                    ),
+                ));
+            }
+        }
+    }
+}
+
+fn width(op: Option<&str>, n: Option<u64>) -> u64 {
+    match (op, n) {
+        (Some(">>" | "<<"), Some(s)) => 1 << s,
+        (_, Some(31)) => 32,
+        (_, Some(63)) => 64,
+        (_, Some(v)) => v,
+        _ => 32,
+    }
+}
+
+/// The index of the token closing the bracket at `open`.
+fn matching(t: &[Tok], open: usize) -> Option<usize> {
+    let (o, c) = match t.get(open)?.text.as_str() {
+        "(" => ("(", ")"),
+        "[" => ("[", "]"),
+        "{" => ("{", "}"),
+        _ => return None,
+    };
+    let mut depth = 0i32;
+    for (k, x) in t.iter().enumerate().skip(open) {
+        if x.text == o {
+            depth += 1;
+        } else if x.text == c {
+            depth -= 1;
+            if depth == 0 {
+                return Some(k);
+            }
+        }
+    }
+    None
+}
+
+/// W0502: `shared T name[N / 32]`, `[N >> 5]`, `[WARPS]`, or a literal size too small for the
+/// number of subgroups on the narrowest target when the array is indexed by `gl_SubgroupID`.
+fn shared_per_subgroup(t: &[Tok], ctx: &KernelContext, out: &mut Vec<Finding>) {
+    for i in 0..t.len() {
+        if !is(t.get(i), "shared") {
+            continue;
+        }
+        // shared <type> <name> [ ... ]
+        let (Some(name), true) = (t.get(i + 2), is(t.get(i + 3), "[")) else { continue };
+        let Some(close) = matching(t, i + 3) else { continue };
+        let size = &t[i + 4..close];
+        let divided = size.windows(2).any(|w| {
+            (w[0].text == "/" && matches!(int(Some(&w[1])), Some(32 | 64)))
+                || (w[0].text == ">>" && matches!(int(Some(&w[1])), Some(5 | 6)))
+        });
+        let named = size.iter().any(|x| x.kind == Kind::Ident && subgroup_named(&x.text));
+        if divided || named {
+            let expr: Vec<&str> = size.iter().map(|x| x.text.as_str()).collect();
+            out.push(finding(
+                "W0502",
+                name.line,
+                format!("`{}[{}]` is sized by an assumed subgroup width", name.text, expr.join(" ")),
+            ));
+            continue;
+        }
+        let indexed_by_subgroup = t.windows(3).any(|w| w[0].text == name.text && w[1].text == "[" && w[2].text == "gl_SubgroupID");
+        if let ([only], true, Some((smallest, target))) = (size, indexed_by_subgroup, &ctx.smallest_subgroup) {
+            if let Kind::Int(n) = only.kind {
+                let invocations: u64 = ctx.local_size.iter().map(|&v| v as u64).product();
+                let needed = invocations.div_ceil((*smallest).max(1) as u64);
+                if n < needed {
+                    let mut f = finding(
+                        "W0502",
+                        name.line,
+                        format!(
+                            "`{}[{n}]` holds one entry per subgroup, but a workgroup of {invocations} invocations has {needed} subgroups of {smallest} on {target}",
+                            name.text
+                        ),
+                    );
+                    f.target = Some(target.clone());
+                    out.push(f);
+                }
+            }
+        }
+    }
+}
+
+/// W0503: `subgroupBallot(p).x`, and ballot variables only ever read through `.x`.
+fn ballot_x_only(t: &[Tok], out: &mut Vec<Finding>) {
+    let mut vars: Vec<(String, usize)> = vec![]; // name, index of the name at its assignment
+    for i in 0..t.len() {
+        if t[i].text != "subgroupBallot" || !is(t.get(i + 1), "(") {
+            continue;
+        }
+        if let Some(close) = matching(t, i + 1) {
+            if is(t.get(close + 1), ".") && is(t.get(close + 2), "x") {
+                out.push(finding("W0503", t[i].line, "`subgroupBallot(…).x` reads lanes 0–31 only".to_string()));
+            }
+        }
+        if i >= 2 && t[i - 1].text == "=" && t[i - 2].kind == Kind::Ident {
+            vars.push((t[i - 2].text.clone(), i - 2));
+        }
+    }
+    for (name, at) in vars {
+        let uses: Vec<usize> = (0..t.len())
+            .filter(|&k| k != at && t[k].text == name && !is(k.checked_sub(1).and_then(|p| t.get(p)), "."))
+            .collect();
+        let x_only = |k: &usize| is(t.get(k + 1), ".") && is(t.get(k + 2), "x");
+        if !uses.is_empty() && uses.iter().all(x_only) {
+            out.push(finding(
+                "W0503",
+                t[uses[0]].line,
+                format!("the ballot `{name}` is read through `.x` only, which holds lanes 0–31"),
+            ));
+        }
+    }
+}
+
+/// The name of the function whose call ends with the `)` at `close`.
+fn call_name(t: &[Tok], close: usize) -> Option<&str> {
+    let mut depth = 0i32;
+    for k in (0..=close).rev() {
+        match t[k].text.as_str() {
+            ")" => depth += 1,
+            "(" => {
+                depth -= 1;
+                if depth == 0 {
+                    return k.checked_sub(1).map(|p| t[p].text.as_str());
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// W0504: `sum / gl_SubgroupSize`, `count += gl_SubgroupSize`, `atomicAdd(c, gl_SubgroupSize)`.
+fn size_as_active_lanes(t: &[Tok], out: &mut Vec<Finding>) {
+    for i in 0..t.len() {
+        if t[i].text != "gl_SubgroupSize" {
+            continue;
+        }
+        let prev = |n: usize| i.checked_sub(n).and_then(|k| t.get(k)).map(|x| x.text.as_str());
+        // `subgroupAdd(x) / gl_SubgroupSize` and `s / float(gl_SubgroupSize)`: an average over
+        // lanes. (`id / gl_SubgroupSize` computes a subgroup index, a different question.)
+        let reduced = prev(1) == Some("/") && i >= 2 && t[i - 2].text == ")" && call_name(t, i - 2).is_some_and(|n| n.starts_with("subgroup"));
+        let divided = reduced || (prev(1) == Some("(") && prev(2) == Some("float") && prev(3) == Some("/"));
+        let counted = matches!(prev(1), Some("+=" | "-="));
+        // `atomicAdd(counter, gl_SubgroupSize)`: the second argument, alone.
+        let atomic = prev(1) == Some(",") && is(t.get(i + 1), ")") && {
+            let mut depth = 0i32;
+            let mut k = i;
+            let mut found = false;
+            while k > 0 {
+                k -= 1;
+                match t[k].text.as_str() {
+                    ")" => depth += 1,
+                    "(" if depth == 0 => {
+                        found = k > 0 && t[k - 1].text.starts_with("atomicAdd");
+                        break;
+                    }
+                    "(" => depth -= 1,
+                    _ => {}
+                }
+            }
+            found
+        };
+        if divided || counted || atomic {
+            let how = if divided { "divides by" } else { "counts" };
+            out.push(finding(
+                "W0504",
+                t[i].line,
+                format!("this {how} `gl_SubgroupSize` as if every lane of the subgroup were active"),
+            ));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn codes(src: &str) -> Vec<(&'static str, usize)> {
+        lint(src, &KernelContext { local_size: [256, 1, 1], smallest_subgroup: Some((4, "lavapipe".into())) })
+            .into_iter()
+            .map(|f| (f.code, f.line))
+            .collect()
+    }
+
+    #[test]
+    fn tokens_skip_comments_and_keep_lines() {
+        let t = tokenize("a // x / 32\n/* b\n c */ d >>= 0x20u 1.5");
+        let texts: Vec<(&str, usize)> = t.iter().map(|x| (x.text.as_str(), x.line)).collect();
+        assert_eq!(texts, [("a", 1), ("d", 3), (">>=", 3), ("0x20u", 3), ("1.5", 3)]);
+        assert_eq!(t[3].kind, Kind::Int(32));
+        assert_eq!(t[4].kind, Kind::Float);
+    }
+
+    #[test]
+    fn hard_coded_widths() {
+        assert_eq!(codes("uint lane = gl_SubgroupInvocationID & 31;"), [("W0501", 1)]);
+        assert_eq!(codes("\nuint sg = gl_LocalInvocationIndex / 32;"), [("W0501", 2)]);
+        assert_eq!(codes("uint sg = gl_LocalInvocationID.x >> 5;"), [("W0501", 1)]);
+        assert_eq!(codes("#define WARP_SIZE 32\n"), [("W0501", 1)]);
+        assert_eq!(codes("const uint SUBGROUP_SIZE = 64u;"), [("W0501", 1)]);
+        assert_eq!(codes("uint base = gl_SubgroupID * 32;"), [("W0501", 1)]);
+        let reduce = "for (uint o = 16; o > 0; o >>= 1) { v += subgroupShuffleDown(v, o); }";
+        assert_eq!(codes(reduce), [("W0501", 1)]);
+        // Not a subgroup width: other numbers, other names, comments.
+        assert!(codes("uint lane = gl_SubgroupInvocationID & (gl_SubgroupSize - 1);").is_empty());
+        assert!(codes("#define TILE 32\nuint x = gl_GlobalInvocationID.x / 32;").is_empty());
+        assert!(codes("// gl_LocalInvocationIndex / 32\n").is_empty());
+        assert!(codes("for (uint i = 16; i > 0; i >>= 1) { }").is_empty());
+    }
+
+    #[test]
+    fn shared_arrays_per_subgroup() {
+        assert_eq!(codes("shared uint partial[256 / 32];"), [("W0502", 1)]);
+        assert_eq!(codes("shared float s[LOCAL >> 5];"), [("W0502", 1)]);
+        assert_eq!(codes("shared uint s[NUM_WARPS];"), [("W0502", 1)]);
+        assert_eq!(codes("shared uint s[8];\nvoid f() { s[gl_SubgroupID] = 1u; }"), [("W0502", 1)]);
+        // 64 entries cover 256 invocations in 4-wide subgroups; not indexed per subgroup is fine.
+        assert!(codes("shared uint s[64];\nvoid f() { s[gl_SubgroupID] = 1u; }").is_empty());
+        assert!(codes("shared uint tile[8];\nvoid f() { tile[gl_LocalInvocationIndex] = 1u; }").is_empty());
+    }
+
+    #[test]
+    fn ballots_read_through_x() {
+        assert_eq!(codes("uint n = bitCount(subgroupBallot(p).x);"), [("W0503", 1)]);
+        assert_eq!(codes("uvec4 b = subgroupBallot(p);\nuint n = bitCount(b.x);"), [("W0503", 2)]);
+        assert!(codes("uvec4 b = subgroupBallot(p);\nuint n = subgroupBallotBitCount(b);").is_empty());
+        assert!(codes("uvec4 b = subgroupBallot(p);\nuint n = bitCount(b.x) + bitCount(b.y);").is_empty());
+    }
+
+    #[test]
+    fn subgroup_size_as_active_lanes() {
+        assert_eq!(codes("float avg = subgroupAdd(v) / float(gl_SubgroupSize);"), [("W0504", 1)]);
+        assert_eq!(codes("total += gl_SubgroupSize;"), [("W0504", 1)]);
+        assert_eq!(codes("atomicAdd(counter, gl_SubgroupSize);"), [("W0504", 1)]);
+        assert_eq!(codes("uint avg = subgroupAdd(v) / gl_SubgroupSize;"), [("W0504", 1)]);
+        assert!(codes("uint last = gl_SubgroupSize - 1;").is_empty());
+        assert!(codes("uint sg = id / gl_SubgroupSize;").is_empty());
+        assert!(codes("if (gl_SubgroupInvocationID < gl_SubgroupSize / 2) {}").is_empty());
+    }
+}

@@ -1,0 +1,215 @@
+//! The shader checks: the kernels in `shaders/` pass them, the deliberately broken kernels in
+//! `examples/mistakes/` produce each warning on the line marked `// expect: CODE`, and (with the
+//! `shaderc` feature) the compiled checks catch a wrong workgroup size, a stale record struct and
+//! a kernel that does not compile, while naga's reflection of the generated GLSL reports exactly
+//! the manifest's offsets and strides.
+
+#![cfg(feature = "compiler")]
+
+#[path = "emit/load.rs"]
+mod load;
+
+use dgcc::ast::Pipeline;
+use dgcc::diag::{Diagnostic, Severity};
+use dgcc::ir::Manifest;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+fn fixture_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/emit/fixtures")
+}
+
+fn fixture(name: &str) -> (Pipeline, Manifest) {
+    load::load(&fixture_dir().join(format!("{name}.ron")))
+}
+
+fn check(name: &str) -> (Pipeline, Vec<Diagnostic>) {
+    let (p, m) = fixture(name);
+    let diags = dgcc::shader::check_kernels(&fixture_dir(), &p, &m);
+    (p, diags)
+}
+
+/// The diagnostics about one kernel: its file or its name in the message.
+fn about<'a>(p: &Pipeline, diags: &'a [Diagnostic], kernel: &str) -> Vec<&'a Diagnostic> {
+    let k = p.kernels.iter().find(|k| k.name.node == kernel).expect("kernel in fixture");
+    diags
+        .iter()
+        .filter(|d| d.message.starts_with(&format!("{}:", k.source.node)) || d.message.contains(&format!("`{kernel}`")))
+        .collect()
+}
+
+#[test]
+fn the_culling_kernel_and_every_fixture_kernel_pass_every_check() {
+    let (_, diags) = check("scene");
+    assert!(diags.is_empty(), "shaders/cull.comp: {diags:#?}");
+    for name in ["mesh", "compute"] {
+        let (_, diags) = check(name);
+        assert!(diags.is_empty(), "{name}: {diags:#?}");
+    }
+}
+
+/// `(line, code)` of every `// expect: CODE` in a kernel.
+fn expectations(path: &Path) -> BTreeSet<(usize, String)> {
+    let text = std::fs::read_to_string(path).unwrap();
+    text.lines()
+        .enumerate()
+        .filter_map(|(i, l)| l.split("// expect: ").nth(1).map(|c| (i + 1, c.trim().to_string())))
+        .filter(|(_, c)| c.len() == 5 && c[1..].chars().all(|d| d.is_ascii_digit()))
+        .collect()
+}
+
+#[test]
+fn every_broken_kernel_warns_on_exactly_the_marked_lines() {
+    let (p, diags) = check("kernels");
+    let mut seen = BTreeSet::new();
+    for k in &p.kernels {
+        let path = fixture_dir().join(&k.source.node);
+        if !path.exists() {
+            continue;
+        }
+        let expected = expectations(&path);
+        let prefix = format!("{}:", k.source.node);
+        let found: BTreeSet<(usize, String)> = about(&p, &diags, &k.name.node)
+            .into_iter()
+            .filter(|d| d.code.starts_with("W050") && d.code <= "W0504")
+            .map(|d| {
+                assert_eq!(d.severity, Severity::Warning);
+                assert_eq!(d.notes.len(), 2, "a quoted line and a help note: {d:?}");
+                let rest = d.message.strip_prefix(&prefix).unwrap_or_else(|| panic!("{} does not name its file", d.message));
+                let line: usize = rest.split(':').next().unwrap().parse().unwrap();
+                assert!(d.notes[0].starts_with(&format!("{line} | ")), "{:?}", d.notes);
+                (line, d.code.to_string())
+            })
+            .collect();
+        assert_eq!(found, expected, "{}", k.source.node);
+        seen.extend(found.into_iter().map(|(_, c)| c));
+    }
+    let all: BTreeSet<String> = ["W0501", "W0502", "W0503", "W0504"].iter().map(|s| s.to_string()).collect();
+    assert_eq!(seen, all, "every subgroup warning has a broken kernel");
+}
+
+#[test]
+fn a_missing_kernel_source_is_an_error_at_its_source() {
+    let (p, diags) = check("kernels");
+    let missing = about(&p, &diags, "missing");
+    assert_eq!(missing.len(), 1, "{missing:#?}");
+    assert_eq!(missing[0].code, "E0580");
+    assert!(missing[0].is_error());
+}
+
+#[test]
+fn subgroup_warnings_count_subgroups_on_the_narrowest_target() {
+    // lavapipe reports 8-wide subgroups: a 256-invocation workgroup has 32 of them.
+    let (mut p, m) = fixture("kernels");
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("shader-narrow");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("k.comp"), "#version 460\nlayout(local_size_x = 256) in;\nshared uint partial[16];\nvoid main() { partial[gl_SubgroupID] = 1u; }\n").unwrap();
+    p.kernels.retain(|k| k.name.node == "per_subgroup");
+    p.kernels[0].node.source.node = "k.comp".into();
+    let diags = dgcc::shader::check_kernels(&dir, &p, &m);
+    let w: Vec<&Diagnostic> = diags.iter().filter(|d| d.code == "W0502").collect();
+    assert_eq!(w.len(), 1, "{diags:#?}");
+    assert_eq!(w[0].target.as_deref(), Some("lavapipe"));
+    assert!(w[0].message.contains("32 subgroups of 8"), "{}", w[0].message);
+}
+
+#[cfg(not(feature = "shaderc"))]
+#[test]
+fn without_shaderc_the_compiled_checks_are_named_as_skipped() {
+    assert_eq!(dgcc::shader::SKIPPED_CHECKS.len(), 3);
+    let (p, diags) = check("kernels");
+    for k in ["wrong_size", "stale", "broken"] {
+        assert!(about(&p, &diags, k).iter().all(|d| !d.is_error()), "{k} needs shaderc to be caught");
+    }
+}
+
+#[cfg(feature = "shaderc")]
+mod compiled {
+    use super::*;
+    use dgcc::emit::names;
+
+    #[test]
+    fn nothing_is_skipped() {
+        assert!(dgcc::shader::SKIPPED_CHECKS.is_empty());
+    }
+
+    #[test]
+    fn a_wrong_workgroup_size_a_stale_record_and_a_compile_error_are_errors() {
+        let (p, diags) = check("kernels");
+        let codes = |k: &str| -> Vec<&str> { about(&p, &diags, k).iter().map(|d| d.code).collect() };
+        assert_eq!(codes("wrong_size"), ["E0582"]);
+        assert_eq!(codes("stale"), ["E0583"]);
+        assert_eq!(codes("broken"), ["E0581"]);
+        let stale = about(&p, &diags, "stale")[0];
+        assert!(stale.notes.iter().any(|n| n.contains("no member `scale`")), "{stale:#?}");
+        assert!(stale.notes.iter().any(|n| n.contains("`draw_index_count` is at byte 4 in the kernel, at byte 28")), "{stale:#?}");
+        let broken = about(&p, &diags, "broken")[0];
+        assert!(broken.notes.iter().any(|n| n.contains("syntax_error.comp:7")), "{broken:#?}");
+        assert!(!diags.iter().any(|d| d.code == "W0506"), "naga reads every kernel: {diags:#?}");
+    }
+
+    /// Compile `src` (which includes the generated `include_name`) and reflect it with naga.
+    fn reflect(src: &str, include_name: &str, include: &str) -> naga::Module {
+        let compiler = shaderc::Compiler::new().unwrap();
+        let mut options = shaderc::CompileOptions::new().unwrap();
+        options.set_target_env(shaderc::TargetEnv::Vulkan, shaderc::EnvVersion::Vulkan1_2 as u32);
+        options.set_target_spirv(shaderc::SpirvVersion::V1_3);
+        let (name, text) = (include_name.to_string(), include.to_string());
+        options.set_include_callback(move |requested, _, _, _| {
+            assert_eq!(requested, name);
+            Ok(shaderc::ResolvedInclude { resolved_name: name.clone(), content: text.clone() })
+        });
+        let spv = compiler
+            .compile_into_spirv(src, shaderc::ShaderKind::Compute, "probe.comp", "main", Some(&options))
+            .unwrap_or_else(|e| panic!("{e}\n{src}"));
+        naga::front::spv::parse_u8_slice(spv.as_binary_u8(), &Default::default()).unwrap()
+    }
+
+    #[test]
+    fn naga_reflects_the_manifest_offsets_and_stride_from_every_generated_include() {
+        for name in ["scene", "mesh", "pinned", "compute", "raytrace"] {
+            let (_, m) = fixture(name);
+            let include_name = dgcc::emit::Output::Glsl.file_name(&m.pipeline);
+            let include = dgcc::emit::glsl::emit(&m).unwrap();
+            for l in &m.layouts {
+                let u = names::screaming(&l.name);
+                let s = names::snake(&l.name);
+                let first = &l.record[0];
+                let dims = if first.array > 0 { format!("[{}]", first.array) } else { String::new() };
+                let src = format!(
+                    "#version 460\n#extension GL_GOOGLE_include_directive : require\nlayout(local_size_x = 1) in;\n#define {u}_WRITER\n#include \"{include_name}\"\nvoid main() {{ {} v{dims}; {s}_stream.records[gl_GlobalInvocationID.x].{} = v; }}\n",
+                    first.glsl_type,
+                    names::member(&first.name)
+                );
+                let module = reflect(&src, &include_name, &include);
+                let record = format!("{}Record", names::camel(&l.name));
+                let (handle, members) = module
+                    .types
+                    .iter()
+                    .find_map(|(h, t)| match &t.inner {
+                        naga::TypeInner::Struct { members, .. } if t.name.as_deref() == Some(record.as_str()) => {
+                            Some((h, members.clone()))
+                        }
+                        _ => None,
+                    })
+                    .unwrap_or_else(|| panic!("{name}: naga finds no {record}"));
+                let offsets: Vec<u32> = members.iter().map(|m| m.offset).collect();
+                let expected: Vec<u32> = l.record.iter().map(|r| r.offset).collect();
+                assert_eq!(offsets, expected, "{name}/{}: member offsets", l.name);
+                for (got, want) in members.iter().zip(&l.record) {
+                    if want.array > 0 {
+                        match module.types[got.ty].inner {
+                            naga::TypeInner::Array { stride, .. } => assert_eq!(stride, want.array_stride, "{}", want.name),
+                            ref other => panic!("{}: {other:?} is not an array", want.name),
+                        }
+                    }
+                }
+                let runtime = module.types.iter().find_map(|(_, t)| match t.inner {
+                    naga::TypeInner::Array { base, size: naga::ArraySize::Dynamic, stride } if base == handle => Some(stride),
+                    _ => None,
+                });
+                assert_eq!(runtime, Some(l.stride), "{name}/{}: stride of {record}[]", l.name);
+            }
+        }
+    }
+}
