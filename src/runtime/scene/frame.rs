@@ -154,7 +154,6 @@ pub unsafe fn record(
     g: &SceneGpu,
     cmd: vk::CommandBuffer,
     driver: &Driver<'_>,
-    compaction: Compaction,
     size: (u32, u32),
     readback: bool,
     validator: Option<&StreamValidator>,
@@ -175,7 +174,7 @@ pub unsafe fn record(
             | vk::AccessFlags2::INDIRECT_COMMAND_READ
             | vk::AccessFlags2::TRANSFER_READ,
     );
-    let fused = !matches!(driver, Driver::Cpu { .. }) && compaction == Compaction::Fused;
+    let fused = !matches!(driver, Driver::Cpu { .. }) && g.compaction == Compaction::Fused;
     if fused {
         // The count was cleared at the end of the previous frame (or at setup).
         d.cmd_bind_descriptor_sets(cmd, compute, g.compute_layout, 0, &[g.set.set], &[]);

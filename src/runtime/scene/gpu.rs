@@ -13,6 +13,7 @@
 //! technique (`dgcc bench` compares the passes against the memory's copy bandwidth).
 
 use super::world::{Frame, Meshes, Object};
+use super::Compaction;
 use crate::ir::{CompiledLayout, PushConstantRange};
 use crate::runtime::descriptors::StorageSet;
 use crate::runtime::error::{Result, RuntimeError};
@@ -74,6 +75,8 @@ pub struct SceneGpu {
     pub groups: u32,
     /// Workgroups of the fused kernel.
     pub fused_groups: u32,
+    /// Which culling path the frames record.
+    pub compaction: Compaction,
     /// How the CPU loop pushes its 8 bytes (object id, material id) under the pipeline layout's
     /// ranges, which may name more stages than the vertex shader that reads them.
     pub object_push: Vec<PushPiece>,
@@ -89,6 +92,7 @@ pub struct SceneSetup<'a> {
     pub width: u32,
     pub height: u32,
     pub query_count: u32,
+    pub compaction: Compaction,
 }
 
 impl SceneGpu {
@@ -174,6 +178,7 @@ impl SceneGpu {
             query_count: s.query_count,
             groups,
             fused_groups: (n as u32).div_ceil(s.local_size * FUSED_OBJECTS_PER_INVOCATION),
+            compaction: s.compaction,
             object_push,
         })
     }

@@ -192,6 +192,7 @@ pub fn run(manifest: &Manifest, options: &RunOptions) -> Result<RunReport> {
         width: options.width,
         height: options.height,
         query_count,
+        compaction: options.compaction,
     };
     let mut g = gpu::SceneGpu::new(&ctx, &setup)?;
     if options.compaction == Compaction::Fused && options.mode != Mode::Cpu && g.cull_compact == vk::Pipeline::null() {
@@ -339,7 +340,7 @@ fn run_frames(
                     ctx.device
                         .begin_command_buffer(cmd, &vk::CommandBufferBeginInfo::default().flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT))
                         .map_err(RuntimeError::vk("vkBeginCommandBuffer"))?;
-                    let r = frame::record(ctx, g, cmd, &driver, options.compaction, (options.width, options.height), last, validator.as_ref())?;
+                    let r = frame::record(ctx, g, cmd, &driver, (options.width, options.height), last, validator.as_ref())?;
                     ctx.device.end_command_buffer(cmd).map_err(RuntimeError::vk("vkEndCommandBuffer"))?;
                     r
                 };
