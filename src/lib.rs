@@ -128,3 +128,7 @@ pub mod runtime;
 /// crate using generated code needs no ash dependency of its own.
 #[cfg(feature = "runtime")]
 pub use ash;
+
+/// `dgcc bench`: the scene in every mode at several object counts, with plots.
+#[cfg(feature = "cli")]
+pub mod bench;

@@ -34,7 +34,7 @@ pub struct CompileArgs {
 }
 
 /// Compile one file and print its diagnostics. `None` for an I/O failure (already reported).
-fn compile_and_report(path: &Path, options: &CompileOptions) -> Option<(bool, Compilation)> {
+pub(super) fn compile_and_report(path: &Path, options: &CompileOptions) -> Option<(bool, Compilation)> {
     let opts = driver::Options { targets: options.targets.clone(), check_kernels: true };
     let name = path.display().to_string();
     match driver::compile_file(path, &opts) {

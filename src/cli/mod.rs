@@ -1,5 +1,6 @@
 //! Argument definitions (clap derive) and dispatch to one file per command.
 
+mod bench;
 mod check;
 mod explain;
 mod fmt;
@@ -39,6 +40,8 @@ pub enum Command {
     Probe(probe::ProbeArgs),
     /// Run the pipeline's GPU-driven scene headless on the live device.
     Run(run::RunArgs),
+    /// Benchmark the GPU-driven scene: CPU, multi-draw and DGC modes at several object counts.
+    Bench(bench::BenchArgs),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -82,6 +85,7 @@ pub fn main() -> i32 {
         Command::Fmt(a) => fmt::run(&a),
         Command::Probe(a) => probe::run(&a),
         Command::Run(a) => run::run(&a),
+        Command::Bench(a) => bench::run(&a),
     }
 }
 

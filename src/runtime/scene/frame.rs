@@ -1,14 +1,16 @@
 //! Recording one frame in each mode, with timestamps around every pass.
 //!
-//! Order: [cull → compact → stream validation when asked] (dgc, mdi) → render (dgc: the executor, chunk by chunk; mdi: one
+//! Order: [cull → compact, or the fused kernel → stream validation when asked] (dgc, mdi) → render (dgc: the executor, chunk by chunk; mdi: one
 //! `vkCmdDrawIndexedIndirectCount` over the same stream; cpu: push constants + draw per
 //! visible object, visibility computed on the host by the reference culling) → copy the colour
-//! target on the last frame. Query slots: 0 frame start, 1 after cull, 2 after compact,
+//! target on the last frame → copy the count to the host buffer. Query slots: 0 frame start, 1 after cull, 2 after compact,
 //! 3/4 around the draw (mdi, cpu), 5 frame end, and from 6 four per chunk (preprocess begin,
-//! end, execute begin, end) for dgc.
+//! end, execute begin, end) for dgc. With `Compaction::Fused` slots 1 and 2 are written back
+//! to back after the one kernel (the report gives its time as culling).
 
 use super::gpu::SceneGpu;
 use super::world::{self, Frame, Lod, Object};
+use super::Compaction;
 use crate::runtime::execute::{Count, Execution, Pass, Phase, Stream};
 use crate::runtime::dgc::{DgcDevice, DgcLayout};
 use crate::runtime::error::Result;
@@ -161,7 +163,30 @@ pub unsafe fn record(
     ts(d, cmd, g, SLOT_START);
     let compute = vk::PipelineBindPoint::COMPUTE;
     let graphics = vk::PipelineBindPoint::GRAPHICS;
-    if !matches!(driver, Driver::Cpu { .. }) {
+    // What reads the stream and the count after the culling passes.
+    let consumers = (
+        vk::PipelineStageFlags2::COMPUTE_SHADER
+            | vk::PipelineStageFlags2::DRAW_INDIRECT
+            | vk::PipelineStageFlags2::VERTEX_SHADER
+            | vk::PipelineStageFlags2::TRANSFER,
+        vk::AccessFlags2::SHADER_READ
+            | vk::AccessFlags2::SHADER_WRITE
+            | vk::AccessFlags2::INDIRECT_COMMAND_READ
+            | vk::AccessFlags2::TRANSFER_READ,
+    );
+    let fused = !matches!(driver, Driver::Cpu { .. }) && g.compaction == Compaction::Fused;
+    if fused {
+        // The count was cleared at the end of the previous frame (or at setup).
+        d.cmd_bind_descriptor_sets(cmd, compute, g.compute_layout, 0, &[g.set.set], &[]);
+        d.cmd_bind_pipeline(cmd, compute, g.cull_compact);
+        d.cmd_dispatch(cmd, g.fused_groups, 1, 1);
+        memory_barrier(d, cmd, consumers.0, consumers.1);
+        ts(d, cmd, g, SLOT_CULL);
+        ts(d, cmd, g, SLOT_COMPACT);
+        if let Some(v) = validator {
+            v.record(d, cmd, &stream(g))?;
+        }
+    } else if !matches!(driver, Driver::Cpu { .. }) {
         d.cmd_bind_descriptor_sets(cmd, compute, g.compute_layout, 0, &[g.set.set], &[]);
         d.cmd_bind_pipeline(cmd, compute, g.cull);
         d.cmd_dispatch(cmd, g.groups, 1, 1);
@@ -171,12 +196,7 @@ pub unsafe fn record(
         for phase in [0u32, 1] {
             d.cmd_push_constants(cmd, g.compute_layout, vk::ShaderStageFlags::COMPUTE, 0, &phase.to_le_bytes());
             d.cmd_dispatch(cmd, g.groups, 1, 1);
-            memory_barrier(
-                d,
-                cmd,
-                vk::PipelineStageFlags2::COMPUTE_SHADER | vk::PipelineStageFlags2::DRAW_INDIRECT | vk::PipelineStageFlags2::VERTEX_SHADER,
-                vk::AccessFlags2::SHADER_READ | vk::AccessFlags2::SHADER_WRITE | vk::AccessFlags2::INDIRECT_COMMAND_READ,
-            );
+            memory_barrier(d, cmd, consumers.0, consumers.1);
         }
         ts(d, cmd, g, SLOT_COMPACT);
         if let Some(v) = validator {
@@ -211,7 +231,12 @@ pub unsafe fn record(
     let stream = stream(g);
     let mut host_draws = None;
     match driver {
-        Driver::Dgc { dev, layout, exec } => exec.record(dev, layout, cmd, &stream, &mut render)?,
+        Driver::Dgc { dev, layout, exec } => {
+            // Used when the layout has no INDEX_BUFFER token (`RunOptions::bind_index_buffer`);
+            // a token overrides it per sequence.
+            d.cmd_bind_index_buffer(cmd, g.indices.buffer, 0, vk::IndexType::UINT32);
+            exec.record(dev, layout, cmd, &stream, &mut render)?
+        }
         Driver::Mdi(fallback) => {
             render.begin_rendering(cmd, true);
             ts(d, cmd, g, SLOT_DRAW_BEGIN);
@@ -259,6 +284,34 @@ pub unsafe fn record(
             .dst_stage_mask(vk::PipelineStageFlags2::HOST)
             .dst_access_mask(vk::AccessFlags2::HOST_READ)];
         d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().memory_barriers(&host));
+    }
+    // The count (and the subgroup size the kernel saw) for the host, read after the fence.
+    let region = [vk::BufferCopy { src_offset: 0, dst_offset: 0, size: 16 }];
+    d.cmd_copy_buffer(cmd, g.counts.buffer, g.count_readback.buffer, &region);
+    let host = [vk::MemoryBarrier2::default()
+        .src_stage_mask(vk::PipelineStageFlags2::TRANSFER)
+        .src_access_mask(vk::AccessFlags2::TRANSFER_WRITE)
+        .dst_stage_mask(vk::PipelineStageFlags2::HOST)
+        .dst_access_mask(vk::AccessFlags2::HOST_READ)];
+    d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().memory_barriers(&host));
+    if fused {
+        // Clear the count for the next frame's fused kernel once everything that reads it —
+        // the draws (and DGC preprocessing) and the copy above — is done. Barriers order
+        // later submissions on the queue too, so the next frame starts from zero without a
+        // clear (and its barrier) in front of its culling.
+        let mut readers = vk::PipelineStageFlags2::DRAW_INDIRECT | vk::PipelineStageFlags2::TRANSFER | vk::PipelineStageFlags2::VERTEX_SHADER;
+        if matches!(driver, Driver::Dgc { .. }) {
+            readers |= crate::runtime::ext_dgc::bits::PIPELINE_STAGE_2_COMMAND_PREPROCESS_EXT;
+        }
+        let done = [vk::MemoryBarrier2::default().src_stage_mask(readers).dst_stage_mask(vk::PipelineStageFlags2::TRANSFER)];
+        d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().memory_barriers(&done));
+        d.cmd_fill_buffer(cmd, g.counts.buffer, 0, 16, 0);
+        let cleared = [vk::MemoryBarrier2::default()
+            .src_stage_mask(vk::PipelineStageFlags2::TRANSFER)
+            .src_access_mask(vk::AccessFlags2::TRANSFER_WRITE)
+            .dst_stage_mask(vk::PipelineStageFlags2::COMPUTE_SHADER)
+            .dst_access_mask(vk::AccessFlags2::SHADER_READ | vk::AccessFlags2::SHADER_WRITE)];
+        d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().memory_barriers(&cleared));
     }
     ts(d, cmd, g, SLOT_END);
     Ok(Recorded { host_draws })

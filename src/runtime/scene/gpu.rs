@@ -5,8 +5,15 @@
 //! buffers (objects, frame, visibility, stream, candidates, counts, vertices — bindings 0..6 as
 //! in `scene_data.glsl` and the `#define`s before each `#include "generated/scene.glsl"`), so
 //! one set bound at both bind points keeps the recording short.
+//!
+//! Why everything the GPU reads per frame is device-local (uploaded once through a staging
+//! buffer) and the count is copied out to a small host buffer at the end of the frame: on a
+//! discrete GPU host-visible memory sits across PCIe, so shaders reading objects, vertices or
+//! indices from it, or the compaction writing its sums there, would measure the bus, not the
+//! technique (`dgcc bench` compares the passes against the memory's copy bandwidth).
 
 use super::world::{Frame, Meshes, Object};
+use super::Compaction;
 use crate::ir::{CompiledLayout, PushConstantRange};
 use crate::runtime::descriptors::StorageSet;
 use crate::runtime::error::{Result, RuntimeError};
@@ -18,8 +25,15 @@ use ash::vk;
 
 const CULL_SPV: &[u8] = include_bytes!("../../../shaders/runtime/spv/cull.comp.spv");
 const COMPACT_SPV: &[u8] = include_bytes!("../../../shaders/runtime/spv/compact.comp.spv");
+const CULL_COMPACT_SPV: &[u8] = include_bytes!("../../../shaders/runtime/spv/cull_compact.comp.spv");
 const VERT_SPV: &[u8] = include_bytes!("../../../shaders/runtime/spv/scene.vert.spv");
 const FRAG_SPV: &[u8] = include_bytes!("../../../shaders/runtime/spv/scene.frag.spv");
+
+/// Objects each invocation of the fused kernel culls (its specialization constant 1): a
+/// workgroup claims its slots with one atomic per `local_size × this` objects. Measured on an
+/// H200 with 1 M and 4 M objects at local sizes 64 and 256: 2 was a little faster than 1 and 4,
+/// and 8 clearly slower (fewer workgroups, each with more serial rounds).
+pub const FUSED_OBJECTS_PER_INVOCATION: u32 = 2;
 
 pub const COLOR_FORMAT: vk::Format = vk::Format::R8G8B8A8_UNORM;
 pub const DEPTH_FORMAT: vk::Format = vk::Format::D32_SFLOAT;
@@ -37,6 +51,8 @@ pub struct SceneGpu {
     pub stream: Buffer,
     pub candidates: Buffer,
     pub counts: Buffer,
+    /// The first 16 bytes of `counts` (total, subgroup size), copied at the end of each frame.
+    pub count_readback: Buffer,
     pub vertices: Buffer,
     pub indices: Buffer,
     pub readback: Buffer,
@@ -45,6 +61,9 @@ pub struct SceneGpu {
     pub graphics_layout: vk::PipelineLayout,
     pub cull: vk::Pipeline,
     pub compact: vk::Pipeline,
+    /// Culling and compaction in one kernel (unordered output; `Compaction::Fused`); null when
+    /// its shared memory does not fit the device at this workgroup size.
+    pub cull_compact: vk::Pipeline,
     /// Per-draw data from push constants (DGC, CPU loop).
     pub draw_push: vk::Pipeline,
     /// Per-draw data from the stream record of `gl_DrawID` (multi-draw fallback).
@@ -54,6 +73,10 @@ pub struct SceneGpu {
     pub queries: vk::QueryPool,
     pub query_count: u32,
     pub groups: u32,
+    /// Workgroups of the fused kernel.
+    pub fused_groups: u32,
+    /// Which culling path the frames record.
+    pub compaction: Compaction,
     /// How the CPU loop pushes its 8 bytes (object id, material id) under the pipeline layout's
     /// ranges, which may name more stages than the vertex shader that reads them.
     pub object_push: Vec<PushPiece>,
@@ -69,6 +92,7 @@ pub struct SceneSetup<'a> {
     pub width: u32,
     pub height: u32,
     pub query_count: u32,
+    pub compaction: Compaction,
 }
 
 impl SceneGpu {
@@ -82,17 +106,26 @@ impl SceneGpu {
         let storage = vk::BufferUsageFlags::STORAGE_BUFFER;
         let indirect = storage | vk::BufferUsageFlags::INDIRECT_BUFFER;
         let groups = (n as u32).div_ceil(s.local_size);
-        let mut objects = Buffer::new(ctx, 32 * n, storage, Location::Host)?;
-        objects.write(0, as_bytes(s.objects))?;
-        let frame = Buffer::new(ctx, std::mem::size_of::<Frame>() as u64, storage, Location::Host)?;
+        let upload_dst = storage | vk::BufferUsageFlags::TRANSFER_DST;
+        let objects = Buffer::new(ctx, 32 * n, upload_dst, Location::Device)?;
+        upload(ctx, &objects, as_bytes(s.objects))?;
+        let frame = Buffer::new(ctx, std::mem::size_of::<Frame>() as u64, upload_dst, Location::Device)?;
         let visibility = Buffer::new(ctx, 4 * n, storage, Location::Device)?;
         let stream = Buffer::new(ctx, stride * n, indirect, Location::Device)?;
         let candidates = Buffer::new(ctx, stride * n, storage, Location::Device)?;
-        let counts = Buffer::new(ctx, 16 + 4 * groups as u64, indirect, Location::Host)?;
-        let mut vertices = Buffer::new(ctx, 16 * s.meshes.vertices.len() as u64, storage, Location::Host)?;
-        vertices.write(0, as_bytes(&s.meshes.vertices))?;
-        let mut indices = Buffer::new(ctx, 4 * s.meshes.indices.len() as u64, vk::BufferUsageFlags::INDEX_BUFFER | storage, Location::Host)?;
-        indices.write(0, as_bytes(&s.meshes.indices))?;
+        let transfer = vk::BufferUsageFlags::TRANSFER_SRC | vk::BufferUsageFlags::TRANSFER_DST;
+        let counts = Buffer::new(ctx, 16 + 4 * groups as u64, indirect | transfer, Location::Device)?;
+        let count_readback = Buffer::new(ctx, 16, vk::BufferUsageFlags::TRANSFER_DST, Location::Host)?;
+        // The fused kernel adds to the count; every frame leaves it at zero for the next.
+        ctx.one_shot(|cmd| {
+            // SAFETY: a fresh buffer with TRANSFER_DST.
+            unsafe { ctx.device.cmd_fill_buffer(cmd, counts.buffer, 0, vk::WHOLE_SIZE, 0) };
+            Ok(())
+        })?;
+        let vertices = Buffer::new(ctx, 16 * s.meshes.vertices.len() as u64, upload_dst, Location::Device)?;
+        upload(ctx, &vertices, as_bytes(&s.meshes.vertices))?;
+        let indices = Buffer::new(ctx, 4 * s.meshes.indices.len() as u64, vk::BufferUsageFlags::INDEX_BUFFER | upload_dst, Location::Device)?;
+        upload(ctx, &indices, as_bytes(&s.meshes.indices))?;
         let readback = Buffer::new(ctx, 4 * s.width as u64 * s.height as u64, vk::BufferUsageFlags::TRANSFER_DST, Location::Host)?;
         let d = &ctx.device;
         let stages = vk::ShaderStageFlags::COMPUTE | vk::ShaderStageFlags::VERTEX | vk::ShaderStageFlags::FRAGMENT;
@@ -107,6 +140,12 @@ impl SceneGpu {
         let graphics_layout = pipeline_layout(d, set.layout, &ranges)?;
         let cull = compute_pipeline(d, compute_layout, CULL_SPV, &[(0, s.local_size)], None)?;
         let compact = compute_pipeline(d, compute_layout, COMPACT_SPV, &[(0, s.local_size)], s.pin)?;
+        let fused_spec = [(0, s.local_size), (1, FUSED_OBJECTS_PER_INVOCATION)];
+        let cull_compact = if fused_shared_bytes(s.local_size, stride as u32) <= ctx.properties.limits.max_compute_shared_memory_size {
+            compute_pipeline(d, compute_layout, CULL_COMPACT_SPV, &fused_spec, s.pin)?
+        } else {
+            vk::Pipeline::null()
+        };
         let draw_push = graphics_pipeline(d, graphics_layout, false, s.width, s.height)?;
         let draw_mdi = graphics_pipeline(d, graphics_layout, true, s.width, s.height)?;
         let color = target(ctx, COLOR_FORMAT, vk::ImageUsageFlags::COLOR_ATTACHMENT | vk::ImageUsageFlags::TRANSFER_SRC, vk::ImageAspectFlags::COLOR, s)?;
@@ -121,6 +160,7 @@ impl SceneGpu {
             stream,
             candidates,
             counts,
+            count_readback,
             vertices,
             indices,
             readback,
@@ -129,6 +169,7 @@ impl SceneGpu {
             graphics_layout,
             cull,
             compact,
+            cull_compact,
             draw_push,
             draw_mdi,
             color,
@@ -136,6 +177,8 @@ impl SceneGpu {
             queries,
             query_count: s.query_count,
             groups,
+            fused_groups: (n as u32).div_ceil(s.local_size * FUSED_OBJECTS_PER_INVOCATION),
+            compaction: s.compaction,
             object_push,
         })
     }
@@ -150,6 +193,7 @@ impl SceneGpu {
             &mut self.stream,
             &mut self.candidates,
             &mut self.counts,
+            &mut self.count_readback,
             &mut self.vertices,
             &mut self.indices,
             &mut self.readback,
@@ -157,7 +201,7 @@ impl SceneGpu {
             b.destroy(d);
         }
         self.set.destroy(d);
-        for p in [self.cull, self.compact, self.draw_push, self.draw_mdi] {
+        for p in [self.cull, self.compact, self.cull_compact, self.draw_push, self.draw_mdi] {
             d.destroy_pipeline(p, None);
         }
         d.destroy_pipeline_layout(self.compute_layout, None);
@@ -169,6 +213,35 @@ impl SceneGpu {
         }
         d.destroy_query_pool(self.queries, None);
     }
+}
+
+/// Shared memory the fused kernel declares: per-round subgroup counts, the workgroup's base and
+/// total, one round of staged records.
+pub fn fused_shared_bytes(local_size: u32, stride: u32) -> u32 {
+    4 * FUSED_OBJECTS_PER_INVOCATION * local_size + 8 + local_size * stride
+}
+
+/// Copy `data` to the start of a device-local buffer (made with `TRANSFER_DST`) through a
+/// host-visible staging buffer, and wait.
+pub fn upload(ctx: &GpuContext, dst: &Buffer, data: &[u8]) -> Result<()> {
+    if data.len() as u64 > dst.size {
+        return Err(RuntimeError::Invalid("upload past the end of a buffer".into()));
+    }
+    if data.is_empty() {
+        return Ok(());
+    }
+    let mut staging = Buffer::new(ctx, data.len() as u64, vk::BufferUsageFlags::TRANSFER_SRC, Location::Host)?;
+    let result = staging.write(0, data).and_then(|_| {
+        ctx.one_shot(|cmd| {
+            let region = [vk::BufferCopy { src_offset: 0, dst_offset: 0, size: data.len() as u64 }];
+            // SAFETY: both buffers are large enough and idle.
+            unsafe { ctx.device.cmd_copy_buffer(cmd, staging.buffer, dst.buffer, &region) };
+            Ok(())
+        })
+    });
+    // SAFETY: `one_shot` waited for the copy (or never submitted it).
+    unsafe { staging.destroy(&ctx.device) };
+    result
 }
 
 fn pipeline_layout(d: &ash::Device, set: vk::DescriptorSetLayout, ranges: &[vk::PushConstantRange]) -> Result<vk::PipelineLayout> {

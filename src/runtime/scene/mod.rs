@@ -14,6 +14,12 @@
 //!
 //! The three must give the same visible count and the same pixels; the tests hold them to it.
 //!
+//! For `dgcc bench` the scene also offers: warm-up frames that are run but not reported, the
+//! fused culling kernel (`Compaction::Fused`: one pass, unordered output, same visible set),
+//! and overrides of the layout's `ExplicitPreprocess` and `UnorderedSequences` flags, so the
+//! cost of DGC preprocessing can be taken apart. CPU time is split into recording and
+//! `vkQueueSubmit`.
+//!
 //! Why the scene's layout is fixed: its shaders are compiled ahead of time (the runtime has no
 //! shader compiler) against `shaders/runtime/generated/scene.glsl`, emitted from
 //! `examples/scene.ron`. A description given to `dgcc run` must therefore contain a
@@ -27,6 +33,7 @@ mod report;
 pub mod world;
 
 pub use compat::{builtin_manifest, scene_layout};
+pub use gpu::{upload, FUSED_OBJECTS_PER_INVOCATION};
 pub use report::{FrameImage, FrameReport, PassTimes, RunReport, SubgroupReport};
 pub use world::Camera;
 
@@ -38,6 +45,7 @@ use crate::runtime::fallback::{Fallback, FallbackCaps};
 use crate::runtime::probe::probe_physical;
 use crate::runtime::validate::{RegisteredBuffer, StreamLimits, StreamReport, StreamValidator};
 use crate::runtime::{ContextOptions, GpuContext};
+use crate::runtime::ext_dgc::IndirectCommandsLayoutUsageFlagsEXT as UsageFlags;
 use ash::vk;
 use frame::{Driver, SLOT_CHUNKS, SLOT_COMPACT, SLOT_CULL, SLOT_DRAW_BEGIN, SLOT_DRAW_END, SLOT_END, SLOT_START};
 use serde::Serialize;
@@ -65,6 +73,29 @@ impl Mode {
     }
 }
 
+/// How culled objects become the stream (dgc and mdi modes).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Compaction {
+    /// `cull.comp` then `compact.comp` (two dispatches): records in object order.
+    #[default]
+    Ordered,
+    /// `cull_compact.comp`: one pass, slots claimed per workgroup with one atomic; any order.
+    Fused,
+}
+
+impl Compaction {
+    pub fn name(self) -> &'static str {
+        match self {
+            Compaction::Ordered => "ordered",
+            Compaction::Fused => "fused",
+        }
+    }
+    pub fn from_name(s: &str) -> Option<Compaction> {
+        [Compaction::Ordered, Compaction::Fused].into_iter().find(|c| c.name() == s)
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct RunOptions {
     pub objects: u32,
@@ -78,6 +109,17 @@ pub struct RunOptions {
     pub preprocess_budget: u64,
     /// The draw layout to run; `None` picks the layout a kernel `writes`, else the first.
     pub layout: Option<String>,
+    /// Frames run before the `frames` that are reported.
+    pub warmup: u32,
+    pub compaction: Compaction,
+    /// Replace the layout's `ExplicitPreprocess` flag (dgc mode); `None` keeps it.
+    pub explicit_preprocess: Option<bool>,
+    /// Replace the layout's `UnorderedSequences` flag (dgc mode); `None` keeps it.
+    pub unordered_sequences: Option<bool>,
+    /// dgc mode: leave the layout's INDEX_BUFFER token out and bind the scene's one index
+    /// buffer before executing instead (every record's index address points at it anyway), to
+    /// see what binding an index buffer per sequence costs.
+    pub bind_index_buffer: bool,
     /// Check the compacted stream on the GPU before drawing it, every frame (dgc, mdi).
     pub validate_stream: bool,
     /// Run under `VK_LAYER_KHRONOS_validation`, its messages recorded here (teardown included).
@@ -97,6 +139,11 @@ impl Default for RunOptions {
             height: 256,
             preprocess_budget: 64 << 20,
             layout: None,
+            warmup: 0,
+            compaction: Compaction::Ordered,
+            explicit_preprocess: None,
+            unordered_sequences: None,
+            bind_index_buffer: false,
             validate_stream: false,
             layer_log: crate::runtime::LayerLog::from_env(),
         }
@@ -145,8 +192,19 @@ pub fn run(manifest: &Manifest, options: &RunOptions) -> Result<RunReport> {
         width: options.width,
         height: options.height,
         query_count,
+        compaction: options.compaction,
     };
     let mut g = gpu::SceneGpu::new(&ctx, &setup)?;
+    if options.compaction == Compaction::Fused && options.mode != Mode::Cpu && g.cull_compact == vk::Pipeline::null() {
+        // SAFETY: nothing was submitted.
+        unsafe { g.destroy(&ctx.device) };
+        return Err(RuntimeError::Invalid(format!(
+            "the fused culling kernel needs {} bytes of shared memory at local_size.x = {local_size}; {} allows {} (use the ordered compaction)",
+            gpu::fused_shared_bytes(local_size, layout.stride),
+            ctx.device_name,
+            ctx.properties.limits.max_compute_shared_memory_size
+        )));
+    }
     let mut stream_validation = vec![];
     let result = run_frames(&ctx, &mut g, manifest, layout, options, &objects, &meshes, &mut stream_validation);
     // SAFETY: run_frames waits for every submission; nothing is pending.
@@ -154,7 +212,7 @@ pub fn run(manifest: &Manifest, options: &RunOptions) -> Result<RunReport> {
         let _ = ctx.device.device_wait_idle();
         g.destroy(&ctx.device);
     }
-    let (frames, plan, image, observed) = result?;
+    let (frames, plan, image, observed, flags) = result?;
     Ok(RunReport {
         device: ctx.device_name.clone(),
         mode: options.mode,
@@ -164,6 +222,11 @@ pub fn run(manifest: &Manifest, options: &RunOptions) -> Result<RunReport> {
         height: options.height,
         frames,
         preprocess: plan,
+        compaction: options.compaction,
+        local_size,
+        explicit_preprocess: flags.map(|f| f & UsageFlags::EXPLICIT_PREPROCESS.as_raw() != 0),
+        unordered_sequences: flags.map(|f| f & UsageFlags::UNORDERED_SEQUENCES.as_raw() != 0),
+        index_buffer_token: flags.map(|_| !options.bind_index_buffer && layout.tokens.iter().any(|t| t.token_type == crate::ir::TokenType::IndexBuffer)),
         subgroup: SubgroupReport {
             required_size: pin.and_then(|p| p.required_size),
             require_full: pin.is_some_and(|p| p.flags & 0x2 != 0),
@@ -175,7 +238,35 @@ pub fn run(manifest: &Manifest, options: &RunOptions) -> Result<RunReport> {
     })
 }
 
-type FramesOut = (Vec<FrameReport>, Option<crate::runtime::preprocess::ChunkPlan>, FrameImage, Option<u32>);
+type FramesOut = (Vec<FrameReport>, Option<crate::runtime::preprocess::ChunkPlan>, FrameImage, Option<u32>, Option<u32>);
+
+/// The layout's usage flags with the run's overrides applied.
+fn layout_flags(flags: u32, options: &RunOptions) -> u32 {
+    let set = |flags: u32, bit: UsageFlags, on: Option<bool>| match on {
+        Some(true) => flags | bit.as_raw(),
+        Some(false) => flags & !bit.as_raw(),
+        None => flags,
+    };
+    let flags = set(flags, UsageFlags::EXPLICIT_PREPROCESS, options.explicit_preprocess);
+    set(flags, UsageFlags::UNORDERED_SEQUENCES, options.unordered_sequences)
+}
+
+/// Submit `cmd` with `fence` (unsignalled), wait, reset the fence; returns how long
+/// `vkQueueSubmit` itself took, in ms.
+fn submit_timed(ctx: &GpuContext, cmd: vk::CommandBuffer, fence: vk::Fence) -> Result<f64> {
+    let cmds = [cmd];
+    let submit = [vk::SubmitInfo::default().command_buffers(&cmds)];
+    let t0 = Instant::now();
+    // SAFETY: `cmd` is recorded and not pending; the fence is unsignalled.
+    unsafe { ctx.device.queue_submit(ctx.queue, &submit, fence) }.map_err(RuntimeError::vk("vkQueueSubmit"))?;
+    let ms = t0.elapsed().as_secs_f64() * 1e3;
+    // SAFETY: the fence belongs to this device.
+    unsafe {
+        ctx.device.wait_for_fences(&[fence], true, u64::MAX).map_err(RuntimeError::vk("vkWaitForFences"))?;
+        ctx.device.reset_fences(&[fence]).map_err(RuntimeError::vk("vkResetFences"))?;
+    }
+    Ok(ms)
+}
 
 #[allow(clippy::too_many_arguments)]
 fn run_frames(
@@ -189,13 +280,20 @@ fn run_frames(
     stream_validation: &mut Vec<StreamReport>,
 ) -> Result<FramesOut> {
     let frame_data = world::frame(&options.camera, options.width, options.height, options.objects, meshes.lods, g.indices.address, g.indices.size as u32);
-    g.frame.write(0, crate::runtime::memory::as_bytes(&[frame_data]))?;
+    gpu::upload(ctx, &g.frame, crate::runtime::memory::as_bytes(&[frame_data]))?;
+    let mut flags = None;
     let mut dgc_parts = None;
     let mut fallback = None;
     match options.mode {
         Mode::Dgc => {
             let dev = DgcDevice::from_context(ctx)?;
-            let l = dev.create_layout(layout, &manifest.push_constants, g.graphics_layout)?;
+            let mut layout = layout.clone();
+            layout.flags = layout_flags(layout.flags, options);
+            if options.bind_index_buffer {
+                layout.tokens.retain(|t| t.token_type != crate::ir::TokenType::IndexBuffer);
+            }
+            flags = Some(layout.flags);
+            let l = dev.create_layout(&layout, &manifest.push_constants, g.graphics_layout)?;
             let exec = Execution::new(&dev, &l, Bound::Pipeline(g.draw_push), options.objects, 0, options.preprocess_budget);
             match exec {
                 Ok(e) => dgc_parts = Some((dev, l, e)),
@@ -217,17 +315,25 @@ fn run_frames(
         let alloc = vk::CommandBufferAllocateInfo::default().command_pool(ctx.pool).command_buffer_count(1);
         // SAFETY: freed below after the last wait.
         let cmd = unsafe { ctx.device.allocate_command_buffers(&alloc) }.map_err(RuntimeError::vk("vkAllocateCommandBuffers"))?[0];
+        // SAFETY: destroyed with `cmd` after the last wait.
+        let fence = match unsafe { ctx.device.create_fence(&vk::FenceCreateInfo::default(), None) } {
+            Ok(f) => f,
+            Err(r) => {
+                unsafe { ctx.device.free_command_buffers(ctx.pool, &[cmd]) };
+                return Err(RuntimeError::Vulkan { call: "vkCreateFence", result: r });
+            }
+        };
         let mut frames = vec![];
         let mut observed = None;
         let period_ms = ctx.timestamp_period() / 1e6;
         let out = (|| {
-            for f in 0..options.frames {
+            for f in 0..options.warmup + options.frames {
                 let driver = match (&dgc_parts, &fallback) {
                     (Some((dev, l, exec)), _) => Driver::Dgc { dev, layout: l, exec },
                     (_, Some(fb)) => Driver::Mdi(fb),
                     _ => Driver::Cpu { objects, frame: &frame_data, lods: meshes.lods },
                 };
-                let last = f + 1 == options.frames;
+                let last = f + 1 == options.warmup + options.frames;
                 let t0 = Instant::now();
                 // SAFETY: `cmd` is not in use (we waited for the previous frame).
                 let recorded = unsafe {
@@ -239,9 +345,12 @@ fn run_frames(
                     r
                 };
                 let cpu_record_ms = t0.elapsed().as_secs_f64() * 1e3;
-                ctx.submit_and_wait(cmd)?;
+                let cpu_submit_ms = submit_timed(ctx, cmd, fence)?;
                 stream_validation.extend(validator.as_ref().map(StreamValidator::read_report));
-                let counts = g.counts.bytes().map(|b| [0, 1].map(|i| u32::from_le_bytes(b[4 * i..4 * i + 4].try_into().unwrap_or_default())));
+                if f < options.warmup {
+                    continue;
+                }
+                let counts = g.count_readback.bytes().map(|b| [0, 1].map(|i| u32::from_le_bytes(b[4 * i..4 * i + 4].try_into().unwrap_or_default())));
                 let visible = match recorded.host_draws {
                     Some(n) => n,
                     None => counts.map_or(0, |c| c[0]),
@@ -260,20 +369,23 @@ fn run_frames(
                 };
                 let passes = PassTimes {
                     cull_ms: span(SLOT_START, SLOT_CULL),
-                    compact_ms: span(SLOT_CULL, SLOT_COMPACT),
+                    compact_ms: if options.compaction == Compaction::Fused { None } else { span(SLOT_CULL, SLOT_COMPACT) },
                     preprocess_ms: if options.mode == Mode::Dgc { chunk_sum(0) } else { None },
                     execute_ms: if options.mode == Mode::Dgc { chunk_sum(2) } else { span(SLOT_DRAW_BEGIN, SLOT_DRAW_END) },
                 };
-                frames.push(FrameReport { visible, draws: visible, cpu_record_ms, gpu_ms: span(SLOT_START, SLOT_END), passes });
+                frames.push(FrameReport { visible, draws: visible, cpu_record_ms, cpu_submit_ms, gpu_ms: span(SLOT_START, SLOT_END), passes });
             }
             Ok::<_, RuntimeError>(())
         })();
         // SAFETY: every submission was waited for.
-        unsafe { ctx.device.free_command_buffers(ctx.pool, &[cmd]) };
+        unsafe {
+            ctx.device.free_command_buffers(ctx.pool, &[cmd]);
+            ctx.device.destroy_fence(fence, None);
+        }
         out?;
         let rgba = g.readback.bytes().map(<[u8]>::to_vec).unwrap_or_default();
         let image = FrameImage { width: options.width, height: options.height, rgba };
-        Ok((frames, dgc_parts.as_ref().map(|(_, _, e)| e.plan.clone()), image, observed))
+        Ok((frames, dgc_parts.as_ref().map(|(_, _, e)| e.plan.clone()), image, observed, flags))
     })();
     if let Some(mut v) = validator {
         // SAFETY: every submission was waited for.

@@ -6,7 +6,7 @@
 //! preprocess size is the driver's number for the chunk actually used. Times are `None` when
 //! the device has no timestamps, never 0.
 
-use super::Mode;
+use super::{Compaction, Mode};
 use crate::runtime::preprocess::ChunkPlan;
 use crate::runtime::validate::StreamReport;
 use serde::Serialize;
@@ -30,6 +30,8 @@ pub struct FrameReport {
     pub draws: u32,
     /// Host time spent recording the frame's command buffer (cpu mode includes its culling).
     pub cpu_record_ms: f64,
+    /// Host time spent in `vkQueueSubmit` for the frame.
+    pub cpu_submit_ms: f64,
     /// The whole frame on the GPU.
     pub gpu_ms: Option<f64>,
     pub passes: PassTimes,
@@ -68,6 +70,15 @@ pub struct RunReport {
     /// Preprocess chunking (dgc mode): chunk size, chunk count, bytes, and any size the driver
     /// reported that was not believed.
     pub preprocess: Option<ChunkPlan>,
+    pub compaction: Compaction,
+    /// The culling kernels' workgroup size (`local_size.x`).
+    pub local_size: u32,
+    /// The layout's `ExplicitPreprocess` flag as executed (dgc mode).
+    pub explicit_preprocess: Option<bool>,
+    /// The layout's `UnorderedSequences` flag as executed (dgc mode).
+    pub unordered_sequences: Option<bool>,
+    /// Whether the executed layout bound an index buffer per sequence (dgc mode).
+    pub index_buffer_token: Option<bool>,
     pub subgroup: SubgroupReport,
     #[serde(skip)]
     pub image: FrameImage,

@@ -1,0 +1,173 @@
+//! `bench.svg` and `bench.png`: CPU and GPU milliseconds per frame against the object count,
+//! log–log, one line per mode.
+//!
+//! Why log–log: the counts span three decades and the modes differ by orders of magnitude; a
+//! mode whose cost is proportional to the object count is a line of slope one, a mode whose
+//! CPU cost does not grow is flat, which is the whole argument in one picture. Why a bundled
+//! font: plotters' bitmap backend rasterises text itself and would otherwise look for system
+//! font files, which a machine with nothing but cargo does not have; the Hack typeface
+//! (shipped as bytes by `epaint_default_fonts`) is registered for every family the chart uses.
+
+use super::{BenchReport, Row, Stats};
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use std::path::Path;
+
+const SIZE: (u32, u32) = (1280, 520);
+const FAMILIES: [&str; 3] = ["sans-serif", "serif", "monospace"];
+
+/// One line of a panel: a mode's `(objects, ms)` points, in count order.
+pub type Series = (String, Vec<(f64, f64)>);
+
+/// Points of one panel: per variant, the median of `pick` at each count where it exists and is
+/// positive (log axes cannot show 0).
+pub fn series(report: &BenchReport, pick: fn(&Row) -> Option<Stats>) -> Vec<Series> {
+    report
+        .settings
+        .variants
+        .iter()
+        .map(|v| {
+            let mut pts: Vec<(f64, f64)> = report
+                .rows
+                .iter()
+                .filter(|r| &r.variant == v && r.error.is_none())
+                .filter_map(|r| pick(r).map(|s| (r.objects as f64, s.median)))
+                .filter(|&(_, y)| y > 0.0 && y.is_finite())
+                .collect();
+            pts.sort_by(|a, b| a.0.total_cmp(&b.0));
+            (v.clone(), pts)
+        })
+        .collect()
+}
+
+fn register_fonts() -> Result<(), String> {
+    for family in FAMILIES {
+        plotters::style::register_font(family, FontStyle::Normal, epaint_default_fonts::HACK_REGULAR)
+            .map_err(|_| "the bundled font could not be read".to_string())?;
+    }
+    Ok(())
+}
+
+/// A log axis label: only 1, 2 and 5 times a power of ten get one (the grid keeps the rest),
+/// written without float noise (0.3, not 0.30000000000000004).
+pub fn tick(v: f64) -> String {
+    if !(v > 0.0 && v.is_finite()) {
+        return String::new();
+    }
+    let exp = v.log10().floor();
+    let mantissa = (v / 10f64.powf(exp)).round();
+    let close = ((v / 10f64.powf(exp)) - mantissa).abs() < 1e-6 * mantissa.max(1.0);
+    if !close || ![1.0, 2.0, 5.0].contains(&mantissa) {
+        return String::new();
+    }
+    let decimals = if exp < 0.0 { (-exp) as usize } else { 0 };
+    format!("{:.*}", decimals, mantissa * 10f64.powf(exp))
+}
+
+/// A log range around `values` with some room; a single value or none still gives a range.
+fn span(values: impl Iterator<Item = f64>, fallback: (f64, f64)) -> (f64, f64) {
+    let (lo, hi) = values.fold((f64::INFINITY, 0.0f64), |(lo, hi), v| (lo.min(v), hi.max(v)));
+    if !lo.is_finite() || hi <= 0.0 {
+        return fallback;
+    }
+    (lo / 2.0, hi * 2.0)
+}
+
+fn panel<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    title: &str,
+    lines: &[Series],
+    xs: (f64, f64),
+) -> Result<(), String>
+where
+    DB::ErrorType: 'static,
+{
+    let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
+    let ys = span(lines.iter().flat_map(|(_, p)| p.iter().map(|&(_, y)| y)), (1e-3, 1.0));
+    let mut chart = ChartBuilder::on(area)
+        .caption(title, ("sans-serif", 22))
+        .margin(16)
+        .x_label_area_size(44)
+        .y_label_area_size(72)
+        .build_cartesian_2d((xs.0..xs.1).log_scale(), (ys.0..ys.1).log_scale())
+        .map_err(err)?;
+    chart
+        .configure_mesh()
+        .x_desc("objects")
+        .y_desc("ms per frame (median)")
+        .x_label_formatter(&|x| tick(*x))
+        .y_label_formatter(&|y| tick(*y))
+        .label_style(("sans-serif", 14))
+        .draw()
+        .map_err(err)?;
+    for (i, (name, pts)) in lines.iter().enumerate() {
+        if pts.is_empty() {
+            continue;
+        }
+        let color = Palette99::pick(i).to_rgba();
+        chart
+            .draw_series(LineSeries::new(pts.iter().copied(), color.stroke_width(2)))
+            .map_err(err)?
+            .label(name.as_str())
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 24, y)], color.stroke_width(2)));
+        chart
+            .draw_series(pts.iter().map(|&p| Circle::new(p, 4, color.filled())))
+            .map_err(err)?;
+    }
+    chart
+        .configure_series_labels()
+        .label_font(("sans-serif", 14))
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .position(SeriesLabelPosition::UpperLeft)
+        .draw()
+        .map_err(err)?;
+    Ok(())
+}
+
+fn draw<DB: DrawingBackend>(root: DrawingArea<DB, Shift>, report: &BenchReport) -> Result<(), String>
+where
+    DB::ErrorType: 'static,
+{
+    let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
+    root.fill(&WHITE).map_err(err)?;
+    let (top, body) = root.split_vertically(36);
+    top.titled(&format!("dgcc bench on {}", report.device.label()), ("sans-serif", 18))
+        .map_err(err)?;
+    let cpu = series(report, |r| r.cpu_ms);
+    let gpu = series(report, |r| r.gpu_ms);
+    let xs = span(report.settings.objects.iter().map(|&n| n as f64), (1.0, 10.0));
+    let halves = body.split_evenly((1, 2));
+    panel(&halves[0], "CPU: record + submit", &cpu, xs)?;
+    panel(&halves[1], "GPU: whole frame", &gpu, xs)?;
+    root.present().map_err(err)
+}
+
+/// Write the SVG and the PNG.
+pub fn write(report: &BenchReport, svg: &Path, png: &Path) -> Result<(), String> {
+    register_fonts()?;
+    draw(SVGBackend::new(svg, SIZE).into_drawing_area(), report).map_err(|e| format!("{}: {e}", svg.display()))?;
+    draw(BitMapBackend::new(png, SIZE).into_drawing_area(), report).map_err(|e| format!("{}: {e}", png.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ticks_label_one_two_five_and_skip_the_rest() {
+        assert_eq!(tick(1000.0), "1000");
+        assert_eq!(tick(200.0), "200");
+        assert_eq!(tick(0.5), "0.5");
+        assert_eq!(tick(0.30000000000000004), "");
+        assert_eq!(tick(0.020000000000000004), "0.02");
+        assert_eq!(tick(300.0), "");
+        assert_eq!(tick(0.0), "");
+    }
+
+    #[test]
+    fn spans_pad_and_fall_back() {
+        assert_eq!(span([10.0, 1000.0].into_iter(), (1.0, 2.0)), (5.0, 2000.0));
+        assert_eq!(span(std::iter::empty(), (1.0, 2.0)), (1.0, 2.0));
+    }
+}

@@ -1,0 +1,135 @@
+//! The scene options `dgcc bench` adds, on a live device: the fused culling kernel finds the
+//! same objects as the host's reference culling and draws the same picture as the ordered
+//! path (its records are right, only their order may differ); warm-up frames are not reported;
+//! the DGC flag overrides and the bound-index variant run and say what they ran.
+#![cfg(feature = "runtime")]
+
+#[path = "runtime/common.rs"]
+mod common;
+
+use dgcc::runtime::scene::{builtin_manifest, run, world, Compaction, Mode, RunOptions, RunReport};
+
+fn reference_visible(o: &RunOptions) -> u32 {
+    let m = world::meshes();
+    let f = world::frame(&o.camera, o.width, o.height, o.objects, m.lods, 0, 0);
+    world::objects(o.objects, o.seed)
+        .iter()
+        .filter(|obj| world::cull(&f, obj).is_some())
+        .count() as u32
+}
+
+fn run_ok(o: &RunOptions) -> RunReport {
+    run(&builtin_manifest(), o).unwrap_or_else(|e| panic!("{} run failed: {e}", o.mode.name()))
+}
+
+#[test]
+fn the_fused_kernel_sees_the_reference_objects_and_draws_the_same_picture() {
+    if common::gpu("the_fused_kernel_sees_the_reference_objects_and_draws_the_same_picture").is_none() {
+        return;
+    }
+    // Counts that fill no workgroup round evenly, and one that spans many workgroups.
+    for objects in [1, 67, 1000, 3001] {
+        let base = RunOptions {
+            objects,
+            frames: 2,
+            ..RunOptions::default()
+        };
+        let expected = reference_visible(&base);
+        let cpu = run_ok(&RunOptions {
+            mode: Mode::Cpu,
+            ..base.clone()
+        });
+        for mode in [Mode::Mdi, Mode::Dgc] {
+            let fused = run_ok(&RunOptions {
+                mode,
+                compaction: Compaction::Fused,
+                ..base.clone()
+            });
+            assert_eq!(fused.compaction, Compaction::Fused);
+            for f in &fused.frames {
+                assert_eq!(f.visible, expected, "{} fused, {objects} objects", mode.name());
+                assert!(
+                    f.passes.compact_ms.is_none(),
+                    "the fused kernel has no separate compaction time"
+                );
+            }
+            assert!(
+                fused.subgroup.observed_size.is_some_and(|s| s > 0),
+                "the kernel reports its subgroup size"
+            );
+            assert!(
+                fused.image == cpu.image,
+                "{} fused and cpu images differ at {objects} objects",
+                mode.name()
+            );
+        }
+    }
+}
+
+#[test]
+fn warm_up_frames_run_but_are_not_reported_and_cpu_time_includes_the_submit() {
+    if common::gpu("warm_up_frames_run_but_are_not_reported_and_cpu_time_includes_the_submit").is_none() {
+        return;
+    }
+    let r = run_ok(&RunOptions {
+        mode: Mode::Mdi,
+        objects: 500,
+        frames: 3,
+        warmup: 2,
+        compaction: Compaction::Fused,
+        ..RunOptions::default()
+    });
+    assert_eq!(r.frames.len(), 3);
+    assert!(r.frames.iter().all(|f| f.cpu_submit_ms > 0.0 && f.cpu_record_ms > 0.0));
+    assert!(r.image.rgba.len() == 256 * 256 * 4, "the last frame is read back");
+}
+
+#[test]
+fn dgc_flag_overrides_and_the_bound_index_buffer_run_and_draw_the_same() {
+    if common::gpu("dgc_flag_overrides_and_the_bound_index_buffer_run_and_draw_the_same").is_none() {
+        return;
+    }
+    let base = RunOptions {
+        mode: Mode::Dgc,
+        objects: 800,
+        frames: 1,
+        ..RunOptions::default()
+    };
+    let plain = run_ok(&base);
+    assert_eq!(
+        (
+            plain.explicit_preprocess,
+            plain.unordered_sequences,
+            plain.index_buffer_token
+        ),
+        (Some(false), Some(true), Some(true))
+    );
+    let varied = run_ok(&RunOptions {
+        explicit_preprocess: Some(true),
+        unordered_sequences: Some(false),
+        bind_index_buffer: true,
+        ..base.clone()
+    });
+    assert_eq!(
+        (
+            varied.explicit_preprocess,
+            varied.unordered_sequences,
+            varied.index_buffer_token
+        ),
+        (Some(true), Some(false), Some(false))
+    );
+    assert!(
+        varied.frames[0].passes.preprocess_ms.is_some(),
+        "explicit preprocessing is timed on its own"
+    );
+    assert_eq!(varied.frames[0].visible, plain.frames[0].visible);
+    assert!(varied.image == plain.image, "the overrides changed the picture");
+    let mdi = run_ok(&RunOptions {
+        mode: Mode::Mdi,
+        ..base
+    });
+    assert_eq!(
+        (mdi.explicit_preprocess, mdi.unordered_sequences, mdi.index_buffer_token),
+        (None, None, None)
+    );
+}

@@ -1,0 +1,159 @@
+//! `dgcc bench` end to end on whatever Vulkan device there is (lavapipe in CI) with small
+//! counts: the four files exist and are not empty, the JSON parses and has a row for every
+//! mode × count, no row failed, every mode saw the same visible objects, and the Markdown and
+//! the plots agree with it. No timing is asserted: lavapipe's times mean nothing.
+#![cfg(feature = "cli")]
+
+#[path = "runtime/common.rs"]
+mod common;
+
+use serde_json::Value;
+use std::path::PathBuf;
+use std::process::Command;
+
+fn out_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("dgcc-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+#[test]
+fn bench_writes_consistent_outputs_for_every_mode_and_count() {
+    if common::gpu("bench_writes_consistent_outputs_for_every_mode_and_count").is_none() {
+        return;
+    }
+    let out = out_dir("bench-smoke");
+    let scene = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("examples/scene.ron");
+    let modes = ["cpu", "mdi", "dgc", "dgc-explicit-ordered"];
+    let counts = [200u64, 500];
+    let run = Command::new(env!("CARGO_BIN_EXE_dgcc"))
+        .arg("bench")
+        .arg(&scene)
+        .args([
+            "--objects",
+            "200,500",
+            "--modes",
+            &modes.join(","),
+            "--frames",
+            "3",
+            "--warmup",
+            "1",
+            "--copy-mib",
+            "8",
+            "--out",
+        ])
+        .arg(&out)
+        .output()
+        .expect("dgcc runs");
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "dgcc bench failed:\n{stdout}\n{stderr}");
+
+    for f in ["bench.json", "bench.md", "bench.svg", "bench.png"] {
+        let len = std::fs::metadata(out.join(f)).map(|m| m.len()).unwrap_or(0);
+        assert!(len > 0, "{f} is missing or empty");
+    }
+    let json: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("bench.json")).unwrap()).expect("bench.json parses");
+    assert_eq!(json["tool"], "dgcc bench");
+    assert!(json["device"]["name"].as_str().is_some_and(|s| !s.is_empty()));
+    assert!(
+        json["date"].as_str().is_some_and(|d| d.len() == 20 && d.ends_with('Z')),
+        "{}",
+        json["date"]
+    );
+    assert!(json["command_line"]
+        .as_array()
+        .is_some_and(|a| a.iter().any(|x| x == "--objects")));
+    let bw = &json["bandwidth"];
+    assert!(
+        bw["copy_buffer_gbps"]["median"].as_f64().is_some_and(|v| v > 0.0),
+        "{bw}"
+    );
+    assert!(
+        bw["compute_copy_gbps"]["median"].as_f64().is_some_and(|v| v > 0.0),
+        "{bw}"
+    );
+
+    let rows = json["rows"].as_array().expect("rows");
+    assert_eq!(rows.len(), modes.len() * counts.len());
+    for &n in &counts {
+        let at: Vec<&Value> = rows.iter().filter(|r| r["objects"] == n).collect();
+        let names: Vec<&str> = at.iter().filter_map(|r| r["variant"].as_str()).collect();
+        assert_eq!(names, modes, "rows for {n} objects");
+        for r in &at {
+            assert!(r["error"].is_null(), "{} × {n} failed: {}", r["variant"], r["error"]);
+            assert_eq!(
+                r["frames"].as_array().map(Vec::len),
+                Some(3),
+                "measured frames of {}",
+                r["variant"]
+            );
+            assert_eq!(r["visible_stable"], true);
+            assert!(r["cpu_ms"]["median"].as_f64().is_some_and(|v| v > 0.0));
+        }
+        let visible: Vec<u64> = at
+            .iter()
+            .map(|r| r["visible"].as_u64().expect("a visible count"))
+            .collect();
+        assert!(
+            visible.iter().all(|&v| v == visible[0] && v > 0 && v <= n),
+            "visible counts differ across modes at {n}: {visible:?}"
+        );
+        let dgc = at.iter().find(|r| r["variant"] == "dgc").unwrap();
+        assert!(dgc["preprocess"]["preprocess_bytes"].as_u64().is_some_and(|b| b > 0));
+        assert_eq!(dgc["unordered_sequences"], true, "the scene's layout is unordered");
+        let explicit = at.iter().find(|r| r["variant"] == "dgc-explicit-ordered").unwrap();
+        assert_eq!(
+            (
+                explicit["explicit_preprocess"].clone(),
+                explicit["unordered_sequences"].clone()
+            ),
+            (Value::Bool(true), Value::Bool(false))
+        );
+        let mdi = at.iter().find(|r| r["variant"] == "mdi").unwrap();
+        let traffic = &mdi["cull_bandwidth"]["bytes"];
+        assert!(
+            traffic["read"].as_u64().is_some_and(|b| b >= 32 * n),
+            "the culling reads every object: {traffic}"
+        );
+    }
+
+    let md = std::fs::read_to_string(out.join("bench.md")).unwrap();
+    let table_rows = md
+        .lines()
+        .filter(|l| l.starts_with("| 200 |") || l.starts_with("| 500 |"))
+        .count();
+    assert!(table_rows >= modes.len() * counts.len(), "{md}");
+    assert!(stdout.contains("| objects | mode |"), "the table is printed");
+    let svg = std::fs::read_to_string(out.join("bench.svg")).unwrap();
+    for m in modes {
+        assert!(svg.contains(m), "the plot's legend names {m}");
+    }
+    let png = std::fs::File::open(out.join("bench.png")).unwrap();
+    let info = png::Decoder::new(std::io::BufReader::new(png))
+        .read_info()
+        .expect("bench.png decodes")
+        .info()
+        .clone();
+    assert!(
+        info.width >= 800 && info.height >= 400,
+        "{}x{}",
+        info.width,
+        info.height
+    );
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
+fn bad_modes_are_a_usage_error_before_any_device_work() {
+    let scene = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("examples/scene.ron");
+    let run = Command::new(env!("CARGO_BIN_EXE_dgcc"))
+        .arg("bench")
+        .arg(&scene)
+        .args(["--modes", "dgc-fast"])
+        .output()
+        .expect("dgcc runs");
+    assert_eq!(run.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&run.stderr).contains("unknown dgc option `fast`"));
+}
