@@ -189,13 +189,23 @@ fn the_fallback_refuses_what_it_cannot_express() {
 fn a_layout_over_a_device_limit_is_refused_before_any_vulkan_call() {
     let Some(ctx) = common::gpu("a_layout_over_a_device_limit_is_refused_before_any_vulkan_call") else { return };
     let dev = DgcDevice::from_context(&ctx).unwrap();
-    let max_stride = dev.profile().value(dgcc::device::Limit::MaxIndirectCommandsIndirectStride).unwrap() as u32;
-    let layout = layouts::accumulate(true, max_stride + 16);
+    let profile = dev.profile();
+    let max_stride = profile.value(dgcc::device::Limit::MaxIndirectCommandsIndirectStride).unwrap();
+    let max_sequences = profile.value(dgcc::device::Limit::MaxIndirectSequenceCount).unwrap();
+    // Over the stride limit where the device has one (lavapipe: 2048); a device whose stride is
+    // unbounded (the H200: 0xFFFFFFFF) is pushed over its sequence-count limit instead.
+    let (layout, code, limit) = if max_stride < u32::MAX as u64 {
+        (layouts::accumulate(true, max_stride as u32 + 16), "E0201", max_stride)
+    } else {
+        let mut l = layouts::accumulate(true, 16);
+        l.max_sequences = (max_sequences + 1).min(u32::MAX as u64) as u32;
+        (l, "E0204", max_sequences)
+    };
     // A null pipeline layout: reaching vkCreateIndirectCommandsLayoutEXT would be invalid usage.
     match dev.create_layout(&layout, &layouts::accumulate_push_ranges(), vk::PipelineLayout::null()) {
         Err(RuntimeError::Refused { layout: name, diagnostics }) => {
             assert_eq!(name, "Accumulate");
-            assert!(diagnostics.iter().any(|d| d.code == "E0201" && d.message.contains(&max_stride.to_string())), "{diagnostics:?}");
+            assert!(diagnostics.iter().any(|d| d.code == code && d.message.contains(&limit.to_string())), "{diagnostics:?}");
             assert!(diagnostics.iter().all(|d| !d.notes.is_empty()), "each diagnostic says where: {diagnostics:?}");
         }
         Err(e) => panic!("expected a refusal, got {e}"),

@@ -12,6 +12,12 @@ pub enum ModeArg {
     Cpu,
 }
 
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum SequencesArg {
+    Ordered,
+    Unordered,
+}
+
 #[derive(clap::Args, Debug)]
 pub struct RunArgs {
     /// The description file (`.ron` or `.dgc`).
@@ -45,6 +51,12 @@ pub struct RunArgs {
     /// index ranges, instance counts, the stored count); exits 1 when a record is wrong.
     #[arg(long)]
     pub validate_stream: bool,
+    /// Override the layout's UnorderedSequences flag in dgc mode: `ordered` executes sequences
+    /// in stream order (pixel-identical to the other modes on any device), `unordered` lets the
+    /// driver reorder them (faster; where objects overlap at exactly equal depth the picture may
+    /// differ from the ordered modes). Default: as the description says.
+    #[arg(long, value_enum)]
+    pub sequences: Option<SequencesArg>,
     /// Check against this target instead of the file's `targets`.
     #[arg(long = "target", value_name = "T")]
     pub targets: Vec<String>,
@@ -67,6 +79,7 @@ pub fn run(args: &RunArgs) -> i32 {
         width: args.size,
         height: args.size,
         preprocess_budget: args.preprocess_budget_mib.saturating_mul(1 << 20),
+        unordered_sequences: args.sequences.map(|s| s == SequencesArg::Unordered),
         validate_stream: args.validate_stream,
         ..RunOptions::default()
     };
