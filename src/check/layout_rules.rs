@@ -262,13 +262,16 @@ fn stages(layout: &CompiledLayout, out: &mut Vec<Finding>) {
         );
     }
     for (i, t) in layout.tokens.iter().enumerate() {
-        if let Some(f) = token_stage_rule(layout, i, t) {
+        for f in token_stage_rules(layout, i, t) {
             out.push(f);
         }
     }
 }
 
-fn token_stage_rule(layout: &CompiledLayout, i: usize, t: &CompiledToken) -> Option<Finding> {
+/// Every stage rule (11104–11111) the token breaks: the validation layers report each one, so
+/// dgcc does too rather than stopping at the first.
+fn token_stage_rules(layout: &CompiledLayout, i: usize, t: &CompiledToken) -> Vec<Finding> {
+    let mut out = vec![];
     let s = layout.shader_stages;
     let tt = t.token_type;
     let have = stage_list(s);
@@ -283,19 +286,19 @@ fn token_stage_rule(layout: &CompiledLayout, i: usize, t: &CompiledToken) -> Opt
     let graphics_token =
         tt.is_vertex_draw() || tt.is_mesh() || matches!(tt, TokenType::IndexBuffer | TokenType::VertexBuffer);
     if graphics_token && s & GRAPHICS == 0 {
-        return needs("E0110", "graphics stages", "use graphics stages, e.g. `[Vertex, Fragment]`");
+        out.extend(needs("E0110", "graphics stages", "use graphics stages, e.g. `[Vertex, Fragment]`"));
     }
     if tt == TokenType::Dispatch && s != COMPUTE {
-        return needs("E0111", "the stages to be exactly [Compute]", "set the layout's `stages: [Compute]`");
+        out.extend(needs("E0111", "the stages to be exactly [Compute]", "set the layout's `stages: [Compute]`"));
     }
     if matches!(tt, TokenType::DrawMeshTasks | TokenType::DrawMeshTasksCount) && s & MESH == 0 {
-        return needs("E0112", "the Mesh stage", "add `Mesh` to the layout's stages, e.g. `[Task, Mesh, Fragment]`");
+        out.extend(needs("E0112", "the Mesh stage", "add `Mesh` to the layout's stages, e.g. `[Task, Mesh, Fragment]`"));
     }
     if matches!(tt, TokenType::DrawMeshTasksNv | TokenType::DrawMeshTasksCountNv) && s & MESH == 0 {
-        return needs("E0113", "the Mesh stage", "add `Mesh` to the layout's stages, e.g. `[Task, Mesh, Fragment]`");
+        out.extend(needs("E0113", "the Mesh stage", "add `Mesh` to the layout's stages, e.g. `[Task, Mesh, Fragment]`"));
     }
     if tt == TokenType::TraceRays2 && s & RAY_TRACING == 0 {
-        return needs("E0114", "ray tracing stages", "use ray tracing stages, e.g. `[RayGen, Miss, ClosestHit]`");
+        out.extend(needs("E0114", "ray tracing stages", "use ray tracing stages, e.g. `[RayGen, Miss, ClosestHit]`"));
     }
     let forbids = |code: &'static str, group: &str, allowed: &str| {
         Some(
@@ -306,16 +309,16 @@ fn token_stage_rule(layout: &CompiledLayout, i: usize, t: &CompiledToken) -> Opt
         )
     };
     if s & GRAPHICS != 0 && matches!(tt, TokenType::Dispatch | TokenType::TraceRays2) {
-        return forbids("E0115", "graphics", "graphics state tokens and draws");
+        out.extend(forbids("E0115", "graphics", "graphics state tokens and draws"));
     }
     let general = matches!(tt, TokenType::ExecutionSet | TokenType::PushConstant | TokenType::SequenceIndex);
     if s & COMPUTE != 0 && !(general || tt == TokenType::Dispatch) {
-        return forbids("E0116", "compute", "ExecutionSet, PushConstant, SequenceIndex and Dispatch");
+        out.extend(forbids("E0116", "compute", "ExecutionSet, PushConstant, SequenceIndex and Dispatch"));
     }
     if s & RAY_TRACING != 0 && !(general || tt == TokenType::TraceRays2) {
-        return forbids("E0117", "ray tracing", "ExecutionSet, PushConstant, SequenceIndex and TraceRays2");
+        out.extend(forbids("E0117", "ray tracing", "ExecutionSet, PushConstant, SequenceIndex and TraceRays2"));
     }
-    None
+    out
 }
 
 /// 11103 (in order) and 11125 (4-aligned).
