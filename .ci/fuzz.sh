@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(ron dgc profile_json pipeline manifest)
+[ ${#targets[@]} -gt 0 ] || targets=(ron dgc profile_json pipeline manifest kernel_lint)
 target_dir=${DGCC_FUZZ_TARGET_DIR:-fuzz/target}
 
 command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked
@@ -27,6 +27,7 @@ dict_for() {
     ron|pipeline) echo "-dict=fuzz/dict/ron.dict" ;;
     profile_json) echo "-dict=fuzz/dict/json.dict" ;;
     manifest) echo "-dict=fuzz/dict/manifest.dict" ;;
+    kernel_lint) echo "-dict=fuzz/dict/glsl.dict" ;;
     dgc) [ -f fuzz/dict/dgc.dict ] && echo "-dict=fuzz/dict/dgc.dict" ;;
   esac
 }

@@ -6,9 +6,10 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 corpus="$root/fuzz/corpus"
-mkdir -p "$corpus"/{ron,dgc,profile_json,pipeline,manifest}
+mkdir -p "$corpus"/{ron,dgc,profile_json,pipeline,manifest,kernel_lint}
 
-# add TARGET FILE [PREFIX_BYTE_OCTAL]: copy FILE (with a selector byte in front for `pipeline`).
+# add TARGET FILE [PREFIX]: copy FILE, after the bytes PREFIX names as printf octal escapes
+# without the first backslash (`002` for the `pipeline` selector byte 2).
 add() {
   local target=$1 file=$2 prefix=${3:-}
   local tmp hash
@@ -40,10 +41,16 @@ while IFS= read -r f; do
   add manifest "$f"; n_manifest=$((n_manifest + 1))
 done < <(find "$root/tests" "$root/shaders" "$root/examples" -type f -name '*.dgc.json' -size -64k \
   -not -path "$root/tests/fuzz_regressions/*" 2>/dev/null | sort)
+# GLSL kernels, behind a 7-byte context: local_size 64 x 1, smallest subgroup 8 (known).
+n_kernel=0
+while IFS= read -r f; do
+  add kernel_lint "$f" '100\000\001\000\010\000\001'; n_kernel=$((n_kernel + 1))
+done < <(find "$root/examples" "$root/shaders" "$root/tests" -type f \( -name '*.comp' -o -name '*.glsl' \) -size -64k \
+  -not -path "$root/tests/fuzz_regressions/*" 2>/dev/null | sort)
 # Saved regression inputs go back to the target that found them, except the open ones
 # (tests/fuzz_regressions/open.txt): they still crash, and a corpus must not start with a crash.
 open_list="$root/tests/fuzz_regressions/open.txt"
-for t in ron dgc profile_json pipeline manifest; do
+for t in ron dgc profile_json pipeline manifest kernel_lint; do
   [ -d "$root/tests/fuzz_regressions/$t" ] || continue
   for f in "$root/tests/fuzz_regressions/$t"/*; do
     [ -f "$f" ] || continue
@@ -51,4 +58,4 @@ for t in ron dgc profile_json pipeline manifest; do
     add "$t" "$f"
   done
 done
-echo "seed: $n_ron .ron, $n_dgc .dgc, $n_json profile files, $n_manifest manifests -> $corpus"
+echo "seed: $n_ron .ron, $n_dgc .dgc, $n_json profile files, $n_manifest manifests, $n_kernel kernels -> $corpus"

@@ -123,6 +123,12 @@ fn manifest_inputs() {
     check_target("manifest", entry::manifest, 0);
 }
 
+#[cfg(feature = "compiler")]
+#[test]
+fn kernel_lint_inputs() {
+    check_target("kernel_lint", entry::kernel_lint, 0);
+}
+
 /// The harness itself: a panicking entry point is caught, not passed.
 #[test]
 fn the_harness_catches_panics() {

@@ -380,6 +380,24 @@ fn every_builtin_round_trips_through_the_probe_format() {
     }
 }
 
+/// What `dgcc probe` writes, the loader reads back to the same values (on a machine with a
+/// Vulkan device; skipped without one unless `DGCC_REQUIRE_VULKAN` is set, as in CI).
+#[cfg(feature = "runtime")]
+#[test]
+fn the_live_probe_reads_back_through_the_loader() {
+    let probe = match dgcc::runtime::probe() {
+        Ok(p) => p,
+        Err(e) if std::env::var_os("DGCC_REQUIRE_VULKAN").is_none() => return eprintln!("skipped: no Vulkan device ({e})"),
+        Err(e) => panic!("DGCC_REQUIRE_VULKAN is set and there is no device: {e}"),
+    };
+    let back = json::parse(&probe.json_text(), Path::new("live.json")).unwrap_or_else(|e| panic!("{e}"));
+    for limit in Limit::ALL {
+        let (want, got) = (probe.profile.value(limit), back.value(limit));
+        assert_eq!(got.map(|v| comparable(limit, v)), want.map(|v| comparable(limit, v)), "{limit}");
+    }
+    assert_eq!(back.citation(Limit::MaxIndirectSequenceCount), Some(CITE_DEVICE_FILE), "a probe file is one device's values");
+}
+
 fn arbitrary_profile() -> impl Strategy<Value = Profile> {
     let stage_mask = 0u64..=0x3FFF;
     proptest::collection::vec(

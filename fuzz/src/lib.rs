@@ -10,7 +10,8 @@
 //!   the source; a compilation with errors has no manifest; a manifest survives its own JSON,
 //!   prints in every output (the emitted JSON being the manifest itself), and the description
 //!   printed in the other syntax compiles to the same manifest;
-//! - manifest files: whatever `Manifest::from_json` accepts, the emitters print or refuse.
+//! - manifest files: whatever `Manifest::from_json` accepts, the emitters print or refuse;
+//! - kernel sources: the subgroup lints give registered codes on lines of the source.
 
 use std::path::Path;
 
@@ -55,6 +56,7 @@ mod compiler {
     use dgcc::emit::{self, Output};
     use dgcc::ir::Manifest;
     use dgcc::render::{self, SourceFile};
+    use dgcc::shader::lint;
     use dgcc::syntax::{self, SyntaxKind};
 
     /// Which front end a target drives.
@@ -99,6 +101,26 @@ mod compiler {
         let Ok(m) = Manifest::from_json(text) else { return };
         for output in Output::ALL {
             let _ = emit::emit(&m, output);
+        }
+    }
+
+    /// GLSL kernels: the subgroup lints (`shader::lint`) on any text. The first 7 bytes are the
+    /// context — `local_size` x and y (u16 LE each), the smallest subgroup size (u16 LE) and
+    /// whether one is known (bit 0) — so that odd contexts, such as a profile stating a
+    /// subgroup size of 0, are explored too. Every finding has a registered code and a line
+    /// of the source.
+    pub fn kernel_lint(data: &[u8]) {
+        let Some((head, rest)) = data.split_first_chunk::<7>() else { return };
+        let Ok(source) = std::str::from_utf8(rest) else { return };
+        let word = |i: usize| u32::from(u16::from_le_bytes([head[i], head[i + 1]]));
+        let ctx = lint::KernelContext {
+            local_size: [word(0), word(2), 1],
+            smallest_subgroup: (head[6] & 1 != 0).then(|| (word(4), "fuzz".to_owned())),
+        };
+        let lines = source.lines().count().max(1);
+        for f in lint::lint(source, &ctx) {
+            assert!(dgcc::rules::lookup(f.code).is_some(), "lint code {} is not in the registry", f.code);
+            assert!((1..=lines + 1).contains(&f.line), "line {} of a {lines}-line source: {f:?}", f.line);
         }
     }
 

@@ -17,7 +17,7 @@
 //! meets this profile" needs; the profile's description and citations say so.
 //!
 //! Never panics: the input is untrusted text (serde_json bounds nesting at 128 levels; every
-//! access is checked), and the `profiles` fuzz target and a proptest hold it to that.
+//! access is checked), and the `profile_json` fuzz target and a proptest hold it to that.
 
 mod caps_viewer;
 mod flags;

@@ -515,6 +515,15 @@ pub fn verify(l: &CompiledLayout) -> Result<(), String> {
             "uint64_t" => 8,
             _ => 4,
         };
+        if let Some(ti) = m.token {
+            let Some(t) = l.tokens.get(ti) else {
+                return Err(format!("record member `{}` names token {ti}, which does not exist", m.name));
+            };
+            let (start, end) = (t.offset as u64, t.offset as u64 + t.size as u64);
+            if (m.offset as u64) < start || m.offset as u64 + m.size as u64 > end {
+                return Err(format!("record member `{}` at {} is not inside its token `{}` ({start}..{end})", m.name, m.offset, t.name));
+            }
+        }
         if m.offset % align != 0 {
             return Err(format!("record member `{}` at {} breaks its {align}-byte alignment", m.name, m.offset));
         }
