@@ -18,6 +18,7 @@ cd "$(dirname "$0")/src"
 - [Device profiles](profiles.md)
 - [Subgroup sizes](subgroups.md)
 - [Embedding in an engine](embedding.md)
+- [Hostile input and validation](robustness.md)
 - [Diagnostics index](diagnostics/index.md)
 CHAPTERS
   for page in diagnostics/[EW][0-9][0-9][0-9][0-9].md; do
@@ -26,6 +27,8 @@ CHAPTERS
   done
   cat <<'CHAPTERS'
 - [Performance](performance.md)
+  - [H200 benchmark output](measured/h200-bench.md)
+  - [H200 differential check output](measured/h200-differential.md)
 - [Design](design.md)
 - [Changelog](changelog.md)
 CHAPTERS

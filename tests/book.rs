@@ -228,3 +228,20 @@ fn every_command_in_the_docs_prints_what_the_docs_say() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
+
+#[test]
+fn the_summary_lists_every_chapter_and_diagnostics_page() {
+    let summary = std::fs::read_to_string(root().join("book/src/SUMMARY.md")).unwrap();
+    let mut missing = vec![];
+    for e in std::fs::read_dir(root().join("book/src")).unwrap().chain(std::fs::read_dir(root().join("book/src/diagnostics")).unwrap()) {
+        let p = e.unwrap().path();
+        if p.extension().is_none_or(|x| x != "md") || p.ends_with("SUMMARY.md") {
+            continue;
+        }
+        let rel = p.strip_prefix(root().join("book/src")).unwrap().display().to_string();
+        if !summary.contains(&format!("]({rel})")) {
+            missing.push(rel);
+        }
+    }
+    assert!(missing.is_empty(), "not in book/src/SUMMARY.md (run book/summary.sh): {missing:?}");
+}
