@@ -18,9 +18,18 @@ targets=("$@")
 target_dir=${DGCC_FUZZ_TARGET_DIR:-fuzz/target}
 
 command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked
+# cargo-fuzz wants a nightly compiler; where only the stable toolchain exists (no other can be
+# fetched on some machines), let stable accept the nightly flags instead.
+toolchain=()
+if cargo +nightly --version >/dev/null 2>&1; then
+  toolchain=(+nightly)
+else
+  export RUSTC_BOOTSTRAP=1
+  echo "fuzz: no nightly toolchain; using stable with RUSTC_BOOTSTRAP=1"
+fi
 bash fuzz/seed.sh
 flags=(--sanitizer none --debug-assertions --target-dir "$target_dir")
-cargo +nightly fuzz build "${flags[@]}" 2>&1 | tail -n 3
+cargo "${toolchain[@]}" fuzz build "${flags[@]}" 2>&1 | tail -n 3
 
 dict_for() {
   case $1 in
@@ -39,7 +48,7 @@ for t in "${targets[@]}"; do
   mkdir -p "fuzz/artifacts/$t"
   status=0
   # shellcheck disable=SC2046
-  cargo +nightly fuzz run "${flags[@]}" "$t" -- -max_total_time="$seconds" -timeout=10 \
+  cargo "${toolchain[@]}" fuzz run "${flags[@]}" "$t" -- -max_total_time="$seconds" -timeout=10 \
     -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 $(dict_for "$t") >"$log" 2>&1 || status=$?
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
   rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -n 1)
