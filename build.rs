@@ -39,8 +39,7 @@ fn main() {
             PathBuf::from(format!("/usr/lib/{arch}-linux-gnu"))
         }
     };
-    let missing: Vec<&str> =
-        STATIC_LIBS.iter().copied().filter(|l| !dir.join(format!("lib{l}.a")).is_file()).collect();
+    let missing: Vec<&str> = STATIC_LIBS.iter().copied().filter(|l| !dir.join(format!("lib{l}.a")).is_file()).collect();
     if !missing.is_empty() {
         println!(
             "cargo:warning=dgcc: the shaderc feature links the static glslang/SPIRV-Tools archives, but {} lacks {}; \

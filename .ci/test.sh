@@ -30,6 +30,9 @@ if [ -z "${VK_DRIVER_FILES:-}${VK_ICD_FILENAMES:-}" ] && [ -f /usr/share/vulkan/
 fi
 export CARGO_TERM_COLOR=never
 
+step "formatting (rustfmt.toml)"
+cargo fmt --check 2>&1
+
 step "every test, with the shader checks (shaderc + naga) built in"
 cargo test --locked --features shaderc --no-fail-fast 2>&1
 

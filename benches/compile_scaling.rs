@@ -55,7 +55,13 @@ fn main() {
     println!("|---:|---:|---:|---:|---:|---:|---:|");
     for &n in &sizes {
         let text = description(n);
-        let reps = if quick { 3 } else if n >= 10_000 { 5 } else { 11 };
+        let reps = if quick {
+            3
+        } else if n >= 10_000 {
+            5
+        } else {
+            11
+        };
         // Make sure the description is valid: a benchmark of error paths would mislead.
         let c = dgcc::driver::compile_source(path, &text, &Default::default());
         assert!(!c.has_errors(), "generated description has errors: {:?}", c.diagnostics.iter().find(|d| d.is_error()));

@@ -257,11 +257,9 @@ impl FieldType {
     pub fn describe(&self) -> String {
         match self {
             FieldType::Array(inner, n) => format!("Array({}, {})", inner.describe(), n),
-            other => FieldType::SCALARS
-                .iter()
-                .find(|(t, _)| t == other)
-                .map(|(_, n)| n.to_string())
-                .unwrap_or_default(),
+            other => {
+                FieldType::SCALARS.iter().find(|(t, _)| t == other).map(|(_, n)| n.to_string()).unwrap_or_default()
+            }
         }
     }
 }

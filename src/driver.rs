@@ -81,7 +81,12 @@ pub fn compile_source(path: &Path, text: &str, options: &Options) -> Compilation
 }
 
 /// Resolve the target profiles; unknown names and unreadable files become diagnostics.
-fn resolve_targets(pipeline: &ast::Pipeline, options: &Options, base: &Path, diags: &mut Vec<Diagnostic>) -> Vec<Profile> {
+fn resolve_targets(
+    pipeline: &ast::Pipeline,
+    options: &Options,
+    base: &Path,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<Profile> {
     let targets: Vec<(String, Option<Span>)> = if options.targets.is_empty() {
         if pipeline.targets.is_empty() {
             vec![("minimum".to_string(), None)]
@@ -160,7 +165,11 @@ fn build_manifest(
         push_constants: pipeline
             .push_constants
             .iter()
-            .map(|r| ir::PushConstantRange { stages: r.node.stages.mask().0, offset: r.node.offset.node, size: r.node.size.node })
+            .map(|r| ir::PushConstantRange {
+                stages: r.node.stages.mask().0,
+                offset: r.node.offset.node,
+                size: r.node.size.node,
+            })
             .collect(),
         layouts: laid.iter().map(|l| l.layout.clone()).collect(),
         kernels,

@@ -263,10 +263,7 @@ impl TokenType {
 
     /// Draw tokens that need a graphics (vertex-input) pipeline.
     pub const fn is_vertex_draw(self) -> bool {
-        matches!(
-            self,
-            TokenType::Draw | TokenType::DrawIndexed | TokenType::DrawCount | TokenType::DrawIndexedCount
-        )
+        matches!(self, TokenType::Draw | TokenType::DrawIndexed | TokenType::DrawCount | TokenType::DrawIndexedCount)
     }
 
     pub const fn is_indexed_draw(self) -> bool {

@@ -110,11 +110,11 @@ pub mod ast;
 #[cfg(feature = "compiler")]
 pub mod build;
 #[cfg(feature = "compiler")]
+pub mod driver;
+#[cfg(feature = "compiler")]
 pub mod emit;
 #[cfg(feature = "compiler")]
 pub mod layout;
-#[cfg(feature = "compiler")]
-pub mod driver;
 #[cfg(feature = "compiler")]
 pub mod render;
 #[cfg(feature = "compiler")]

@@ -64,7 +64,9 @@ pub fn human(file: &SourceFile, diags: &[Diagnostic]) -> String {
         let cs = to_codespan(d, file.text.len());
         match term::emit_into_string(&config, &simple, &cs) {
             Ok(s) => out.push_str(&s),
-            Err(e) => out.push_str(&format!("{}[{}]: {} (could not render: {e})\n", d.severity.name(), d.code, d.message)),
+            Err(e) => {
+                out.push_str(&format!("{}[{}]: {} (could not render: {e})\n", d.severity.name(), d.code, d.message))
+            }
         }
     }
     out

@@ -19,4 +19,3 @@ impl Span {
         self.start..self.end
     }
 }
-

@@ -12,10 +12,7 @@ use dgcc::runtime::scene::{builtin_manifest, run, world, Compaction, Mode, RunOp
 fn reference_visible(o: &RunOptions) -> u32 {
     let m = world::meshes();
     let f = world::frame(&o.camera, o.width, o.height, o.objects, m.lods, 0, 0);
-    world::objects(o.objects, o.seed)
-        .iter()
-        .filter(|obj| world::cull(&f, obj).is_some())
-        .count() as u32
+    world::objects(o.objects, o.seed).iter().filter(|obj| world::cull(&f, obj).is_some()).count() as u32
 }
 
 fn run_ok(o: &RunOptions) -> RunReport {
@@ -29,39 +26,18 @@ fn the_fused_kernel_sees_the_reference_objects_and_draws_the_same_picture() {
     }
     // Counts that fill no workgroup round evenly, and one that spans many workgroups.
     for objects in [1, 67, 1000, 3001] {
-        let base = RunOptions {
-            objects,
-            frames: 2,
-            ..RunOptions::default()
-        };
+        let base = RunOptions { objects, frames: 2, ..RunOptions::default() };
         let expected = reference_visible(&base);
-        let cpu = run_ok(&RunOptions {
-            mode: Mode::Cpu,
-            ..base.clone()
-        });
+        let cpu = run_ok(&RunOptions { mode: Mode::Cpu, ..base.clone() });
         for mode in [Mode::Mdi, Mode::Dgc] {
-            let fused = run_ok(&RunOptions {
-                mode,
-                compaction: Compaction::Fused,
-                ..base.clone()
-            });
+            let fused = run_ok(&RunOptions { mode, compaction: Compaction::Fused, ..base.clone() });
             assert_eq!(fused.compaction, Compaction::Fused);
             for f in &fused.frames {
                 assert_eq!(f.visible, expected, "{} fused, {objects} objects", mode.name());
-                assert!(
-                    f.passes.compact_ms.is_none(),
-                    "the fused kernel has no separate compaction time"
-                );
+                assert!(f.passes.compact_ms.is_none(), "the fused kernel has no separate compaction time");
             }
-            assert!(
-                fused.subgroup.observed_size.is_some_and(|s| s > 0),
-                "the kernel reports its subgroup size"
-            );
-            assert!(
-                fused.image == cpu.image,
-                "{} fused and cpu images differ at {objects} objects",
-                mode.name()
-            );
+            assert!(fused.subgroup.observed_size.is_some_and(|s| s > 0), "the kernel reports its subgroup size");
+            assert!(fused.image == cpu.image, "{} fused and cpu images differ at {objects} objects", mode.name());
         }
     }
 }
@@ -89,19 +65,10 @@ fn dgc_flag_overrides_and_the_bound_index_buffer_run_and_draw_the_same() {
     if common::gpu("dgc_flag_overrides_and_the_bound_index_buffer_run_and_draw_the_same").is_none() {
         return;
     }
-    let base = RunOptions {
-        mode: Mode::Dgc,
-        objects: 800,
-        frames: 1,
-        ..RunOptions::default()
-    };
+    let base = RunOptions { mode: Mode::Dgc, objects: 800, frames: 1, ..RunOptions::default() };
     let plain = run_ok(&base);
     assert_eq!(
-        (
-            plain.explicit_preprocess,
-            plain.unordered_sequences,
-            plain.index_buffer_token
-        ),
+        (plain.explicit_preprocess, plain.unordered_sequences, plain.index_buffer_token),
         (Some(false), Some(true), Some(true))
     );
     let varied = run_ok(&RunOptions {
@@ -111,25 +78,12 @@ fn dgc_flag_overrides_and_the_bound_index_buffer_run_and_draw_the_same() {
         ..base.clone()
     });
     assert_eq!(
-        (
-            varied.explicit_preprocess,
-            varied.unordered_sequences,
-            varied.index_buffer_token
-        ),
+        (varied.explicit_preprocess, varied.unordered_sequences, varied.index_buffer_token),
         (Some(true), Some(false), Some(false))
     );
-    assert!(
-        varied.frames[0].passes.preprocess_ms.is_some(),
-        "explicit preprocessing is timed on its own"
-    );
+    assert!(varied.frames[0].passes.preprocess_ms.is_some(), "explicit preprocessing is timed on its own");
     assert_eq!(varied.frames[0].visible, plain.frames[0].visible);
     assert!(varied.image == plain.image, "the overrides changed the picture");
-    let mdi = run_ok(&RunOptions {
-        mode: Mode::Mdi,
-        ..base
-    });
-    assert_eq!(
-        (mdi.explicit_preprocess, mdi.unordered_sequences, mdi.index_buffer_token),
-        (None, None, None)
-    );
+    let mdi = run_ok(&RunOptions { mode: Mode::Mdi, ..base });
+    assert_eq!((mdi.explicit_preprocess, mdi.unordered_sequences, mdi.index_buffer_token), (None, None, None));
 }

@@ -57,23 +57,11 @@ fn bench_writes_consistent_outputs_for_every_mode_and_count() {
         serde_json::from_str(&std::fs::read_to_string(out.join("bench.json")).unwrap()).expect("bench.json parses");
     assert_eq!(json["tool"], "dgcc bench");
     assert!(json["device"]["name"].as_str().is_some_and(|s| !s.is_empty()));
-    assert!(
-        json["date"].as_str().is_some_and(|d| d.len() == 20 && d.ends_with('Z')),
-        "{}",
-        json["date"]
-    );
-    assert!(json["command_line"]
-        .as_array()
-        .is_some_and(|a| a.iter().any(|x| x == "--objects")));
+    assert!(json["date"].as_str().is_some_and(|d| d.len() == 20 && d.ends_with('Z')), "{}", json["date"]);
+    assert!(json["command_line"].as_array().is_some_and(|a| a.iter().any(|x| x == "--objects")));
     let bw = &json["bandwidth"];
-    assert!(
-        bw["copy_buffer_gbps"]["median"].as_f64().is_some_and(|v| v > 0.0),
-        "{bw}"
-    );
-    assert!(
-        bw["compute_copy_gbps"]["median"].as_f64().is_some_and(|v| v > 0.0),
-        "{bw}"
-    );
+    assert!(bw["copy_buffer_gbps"]["median"].as_f64().is_some_and(|v| v > 0.0), "{bw}");
+    assert!(bw["compute_copy_gbps"]["median"].as_f64().is_some_and(|v| v > 0.0), "{bw}");
 
     let rows = json["rows"].as_array().expect("rows");
     assert_eq!(rows.len(), modes.len() * counts.len());
@@ -83,19 +71,11 @@ fn bench_writes_consistent_outputs_for_every_mode_and_count() {
         assert_eq!(names, modes, "rows for {n} objects");
         for r in &at {
             assert!(r["error"].is_null(), "{} × {n} failed: {}", r["variant"], r["error"]);
-            assert_eq!(
-                r["frames"].as_array().map(Vec::len),
-                Some(3),
-                "measured frames of {}",
-                r["variant"]
-            );
+            assert_eq!(r["frames"].as_array().map(Vec::len), Some(3), "measured frames of {}", r["variant"]);
             assert_eq!(r["visible_stable"], true);
             assert!(r["cpu_ms"]["median"].as_f64().is_some_and(|v| v > 0.0));
         }
-        let visible: Vec<u64> = at
-            .iter()
-            .map(|r| r["visible"].as_u64().expect("a visible count"))
-            .collect();
+        let visible: Vec<u64> = at.iter().map(|r| r["visible"].as_u64().expect("a visible count")).collect();
         assert!(
             visible.iter().all(|&v| v == visible[0] && v > 0 && v <= n),
             "visible counts differ across modes at {n}: {visible:?}"
@@ -105,25 +85,16 @@ fn bench_writes_consistent_outputs_for_every_mode_and_count() {
         assert_eq!(dgc["unordered_sequences"], true, "the scene's layout is unordered");
         let explicit = at.iter().find(|r| r["variant"] == "dgc-explicit-ordered").unwrap();
         assert_eq!(
-            (
-                explicit["explicit_preprocess"].clone(),
-                explicit["unordered_sequences"].clone()
-            ),
+            (explicit["explicit_preprocess"].clone(), explicit["unordered_sequences"].clone()),
             (Value::Bool(true), Value::Bool(false))
         );
         let mdi = at.iter().find(|r| r["variant"] == "mdi").unwrap();
         let traffic = &mdi["cull_bandwidth"]["bytes"];
-        assert!(
-            traffic["read"].as_u64().is_some_and(|b| b >= 32 * n),
-            "the culling reads every object: {traffic}"
-        );
+        assert!(traffic["read"].as_u64().is_some_and(|b| b >= 32 * n), "the culling reads every object: {traffic}");
     }
 
     let md = std::fs::read_to_string(out.join("bench.md")).unwrap();
-    let table_rows = md
-        .lines()
-        .filter(|l| l.starts_with("| 200 |") || l.starts_with("| 500 |"))
-        .count();
+    let table_rows = md.lines().filter(|l| l.starts_with("| 200 |") || l.starts_with("| 500 |")).count();
     assert!(table_rows >= modes.len() * counts.len(), "{md}");
     assert!(stdout.contains("| objects | mode |"), "the table is printed");
     let svg = std::fs::read_to_string(out.join("bench.svg")).unwrap();
@@ -131,17 +102,8 @@ fn bench_writes_consistent_outputs_for_every_mode_and_count() {
         assert!(svg.contains(m), "the plot's legend names {m}");
     }
     let png = std::fs::File::open(out.join("bench.png")).unwrap();
-    let info = png::Decoder::new(std::io::BufReader::new(png))
-        .read_info()
-        .expect("bench.png decodes")
-        .info()
-        .clone();
-    assert!(
-        info.width >= 800 && info.height >= 400,
-        "{}x{}",
-        info.width,
-        info.height
-    );
+    let info = png::Decoder::new(std::io::BufReader::new(png)).read_info().expect("bench.png decodes").info().clone();
+    assert!(info.width >= 800 && info.height >= 400, "{}x{}", info.width, info.height);
     let _ = std::fs::remove_dir_all(&out);
 }
 

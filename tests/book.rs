@@ -103,7 +103,9 @@ fn blocks(md: &str) -> Vec<(String, String, usize)> {
     for (i, line) in md.lines().enumerate() {
         let fence = line.trim_start().starts_with("```");
         match (&mut cur, fence) {
-            (None, true) => cur = Some((line.trim_start().trim_start_matches('`').trim().to_string(), String::new(), i + 1)),
+            (None, true) => {
+                cur = Some((line.trim_start().trim_start_matches('`').trim().to_string(), String::new(), i + 1))
+            }
             (Some(_), true) => out.push(cur.take().unwrap()),
             (Some((_, body, _)), false) => {
                 body.push_str(line);
@@ -162,7 +164,11 @@ fn every_description_in_the_docs_compiles_or_fails_as_it_says() {
             };
             checked += 1;
             if !ok {
-                failures.push(format!("{}:{line}: expected {:?}, got errors {errors:?}", file.display(), expect.unwrap_or("no errors")));
+                failures.push(format!(
+                    "{}:{line}: expected {:?}, got errors {errors:?}",
+                    file.display(),
+                    expect.unwrap_or("no errors")
+                ));
             }
         }
     }
@@ -233,7 +239,10 @@ fn every_command_in_the_docs_prints_what_the_docs_say() {
 fn the_summary_lists_every_chapter_and_diagnostics_page() {
     let summary = std::fs::read_to_string(root().join("book/src/SUMMARY.md")).unwrap();
     let mut missing = vec![];
-    for e in std::fs::read_dir(root().join("book/src")).unwrap().chain(std::fs::read_dir(root().join("book/src/diagnostics")).unwrap()) {
+    for e in std::fs::read_dir(root().join("book/src"))
+        .unwrap()
+        .chain(std::fs::read_dir(root().join("book/src/diagnostics")).unwrap())
+    {
         let p = e.unwrap().path();
         if p.extension().is_none_or(|x| x != "md") || p.ends_with("SUMMARY.md") {
             continue;

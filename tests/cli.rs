@@ -75,7 +75,8 @@ fn compile_writes_the_manifest() {
     let o = dgcc(&["compile", &f, "--emit", "json", "--out-dir", out.to_str().unwrap()]);
     no_panic(&o);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
-    let m: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out.join("tiny.dgc.json")).unwrap()).unwrap();
+    let m: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("tiny.dgc.json")).unwrap()).unwrap();
     assert_eq!(m["pipeline"], "tiny");
     let l = &m["layouts"][0];
     assert_eq!(l["name"], "Work");
@@ -90,10 +91,9 @@ fn compile_writes_the_manifest() {
 #[test]
 fn errors_exit_1_and_json_lines_follow_the_contract() {
     let d = tmp("json");
-    let bad = GOOD.replace("            Dispatch(),\n", "").replace(
-        "            PushConstant(",
-        "            Dispatch(),\n            PushConstant(",
-    );
+    let bad = GOOD
+        .replace("            Dispatch(),\n", "")
+        .replace("            PushConstant(", "            Dispatch(),\n            PushConstant(");
     let f = write(&d, "bad.ron", bad.as_bytes());
     let o = dgcc(&["check", &f, "--message-format", "json"]);
     no_panic(&o);
@@ -102,7 +102,8 @@ fn errors_exit_1_and_json_lines_follow_the_contract() {
         stdout(&o).lines().map(|l| serde_json::from_str(l).expect("each stdout line is one JSON object")).collect();
     assert!(!lines.is_empty());
     for v in &lines {
-        for key in ["severity", "code", "vuid", "message", "file", "line", "column", "end_line", "end_column", "target"] {
+        for key in ["severity", "code", "vuid", "message", "file", "line", "column", "end_line", "end_column", "target"]
+        {
             assert!(v.get(key).is_some(), "missing key {key} in {v}");
         }
     }

@@ -196,13 +196,10 @@ fn reader_call(src: &mut String, l: &CompiledLayout, i: usize) {
     let tok = names::member(&t.name);
     match t.token_type {
         TokenType::SequenceIndex => writeln!(src, "    uint r{i} = {s}_read_{tok}();").unwrap(),
-        TokenType::PushConstant if !token_members(l, i).is_empty() => writeln!(
-            src,
-            "    {}Push{} r{i} = {s}_read_{tok}();",
-            names::camel(&l.name),
-            names::camel(&t.name)
-        )
-        .unwrap(),
+        TokenType::PushConstant if !token_members(l, i).is_empty() => {
+            writeln!(src, "    {}Push{} r{i} = {s}_read_{tok}();", names::camel(&l.name), names::camel(&t.name))
+                .unwrap()
+        }
         _ => {}
     }
 }
@@ -234,7 +231,9 @@ fn compile_glsl(dir: &Path, file: &str, src: &str, scalar: bool) -> String {
     let path = dir.join(file);
     std::fs::write(&path, src).unwrap();
     let spv = path.with_extension(format!("{}.spv", path.extension().unwrap().to_str().unwrap()));
-    tools::run(Command::new("glslangValidator").args(["--target-env", "vulkan1.2", "-V"]).arg(&path).arg("-o").arg(&spv));
+    tools::run(
+        Command::new("glslangValidator").args(["--target-env", "vulkan1.2", "-V"]).arg(&path).arg("-o").arg(&spv),
+    );
     let mut val = Command::new("spirv-val");
     val.args(["--target-env", "vulkan1.2"]);
     if scalar {
@@ -250,7 +249,11 @@ fn check_record(dis: &str, l: &CompiledLayout, what: &str) {
     let expected_names: Vec<String> = l.record.iter().map(|m| names::member(&m.name)).collect();
     assert_eq!(s.member_names, expected_names, "{what}: members of {record}");
     for (k, m) in l.record.iter().enumerate() {
-        assert_eq!(s.offsets[k], m.offset, "{what}: glslang puts {record}.{} at {}, the manifest at {}", m.name, s.offsets[k], m.offset);
+        assert_eq!(
+            s.offsets[k], m.offset,
+            "{what}: glslang puts {record}.{} at {}, the manifest at {}",
+            m.name, s.offsets[k], m.offset
+        );
         if m.array > 0 {
             assert_eq!(s.array_strides[k], Some(m.array_stride), "{what}: array stride of {record}.{}", m.name);
         }
@@ -291,13 +294,22 @@ fn generated_glsl_compiles_and_glslang_places_every_member_at_the_manifest_offse
             let snake = names::snake(&l.name);
             let non_draw_readers = has_push_data(l) && !is_draw(l);
             let what = format!("{name}/{} writer", l.name);
-            let dis = compile_glsl(&dir, &format!("{snake}_writer.comp"), &writer_shader(l, &include, non_draw_readers), scalar);
+            let dis = compile_glsl(
+                &dir,
+                &format!("{snake}_writer.comp"),
+                &writer_shader(l, &include, non_draw_readers),
+                scalar,
+            );
             check_record(&dis, l, &what);
             if non_draw_readers {
                 check_push_block(&dis, l, &what);
                 let sequence_index = l.tokens.iter().any(|t| t.token_type == TokenType::SequenceIndex);
                 let dispatch = l.action().is_some_and(|a| a.token_type == TokenType::Dispatch);
-                assert_eq!(dis.contains("SpecId"), dispatch && sequence_index, "{what}: a dispatch fallback needs the sequence index");
+                assert_eq!(
+                    dis.contains("SpecId"),
+                    dispatch && sequence_index,
+                    "{what}: a dispatch fallback needs the sequence index"
+                );
             }
             if has_push_data(l) && is_draw(l) {
                 let what = format!("{name}/{} reader", l.name);
@@ -325,7 +337,8 @@ fn c_program(m: &Manifest, header: &str) -> (String, String) {
             writeln!(src, "    printf(\"{r}.{f} %zu\\n\", offsetof({r}, {f}));").unwrap();
             writeln!(expect, "{r}.{f} {}", mem.offset).unwrap();
         }
-        writeln!(src, "    {{\n        VkIndirectCommandsLayoutCreateInfoEXT info = {s}_create_info(VK_NULL_HANDLE);").unwrap();
+        writeln!(src, "    {{\n        VkIndirectCommandsLayoutCreateInfoEXT info = {s}_create_info(VK_NULL_HANDLE);")
+            .unwrap();
         src.push_str(
             "        printf(\"create %d %u %u %u %u\\n\", (int)info.sType, (unsigned)info.flags, (unsigned)info.shaderStages, (unsigned)info.indirectStride, (unsigned)info.tokenCount);\n",
         );

@@ -44,7 +44,11 @@ fn the_embed_example_builds_offline_and_its_layout_is_the_description() {
         .unwrap()
         .replace("Draw(name: \"draw\"),", "Draw(name: \"draw\", at: Some(20)),");
     std::fs::write(copy.join("layouts/sprites.ron"), desc).unwrap();
-    let out = cargo().args(["build", "--offline", "--quiet", "--manifest-path"]).arg(copy.join("Cargo.toml")).output().unwrap();
+    let out = cargo()
+        .args(["build", "--offline", "--quiet", "--manifest-path"])
+        .arg(copy.join("Cargo.toml"))
+        .output()
+        .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success(), "a rejected description must fail the build");
     assert!(stderr.contains("error[E0401]"), "{stderr}");

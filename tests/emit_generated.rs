@@ -25,8 +25,16 @@ mod examples {
 
 /// Every file above, so that a new fixture or example cannot go unchecked.
 const INCLUDED: [&str; 10] = [
-    "scene", "mesh", "pinned", "compute", "raytrace",
-    "example-compute", "example-execution_set", "example-mesh", "example-multi_draw", "example-scene",
+    "scene",
+    "mesh",
+    "pinned",
+    "compute",
+    "raytrace",
+    "example-compute",
+    "example-execution_set",
+    "example-mesh",
+    "example-multi_draw",
+    "example-scene",
 ];
 
 use dgcc::ash::vk;

@@ -36,7 +36,13 @@ fn both_syntaxes_compile_to_identical_outputs() {
     assert!(all.len() >= 5 + 8, "at least five examples and eight mistakes");
     for ron in all {
         let dgc = ron.with_extension("dgc");
-        assert!(dgc.exists(), "{} has no .dgc twin (dgcc fmt {} --to dsl -o {})", ron.display(), ron.display(), dgc.display());
+        assert!(
+            dgc.exists(),
+            "{} has no .dgc twin (dgcc fmt {} --to dsl -o {})",
+            ron.display(),
+            ron.display(),
+            dgc.display()
+        );
         let (a, b) = (compile(&ron), compile(&dgc));
         assert_eq!(codes(&a), codes(&b), "{}: the two syntaxes disagree", ron.display());
         assert_eq!(

@@ -24,11 +24,7 @@ const TIME_BOUND: Duration = Duration::from_secs(30);
 fn inputs(target: &str) -> Vec<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fuzz_regressions").join(target);
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .map(|d| {
-            d.filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| p.is_file() && !is_hidden(p))
-                .collect()
-        })
+        .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.is_file() && !is_hidden(p)).collect())
         .unwrap_or_default();
     files.sort();
     files
@@ -75,11 +71,7 @@ fn open_inputs() -> Vec<String> {
 
 fn check_target(target: &str, entry: fn(&[u8]), at_least: usize) {
     let files = inputs(target);
-    assert!(
-        files.len() >= at_least,
-        "expected at least {at_least} saved inputs for `{target}`, found {}",
-        files.len()
-    );
+    assert!(files.len() >= at_least, "expected at least {at_least} saved inputs for `{target}`, found {}", files.len());
     let open = open_inputs();
     let mut failures = vec![];
     for file in &files {

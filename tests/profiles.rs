@@ -86,10 +86,7 @@ fn old_vulkaninfo_export_gives_lavapipe_values_and_lacks_the_dgc_ones() {
     let err = p.get(Limit::MaxIndirectCommandsTokenOffset).unwrap_err();
     assert_eq!(
         err,
-        MissingValue {
-            profile: "lavapipe-vulkaninfo-1.3.239".into(),
-            limit: Limit::MaxIndirectCommandsTokenOffset
-        }
+        MissingValue { profile: "lavapipe-vulkaninfo-1.3.239".into(), limit: Limit::MaxIndirectCommandsTokenOffset }
     );
     assert!(err.to_string().contains("maxIndirectCommandsTokenOffset"));
 }
@@ -107,10 +104,7 @@ fn modern_lavapipe_export_states_every_value_and_all_equal_the_builtin() {
 fn gpuinfo_export_ignores_composite_stage_names_and_maps_nv_aliases() {
     let p = load("lavapipe-gpuinfo.json");
     let missing = assert_states_reference_values(&p, &builtin("lavapipe").unwrap());
-    assert!(
-        DGC_VALUES.iter().all(|l| missing.contains(l)),
-        "gpuinfo exports drop the DGC extension"
-    );
+    assert!(DGC_VALUES.iter().all(|l| missing.contains(l)), "gpuinfo exports drop the DGC extension");
     // Listed as FRAGMENT, COMPUTE, TASK_NV, MESH_NV, ALL_GRAPHICS, ALL: exact, not 0x7FFFFFFF.
     assert_eq!(p.value(Limit::SubgroupSupportedStages), Some(0xF0));
     assert_eq!(p.value(Limit::RequiredSubgroupSizeStages), Some(0x30));
@@ -140,11 +134,7 @@ fn old_separate_subgroup_structs_alone_are_enough() {
     for s in ["VkPhysicalDeviceVulkan11Properties", "VkPhysicalDeviceVulkan13Properties"] {
         device["properties"].as_object_mut().unwrap().remove(s).unwrap();
     }
-    device["features"]
-        .as_object_mut()
-        .unwrap()
-        .remove("VkPhysicalDeviceVulkan13Features")
-        .unwrap();
+    device["features"].as_object_mut().unwrap().remove("VkPhysicalDeviceVulkan13Features").unwrap();
     let p = parse_value(&v, "old.json").unwrap();
     let lvp = builtin("lavapipe").unwrap();
     for l in [
@@ -188,19 +178,13 @@ fn broken_files_give_clear_errors_with_the_path() {
         ("broken-truncated.json", &["broken-truncated.json:", "the file ends early"]),
         (
             "broken-wrong-types.json",
-            &[
-                "capabilities.device.properties.VkPhysicalDeviceVulkan13Properties.minSubgroupSize",
-                "the string \"32\"",
-            ],
+            &["capabilities.device.properties.VkPhysicalDeviceVulkan13Properties.minSubgroupSize", "the string \"32\""],
         ),
         ("broken-wrong-shape.json", &["not a device profile", "found an array of 1 items"]),
         ("broken-unknown-block.json", &["capability block `gpu`"]),
         (
             "broken-unknown-stage.json",
-            &[
-                "subgroupSupportedStages[14]: unknown shader stage name",
-                "VK_SHADER_STAGE_VERTX_BIT",
-            ],
+            &["subgroupSupportedStages[14]: unknown shader stage name", "VK_SHADER_STAGE_VERTX_BIT"],
         ),
     ] {
         let err = load_err(file);
@@ -211,10 +195,7 @@ fn broken_files_give_clear_errors_with_the_path() {
     }
     let truncated = load_err("broken-truncated.json");
     let position = truncated.split(':').nth(1).unwrap();
-    assert!(
-        position.parse::<u32>().unwrap() > 100,
-        "a line number deep in the file: {truncated}"
-    );
+    assert!(position.parse::<u32>().unwrap() > 100, "a line number deep in the file: {truncated}");
 }
 
 #[test]
@@ -310,10 +291,7 @@ fn malformed_values_and_structures_are_errors() {
             "expected an object of struct members",
         ),
         (
-            one_block(
-                json!({}),
-                json!({ "VkPhysicalDeviceMeshShaderFeaturesEXT": { "meshShader": "yes" } }),
-            ),
+            one_block(json!({}), json!({ "VkPhysicalDeviceMeshShaderFeaturesEXT": { "meshShader": "yes" } })),
             "expected a boolean",
         ),
         (json!({ "capabilities": [] }), "capabilities: expected an object"),
@@ -338,10 +316,7 @@ fn deep_or_wide_profile_graphs_stay_cheap() {
     // A chain of required profiles deeper than any real file: an error, not a stack overflow.
     let mut profiles = serde_json::Map::new();
     for i in 0..10_000 {
-        profiles.insert(
-            format!("VP_X_{i}"),
-            json!({ "profiles": [format!("VP_X_{}", i + 1)], "capabilities": [] }),
-        );
+        profiles.insert(format!("VP_X_{i}"), json!({ "profiles": [format!("VP_X_{}", i + 1)], "capabilities": [] }));
     }
     let err = parse_value(&json!({ "capabilities": {}, "profiles": profiles }), "deep.json").unwrap_err();
     assert!(err.contains("more than 32 deep"), "{err}");
@@ -369,10 +344,7 @@ fn every_builtin_round_trips_through_the_probe_format() {
             let want = original.value(limit).map(|v| comparable(limit, v));
             assert_eq!(back.value(limit).map(|v| comparable(limit, v)), want, "{name}: {limit}");
         }
-        assert_eq!(
-            back.description,
-            format!("{} (profile VP_DGCC_{name}, Vulkan 1.4.305)", original.description)
-        );
+        assert_eq!(back.description, format!("{} (profile VP_DGCC_{name}, Vulkan 1.4.305)", original.description));
         assert_eq!(
             back.citation(Limit::MaxPushConstantsSize).is_some(),
             original.value(Limit::MaxPushConstantsSize).is_some()
@@ -387,7 +359,9 @@ fn every_builtin_round_trips_through_the_probe_format() {
 fn the_live_probe_reads_back_through_the_loader() {
     let probe = match dgcc::runtime::probe() {
         Ok(p) => p,
-        Err(e) if std::env::var_os("DGCC_REQUIRE_VULKAN").is_none() => return eprintln!("skipped: no Vulkan device ({e})"),
+        Err(e) if std::env::var_os("DGCC_REQUIRE_VULKAN").is_none() => {
+            return eprintln!("skipped: no Vulkan device ({e})")
+        }
         Err(e) => panic!("DGCC_REQUIRE_VULKAN is set and there is no device: {e}"),
     };
     let back = json::parse(&probe.json_text(), Path::new("live.json")).unwrap_or_else(|e| panic!("{e}"));
@@ -395,7 +369,11 @@ fn the_live_probe_reads_back_through_the_loader() {
         let (want, got) = (probe.profile.value(limit), back.value(limit));
         assert_eq!(got.map(|v| comparable(limit, v)), want.map(|v| comparable(limit, v)), "{limit}");
     }
-    assert_eq!(back.citation(Limit::MaxIndirectSequenceCount), Some(CITE_DEVICE_FILE), "a probe file is one device's values");
+    assert_eq!(
+        back.citation(Limit::MaxIndirectSequenceCount),
+        Some(CITE_DEVICE_FILE),
+        "a probe file is one device's values"
+    );
 }
 
 fn arbitrary_profile() -> impl Strategy<Value = Profile> {
@@ -428,7 +406,8 @@ fn arbitrary_json() -> impl Strategy<Value = Value> {
         any::<i64>().prop_map(|n| json!(n)),
         any::<u64>().prop_map(|n| json!(n)),
         any::<f64>().prop_map(|f| serde_json::Number::from_f64(f).map(Value::Number).unwrap_or(Value::Null)),
-        "(VK_SHADER_STAGE_[A-Z_]{0,12}(_BIT)?(_EXT|_NV)?|[0-9a-fx]{0,10}|true|device|VP_[A-Z]{1,3}_x)".prop_map(Value::String),
+        "(VK_SHADER_STAGE_[A-Z_]{0,12}(_BIT)?(_EXT|_NV)?|[0-9a-fx]{0,10}|true|device|VP_[A-Z]{1,3}_x)"
+            .prop_map(Value::String),
     ];
     leaf.prop_recursive(4, 32, 6, |inner| {
         let key = prop_oneof![
@@ -451,20 +430,16 @@ fn arbitrary_json() -> impl Strategy<Value = Value> {
 fn pointers(v: &Value, here: String, out: &mut Vec<String>) {
     match v {
         Value::Array(a) => a.iter().enumerate().for_each(|(i, x)| pointers(x, format!("{here}/{i}"), out)),
-        Value::Object(o) => o
-            .iter()
-            .for_each(|(k, x)| pointers(x, format!("{here}/{}", k.replace('~', "~0").replace('/', "~1")), out)),
+        Value::Object(o) => {
+            o.iter().for_each(|(k, x)| pointers(x, format!("{here}/{}", k.replace('~', "~0").replace('/', "~1")), out))
+        }
         _ => {}
     }
     out.push(here);
 }
 
-const SMALL_FIXTURES: [&str; 4] = [
-    "nvidia-h200.json",
-    "lavapipe-gpuinfo.json",
-    "lavapipe-capsviewer.json",
-    "desktop-requirements.json",
-];
+const SMALL_FIXTURES: [&str; 4] =
+    ["nvidia-h200.json", "lavapipe-gpuinfo.json", "lavapipe-capsviewer.json", "desktop-requirements.json"];
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]

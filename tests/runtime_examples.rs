@@ -22,10 +22,14 @@ const SECOND_ENTRY: u32 = 1000;
 
 fn examples() -> Vec<(String, Manifest)> {
     // DGCC_REPO: the checkout, when the binary runs away from its build tree (another machine).
-    let repo = std::env::var("DGCC_REPO").map(PathBuf::from).unwrap_or_else(|_| PathBuf::from(env!("CARGO_MANIFEST_DIR")));
+    let repo =
+        std::env::var("DGCC_REPO").map(PathBuf::from).unwrap_or_else(|_| PathBuf::from(env!("CARGO_MANIFEST_DIR")));
     let dir = repo.join("examples");
-    let mut files: Vec<PathBuf> =
-        std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|e| e == "ron")).collect();
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "ron"))
+        .collect();
     files.sort();
     files
         .into_iter()
@@ -70,10 +74,20 @@ fn execute_dispatch(ctx: &GpuContext, dev: &DgcDevice, m: &Manifest, layout: &Co
     let ranges: Vec<_> = m
         .push_constants
         .iter()
-        .map(|r| vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::from_raw(r.stages), offset: r.offset, size: r.size })
+        .map(|r| vk::PushConstantRange {
+            stage_flags: vk::ShaderStageFlags::from_raw(r.stages),
+            offset: r.offset,
+            size: r.size,
+        })
         .collect();
     let set_layouts = [set.layout];
-    let pl = unsafe { d.create_pipeline_layout(&vk::PipelineLayoutCreateInfo::default().set_layouts(&set_layouts).push_constant_ranges(&ranges), None) }.unwrap();
+    let pl = unsafe {
+        d.create_pipeline_layout(
+            &vk::PipelineLayoutCreateInfo::default().set_layouts(&set_layouts).push_constant_ranges(&ranges),
+            None,
+        )
+    }
+    .unwrap();
     let mut l = dev.create_layout(layout, &m.push_constants, pl).unwrap();
     let with_set = l.has_execution_set();
     let first = compute_pipeline_with(d, pl, COUNT_SPV, &[(0, 1)], None, with_set).unwrap();
@@ -114,7 +128,9 @@ fn execute_dispatch(ctx: &GpuContext, dev: &DgcDevice, m: &Manifest, layout: &Co
 
 #[test]
 fn every_example_layout_is_refused_created_or_executed_on_the_live_device() {
-    let Some(ctx) = common::gpu("every_example_layout_is_refused_created_or_executed_on_the_live_device") else { return };
+    let Some(ctx) = common::gpu("every_example_layout_is_refused_created_or_executed_on_the_live_device") else {
+        return;
+    };
     let dev = DgcDevice::from_context(&ctx).unwrap();
     let (mut executed, mut created, mut refused) = (vec![], vec![], vec![]);
     for (file, m) in examples() {
@@ -132,7 +148,11 @@ fn every_example_layout_is_refused_created_or_executed_on_the_live_device() {
             }
             if layout.action().is_some_and(|a| a.token_type == TokenType::Dispatch) {
                 let count = execute_dispatch(&ctx, &dev, &m, layout);
-                let expected = if layout.tokens[0].token_type == TokenType::ExecutionSet { 2 + 2 * SECOND_ENTRY } else { SEQUENCES };
+                let expected = if layout.tokens[0].token_type == TokenType::ExecutionSet {
+                    2 + 2 * SECOND_ENTRY
+                } else {
+                    SEQUENCES
+                };
                 assert_eq!(count, expected, "{name}");
                 executed.push(name);
             } else {
@@ -141,9 +161,18 @@ fn every_example_layout_is_refused_created_or_executed_on_the_live_device() {
                     let ranges: Vec<_> = m
                         .push_constants
                         .iter()
-                        .map(|r| vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::from_raw(r.stages), offset: r.offset, size: r.size })
+                        .map(|r| vk::PushConstantRange {
+                            stage_flags: vk::ShaderStageFlags::from_raw(r.stages),
+                            offset: r.offset,
+                            size: r.size,
+                        })
                         .collect();
-                    ctx.device.create_pipeline_layout(&vk::PipelineLayoutCreateInfo::default().push_constant_ranges(&ranges), None).unwrap()
+                    ctx.device
+                        .create_pipeline_layout(
+                            &vk::PipelineLayoutCreateInfo::default().push_constant_ranges(&ranges),
+                            None,
+                        )
+                        .unwrap()
                 };
                 let mut l = dev.create_layout(layout, &m.push_constants, pl).unwrap_or_else(|e| panic!("{name}: {e}"));
                 unsafe {
@@ -154,7 +183,10 @@ fn every_example_layout_is_refused_created_or_executed_on_the_live_device() {
             }
         }
     }
-    common::loud(&format!("examples on {}: executed {executed:?}; created {created:?}; refused {refused:?}", ctx.device_name));
+    common::loud(&format!(
+        "examples on {}: executed {executed:?}; created {created:?}; refused {refused:?}",
+        ctx.device_name
+    ));
     assert!(executed.iter().any(|n| n.starts_with("compute.ron")), "the compute example did not run: {executed:?}");
     assert!(created.iter().chain(&executed).any(|n| n.starts_with("scene.ron")), "the scene layout was not created");
     if dev.profile().name == "lavapipe" {

@@ -12,7 +12,9 @@ use dgcc::ir::CompiledLayout;
 use dgcc::runtime::descriptors::StorageSet;
 use dgcc::runtime::memory::{as_bytes, Buffer, Location};
 use dgcc::runtime::shaders::compute_pipeline;
-use dgcc::runtime::{Bound, Count, DgcDevice, Execution, Fallback, FallbackCaps, GpuContext, NoPass, RuntimeError, Stream};
+use dgcc::runtime::{
+    Bound, Count, DgcDevice, Execution, Fallback, FallbackCaps, GpuContext, NoPass, RuntimeError, Stream,
+};
 
 const ACCUMULATE_SPV: &[u8] = include_bytes!("../shaders/runtime/spv/test_accumulate.comp.spv");
 
@@ -65,7 +67,14 @@ impl Rig {
     fn bind(&self, ctx: &GpuContext, cmd: vk::CommandBuffer) {
         unsafe {
             ctx.device.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::COMPUTE, self.pipeline);
-            ctx.device.cmd_bind_descriptor_sets(cmd, vk::PipelineBindPoint::COMPUTE, self.pipeline_layout, 0, &[self.set.set], &[]);
+            ctx.device.cmd_bind_descriptor_sets(
+                cmd,
+                vk::PipelineBindPoint::COMPUTE,
+                self.pipeline_layout,
+                0,
+                &[self.set.set],
+                &[],
+            );
         }
     }
 
@@ -88,7 +97,13 @@ impl Rig {
 }
 
 /// Run `layout` over `records` records (GPU count `count`) by DGC under `budget`.
-fn run_dgc(ctx: &GpuContext, layout: &CompiledLayout, records: u32, count: Option<u32>, budget: u64) -> ([u32; 3], u32) {
+fn run_dgc(
+    ctx: &GpuContext,
+    layout: &CompiledLayout,
+    records: u32,
+    count: Option<u32>,
+    budget: u64,
+) -> ([u32; 3], u32) {
     let dev = DgcDevice::from_context(ctx).unwrap();
     let mut rig = Rig::new(ctx, layout, false);
     let mut dgc_layout = dev.create_layout(layout, &layouts::accumulate_push_ranges(), rig.pipeline_layout).unwrap();
@@ -168,7 +183,10 @@ fn the_dispatch_loop_fallback_gives_the_same_totals() {
     assert_eq!(rig.totals(), [121, 4, 4]);
     // A GPU count without a host count cannot drive a host-recorded loop: refused, not skipped.
     let counted = rig.stream(3, Some(2));
-    let err = ctx.one_shot(|cmd| unsafe { fallback.record(&ctx.device, cmd, &counted, rig.pipeline_layout, None) }).err().unwrap();
+    let err = ctx
+        .one_shot(|cmd| unsafe { fallback.record(&ctx.device, cmd, &counted, rig.pipeline_layout, None) })
+        .err()
+        .unwrap();
     assert!(err.to_string().contains("host"), "{err}");
     rig.destroy(&ctx);
 }
@@ -205,7 +223,10 @@ fn a_layout_over_a_device_limit_is_refused_before_any_vulkan_call() {
     match dev.create_layout(&layout, &layouts::accumulate_push_ranges(), vk::PipelineLayout::null()) {
         Err(RuntimeError::Refused { layout: name, diagnostics }) => {
             assert_eq!(name, "Accumulate");
-            assert!(diagnostics.iter().any(|d| d.code == code && d.message.contains(&limit.to_string())), "{diagnostics:?}");
+            assert!(
+                diagnostics.iter().any(|d| d.code == code && d.message.contains(&limit.to_string())),
+                "{diagnostics:?}"
+            );
             assert!(diagnostics.iter().all(|d| !d.notes.is_empty()), "each diagnostic says where: {diagnostics:?}");
         }
         Err(e) => panic!("expected a refusal, got {e}"),
@@ -223,8 +244,12 @@ fn the_live_probe_states_every_value_and_writes_profiles_json() {
         assert!(probe.profile.value(l).is_some(), "live profile lacks {l}");
     }
     let device = &probe.json["capabilities"]["device"];
-    assert_eq!(device["features"]["VkPhysicalDeviceDeviceGeneratedCommandsFeaturesEXT"]["deviceGeneratedCommands"], true);
-    let stride = &device["properties"]["VkPhysicalDeviceDeviceGeneratedCommandsPropertiesEXT"]["maxIndirectCommandsIndirectStride"];
+    assert_eq!(
+        device["features"]["VkPhysicalDeviceDeviceGeneratedCommandsFeaturesEXT"]["deviceGeneratedCommands"],
+        true
+    );
+    let stride = &device["properties"]["VkPhysicalDeviceDeviceGeneratedCommandsPropertiesEXT"]
+        ["maxIndirectCommandsIndirectStride"];
     assert_eq!(stride.as_u64(), probe.profile.value(dgcc::device::Limit::MaxIndirectCommandsIndirectStride));
     assert!(device["extensions"]["VK_EXT_device_generated_commands"].is_u64());
     assert!(probe.json_text().ends_with("}\n"));
@@ -260,7 +285,11 @@ fn child_push_with_too_few_stages() {
     let log = dgcc::runtime::LayerLog::new();
     let options = dgcc::runtime::ContextOptions { validation: Some(log.clone()), ..Default::default() };
     let ctx = GpuContext::new(&options).expect("a context under the layer");
-    let ranges = [vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::VERTEX | vk::ShaderStageFlags::FRAGMENT, offset: 0, size: 8 }];
+    let ranges = [vk::PushConstantRange {
+        stage_flags: vk::ShaderStageFlags::VERTEX | vk::ShaderStageFlags::FRAGMENT,
+        offset: 0,
+        size: 8,
+    }];
     let info = vk::PipelineLayoutCreateInfo::default().push_constant_ranges(&ranges);
     let pl = unsafe { ctx.device.create_pipeline_layout(&info, None) }.unwrap();
     // The scene's old mistake: VERTEX only, while the range is VERTEX | FRAGMENT.
@@ -300,5 +329,8 @@ fn the_runtimes_messenger_counts_what_the_layer_reports() {
         .unwrap();
     let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     assert!(out.status.success(), "{text}");
-    assert!(text.contains("the runtime's messenger saw VUID-vkCmdPushConstants-offset-01796"), "the child did not run:\n{text}");
+    assert!(
+        text.contains("the runtime's messenger saw VUID-vkCmdPushConstants-offset-01796"),
+        "the child did not run:\n{text}"
+    );
 }

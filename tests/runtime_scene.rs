@@ -48,7 +48,8 @@ fn the_three_modes_agree_pixel_for_pixel_and_with_the_reference_culling() {
     }
     let objects = 3000;
     let expected = reference_visible(&options(Mode::Cpu, objects));
-    let reports: Vec<RunReport> = [Mode::Dgc, Mode::Mdi, Mode::Cpu].into_iter().map(|m| run_ok(&options(m, objects))).collect();
+    let reports: Vec<RunReport> =
+        [Mode::Dgc, Mode::Mdi, Mode::Cpu].into_iter().map(|m| run_ok(&options(m, objects))).collect();
     for r in &reports {
         assert_eq!(r.frames[0].visible, expected, "{} mode's visible count", r.mode.name());
         assert_eq!(r.frames[0].draws, expected);
@@ -127,7 +128,9 @@ fn child_compaction_at_this_vector_width() {
 
 #[test]
 fn compaction_is_correct_at_subgroup_sizes_4_and_8() {
-    if common::gpu("compaction_is_correct_at_subgroup_sizes_4_and_8").is_none() || !is_lavapipe("compaction_is_correct_at_subgroup_sizes_4_and_8") {
+    if common::gpu("compaction_is_correct_at_subgroup_sizes_4_and_8").is_none()
+        || !is_lavapipe("compaction_is_correct_at_subgroup_sizes_4_and_8")
+    {
         return;
     }
     let exe = std::env::current_exe().unwrap();

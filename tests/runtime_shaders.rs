@@ -30,7 +30,11 @@ fn the_generated_scene_files_are_up_to_date() {
             continue;
         }
         let committed = std::fs::read_to_string(&path).unwrap_or_default();
-        assert!(committed == text, "{} is stale: run `DGCC_BLESS=1 cargo test --test runtime_shaders`, then shaders/runtime/build.sh", path.display());
+        assert!(
+            committed == text,
+            "{} is stale: run `DGCC_BLESS=1 cargo test --test runtime_shaders`, then shaders/runtime/build.sh",
+            path.display()
+        );
     }
 }
 
@@ -44,7 +48,8 @@ fn every_committed_spirv_matches_its_source() {
         // CI installs glslang-tools; locally, say so loudly.
         assert!(std::env::var("CI").is_err(), "glslangValidator is missing on CI");
         use std::io::Write;
-        let _ = writeln!(std::io::stderr(), "SKIP every_committed_spirv_matches_its_source: glslangValidator not found");
+        let _ =
+            writeln!(std::io::stderr(), "SKIP every_committed_spirv_matches_its_source: glslangValidator not found");
         return;
     }
     let out = std::env::temp_dir().join(format!("dgcc-spv-check-{}", std::process::id()));

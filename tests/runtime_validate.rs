@@ -19,14 +19,7 @@ use rig::{lo_hi, Rig};
 
 /// Any device that runs compute: the validator needs no extension.
 fn device(test: &str) -> Option<common::Gpu> {
-    common::gpu_with(
-        test,
-        &ContextOptions {
-            enable_dgc: true,
-            require_dgc: false,
-            ..ContextOptions::default()
-        },
-    )
+    common::gpu_with(test, &ContextOptions { enable_dgc: true, require_dgc: false, ..ContextOptions::default() })
 }
 
 /// `(sequence, token, check)` of each violation, in report order.
@@ -38,23 +31,7 @@ fn found(r: &StreamReport) -> Vec<(Option<u32>, Option<&str>, Check)> {
 fn clean_draw(rig: &Rig) -> Vec<u32> {
     let [ilo, ihi] = lo_hi(rig.index.address);
     let [vlo, vhi] = lo_hi(rig.vertex.address);
-    vec![
-        7,
-        3,
-        ilo,
-        ihi,
-        rig::INDEX_BYTES as u32,
-        1,
-        vlo,
-        vhi,
-        rig::VERTEX_BYTES as u32,
-        16,
-        36,
-        1,
-        0,
-        0,
-        0,
-    ]
+    vec![7, 3, ilo, ihi, rig::INDEX_BYTES as u32, 1, vlo, vhi, rig::VERTEX_BYTES as u32, 16, 36, 1, 0, 0, 0]
 }
 
 #[test]
@@ -92,10 +69,7 @@ fn each_bad_draw_record_is_reported_with_its_sequence_token_and_field() {
         clean.clone(),
     ];
     let stream = rig.stream(&records, layout.stride, Some(10));
-    let limits = StreamLimits {
-        max_instance_count: Some(4),
-        ..Default::default()
-    };
+    let limits = StreamLimits { max_instance_count: Some(4), ..Default::default() };
     let report = rig.validate(&ctx, &layout, limits, &stream);
     assert_eq!(
         found(&report),
@@ -116,35 +90,20 @@ fn each_bad_draw_record_is_reported_with_its_sequence_token_and_field() {
         (8, Some(1), 10, Some(10))
     );
     let v = &report.violations;
-    assert_eq!(
-        (v[0].field, v[0].value, v[0].limit, v[0].code),
-        ("bufferAddress", 0x0dea_d000_0000, None, "E0801")
-    );
+    assert_eq!((v[0].field, v[0].value, v[0].limit, v[0].code), ("bufferAddress", 0x0dea_d000_0000, None, "E0801"));
     assert_eq!(v[0].vuid, Some("VUID-VkBindIndexBufferIndirectCommandEXT-None-11117"));
-    assert_eq!(
-        (v[1].field, v[1].value, v[1].limit, v[1].code),
-        ("bufferAddress", ib + 2, Some(4), "E0802")
-    );
+    assert_eq!((v[1].field, v[1].value, v[1].limit, v[1].code), ("bufferAddress", ib + 2, Some(4), "E0802"));
     assert_eq!(v[1].vuid, Some("VUID-VkBindIndexBufferIndirectCommandEXT-bufferAddress-11118"));
-    assert_eq!(
-        (v[2].field, v[2].value, v[2].limit, v[2].code),
-        ("firstIndex + indexCount", 1036, Some(1024), "E0804")
-    );
+    assert_eq!((v[2].field, v[2].value, v[2].limit, v[2].code), ("firstIndex + indexCount", 1036, Some(1024), "E0804"));
     assert_eq!((v[3].field, v[3].value, v[3].limit), ("size", 4096, Some(96)));
     assert_eq!((v[4].value, v[4].code), (ib, "E0805"));
     assert_eq!(v[4].vuid, Some("VUID-VkBindVertexBufferIndirectCommandEXT-None-11120"));
-    assert_eq!(
-        (v[5].field, v[5].value, v[5].limit, v[5].code),
-        ("instanceCount", 5, Some(4), "E0809")
-    );
+    assert_eq!((v[5].field, v[5].value, v[5].limit, v[5].code), ("instanceCount", 5, Some(4), "E0809"));
     assert_eq!((v[6].field, v[6].value, v[6].code), ("indexType", 7, "E0803"));
     assert_eq!((v[7].field, v[7].value, v[7].limit), ("size", 4096, Some(4080)));
     assert_eq!(rig.validate_on_host(&layout, limits, &stream), report, "the host reference agrees");
     let text = report.to_string();
-    assert!(
-        text.contains("error[E0804]: sequence 3, token `draw`: firstIndex + indexCount = 1036 exceeds"),
-        "{text}"
-    );
+    assert!(text.contains("error[E0804]: sequence 3, token `draw`: firstIndex + indexCount = 1036 exceeds"), "{text}");
     rig.destroy(&ctx);
 }
 
@@ -161,7 +120,9 @@ fn count_tokens_and_execution_set_indices_are_checked_down_to_the_inner_draws() 
     rig.write_inner_draws(&inner);
     let [ilo, ihi] = lo_hi(rig.index.address);
     let at = |draw: u64| lo_hi(rig.indirect.address + 20 * draw);
-    let record = |set: u32, address: [u32; 2], stride: u32, count: u32| vec![set, ilo, ihi, 4096, 1, address[0], address[1], stride, count];
+    let record = |set: u32, address: [u32; 2], stride: u32, count: u32| {
+        vec![set, ilo, ihi, 4096, 1, address[0], address[1], stride, count]
+    };
     let records = vec![
         record(0, at(0), 20, 2),
         // 1: pipeline 4 of a 4-entry set.
@@ -181,11 +142,7 @@ fn count_tokens_and_execution_set_indices_are_checked_down_to_the_inner_draws() 
         record(3, at(0), 20, 0),
     ];
     let stream = rig.stream(&records, layout.stride, None);
-    let limits = StreamLimits {
-        max_instance_count: Some(2),
-        max_draw_count: Some(8),
-        ..Default::default()
-    };
+    let limits = StreamLimits { max_instance_count: Some(2), max_draw_count: Some(8), ..Default::default() };
     let report = rig.validate(&ctx, &layout, limits, &stream);
     assert_eq!(
         found(&report),
@@ -202,16 +159,10 @@ fn count_tokens_and_execution_set_indices_are_checked_down_to_the_inner_draws() 
         "{report}"
     );
     let v = &report.violations;
-    assert_eq!(
-        (v[0].field, v[0].value, v[0].limit, v[0].code, v[0].element),
-        ("index", 4, Some(4), "E0810", None)
-    );
+    assert_eq!((v[0].field, v[0].value, v[0].limit, v[0].code, v[0].element), ("index", 4, Some(4), "E0810", None));
     assert_eq!((v[1].value, v[1].code), (0x40, "E0806"));
     assert_eq!(v[1].vuid, Some("VUID-VkDrawIndirectCountIndirectCommandEXT-None-11122"));
-    assert_eq!(
-        (v[2].field, v[2].value, v[2].limit, v[2].code),
-        ("commandCount", 9, Some(8), "E0807")
-    );
+    assert_eq!((v[2].field, v[2].value, v[2].limit, v[2].code), ("commandCount", 9, Some(8), "E0807"));
     assert_eq!((v[3].value, v[3].limit), (160, Some(120)));
     assert_eq!((v[4].element, v[4].value), (Some(3), 3));
     assert_eq!((v[5].element, v[5].value, v[5].limit), (Some(5), 2036, Some(1024)));
@@ -260,19 +211,13 @@ fn dispatch_sizes_and_the_stored_count_are_held_to_the_device_and_the_stream() {
     assert_eq!(v.vuid, Some("VUID-VkGeneratedCommandsInfoEXT-sequenceCountAddress-11068"));
     assert_eq!((report.total, report.sequences_checked, report.first_sequence), (3, 3, Some(1)));
     // A tighter stated maximum (the device's maxIndirectSequenceCount, say) is the limit.
-    let tight = StreamLimits {
-        max_sequence_count: Some(2),
-        ..limits
-    };
+    let tight = StreamLimits { max_sequence_count: Some(2), ..limits };
     let stream = rig.stream(&records[..1], layout.stride, Some(1));
     let report = rig.validate(&ctx, &layout, tight, &stream);
     assert!(report.is_clean(), "{report}");
     let stream = rig.stream(&records[..4], layout.stride, Some(3));
     let report = rig.validate(&ctx, &layout, tight, &stream);
-    assert_eq!(
-        (report.violations[0].check, report.violations[0].limit),
-        (Check::SequenceCount, Some(2))
-    );
+    assert_eq!((report.violations[0].check, report.violations[0].limit), (Check::SequenceCount, Some(2)));
     rig.destroy(&ctx);
 }
 
@@ -293,21 +238,12 @@ fn a_layout_without_an_index_buffer_token_is_held_to_the_stated_binding() {
     let records = vec![draw(0, 150), draw(100, 60), draw(u32::MAX, 2)];
     let stream = rig.stream(&records, layout.stride, None);
     // 300 bytes of UINT16 indices: 150 of them.
-    let bound = BoundIndexBuffer {
-        bytes: 300,
-        index_type: ash::vk::IndexType::UINT16,
-    };
-    let limits = StreamLimits {
-        bound_index_buffer: Some(bound),
-        ..Default::default()
-    };
+    let bound = BoundIndexBuffer { bytes: 300, index_type: ash::vk::IndexType::UINT16 };
+    let limits = StreamLimits { bound_index_buffer: Some(bound), ..Default::default() };
     let report = rig.validate(&ctx, &layout, limits, &stream);
     assert_eq!(
         found(&report),
-        vec![
-            (Some(1), Some("draw"), Check::IndexRange),
-            (Some(2), Some("draw"), Check::IndexRange)
-        ]
+        vec![(Some(1), Some("draw"), Check::IndexRange), (Some(2), Some("draw"), Check::IndexRange)]
     );
     assert_eq!((report.violations[0].value, report.violations[0].limit), (160, Some(150)));
     assert_eq!(report.violations[1].value, u32::MAX as u64 + 2, "the sum is not wrapped to 32 bits");
@@ -327,18 +263,11 @@ fn more_violations_than_the_report_holds_are_counted_and_the_first_is_exact() {
     for r in records.iter_mut().skip(37) {
         r[1] = 5;
     }
-    let limits = StreamLimits {
-        max_workgroup_count: Some([4, 4, 4]),
-        report_capacity: 16,
-        ..Default::default()
-    };
+    let limits = StreamLimits { max_workgroup_count: Some([4, 4, 4]), report_capacity: 16, ..Default::default() };
     let stream = rig.stream(&records, layout.stride, None);
     let report = rig.validate(&ctx, &layout, limits, &stream);
     assert_eq!((report.total, report.first_sequence, report.violations.len()), (263, Some(37), 16));
-    assert!(report
-        .violations
-        .iter()
-        .all(|v| v.check == Check::GroupsX && v.sequence >= Some(37)));
+    assert!(report.violations.iter().all(|v| v.check == Check::GroupsX && v.sequence >= Some(37)));
     assert!(report.to_string().contains("… and 247 more"));
     rig.destroy(&ctx);
 }
@@ -362,15 +291,7 @@ fn random_streams_give_the_gpu_and_the_host_reference_the_same_report() {
     for layout in [rig::draws(), rig::count_draws(), rig::dispatch()] {
         let mut rig = Rig::new(&ctx, layout.stride);
         let inner: Vec<[u32; 5]> = (0..16)
-            .map(|_| {
-                [
-                    pick(&mut rng, &[3, 36, 600]),
-                    pick(&mut rng, &[0, 1, 2]),
-                    pick(&mut rng, &[0, 500, 1020]),
-                    0,
-                    0,
-                ]
-            })
+            .map(|_| [pick(&mut rng, &[3, 36, 600]), pick(&mut rng, &[0, 1, 2]), pick(&mut rng, &[0, 500, 1020]), 0, 0])
             .collect();
         rig.write_inner_draws(&inner);
         let addresses: Vec<u64> = [rig.index.address, rig.vertex.address, rig.indirect.address]
@@ -406,10 +327,7 @@ fn random_streams_give_the_gpu_and_the_host_reference_the_same_report() {
                 max_instance_count: Some(1),
                 max_draw_count: Some(12),
                 max_workgroup_count: Some([1000, 20, 30]),
-                bound_index_buffer: Some(BoundIndexBuffer {
-                    bytes: 2000,
-                    index_type: ash::vk::IndexType::UINT32,
-                }),
+                bound_index_buffer: Some(BoundIndexBuffer { bytes: 2000, index_type: ash::vk::IndexType::UINT32 }),
                 report_capacity: 1 << 16,
                 ..Default::default()
             };

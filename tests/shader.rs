@@ -75,7 +75,8 @@ fn every_broken_kernel_warns_on_exactly_the_marked_lines() {
             .map(|d| {
                 assert_eq!(d.severity, Severity::Warning);
                 assert_eq!(d.notes.len(), 2, "a quoted line and a help note: {d:?}");
-                let rest = d.message.strip_prefix(&prefix).unwrap_or_else(|| panic!("{} does not name its file", d.message));
+                let rest =
+                    d.message.strip_prefix(&prefix).unwrap_or_else(|| panic!("{} does not name its file", d.message));
                 let line: usize = rest.split(':').next().unwrap().parse().unwrap();
                 assert!(d.notes[0].starts_with(&format!("{line} | ")), "{:?}", d.notes);
                 (line, d.code.to_string())
@@ -142,7 +143,10 @@ mod compiled {
         assert_eq!(codes("broken"), ["E0581"]);
         let stale = about(&p, &diags, "stale")[0];
         assert!(stale.notes.iter().any(|n| n.contains("no member `scale`")), "{stale:#?}");
-        assert!(stale.notes.iter().any(|n| n.contains("`draw_index_count` is at byte 4 in the kernel, at byte 28")), "{stale:#?}");
+        assert!(
+            stale.notes.iter().any(|n| n.contains("`draw_index_count` is at byte 4 in the kernel, at byte 28")),
+            "{stale:#?}"
+        );
         let broken = about(&p, &diags, "broken")[0];
         assert!(broken.notes.iter().any(|n| n.contains("syntax_error.comp:7")), "{broken:#?}");
         assert!(!diags.iter().any(|d| d.code == "W0506"), "naga reads every kernel: {diags:#?}");
@@ -199,13 +203,17 @@ mod compiled {
                 for (got, want) in members.iter().zip(&l.record) {
                     if want.array > 0 {
                         match module.types[got.ty].inner {
-                            naga::TypeInner::Array { stride, .. } => assert_eq!(stride, want.array_stride, "{}", want.name),
+                            naga::TypeInner::Array { stride, .. } => {
+                                assert_eq!(stride, want.array_stride, "{}", want.name)
+                            }
                             ref other => panic!("{}: {other:?} is not an array", want.name),
                         }
                     }
                 }
                 let runtime = module.types.iter().find_map(|(_, t)| match t.inner {
-                    naga::TypeInner::Array { base, size: naga::ArraySize::Dynamic, stride } if base == handle => Some(stride),
+                    naga::TypeInner::Array { base, size: naga::ArraySize::Dynamic, stride } if base == handle => {
+                        Some(stride)
+                    }
                     _ => None,
                 });
                 assert_eq!(runtime, Some(l.stride), "{name}/{}: stride of {record}[]", l.name);

@@ -49,7 +49,8 @@ fn live_target(ctx: &Validated) -> (PathBuf, dgcc::device::Profile) {
         (Limit::DynamicGeneratedPipelineLayout, false),
     ];
     for (limit, on) in enabled {
-        let (_, structure, member) = dgcc::runtime::probe::LIMIT_HOMES.iter().find(|h| h.0 == limit).expect("every limit has a home");
+        let (_, structure, member) =
+            dgcc::runtime::probe::LIMIT_HOMES.iter().find(|h| h.0 == limit).expect("every limit has a home");
         let slot = &mut json["capabilities"]["device"]["features"][*structure][*member];
         if slot.as_bool() == Some(true) && !on {
             *slot = serde_json::Value::Bool(false);
@@ -73,7 +74,11 @@ fn open_misses(repo: &Path) -> Vec<Open> {
         .filter(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
         .map(|l| {
             let mut f = l.split_whitespace();
-            let mut next = || f.next().unwrap_or_else(|| panic!("open.txt: `{l}` needs a profile, file:layout, VUID and why")).to_string();
+            let mut next = || {
+                f.next()
+                    .unwrap_or_else(|| panic!("open.txt: `{l}` needs a profile, file:layout, VUID and why"))
+                    .to_string()
+            };
             let (profile, at, vuid) = (next(), next(), next());
             assert!(f.next().is_some(), "open.txt: `{l}` needs a why");
             Open { profile, at, vuid }
@@ -83,7 +88,8 @@ fn open_misses(repo: &Path) -> Vec<Open> {
 
 /// The report: the summary table, dgcc-only findings by category, known divergences, misses.
 fn report(device: &str, layer: &str, inputs: usize, parsed: usize, outcomes: &[Outcome]) -> String {
-    let open: Vec<String> = outcomes.iter().flat_map(|o| o.open.iter().map(move |id| format!("{}:{}: {id}", o.file, o.layout))).collect();
+    let open: Vec<String> =
+        outcomes.iter().flat_map(|o| o.open.iter().map(move |id| format!("{}:{}: {id}", o.file, o.layout))).collect();
     let layouts = outcomes.len();
     let compared = outcomes.iter().filter(|o| o.compared()).count();
     let created = outcomes.iter().filter(|o| o.layer == Layer::Created).count();
@@ -91,7 +97,8 @@ fn report(device: &str, layer: &str, inputs: usize, parsed: usize, outcomes: &[O
     let both_reject = outcomes.iter().filter(|o| o.agrees() && o.dgcc_rejects()).count();
     let stricter = outcomes.iter().filter(|o| o.layer == Layer::Silent).count();
     let missed: usize = outcomes.iter().map(|o| o.missed.len() + o.open.len()).sum();
-    let undetermined: Vec<&Outcome> = outcomes.iter().filter(|o| matches!(o.layer, Layer::Undetermined(_) | Layer::NotBuilt(_))).collect();
+    let undetermined: Vec<&Outcome> =
+        outcomes.iter().filter(|o| matches!(o.layer, Layer::Undetermined(_) | Layer::NotBuilt(_))).collect();
     let on_creation = outcomes.iter().filter(|o| o.agrees_on_creation()).count();
     let percent = |n: usize| if compared == 0 { 0.0 } else { 100.0 * n as f64 / compared as f64 };
     let mut s = String::new();
@@ -113,11 +120,13 @@ fn report(device: &str, layer: &str, inputs: usize, parsed: usize, outcomes: &[O
             *categories.entry(cat).or_default().entry(code).or_default() += 1;
         }
     }
-    let _ = writeln!(s, "\ndgcc-only findings (dgcc reports an error whose VUID the layer did not report), by category:\n");
+    let _ =
+        writeln!(s, "\ndgcc-only findings (dgcc reports an error whose VUID the layer did not report), by category:\n");
     let _ = writeln!(s, "| category | findings | codes |\n|---|---|---|");
     for (cat, codes) in &categories {
         let n: usize = codes.values().sum();
-        let list: Vec<String> = codes.iter().map(|(c, k)| if *k > 1 { format!("{c}×{k}") } else { c.to_string() }).collect();
+        let list: Vec<String> =
+            codes.iter().map(|(c, k)| if *k > 1 { format!("{c}×{k}") } else { c.to_string() }).collect();
         let _ = writeln!(s, "| {cat} | {n} | {} |", list.join(", "));
     }
     let mut divergences: BTreeMap<(&str, &str), Vec<String>> = BTreeMap::new();
@@ -148,11 +157,20 @@ fn report(device: &str, layer: &str, inputs: usize, parsed: usize, outcomes: &[O
                 .chain(o.divergences.iter().map(|(id, _)| format!("known divergence: {id}")))
                 .chain(o.open.iter().map(|id| format!("open: {id}")))
                 .collect();
-            let _ = writeln!(s, "- {}:{} (dgcc {:?}, layer {:?}): {}", o.file, o.layout, o.dgcc_errors, o.layer, why.join("; "));
+            let _ = writeln!(
+                s,
+                "- {}:{} (dgcc {:?}, layer {:?}): {}",
+                o.file,
+                o.layout,
+                o.dgcc_errors,
+                o.layer,
+                why.join("; ")
+            );
         }
     }
     if !open.is_empty() {
-        let _ = writeln!(s, "\nLayer VUIDs dgcc missed, open in tests/vvl/open.txt (a fix outside this test is due):\n");
+        let _ =
+            writeln!(s, "\nLayer VUIDs dgcc missed, open in tests/vvl/open.txt (a fix outside this test is due):\n");
         for o in open {
             let _ = writeln!(s, "- {o}");
         }
@@ -161,7 +179,15 @@ fn report(device: &str, layer: &str, inputs: usize, parsed: usize, outcomes: &[O
     if !misses.is_empty() {
         let _ = writeln!(s, "\nLayer VUIDs dgcc missed:\n");
         for o in misses {
-            let _ = writeln!(s, "- {}:{} (dgcc: {:?}, layer: {:?}): {}", o.file, o.layout, o.dgcc_errors, o.layer, o.missed.join(", "));
+            let _ = writeln!(
+                s,
+                "- {}:{} (dgcc: {:?}, layer: {:?}): {}",
+                o.file,
+                o.layout,
+                o.dgcc_errors,
+                o.layer,
+                o.missed.join(", ")
+            );
         }
     }
     s
@@ -177,11 +203,16 @@ fn dgcc_reports_every_layout_vuid_the_validation_layer_reports() {
     let (target, profile) = live_target(&ctx);
     let max_tokens = profile.value(Limit::MaxIndirectCommandsTokenCount).unwrap_or(16);
     let dev = Device { ctx: &ctx, fns, max_tokens };
-    dev.self_check().unwrap_or_else(|why| panic!("the dry run's sentinel does not work on this device and layer, so nothing can be compared safely: {why}"));
+    dev.self_check().unwrap_or_else(|why| {
+        panic!(
+            "the dry run's sentinel does not work on this device and layer, so nothing can be compared safely: {why}"
+        )
+    });
     loud(&format!("{test}: {} (profile `{}`, enabled {:?})", ctx.description, profile.name, ctx.features));
 
     // DGCC_REPO: where the inputs are when the binary runs away from its build tree (the H200).
-    let repo_dir = std::env::var("DGCC_REPO").map(PathBuf::from).unwrap_or_else(|_| PathBuf::from(env!("CARGO_MANIFEST_DIR")));
+    let repo_dir =
+        std::env::var("DGCC_REPO").map(PathBuf::from).unwrap_or_else(|_| PathBuf::from(env!("CARGO_MANIFEST_DIR")));
     let repo = repo_dir.as_path();
     let files = inputs(repo);
     assert!(files.len() > 50, "too few inputs found under {}: {}", repo.display(), files.len());
@@ -195,20 +226,23 @@ fn dgcc_reports_every_layout_vuid_the_validation_layer_reports() {
     }
     let _ = std::fs::remove_file(&target);
     // Misses listed in open.txt for this device move out of the outcomes into `open`.
-    let listed: Vec<Open> = open_misses(repo).into_iter().filter(|o| o.profile == "*" || o.profile == profile.name).collect();
+    let listed: Vec<Open> =
+        open_misses(repo).into_iter().filter(|o| o.profile == "*" || o.profile == profile.name).collect();
     let mut seen = vec![false; listed.len()];
     for o in &mut outcomes {
         let at = format!("{}:{}", o.file, o.layout);
-        let (open, missed): (Vec<String>, Vec<String>) = o.missed.drain(..).partition(|id| match listed.iter().position(|l| l.at == at && &l.vuid == id) {
-            Some(k) => {
-                seen[k] = true;
-                true
-            }
-            None => false,
-        });
+        let (open, missed): (Vec<String>, Vec<String>) =
+            o.missed.drain(..).partition(|id| match listed.iter().position(|l| l.at == at && &l.vuid == id) {
+                Some(k) => {
+                    seen[k] = true;
+                    true
+                }
+                None => false,
+            });
         (o.open, o.missed) = (open, missed);
     }
-    let (device, layer) = ctx.description.split_once(" on ").map(|(l, d)| (d.to_string(), l.to_string())).unwrap_or_default();
+    let (device, layer) =
+        ctx.description.split_once(" on ").map(|(l, d)| (d.to_string(), l.to_string())).unwrap_or_default();
     let table = report(&device, &layer, files.len(), parsed, &outcomes);
     loud(&table);
     if let Ok(path) = std::env::var("DGCC_DIFFERENTIAL_REPORT") {
@@ -222,8 +256,26 @@ fn dgcc_reports_every_layout_vuid_the_validation_layer_reports() {
     // The comparison must have been a real one: layouts created, layouts rejected by both.
     assert!(outcomes.iter().any(|o| o.layer == Layer::Created), "no layout was created");
     assert!(outcomes.iter().any(|o| o.agrees() && o.dgcc_rejects()), "no layout was rejected by both");
-    let missed: Vec<String> = outcomes.iter().filter(|o| !o.missed.is_empty()).map(|o| format!("{}:{} {:?}", o.file, o.layout, o.missed)).collect();
-    assert!(missed.is_empty(), "the layer reported VUIDs dgcc did not (fix dgcc, or list them in tests/vvl/open.txt with why):\n{}", missed.join("\n"));
-    let stale: Vec<String> = listed.iter().zip(&seen).filter(|(_, s)| !**s).map(|(l, _)| format!("{} {} {}", l.profile, l.at, l.vuid)).collect();
-    assert!(stale.is_empty(), "tests/vvl/open.txt lists misses that no longer happen on `{}`: remove them:\n{}", profile.name, stale.join("\n"));
+    let missed: Vec<String> = outcomes
+        .iter()
+        .filter(|o| !o.missed.is_empty())
+        .map(|o| format!("{}:{} {:?}", o.file, o.layout, o.missed))
+        .collect();
+    assert!(
+        missed.is_empty(),
+        "the layer reported VUIDs dgcc did not (fix dgcc, or list them in tests/vvl/open.txt with why):\n{}",
+        missed.join("\n")
+    );
+    let stale: Vec<String> = listed
+        .iter()
+        .zip(&seen)
+        .filter(|(_, s)| !**s)
+        .map(|(l, _)| format!("{} {} {}", l.profile, l.at, l.vuid))
+        .collect();
+    assert!(
+        stale.is_empty(),
+        "tests/vvl/open.txt lists misses that no longer happen on `{}`: remove them:\n{}",
+        profile.name,
+        stale.join("\n")
+    );
 }

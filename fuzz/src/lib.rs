@@ -37,11 +37,7 @@ pub fn profile_json(data: &[u8]) {
             LimitKind::InputModes => v & 0x3,
             _ => v,
         };
-        assert_eq!(
-            back.value(limit).map(keep),
-            profile.value(limit).map(keep),
-            "{limit} changed on write/read"
-        );
+        assert_eq!(back.value(limit).map(keep), profile.value(limit).map(keep), "{limit} changed on write/read");
     }
 }
 
@@ -134,20 +130,12 @@ mod compiler {
         let Some((&selector, rest)) = data.split_first() else { return };
         let Ok(text) = std::str::from_utf8(rest) else { return };
         let name = if selector & 1 == 0 { "fuzz.ron" } else { "fuzz.dgc" };
-        let targets = if selector & 2 != 0 {
-            ALL_BUILTINS.map(String::from).to_vec()
-        } else {
-            vec![]
-        };
+        let targets = if selector & 2 != 0 { ALL_BUILTINS.map(String::from).to_vec() } else { vec![] };
         let options = Options { targets, ..Options::default() };
         let c = compile_source(Path::new(name), text, &options);
         let file = SourceFile { name, text };
         for d in &c.diagnostics {
-            assert!(
-                dgcc::rules::lookup(d.code).is_some(),
-                "diagnostic code {} is not in the registry: {d:?}",
-                d.code
-            );
+            assert!(dgcc::rules::lookup(d.code).is_some(), "diagnostic code {} is not in the registry: {d:?}", d.code);
             let line = render::json_line(&file, d);
             assert!(serde_json::from_str::<serde_json::Value>(&line).is_ok(), "not JSON: {line}");
         }
@@ -169,11 +157,8 @@ mod compiler {
                 }
             }
             // The other syntax must mean the same: `dgcc fmt` output compiles to the same manifest.
-            let (other_name, other_text) = if selector & 1 == 0 {
-                ("fuzz.dgc", syntax::print_dsl(p))
-            } else {
-                ("fuzz.ron", syntax::print_ron(p))
-            };
+            let (other_name, other_text) =
+                if selector & 1 == 0 { ("fuzz.dgc", syntax::print_dsl(p)) } else { ("fuzz.ron", syntax::print_ron(p)) };
             let other = compile_source(Path::new(other_name), &other_text, &options);
             assert!(
                 other.manifest.as_ref() == Some(m),

@@ -41,14 +41,9 @@ pub struct CopyBandwidth {
 /// The buffer size actually used for a requested size on this device.
 pub fn clamp_bytes(ctx: &GpuContext, requested: u64) -> u64 {
     let heaps = &ctx.memory.memory_heaps[..ctx.memory.memory_heap_count as usize];
-    let largest_local = heaps
-        .iter()
-        .filter(|h| h.flags.contains(vk::MemoryHeapFlags::DEVICE_LOCAL))
-        .map(|h| h.size)
-        .max();
-    let largest = largest_local
-        .or_else(|| heaps.iter().map(|h| h.size).max())
-        .unwrap_or(requested);
+    let largest_local =
+        heaps.iter().filter(|h| h.flags.contains(vk::MemoryHeapFlags::DEVICE_LOCAL)).map(|h| h.size).max();
+    let largest = largest_local.or_else(|| heaps.iter().map(|h| h.size).max()).unwrap_or(requested);
     let range = ctx.properties.limits.max_storage_buffer_range as u64;
     requested.min(largest / 4).min(range) / 16 * 16
 }
@@ -64,14 +59,10 @@ pub fn measure(ctx: &GpuContext, requested: u64, repeats: u32) -> Result<CopyBan
     }
     let bytes = clamp_bytes(ctx, requested);
     if bytes < 16 || repeats == 0 {
-        return Err(RuntimeError::Invalid(format!(
-            "a copy of {bytes} bytes, {repeats} times, measures nothing"
-        )));
+        return Err(RuntimeError::Invalid(format!("a copy of {bytes} bytes, {repeats} times, measures nothing")));
     }
     let mut parts = Parts::default();
-    let result = parts
-        .create(ctx, bytes, repeats)
-        .and_then(|_| parts.run(ctx, bytes, repeats));
+    let result = parts.create(ctx, bytes, repeats).and_then(|_| parts.run(ctx, bytes, repeats));
     // SAFETY: `run` waited for its submission (or nothing was submitted).
     unsafe { parts.destroy(&ctx.device) };
     let (copy, compute) = result?;
@@ -112,27 +103,16 @@ impl Parts {
         for _ in 0..2 {
             self.buffers.push(Buffer::new(ctx, bytes, usage, Location::Device)?);
         }
-        self.set = Some(StorageSet::new(
-            d,
-            vk::ShaderStageFlags::COMPUTE,
-            &[self.buffers[0].buffer, self.buffers[1].buffer],
-        )?);
+        self.set =
+            Some(StorageSet::new(d, vk::ShaderStageFlags::COMPUTE, &[self.buffers[0].buffer, self.buffers[1].buffer])?);
         let sets = [self.set.as_ref().map_or(vk::DescriptorSetLayout::null(), |s| s.layout)];
-        let ranges = [vk::PushConstantRange {
-            stage_flags: vk::ShaderStageFlags::COMPUTE,
-            offset: 0,
-            size: 4,
-        }];
-        let info = vk::PipelineLayoutCreateInfo::default()
-            .set_layouts(&sets)
-            .push_constant_ranges(&ranges);
+        let ranges = [vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::COMPUTE, offset: 0, size: 4 }];
+        let info = vk::PipelineLayoutCreateInfo::default().set_layouts(&sets).push_constant_ranges(&ranges);
         // SAFETY: valid create infos.
         self.layout =
             unsafe { d.create_pipeline_layout(&info, None) }.map_err(RuntimeError::vk("vkCreatePipelineLayout"))?;
         self.pipeline = compute_pipeline(d, self.layout, COPY_SPV, &[], None)?;
-        let pool = vk::QueryPoolCreateInfo::default()
-            .query_type(vk::QueryType::TIMESTAMP)
-            .query_count(4 * repeats);
+        let pool = vk::QueryPoolCreateInfo::default().query_type(vk::QueryType::TIMESTAMP).query_count(4 * repeats);
         self.queries = unsafe { d.create_query_pool(&pool, None) }.map_err(RuntimeError::vk("vkCreateQueryPool"))?;
         Ok(())
     }
@@ -152,11 +132,7 @@ impl Parts {
                 d.cmd_fill_buffer(cmd, src, 0, vk::WHOLE_SIZE, 0x5a5a_5a5a);
                 d.cmd_fill_buffer(cmd, dst, 0, vk::WHOLE_SIZE, 0);
                 transfer_and_compute_barrier(d, cmd);
-                let region = [vk::BufferCopy {
-                    src_offset: 0,
-                    dst_offset: 0,
-                    size: bytes,
-                }];
+                let region = [vk::BufferCopy { src_offset: 0, dst_offset: 0, size: bytes }];
                 // One untimed copy of each kind first: page-table and cache warm-up.
                 d.cmd_copy_buffer(cmd, src, dst, &region);
                 transfer_and_compute_barrier(d, cmd);
@@ -204,10 +180,7 @@ impl Parts {
             (ns > 0.0).then(|| 2.0 * bytes as f64 / ns)
         };
         let (copies, computes) = data.split_at(2 * repeats as usize);
-        Ok((
-            copies.chunks(2).filter_map(gbps).collect(),
-            computes.chunks(2).filter_map(gbps).collect(),
-        ))
+        Ok((copies.chunks(2).filter_map(gbps).collect(), computes.chunks(2).filter_map(gbps).collect()))
     }
 
     /// # Safety

@@ -54,17 +54,10 @@ impl Default for BenchOptions {
     fn default() -> Self {
         BenchOptions {
             objects: vec![1_000, 10_000, 100_000, 1_000_000],
-            variants: ["cpu", "mdi", "dgc", "dgc-explicit"]
-                .iter()
-                .filter_map(|v| Variant::parse(v).ok())
-                .collect(),
+            variants: ["cpu", "mdi", "dgc", "dgc-explicit"].iter().filter_map(|v| Variant::parse(v).ok()).collect(),
             frames: 20,
             warmup: 3,
-            scene: RunOptions {
-                compaction: Compaction::Fused,
-                preprocess_budget: 512 << 20,
-                ..RunOptions::default()
-            },
+            scene: RunOptions { compaction: Compaction::Fused, preprocess_budget: 512 << 20, ..RunOptions::default() },
             copy_bytes: 256 << 20,
             copy_repeats: 10,
         }
@@ -211,17 +204,13 @@ pub fn run(
     progress: &mut dyn FnMut(&Step),
 ) -> Result<BenchReport> {
     if options.objects.is_empty() || options.variants.is_empty() {
-        return Err(RuntimeError::Invalid(
-            "the benchmark needs at least one object count and one mode".into(),
-        ));
+        return Err(RuntimeError::Invalid("the benchmark needs at least one object count and one mode".into()));
     }
     if options.frames == 0 {
         return Err(RuntimeError::Invalid("--frames must be at least 1".into()));
     }
     if let Some(&zero) = options.objects.iter().find(|&&n| n == 0) {
-        return Err(RuntimeError::Invalid(format!(
-            "object counts must be at least 1 (got {zero})"
-        )));
+        return Err(RuntimeError::Invalid(format!("object counts must be at least 1 (got {zero})")));
     }
     let (device, bandwidth) = {
         let ctx = GpuContext::new(&ContextOptions {
@@ -245,16 +234,8 @@ pub fn run(
     let mut rows = vec![];
     for &objects in &options.objects {
         for variant in &options.variants {
-            progress(&Step::Scene {
-                objects,
-                variant: variant.to_string(),
-            });
-            let mut o = RunOptions {
-                objects,
-                frames: options.frames,
-                warmup: options.warmup,
-                ..options.scene.clone()
-            };
+            progress(&Step::Scene { objects, variant: variant.to_string() });
+            let mut o = RunOptions { objects, frames: options.frames, warmup: options.warmup, ..options.scene.clone() };
             variant.apply(&mut o);
             rows.push(match scene::run(manifest, &o) {
                 Ok(report) => summarise(&report, variant, manifest, best_copy),

@@ -110,9 +110,7 @@ where
             .map_err(err)?
             .label(name.as_str())
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 24, y)], color.stroke_width(2)));
-        chart
-            .draw_series(pts.iter().map(|&p| Circle::new(p, 4, color.filled())))
-            .map_err(err)?;
+        chart.draw_series(pts.iter().map(|&p| Circle::new(p, 4, color.filled()))).map_err(err)?;
     }
     chart
         .configure_series_labels()
@@ -132,8 +130,7 @@ where
     let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
     root.fill(&WHITE).map_err(err)?;
     let (top, body) = root.split_vertically(36);
-    top.titled(&format!("dgcc bench on {}", report.device.label()), ("sans-serif", 18))
-        .map_err(err)?;
+    top.titled(&format!("dgcc bench on {}", report.device.label()), ("sans-serif", 18)).map_err(err)?;
     let cpu = series(report, |r| r.cpu_ms);
     let gpu = series(report, |r| r.gpu_ms);
     let xs = span(report.settings.objects.iter().map(|&n| n as f64), (1.0, 10.0));

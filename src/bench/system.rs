@@ -34,8 +34,7 @@ impl DeviceInfo {
         unsafe { ctx.instance.get_physical_device_properties2(ctx.physical, &mut props2) };
         let p = props2.properties;
         let text = |r: std::result::Result<&std::ffi::CStr, _>| {
-            r.map(|s: &std::ffi::CStr| s.to_string_lossy().into_owned())
-                .unwrap_or_default()
+            r.map(|s: &std::ffi::CStr| s.to_string_lossy().into_owned()).unwrap_or_default()
         };
         let heaps = &ctx.memory.memory_heaps[..ctx.memory.memory_heap_count as usize];
         DeviceInfo {
@@ -80,10 +79,7 @@ impl DeviceInfo {
 
 /// Now, as `YYYY-MM-DDTHH:MM:SSZ`.
 pub fn utc_now() -> String {
-    let secs = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0);
+    let secs = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
     utc(secs)
 }
 
@@ -100,12 +96,7 @@ pub fn utc(secs: u64) -> String {
     let day = doy - (153 * mp + 2) / 5 + 1;
     let month = if mp < 10 { mp + 3 } else { mp - 9 };
     let year = yoe + era * 400 + i64::from(month <= 2);
-    format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
-        rem / 3600,
-        rem % 3600 / 60,
-        rem % 60
-    )
+    format!("{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z", rem / 3600, rem % 3600 / 60, rem % 60)
 }
 
 #[cfg(test)]
@@ -127,10 +118,7 @@ mod tests {
 
     #[test]
     fn the_label_names_the_driver_when_known() {
-        let mut d = DeviceInfo {
-            name: "GPU".into(),
-            ..Default::default()
-        };
+        let mut d = DeviceInfo { name: "GPU".into(), ..Default::default() };
         assert_eq!(d.label(), "GPU");
         d.driver_name = "NVIDIA".into();
         d.driver_info = "570.1".into();

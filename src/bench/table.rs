@@ -36,9 +36,7 @@ fn bandwidth(r: &Row) -> (String, String) {
     match &r.cull_bandwidth {
         Some(b) => (
             format!("{:.1}", b.gbps.median),
-            b.fraction_of_best_copy
-                .map(|f| format!("{:.0} %", 100.0 * f))
-                .unwrap_or_else(|| "–".into()),
+            b.fraction_of_best_copy.map(|f| format!("{:.0} %", 100.0 * f)).unwrap_or_else(|| "–".into()),
         ),
         None => ("–".into(), "–".into()),
     }
@@ -87,10 +85,7 @@ pub fn markdown(report: &BenchReport) -> String {
     }
     let _ = writeln!(out, "\nTimes in milliseconds: median (p10–p90) for the frame totals, medians for the passes. CPU = recording + vkQueueSubmit. cull+compact GB/s counts the bytes the kernels read and write.\n");
     let _ = writeln!(out, "| objects | mode | visible | draws | CPU ms | GPU ms | cull | compact | preprocess | execute | preprocess buffer | cull+compact GB/s | of best copy |");
-    let _ = writeln!(
-        out,
-        "|---:|:---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-    );
+    let _ = writeln!(out, "|---:|:---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for r in &report.rows {
         if let Some(e) = &r.error {
             let _ = writeln!(
@@ -132,11 +127,7 @@ pub fn markdown(report: &BenchReport) -> String {
         let _ = writeln!(out, "| objects | mode | draw ms | mdi draw ms | ratio |");
         let _ = writeln!(out, "|---:|:---|---:|---:|---:|");
         for (objects, variant, dgc, mdi) in comparisons {
-            let _ = writeln!(
-                out,
-                "| {objects} | {variant} | {dgc:.3} | {mdi:.3} | {:.2}× |",
-                dgc / mdi
-            );
+            let _ = writeln!(out, "| {objects} | {variant} | {dgc:.3} | {mdi:.3} | {:.2}× |", dgc / mdi);
         }
     }
     out
@@ -145,11 +136,7 @@ pub fn markdown(report: &BenchReport) -> String {
 /// `(objects, variant, dgc draw ms, mdi draw ms)` for every DGC row with an MDI row beside it.
 pub fn comparisons(report: &BenchReport) -> Vec<(u32, String, f64, f64)> {
     let mut out = vec![];
-    for r in report
-        .rows
-        .iter()
-        .filter(|r| r.mode == crate::runtime::scene::Mode::Dgc && r.error.is_none())
-    {
+    for r in report.rows.iter().filter(|r| r.mode == crate::runtime::scene::Mode::Dgc && r.error.is_none()) {
         let mdi = report
             .rows
             .iter()

@@ -55,23 +55,12 @@ pub struct Shape {
 pub fn cull_and_compact(compaction: Compaction, objects: u64, visible: u64, shape: &Shape) -> Traffic {
     const OBJECT: u64 = 32;
     const FLAG: u64 = 4;
-    let Shape {
-        local_size,
-        fused_objects_per_invocation,
-        record_bytes,
-        stride,
-    } = *shape;
+    let Shape { local_size, fused_objects_per_invocation, record_bytes, stride } = *shape;
     let groups = objects.div_ceil(local_size.max(1));
     match compaction {
         Compaction::Ordered => {
-            let cull = Traffic {
-                read: OBJECT * objects,
-                written: FLAG * objects + record_bytes * visible,
-            };
-            let sums = Traffic {
-                read: FLAG * objects,
-                written: 4 * groups,
-            };
+            let cull = Traffic { read: OBJECT * objects, written: FLAG * objects + record_bytes * visible };
+            let sums = Traffic { read: FLAG * objects, written: 4 * groups };
             let scatter = Traffic {
                 read: FLAG * objects + 4 * groups * groups.saturating_sub(1) / 2 + stride * visible,
                 written: stride * visible + 8,
@@ -83,10 +72,7 @@ pub fn cull_and_compact(compaction: Compaction, objects: u64, visible: u64, shap
         }
         Compaction::Fused => {
             let groups = objects.div_ceil((local_size * fused_objects_per_invocation).max(1));
-            Traffic {
-                read: OBJECT * objects + 4 * groups,
-                written: stride * visible + 4 * groups + 4,
-            }
+            Traffic { read: OBJECT * objects + 4 * groups, written: stride * visible + 4 * groups + 4 }
         }
     }
 }
@@ -95,12 +81,7 @@ pub fn cull_and_compact(compaction: Compaction, objects: u64, visible: u64, shap
 mod tests {
     use super::*;
 
-    const SHAPE: Shape = Shape {
-        local_size: 64,
-        fused_objects_per_invocation: 4,
-        record_bytes: 44,
-        stride: 48,
-    };
+    const SHAPE: Shape = Shape { local_size: 64, fused_objects_per_invocation: 4, record_bytes: 44, stride: 48 };
 
     #[test]
     fn the_fused_pass_reads_each_object_once_and_writes_each_visible_record_once() {
@@ -122,10 +103,7 @@ mod tests {
 
     #[test]
     fn bandwidth_is_bytes_over_time_and_needs_a_time() {
-        let t = Traffic {
-            read: 3_000_000_000,
-            written: 1_000_000_000,
-        };
+        let t = Traffic { read: 3_000_000_000, written: 1_000_000_000 };
         assert_eq!(t.gbps(1000.0), Some(4.0));
         assert_eq!(t.gbps(0.0), None);
     }

@@ -23,12 +23,7 @@ pub struct Variant {
 
 impl Variant {
     pub const fn plain(mode: Mode) -> Variant {
-        Variant {
-            mode,
-            explicit_preprocess: None,
-            unordered_sequences: None,
-            bind_index_buffer: false,
-        }
+        Variant { mode, explicit_preprocess: None, unordered_sequences: None, bind_index_buffer: false }
     }
 
     /// `cpu`, `mdi`, `dgc`, or `dgc` followed by `-explicit`/`-implicit`, `-ordered`/
@@ -115,10 +110,7 @@ mod tests {
             assert_eq!(Variant::parse(name).unwrap().to_string(), name);
         }
         let v = Variant::parse("dgc-ordered-explicit").unwrap();
-        assert_eq!(
-            (v.explicit_preprocess, v.unordered_sequences),
-            (Some(true), Some(false))
-        );
+        assert_eq!((v.explicit_preprocess, v.unordered_sequences), (Some(true), Some(false)));
         assert_eq!(v.to_string(), "dgc-explicit-ordered");
     }
 
@@ -126,13 +118,9 @@ mod tests {
     fn mistakes_say_what_is_wrong() {
         assert!(Variant::parse("gpu").unwrap_err().contains("unknown mode `gpu`"));
         assert!(Variant::parse("mdi-explicit").unwrap_err().contains("only dgc"));
-        assert!(Variant::parse("dgc-fast")
-            .unwrap_err()
-            .contains("unknown dgc option `fast`"));
+        assert!(Variant::parse("dgc-fast").unwrap_err().contains("unknown dgc option `fast`"));
         assert!(Variant::parse("dgc-explicit-implicit").unwrap_err().contains("twice"));
-        assert!(Variant::parse("dgc-boundindex-boundindex")
-            .unwrap_err()
-            .contains("twice"));
+        assert!(Variant::parse("dgc-boundindex-boundindex").unwrap_err().contains("twice"));
         assert!(Variant::parse("mdi-boundindex").unwrap_err().contains("only dgc"));
     }
 
@@ -140,15 +128,9 @@ mod tests {
     fn applying_sets_the_scene_options() {
         let mut o = RunOptions::default();
         Variant::parse("dgc-explicit-ordered").unwrap().apply(&mut o);
-        assert_eq!(
-            (o.mode, o.explicit_preprocess, o.unordered_sequences),
-            (Mode::Dgc, Some(true), Some(false))
-        );
+        assert_eq!((o.mode, o.explicit_preprocess, o.unordered_sequences), (Mode::Dgc, Some(true), Some(false)));
         Variant::parse("mdi").unwrap().apply(&mut o);
-        assert_eq!(
-            (o.mode, o.explicit_preprocess, o.unordered_sequences),
-            (Mode::Mdi, None, None)
-        );
+        assert_eq!((o.mode, o.explicit_preprocess, o.unordered_sequences), (Mode::Mdi, None, None));
         Variant::parse("dgc-boundindex").unwrap().apply(&mut o);
         assert!(o.bind_index_buffer);
     }

@@ -234,7 +234,10 @@ impl Build {
         let mut names: Vec<&str> = report.manifests.iter().map(|m| m.pipeline.as_str()).collect();
         names.sort();
         if let Some(w) = names.windows(2).find(|w| emit::names::snake(w[0]) == emit::names::snake(w[1])) {
-            return Err(fail(format!("dgcc: two descriptions define pipeline `{}`; their outputs would collide", w[0]), &report.inputs));
+            return Err(fail(
+                format!("dgcc: two descriptions define pipeline `{}`; their outputs would collide", w[0]),
+                &report.inputs,
+            ));
         }
         std::fs::create_dir_all(&out_dir)
             .map_err(|e| fail(format!("dgcc: cannot create {}: {e}", out_dir.display()), &report.inputs))?;
@@ -242,7 +245,8 @@ impl Build {
             let outputs = emit::emit_all(m, &self.outputs).map_err(|e| fail(format!("dgcc: {e}"), &report.inputs))?;
             for (file_name, contents) in outputs {
                 let path = out_dir.join(file_name);
-                write_if_changed(&path, &contents).map_err(|e| fail(format!("dgcc: cannot write {}: {e}", path.display()), &report.inputs))?;
+                write_if_changed(&path, &contents)
+                    .map_err(|e| fail(format!("dgcc: cannot write {}: {e}", path.display()), &report.inputs))?;
                 report.files.push(path);
             }
         }

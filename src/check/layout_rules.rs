@@ -292,10 +292,18 @@ fn token_stage_rules(layout: &CompiledLayout, i: usize, t: &CompiledToken) -> Ve
         out.extend(needs("E0111", "the stages to be exactly [Compute]", "set the layout's `stages: [Compute]`"));
     }
     if matches!(tt, TokenType::DrawMeshTasks | TokenType::DrawMeshTasksCount) && s & MESH == 0 {
-        out.extend(needs("E0112", "the Mesh stage", "add `Mesh` to the layout's stages, e.g. `[Task, Mesh, Fragment]`"));
+        out.extend(needs(
+            "E0112",
+            "the Mesh stage",
+            "add `Mesh` to the layout's stages, e.g. `[Task, Mesh, Fragment]`",
+        ));
     }
     if matches!(tt, TokenType::DrawMeshTasksNv | TokenType::DrawMeshTasksCountNv) && s & MESH == 0 {
-        out.extend(needs("E0113", "the Mesh stage", "add `Mesh` to the layout's stages, e.g. `[Task, Mesh, Fragment]`"));
+        out.extend(needs(
+            "E0113",
+            "the Mesh stage",
+            "add `Mesh` to the layout's stages, e.g. `[Task, Mesh, Fragment]`",
+        ));
     }
     if tt == TokenType::TraceRays2 && s & RAY_TRACING == 0 {
         out.extend(needs("E0114", "ray tracing stages", "use ray tracing stages, e.g. `[RayGen, Miss, ClosestHit]`"));

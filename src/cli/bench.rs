@@ -64,11 +64,8 @@ pub fn run(args: &BenchArgs) -> i32 {
             return USAGE;
         }
     };
-    let compile = CompileOptions {
-        targets: args.targets.clone(),
-        message_format: MessageFormat::Human,
-        deny_warnings: false,
-    };
+    let compile =
+        CompileOptions { targets: args.targets.clone(), message_format: MessageFormat::Human, deny_warnings: false };
     let Some((ok, compilation)) = super::check::compile_and_report(&args.file, &compile) else {
         return USAGE;
     };
@@ -99,17 +96,12 @@ pub fn run(args: &BenchArgs) -> i32 {
             .progress_chars("=> "),
     );
     let mut first = true;
-    let result = bench::run(
-        &manifest,
-        &args.file.display().to_string(),
-        &options,
-        &mut |step: &Step| {
-            if !std::mem::take(&mut first) {
-                bar.inc(1);
-            }
-            bar.set_message(step.to_string());
-        },
-    );
+    let result = bench::run(&manifest, &args.file.display().to_string(), &options, &mut |step: &Step| {
+        if !std::mem::take(&mut first) {
+            bar.inc(1);
+        }
+        bar.set_message(step.to_string());
+    });
     bar.finish_and_clear();
     let mut report = match result {
         Ok(r) => r,
@@ -136,12 +128,7 @@ pub fn run(args: &BenchArgs) -> i32 {
     }
     let failed: Vec<_> = report.rows.iter().filter(|r| r.error.is_some()).collect();
     for r in &failed {
-        eprintln!(
-            "error: {} × {} objects: {}",
-            r.variant,
-            r.objects,
-            r.error.as_deref().unwrap_or_default()
-        );
+        eprintln!("error: {} × {} objects: {}", r.variant, r.objects, r.error.as_deref().unwrap_or_default());
     }
     if failed.is_empty() {
         OK

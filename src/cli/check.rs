@@ -102,7 +102,8 @@ pub fn run_check(args: &CheckArgs) -> i32 {
         match compile_and_report(f, &args.options) {
             None => worst = USAGE,
             Some((ok, c)) => {
-                errors += c.diagnostics.iter().filter(|d| d.severity == Severity::Error).count() + usize::from(!ok && c.diagnostics.is_empty());
+                errors += c.diagnostics.iter().filter(|d| d.severity == Severity::Error).count()
+                    + usize::from(!ok && c.diagnostics.is_empty());
                 warnings += c.diagnostics.iter().filter(|d| d.severity == Severity::Warning).count();
                 if !ok && worst == OK {
                     worst = FAILED;
@@ -161,7 +162,8 @@ pub fn run_compile(args: &CompileArgs) -> i32 {
 /// Compile a description for the commands that run it (`run`, `bench`): diagnostics are shown,
 /// errors end the command with exit 1.
 pub fn manifest_for_run(file: &Path, targets: &[String]) -> Result<dgcc::ir::Manifest, i32> {
-    let options = CompileOptions { targets: targets.to_vec(), message_format: MessageFormat::Human, deny_warnings: false };
+    let options =
+        CompileOptions { targets: targets.to_vec(), message_format: MessageFormat::Human, deny_warnings: false };
     let Some((ok, c)) = compile_and_report(file, &options) else { return Err(USAGE) };
     match c.manifest.filter(|_| ok) {
         Some(m) => Ok(m),

@@ -18,7 +18,11 @@ pub const FAILED: i32 = 1;
 pub const USAGE: i32 = 2;
 
 #[derive(Parser, Debug)]
-#[command(name = "dgcc", version, about = "The device-generated-commands compiler: VK_EXT_device_generated_commands layouts from one description, checked against real device limits.")]
+#[command(
+    name = "dgcc",
+    version,
+    about = "The device-generated-commands compiler: VK_EXT_device_generated_commands layouts from one description, checked against real device limits."
+)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,

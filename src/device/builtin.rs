@@ -126,11 +126,8 @@ fn lavapipe() -> Profile {
 }
 
 fn nvidia() -> Profile {
-    let mut p = Profile::new(
-        "nvidia",
-        "NVIDIA H200, proprietary driver 580.159.04, Vulkan 1.4.312",
-        ProfileSource::Builtin,
-    );
+    let mut p =
+        Profile::new("nvidia", "NVIDIA H200, proprietary driver 580.159.04, Vulkan 1.4.312", ProfileSource::Builtin);
     for (l, v) in [
         (MaxIndirectPipelineCount, 16384),
         (MaxIndirectShaderObjectCount, 16384),

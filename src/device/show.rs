@@ -105,18 +105,14 @@ mod tests {
         let text = render_profile(&p);
         let lines: Vec<&str> = text.lines().collect();
         for limit in Limit::ALL {
-            let at: Vec<usize> = (0..lines.len())
-                .filter(|i| lines[*i].split_whitespace().next() == Some(limit.vk_name()))
-                .collect();
+            let at: Vec<usize> =
+                (0..lines.len()).filter(|i| lines[*i].split_whitespace().next() == Some(limit.vk_name())).collect();
             assert_eq!(at.len(), 1, "{limit}");
             // The source is on the value's line, or on the next one after a long stage list.
             let row = format!("{}{}", lines[at[0]], lines.get(at[0] + 1).copied().unwrap_or(""));
             assert!(row.contains("[measured]"), "{row}");
         }
-        let stages = lines
-            .iter()
-            .position(|l| l.trim_start().starts_with("requiredSubgroupSizeStages"))
-            .unwrap();
+        let stages = lines.iter().position(|l| l.trim_start().starts_with("requiredSubgroupSizeStages")).unwrap();
         assert!(lines[stages].contains("Vertex | TessControl") && !lines[stages].contains("[measured]"));
         assert!(lines[stages + 1].trim_start().starts_with("[measured]"));
         assert!(text.contains("maxIndirectCommandsTokenOffset") && text.contains("0xFFFFFFFF"));
@@ -135,10 +131,7 @@ mod tests {
         let text = render_list();
         for name in BUILTIN_NAMES {
             let p = builtin(name).unwrap();
-            assert!(
-                text.lines().any(|l| l.trim_start().starts_with(name) && l.contains(&p.description)),
-                "{name}"
-            );
+            assert!(text.lines().any(|l| l.trim_start().starts_with(name) && l.contains(&p.description)), "{name}");
         }
     }
 }

@@ -247,7 +247,14 @@ fn layout_section(o: &mut String, l: &Layout) {
     let raw = l.raw;
     out!(o, "");
     out!(o, "/* ------------------------------------------------------------------------------------------- */");
-    out!(o, "/* Layout `{}`: {}, stride {} bytes, {} tokens. */", raw.name, raw.glsl_layout, raw.stride, raw.tokens.len());
+    out!(
+        o,
+        "/* Layout `{}`: {}, stride {} bytes, {} tokens. */",
+        raw.name,
+        raw.glsl_layout,
+        raw.stride,
+        raw.tokens.len()
+    );
     out!(o, "/* ------------------------------------------------------------------------------------------- */");
     out!(o, "");
     out!(o, "/* One sequence of the indirect stream. */");
@@ -255,7 +262,9 @@ fn layout_section(o: &mut String, l: &Layout) {
     let width = l.members.iter().map(|m| decl(m).len()).max().unwrap_or(0) + 1;
     for m in &l.members {
         let mut what = match m.raw.token {
-            Some(t) if !m.is_padding => format!("{} ({})", raw.tokens[t].name, raw.tokens[t].token_type.manifest_name()),
+            Some(t) if !m.is_padding => {
+                format!("{} ({})", raw.tokens[t].name, raw.tokens[t].token_type.manifest_name())
+            }
             _ => "padding".to_string(),
         };
         if m.padded_elem {

@@ -15,7 +15,10 @@ pub fn emit(m: &Manifest) -> Result<String, EmitError> {
     if m.schema_version != SCHEMA_VERSION {
         return Err(EmitError::new(
             None,
-            format!("manifest schema version {} is not {SCHEMA_VERSION}, the version this dgcc writes", m.schema_version),
+            format!(
+                "manifest schema version {} is not {SCHEMA_VERSION}, the version this dgcc writes",
+                m.schema_version
+            ),
         ));
     }
     model::model(m)?;

@@ -207,16 +207,13 @@ fn model_layout(l: &CompiledLayout) -> Result<Layout<'_>, EmitError> {
         "scalar" => true,
         other => return Err(err(format!("unknown glsl_layout `{other}`"))),
     };
-    let mut tokens: Vec<Token> = l
-        .tokens
-        .iter()
-        .map(|t| Token { raw: t, name: names::member(&t.name), members: vec![] })
-        .collect();
+    let mut tokens: Vec<Token> =
+        l.tokens.iter().map(|t| Token { raw: t, name: names::member(&t.name), members: vec![] }).collect();
     let mut members = vec![];
     let mut seen = HashSet::new();
     for (i, rm) in l.record.iter().enumerate() {
-        let (scalar, dims) =
-            glsl_shape(&rm.glsl_type).ok_or_else(|| err(format!("member `{}` has unknown type `{}`", rm.name, rm.glsl_type)))?;
+        let (scalar, dims) = glsl_shape(&rm.glsl_type)
+            .ok_or_else(|| err(format!("member `{}` has unknown type `{}`", rm.name, rm.glsl_type)))?;
         let elem_size = scalar.bytes() * dims.iter().product::<u32>();
         let mut elem_dims = dims.clone();
         let mut padded_elem = false;
@@ -231,7 +228,10 @@ fn model_layout(l: &CompiledLayout) -> Result<Layout<'_>, EmitError> {
                 )));
             }
             if rm.array as u64 * rm.array_stride as u64 != rm.size as u64 {
-                return Err(err(format!("member `{}`: {} × {} is not its size {}", rm.name, rm.array, rm.array_stride, rm.size)));
+                return Err(err(format!(
+                    "member `{}`: {} × {} is not its size {}",
+                    rm.name, rm.array, rm.array_stride, rm.size
+                )));
             }
         } else if rm.size != elem_size {
             return Err(err(format!("member `{}` of type `{}` has size {}", rm.name, rm.glsl_type, rm.size)));
@@ -263,7 +263,15 @@ fn model_layout(l: &CompiledLayout) -> Result<Layout<'_>, EmitError> {
         if let (Some(t), false) = (token, tail) {
             tokens[t].members.push(i);
         }
-        members.push(Member { raw: rm, name, scalar, elem_dims, padded_elem, is_padding: token.is_none() || tail, param });
+        members.push(Member {
+            raw: rm,
+            name,
+            scalar,
+            elem_dims,
+            padded_elem,
+            is_padding: token.is_none() || tail,
+            param,
+        });
     }
     for t in &tokens {
         let mut params = HashSet::new();

@@ -23,9 +23,9 @@
 pub mod types;
 
 use crate::ast::{self, ExecutionSetKind, GlslLayout, PushData, TokenKind};
-use crate::span::Span;
 use crate::diag::Diagnostic;
 use crate::ir::{CompiledLayout, CompiledToken, ExecutionSet, FieldLayout, PushConstantRange, RecordMember};
+use crate::span::Span;
 use types::{align_up64, field_shape, uvec2, GlslType, ShapeError, INT, UINT};
 
 /// The result of laying out one layout.
@@ -129,9 +129,7 @@ fn token_parts(tok: &ast::Token, gl: GlslLayout, diags: &mut Vec<Diagnostic>) ->
             (parts, off as u32)
         }
         TokenKind::SequenceIndex { .. } => (vec![part(name, UINT, 0)], 4),
-        TokenKind::IndexBuffer { .. } => {
-            command(&name, &[("address", u2), ("size", UINT), ("index_type", UINT)])
-        }
+        TokenKind::IndexBuffer { .. } => command(&name, &[("address", u2), ("size", UINT), ("index_type", UINT)]),
         TokenKind::VertexBuffer { .. } => command(&name, &[("address", u2), ("size", UINT), ("stride", UINT)]),
         TokenKind::Draw => command(
             &name,
@@ -521,7 +519,10 @@ pub fn verify(l: &CompiledLayout) -> Result<(), String> {
             };
             let (start, end) = (t.offset as u64, t.offset as u64 + t.size as u64);
             if (m.offset as u64) < start || m.offset as u64 + m.size as u64 > end {
-                return Err(format!("record member `{}` at {} is not inside its token `{}` ({start}..{end})", m.name, m.offset, t.name));
+                return Err(format!(
+                    "record member `{}` at {} is not inside its token `{}` ({start}..{end})",
+                    m.name, m.offset, t.name
+                ));
             }
         }
         if m.offset % align != 0 {

@@ -95,11 +95,10 @@ pub(crate) fn create_instance() -> Result<(ash::Entry, ash::Instance)> {
 /// Create an instance; with `validation`, enable the Khronos layer and a messenger into the log.
 fn create_instance_with(validation: Option<&Arc<LayerLog>>) -> Result<(ash::Entry, ash::Instance, Option<Messenger>)> {
     // SAFETY: loading the system's Vulkan loader library.
-    let entry = unsafe { ash::Entry::load() }.map_err(|e| RuntimeError::NoVulkan(format!("cannot load the Vulkan loader: {e}")))?;
-    let app = vk::ApplicationInfo::default()
-        .application_name(c"dgcc")
-        .engine_name(c"dgcc")
-        .api_version(vk::API_VERSION_1_3);
+    let entry = unsafe { ash::Entry::load() }
+        .map_err(|e| RuntimeError::NoVulkan(format!("cannot load the Vulkan loader: {e}")))?;
+    let app =
+        vk::ApplicationInfo::default().application_name(c"dgcc").engine_name(c"dgcc").api_version(vk::API_VERSION_1_3);
     let Some(log) = validation else {
         let info = vk::InstanceCreateInfo::default().application_info(&app);
         // SAFETY: valid create info without pointers beyond `app`.
@@ -107,7 +106,8 @@ fn create_instance_with(validation: Option<&Arc<LayerLog>>) -> Result<(ash::Entr
             .map_err(|r| RuntimeError::NoVulkan(format!("vkCreateInstance failed: {r}")))?;
         return Ok((entry, instance, None));
     };
-    layer_log::find_layer(&entry).map_err(|why| RuntimeError::NoVulkan(format!("validation was asked for, but {why}")))?;
+    layer_log::find_layer(&entry)
+        .map_err(|why| RuntimeError::NoVulkan(format!("validation was asked for, but {why}")))?;
     let layers = [layer_log::LAYER_NAME.as_ptr()];
     let extensions = [ash::ext::debug_utils::NAME.as_ptr()];
     let mut messenger_info = layer_log::messenger_info(log);
@@ -118,8 +118,9 @@ fn create_instance_with(validation: Option<&Arc<LayerLog>>) -> Result<(ash::Entr
         .push_next(&mut messenger_info);
     // SAFETY: the create info and its chain live until the call returns; the messenger's user
     // data is `log`, which the returned `Messenger` keeps alive as long as the instance.
-    let instance = unsafe { entry.create_instance(&info, None) }
-        .map_err(|r| RuntimeError::NoVulkan(format!("vkCreateInstance with VK_LAYER_KHRONOS_validation failed: {r}")))?;
+    let instance = unsafe { entry.create_instance(&info, None) }.map_err(|r| {
+        RuntimeError::NoVulkan(format!("vkCreateInstance with VK_LAYER_KHRONOS_validation failed: {r}"))
+    })?;
     let utils = ash::ext::debug_utils::Instance::new(&entry, &instance);
     let standing = layer_log::messenger_info(log);
     // SAFETY: a valid instance with VK_EXT_debug_utils enabled.
@@ -239,7 +240,10 @@ impl GpuContext {
             });
         }
         let use_dgc = dgc_available && (options.enable_dgc || options.require_dgc);
-        if f12.buffer_device_address != vk::TRUE || f13.synchronization2 != vk::TRUE || f13.dynamic_rendering != vk::TRUE {
+        if f12.buffer_device_address != vk::TRUE
+            || f13.synchronization2 != vk::TRUE
+            || f13.dynamic_rendering != vk::TRUE
+        {
             return Err(RuntimeError::MissingFeature {
                 device: device_name,
                 feature: "bufferDeviceAddress, synchronization2 and dynamicRendering".into(),
@@ -286,7 +290,9 @@ impl GpuContext {
             .device_generated_commands(true)
             .dynamic_generated_pipeline_layout(caps.dgc_dynamic_layout);
         let use_mesh = caps.mesh_shader || caps.task_shader;
-        let mut e_mesh = vk::PhysicalDeviceMeshShaderFeaturesEXT::default().mesh_shader(caps.mesh_shader).task_shader(caps.task_shader);
+        let mut e_mesh = vk::PhysicalDeviceMeshShaderFeaturesEXT::default()
+            .mesh_shader(caps.mesh_shader)
+            .task_shader(caps.task_shader);
 
         // SAFETY: `physical` belongs to `instance`.
         let families = unsafe { instance.get_physical_device_queue_family_properties(physical) };
@@ -300,7 +306,8 @@ impl GpuContext {
             ..caps
         };
         let priorities = [1.0f32];
-        let queue_info = [vk::DeviceQueueCreateInfo::default().queue_family_index(queue_family).queue_priorities(&priorities)];
+        let queue_info =
+            [vk::DeviceQueueCreateInfo::default().queue_family_index(queue_family).queue_priorities(&priorities)];
         let mut ext_names = vec![];
         if use_dgc {
             ext_names.push(ash::khr::maintenance5::NAME.as_ptr());
@@ -323,7 +330,8 @@ impl GpuContext {
             info = info.push_next(&mut e_mesh);
         }
         // SAFETY: the chain holds only features the device reported.
-        let device = unsafe { instance.create_device(physical, &info, None) }.map_err(RuntimeError::vk("vkCreateDevice"))?;
+        let device =
+            unsafe { instance.create_device(physical, &info, None) }.map_err(RuntimeError::vk("vkCreateDevice"))?;
         let dgc = if use_dgc {
             match ext_dgc::Device::new(&instance, &device) {
                 Ok(d) => Some(d),
@@ -374,10 +382,12 @@ impl GpuContext {
     pub fn one_shot<T>(&self, f: impl FnOnce(vk::CommandBuffer) -> Result<T>) -> Result<T> {
         let alloc = vk::CommandBufferAllocateInfo::default().command_pool(self.pool).command_buffer_count(1);
         // SAFETY: the pool belongs to this device; the buffer is freed before returning.
-        let cmd = unsafe { self.device.allocate_command_buffers(&alloc) }.map_err(RuntimeError::vk("vkAllocateCommandBuffers"))?[0];
+        let cmd = unsafe { self.device.allocate_command_buffers(&alloc) }
+            .map_err(RuntimeError::vk("vkAllocateCommandBuffers"))?[0];
         let result = (|| {
             let begin = vk::CommandBufferBeginInfo::default().flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT);
-            unsafe { self.device.begin_command_buffer(cmd, &begin) }.map_err(RuntimeError::vk("vkBeginCommandBuffer"))?;
+            unsafe { self.device.begin_command_buffer(cmd, &begin) }
+                .map_err(RuntimeError::vk("vkBeginCommandBuffer"))?;
             let value = f(cmd)?;
             unsafe { self.device.end_command_buffer(cmd) }.map_err(RuntimeError::vk("vkEndCommandBuffer"))?;
             self.submit_and_wait(cmd)?;

@@ -24,13 +24,18 @@ impl StorageSet {
                     .stage_flags(stages)
             })
             .collect();
-        let sizes = [vk::DescriptorPoolSize { ty: vk::DescriptorType::STORAGE_BUFFER, descriptor_count: buffers.len().max(1) as u32 }];
+        let sizes = [vk::DescriptorPoolSize {
+            ty: vk::DescriptorType::STORAGE_BUFFER,
+            descriptor_count: buffers.len().max(1) as u32,
+        }];
         // SAFETY: valid create infos; partial objects are destroyed on failure.
         unsafe {
             let layout = d
                 .create_descriptor_set_layout(&vk::DescriptorSetLayoutCreateInfo::default().bindings(&bindings), None)
                 .map_err(RuntimeError::vk("vkCreateDescriptorSetLayout"))?;
-            let pool = match d.create_descriptor_pool(&vk::DescriptorPoolCreateInfo::default().max_sets(1).pool_sizes(&sizes), None) {
+            let pool = match d
+                .create_descriptor_pool(&vk::DescriptorPoolCreateInfo::default().max_sets(1).pool_sizes(&sizes), None)
+            {
                 Ok(p) => p,
                 Err(r) => {
                     d.destroy_descriptor_set_layout(layout, None);
@@ -38,7 +43,9 @@ impl StorageSet {
                 }
             };
             let layouts = [layout];
-            let set = match d.allocate_descriptor_sets(&vk::DescriptorSetAllocateInfo::default().descriptor_pool(pool).set_layouts(&layouts)) {
+            let set = match d.allocate_descriptor_sets(
+                &vk::DescriptorSetAllocateInfo::default().descriptor_pool(pool).set_layouts(&layouts),
+            ) {
                 Ok(s) => s[0],
                 Err(r) => {
                     d.destroy_descriptor_pool(pool, None);
@@ -46,8 +53,10 @@ impl StorageSet {
                     return Err(RuntimeError::Vulkan { call: "vkAllocateDescriptorSets", result: r });
                 }
             };
-            let infos: Vec<[vk::DescriptorBufferInfo; 1]> =
-                buffers.iter().map(|&b| [vk::DescriptorBufferInfo { buffer: b, offset: 0, range: vk::WHOLE_SIZE }]).collect();
+            let infos: Vec<[vk::DescriptorBufferInfo; 1]> = buffers
+                .iter()
+                .map(|&b| [vk::DescriptorBufferInfo { buffer: b, offset: 0, range: vk::WHOLE_SIZE }])
+                .collect();
             let writes: Vec<_> = infos
                 .iter()
                 .enumerate()

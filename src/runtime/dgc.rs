@@ -19,10 +19,10 @@
 
 use super::error::{Result, RuntimeError};
 use super::ext_dgc::{self as x, IndirectCommandsLayoutTokenEXT as Token};
+use super::features::EnabledFeatures;
 use super::memory::Allocator;
 use super::probe::probe_physical;
 use super::refuse::refusal;
-use super::features::EnabledFeatures;
 use crate::device::{Limit, Profile};
 use crate::ir::{CompiledLayout, PushConstantRange, TokenType};
 use ash::vk;
@@ -51,7 +51,12 @@ impl DgcDevice {
     /// (and `VK_KHR_maintenance5`) enabled and the `deviceGeneratedCommands` feature on, plus
     /// `bufferDeviceAddress` and `synchronization2`. `enabled` says which optional features the
     /// engine turned on; layouts that need one that is off are refused.
-    pub fn new(instance: &ash::Instance, physical: vk::PhysicalDevice, device: &ash::Device, enabled: EnabledFeatures) -> Result<DgcDevice> {
+    pub fn new(
+        instance: &ash::Instance,
+        physical: vk::PhysicalDevice,
+        device: &ash::Device,
+        enabled: EnabledFeatures,
+    ) -> Result<DgcDevice> {
         let mut probe = probe_physical(instance, physical);
         let not_enabled = enabled.restrict(&mut probe.profile);
         if probe.profile.value(crate::device::Limit::DeviceGeneratedCommands) != Some(1) {
@@ -171,7 +176,11 @@ impl DgcDevice {
                 layout.compiled.name
             )));
         }
-        let info = x::IndirectExecutionSetPipelineInfoEXT { initial_pipeline: initial, max_pipeline_count: set.max_entries, ..Default::default() };
+        let info = x::IndirectExecutionSetPipelineInfoEXT {
+            initial_pipeline: initial,
+            max_pipeline_count: set.max_entries,
+            ..Default::default()
+        };
         let create = x::IndirectExecutionSetCreateInfoEXT::pipelines(&info);
         // SAFETY: `initial` is a valid pipeline; max_entries was checked against the device by
         // `create_layout`'s rules.
@@ -183,7 +192,10 @@ impl DgcDevice {
     /// Put `pipeline` (same layout and state as the initial one, `INDIRECT_BINDABLE`) at `index`.
     pub fn write_execution_set(&self, set: &ExecutionSet, index: u32, pipeline: vk::Pipeline) -> Result<()> {
         if index >= set.max_entries {
-            return Err(RuntimeError::Invalid(format!("execution-set index {index} is past its {} entries", set.max_entries)));
+            return Err(RuntimeError::Invalid(format!(
+                "execution-set index {index} is past its {} entries",
+                set.max_entries
+            )));
         }
         let writes = [x::WriteIndirectExecutionSetPipelineEXT::new(index, pipeline)];
         // SAFETY: the index is in range and not used by pending work (the caller's contract).
@@ -213,7 +225,9 @@ impl TokenParts {
     fn new(layout: &CompiledLayout) -> Result<TokenParts> {
         let mut parts = TokenParts { push: vec![], vertex: vec![], index: vec![], set: vec![] };
         for t in &layout.tokens {
-            let missing = |what: &str| RuntimeError::Invalid(format!("token `{}` of layout `{}` has no {what}", t.name, layout.name));
+            let missing = |what: &str| {
+                RuntimeError::Invalid(format!("token `{}` of layout `{}` has no {what}", t.name, layout.name))
+            };
             match t.token_type {
                 TokenType::PushConstant | TokenType::SequenceIndex => {
                     let r = t.push_constant.ok_or_else(|| missing("push_constant range"))?;
@@ -230,7 +244,9 @@ impl TokenParts {
                 }
                 TokenType::IndexBuffer => {
                     let mode = t.index_mode.ok_or_else(|| missing("index_mode"))?;
-                    parts.index.push(x::IndirectCommandsIndexBufferTokenEXT { mode: x::IndirectCommandsInputModeFlagsEXT::from_raw(mode) });
+                    parts.index.push(x::IndirectCommandsIndexBufferTokenEXT {
+                        mode: x::IndirectCommandsInputModeFlagsEXT::from_raw(mode),
+                    });
                 }
                 TokenType::ExecutionSet => {
                     let s = t.execution_set.ok_or_else(|| missing("execution_set"))?;
@@ -257,7 +273,9 @@ impl TokenParts {
             .map(|t| {
                 let ty = x::IndirectCommandsTokenTypeEXT::from_raw(t.token_type.value() as i32);
                 match t.token_type {
-                    TokenType::PushConstant | TokenType::SequenceIndex => Token::push_constant(ty, t.offset, &self.push[next(&mut p)]),
+                    TokenType::PushConstant | TokenType::SequenceIndex => {
+                        Token::push_constant(ty, t.offset, &self.push[next(&mut p)])
+                    }
                     TokenType::VertexBuffer => Token::vertex_buffer(t.offset, &self.vertex[next(&mut v)]),
                     TokenType::IndexBuffer => Token::index_buffer(t.offset, &self.index[next(&mut i)]),
                     TokenType::ExecutionSet => Token::execution_set(t.offset, &self.set[next(&mut s)]),
@@ -341,7 +359,12 @@ impl DgcLayout {
     ///
     /// # Safety
     /// `cmd` is recording; the handles in `state` are valid.
-    pub unsafe fn restore(&self, device: &ash::Device, cmd: vk::CommandBuffer, state: &RestoreState<'_>) -> InvalidatedState {
+    pub unsafe fn restore(
+        &self,
+        device: &ash::Device,
+        cmd: vk::CommandBuffer,
+        state: &RestoreState<'_>,
+    ) -> InvalidatedState {
         let inv = self.invalidated_state();
         let mut left = InvalidatedState::default();
         if inv.pipeline {
@@ -401,15 +424,22 @@ mod tests {
     }
 
     fn layout(compiled: CompiledLayout) -> DgcLayout {
-        DgcLayout { handle: x::IndirectCommandsLayoutEXT::null(), compiled, pipeline_layout: vk::PipelineLayout::null(), ext: never_called() }
+        DgcLayout {
+            handle: x::IndirectCommandsLayoutEXT::null(),
+            compiled,
+            pipeline_layout: vk::PipelineLayout::null(),
+            ext: never_called(),
+        }
     }
-
 
     #[test]
     fn the_scene_layout_invalidates_push_constants_and_the_index_buffer_only() {
         let l = layout(crate::runtime::scene::scene_layout());
         let inv = l.invalidated_state();
-        assert_eq!(inv, InvalidatedState { push_constants: true, index_buffer: true, vertex_buffers: false, pipeline: false });
+        assert_eq!(
+            inv,
+            InvalidatedState { push_constants: true, index_buffer: true, vertex_buffers: false, pipeline: false }
+        );
         assert!(l.is_graphics() && !l.has_execution_set() && !l.uses_count_token() && !l.explicit_preprocess());
     }
 
@@ -424,7 +454,10 @@ mod tests {
         let range = unsafe { (*tokens[0].data.p_push_constant).update_range };
         assert_eq!((range.offset, range.size), (0, 8));
         assert_eq!(tokens[1].ty, x::IndirectCommandsTokenTypeEXT::INDEX_BUFFER);
-        assert_eq!(unsafe { (*tokens[1].data.p_index_buffer).mode }, x::IndirectCommandsInputModeFlagsEXT::VULKAN_INDEX_BUFFER);
+        assert_eq!(
+            unsafe { (*tokens[1].data.p_index_buffer).mode },
+            x::IndirectCommandsInputModeFlagsEXT::VULKAN_INDEX_BUFFER
+        );
         assert_eq!((tokens[2].ty, tokens[2].offset), (x::IndirectCommandsTokenTypeEXT::DRAW_INDEXED, 24));
         let mut broken = compiled.clone();
         broken.tokens[1].index_mode = None;

@@ -106,7 +106,14 @@ const SPLIT_COUNT_SPV: &[u8] = include_bytes!("../../shaders/runtime/spv/split_c
 impl Execution {
     /// Plan chunks and allocate the preprocess buffer for `layout` under `budget` bytes.
     /// `max_draw_count` matters only for `*_COUNT` action tokens.
-    pub fn new(dev: &DgcDevice, layout: &DgcLayout, bound: Bound, max_sequences: u32, max_draw_count: u32, budget: u64) -> Result<Execution> {
+    pub fn new(
+        dev: &DgcDevice,
+        layout: &DgcLayout,
+        bound: Bound,
+        max_sequences: u32,
+        max_draw_count: u32,
+        budget: u64,
+    ) -> Result<Execution> {
         if max_sequences == 0 {
             return Err(RuntimeError::Invalid("an execution needs at least one sequence".into()));
         }
@@ -127,7 +134,8 @@ impl Execution {
             size
         })
         .map_err(|e| RuntimeError::Invalid(format!("layout `{}`: {e}", layout.compiled.name)))?;
-        let has_sequence_index = layout.compiled.tokens.iter().any(|t| t.token_type == crate::ir::TokenType::SequenceIndex);
+        let has_sequence_index =
+            layout.compiled.tokens.iter().any(|t| t.token_type == crate::ir::TokenType::SequenceIndex);
         if has_sequence_index && chunk_plan.chunks > 1 {
             return Err(RuntimeError::Invalid(format!(
                 "layout `{}` has a SEQUENCE_INDEX token, whose values restart at 0 in every execute, but only {} of its {max_sequences} sequences fit one execute under the preprocess budget of {budget} bytes{}; raise the budget (or drop the token and index records another way)",
@@ -141,7 +149,16 @@ impl Execution {
         } else {
             None
         };
-        let mut exec = Execution { plan: chunk_plan, bound, max_sequences, max_draw_count, preprocess, chunk_counts: None, split: None, validator: None };
+        let mut exec = Execution {
+            plan: chunk_plan,
+            bound,
+            max_sequences,
+            max_draw_count,
+            preprocess,
+            chunk_counts: None,
+            split: None,
+            validator: None,
+        };
         if exec.plan.chunks > 1 {
             let usage = vk::BufferUsageFlags::STORAGE_BUFFER | vk::BufferUsageFlags::INDIRECT_BUFFER;
             exec.chunk_counts = Some(Buffer::new(dev, 4 * exec.plan.chunks as u64, usage, Location::Device)?);
@@ -177,7 +194,14 @@ impl Execution {
     /// # Safety
     /// `cmd` is recording, outside a render pass; the stream holds `stream.max_sequences`
     /// records of `layout.compiled.stride` bytes, written before this call.
-    pub unsafe fn record(&self, dev: &DgcDevice, layout: &DgcLayout, cmd: vk::CommandBuffer, stream: &Stream, pass: &mut dyn Pass) -> Result<()> {
+    pub unsafe fn record(
+        &self,
+        dev: &DgcDevice,
+        layout: &DgcLayout,
+        cmd: vk::CommandBuffer,
+        stream: &Stream,
+        pass: &mut dyn Pass,
+    ) -> Result<()> {
         if stream.max_sequences > self.max_sequences {
             return Err(RuntimeError::Invalid(format!(
                 "stream of {} records exceeds the {} this execution was prepared for",
@@ -195,7 +219,9 @@ impl Execution {
         inputs_barrier(d, cmd);
         let per = self.plan.sequences_per_chunk;
         let chunks = stream.max_sequences.div_ceil(per);
-        if let (Some(count), Some(counts), Some((pl, pipe)), true) = (stream.count, &self.chunk_counts, self.split, chunks > 1) {
+        if let (Some(count), Some(counts), Some((pl, pipe)), true) =
+            (stream.count, &self.chunk_counts, self.split, chunks > 1)
+        {
             d.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::COMPUTE, pipe);
             let mut push = [0u8; 28];
             push[0..8].copy_from_slice(&count.address.to_le_bytes());
@@ -308,8 +334,17 @@ pub fn requirements(dev: &DgcDevice, layout: &DgcLayout, bound: Bound, n: u32, m
     (req.memory_requirements.size, req.memory_requirements.memory_type_bits)
 }
 
-fn barrier(d: &ash::Device, cmd: vk::CommandBuffer, src: (vk::PipelineStageFlags2, vk::AccessFlags2), dst: (vk::PipelineStageFlags2, vk::AccessFlags2)) {
-    let b = [vk::MemoryBarrier2::default().src_stage_mask(src.0).src_access_mask(src.1).dst_stage_mask(dst.0).dst_access_mask(dst.1)];
+fn barrier(
+    d: &ash::Device,
+    cmd: vk::CommandBuffer,
+    src: (vk::PipelineStageFlags2, vk::AccessFlags2),
+    dst: (vk::PipelineStageFlags2, vk::AccessFlags2),
+) {
+    let b = [vk::MemoryBarrier2::default()
+        .src_stage_mask(src.0)
+        .src_access_mask(src.1)
+        .dst_stage_mask(dst.0)
+        .dst_access_mask(dst.1)];
     // SAFETY: `cmd` is recording outside a render pass.
     unsafe { d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().memory_barriers(&b)) };
 }
@@ -325,8 +360,12 @@ fn inputs_barrier(d: &ash::Device, cmd: vk::CommandBuffer) {
             vk::AccessFlags2::SHADER_WRITE | vk::AccessFlags2::TRANSFER_WRITE,
         ),
         (
-            vk::PipelineStageFlags2::DRAW_INDIRECT | bits::PIPELINE_STAGE_2_COMMAND_PREPROCESS_EXT | vk::PipelineStageFlags2::COMPUTE_SHADER,
-            vk::AccessFlags2::INDIRECT_COMMAND_READ | bits::ACCESS_2_COMMAND_PREPROCESS_READ_EXT | vk::AccessFlags2::SHADER_READ,
+            vk::PipelineStageFlags2::DRAW_INDIRECT
+                | bits::PIPELINE_STAGE_2_COMMAND_PREPROCESS_EXT
+                | vk::PipelineStageFlags2::COMPUTE_SHADER,
+            vk::AccessFlags2::INDIRECT_COMMAND_READ
+                | bits::ACCESS_2_COMMAND_PREPROCESS_READ_EXT
+                | vk::AccessFlags2::SHADER_READ,
         ),
     );
 }

@@ -64,8 +64,7 @@ pub mod bits {
     pub const PIPELINE_CREATE_2_INDIRECT_BINDABLE_EXT: vk::PipelineCreateFlags2KHR =
         vk::PipelineCreateFlags2KHR::from_raw(0x40_0000_0000);
     /// `VK_SHADER_CREATE_INDIRECT_BINDABLE_BIT_EXT`.
-    pub const SHADER_CREATE_INDIRECT_BINDABLE_EXT: vk::ShaderCreateFlagsEXT =
-        vk::ShaderCreateFlagsEXT::from_raw(0x80);
+    pub const SHADER_CREATE_INDIRECT_BINDABLE_EXT: vk::ShaderCreateFlagsEXT = vk::ShaderCreateFlagsEXT::from_raw(0x80);
     /// `VK_PIPELINE_STAGE_COMMAND_PREPROCESS_BIT_EXT`.
     pub const PIPELINE_STAGE_COMMAND_PREPROCESS_EXT: vk::PipelineStageFlags =
         vk::PipelineStageFlags::from_raw(0x2_0000);
@@ -256,7 +255,9 @@ const _: () = {
     assert!(size_of::<WriteIndirectExecutionSetShaderEXT>() == 32);
     assert!(size_of::<PhysicalDeviceDeviceGeneratedCommandsFeaturesEXT>() == 24);
     assert!(size_of::<PhysicalDeviceDeviceGeneratedCommandsPropertiesEXT>() == 64);
-    assert!(offset_of!(PhysicalDeviceDeviceGeneratedCommandsPropertiesEXT, supported_indirect_commands_input_modes) == 40);
+    assert!(
+        offset_of!(PhysicalDeviceDeviceGeneratedCommandsPropertiesEXT, supported_indirect_commands_input_modes) == 40
+    );
     assert!(size_of::<BindIndexBufferIndirectCommandEXT>() == 16);
     assert!(size_of::<BindVertexBufferIndirectCommandEXT>() == 16);
     assert!(size_of::<DrawIndirectCountIndirectCommandEXT>() == 16);

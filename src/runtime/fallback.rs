@@ -67,7 +67,10 @@ impl Fallback {
     /// Accept `layout` if the fallback can express it, or say why not.
     pub fn new(layout: &CompiledLayout, caps: FallbackCaps) -> Result<Fallback> {
         let refuse = |why: String| {
-            RuntimeError::Invalid(format!("layout `{}` cannot run without device-generated commands: {why}", layout.name))
+            RuntimeError::Invalid(format!(
+                "layout `{}` cannot run without device-generated commands: {why}",
+                layout.name
+            ))
         };
         let action = layout.action().ok_or_else(|| refuse("it has no action token".into()))?;
         let mut sequence_index = None;
@@ -76,7 +79,9 @@ impl Fallback {
                 TokenType::PushConstant => {}
                 TokenType::IndexBuffer if action.token_type == TokenType::DrawIndexed => {}
                 TokenType::SequenceIndex => {
-                    let r = t.push_constant.ok_or_else(|| refuse(format!("token `{}` has no push-constant range", t.name)))?;
+                    let r = t
+                        .push_constant
+                        .ok_or_else(|| refuse(format!("token `{}` has no push-constant range", t.name)))?;
                     sequence_index = Some((r.stages, r.offset));
                 }
                 other => {
@@ -92,7 +97,12 @@ impl Fallback {
             TokenType::Draw => Action::Draw { indexed: false, offset: action.offset },
             TokenType::DrawIndexed => Action::Draw { indexed: true, offset: action.offset },
             TokenType::Dispatch => Action::Dispatch { offset: action.offset, sequence_index },
-            other => return Err(refuse(format!("its action token is {}; the fallback runs DRAW, DRAW_INDEXED and DISPATCH", other.manifest_name()))),
+            other => {
+                return Err(refuse(format!(
+                    "its action token is {}; the fallback runs DRAW, DRAW_INDEXED and DISPATCH",
+                    other.manifest_name()
+                )))
+            }
         };
         let pushes_data = layout.tokens.iter().any(|t| t.token_type == TokenType::PushConstant);
         if let Action::Dispatch { sequence_index: None, .. } = action {
@@ -119,7 +129,10 @@ impl Fallback {
     pub fn with_push_constants(mut self, ranges: &[PushConstantRange]) -> Result<Fallback> {
         if let Action::Dispatch { sequence_index: Some((_, offset)), .. } = self.action {
             self.sequence_push = push_pieces(ranges, offset, 4).map_err(|why| {
-                RuntimeError::Invalid(format!("layout `{}`: the sequence index at push-constant offset {offset} cannot be pushed: {why}", self.layout))
+                RuntimeError::Invalid(format!(
+                    "layout `{}`: the sequence index at push-constant offset {offset} cannot be pushed: {why}",
+                    self.layout
+                ))
             })?;
         }
         Ok(self)
@@ -155,7 +168,10 @@ impl Fallback {
                     )));
                 }
                 if max > 1 && !self.caps.multi_draw_indirect {
-                    return Err(RuntimeError::Invalid(format!("layout `{}`: the fallback needs the multiDrawIndirect feature", self.layout)));
+                    return Err(RuntimeError::Invalid(format!(
+                        "layout `{}`: the fallback needs the multiDrawIndirect feature",
+                        self.layout
+                    )));
                 }
                 let at = stream.offset + offset as u64;
                 match (stream.count, host_sequences) {
@@ -167,7 +183,15 @@ impl Fallback {
                             )));
                         }
                         if indexed {
-                            d.cmd_draw_indexed_indirect_count(cmd, stream.buffer, at, c.buffer, c.offset, max, self.stride);
+                            d.cmd_draw_indexed_indirect_count(
+                                cmd,
+                                stream.buffer,
+                                at,
+                                c.buffer,
+                                c.offset,
+                                max,
+                                self.stride,
+                            );
                         } else {
                             d.cmd_draw_indirect_count(cmd, stream.buffer, at, c.buffer, c.offset, max, self.stride);
                         }

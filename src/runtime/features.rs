@@ -58,9 +58,16 @@ mod tests {
             p.set(l, 1);
         }
         p.set(ShaderObject, 0);
-        let off = EnabledFeatures { mesh_shader: true, dynamic_generated_pipeline_layout: true, shader_object: true, ..Default::default() }.restrict(&mut p);
+        let off = EnabledFeatures {
+            mesh_shader: true,
+            dynamic_generated_pipeline_layout: true,
+            shader_object: true,
+            ..Default::default()
+        }
+        .restrict(&mut p);
         assert_eq!(off, [TaskShader, RayTracingMaintenance1]);
-        let values = [MeshShader, TaskShader, RayTracingMaintenance1, ShaderObject, DynamicGeneratedPipelineLayout].map(|l| p.value(l));
+        let values = [MeshShader, TaskShader, RayTracingMaintenance1, ShaderObject, DynamicGeneratedPipelineLayout]
+            .map(|l| p.value(l));
         // Enabling a feature the hardware lacks does not switch it on.
         assert_eq!(values, [Some(1), Some(0), Some(0), Some(0), Some(1)]);
         // A mesh layout is then refused with the mesh-feature code.

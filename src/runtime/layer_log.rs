@@ -196,7 +196,8 @@ mod tests {
         let info = messenger_info(&log);
         let callback = info.pfn_user_callback.expect("set");
         let send = |severity, id: &CStr| {
-            let data = vk::DebugUtilsMessengerCallbackDataEXT::default().message_id_name(id).message(c"something is off");
+            let data =
+                vk::DebugUtilsMessengerCallbackDataEXT::default().message_id_name(id).message(c"something is off");
             // SAFETY: valid callback data and the log's own pointer, as the layer would pass them.
             unsafe { callback(severity, vk::DebugUtilsMessageTypeFlagsEXT::VALIDATION, &data, info.p_user_data) }
         };

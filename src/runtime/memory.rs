@@ -69,7 +69,8 @@ impl Buffer {
         let size = size.max(4);
         let usage = usage | vk::BufferUsageFlags::SHADER_DEVICE_ADDRESS;
         let mut usage2 = vk::BufferUsageFlags2CreateInfoKHR::default().usage(
-            vk::BufferUsageFlags2KHR::from_raw(usage.as_raw() as u64) | ext_dgc::bits::BUFFER_USAGE_2_PREPROCESS_BUFFER_EXT,
+            vk::BufferUsageFlags2KHR::from_raw(usage.as_raw() as u64)
+                | ext_dgc::bits::BUFFER_USAGE_2_PREPROCESS_BUFFER_EXT,
         );
         let mut info = vk::BufferCreateInfo::default().size(size).usage(usage);
         if preprocess {
@@ -88,7 +89,8 @@ impl Buffer {
                     vk::MemoryPropertyFlags::empty(),
                 ),
             };
-            let Some(type_index) = memory_type(memory_props, req.memory_type_bits & type_bits, required, preferred) else {
+            let Some(type_index) = memory_type(memory_props, req.memory_type_bits & type_bits, required, preferred)
+            else {
                 d.destroy_buffer(buffer, None);
                 return Err(RuntimeError::Invalid(format!(
                     "no memory type fits a {size}-byte buffer (type bits {:#x})",

@@ -92,7 +92,12 @@ const RATIO_CHECK_FLOOR: u64 = 64 * 1024;
 /// Plan chunks for `total` sequences (≥ 1), at most `device_max` per execute
 /// (`maxIndirectSequenceCount`), under `budget` bytes; `query(n)` asks the driver for the
 /// preprocess size of `n` sequences.
-pub fn plan(total: u32, device_max: u32, budget: u64, mut query: impl FnMut(u32) -> u64) -> Result<ChunkPlan, PlanError> {
+pub fn plan(
+    total: u32,
+    device_max: u32,
+    budget: u64,
+    mut query: impl FnMut(u32) -> u64,
+) -> Result<ChunkPlan, PlanError> {
     let want = total.max(1).min(device_max.max(1));
     // The doubling ladder 1, 2, 4, … up to `want` (always ending at `want`).
     let mut ladder = vec![];
@@ -190,7 +195,14 @@ mod tests {
 
     #[test]
     fn the_measured_lavapipe_model_matches_the_measurements() {
-        for (n, bytes) in [(100, 1_472_000u64), (1000, 144_320_000), (2000, 576_640_000), (4000, 2_305_280_000), (10_000, 1_518_298_112), (65_536, 20_971_520)] {
+        for (n, bytes) in [
+            (100, 1_472_000u64),
+            (1000, 144_320_000),
+            (2000, 576_640_000),
+            (4000, 2_305_280_000),
+            (10_000, 1_518_298_112),
+            (65_536, 20_971_520),
+        ] {
             assert_eq!(lavapipe_draw_indexed(n), bytes, "n = {n}");
         }
     }
@@ -218,20 +230,35 @@ mod tests {
         let p = plan(8192, 1 << 20, u64::MAX, lavapipe_draw_indexed).unwrap();
         assert!(p.anomaly.is_some());
         assert!(p.sequences_per_chunk <= 5461, "{p:?}"); // 144 n² + 320 n < 2^32 ⇔ n ≤ 5461
-        // A synthetic quadratic that wraps to just above the previous sample.
+                                                         // A synthetic quadratic that wraps to just above the previous sample.
         let sneaky = |n: u32| {
             let true_size = 300 * (n as u64).pow(2);
-            if true_size >= FOUR_GIB { ((true_size % FOUR_GIB) + (1 << 31)).min(FOUR_GIB - 1) } else { true_size }
+            if true_size >= FOUR_GIB {
+                ((true_size % FOUR_GIB) + (1 << 31)).min(FOUR_GIB - 1)
+            } else {
+                true_size
+            }
         };
         let p = plan(8192, 1 << 20, u64::MAX, sneaky).unwrap();
-        assert!(matches!(p.anomaly, Some(Anomaly::Wrapped { .. } | Anomaly::GrowthSlowed { .. } | Anomaly::Shrinks { .. })), "{p:?}");
+        assert!(
+            matches!(p.anomaly, Some(Anomaly::Wrapped { .. } | Anomaly::GrowthSlowed { .. } | Anomaly::Shrinks { .. })),
+            "{p:?}"
+        );
         assert!(300 * (p.sequences_per_chunk as u64).pow(2) < FOUR_GIB, "{p:?}");
     }
 
     #[test]
     fn a_linear_driver_is_trusted_and_runs_in_one_chunk_when_it_fits() {
         let p = plan(65_536, 1 << 20, 64 << 20, h200_draw_indexed).unwrap();
-        assert_eq!(p, ChunkPlan { sequences_per_chunk: 65_536, chunks: 1, preprocess_bytes: h200_draw_indexed(65_536), anomaly: None });
+        assert_eq!(
+            p,
+            ChunkPlan {
+                sequences_per_chunk: 65_536,
+                chunks: 1,
+                preprocess_bytes: h200_draw_indexed(65_536),
+                anomaly: None
+            }
+        );
     }
 
     #[test]

@@ -56,7 +56,8 @@ pub fn probe_physical(instance: &ash::Instance, pd: vk::PhysicalDevice) -> Probe
     let mut p12 = vk::PhysicalDeviceVulkan12Properties::default();
     let mut p13 = vk::PhysicalDeviceVulkan13Properties::default();
     let mut pdgc = ext_dgc::PhysicalDeviceDeviceGeneratedCommandsPropertiesEXT::default();
-    let mut props2 = vk::PhysicalDeviceProperties2::default().push_next(&mut p11).push_next(&mut p12).push_next(&mut p13);
+    let mut props2 =
+        vk::PhysicalDeviceProperties2::default().push_next(&mut p11).push_next(&mut p12).push_next(&mut p13);
     if has_dgc {
         props2 = props2.push_next(&mut pdgc);
     }
@@ -87,9 +88,11 @@ pub fn probe_physical(instance: &ash::Instance, pd: vk::PhysicalDevice) -> Probe
 
     let name = device_name(&props);
     let api = props.api_version;
-    let api_version = format!("{}.{}.{}", vk::api_version_major(api), vk::api_version_minor(api), vk::api_version_patch(api));
+    let api_version =
+        format!("{}.{}.{}", vk::api_version_major(api), vk::api_version_minor(api), vk::api_version_patch(api));
     let short = profile_name(p12.driver_id, &name);
-    let mut profile = Profile::new(short, format!("{name} (Vulkan {api_version}), read from the live device"), ProfileSource::Live);
+    let mut profile =
+        Profile::new(short, format!("{name} (Vulkan {api_version}), read from the live device"), ProfileSource::Live);
     let b = |v: vk::Bool32| (v == vk::TRUE) as u64;
     let lim = &props.limits;
     let mut set = |l: Limit, v: u64| {
@@ -102,7 +105,10 @@ pub fn probe_physical(instance: &ash::Instance, pd: vk::PhysicalDevice) -> Probe
         set(Limit::MaxIndirectCommandsTokenCount, pdgc.max_indirect_commands_token_count as u64);
         set(Limit::MaxIndirectCommandsTokenOffset, pdgc.max_indirect_commands_token_offset as u64);
         set(Limit::MaxIndirectCommandsIndirectStride, pdgc.max_indirect_commands_indirect_stride as u64);
-        set(Limit::SupportedIndirectCommandsInputModes, (pdgc.supported_indirect_commands_input_modes.as_raw() & 0x3) as u64);
+        set(
+            Limit::SupportedIndirectCommandsInputModes,
+            (pdgc.supported_indirect_commands_input_modes.as_raw() & 0x3) as u64,
+        );
         let stages = |s: vk::ShaderStageFlags| (s.as_raw() & KNOWN_STAGE_BITS) as u64;
         set(Limit::SupportedIndirectCommandsShaderStages, stages(pdgc.supported_indirect_commands_shader_stages));
         set(
@@ -114,7 +120,10 @@ pub fn probe_physical(instance: &ash::Instance, pd: vk::PhysicalDevice) -> Probe
             stages(pdgc.supported_indirect_commands_shader_stages_shader_binding),
         );
         set(Limit::DeviceGeneratedCommandsTransformFeedback, b(pdgc.device_generated_commands_transform_feedback));
-        set(Limit::DeviceGeneratedCommandsMultiDrawIndirectCount, b(pdgc.device_generated_commands_multi_draw_indirect_count));
+        set(
+            Limit::DeviceGeneratedCommandsMultiDrawIndirectCount,
+            b(pdgc.device_generated_commands_multi_draw_indirect_count),
+        );
         set(Limit::DynamicGeneratedPipelineLayout, b(fdgc.dynamic_generated_pipeline_layout));
     }
     set(Limit::DeviceGeneratedCommands, if has_dgc { b(fdgc.device_generated_commands) } else { 0 });
@@ -154,7 +163,8 @@ pub fn probe_physical(instance: &ash::Instance, pd: vk::PhysicalDevice) -> Probe
         "deviceID": props.device_id,
         "deviceType": device_type_name(props.device_type),
     });
-    let extra = Extra { device_properties: device_props, subgroup_operations: p11.subgroup_supported_operations.as_raw() };
+    let extra =
+        Extra { device_properties: device_props, subgroup_operations: p11.subgroup_supported_operations.as_raw() };
     let json = profiles_document(&profile, &api_version, ext_map, extra);
     Probe { profile, json, device_name: name, api_version }
 }
@@ -169,7 +179,10 @@ fn profile_name(driver: vk::DriverId, device_name: &str) -> String {
         vk::DriverId::MESA_RADV => "radv".into(),
         vk::DriverId::MESA_NVK => "nvk".into(),
         _ => {
-            let s: String = device_name.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' }).collect();
+            let s: String = device_name
+                .chars()
+                .map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' })
+                .collect();
             s.trim_matches('-').to_string()
         }
     }
@@ -201,8 +214,16 @@ pub const LIMIT_HOMES: [(Limit, &str, &str); 33] = {
         (MaxIndirectCommandsIndirectStride, DGC_P, "maxIndirectCommandsIndirectStride"),
         (SupportedIndirectCommandsInputModes, DGC_P, "supportedIndirectCommandsInputModes"),
         (SupportedIndirectCommandsShaderStages, DGC_P, "supportedIndirectCommandsShaderStages"),
-        (SupportedIndirectCommandsShaderStagesPipelineBinding, DGC_P, "supportedIndirectCommandsShaderStagesPipelineBinding"),
-        (SupportedIndirectCommandsShaderStagesShaderBinding, DGC_P, "supportedIndirectCommandsShaderStagesShaderBinding"),
+        (
+            SupportedIndirectCommandsShaderStagesPipelineBinding,
+            DGC_P,
+            "supportedIndirectCommandsShaderStagesPipelineBinding",
+        ),
+        (
+            SupportedIndirectCommandsShaderStagesShaderBinding,
+            DGC_P,
+            "supportedIndirectCommandsShaderStagesShaderBinding",
+        ),
         (DeviceGeneratedCommandsTransformFeedback, DGC_P, "deviceGeneratedCommandsTransformFeedback"),
         (DeviceGeneratedCommandsMultiDrawIndirectCount, DGC_P, "deviceGeneratedCommandsMultiDrawIndirectCount"),
         (DeviceGeneratedCommands, DGC_F, "deviceGeneratedCommands"),
@@ -352,7 +373,12 @@ mod tests {
                 p.set(l, 1);
             }
         }
-        let doc = profiles_document(&p, "1.4.305", Map::new(), Extra { device_properties: json!({"deviceName": "x"}), subgroup_operations: 0x7 });
+        let doc = profiles_document(
+            &p,
+            "1.4.305",
+            Map::new(),
+            Extra { device_properties: json!({"deviceName": "x"}), subgroup_operations: 0x7 },
+        );
         let device = &doc["capabilities"]["device"];
         for (l, structure, member) in LIMIT_HOMES {
             let v = match structure.split_once('.') {
@@ -363,18 +389,30 @@ mod tests {
             assert!(!v.is_null(), "{l} missing at {structure}.{member}");
         }
         let stages = &device["properties"]["VkPhysicalDeviceVulkan11Properties"]["subgroupSupportedStages"];
-        assert!(stages.as_array().is_some_and(|a| a.iter().all(|s| s.as_str().is_some_and(|s| s.starts_with("VK_SHADER_STAGE_") && s.contains("_BIT")))));
+        assert!(stages.as_array().is_some_and(|a| a
+            .iter()
+            .all(|s| s.as_str().is_some_and(|s| s.starts_with("VK_SHADER_STAGE_") && s.contains("_BIT")))));
         assert_eq!(
             device["properties"]["VkPhysicalDeviceVulkan11Properties"]["subgroupSupportedOperations"],
-            json!(["VK_SUBGROUP_FEATURE_BASIC_BIT", "VK_SUBGROUP_FEATURE_VOTE_BIT", "VK_SUBGROUP_FEATURE_ARITHMETIC_BIT"])
+            json!([
+                "VK_SUBGROUP_FEATURE_BASIC_BIT",
+                "VK_SUBGROUP_FEATURE_VOTE_BIT",
+                "VK_SUBGROUP_FEATURE_ARITHMETIC_BIT"
+            ])
         );
         assert!(doc["profiles"]["VP_DGCC_lavapipe"]["api-version"] == "1.4.305");
     }
 
     #[test]
     fn flags_are_written_as_bit_names() {
-        assert_eq!(written(Limit::SupportedIndirectCommandsInputModes, 3), json!([INPUT_MODE_NAMES[0].1, INPUT_MODE_NAMES[1].1]));
-        assert_eq!(written(Limit::SupportedIndirectCommandsShaderStages, 0x31), json!(["VK_SHADER_STAGE_VERTEX_BIT", "VK_SHADER_STAGE_FRAGMENT_BIT", "VK_SHADER_STAGE_COMPUTE_BIT"]));
+        assert_eq!(
+            written(Limit::SupportedIndirectCommandsInputModes, 3),
+            json!([INPUT_MODE_NAMES[0].1, INPUT_MODE_NAMES[1].1])
+        );
+        assert_eq!(
+            written(Limit::SupportedIndirectCommandsShaderStages, 0x31),
+            json!(["VK_SHADER_STAGE_VERTEX_BIT", "VK_SHADER_STAGE_FRAGMENT_BIT", "VK_SHADER_STAGE_COMPUTE_BIT"])
+        );
         assert_eq!(written(Limit::DeviceGeneratedCommands, 1), json!(true));
         assert_eq!(profile_name(vk::DriverId::MESA_LLVMPIPE, "llvmpipe"), "lavapipe");
         assert_eq!(profile_name(vk::DriverId::default(), "Some GPU (x)"), "some-gpu--x");

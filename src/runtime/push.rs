@@ -39,10 +39,8 @@ pub fn push_pieces(ranges: &[PushConstantRange], offset: u32, size: u32) -> Resu
     let mut pieces: Vec<PushPiece> = vec![];
     for w in cuts.windows(2) {
         let (from, to) = (w[0], w[1]);
-        let stages = ranges
-            .iter()
-            .filter(|r| (r.offset as u64) < to && range_end(r) > from)
-            .fold(0u32, |acc, r| acc | r.stages);
+        let stages =
+            ranges.iter().filter(|r| (r.offset as u64) < to && range_end(r) > from).fold(0u32, |acc, r| acc | r.stages);
         if stages == 0 {
             return Err(format!("no push-constant range of the pipeline layout holds bytes {from}..{to}"));
         }
@@ -59,7 +57,14 @@ pub fn push_pieces(ranges: &[PushConstantRange], offset: u32, size: u32) -> Resu
 ///
 /// # Safety
 /// `cmd` is recording; `layout` is the pipeline layout the pieces were computed for.
-pub unsafe fn push(d: &ash::Device, cmd: vk::CommandBuffer, layout: vk::PipelineLayout, pieces: &[PushPiece], offset: u32, bytes: &[u8]) {
+pub unsafe fn push(
+    d: &ash::Device,
+    cmd: vk::CommandBuffer,
+    layout: vk::PipelineLayout,
+    pieces: &[PushPiece],
+    offset: u32,
+    bytes: &[u8],
+) {
     for p in pieces {
         let from = (p.offset - offset) as usize;
         if let Some(slice) = bytes.get(from..from + p.size as usize) {

@@ -12,7 +12,11 @@ use crate::ir::{CompiledLayout, PushConstantRange};
 use crate::span::Span;
 
 /// `Some(diagnostics)` when any finding is an error (warnings ride along), `None` otherwise.
-pub fn refusal(layout: &CompiledLayout, push_constants: &[PushConstantRange], profile: &Profile) -> Option<Vec<Diagnostic>> {
+pub fn refusal(
+    layout: &CompiledLayout,
+    push_constants: &[PushConstantRange],
+    profile: &Profile,
+) -> Option<Vec<Diagnostic>> {
     let findings = device_findings(layout, push_constants, profile);
     if !findings.iter().any(Finding::is_error) {
         return None;

@@ -49,7 +49,13 @@ pub struct SubgroupPin {
 }
 
 /// A compute pipeline from SPIR-V with specialization constants and an optional subgroup pin.
-pub fn compute_pipeline(d: &ash::Device, layout: vk::PipelineLayout, spv: &[u8], spec: &[(u32, u32)], pin: Option<SubgroupPin>) -> Result<vk::Pipeline> {
+pub fn compute_pipeline(
+    d: &ash::Device,
+    layout: vk::PipelineLayout,
+    spv: &[u8],
+    spec: &[(u32, u32)],
+    pin: Option<SubgroupPin>,
+) -> Result<vk::Pipeline> {
     compute_pipeline_with(d, layout, spv, spec, pin, false)
 }
 
@@ -67,7 +73,8 @@ pub fn compute_pipeline_with(
     let spec = Spec::new(spec);
     let spec_info = spec.info();
     let pin = pin.unwrap_or_default();
-    let mut required = vk::PipelineShaderStageRequiredSubgroupSizeCreateInfo::default().required_subgroup_size(pin.required_size.unwrap_or(0));
+    let mut required = vk::PipelineShaderStageRequiredSubgroupSizeCreateInfo::default()
+        .required_subgroup_size(pin.required_size.unwrap_or(0));
     let mut stage = vk::PipelineShaderStageCreateInfo::default()
         .stage(vk::ShaderStageFlags::COMPUTE)
         .module(module)
@@ -77,7 +84,8 @@ pub fn compute_pipeline_with(
     if pin.required_size.is_some() {
         stage = stage.push_next(&mut required);
     }
-    let mut flags2 = vk::PipelineCreateFlags2CreateInfoKHR::default().flags(super::ext_dgc::bits::PIPELINE_CREATE_2_INDIRECT_BINDABLE_EXT);
+    let mut flags2 = vk::PipelineCreateFlags2CreateInfoKHR::default()
+        .flags(super::ext_dgc::bits::PIPELINE_CREATE_2_INDIRECT_BINDABLE_EXT);
     let mut info = vk::ComputePipelineCreateInfo::default().stage(stage).layout(layout);
     if indirect_bindable {
         info = info.push_next(&mut flags2);

@@ -11,7 +11,12 @@
 use std::path::{Path, PathBuf};
 
 /// Compile a kernel. `Err` holds the compiler's messages, one per line, `file:line: error: …`.
-pub(crate) fn compile(path: &Path, source: &str, generated_name: &str, generated: Option<&str>) -> Result<Vec<u32>, Vec<String>> {
+pub(crate) fn compile(
+    path: &Path,
+    source: &str,
+    generated_name: &str,
+    generated: Option<&str>,
+) -> Result<Vec<u32>, Vec<String>> {
     let fail = |e: String| vec![e];
     let compiler = shaderc::Compiler::new().map_err(|e| fail(format!("shaderc is not usable: {e}")))?;
     let mut options = shaderc::CompileOptions::new().map_err(|e| fail(format!("shaderc is not usable: {e}")))?;
@@ -25,7 +30,11 @@ pub(crate) fn compile(path: &Path, source: &str, generated_name: &str, generated
         if let (true, Some(text)) = (file_name == generated_name, &generated) {
             return Ok(shaderc::ResolvedInclude { resolved_name: requested.to_string(), content: text.clone() });
         }
-        let base = Path::new(requesting).parent().filter(|p| p.is_absolute()).map(Path::to_path_buf).unwrap_or_else(|| kernel_dir.clone());
+        let base = Path::new(requesting)
+            .parent()
+            .filter(|p| p.is_absolute())
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| kernel_dir.clone());
         let candidate: PathBuf = base.join(requested);
         match std::fs::read_to_string(&candidate) {
             Ok(content) if !content.contains('\0') => {

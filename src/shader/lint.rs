@@ -173,11 +173,7 @@ fn hard_coded_width(t: &[Tok], out: &mut Vec<Finding>) {
         if let Some((name, value)) = defined {
             if let (Some(n), Some(v)) = (t.get(name), int(t.get(value))) {
                 if (v == 32 || v == 64) && subgroup_named(&n.text) && n.kind == Kind::Ident {
-                    out.push(finding(
-                        "W0501",
-                        n.line,
-                        format!("`{}` hard-codes the subgroup size as {v}", n.text),
-                    ));
+                    out.push(finding("W0501", n.line, format!("`{}` hard-codes the subgroup size as {v}", n.text)));
                 }
             }
         }
@@ -288,7 +284,8 @@ fn shared_per_subgroup(t: &[Tok], ctx: &KernelContext, out: &mut Vec<Finding>) {
             ));
             continue;
         }
-        let indexed_by_subgroup = t.windows(3).any(|w| w[0].text == name.text && w[1].text == "[" && w[2].text == "gl_SubgroupID");
+        let indexed_by_subgroup =
+            t.windows(3).any(|w| w[0].text == name.text && w[1].text == "[" && w[2].text == "gl_SubgroupID");
         if let ([only], true, Some((smallest, target))) = (size, indexed_by_subgroup, &ctx.smallest_subgroup) {
             if let Kind::Int(n) = only.kind {
                 let invocations: u64 = ctx.local_size.iter().map(|&v| v as u64).product();
@@ -368,7 +365,10 @@ fn size_as_active_lanes(t: &[Tok], out: &mut Vec<Finding>) {
         let prev = |n: usize| i.checked_sub(n).and_then(|k| t.get(k)).map(|x| x.text.as_str());
         // `subgroupAdd(x) / gl_SubgroupSize` and `s / float(gl_SubgroupSize)`: an average over
         // lanes. (`id / gl_SubgroupSize` computes a subgroup index, a different question.)
-        let reduced = prev(1) == Some("/") && i >= 2 && t[i - 2].text == ")" && call_name(t, i - 2).is_some_and(|n| n.starts_with("subgroup"));
+        let reduced = prev(1) == Some("/")
+            && i >= 2
+            && t[i - 2].text == ")"
+            && call_name(t, i - 2).is_some_and(|n| n.starts_with("subgroup"));
         let divided = reduced || (prev(1) == Some("(") && prev(2) == Some("float") && prev(3) == Some("/"));
         let counted = matches!(prev(1), Some("+=" | "-="));
         // `atomicAdd(counter, gl_SubgroupSize)`: the second argument, alone.

@@ -62,8 +62,11 @@ fn check_kernel(
         Ok(s) => s,
         Err(e) => {
             out.push(
-                Diagnostic::new("E0580", format!("cannot read kernel `{}` at {}: {e}", kernel.name.node, path.display()))
-                    .primary(kernel.source.span, "relative to the description's directory"),
+                Diagnostic::new(
+                    "E0580",
+                    format!("cannot read kernel `{}` at {}: {e}", kernel.name.node, path.display()),
+                )
+                .primary(kernel.source.span, "relative to the description's directory"),
             );
             return;
         }
@@ -166,14 +169,20 @@ fn compiled_checks(path: &Path, source: &str, kernel: &ast::Kernel, manifest: &M
     let record = format!("{}Record", crate::emit::names::camel(&layout.name));
     match reflect::record_mismatches(&module, &record, layout) {
         None => out.push(
-            Diagnostic::new("W0505", format!("kernel `{}` writes `{}`, but has no struct `{record}`", kernel.name.node, layout.name))
-                .primary(writes.span, "the layout it writes")
-                .note(format!("help: #include \"{generated_name}\" and write the stream through `{record}`")),
+            Diagnostic::new(
+                "W0505",
+                format!("kernel `{}` writes `{}`, but has no struct `{record}`", kernel.name.node, layout.name),
+            )
+            .primary(writes.span, "the layout it writes")
+            .note(format!("help: #include \"{generated_name}\" and write the stream through `{record}`")),
         ),
         Some(problems) if !problems.is_empty() => {
             let mut d = Diagnostic::new(
                 "E0583",
-                format!("the `{record}` kernel `{}` writes is not the record of layout `{}`", kernel.name.node, layout.name),
+                format!(
+                    "the `{record}` kernel `{}` writes is not the record of layout `{}`",
+                    kernel.name.node, layout.name
+                ),
             )
             .primary(writes.span, "the layout it writes")
             .secondary(kernel.source.span, "declared in this kernel");

@@ -39,12 +39,18 @@ pub(crate) fn record_mismatches(m: &Module, record: &str, layout: &CompiledLayou
             continue;
         };
         if got.offset != want.offset {
-            problems.push(format!("`{name}` is at byte {} in the kernel, at byte {} in the stream", got.offset, want.offset));
+            problems.push(format!(
+                "`{name}` is at byte {} in the kernel, at byte {} in the stream",
+                got.offset, want.offset
+            ));
         }
         if want.array > 0 {
             if let TypeInner::Array { stride, .. } = m.types[got.ty].inner {
                 if stride != want.array_stride {
-                    problems.push(format!("`{name}` has array stride {stride} in the kernel, {} in the stream", want.array_stride));
+                    problems.push(format!(
+                        "`{name}` has array stride {stride} in the kernel, {} in the stream",
+                        want.array_stride
+                    ));
                 }
             }
         }

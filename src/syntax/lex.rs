@@ -104,9 +104,7 @@ impl<'t> Scanner<'t> {
         if c == '\\' {
             it.next()?;
         }
-        it.find(|&(_, c)| c == '\'' || c == '\n')
-            .filter(|&(_, c)| c == '\'')
-            .map(|(i, _)| i + 1)
+        it.find(|&(_, c)| c == '\'' || c == '\n').filter(|&(_, c)| c == '\'').map(|(i, _)| i + 1)
     }
 
     /// A RON raw string or character literal starting at `c`, if one does.
@@ -209,11 +207,7 @@ pub fn scan(source: &str, kind: SyntaxKind, max_depth: usize) -> Scan {
     for (piece, span) in Scanner::new(source, kind) {
         match piece {
             Piece::LineComment | Piece::BlockComment => {
-                out.comments.push(Comment {
-                    span,
-                    line: piece == Piece::LineComment,
-                    own_line: !line_has_code,
-                });
+                out.comments.push(Comment { span, line: piece == Piece::LineComment, own_line: !line_has_code });
                 if piece == Piece::BlockComment {
                     line_has_code = true;
                 }
@@ -266,11 +260,7 @@ mod tests {
 
     #[test]
     fn comments_inside_strings_are_not_comments() {
-        let s = scan(
-            "( \"// no\", r#\"/* no\"#, 'x' ) // yes\n/* a /* nested */ one */",
-            SyntaxKind::Ron,
-            64,
-        );
+        let s = scan("( \"// no\", r#\"/* no\"#, 'x' ) // yes\n/* a /* nested */ one */", SyntaxKind::Ron, 64);
         assert_eq!(s.comments.len(), 2);
         assert!(!s.comments[0].own_line && s.comments[0].line);
         assert!(s.comments[1].own_line && !s.comments[1].line);

@@ -30,12 +30,9 @@ pub fn decode(bytes: &[u8]) -> Result<&str, Diagnostic> {
         let at = err.valid_up_to();
         let len = err.error_len().unwrap_or(bytes.len() - at).max(1);
         let byte = bytes.get(at).copied().unwrap_or_default();
-        Diagnostic::new(
-            "E0018",
-            format!("the description is not UTF-8: invalid byte 0x{byte:02X} at byte offset {at}"),
-        )
-        .primary(Span::new(at, at + len), "not UTF-8")
-        .note("save the file as UTF-8 (dgcc reads RON and .dgc text only)")
+        Diagnostic::new("E0018", format!("the description is not UTF-8: invalid byte 0x{byte:02X} at byte offset {at}"))
+            .primary(Span::new(at, at + len), "not UTF-8")
+            .note("save the file as UTF-8 (dgcc reads RON and .dgc text only)")
     })
 }
 
@@ -62,21 +59,15 @@ pub fn check_size(source: &str) -> Result<(), Diagnostic> {
 
 /// E0013 for a bracket that opens one level too many.
 pub fn too_deep(bracket: Span) -> Diagnostic {
-    Diagnostic::new(
-        "E0013",
-        format!("the description nests deeper than {MAX_NESTING} brackets"),
-    )
-    .primary(bracket, format!("this bracket opens level {}", MAX_NESTING + 1))
+    Diagnostic::new("E0013", format!("the description nests deeper than {MAX_NESTING} brackets"))
+        .primary(bracket, format!("this bracket opens level {}", MAX_NESTING + 1))
 }
 
 /// E0013 for a field type with more than [`MAX_ARRAY_DIMENSIONS`] array dimensions; `ty` is
 /// the first dimension past the limit.
 pub fn too_many_dimensions(ty: Span) -> Diagnostic {
-    Diagnostic::new(
-        "E0013",
-        format!("this field type has more than {MAX_ARRAY_DIMENSIONS} array dimensions"),
-    )
-    .primary(ty, format!("array dimension {} starts here", MAX_ARRAY_DIMENSIONS + 1))
+    Diagnostic::new("E0013", format!("this field type has more than {MAX_ARRAY_DIMENSIONS} array dimensions"))
+        .primary(ty, format!("array dimension {} starts here", MAX_ARRAY_DIMENSIONS + 1))
 }
 
 /// Which list a count limit applies to.
@@ -123,11 +114,8 @@ pub fn check_count(count: Count, len: usize, first_excess: impl FnOnce() -> Span
     }
     let (items, owner) = count.what();
     Some(
-        Diagnostic::new(
-            count.code(),
-            format!("{owner} has {len} {items}; dgcc reads at most {}", count.limit()),
-        )
-        .primary(first_excess(), format!("{items} from here on are over the limit")),
+        Diagnostic::new(count.code(), format!("{owner} has {len} {items}; dgcc reads at most {}", count.limit()))
+            .primary(first_excess(), format!("{items} from here on are over the limit")),
     )
 }
 

@@ -104,10 +104,9 @@ fn doc_lines(p: &Pipeline) -> usize {
                 .iter()
                 .map(|t| {
                     let fields = match &t.kind {
-                        crate::ast::TokenKind::PushConstant {
-                            data: crate::ast::PushData::Fields(fs),
-                            ..
-                        } => fs.iter().map(|f| f.doc.len()).sum(),
+                        crate::ast::TokenKind::PushConstant { data: crate::ast::PushData::Fields(fs), .. } => {
+                            fs.iter().map(|f| f.doc.len()).sum()
+                        }
                         _ => 0,
                     };
                     t.doc.len() + fields

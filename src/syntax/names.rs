@@ -20,10 +20,7 @@ impl<T: Copy + PartialEq> Table<T> {
     }
 
     pub fn name(&self, value: T, kind: SyntaxKind) -> &'static str {
-        self.rows
-            .iter()
-            .find(|row| row.0 == value)
-            .map_or("?", |row| column(row, kind))
+        self.rows.iter().find(|row| row.0 == value).map_or("?", |row| column(row, kind))
     }
 
     pub fn names(&self, kind: SyntaxKind) -> Vec<&'static str> {
@@ -59,32 +56,16 @@ pub static STAGES: Table<Stage> = Table {
 
 pub static FLAGS: Table<LayoutFlag> = Table {
     rows: &[
-        (
-            LayoutFlag::ExplicitPreprocess,
-            "ExplicitPreprocess",
-            "explicit_preprocess",
-        ),
-        (
-            LayoutFlag::UnorderedSequences,
-            "UnorderedSequences",
-            "unordered_sequences",
-        ),
+        (LayoutFlag::ExplicitPreprocess, "ExplicitPreprocess", "explicit_preprocess"),
+        (LayoutFlag::UnorderedSequences, "UnorderedSequences", "unordered_sequences"),
     ],
 };
 
-pub static GLSL_LAYOUTS: Table<GlslLayout> = Table {
-    rows: &[
-        (GlslLayout::Std430, "Std430", "std430"),
-        (GlslLayout::Scalar, "Scalar", "scalar"),
-    ],
-};
+pub static GLSL_LAYOUTS: Table<GlslLayout> =
+    Table { rows: &[(GlslLayout::Std430, "Std430", "std430"), (GlslLayout::Scalar, "Scalar", "scalar")] };
 
-pub static INDEX_MODES: Table<IndexMode> = Table {
-    rows: &[
-        (IndexMode::Vulkan, "Vulkan", "vulkan"),
-        (IndexMode::Dxgi, "Dxgi", "dxgi"),
-    ],
-};
+pub static INDEX_MODES: Table<IndexMode> =
+    Table { rows: &[(IndexMode::Vulkan, "Vulkan", "vulkan"), (IndexMode::Dxgi, "Dxgi", "dxgi")] };
 
 pub static EXECUTION_SET_KINDS: Table<ExecutionSetKind> = Table {
     rows: &[
@@ -161,11 +142,7 @@ pub static TOKEN_KINDS: Table<Kind> = Table {
         (Kind::DrawMeshTasks, "DrawMeshTasks", "draw_mesh_tasks"),
         (Kind::DrawMeshTasksCount, "DrawMeshTasksCount", "draw_mesh_tasks_count"),
         (Kind::DrawMeshTasksNv, "DrawMeshTasksNv", "draw_mesh_tasks_nv"),
-        (
-            Kind::DrawMeshTasksCountNv,
-            "DrawMeshTasksCountNv",
-            "draw_mesh_tasks_count_nv",
-        ),
+        (Kind::DrawMeshTasksCountNv, "DrawMeshTasksCountNv", "draw_mesh_tasks_count_nv"),
         (Kind::TraceRays2, "TraceRays2", "trace_rays2"),
     ],
 };
@@ -191,9 +168,7 @@ impl Kind {
     }
 
     pub fn of(kind: &TokenKind) -> Kind {
-        TOKEN_KINDS
-            .parse(kind.variant_name(), SyntaxKind::Ron)
-            .unwrap_or(Kind::Draw)
+        TOKEN_KINDS.parse(kind.variant_name(), SyntaxKind::Ron).unwrap_or(Kind::Draw)
     }
 }
 
@@ -202,12 +177,7 @@ impl Kind {
 /// Case and underscores are ignored, so a `.dgc` spelling used in RON (`draw_indexed`) and the
 /// other way round (`DrawIndexed`) are both recognised.
 pub fn did_you_mean<'a>(found: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    let norm = |s: &str| {
-        s.chars()
-            .filter(|c| *c != '_')
-            .flat_map(char::to_lowercase)
-            .collect::<Vec<char>>()
-    };
+    let norm = |s: &str| s.chars().filter(|c| *c != '_').flat_map(char::to_lowercase).collect::<Vec<char>>();
     let found_n = norm(found);
     let threshold = (found_n.len() / 3).max(1);
     candidates
@@ -252,23 +222,13 @@ pub fn type_alias(found: &str, kind: SyntaxKind) -> Option<&'static str> {
 
 /// "a stage", "an index buffer mode".
 pub fn a(what: &str) -> String {
-    let article = if what.starts_with(['a', 'e', 'i', 'o', 'u']) {
-        "an"
-    } else {
-        "a"
-    };
+    let article = if what.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" };
     format!("{article} {what}")
 }
 
 /// "`a`, `b` and `c`".
 pub fn all_of(names: &[&str]) -> String {
-    one_of(names)
-        .rsplitn(2, " or ")
-        .collect::<Vec<_>>()
-        .into_iter()
-        .rev()
-        .collect::<Vec<_>>()
-        .join(" and ")
+    one_of(names).rsplitn(2, " or ").collect::<Vec<_>>().into_iter().rev().collect::<Vec<_>>().join(" and ")
 }
 
 /// "`a`, `b` or `c`".

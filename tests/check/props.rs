@@ -110,7 +110,18 @@ fn spec() -> impl Strategy<Value = Spec> {
         proptest::option::of(1u32..=4096),
     )
         .prop_map(
-            |(shape, glsl, pushes, sequence_index, vertex_buffers, pins, align, max_sequences, kernel, execution_set)| Spec {
+            |(
+                shape,
+                glsl,
+                pushes,
+                sequence_index,
+                vertex_buffers,
+                pins,
+                align,
+                max_sequences,
+                kernel,
+                execution_set,
+            )| Spec {
                 shape,
                 glsl,
                 pushes,

@@ -34,7 +34,9 @@ pub fn struct_layout(dis: &str, name: &str) -> Option<StructLayout> {
     for line in dis.lines() {
         let w = words(line);
         match w.as_slice() {
-            [lhs, "=", "OpTypeStruct", rest @ ..] if *lhs == id => members = rest.iter().map(|s| s.to_string()).collect(),
+            [lhs, "=", "OpTypeStruct", rest @ ..] if *lhs == id => {
+                members = rest.iter().map(|s| s.to_string()).collect()
+            }
             [lhs, "=", "OpTypeRuntimeArray", elem] => {
                 array_of.insert(lhs.to_string(), elem.to_string());
             }

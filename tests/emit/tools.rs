@@ -23,9 +23,8 @@ pub fn missing(what: &str, test: &str) {
 
 /// The path of an executable on `PATH`, or `None` after reporting it missing.
 pub fn tool(name: &str, test: &str) -> Option<PathBuf> {
-    let found = std::env::var_os("PATH").and_then(|paths| {
-        std::env::split_paths(&paths).map(|d| d.join(name)).find(|p| p.is_file())
-    });
+    let found = std::env::var_os("PATH")
+        .and_then(|paths| std::env::split_paths(&paths).map(|d| d.join(name)).find(|p| p.is_file()));
     if found.is_none() {
         missing(&format!("`{name}` (not on PATH)"), test);
     }
@@ -39,11 +38,9 @@ pub fn vulkan_headers(env: &str, default: &str, new_enough: bool, test: &str) ->
     let version = header_version(&dir);
     let ok = version.is_some_and(|v| (v >= 296) == new_enough);
     if !ok {
-        let want = if new_enough { "≥ 1.3.296 (with VK_EXT_device_generated_commands)" } else { "older than 1.3.296" };
-        missing(
-            &format!("Vulkan headers {want} in {} (found version {version:?}; set {env})", dir.display()),
-            test,
-        );
+        let want =
+            if new_enough { "≥ 1.3.296 (with VK_EXT_device_generated_commands)" } else { "older than 1.3.296" };
+        missing(&format!("Vulkan headers {want} in {} (found version {version:?}; set {env})", dir.display()), test);
         return None;
     }
     Some(dir)
@@ -59,12 +56,7 @@ pub fn run(cmd: &mut Command) -> String {
     let out = cmd.output().unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
     if !out.status.success() {
-        panic!(
-            "{cmd:?} failed ({}):\n{}\n{}",
-            out.status,
-            text,
-            String::from_utf8_lossy(&out.stderr)
-        );
+        panic!("{cmd:?} failed ({}):\n{}\n{}", out.status, text, String::from_utf8_lossy(&out.stderr));
     }
     text
 }

@@ -48,11 +48,7 @@ fn refused(what: &str, file: &str, text: String) -> Vec<&'static str> {
         assert!(dgcc::rules::lookup(d.code).is_some(), "{what}: unregistered code {}", d.code);
         assert!(!d.message.is_empty(), "{what}: {} without a message", d.code);
     }
-    assert!(
-        diagnostics.len() <= 1000,
-        "{what}: {} diagnostics; one cause should give a few",
-        diagnostics.len()
-    );
+    assert!(diagnostics.len() <= 1000, "{what}: {} diagnostics; one cause should give a few", diagnostics.len());
     if let Some(peak) = peak_memory_kib() {
         assert!(peak < PEAK_MEMORY_BOUND_KIB, "{what}: the test process peaked at {peak} KiB");
     }

@@ -22,7 +22,15 @@ fn token(name: &str, tt: TokenType, offset: u32, size: u32) -> CompiledToken {
 }
 
 fn member(name: &str, offset: u32, token: usize) -> RecordMember {
-    RecordMember { name: name.into(), glsl_type: "uint".into(), array: 0, array_stride: 0, offset, size: 4, token: Some(token) }
+    RecordMember {
+        name: name.into(),
+        glsl_type: "uint".into(),
+        array: 0,
+        array_stride: 0,
+        offset,
+        size: 4,
+        token: Some(token),
+    }
 }
 
 /// `value` (push constant 0..4) [+ sequence index (push 4..8)] + DISPATCH.
@@ -49,7 +57,15 @@ pub fn accumulate(with_sequence_index: bool, stride: u32) -> CompiledLayout {
     let mut end = at + 12;
     let mut pad = 0;
     while end < stride {
-        record.push(RecordMember { name: format!("_pad{pad}"), glsl_type: "uint".into(), array: 0, array_stride: 0, offset: end, size: 4, token: None });
+        record.push(RecordMember {
+            name: format!("_pad{pad}"),
+            glsl_type: "uint".into(),
+            array: 0,
+            array_stride: 0,
+            offset: end,
+            size: 4,
+            token: None,
+        });
         end += 4;
         pad += 1;
     }

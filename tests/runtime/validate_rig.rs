@@ -48,49 +48,27 @@ pub fn layout(name: &str, stride: u32, stages: u32, tokens: Vec<CompiledToken>) 
 pub fn draws() -> CompiledLayout {
     let mut object = token("object", TokenType::PushConstant, 0);
     object.size = 8;
-    object.push_constant = Some(PushConstantRange {
-        stages: VERTEX,
-        offset: 0,
-        size: 8,
-    });
+    object.push_constant = Some(PushConstantRange { stages: VERTEX, offset: 0, size: 8 });
     let mut indices = token("indices", TokenType::IndexBuffer, 8);
     indices.index_mode = Some(1);
     let mut vertices = token("vertices", TokenType::VertexBuffer, 24);
     vertices.vertex_binding = Some(0);
-    layout(
-        "Draws",
-        64,
-        VERTEX | 0x10,
-        vec![object, indices, vertices, token("draw", TokenType::DrawIndexed, 40)],
-    )
+    layout("Draws", 64, VERTEX | 0x10, vec![object, indices, vertices, token("draw", TokenType::DrawIndexed, 40)])
 }
 
 /// EXECUTION_SET (4 pipelines) @0 · INDEX_BUFFER @4 · DRAW_INDEXED_COUNT @20; stride 48.
 pub fn count_draws() -> CompiledLayout {
     let mut set = token("material", TokenType::ExecutionSet, 0);
-    set.execution_set = Some(ExecutionSet {
-        kind: 0,
-        stages: VERTEX | 0x10,
-        max_entries: 4,
-    });
+    set.execution_set = Some(ExecutionSet { kind: 0, stages: VERTEX | 0x10, max_entries: 4 });
     let mut indices = token("indices", TokenType::IndexBuffer, 4);
     indices.index_mode = Some(1);
-    layout(
-        "CountDraws",
-        48,
-        VERTEX | 0x10,
-        vec![set, indices, token("draws", TokenType::DrawIndexedCount, 20)],
-    )
+    layout("CountDraws", 48, VERTEX | 0x10, vec![set, indices, token("draws", TokenType::DrawIndexedCount, 20)])
 }
 
 /// push(0..4) · DISPATCH @4; stride 16.
 pub fn dispatch() -> CompiledLayout {
     let mut job = token("job", TokenType::PushConstant, 0);
-    job.push_constant = Some(PushConstantRange {
-        stages: COMPUTE,
-        offset: 0,
-        size: 4,
-    });
+    job.push_constant = Some(PushConstantRange { stages: COMPUTE, offset: 0, size: 4 });
     layout("Jobs", 16, COMPUTE, vec![job, token("groups", TokenType::Dispatch, 4)])
 }
 
@@ -155,11 +133,7 @@ impl Rig {
         self.stream.write(0, as_bytes(&data)).unwrap();
         let count = count.map(|n| {
             self.count.write(0, &n.to_le_bytes()).unwrap();
-            Count {
-                buffer: self.count.buffer,
-                offset: 0,
-                address: self.count.address,
-            }
+            Count { buffer: self.count.buffer, offset: 0, address: self.count.address }
         });
         Stream {
             buffer: self.stream.buffer,
@@ -177,7 +151,13 @@ impl Rig {
     }
 
     /// Validate on the device.
-    pub fn validate(&self, ctx: &GpuContext, layout: &CompiledLayout, limits: StreamLimits, stream: &Stream) -> StreamReport {
+    pub fn validate(
+        &self,
+        ctx: &GpuContext,
+        layout: &CompiledLayout,
+        limits: StreamLimits,
+        stream: &Stream,
+    ) -> StreamReport {
         let mut v = StreamValidator::new(ctx, layout, limits, &self.registered()).unwrap();
         ctx.one_shot(|cmd| unsafe { v.record(&ctx.device, cmd, stream) }).unwrap();
         let report = v.read_report();
@@ -188,14 +168,9 @@ impl Rig {
     /// Validate the same stream on the host.
     pub fn validate_on_host(&self, layout: &CompiledLayout, limits: StreamLimits, stream: &Stream) -> StreamReport {
         let bytes = self.stream.bytes().unwrap();
-        let stored_count = stream
-            .count
-            .map(|_| u32::from_le_bytes(self.count.bytes().unwrap()[..4].try_into().unwrap()));
-        let host = HostStream {
-            records: bytes,
-            max_sequences: stream.max_sequences,
-            stored_count,
-        };
+        let stored_count =
+            stream.count.map(|_| u32::from_le_bytes(self.count.bytes().unwrap()[..4].try_into().unwrap()));
+        let host = HostStream { records: bytes, max_sequences: stream.max_sequences, stored_count };
         let memory = [(self.indirect.address, self.indirect.bytes().unwrap())];
         validate_on_host(layout, &limits, &self.registered(), &host, &memory).unwrap()
     }
@@ -203,13 +178,7 @@ impl Rig {
     pub fn destroy(mut self, ctx: &GpuContext) {
         unsafe {
             ctx.device.device_wait_idle().unwrap();
-            for b in [
-                &mut self.index,
-                &mut self.vertex,
-                &mut self.indirect,
-                &mut self.stream,
-                &mut self.count,
-            ] {
+            for b in [&mut self.index, &mut self.vertex, &mut self.indirect, &mut self.stream, &mut self.count] {
                 b.destroy(&ctx.device);
             }
         }

@@ -21,31 +21,18 @@ fn the_executor_validates_before_executing_and_still_runs_the_stream() {
     totals.write(0, &[0; 12]).unwrap();
     let d = &ctx.device;
     let mut set = StorageSet::new(d, vk::ShaderStageFlags::COMPUTE, &[totals.buffer, rig.stream.buffer]).unwrap();
-    let ranges = [vk::PushConstantRange {
-        stage_flags: vk::ShaderStageFlags::COMPUTE,
-        offset: 0,
-        size: 8,
-    }];
+    let ranges = [vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::COMPUTE, offset: 0, size: 8 }];
     let set_layouts = [set.layout];
-    let info = vk::PipelineLayoutCreateInfo::default()
-        .set_layouts(&set_layouts)
-        .push_constant_ranges(&ranges);
+    let info = vk::PipelineLayoutCreateInfo::default().set_layouts(&set_layouts).push_constant_ranges(&ranges);
     let pipeline_layout = unsafe { d.create_pipeline_layout(&info, None) }.unwrap();
     let spv = include_bytes!("../../shaders/runtime/spv/test_accumulate.comp.spv");
     let pipeline = compute_pipeline(d, pipeline_layout, spv, &[(0, 0), (1, layout.stride / 4)], None).unwrap();
     let dev = DgcDevice::from_context(&ctx).unwrap();
-    let push = [dgcc::ir::PushConstantRange {
-        stages: rig::COMPUTE,
-        offset: 0,
-        size: 8,
-    }];
+    let push = [dgcc::ir::PushConstantRange { stages: rig::COMPUTE, offset: 0, size: 8 }];
     let mut l = dev.create_layout(&layout, &push, pipeline_layout).unwrap();
     let mut exec = Execution::new(&dev, &l, Bound::Pipeline(pipeline), 3, 0, 64 << 20).unwrap();
     // The engine states one workgroup per dimension; sequence 1 asks for two.
-    let limits = StreamLimits {
-        max_workgroup_count: Some([1, 1, 1]),
-        ..Default::default()
-    };
+    let limits = StreamLimits { max_workgroup_count: Some([1, 1, 1]), ..Default::default() };
     let validator = StreamValidator::new(&dev, &layout, limits, &[]).unwrap();
     assert!(exec.set_validator(Some(validator)).is_none());
     let stream = rig.stream(&[vec![1, 1, 1, 1], vec![10, 2, 1, 1], vec![100, 1, 1, 1]], layout.stride, Some(3));
@@ -59,11 +46,7 @@ fn the_executor_validates_before_executing_and_still_runs_the_stream() {
     assert_eq!(found(&report), vec![(Some(1), Some("groups"), Check::GroupsX)], "{report}");
     let t = totals.bytes().unwrap();
     let word = |i: usize| u32::from_le_bytes(t[4 * i..4 * i + 4].try_into().unwrap());
-    assert_eq!(
-        (word(0), word(1)),
-        (121, 4),
-        "the stream ran with the engine's pipeline after validation"
-    );
+    assert_eq!((word(0), word(1)), (121, 4), "the stream ran with the engine's pipeline after validation");
     unsafe {
         d.device_wait_idle().unwrap();
         exec.destroy(&dev);
@@ -83,13 +66,7 @@ fn the_scene_validates_a_clean_stream_every_frame_in_both_gpu_modes() {
         return;
     }
     for mode in [Mode::Dgc, Mode::Mdi] {
-        let options = RunOptions {
-            mode,
-            objects: 1500,
-            frames: 2,
-            validate_stream: true,
-            ..RunOptions::default()
-        };
+        let options = RunOptions { mode, objects: 1500, frames: 2, validate_stream: true, ..RunOptions::default() };
         let report = match run(&builtin_manifest(), &options) {
             Ok(r) => r,
             Err(e @ dgcc::runtime::RuntimeError::MissingFeature { .. }) if !common::require_vulkan() => {
@@ -109,22 +86,10 @@ fn the_scene_validates_a_clean_stream_every_frame_in_both_gpu_modes() {
         assert!(serde_json::to_value(&report).unwrap()["stream_validation"][1]["total"] == 0);
     }
     // The validator is not run unless asked, and is refused where there is no GPU stream.
-    let plain = run(
-        &builtin_manifest(),
-        &RunOptions {
-            objects: 100,
-            frames: 1,
-            ..RunOptions::default()
-        },
-    )
-    .unwrap();
+    let plain = run(&builtin_manifest(), &RunOptions { objects: 100, frames: 1, ..RunOptions::default() }).unwrap();
     assert!(plain.stream_validation.is_empty() && !plain.to_string().contains("stream validation"));
     assert!(serde_json::to_value(&plain).unwrap().get("stream_validation").is_none());
-    let cpu = RunOptions {
-        mode: Mode::Cpu,
-        validate_stream: true,
-        ..RunOptions::default()
-    };
+    let cpu = RunOptions { mode: Mode::Cpu, validate_stream: true, ..RunOptions::default() };
     assert!(run(&builtin_manifest(), &cpu).unwrap_err().to_string().contains("--mode cpu"));
 }
 

@@ -15,9 +15,7 @@ fn ron_layout(layout: &str) -> String {
 }
 
 fn ron_tokens(tokens: &str) -> String {
-    ron_layout(&format!(
-        "name: \"L\", stages: [Vertex], max_sequences: 4, tokens: [{tokens}]"
-    ))
+    ron_layout(&format!("name: \"L\", stages: [Vertex], max_sequences: 4, tokens: [{tokens}]"))
 }
 
 fn dsl_items(items: &str) -> String {
@@ -27,20 +25,8 @@ fn dsl_items(items: &str) -> String {
 /// (case, syntax, source, code of the first diagnostic, text under its primary label).
 fn cases() -> Vec<(&'static str, SyntaxKind, String, &'static str, &'static str)> {
     vec![
-        (
-            "ron syntax: missing comma",
-            R,
-            ron_tokens("Draw Dispatch"),
-            "E0001",
-            "D",
-        ),
-        (
-            "ron syntax: unclosed",
-            R,
-            "Pipeline(name: \"p\", layouts: [".into(),
-            "E0001",
-            "",
-        ),
+        ("ron syntax: missing comma", R, ron_tokens("Draw Dispatch"), "E0001", "D"),
+        ("ron syntax: unclosed", R, "Pipeline(name: \"p\", layouts: [".into(), "E0001", ""),
         (
             "ron syntax: after non-ASCII text",
             R,
@@ -56,20 +42,8 @@ fn cases() -> Vec<(&'static str, SyntaxKind, String, &'static str, &'static str)
             "#![enable(implicit_some)]",
         ),
         ("dsl syntax: missing semicolon", D, dsl_items("draw"), "E0001", "}"),
-        (
-            "dsl syntax: pin without number",
-            D,
-            dsl_items("dispatch @ ;"),
-            "E0001",
-            ";",
-        ),
-        (
-            "dsl syntax: bad escape",
-            D,
-            "pipeline \"a\\qb\" { }".into(),
-            "E0001",
-            "\\q",
-        ),
+        ("dsl syntax: pin without number", D, dsl_items("dispatch @ ;"), "E0001", ";"),
+        ("dsl syntax: bad escape", D, "pipeline \"a\\qb\" { }".into(), "E0001", "\\q"),
         (
             "ron unknown field",
             R,
@@ -77,13 +51,7 @@ fn cases() -> Vec<(&'static str, SyntaxKind, String, &'static str, &'static str)
             "E0002",
             "strid",
         ),
-        (
-            "ron parameter of another kind",
-            R,
-            ron_tokens("Draw(mode: Vulkan)"),
-            "E0002",
-            "mode",
-        ),
+        ("ron parameter of another kind", R, ron_tokens("Draw(mode: Vulkan)"), "E0002", "mode"),
         ("dsl unknown setting", D, dsl_items("strid 48;"), "E0002", "strid"),
         (
             "dsl unknown kernel setting",
@@ -99,27 +67,9 @@ fn cases() -> Vec<(&'static str, SyntaxKind, String, &'static str, &'static str)
             "E0002",
             "layuot",
         ),
-        (
-            "ron missing field",
-            R,
-            ron_layout("name: \"L\", stages: [Vertex], tokens: []"),
-            "E0003",
-            "(",
-        ),
-        (
-            "ron missing token parameter",
-            R,
-            ron_tokens("IndexBuffer(name: \"i\")"),
-            "E0003",
-            "IndexBuffer",
-        ),
-        (
-            "dsl missing max_sequences",
-            D,
-            "pipeline p { layout L [vertex] { draw; } }".into(),
-            "E0003",
-            "layout L",
-        ),
+        ("ron missing field", R, ron_layout("name: \"L\", stages: [Vertex], tokens: []"), "E0003", "("),
+        ("ron missing token parameter", R, ron_tokens("IndexBuffer(name: \"i\")"), "E0003", "IndexBuffer"),
+        ("dsl missing max_sequences", D, "pipeline p { layout L [vertex] { draw; } }".into(), "E0003", "layout L"),
         (
             "ron duplicate field",
             R,
@@ -127,13 +77,7 @@ fn cases() -> Vec<(&'static str, SyntaxKind, String, &'static str, &'static str)
             "E0004",
             "max_sequences",
         ),
-        (
-            "dsl duplicate setting",
-            D,
-            dsl_items("stride 16;\n        stride 32;"),
-            "E0004",
-            "stride",
-        ),
+        ("dsl duplicate setting", D, dsl_items("stride 16;\n        stride 32;"), "E0004", "stride"),
         ("ron unknown token kind", R, ron_tokens("Dispach"), "E0005", "Dispach"),
         ("dsl unknown token kind", D, dsl_items("dispach;"), "E0005", "dispach"),
         (
@@ -157,13 +101,7 @@ fn cases() -> Vec<(&'static str, SyntaxKind, String, &'static str, &'static str)
             "E0007",
             "Float",
         ),
-        (
-            "dsl unknown field type",
-            D,
-            dsl_items("push_constant [vertex] offset 0 { x: float; }"),
-            "E0007",
-            "float",
-        ),
+        ("dsl unknown field type", D, dsl_items("push_constant [vertex] offset 0 { x: float; }"), "E0007", "float"),
         (
             "dsl unknown field type, no suggestion",
             D,
@@ -171,20 +109,8 @@ fn cases() -> Vec<(&'static str, SyntaxKind, String, &'static str, &'static str)
             "E0007",
             "quaternion",
         ),
-        (
-            "ron unknown index mode",
-            R,
-            ron_tokens("IndexBuffer(mode: Uint16)"),
-            "E0008",
-            "Uint16",
-        ),
-        (
-            "dsl unknown flag",
-            D,
-            dsl_items("flags unordered;"),
-            "E0008",
-            "unordered",
-        ),
+        ("ron unknown index mode", R, ron_tokens("IndexBuffer(mode: Uint16)"), "E0008", "Uint16"),
+        ("dsl unknown flag", D, dsl_items("flags unordered;"), "E0008", "unordered"),
         (
             "dsl unknown subgroup form",
             D,
@@ -228,13 +154,7 @@ fn cases() -> Vec<(&'static str, SyntaxKind, String, &'static str, &'static str)
             "E0009",
             "(64, 1)",
         ),
-        (
-            "ron wrong top-level struct",
-            R,
-            "Pipelin(name: \"p\", layouts: [])".into(),
-            "E0009",
-            "Pipelin",
-        ),
+        ("ron wrong top-level struct", R, "Pipelin(name: \"p\", layouts: [])".into(), "E0009", "Pipelin"),
         (
             "ron number too large",
             R,
@@ -242,13 +162,7 @@ fn cases() -> Vec<(&'static str, SyntaxKind, String, &'static str, &'static str)
             "E0010",
             "4294967296",
         ),
-        (
-            "ron negative number",
-            R,
-            ron_tokens("VertexBuffer(binding: -1)"),
-            "E0010",
-            "-1",
-        ),
+        ("ron negative number", R, ron_tokens("VertexBuffer(binding: -1)"), "E0010", "-1"),
         (
             "dsl number too large",
             D,
@@ -270,20 +184,8 @@ fn cases() -> Vec<(&'static str, SyntaxKind, String, &'static str, &'static str)
             "E0011",
             "PushConstant",
         ),
-        (
-            "ron nesting too deep",
-            R,
-            format!("Pipeline(name: \"p\", layouts: {}", "[".repeat(70)),
-            "E0013",
-            "[",
-        ),
-        (
-            "dsl nesting too deep",
-            D,
-            format!("pipeline p {{ layout L [vertex] {{ {}", "{".repeat(70)),
-            "E0013",
-            "{",
-        ),
+        ("ron nesting too deep", R, format!("Pipeline(name: \"p\", layouts: {}", "[".repeat(70)), "E0013", "["),
+        ("dsl nesting too deep", D, format!("pipeline p {{ layout L [vertex] {{ {}", "{".repeat(70)), "E0013", "{"),
         (
             "ron too many array dimensions",
             R,
@@ -314,15 +216,9 @@ fn each_error_has_its_code_and_underlines_the_right_text() {
             Err(diags) => diags,
         };
         let first = &diags[0];
-        let span = first
-            .primary_span()
-            .unwrap_or_else(|| panic!("{case}: no primary label"));
+        let span = first.primary_span().unwrap_or_else(|| panic!("{case}: no primary label"));
         let rendered = render_all(&source, &diags);
-        assert_eq!(
-            (first.code, &source[span.range()]),
-            (code, underlined),
-            "{case}:\n{rendered}"
-        );
+        assert_eq!((first.code, &source[span.range()]), (code, underlined), "{case}:\n{rendered}");
         assert!(diags.iter().all(|d| d.is_error()), "{case}");
         snapshot.push_str(&format!("--- {case} ({})\n{rendered}\n", kind.extension()));
     }

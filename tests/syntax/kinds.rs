@@ -23,43 +23,21 @@ fn all_kinds_holds_every_kind_once_with_its_values() {
     for kind in crate::BOTH {
         let p = parse_ok(&fixture_of("all_kinds", kind), kind);
         assert_eq!(p.name.node, "all kinds");
-        assert_eq!(
-            p.targets.iter().map(|t| t.node.as_str()).collect::<Vec<_>>(),
-            ["minimum", "profiles/my gpu.json"]
-        );
+        assert_eq!(p.targets.iter().map(|t| t.node.as_str()).collect::<Vec<_>>(), ["minimum", "profiles/my gpu.json"]);
         assert!(!p.targets_defaulted);
 
-        let kinds: BTreeSet<&str> = p
-            .layouts
-            .iter()
-            .flat_map(|l| &l.tokens)
-            .map(|t| t.kind.variant_name())
-            .collect();
+        let kinds: BTreeSet<&str> = p.layouts.iter().flat_map(|l| &l.tokens).map(|t| t.kind.variant_name()).collect();
         assert_eq!(kinds.len(), 15, "{kinds:?}");
 
-        let stages: BTreeSet<Stage> = p
-            .push_constants
-            .iter()
-            .flat_map(|r| r.stages.items.iter().map(|s| s.node))
-            .collect();
+        let stages: BTreeSet<Stage> =
+            p.push_constants.iter().flat_map(|r| r.stages.items.iter().map(|s| s.node)).collect();
         assert_eq!(stages.len(), Stage::ALL.len());
 
         let graphics = &p.layouts[0];
         assert_eq!(graphics.flags.len(), 2);
         assert_eq!(graphics.glsl_layout.node, dgcc::ast::GlslLayout::Scalar);
-        assert_eq!(
-            (
-                graphics.stride.as_ref().unwrap().node,
-                graphics.align.as_ref().unwrap().node
-            ),
-            (256, 16)
-        );
-        let TokenKind::PushConstant {
-            data: PushData::Fields(fields),
-            offset,
-            ..
-        } = &graphics.tokens[1].kind
-        else {
+        assert_eq!((graphics.stride.as_ref().unwrap().node, graphics.align.as_ref().unwrap().node), (256, 16));
+        let TokenKind::PushConstant { data: PushData::Fields(fields), offset, .. } = &graphics.tokens[1].kind else {
             panic!("{:?}", graphics.tokens[1]);
         };
         assert_eq!(offset.node, 0);
@@ -80,32 +58,16 @@ fn all_kinds_holds_every_kind_once_with_its_values() {
                 SubgroupReq::Any,
                 SubgroupReq::Varying,
                 SubgroupReq::Full,
-                SubgroupReq::Required {
-                    size: SubgroupSize::Fixed(32),
-                    full: false
-                },
-                SubgroupReq::Required {
-                    size: SubgroupSize::Fixed(16),
-                    full: true
-                },
-                SubgroupReq::Required {
-                    size: SubgroupSize::Min,
-                    full: false
-                },
-                SubgroupReq::Required {
-                    size: SubgroupSize::Max,
-                    full: true
-                },
+                SubgroupReq::Required { size: SubgroupSize::Fixed(32), full: false },
+                SubgroupReq::Required { size: SubgroupSize::Fixed(16), full: true },
+                SubgroupReq::Required { size: SubgroupSize::Min, full: false },
+                SubgroupReq::Required { size: SubgroupSize::Max, full: true },
             ]
         );
         assert_eq!(p.kernels[6].doc, ["Writes the mesh stream."]);
         assert_eq!(p.kernels[4].writes.as_ref().unwrap().node, "Graphics");
         assert_eq!(p.kernels[2].local_size.node, [8, 8, 1]);
-        assert_eq!(
-            p.layouts[1].tokens[0].name.as_ref().unwrap().node,
-            "vulkan",
-            "a token may be named like a mode"
-        );
+        assert_eq!(p.layouts[1].tokens[0].name.as_ref().unwrap().node, "vulkan", "a token may be named like a mode");
     }
 }
 
@@ -116,10 +78,7 @@ fn omitted_values_take_the_contract_defaults() {
         assert!(p.targets_defaulted);
         assert_eq!(p.targets.len(), 1);
         assert_eq!(p.targets[0].node, "minimum");
-        assert_eq!(
-            p.targets[0].span.start, p.targets[0].span.end,
-            "a defaulted value has an empty span"
-        );
+        assert_eq!(p.targets[0].span.start, p.targets[0].span.end, "a defaulted value has an empty span");
         assert!(p.push_constants.is_empty() && p.kernels.is_empty() && p.doc.is_empty());
         let l = &p.layouts[0];
         assert!(l.flags.is_empty() && l.stride.is_none() && l.align.is_none());

@@ -46,10 +46,7 @@ fn a_5_mb_description_is_refused() {
 
 #[test]
 fn nesting_under_the_size_limit_is_refused_at_the_first_deep_bracket() {
-    for (kind, prefix) in [
-        (SyntaxKind::Ron, "Pipeline(name: \"p\", layouts: "),
-        (SyntaxKind::Dsl, "pipeline p { "),
-    ] {
+    for (kind, prefix) in [(SyntaxKind::Ron, "Pipeline(name: \"p\", layouts: "), (SyntaxKind::Dsl, "pipeline p { ")] {
         let bomb = format!("{prefix}{}", "[".repeat(1024 * 1024));
         let start = Instant::now();
         let diags = syntax::parse(&bomb, kind).unwrap_err();
@@ -71,15 +68,10 @@ fn nesting_of_exactly_the_limit_reaches_the_parser() {
 
 fn ron_layouts(layouts: usize, tokens: usize, fields: usize, kernels: usize) -> String {
     let field_list: Vec<String> = (0..fields).map(|i| format!("(name: \"f{i}\", ty: U32)")).collect();
-    let mut token_list = vec![format!(
-        "PushConstant(stages: [Vertex], offset: 0, fields: [{}])",
-        field_list.join(", ")
-    )];
+    let mut token_list =
+        vec![format!("PushConstant(stages: [Vertex], offset: 0, fields: [{}])", field_list.join(", "))];
     token_list.extend((1..tokens).map(|_| "Draw".to_string()));
-    let first = format!(
-        "(name: \"L\", stages: [Vertex], max_sequences: 1, tokens: [{}])",
-        token_list.join(", ")
-    );
+    let first = format!("(name: \"L\", stages: [Vertex], max_sequences: 1, tokens: [{}])", token_list.join(", "));
     let others = vec!["(name:\"M\",stages:[],max_sequences:1,tokens:[])"; layouts - 1];
     let kernel = "(name: \"k\", source: \"k.comp\", local_size: (1, 1, 1))";
     format!(

@@ -20,11 +20,7 @@ fn assert_round_trips(p: &Pipeline) {
         let again = parse_ok(&printed, kind);
         assert_eq!(&again, p, "{kind:?} printer output did not re-parse equal:\n{printed}");
         assert_eq!(syntax::print(&again, kind), printed, "{kind:?} printing is not stable");
-        assert_eq!(
-            syntax::dropped_comments(&printed, kind),
-            0,
-            "printed docs must all be doc comments:\n{printed}"
-        );
+        assert_eq!(syntax::dropped_comments(&printed, kind), 0, "printed docs must all be doc comments:\n{printed}");
     }
 }
 
@@ -50,11 +46,7 @@ fn dropped_comments_are_the_ones_that_are_not_docs() {
     assert_eq!(syntax::dropped_comments(&ron, SyntaxKind::Ron), 11);
     let dgc = fixture_of("scene", SyntaxKind::Dsl);
     assert_eq!(syntax::dropped_comments(&dgc, SyntaxKind::Dsl), 6);
-    assert_eq!(
-        syntax::dropped_comments("// a\n/* b */ Pipeline(", SyntaxKind::Ron),
-        2,
-        "unparsable: all count"
-    );
+    assert_eq!(syntax::dropped_comments("// a\n/* b */ Pipeline(", SyntaxKind::Ron), 2, "unparsable: all count");
 }
 
 #[test]
@@ -90,27 +82,17 @@ fn number() -> impl Strategy<Value = Spanned<u32>> {
 }
 
 fn stages() -> impl Strategy<Value = StageList> {
-    prop::collection::vec(prop::sample::select(Stage::ALL.to_vec()).prop_map(sp), 0..4).prop_map(|items| StageList {
-        items,
-        span: Span::default(),
-    })
+    prop::collection::vec(prop::sample::select(Stage::ALL.to_vec()).prop_map(sp), 0..4)
+        .prop_map(|items| StageList { items, span: Span::default() })
 }
 
 fn field_type() -> impl Strategy<Value = FieldType> {
     let scalar = prop::sample::select(FieldType::SCALARS.iter().map(|(t, _)| t.clone()).collect::<Vec<_>>());
-    scalar.prop_recursive(3, 8, 1, |inner| {
-        (inner, 0u32..70_000).prop_map(|(t, n)| FieldType::Array(Box::new(t), n))
-    })
+    scalar.prop_recursive(3, 8, 1, |inner| (inner, 0u32..70_000).prop_map(|(t, n)| FieldType::Array(Box::new(t), n)))
 }
 
 fn field() -> impl Strategy<Value = Spanned<Field>> {
-    (doc(), name(), field_type()).prop_map(|(doc, name, ty)| {
-        sp(Field {
-            doc,
-            name: sp(name),
-            ty: sp(ty),
-        })
-    })
+    (doc(), name(), field_type()).prop_map(|(doc, name, ty)| sp(Field { doc, name: sp(name), ty: sp(ty) }))
 }
 
 fn token_kind() -> impl Strategy<Value = TokenKind> {
@@ -146,21 +128,8 @@ fn token_kind() -> impl Strategy<Value = TokenKind> {
 }
 
 fn token() -> impl Strategy<Value = Spanned<Token>> {
-    (
-        doc(),
-        prop::option::of(name()),
-        prop::option::of(number()),
-        token_kind(),
-    )
-        .prop_map(|(doc, name, at, kind)| {
-            sp(Token {
-                doc,
-                name: name.map(sp),
-                at,
-                kind,
-                kind_span: Span::default(),
-            })
-        })
+    (doc(), prop::option::of(name()), prop::option::of(number()), token_kind())
+        .prop_map(|(doc, name, at, kind)| sp(Token { doc, name: name.map(sp), at, kind, kind_span: Span::default() }))
 }
 
 fn layout() -> impl Strategy<Value = Spanned<Layout>> {
@@ -174,29 +143,14 @@ fn layout() -> impl Strategy<Value = Spanned<Layout>> {
         (number(), glsl, prop::option::of(number()), prop::option::of(number())),
         prop::collection::vec(token(), 0..5),
     )
-        .prop_map(
-            |((doc, name, stages, flags), (max_sequences, glsl_layout, stride, align), tokens)| {
-                sp(Layout {
-                    doc,
-                    name: sp(name),
-                    stages,
-                    flags,
-                    max_sequences,
-                    glsl_layout,
-                    stride,
-                    align,
-                    tokens,
-                })
-            },
-        )
+        .prop_map(|((doc, name, stages, flags), (max_sequences, glsl_layout, stride, align), tokens)| {
+            sp(Layout { doc, name: sp(name), stages, flags, max_sequences, glsl_layout, stride, align, tokens })
+        })
 }
 
 fn subgroup() -> impl Strategy<Value = SubgroupReq> {
-    let size = prop_oneof![
-        any::<u32>().prop_map(SubgroupSize::Fixed),
-        Just(SubgroupSize::Min),
-        Just(SubgroupSize::Max)
-    ];
+    let size =
+        prop_oneof![any::<u32>().prop_map(SubgroupSize::Fixed), Just(SubgroupSize::Min), Just(SubgroupSize::Max)];
     prop_oneof![
         Just(SubgroupReq::Any),
         Just(SubgroupReq::Varying),
@@ -206,15 +160,8 @@ fn subgroup() -> impl Strategy<Value = SubgroupReq> {
 }
 
 fn kernel() -> impl Strategy<Value = Spanned<Kernel>> {
-    (
-        doc(),
-        name(),
-        name(),
-        any::<[u32; 3]>(),
-        subgroup(),
-        prop::option::of(name()),
-    )
-        .prop_map(|(doc, name, source, local_size, subgroup, writes)| {
+    (doc(), name(), name(), any::<[u32; 3]>(), subgroup(), prop::option::of(name())).prop_map(
+        |(doc, name, source, local_size, subgroup, writes)| {
             sp(Kernel {
                 doc,
                 name: sp(name),
@@ -223,18 +170,13 @@ fn kernel() -> impl Strategy<Value = Spanned<Kernel>> {
                 subgroup: sp(subgroup),
                 writes: writes.map(sp),
             })
-        })
+        },
+    )
 }
 
 fn pipeline() -> impl Strategy<Value = Pipeline> {
-    let range = (doc(), stages(), number(), number()).prop_map(|(doc, stages, offset, size)| {
-        sp(PushConstantRange {
-            doc,
-            stages,
-            offset,
-            size,
-        })
-    });
+    let range = (doc(), stages(), number(), number())
+        .prop_map(|(doc, stages, offset, size)| sp(PushConstantRange { doc, stages, offset, size }));
     (
         (doc(), name(), prop::collection::vec(name(), 0..3)),
         prop::collection::vec(range, 0..3),
@@ -243,11 +185,7 @@ fn pipeline() -> impl Strategy<Value = Pipeline> {
     )
         .prop_map(|((doc, name, targets), push_constants, layouts, kernels)| {
             let targets_defaulted = targets.is_empty();
-            let targets = if targets_defaulted {
-                vec!["minimum".to_string()]
-            } else {
-                targets
-            };
+            let targets = if targets_defaulted { vec!["minimum".to_string()] } else { targets };
             Pipeline {
                 doc,
                 name: sp(name),

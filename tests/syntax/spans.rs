@@ -11,10 +11,7 @@ type Get = fn(&Pipeline) -> Span;
 
 fn fields(p: &Pipeline) -> &[dgcc::ast::Spanned<dgcc::ast::Field>] {
     match &p.layouts[0].tokens[0].kind {
-        TokenKind::PushConstant {
-            data: PushData::Fields(f),
-            ..
-        } => f,
+        TokenKind::PushConstant { data: PushData::Fields(f), .. } => f,
         other => panic!("{other:?}"),
     }
 }
@@ -29,52 +26,17 @@ const SCENE: &[(&str, Get, &str, &str)] = &[
         "(stages: [Vertex, Fragment], offset: 0, size: 16)",
         "push_constant [vertex, fragment] offset 0 size 16;",
     ),
-    (
-        "range stages",
-        |p| p.push_constants[0].stages.span,
-        "[Vertex, Fragment]",
-        "[vertex, fragment]",
-    ),
-    (
-        "one stage",
-        |p| p.push_constants[0].stages.items[1].span,
-        "Fragment",
-        "fragment",
-    ),
+    ("range stages", |p| p.push_constants[0].stages.span, "[Vertex, Fragment]", "[vertex, fragment]"),
+    ("one stage", |p| p.push_constants[0].stages.items[1].span, "Fragment", "fragment"),
     ("range size", |p| p.push_constants[0].size.span, "16", "16"),
     ("layout name", |p| p.layouts[0].name.span, "\"SceneDraw\"", "SceneDraw"),
-    (
-        "flag",
-        |p| p.layouts[0].flags[0].span,
-        "UnorderedSequences",
-        "unordered_sequences",
-    ),
+    ("flag", |p| p.layouts[0].flags[0].span, "UnorderedSequences", "unordered_sequences"),
     ("max_sequences", |p| p.layouts[0].max_sequences.span, "65536", "65_536"),
     ("glsl_layout", |p| p.layouts[0].glsl_layout.span, "Std430", "std430"),
-    (
-        "token kind",
-        |p| p.layouts[0].tokens[0].kind_span,
-        "PushConstant",
-        "push_constant",
-    ),
-    (
-        "token name",
-        |p| p.layouts[0].tokens[0].name.as_ref().unwrap().span,
-        "\"object\"",
-        "object",
-    ),
-    (
-        "field",
-        |p| fields(p)[1].span,
-        "(name: \"material_id\", ty: U32)",
-        "material_id: u32;",
-    ),
-    (
-        "field name",
-        |p| fields(p)[1].name.span,
-        "\"material_id\"",
-        "material_id",
-    ),
+    ("token kind", |p| p.layouts[0].tokens[0].kind_span, "PushConstant", "push_constant"),
+    ("token name", |p| p.layouts[0].tokens[0].name.as_ref().unwrap().span, "\"object\"", "object"),
+    ("field", |p| fields(p)[1].span, "(name: \"material_id\", ty: U32)", "material_id: u32;"),
+    ("field name", |p| fields(p)[1].name.span, "\"material_id\"", "material_id"),
     ("field type", |p| fields(p)[1].ty.span, "U32", "u32"),
     (
         "index mode",
@@ -85,58 +47,18 @@ const SCENE: &[(&str, Get, &str, &str)] = &[
         "Vulkan",
         "vulkan",
     ),
-    (
-        "whole token",
-        |p| p.layouts[0].tokens[2].span,
-        "DrawIndexed(name: \"draw\")",
-        "draw_indexed draw;",
-    ),
-    (
-        "kernel source",
-        |p| p.kernels[0].source.span,
-        "\"shaders/cull.comp\"",
-        "\"shaders/cull.comp\"",
-    ),
-    (
-        "local_size",
-        |p| p.kernels[0].local_size.span,
-        "(256, 1, 1)",
-        "(256, 1, 1)",
-    ),
-    (
-        "subgroup",
-        |p| p.kernels[0].subgroup.span,
-        "Required(size: Fixed(32), full: true)",
-        "required 32 full",
-    ),
-    (
-        "writes",
-        |p| p.kernels[0].writes.as_ref().unwrap().span,
-        "\"SceneDraw\"",
-        "SceneDraw",
-    ),
+    ("whole token", |p| p.layouts[0].tokens[2].span, "DrawIndexed(name: \"draw\")", "draw_indexed draw;"),
+    ("kernel source", |p| p.kernels[0].source.span, "\"shaders/cull.comp\"", "\"shaders/cull.comp\""),
+    ("local_size", |p| p.kernels[0].local_size.span, "(256, 1, 1)", "(256, 1, 1)"),
+    ("subgroup", |p| p.kernels[0].subgroup.span, "Required(size: Fixed(32), full: true)", "required 32 full"),
+    ("writes", |p| p.kernels[0].writes.as_ref().unwrap().span, "\"SceneDraw\"", "SceneDraw"),
 ];
 
 /// The same for all_kinds: options, pins, arrays, execution sets.
 const ALL_KINDS: &[(&str, Get, &str, &str)] = &[
-    (
-        "stride inside Some",
-        |p| p.layouts[0].stride.as_ref().unwrap().span,
-        "256",
-        "256",
-    ),
-    (
-        "align inside Some",
-        |p| p.layouts[0].align.as_ref().unwrap().span,
-        "16",
-        "16",
-    ),
-    (
-        "pinned offset",
-        |p| p.layouts[0].tokens[1].at.as_ref().unwrap().span,
-        "4",
-        "4",
-    ),
+    ("stride inside Some", |p| p.layouts[0].stride.as_ref().unwrap().span, "256", "256"),
+    ("align inside Some", |p| p.layouts[0].align.as_ref().unwrap().span, "16", "16"),
+    ("pinned offset", |p| p.layouts[0].tokens[1].at.as_ref().unwrap().span, "4", "4"),
     (
         "execution set kind",
         |p| match &p.layouts[0].tokens[0].kind {
@@ -149,10 +71,7 @@ const ALL_KINDS: &[(&str, Get, &str, &str)] = &[
     (
         "array type",
         |p| match &p.layouts[0].tokens[1].kind {
-            TokenKind::PushConstant {
-                data: PushData::Fields(f),
-                ..
-            } => f[16].ty.span,
+            TokenKind::PushConstant { data: PushData::Fields(f), .. } => f[16].ty.span,
             _ => Span::default(),
         },
         "Array(Array(Vec4, 3), 2)",
@@ -161,10 +80,7 @@ const ALL_KINDS: &[(&str, Get, &str, &str)] = &[
     (
         "quoted field name",
         |p| match &p.layouts[0].tokens[1].kind {
-            TokenKind::PushConstant {
-                data: PushData::Fields(f),
-                ..
-            } => f[17].name.span,
+            TokenKind::PushConstant { data: PushData::Fields(f), .. } => f[17].name.span,
             _ => Span::default(),
         },
         "\"with space\"",
@@ -181,12 +97,7 @@ fn check(fixture: &str, table: &[(&str, Get, &str, &str)]) {
         for (node, get, ron, dsl) in table {
             let expected = if kind == SyntaxKind::Ron { ron } else { dsl };
             let span = get(&p);
-            assert_eq!(
-                &source[span.range()],
-                *expected,
-                "{fixture}.{}: span of the {node}",
-                kind.extension()
-            );
+            assert_eq!(&source[span.range()], *expected, "{fixture}.{}: span of the {node}", kind.extension());
         }
     }
 }

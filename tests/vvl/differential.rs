@@ -28,7 +28,9 @@
 //! dgcc rejects that draws nothing but the sentinel is "dgcc stricter", classified below. A dry
 //! run the layer did not stop would have reached the driver: the test stops at once.
 
-use super::ext_dgc::{self as x, ExecutionSetToken, IndexBufferToken, LayoutCreateInfo, LayoutFns, LayoutToken, VertexBufferToken};
+use super::ext_dgc::{
+    self as x, ExecutionSetToken, IndexBufferToken, LayoutCreateInfo, LayoutFns, LayoutToken, VertexBufferToken,
+};
 use super::{Message, Validated};
 use ash::vk;
 use dgcc::ir::{CompiledLayout, TokenType};
@@ -142,7 +144,11 @@ struct Built {
 
 impl Built {
     fn new(l: &CompiledLayout) -> Result<Built, String> {
-        let stages = if l.shader_stages == 0 { vk::ShaderStageFlags::VERTEX } else { vk::ShaderStageFlags::from_raw(l.shader_stages) };
+        let stages = if l.shader_stages == 0 {
+            vk::ShaderStageFlags::VERTEX
+        } else {
+            vk::ShaderStageFlags::from_raw(l.shader_stages)
+        };
         let mut b = Built {
             ranges: vec![],
             vertex: vec![],
@@ -155,13 +161,24 @@ impl Built {
             match t.token_type {
                 TokenType::PushConstant | TokenType::SequenceIndex => {
                     let r = t.push_constant.ok_or_else(|| missing("push-constant range"))?;
-                    b.ranges.push(vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::from_raw(r.stages), offset: r.offset, size: r.size });
+                    b.ranges.push(vk::PushConstantRange {
+                        stage_flags: vk::ShaderStageFlags::from_raw(r.stages),
+                        offset: r.offset,
+                        size: r.size,
+                    });
                 }
-                TokenType::VertexBuffer => b.vertex.push(VertexBufferToken { vertex_binding_unit: t.vertex_binding.ok_or_else(|| missing("binding"))? }),
-                TokenType::IndexBuffer => b.index.push(IndexBufferToken { mode: t.index_mode.ok_or_else(|| missing("index mode"))? }),
+                TokenType::VertexBuffer => b.vertex.push(VertexBufferToken {
+                    vertex_binding_unit: t.vertex_binding.ok_or_else(|| missing("binding"))?,
+                }),
+                TokenType::IndexBuffer => {
+                    b.index.push(IndexBufferToken { mode: t.index_mode.ok_or_else(|| missing("index mode"))? })
+                }
                 TokenType::ExecutionSet => {
                     let s = t.execution_set.ok_or_else(|| missing("execution set"))?;
-                    b.sets.push(ExecutionSetToken { ty: s.kind as i32, shader_stages: vk::ShaderStageFlags::from_raw(s.stages) });
+                    b.sets.push(ExecutionSetToken {
+                        ty: s.kind as i32,
+                        shader_stages: vk::ShaderStageFlags::from_raw(s.stages),
+                    });
                 }
                 _ => {}
             }
@@ -180,7 +197,9 @@ impl Built {
             .iter()
             .map(|t| {
                 let data: *const std::ffi::c_void = match t.token_type {
-                    TokenType::PushConstant | TokenType::SequenceIndex => (&self.ranges[next(&mut p)] as *const vk::PushConstantRange).cast(),
+                    TokenType::PushConstant | TokenType::SequenceIndex => {
+                        (&self.ranges[next(&mut p)] as *const vk::PushConstantRange).cast()
+                    }
                     TokenType::VertexBuffer => (&self.vertex[next(&mut v)] as *const VertexBufferToken).cast(),
                     TokenType::IndexBuffer => (&self.index[next(&mut i)] as *const IndexBufferToken).cast(),
                     TokenType::ExecutionSet => (&self.sets[next(&mut s)] as *const ExecutionSetToken).cast(),
@@ -196,9 +215,14 @@ impl Built {
     /// EXECUTION_SET token off index 0 (the execution-set-first rule).
     fn dry_run_tokens(&self, l: &CompiledLayout) -> Vec<LayoutToken> {
         let mut tokens = self.tokens(l);
-        let pushes = l.tokens.iter().any(|t| matches!(t.token_type, TokenType::PushConstant | TokenType::SequenceIndex));
+        let pushes =
+            l.tokens.iter().any(|t| matches!(t.token_type, TokenType::PushConstant | TokenType::SequenceIndex));
         if !pushes {
-            let sentinel = LayoutToken::new(x::TOKEN_SEQUENCE_INDEX, (&self.sentinel_range as *const vk::PushConstantRange).cast(), 0);
+            let sentinel = LayoutToken::new(
+                x::TOKEN_SEQUENCE_INDEX,
+                (&self.sentinel_range as *const vk::PushConstantRange).cast(),
+                0,
+            );
             let n = tokens.len();
             let at = if n == 1 && tokens[0].token_type == x::TOKEN_EXECUTION_SET { 1 } else { n.saturating_sub(1) };
             tokens.insert(at, sentinel);
@@ -209,7 +233,11 @@ impl Built {
 
 /// Errors only, as VUIDs.
 fn error_ids(messages: &[Message]) -> BTreeSet<String> {
-    messages.iter().filter(|m| m.severity == vk::DebugUtilsMessageSeverityFlagsEXT::ERROR).map(|m| m.id_name.clone()).collect()
+    messages
+        .iter()
+        .filter(|m| m.severity == vk::DebugUtilsMessageSeverityFlagsEXT::ERROR)
+        .map(|m| m.id_name.clone())
+        .collect()
 }
 
 /// The device under the layer, and its layout entry points.
@@ -229,10 +257,20 @@ impl Device<'_> {
 
     /// The dry run: the layer's verdict without the driver, or `Err` when only the dry run's own
     /// token made the layer stop before the core checks.
-    fn dry_run(&self, l: &CompiledLayout, b: &Built, ranges: &[vk::PushConstantRange]) -> Result<BTreeSet<String>, String> {
+    fn dry_run(
+        &self,
+        l: &CompiledLayout,
+        b: &Built,
+        ranges: &[vk::PushConstantRange],
+    ) -> Result<BTreeSet<String>, String> {
         let tokens = b.dry_run_tokens(l);
         let chained = vk::PipelineLayoutCreateInfo::default().push_constant_ranges(ranges);
-        let mut info = LayoutCreateInfo::new(vk::ShaderStageFlags::from_raw(l.shader_stages), l.stride, vk::PipelineLayout::null(), &tokens);
+        let mut info = LayoutCreateInfo::new(
+            vk::ShaderStageFlags::from_raw(l.shader_stages),
+            l.stride,
+            vk::PipelineLayout::null(),
+            &tokens,
+        );
         info.flags = l.flags;
         info.p_next = (&chained as *const vk::PipelineLayoutCreateInfo).cast();
         let (r, messages) = self.call(&info);
@@ -270,7 +308,8 @@ impl Device<'_> {
         let range = [vk::PushConstantRange { stage_flags: compute, offset: 0, size: 4 }];
         let info = vk::PipelineLayoutCreateInfo::default().push_constant_ranges(&range);
         // SAFETY: valid device and create info.
-        let pl = unsafe { self.ctx.device.create_pipeline_layout(&info, None) }.map_err(|e| format!("vkCreatePipelineLayout: {e}"))?;
+        let pl = unsafe { self.ctx.device.create_pipeline_layout(&info, None) }
+            .map_err(|e| format!("vkCreatePipelineLayout: {e}"))?;
         let layout = dispatch_layout();
         let result = (|| {
             let b = Built::new(&layout)?;
@@ -319,7 +358,11 @@ pub fn compare_file(dev: &Device<'_>, path: &Path, target: &Path, repo: &Path) -
     let ranges: Vec<vk::PushConstantRange> = pipeline
         .push_constants
         .iter()
-        .map(|r| vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::from_raw(r.node.stages.mask().0), offset: r.node.offset.node, size: r.node.size.node })
+        .map(|r| vk::PushConstantRange {
+            stage_flags: vk::ShaderStageFlags::from_raw(r.node.stages.mask().0),
+            offset: r.node.offset.node,
+            size: r.node.size.node,
+        })
         .collect();
     // The pipeline layout, as an application creates it first.
     dev.ctx.take_messages();
@@ -331,7 +374,8 @@ pub fn compare_file(dev: &Device<'_>, path: &Path, target: &Path, repo: &Path) -
     let mut out = vec![];
     for (i, laid) in c.laid.iter().enumerate() {
         let l = &laid.layout;
-        let mine: Vec<&dgcc::diag::Diagnostic> = c.diagnostics.iter().filter(|d| owner(d).is_none_or(|o| o == i)).collect();
+        let mine: Vec<&dgcc::diag::Diagnostic> =
+            c.diagnostics.iter().filter(|d| owner(d).is_none_or(|o| o == i)).collect();
         let dgcc_errors: Vec<&'static str> = mine.iter().filter(|d| d.is_error()).map(|d| d.code).collect();
         let dgcc_vuids: BTreeSet<&str> = mine.iter().filter_map(|d| dgcc::rules::lookup(d.code)?.vuid).collect();
         let dgcc_rejects_creation = mine

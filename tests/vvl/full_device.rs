@@ -34,7 +34,8 @@ fn has(exts: &[vk::ExtensionProperties], name: &CStr) -> bool {
 /// Pick the device (`DGCC_DEVICE` narrows by name, as the runtime does) and create it.
 pub fn create(instance: &ash::Instance) -> Result<(ash::Device, String, vk::PhysicalDevice, Enabled), String> {
     // SAFETY: valid instance.
-    let physicals = unsafe { instance.enumerate_physical_devices() }.map_err(|e| format!("vkEnumeratePhysicalDevices failed: {e}"))?;
+    let physicals = unsafe { instance.enumerate_physical_devices() }
+        .map_err(|e| format!("vkEnumeratePhysicalDevices failed: {e}"))?;
     let wanted_name = std::env::var("DGCC_DEVICE").ok();
     let required = [ext_dgc::EXTENSION_NAME, ash::khr::maintenance5::NAME];
     let (physical, name, exts) = physicals
@@ -108,7 +109,9 @@ pub fn create(instance: &ash::Instance) -> Result<(ash::Device, String, vk::Phys
     e_m5.p_next = (&mut e_dgc as *mut ext_dgc::FeaturesExt).cast::<c_void>();
     let mut e12 = vk::PhysicalDeviceVulkan12Features::default().buffer_device_address(true);
     let mut e13 = vk::PhysicalDeviceVulkan13Features::default().dynamic_rendering(on(q13.dynamic_rendering));
-    let mut e_mesh = vk::PhysicalDeviceMeshShaderFeaturesEXT::default().mesh_shader(enabled.mesh_shader).task_shader(enabled.task_shader);
+    let mut e_mesh = vk::PhysicalDeviceMeshShaderFeaturesEXT::default()
+        .mesh_shader(enabled.mesh_shader)
+        .task_shader(enabled.task_shader);
     let mut e_nv = vk::PhysicalDeviceMeshShaderFeaturesNV::default().mesh_shader(true).task_shader(true);
     let mut e_obj = vk::PhysicalDeviceShaderObjectFeaturesEXT::default().shader_object(true);
     let mut e_rtm = vk::PhysicalDeviceRayTracingMaintenance1FeaturesKHR::default().ray_tracing_maintenance1(true);
@@ -123,7 +126,11 @@ pub fn create(instance: &ash::Instance) -> Result<(ash::Device, String, vk::Phys
         .ok_or_else(|| format!("{name} has no compute queue"))?;
     let priorities = [1.0];
     let queues = [vk::DeviceQueueCreateInfo::default().queue_family_index(family as u32).queue_priorities(&priorities)];
-    let mut info = vk::DeviceCreateInfo::default().queue_create_infos(&queues).push_next(&mut e12).push_next(&mut e13).push_next(&mut e_m5);
+    let mut info = vk::DeviceCreateInfo::default()
+        .queue_create_infos(&queues)
+        .push_next(&mut e12)
+        .push_next(&mut e13)
+        .push_next(&mut e_m5);
     if enabled.mesh_shader || enabled.task_shader {
         names.push(ash::ext::mesh_shader::NAME.as_ptr());
         info = info.push_next(&mut e_mesh);
@@ -150,6 +157,7 @@ pub fn create(instance: &ash::Instance) -> Result<(ash::Device, String, vk::Phys
     info = info.enabled_extension_names(&names);
     // SAFETY: the chain holds only features the device reported, of extensions enabled here; it
     // lives until the call returns.
-    let device = unsafe { instance.create_device(physical, &info, None) }.map_err(|e| format!("vkCreateDevice on {name} failed: {e}"))?;
+    let device = unsafe { instance.create_device(physical, &info, None) }
+        .map_err(|e| format!("vkCreateDevice on {name} failed: {e}"))?;
     Ok((device, name, physical, enabled))
 }

@@ -19,9 +19,9 @@
 // Each test binary that includes this harness uses a different part of it.
 #![allow(dead_code)]
 
-pub mod ext_dgc;
 #[cfg(feature = "compiler")]
 pub mod differential;
+pub mod ext_dgc;
 pub mod full_device;
 
 use ash::vk;
@@ -126,7 +126,9 @@ impl Validated {
 
     /// The minimal device: the extension, maintenance5 and bufferDeviceAddress.
     pub fn new() -> Result<Self, String> {
-        Self::with_device(|instance| create_device(instance).map(|(d, name, pd)| (d, name, pd, full_device::Enabled::default())))
+        Self::with_device(|instance| {
+            create_device(instance).map(|(d, name, pd)| (d, name, pd, full_device::Enabled::default()))
+        })
     }
 
     /// A device with every optional feature a layout can need that the hardware has
@@ -136,7 +138,9 @@ impl Validated {
     }
 
     fn with_device(
-        create: impl FnOnce(&ash::Instance) -> Result<(ash::Device, String, vk::PhysicalDevice, full_device::Enabled), String>,
+        create: impl FnOnce(
+            &ash::Instance,
+        ) -> Result<(ash::Device, String, vk::PhysicalDevice, full_device::Enabled), String>,
     ) -> Result<Self, String> {
         // SAFETY: loading the system Vulkan loader; no other Vulkan state exists yet.
         let entry = unsafe { ash::Entry::load() }.map_err(|e| format!("no Vulkan loader ({e})"))?;

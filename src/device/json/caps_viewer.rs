@@ -18,9 +18,7 @@ use crate::device::Limit::{self, *};
 /// Whether `root` looks like a CapsViewer report rather than some other JSON object.
 pub fn looks_like(root: &Map<String, Value>) -> bool {
     root.contains_key("properties")
-        && ["environment", "extended", "core11", "core13"]
-            .iter()
-            .any(|k| root.contains_key(*k))
+        && ["environment", "extended", "core11", "core13"].iter().any(|k| root.contains_key(*k))
 }
 
 /// Core members: (path of the object, member, limit).
@@ -39,41 +37,13 @@ const CORE: &[(&str, &str, Limit)] = &[
 
 /// Extension members: (extension, member, limit); properties and features alike.
 const EXTENDED: &[(&str, &str, Limit)] = &[
-    (
-        "VK_EXT_device_generated_commands",
-        "maxIndirectPipelineCount",
-        MaxIndirectPipelineCount,
-    ),
-    (
-        "VK_EXT_device_generated_commands",
-        "maxIndirectShaderObjectCount",
-        MaxIndirectShaderObjectCount,
-    ),
-    (
-        "VK_EXT_device_generated_commands",
-        "maxIndirectSequenceCount",
-        MaxIndirectSequenceCount,
-    ),
-    (
-        "VK_EXT_device_generated_commands",
-        "maxIndirectCommandsTokenCount",
-        MaxIndirectCommandsTokenCount,
-    ),
-    (
-        "VK_EXT_device_generated_commands",
-        "maxIndirectCommandsTokenOffset",
-        MaxIndirectCommandsTokenOffset,
-    ),
-    (
-        "VK_EXT_device_generated_commands",
-        "maxIndirectCommandsIndirectStride",
-        MaxIndirectCommandsIndirectStride,
-    ),
-    (
-        "VK_EXT_device_generated_commands",
-        "supportedIndirectCommandsInputModes",
-        SupportedIndirectCommandsInputModes,
-    ),
+    ("VK_EXT_device_generated_commands", "maxIndirectPipelineCount", MaxIndirectPipelineCount),
+    ("VK_EXT_device_generated_commands", "maxIndirectShaderObjectCount", MaxIndirectShaderObjectCount),
+    ("VK_EXT_device_generated_commands", "maxIndirectSequenceCount", MaxIndirectSequenceCount),
+    ("VK_EXT_device_generated_commands", "maxIndirectCommandsTokenCount", MaxIndirectCommandsTokenCount),
+    ("VK_EXT_device_generated_commands", "maxIndirectCommandsTokenOffset", MaxIndirectCommandsTokenOffset),
+    ("VK_EXT_device_generated_commands", "maxIndirectCommandsIndirectStride", MaxIndirectCommandsIndirectStride),
+    ("VK_EXT_device_generated_commands", "supportedIndirectCommandsInputModes", SupportedIndirectCommandsInputModes),
     (
         "VK_EXT_device_generated_commands",
         "supportedIndirectCommandsShaderStages",
@@ -99,32 +69,16 @@ const EXTENDED: &[(&str, &str, Limit)] = &[
         "deviceGeneratedCommandsMultiDrawIndirectCount",
         DeviceGeneratedCommandsMultiDrawIndirectCount,
     ),
-    (
-        "VK_EXT_device_generated_commands",
-        "deviceGeneratedCommands",
-        DeviceGeneratedCommands,
-    ),
-    (
-        "VK_EXT_device_generated_commands",
-        "dynamicGeneratedPipelineLayout",
-        DynamicGeneratedPipelineLayout,
-    ),
+    ("VK_EXT_device_generated_commands", "deviceGeneratedCommands", DeviceGeneratedCommands),
+    ("VK_EXT_device_generated_commands", "dynamicGeneratedPipelineLayout", DynamicGeneratedPipelineLayout),
     ("VK_EXT_mesh_shader", "meshShader", MeshShader),
     ("VK_EXT_mesh_shader", "taskShader", TaskShader),
     ("VK_EXT_shader_object", "shaderObject", ShaderObject),
     ("VK_KHR_ray_tracing_maintenance1", "rayTracingMaintenance1", RayTracingMaintenance1),
     ("VK_EXT_subgroup_size_control", "minSubgroupSize", MinSubgroupSize),
     ("VK_EXT_subgroup_size_control", "maxSubgroupSize", MaxSubgroupSize),
-    (
-        "VK_EXT_subgroup_size_control",
-        "maxComputeWorkgroupSubgroups",
-        MaxComputeWorkgroupSubgroups,
-    ),
-    (
-        "VK_EXT_subgroup_size_control",
-        "requiredSubgroupSizeStages",
-        RequiredSubgroupSizeStages,
-    ),
+    ("VK_EXT_subgroup_size_control", "maxComputeWorkgroupSubgroups", MaxComputeWorkgroupSubgroups),
+    ("VK_EXT_subgroup_size_control", "requiredSubgroupSizeStages", RequiredSubgroupSizeStages),
     ("VK_EXT_subgroup_size_control", "subgroupSizeControl", SubgroupSizeControl),
     ("VK_EXT_subgroup_size_control", "computeFullSubgroups", ComputeFullSubgroups),
 ];
@@ -167,12 +121,8 @@ pub fn read(root: &Map<String, Value>) -> Result<Read, String> {
             values::state(&mut stated, *limit, v, Dialect::CapsViewer, &format!("{at}.{value_key}"))?;
         }
     }
-    let device = object_at(root, "properties")?
-        .and_then(|p| p.get("deviceName"))
-        .and_then(Value::as_str);
-    let driver = object_at(root, "properties")?
-        .and_then(|p| p.get("driverVersionText"))
-        .and_then(Value::as_str);
+    let device = object_at(root, "properties")?.and_then(|p| p.get("deviceName")).and_then(Value::as_str);
+    let driver = object_at(root, "properties")?.and_then(|p| p.get("driverVersionText")).and_then(Value::as_str);
     let mut description = device.unwrap_or("unnamed device").to_owned();
     if let Some(d) = driver {
         description.push_str(&format!(", driver {d}"));

@@ -31,9 +31,8 @@ const STAGE_BITS: [(&str, u32); 16] = [
 ];
 
 /// The vendor tag vulkaninfo writes for each stage bit (the spelling `write` uses).
-const STAGE_VENDOR: [&str; 16] = [
-    "", "", "", "", "", "", "_EXT", "_EXT", "_KHR", "_KHR", "_KHR", "_KHR", "_KHR", "_KHR", "_HUAWEI", "_HUAWEI",
-];
+const STAGE_VENDOR: [&str; 16] =
+    ["", "", "", "", "", "", "_EXT", "_EXT", "_KHR", "_KHR", "_KHR", "_KHR", "_KHR", "_KHR", "_HUAWEI", "_HUAWEI"];
 
 /// Composite `VkShaderStageFlagBits` names: not bits of their own.
 const STAGE_COMPOSITES: [&str; 2] = ["ALL", "ALL_GRAPHICS"];

@@ -58,15 +58,9 @@ const STRUCTS: &[StructTable] = &[
                 "supportedIndirectCommandsShaderStagesPipelineBinding",
                 SupportedIndirectCommandsShaderStagesPipelineBinding,
             ),
-            (
-                "supportedIndirectCommandsShaderStagesShaderBinding",
-                SupportedIndirectCommandsShaderStagesShaderBinding,
-            ),
+            ("supportedIndirectCommandsShaderStagesShaderBinding", SupportedIndirectCommandsShaderStagesShaderBinding),
             ("deviceGeneratedCommandsTransformFeedback", DeviceGeneratedCommandsTransformFeedback),
-            (
-                "deviceGeneratedCommandsMultiDrawIndirectCount",
-                DeviceGeneratedCommandsMultiDrawIndirectCount,
-            ),
+            ("deviceGeneratedCommandsMultiDrawIndirectCount", DeviceGeneratedCommandsMultiDrawIndirectCount),
         ],
     ),
     (
@@ -76,25 +70,16 @@ const STRUCTS: &[StructTable] = &[
             ("dynamicGeneratedPipelineLayout", DynamicGeneratedPipelineLayout),
         ],
     ),
-    (
-        &["VkPhysicalDeviceMeshShaderFeaturesEXT"],
-        &[("meshShader", MeshShader), ("taskShader", TaskShader)],
-    ),
+    (&["VkPhysicalDeviceMeshShaderFeaturesEXT"], &[("meshShader", MeshShader), ("taskShader", TaskShader)]),
     (&["VkPhysicalDeviceShaderObjectFeaturesEXT"], &[("shaderObject", ShaderObject)]),
-    (
-        &["VkPhysicalDeviceRayTracingMaintenance1FeaturesKHR"],
-        &[("rayTracingMaintenance1", RayTracingMaintenance1)],
-    ),
+    (&["VkPhysicalDeviceRayTracingMaintenance1FeaturesKHR"], &[("rayTracingMaintenance1", RayTracingMaintenance1)]),
     (
         &[
             "VkPhysicalDeviceVulkan13Features",
             "VkPhysicalDeviceSubgroupSizeControlFeatures",
             "VkPhysicalDeviceSubgroupSizeControlFeaturesEXT",
         ],
-        &[
-            ("subgroupSizeControl", SubgroupSizeControl),
-            ("computeFullSubgroups", ComputeFullSubgroups),
-        ],
+        &[("subgroupSizeControl", SubgroupSizeControl), ("computeFullSubgroups", ComputeFullSubgroups)],
     ),
     (
         &["VkPhysicalDeviceVulkan11Properties"],
@@ -155,11 +140,7 @@ pub fn read(root: &Map<String, Value>) -> Result<Read, String> {
             stated.strongest(&block(capabilities, name)?);
         }
         let description = "hand-written profile without a `profiles` section: every capability block merged".into();
-        return Ok(Read {
-            stated,
-            kind: Kind::Device,
-            description,
-        });
+        return Ok(Read { stated, kind: Kind::Device, description });
     };
     let Some((name, profile)) = profiles.iter().next() else {
         return Err("`profiles` is empty".into());
@@ -173,7 +154,8 @@ pub fn read(root: &Map<String, Value>) -> Result<Read, String> {
     };
     let stated = resolver.profile(name)?;
     let field = |key: &str| profile.get(key).and_then(Value::as_str).unwrap_or("");
-    let exported = EXPORT_PREFIXES.iter().any(|p| name.starts_with(p)) || field("description").starts_with("Exported from");
+    let exported =
+        EXPORT_PREFIXES.iter().any(|p| name.starts_with(p)) || field("description").starts_with("Exported from");
     let label = if field("label").is_empty() { name.as_str() } else { field("label") };
     let api = field("api-version");
     let (kind, description) = if exported {
@@ -240,7 +222,9 @@ impl Resolver<'_> {
         }
         let list = match profile.get("capabilities") {
             Some(Value::Array(list)) => list,
-            Some(other) => return Err(expected(&format!("{at}.capabilities"), "an array of capability block names", other)),
+            Some(other) => {
+                return Err(expected(&format!("{at}.capabilities"), "an array of capability block names", other))
+            }
             None => return Err(format!("{at}: lists no `capabilities`")),
         };
         for (i, entry) in list.iter().enumerate() {
@@ -274,9 +258,7 @@ impl Resolver<'_> {
             return Ok(done.clone());
         }
         if !self.capabilities.contains_key(name) {
-            return Err(format!(
-                "{at}: lists capability block `{name}`, which `capabilities` does not define"
-            ));
+            return Err(format!("{at}: lists capability block `{name}`, which `capabilities` does not define"));
         }
         let stated = block(self.capabilities, name)?;
         self.blocks_done.insert(name.to_owned(), stated.clone());

@@ -152,12 +152,17 @@ pub fn boolean(value: &Value, dialect: Dialect, at: &str) -> Result<u64, String>
         },
         _ => None,
     };
-    b.map(u64::from)
-        .ok_or_else(|| expected(at, "a boolean (true, false, 0 or 1)", value))
+    b.map(u64::from).ok_or_else(|| expected(at, "a boolean (true, false, 0 or 1)", value))
 }
 
 /// A flags value: an array of names (composites dropped), or an integer mask.
-fn mask(value: &Value, dialect: Dialect, at: &str, what: &str, bit_of: impl Fn(&str) -> Option<Option<u32>>) -> Result<u64, String> {
+fn mask(
+    value: &Value,
+    dialect: Dialect,
+    at: &str,
+    what: &str,
+    bit_of: impl Fn(&str) -> Option<Option<u32>>,
+) -> Result<u64, String> {
     match value {
         Value::Array(items) => {
             let mut m = 0u64;

@@ -21,11 +21,7 @@ pub fn to_profiles_json(profile: &Profile, api_version: &str) -> String {
     for (limit, value, _) in profile.entries() {
         let Some(value) = value else { continue };
         let written = written_value(limit, value);
-        let xyz = [
-            Limit::MaxComputeWorkGroupSizeX,
-            Limit::MaxComputeWorkGroupSizeY,
-            Limit::MaxComputeWorkGroupSizeZ,
-        ];
+        let xyz = [Limit::MaxComputeWorkGroupSizeX, Limit::MaxComputeWorkGroupSizeY, Limit::MaxComputeWorkGroupSizeZ];
         if let Some(i) = xyz.iter().position(|l| *l == limit) {
             work_group_size[i] = Some(value);
         } else if let Some((member, _)) = LIMITS.iter().find(|(_, l)| *l == limit) {

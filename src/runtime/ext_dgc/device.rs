@@ -110,7 +110,12 @@ impl DeviceFn {
             ($name:literal, $pfn:ty) => {{
                 let ptr = load($name);
                 if ptr.is_null() {
-                    return Err(LoadError { function: match $name.to_str() { Ok(s) => s, Err(_) => "?" } });
+                    return Err(LoadError {
+                        function: match $name.to_str() {
+                            Ok(s) => s,
+                            Err(_) => "?",
+                        },
+                    });
                 }
                 // SAFETY: the loader returned the function of this name, whose C prototype
                 // the PFN type mirrors.
@@ -118,15 +123,42 @@ impl DeviceFn {
             }};
         }
         Ok(Self {
-            create_indirect_commands_layout_ext: get!(c"vkCreateIndirectCommandsLayoutEXT", PFN_vkCreateIndirectCommandsLayoutEXT),
-            destroy_indirect_commands_layout_ext: get!(c"vkDestroyIndirectCommandsLayoutEXT", PFN_vkDestroyIndirectCommandsLayoutEXT),
-            get_generated_commands_memory_requirements_ext: get!(c"vkGetGeneratedCommandsMemoryRequirementsEXT", PFN_vkGetGeneratedCommandsMemoryRequirementsEXT),
-            cmd_preprocess_generated_commands_ext: get!(c"vkCmdPreprocessGeneratedCommandsEXT", PFN_vkCmdPreprocessGeneratedCommandsEXT),
-            cmd_execute_generated_commands_ext: get!(c"vkCmdExecuteGeneratedCommandsEXT", PFN_vkCmdExecuteGeneratedCommandsEXT),
-            create_indirect_execution_set_ext: get!(c"vkCreateIndirectExecutionSetEXT", PFN_vkCreateIndirectExecutionSetEXT),
-            destroy_indirect_execution_set_ext: get!(c"vkDestroyIndirectExecutionSetEXT", PFN_vkDestroyIndirectExecutionSetEXT),
-            update_indirect_execution_set_pipeline_ext: get!(c"vkUpdateIndirectExecutionSetPipelineEXT", PFN_vkUpdateIndirectExecutionSetPipelineEXT),
-            update_indirect_execution_set_shader_ext: get!(c"vkUpdateIndirectExecutionSetShaderEXT", PFN_vkUpdateIndirectExecutionSetShaderEXT),
+            create_indirect_commands_layout_ext: get!(
+                c"vkCreateIndirectCommandsLayoutEXT",
+                PFN_vkCreateIndirectCommandsLayoutEXT
+            ),
+            destroy_indirect_commands_layout_ext: get!(
+                c"vkDestroyIndirectCommandsLayoutEXT",
+                PFN_vkDestroyIndirectCommandsLayoutEXT
+            ),
+            get_generated_commands_memory_requirements_ext: get!(
+                c"vkGetGeneratedCommandsMemoryRequirementsEXT",
+                PFN_vkGetGeneratedCommandsMemoryRequirementsEXT
+            ),
+            cmd_preprocess_generated_commands_ext: get!(
+                c"vkCmdPreprocessGeneratedCommandsEXT",
+                PFN_vkCmdPreprocessGeneratedCommandsEXT
+            ),
+            cmd_execute_generated_commands_ext: get!(
+                c"vkCmdExecuteGeneratedCommandsEXT",
+                PFN_vkCmdExecuteGeneratedCommandsEXT
+            ),
+            create_indirect_execution_set_ext: get!(
+                c"vkCreateIndirectExecutionSetEXT",
+                PFN_vkCreateIndirectExecutionSetEXT
+            ),
+            destroy_indirect_execution_set_ext: get!(
+                c"vkDestroyIndirectExecutionSetEXT",
+                PFN_vkDestroyIndirectExecutionSetEXT
+            ),
+            update_indirect_execution_set_pipeline_ext: get!(
+                c"vkUpdateIndirectExecutionSetPipelineEXT",
+                PFN_vkUpdateIndirectExecutionSetPipelineEXT
+            ),
+            update_indirect_execution_set_shader_ext: get!(
+                c"vkUpdateIndirectExecutionSetShaderEXT",
+                PFN_vkUpdateIndirectExecutionSetShaderEXT
+            ),
         })
     }
 }
@@ -311,7 +343,11 @@ mod tests {
         let err = unsafe {
             DeviceFn::load_with(|_| {
                 seen += 1;
-                if seen <= 3 { std::ptr::NonNull::<std::ffi::c_void>::dangling().as_ptr() as *const _ } else { std::ptr::null() }
+                if seen <= 3 {
+                    std::ptr::NonNull::<std::ffi::c_void>::dangling().as_ptr() as *const _
+                } else {
+                    std::ptr::null()
+                }
             })
         }
         .err();

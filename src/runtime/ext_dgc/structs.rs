@@ -80,7 +80,10 @@ pub struct PhysicalDeviceDeviceGeneratedCommandsPropertiesEXT<'a> {
     pub device_generated_commands_multi_draw_indirect_count: vk::Bool32,
     pub _marker: PhantomData<&'a ()>,
 }
-tagged!(PhysicalDeviceDeviceGeneratedCommandsPropertiesEXT, st::PHYSICAL_DEVICE_DEVICE_GENERATED_COMMANDS_PROPERTIES_EXT);
+tagged!(
+    PhysicalDeviceDeviceGeneratedCommandsPropertiesEXT,
+    st::PHYSICAL_DEVICE_DEVICE_GENERATED_COMMANDS_PROPERTIES_EXT
+);
 unsafe impl vk::ExtendsPhysicalDeviceProperties2 for PhysicalDeviceDeviceGeneratedCommandsPropertiesEXT<'_> {}
 impl Default for PhysicalDeviceDeviceGeneratedCommandsPropertiesEXT<'_> {
     fn default() -> Self {

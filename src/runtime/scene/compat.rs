@@ -29,9 +29,14 @@ pub fn scene_layout() -> CompiledLayout {
 }
 
 /// The layout to draw and the kernel that writes it.
-pub(super) fn pick<'m>(manifest: &'m Manifest, name: Option<&str>) -> Result<(&'m CompiledLayout, Option<&'m CompiledKernel>)> {
+pub(super) fn pick<'m>(
+    manifest: &'m Manifest,
+    name: Option<&str>,
+) -> Result<(&'m CompiledLayout, Option<&'m CompiledKernel>)> {
     let layout = match name {
-        Some(n) => manifest.layout(n).ok_or_else(|| RuntimeError::Invalid(format!("the description has no layout `{n}`")))?,
+        Some(n) => {
+            manifest.layout(n).ok_or_else(|| RuntimeError::Invalid(format!("the description has no layout `{n}`")))?
+        }
         None => manifest
             .kernels
             .iter()
@@ -80,11 +85,24 @@ pub fn difference(a: &CompiledLayout, b: &CompiledLayout) -> Option<String> {
 }
 
 /// The pin for the compaction kernel on this device, and why it is not pinned when it is not.
-pub(super) fn subgroup_pin(kernel: Option<&CompiledKernel>, live: &Profile, local_size: u32, caps: &Capabilities) -> (Option<SubgroupPin>, Option<String>) {
+pub(super) fn subgroup_pin(
+    kernel: Option<&CompiledKernel>,
+    live: &Profile,
+    local_size: u32,
+    caps: &Capabilities,
+) -> (Option<SubgroupPin>, Option<String>) {
     let Some(kernel) = kernel else { return (None, Some("no kernel in the description writes this layout".into())) };
     let Some(decision) = kernel.targets.get(&live.name) else {
         let known: Vec<&str> = kernel.targets.keys().map(String::as_str).collect();
-        return (None, Some(format!("kernel `{}` has no decision for `{}` (targets: {})", kernel.name, live.name, known.join(", "))));
+        return (
+            None,
+            Some(format!(
+                "kernel `{}` has no decision for `{}` (targets: {})",
+                kernel.name,
+                live.name,
+                known.join(", ")
+            )),
+        );
     };
     let get = |l: Limit| live.value(l).unwrap_or(0) as u32;
     let full = decision.flags & 0x2 != 0;
@@ -97,7 +115,10 @@ pub(super) fn subgroup_pin(kernel: Option<&CompiledKernel>, live: &Profile, loca
             return (None, Some(format!("required size {size} is outside this device's {min}..={max}")));
         }
         if full && (!caps.compute_full_subgroups || !local_size.is_multiple_of(size)) {
-            return (Some(SubgroupPin { required_size: Some(size), flags: decision.flags & !0x2 }), Some("full subgroups not available; size pinned only".into()));
+            return (
+                Some(SubgroupPin { required_size: Some(size), flags: decision.flags & !0x2 }),
+                Some("full subgroups not available; size pinned only".into()),
+            );
         }
         return (Some(SubgroupPin { required_size: Some(size), flags: decision.flags }), None);
     }
@@ -141,7 +162,9 @@ mod tests {
 
     fn live(min: u64, max: u64) -> Profile {
         let mut p = Profile::new("lavapipe", "", crate::device::ProfileSource::Live);
-        p.set(Limit::MinSubgroupSize, min).set(Limit::MaxSubgroupSize, max).set(Limit::RequiredSubgroupSizeStages, 0x20);
+        p.set(Limit::MinSubgroupSize, min)
+            .set(Limit::MaxSubgroupSize, max)
+            .set(Limit::RequiredSubgroupSizeStages, 0x20);
         p
     }
 
@@ -150,13 +173,17 @@ mod tests {
         let caps = Capabilities { subgroup_size_control: true, compute_full_subgroups: true, ..Default::default() };
         let mut k = builtin_manifest().kernels[0].clone();
         k.targets.insert("lavapipe".into(), KernelTarget { required_subgroup_size: Some(8), flags: 0x2 });
-        assert_eq!(subgroup_pin(Some(&k), &live(8, 8), 64, &caps), (Some(SubgroupPin { required_size: Some(8), flags: 0x2 }), None));
+        assert_eq!(
+            subgroup_pin(Some(&k), &live(8, 8), 64, &caps),
+            (Some(SubgroupPin { required_size: Some(8), flags: 0x2 }), None)
+        );
         let (pin, note) = subgroup_pin(Some(&k), &live(4, 4), 64, &caps);
         assert_eq!(pin, None);
         assert!(note.unwrap().contains("outside"));
         let (pin, _) = subgroup_pin(Some(&k), &live(8, 8), 60, &caps);
         assert_eq!(pin, Some(SubgroupPin { required_size: Some(8), flags: 0 }));
-        let (pin, note) = subgroup_pin(Some(&k), &Profile::new("other", "", crate::device::ProfileSource::Live), 64, &caps);
+        let (pin, note) =
+            subgroup_pin(Some(&k), &Profile::new("other", "", crate::device::ProfileSource::Live), 64, &caps);
         assert_eq!(pin, None);
         assert!(note.unwrap().contains("no decision"));
     }

@@ -11,9 +11,9 @@
 use super::gpu::SceneGpu;
 use super::world::{self, Frame, Lod, Object};
 use super::Compaction;
-use crate::runtime::execute::{Count, Execution, Pass, Phase, Stream};
 use crate::runtime::dgc::{DgcDevice, DgcLayout};
 use crate::runtime::error::Result;
+use crate::runtime::execute::{Count, Execution, Pass, Phase, Stream};
 use crate::runtime::fallback::Fallback;
 use crate::runtime::validate::StreamValidator;
 use crate::runtime::GpuContext;
@@ -60,7 +60,13 @@ fn image_barrier(d: &ash::Device, cmd: vk::CommandBuffer, barriers: &[vk::ImageM
 }
 
 fn range(aspect: vk::ImageAspectFlags) -> vk::ImageSubresourceRange {
-    vk::ImageSubresourceRange { aspect_mask: aspect, base_mip_level: 0, level_count: 1, base_array_layer: 0, layer_count: 1 }
+    vk::ImageSubresourceRange {
+        aspect_mask: aspect,
+        base_mip_level: 0,
+        level_count: 1,
+        base_array_layer: 0,
+        layer_count: 1,
+    }
 }
 
 /// Opens and closes rendering; after the first chunk it loads what the previous one drew.
@@ -86,8 +92,15 @@ impl Render<'_> {
             .load_op(load)
             .store_op(vk::AttachmentStoreOp::STORE)
             .clear_value(vk::ClearValue { depth_stencil: vk::ClearDepthStencilValue { depth: 1.0, stencil: 0 } });
-        let area = vk::Rect2D { offset: vk::Offset2D::default(), extent: vk::Extent2D { width: self.width, height: self.height } };
-        let info = vk::RenderingInfo::default().render_area(area).layer_count(1).color_attachments(&color).depth_attachment(&depth);
+        let area = vk::Rect2D {
+            offset: vk::Offset2D::default(),
+            extent: vk::Extent2D { width: self.width, height: self.height },
+        };
+        let info = vk::RenderingInfo::default()
+            .render_area(area)
+            .layer_count(1)
+            .color_attachments(&color)
+            .depth_attachment(&depth);
         // SAFETY: the targets are in attachment layouts (see `record`).
         unsafe { self.d.cmd_begin_rendering(cmd, &info) };
     }
@@ -98,8 +111,12 @@ impl Pass for Render<'_> {
         if chunk > 0 {
             // The previous chunk's attachment writes before this chunk loads them.
             let b = [vk::MemoryBarrier2::default()
-                .src_stage_mask(vk::PipelineStageFlags2::COLOR_ATTACHMENT_OUTPUT | vk::PipelineStageFlags2::LATE_FRAGMENT_TESTS)
-                .src_access_mask(vk::AccessFlags2::COLOR_ATTACHMENT_WRITE | vk::AccessFlags2::DEPTH_STENCIL_ATTACHMENT_WRITE)
+                .src_stage_mask(
+                    vk::PipelineStageFlags2::COLOR_ATTACHMENT_OUTPUT | vk::PipelineStageFlags2::LATE_FRAGMENT_TESTS,
+                )
+                .src_access_mask(
+                    vk::AccessFlags2::COLOR_ATTACHMENT_WRITE | vk::AccessFlags2::DEPTH_STENCIL_ATTACHMENT_WRITE,
+                )
                 .dst_stage_mask(
                     vk::PipelineStageFlags2::COLOR_ATTACHMENT_OUTPUT
                         | vk::PipelineStageFlags2::EARLY_FRAGMENT_TESTS
@@ -216,8 +233,12 @@ pub unsafe fn record(
         vk::ImageMemoryBarrier2::default()
             .src_stage_mask(vk::PipelineStageFlags2::LATE_FRAGMENT_TESTS)
             .src_access_mask(vk::AccessFlags2::DEPTH_STENCIL_ATTACHMENT_WRITE)
-            .dst_stage_mask(vk::PipelineStageFlags2::EARLY_FRAGMENT_TESTS | vk::PipelineStageFlags2::LATE_FRAGMENT_TESTS)
-            .dst_access_mask(vk::AccessFlags2::DEPTH_STENCIL_ATTACHMENT_READ | vk::AccessFlags2::DEPTH_STENCIL_ATTACHMENT_WRITE)
+            .dst_stage_mask(
+                vk::PipelineStageFlags2::EARLY_FRAGMENT_TESTS | vk::PipelineStageFlags2::LATE_FRAGMENT_TESTS,
+            )
+            .dst_access_mask(
+                vk::AccessFlags2::DEPTH_STENCIL_ATTACHMENT_READ | vk::AccessFlags2::DEPTH_STENCIL_ATTACHMENT_WRITE,
+            )
             .old_layout(vk::ImageLayout::UNDEFINED)
             .new_layout(vk::ImageLayout::DEPTH_ATTACHMENT_OPTIMAL)
             .image(g.depth.image)
@@ -253,7 +274,14 @@ pub unsafe fn record(
             for (i, o) in objects.iter().enumerate() {
                 let Some(lod) = world::cull(frame, o) else { continue };
                 let push = [i as u32, o.info[0]];
-                crate::runtime::push::push(d, cmd, g.graphics_layout, &g.object_push, 0, crate::runtime::memory::as_bytes(&push));
+                crate::runtime::push::push(
+                    d,
+                    cmd,
+                    g.graphics_layout,
+                    &g.object_push,
+                    0,
+                    crate::runtime::memory::as_bytes(&push),
+                );
                 let l = lods[lod];
                 d.cmd_draw_indexed(cmd, l.index_count, 1, l.first_index, l.vertex_offset, 0);
                 draws += 1;
@@ -275,9 +303,20 @@ pub unsafe fn record(
             .subresource_range(range(vk::ImageAspectFlags::COLOR))];
         image_barrier(d, cmd, &to_transfer);
         let region = [vk::BufferImageCopy::default()
-            .image_subresource(vk::ImageSubresourceLayers { aspect_mask: vk::ImageAspectFlags::COLOR, mip_level: 0, base_array_layer: 0, layer_count: 1 })
+            .image_subresource(vk::ImageSubresourceLayers {
+                aspect_mask: vk::ImageAspectFlags::COLOR,
+                mip_level: 0,
+                base_array_layer: 0,
+                layer_count: 1,
+            })
             .image_extent(vk::Extent3D { width: size.0, height: size.1, depth: 1 })];
-        d.cmd_copy_image_to_buffer(cmd, g.color.image, vk::ImageLayout::TRANSFER_SRC_OPTIMAL, g.readback.buffer, &region);
+        d.cmd_copy_image_to_buffer(
+            cmd,
+            g.color.image,
+            vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
+            g.readback.buffer,
+            &region,
+        );
         let host = [vk::MemoryBarrier2::default()
             .src_stage_mask(vk::PipelineStageFlags2::TRANSFER)
             .src_access_mask(vk::AccessFlags2::TRANSFER_WRITE)
@@ -299,11 +338,14 @@ pub unsafe fn record(
         // the draws (and DGC preprocessing) and the copy above — is done. Barriers order
         // later submissions on the queue too, so the next frame starts from zero without a
         // clear (and its barrier) in front of its culling.
-        let mut readers = vk::PipelineStageFlags2::DRAW_INDIRECT | vk::PipelineStageFlags2::TRANSFER | vk::PipelineStageFlags2::VERTEX_SHADER;
+        let mut readers = vk::PipelineStageFlags2::DRAW_INDIRECT
+            | vk::PipelineStageFlags2::TRANSFER
+            | vk::PipelineStageFlags2::VERTEX_SHADER;
         if matches!(driver, Driver::Dgc { .. }) {
             readers |= crate::runtime::ext_dgc::bits::PIPELINE_STAGE_2_COMMAND_PREPROCESS_EXT;
         }
-        let done = [vk::MemoryBarrier2::default().src_stage_mask(readers).dst_stage_mask(vk::PipelineStageFlags2::TRANSFER)];
+        let done =
+            [vk::MemoryBarrier2::default().src_stage_mask(readers).dst_stage_mask(vk::PipelineStageFlags2::TRANSFER)];
         d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().memory_barriers(&done));
         d.cmd_fill_buffer(cmd, g.counts.buffer, 0, 16, 0);
         let cleared = [vk::MemoryBarrier2::default()
@@ -321,7 +363,14 @@ pub unsafe fn record(
 pub fn timestamps(ctx: &GpuContext, g: &SceneGpu) -> Vec<Option<u64>> {
     let mut data = vec![[0u64; 2]; g.query_count as usize];
     // SAFETY: the frame's submission finished; 64-bit results with availability.
-    let r = unsafe { ctx.device.get_query_pool_results(g.queries, 0, &mut data, vk::QueryResultFlags::TYPE_64 | vk::QueryResultFlags::WITH_AVAILABILITY) };
+    let r = unsafe {
+        ctx.device.get_query_pool_results(
+            g.queries,
+            0,
+            &mut data,
+            vk::QueryResultFlags::TYPE_64 | vk::QueryResultFlags::WITH_AVAILABILITY,
+        )
+    };
     match r {
         Ok(()) | Err(vk::Result::NOT_READY) => data.iter().map(|[v, avail]| (*avail != 0).then_some(*v)).collect(),
         Err(_) => vec![None; g.query_count as usize],

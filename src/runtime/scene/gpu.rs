@@ -100,8 +100,9 @@ impl SceneGpu {
     /// destruction (the scene's context is dropped right after a failed setup).
     pub fn new(ctx: &GpuContext, s: &SceneSetup<'_>) -> Result<SceneGpu> {
         let n = s.objects.len() as u64;
-        let object_push = push_pieces(s.push_constants, 0, 8)
-            .map_err(|why| RuntimeError::Invalid(format!("the scene pushes 8 bytes at offset 0 per draw, but {why}")))?;
+        let object_push = push_pieces(s.push_constants, 0, 8).map_err(|why| {
+            RuntimeError::Invalid(format!("the scene pushes 8 bytes at offset 0 per draw, but {why}"))
+        })?;
         let stride = s.layout.stride as u64;
         let storage = vk::BufferUsageFlags::STORAGE_BUFFER;
         let indirect = storage | vk::BufferUsageFlags::INDIRECT_BUFFER;
@@ -124,35 +125,68 @@ impl SceneGpu {
         })?;
         let vertices = Buffer::new(ctx, 16 * s.meshes.vertices.len() as u64, upload_dst, Location::Device)?;
         upload(ctx, &vertices, as_bytes(&s.meshes.vertices))?;
-        let indices = Buffer::new(ctx, 4 * s.meshes.indices.len() as u64, vk::BufferUsageFlags::INDEX_BUFFER | upload_dst, Location::Device)?;
+        let indices = Buffer::new(
+            ctx,
+            4 * s.meshes.indices.len() as u64,
+            vk::BufferUsageFlags::INDEX_BUFFER | upload_dst,
+            Location::Device,
+        )?;
         upload(ctx, &indices, as_bytes(&s.meshes.indices))?;
-        let readback = Buffer::new(ctx, 4 * s.width as u64 * s.height as u64, vk::BufferUsageFlags::TRANSFER_DST, Location::Host)?;
+        let readback =
+            Buffer::new(ctx, 4 * s.width as u64 * s.height as u64, vk::BufferUsageFlags::TRANSFER_DST, Location::Host)?;
         let d = &ctx.device;
         let stages = vk::ShaderStageFlags::COMPUTE | vk::ShaderStageFlags::VERTEX | vk::ShaderStageFlags::FRAGMENT;
-        let bound = [objects.buffer, frame.buffer, visibility.buffer, stream.buffer, candidates.buffer, counts.buffer, vertices.buffer];
+        let bound = [
+            objects.buffer,
+            frame.buffer,
+            visibility.buffer,
+            stream.buffer,
+            candidates.buffer,
+            counts.buffer,
+            vertices.buffer,
+        ];
         let set = StorageSet::new(d, stages, &bound)?;
-        let compute_layout = pipeline_layout(d, set.layout, &[vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::COMPUTE, offset: 0, size: 4 }])?;
+        let compute_layout = pipeline_layout(
+            d,
+            set.layout,
+            &[vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::COMPUTE, offset: 0, size: 4 }],
+        )?;
         let ranges: Vec<_> = s
             .push_constants
             .iter()
-            .map(|r| vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::from_raw(r.stages), offset: r.offset, size: r.size })
+            .map(|r| vk::PushConstantRange {
+                stage_flags: vk::ShaderStageFlags::from_raw(r.stages),
+                offset: r.offset,
+                size: r.size,
+            })
             .collect();
         let graphics_layout = pipeline_layout(d, set.layout, &ranges)?;
         let cull = compute_pipeline(d, compute_layout, CULL_SPV, &[(0, s.local_size)], None)?;
         let compact = compute_pipeline(d, compute_layout, COMPACT_SPV, &[(0, s.local_size)], s.pin)?;
         let fused_spec = [(0, s.local_size), (1, FUSED_OBJECTS_PER_INVOCATION)];
-        let cull_compact = if fused_shared_bytes(s.local_size, stride as u32) <= ctx.properties.limits.max_compute_shared_memory_size {
+        let cull_compact = if fused_shared_bytes(s.local_size, stride as u32)
+            <= ctx.properties.limits.max_compute_shared_memory_size
+        {
             compute_pipeline(d, compute_layout, CULL_COMPACT_SPV, &fused_spec, s.pin)?
         } else {
             vk::Pipeline::null()
         };
         let draw_push = graphics_pipeline(d, graphics_layout, false, s.width, s.height)?;
         let draw_mdi = graphics_pipeline(d, graphics_layout, true, s.width, s.height)?;
-        let color = target(ctx, COLOR_FORMAT, vk::ImageUsageFlags::COLOR_ATTACHMENT | vk::ImageUsageFlags::TRANSFER_SRC, vk::ImageAspectFlags::COLOR, s)?;
-        let depth = target(ctx, DEPTH_FORMAT, vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT, vk::ImageAspectFlags::DEPTH, s)?;
-        let pool_info = vk::QueryPoolCreateInfo::default().query_type(vk::QueryType::TIMESTAMP).query_count(s.query_count);
+        let color = target(
+            ctx,
+            COLOR_FORMAT,
+            vk::ImageUsageFlags::COLOR_ATTACHMENT | vk::ImageUsageFlags::TRANSFER_SRC,
+            vk::ImageAspectFlags::COLOR,
+            s,
+        )?;
+        let depth =
+            target(ctx, DEPTH_FORMAT, vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT, vk::ImageAspectFlags::DEPTH, s)?;
+        let pool_info =
+            vk::QueryPoolCreateInfo::default().query_type(vk::QueryType::TIMESTAMP).query_count(s.query_count);
         // SAFETY: valid create info.
-        let queries = unsafe { d.create_query_pool(&pool_info, None) }.map_err(RuntimeError::vk("vkCreateQueryPool"))?;
+        let queries =
+            unsafe { d.create_query_pool(&pool_info, None) }.map_err(RuntimeError::vk("vkCreateQueryPool"))?;
         Ok(SceneGpu {
             objects,
             frame,
@@ -244,14 +278,24 @@ pub fn upload(ctx: &GpuContext, dst: &Buffer, data: &[u8]) -> Result<()> {
     result
 }
 
-fn pipeline_layout(d: &ash::Device, set: vk::DescriptorSetLayout, ranges: &[vk::PushConstantRange]) -> Result<vk::PipelineLayout> {
+fn pipeline_layout(
+    d: &ash::Device,
+    set: vk::DescriptorSetLayout,
+    ranges: &[vk::PushConstantRange],
+) -> Result<vk::PipelineLayout> {
     let sets = [set];
     let info = vk::PipelineLayoutCreateInfo::default().set_layouts(&sets).push_constant_ranges(ranges);
     // SAFETY: valid create info.
     unsafe { d.create_pipeline_layout(&info, None) }.map_err(RuntimeError::vk("vkCreatePipelineLayout"))
 }
 
-fn graphics_pipeline(d: &ash::Device, layout: vk::PipelineLayout, multi_draw: bool, width: u32, height: u32) -> Result<vk::Pipeline> {
+fn graphics_pipeline(
+    d: &ash::Device,
+    layout: vk::PipelineLayout,
+    multi_draw: bool,
+    width: u32,
+    height: u32,
+) -> Result<vk::Pipeline> {
     let vert = module(d, VERT_SPV)?;
     let frag = match module(d, FRAG_SPV) {
         Ok(m) => m,
@@ -264,27 +308,36 @@ fn graphics_pipeline(d: &ash::Device, layout: vk::PipelineLayout, multi_draw: bo
     let spec = Spec::new(&[(0, multi_draw as u32)]);
     let spec_info = spec.info();
     let stages = [
-        vk::PipelineShaderStageCreateInfo::default().stage(vk::ShaderStageFlags::VERTEX).module(vert).name(c"main").specialization_info(&spec_info),
+        vk::PipelineShaderStageCreateInfo::default()
+            .stage(vk::ShaderStageFlags::VERTEX)
+            .module(vert)
+            .name(c"main")
+            .specialization_info(&spec_info),
         vk::PipelineShaderStageCreateInfo::default().stage(vk::ShaderStageFlags::FRAGMENT).module(frag).name(c"main"),
     ];
     let vertex_input = vk::PipelineVertexInputStateCreateInfo::default();
     let assembly = vk::PipelineInputAssemblyStateCreateInfo::default().topology(vk::PrimitiveTopology::TRIANGLE_LIST);
-    let viewports = [vk::Viewport { x: 0.0, y: 0.0, width: width as f32, height: height as f32, min_depth: 0.0, max_depth: 1.0 }];
+    let viewports =
+        [vk::Viewport { x: 0.0, y: 0.0, width: width as f32, height: height as f32, min_depth: 0.0, max_depth: 1.0 }];
     let scissors = [vk::Rect2D { offset: vk::Offset2D::default(), extent: vk::Extent2D { width, height } }];
     let viewport = vk::PipelineViewportStateCreateInfo::default().viewports(&viewports).scissors(&scissors);
     let raster = vk::PipelineRasterizationStateCreateInfo::default()
         .polygon_mode(vk::PolygonMode::FILL)
         .cull_mode(vk::CullModeFlags::NONE)
         .line_width(1.0);
-    let multisample = vk::PipelineMultisampleStateCreateInfo::default().rasterization_samples(vk::SampleCountFlags::TYPE_1);
+    let multisample =
+        vk::PipelineMultisampleStateCreateInfo::default().rasterization_samples(vk::SampleCountFlags::TYPE_1);
     let depth = vk::PipelineDepthStencilStateCreateInfo::default()
         .depth_test_enable(true)
         .depth_write_enable(true)
         .depth_compare_op(vk::CompareOp::LESS);
-    let attachments = [vk::PipelineColorBlendAttachmentState::default().color_write_mask(vk::ColorComponentFlags::RGBA)];
+    let attachments =
+        [vk::PipelineColorBlendAttachmentState::default().color_write_mask(vk::ColorComponentFlags::RGBA)];
     let blend = vk::PipelineColorBlendStateCreateInfo::default().attachments(&attachments);
     let formats = [COLOR_FORMAT];
-    let mut rendering = vk::PipelineRenderingCreateInfo::default().color_attachment_formats(&formats).depth_attachment_format(DEPTH_FORMAT);
+    let mut rendering = vk::PipelineRenderingCreateInfo::default()
+        .color_attachment_formats(&formats)
+        .depth_attachment_format(DEPTH_FORMAT);
     let info = [vk::GraphicsPipelineCreateInfo::default()
         .stages(&stages)
         .vertex_input_state(&vertex_input)
@@ -305,7 +358,13 @@ fn graphics_pipeline(d: &ash::Device, layout: vk::PipelineLayout, multi_draw: bo
     result.map(|p| p[0]).map_err(|(_, r)| RuntimeError::Vulkan { call: "vkCreateGraphicsPipelines", result: r })
 }
 
-fn target(ctx: &GpuContext, format: vk::Format, usage: vk::ImageUsageFlags, aspect: vk::ImageAspectFlags, s: &SceneSetup<'_>) -> Result<Target> {
+fn target(
+    ctx: &GpuContext,
+    format: vk::Format,
+    usage: vk::ImageUsageFlags,
+    aspect: vk::ImageAspectFlags,
+    s: &SceneSetup<'_>,
+) -> Result<Target> {
     let d = &ctx.device;
     let info = vk::ImageCreateInfo::default()
         .image_type(vk::ImageType::TYPE_2D)
@@ -321,11 +380,18 @@ fn target(ctx: &GpuContext, format: vk::Format, usage: vk::ImageUsageFlags, aspe
     unsafe {
         let image = d.create_image(&info, None).map_err(RuntimeError::vk("vkCreateImage"))?;
         let req = d.get_image_memory_requirements(image);
-        let Some(ty) = memory_type(&ctx.memory, req.memory_type_bits, vk::MemoryPropertyFlags::empty(), vk::MemoryPropertyFlags::DEVICE_LOCAL) else {
+        let Some(ty) = memory_type(
+            &ctx.memory,
+            req.memory_type_bits,
+            vk::MemoryPropertyFlags::empty(),
+            vk::MemoryPropertyFlags::DEVICE_LOCAL,
+        ) else {
             d.destroy_image(image, None);
             return Err(RuntimeError::Invalid("no memory type for the render target".into()));
         };
-        let memory = match d.allocate_memory(&vk::MemoryAllocateInfo::default().allocation_size(req.size).memory_type_index(ty), None) {
+        let memory = match d
+            .allocate_memory(&vk::MemoryAllocateInfo::default().allocation_size(req.size).memory_type_index(ty), None)
+        {
             Ok(m) => m,
             Err(r) => {
                 d.destroy_image(image, None);
@@ -336,11 +402,15 @@ fn target(ctx: &GpuContext, format: vk::Format, usage: vk::ImageUsageFlags, aspe
             .image(image)
             .view_type(vk::ImageViewType::TYPE_2D)
             .format(format)
-            .subresource_range(vk::ImageSubresourceRange { aspect_mask: aspect, base_mip_level: 0, level_count: 1, base_array_layer: 0, layer_count: 1 });
-        let view = d
-            .bind_image_memory(image, memory, 0)
-            .and_then(|_| d.create_image_view(&view_info, None))
-            .map_err(|r| {
+            .subresource_range(vk::ImageSubresourceRange {
+                aspect_mask: aspect,
+                base_mip_level: 0,
+                level_count: 1,
+                base_array_layer: 0,
+                layer_count: 1,
+            });
+        let view =
+            d.bind_image_memory(image, memory, 0).and_then(|_| d.create_image_view(&view_info, None)).map_err(|r| {
                 d.destroy_image(image, None);
                 d.free_memory(memory, None);
                 RuntimeError::Vulkan { call: "vkCreateImageView", result: r }

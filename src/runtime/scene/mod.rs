@@ -41,11 +41,11 @@ use crate::ir::Manifest;
 use crate::runtime::dgc::DgcDevice;
 use crate::runtime::error::{Result, RuntimeError};
 use crate::runtime::execute::{Bound, Execution};
+use crate::runtime::ext_dgc::IndirectCommandsLayoutUsageFlagsEXT as UsageFlags;
 use crate::runtime::fallback::{Fallback, FallbackCaps};
 use crate::runtime::probe::probe_physical;
 use crate::runtime::validate::{RegisteredBuffer, StreamLimits, StreamReport, StreamValidator};
 use crate::runtime::{ContextOptions, GpuContext};
-use crate::runtime::ext_dgc::IndirectCommandsLayoutUsageFlagsEXT as UsageFlags;
 use ash::vk;
 use frame::{Driver, SLOT_CHUNKS, SLOT_COMPACT, SLOT_CULL, SLOT_DRAW_BEGIN, SLOT_DRAW_END, SLOT_END, SLOT_START};
 use serde::Serialize;
@@ -156,15 +156,23 @@ pub fn run(manifest: &Manifest, options: &RunOptions) -> Result<RunReport> {
         return Err(RuntimeError::Invalid("--objects and --frames must be at least 1".into()));
     }
     if !(1..=8192).contains(&options.width) || !(1..=8192).contains(&options.height) {
-        return Err(RuntimeError::Invalid(format!("image size {}x{} is outside 1..8192", options.width, options.height)));
+        return Err(RuntimeError::Invalid(format!(
+            "image size {}x{} is outside 1..8192",
+            options.width, options.height
+        )));
     }
     if options.validate_stream && options.mode == Mode::Cpu {
-        return Err(RuntimeError::Invalid("--validate-stream checks the stream the GPU writes; --mode cpu writes none".into()));
+        return Err(RuntimeError::Invalid(
+            "--validate-stream checks the stream the GPU writes; --mode cpu writes none".into(),
+        ));
     }
     let (layout, kernel) = compat::pick(manifest, options.layout.as_deref())?;
     let dgc = options.mode == Mode::Dgc;
-    let ctx = GpuContext::new(&ContextOptions { enable_dgc: dgc, require_dgc: dgc, validation: options.layer_log.clone() })?;
-    if options.mode == Mode::Mdi && !(ctx.caps.multi_draw_indirect && ctx.caps.draw_indirect_count && ctx.caps.shader_draw_parameters) {
+    let ctx =
+        GpuContext::new(&ContextOptions { enable_dgc: dgc, require_dgc: dgc, validation: options.layer_log.clone() })?;
+    if options.mode == Mode::Mdi
+        && !(ctx.caps.multi_draw_indirect && ctx.caps.draw_indirect_count && ctx.caps.shader_draw_parameters)
+    {
         return Err(RuntimeError::MissingFeature {
             device: ctx.device_name.clone(),
             feature: "multiDrawIndirect, drawIndirectCount and shaderDrawParameters".into(),
@@ -173,9 +181,13 @@ pub fn run(manifest: &Manifest, options: &RunOptions) -> Result<RunReport> {
     }
     let live = probe_physical(&ctx.instance, ctx.physical).profile;
     let local_size = kernel.map_or(64, |k| k.local_size[0]);
-    let max_local = ctx.properties.limits.max_compute_work_group_size[0].min(ctx.properties.limits.max_compute_work_group_invocations);
+    let max_local = ctx.properties.limits.max_compute_work_group_size[0]
+        .min(ctx.properties.limits.max_compute_work_group_invocations);
     if local_size == 0 || local_size > max_local {
-        return Err(RuntimeError::Invalid(format!("kernel local_size.x = {local_size} is outside 1..={max_local} on {}", ctx.device_name)));
+        return Err(RuntimeError::Invalid(format!(
+            "kernel local_size.x = {local_size} is outside 1..={max_local} on {}",
+            ctx.device_name
+        )));
     }
     let (pin, note) = compat::subgroup_pin(kernel, &live, local_size, &ctx.caps);
     let meshes = world::meshes();
@@ -226,7 +238,10 @@ pub fn run(manifest: &Manifest, options: &RunOptions) -> Result<RunReport> {
         local_size,
         explicit_preprocess: flags.map(|f| f & UsageFlags::EXPLICIT_PREPROCESS.as_raw() != 0),
         unordered_sequences: flags.map(|f| f & UsageFlags::UNORDERED_SEQUENCES.as_raw() != 0),
-        index_buffer_token: flags.map(|_| !options.bind_index_buffer && layout.tokens.iter().any(|t| t.token_type == crate::ir::TokenType::IndexBuffer)),
+        index_buffer_token: flags.map(|_| {
+            !options.bind_index_buffer
+                && layout.tokens.iter().any(|t| t.token_type == crate::ir::TokenType::IndexBuffer)
+        }),
         subgroup: SubgroupReport {
             required_size: pin.and_then(|p| p.required_size),
             require_full: pin.is_some_and(|p| p.flags & 0x2 != 0),
@@ -238,7 +253,8 @@ pub fn run(manifest: &Manifest, options: &RunOptions) -> Result<RunReport> {
     })
 }
 
-type FramesOut = (Vec<FrameReport>, Option<crate::runtime::preprocess::ChunkPlan>, FrameImage, Option<u32>, Option<u32>);
+type FramesOut =
+    (Vec<FrameReport>, Option<crate::runtime::preprocess::ChunkPlan>, FrameImage, Option<u32>, Option<u32>);
 
 /// The layout's usage flags with the run's overrides applied.
 fn layout_flags(flags: u32, options: &RunOptions) -> u32 {
@@ -279,7 +295,15 @@ fn run_frames(
     meshes: &world::Meshes,
     stream_validation: &mut Vec<StreamReport>,
 ) -> Result<FramesOut> {
-    let frame_data = world::frame(&options.camera, options.width, options.height, options.objects, meshes.lods, g.indices.address, g.indices.size as u32);
+    let frame_data = world::frame(
+        &options.camera,
+        options.width,
+        options.height,
+        options.objects,
+        meshes.lods,
+        g.indices.address,
+        g.indices.size as u32,
+    );
     gpu::upload(ctx, &g.frame, crate::runtime::memory::as_bytes(&[frame_data]))?;
     let mut flags = None;
     let mut dgc_parts = None;
@@ -294,7 +318,8 @@ fn run_frames(
             }
             flags = Some(layout.flags);
             let l = dev.create_layout(&layout, &manifest.push_constants, g.graphics_layout)?;
-            let exec = Execution::new(&dev, &l, Bound::Pipeline(g.draw_push), options.objects, 0, options.preprocess_budget);
+            let exec =
+                Execution::new(&dev, &l, Bound::Pipeline(g.draw_push), options.objects, 0, options.preprocess_budget);
             match exec {
                 Ok(e) => dgc_parts = Some((dev, l, e)),
                 Err(e) => {
@@ -304,7 +329,10 @@ fn run_frames(
                 }
             }
         }
-        Mode::Mdi => fallback = Some(Fallback::new(layout, FallbackCaps::from(ctx))?.with_push_constants(&manifest.push_constants)?),
+        Mode::Mdi => {
+            fallback =
+                Some(Fallback::new(layout, FallbackCaps::from(ctx))?.with_push_constants(&manifest.push_constants)?)
+        }
         Mode::Cpu => {}
     }
     let mut validator = None;
@@ -314,7 +342,8 @@ fn run_frames(
         }
         let alloc = vk::CommandBufferAllocateInfo::default().command_pool(ctx.pool).command_buffer_count(1);
         // SAFETY: freed below after the last wait.
-        let cmd = unsafe { ctx.device.allocate_command_buffers(&alloc) }.map_err(RuntimeError::vk("vkAllocateCommandBuffers"))?[0];
+        let cmd = unsafe { ctx.device.allocate_command_buffers(&alloc) }
+            .map_err(RuntimeError::vk("vkAllocateCommandBuffers"))?[0];
         // SAFETY: destroyed with `cmd` after the last wait.
         let fence = match unsafe { ctx.device.create_fence(&vk::FenceCreateInfo::default(), None) } {
             Ok(f) => f,
@@ -338,9 +367,13 @@ fn run_frames(
                 // SAFETY: `cmd` is not in use (we waited for the previous frame).
                 let recorded = unsafe {
                     ctx.device
-                        .begin_command_buffer(cmd, &vk::CommandBufferBeginInfo::default().flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT))
+                        .begin_command_buffer(
+                            cmd,
+                            &vk::CommandBufferBeginInfo::default().flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT),
+                        )
                         .map_err(RuntimeError::vk("vkBeginCommandBuffer"))?;
-                    let r = frame::record(ctx, g, cmd, &driver, (options.width, options.height), last, validator.as_ref())?;
+                    let r =
+                        frame::record(ctx, g, cmd, &driver, (options.width, options.height), last, validator.as_ref())?;
                     ctx.device.end_command_buffer(cmd).map_err(RuntimeError::vk("vkEndCommandBuffer"))?;
                     r
                 };
@@ -350,7 +383,10 @@ fn run_frames(
                 if f < options.warmup {
                     continue;
                 }
-                let counts = g.count_readback.bytes().map(|b| [0, 1].map(|i| u32::from_le_bytes(b[4 * i..4 * i + 4].try_into().unwrap_or_default())));
+                let counts = g
+                    .count_readback
+                    .bytes()
+                    .map(|b| [0, 1].map(|i| u32::from_le_bytes(b[4 * i..4 * i + 4].try_into().unwrap_or_default())));
                 let visible = match recorded.host_draws {
                     Some(n) => n,
                     None => counts.map_or(0, |c| c[0]),
@@ -359,21 +395,40 @@ fn run_frames(
                     observed = counts.map(|c| c[1]);
                 }
                 let t = frame::timestamps(ctx, g);
-                let span = |a: u32, b: u32| match (t.get(a as usize).copied().flatten(), t.get(b as usize).copied().flatten()) {
-                    (Some(x), Some(y)) if ctx.caps.timestamps => Some(y.wrapping_sub(x) as f64 * period_ms),
-                    _ => None,
-                };
+                let span =
+                    |a: u32, b: u32| match (t.get(a as usize).copied().flatten(), t.get(b as usize).copied().flatten())
+                    {
+                        (Some(x), Some(y)) if ctx.caps.timestamps => Some(y.wrapping_sub(x) as f64 * period_ms),
+                        _ => None,
+                    };
                 let chunk_sum = |first: u32| {
-                    let spans: Vec<f64> = (0..((g.query_count - SLOT_CHUNKS) / 4)).filter_map(|k| span(SLOT_CHUNKS + 4 * k + first, SLOT_CHUNKS + 4 * k + first + 1)).collect();
+                    let spans: Vec<f64> = (0..((g.query_count - SLOT_CHUNKS) / 4))
+                        .filter_map(|k| span(SLOT_CHUNKS + 4 * k + first, SLOT_CHUNKS + 4 * k + first + 1))
+                        .collect();
                     (!spans.is_empty()).then(|| spans.iter().sum())
                 };
                 let passes = PassTimes {
                     cull_ms: span(SLOT_START, SLOT_CULL),
-                    compact_ms: if options.compaction == Compaction::Fused { None } else { span(SLOT_CULL, SLOT_COMPACT) },
+                    compact_ms: if options.compaction == Compaction::Fused {
+                        None
+                    } else {
+                        span(SLOT_CULL, SLOT_COMPACT)
+                    },
                     preprocess_ms: if options.mode == Mode::Dgc { chunk_sum(0) } else { None },
-                    execute_ms: if options.mode == Mode::Dgc { chunk_sum(2) } else { span(SLOT_DRAW_BEGIN, SLOT_DRAW_END) },
+                    execute_ms: if options.mode == Mode::Dgc {
+                        chunk_sum(2)
+                    } else {
+                        span(SLOT_DRAW_BEGIN, SLOT_DRAW_END)
+                    },
                 };
-                frames.push(FrameReport { visible, draws: visible, cpu_record_ms, cpu_submit_ms, gpu_ms: span(SLOT_START, SLOT_END), passes });
+                frames.push(FrameReport {
+                    visible,
+                    draws: visible,
+                    cpu_record_ms,
+                    cpu_submit_ms,
+                    gpu_ms: span(SLOT_START, SLOT_END),
+                    passes,
+                });
             }
             Ok::<_, RuntimeError>(())
         })();
@@ -407,9 +462,15 @@ fn run_frames(
 
 /// The scene's validator: one instance per draw, at most one sequence per object, indices only
 /// from the scene's index buffer.
-fn scene_validator(ctx: &GpuContext, g: &gpu::SceneGpu, layout: &crate::ir::CompiledLayout, objects: u32) -> Result<StreamValidator> {
-    let limits = StreamLimits { max_instance_count: Some(1), max_sequence_count: Some(objects), ..StreamLimits::default() }
-        .with_device_limits(&ctx.properties.limits);
+fn scene_validator(
+    ctx: &GpuContext,
+    g: &gpu::SceneGpu,
+    layout: &crate::ir::CompiledLayout,
+    objects: u32,
+) -> Result<StreamValidator> {
+    let limits =
+        StreamLimits { max_instance_count: Some(1), max_sequence_count: Some(objects), ..StreamLimits::default() }
+            .with_device_limits(&ctx.properties.limits);
     let indices = RegisteredBuffer {
         address: g.indices.address,
         size: g.indices.size,

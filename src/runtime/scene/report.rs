@@ -116,14 +116,20 @@ impl fmt::Display for RunReport {
             self.height
         )?;
         if let Some(p) = &self.preprocess {
-            writeln!(f, "preprocess: {} bytes for {} sequences per execute, {} execute(s)", p.preprocess_bytes, p.sequences_per_chunk, p.chunks)?;
+            writeln!(
+                f,
+                "preprocess: {} bytes for {} sequences per execute, {} execute(s)",
+                p.preprocess_bytes, p.sequences_per_chunk, p.chunks
+            )?;
             if let Some(a) = &p.anomaly {
                 writeln!(f, "  {a}")?;
             }
         }
         let s = &self.subgroup;
         match s.required_size {
-            Some(r) => write!(f, "compaction subgroups: required size {r}{}", if s.require_full { ", full" } else { "" })?,
+            Some(r) => {
+                write!(f, "compaction subgroups: required size {r}{}", if s.require_full { ", full" } else { "" })?
+            }
             None => write!(f, "compaction subgroups: size not pinned")?,
         }
         match s.observed_size {
@@ -154,7 +160,11 @@ impl fmt::Display for RunReport {
             let frames = self.stream_validation.len();
             let found: u32 = self.stream_validation.iter().map(|r| r.total).sum();
             if found == 0 {
-                writeln!(f, "stream validation: clean, {frames} frame(s), {} sequences in the last", last.sequences_checked)?;
+                writeln!(
+                    f,
+                    "stream validation: clean, {frames} frame(s), {} sequences in the last",
+                    last.sequences_checked
+                )?;
             } else {
                 writeln!(f, "stream validation: {found} violation(s) in {frames} frame(s)")?;
                 for (i, r) in self.stream_validation.iter().enumerate().filter(|(_, r)| !r.is_clean()) {

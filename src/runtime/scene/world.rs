@@ -56,7 +56,14 @@ pub struct Camera {
 
 impl Default for Camera {
     fn default() -> Self {
-        Camera { eye: [0.0, 12.0, 70.0], target: [0.0, 0.0, 0.0], fov_y_degrees: 60.0, near: 0.5, far: 160.0, lod_distances: [30.0, 70.0] }
+        Camera {
+            eye: [0.0, 12.0, 70.0],
+            target: [0.0, 0.0, 0.0],
+            fov_y_degrees: 60.0,
+            near: 0.5,
+            far: 160.0,
+            lod_distances: [30.0, 70.0],
+        }
     }
 }
 
@@ -154,18 +161,42 @@ pub fn view_proj(cam: &Camera, aspect: f32) -> Mat4 {
     let s = normalize(cross(f, [0.0, 1.0, 0.0]));
     let u = cross(s, f);
     let view = [
-        s[0], u[0], -f[0], 0.0, //
-        s[1], u[1], -f[1], 0.0, //
-        s[2], u[2], -f[2], 0.0, //
-        -dot(s, cam.eye), -dot(u, cam.eye), dot(f, cam.eye), 1.0,
+        s[0],
+        u[0],
+        -f[0],
+        0.0, //
+        s[1],
+        u[1],
+        -f[1],
+        0.0, //
+        s[2],
+        u[2],
+        -f[2],
+        0.0, //
+        -dot(s, cam.eye),
+        -dot(u, cam.eye),
+        dot(f, cam.eye),
+        1.0,
     ];
     let t = 1.0 / (cam.fov_y_degrees.to_radians() / 2.0).tan();
     let (n, fa) = (cam.near, cam.far);
     let proj = [
-        t / aspect, 0.0, 0.0, 0.0, //
-        0.0, -t, 0.0, 0.0, //
-        0.0, 0.0, fa / (n - fa), -1.0, //
-        0.0, 0.0, n * fa / (n - fa), 0.0,
+        t / aspect,
+        0.0,
+        0.0,
+        0.0, //
+        0.0,
+        -t,
+        0.0,
+        0.0, //
+        0.0,
+        0.0,
+        fa / (n - fa),
+        -1.0, //
+        0.0,
+        0.0,
+        n * fa / (n - fa),
+        0.0,
     ];
     mul(&proj, &view)
 }
@@ -184,7 +215,15 @@ pub fn planes(m: &Mat4) -> [[f32; 4]; 6] {
 }
 
 /// The frame uniforms for a camera and image size.
-pub fn frame(cam: &Camera, width: u32, height: u32, objects: u32, lods: [Lod; 3], index_address: u64, index_bytes: u32) -> Frame {
+pub fn frame(
+    cam: &Camera,
+    width: u32,
+    height: u32,
+    objects: u32,
+    lods: [Lod; 3],
+    index_address: u64,
+    index_bytes: u32,
+) -> Frame {
     let vp = view_proj(cam, width as f32 / height as f32);
     Frame {
         view_proj: vp,
@@ -208,7 +247,13 @@ pub fn cull(frame: &Frame, o: &Object) -> Option<usize> {
     }
     let v = [cx - frame.eye[0], cy - frame.eye[1], cz - frame.eye[2]];
     let d2 = (v[0] * v[0] + v[1] * v[1]) + v[2] * v[2];
-    Some(if d2 <= frame.lod_distance2[0] { 0 } else if d2 <= frame.lod_distance2[1] { 1 } else { 2 })
+    Some(if d2 <= frame.lod_distance2[0] {
+        0
+    } else if d2 <= frame.lod_distance2[1] {
+        1
+    } else {
+        2
+    })
 }
 
 #[cfg(test)]
@@ -245,7 +290,9 @@ mod tests {
         assert!(m.lods[0].index_count > m.lods[1].index_count && m.lods[1].index_count > m.lods[2].index_count);
         for l in m.lods {
             let end = (l.first_index + l.index_count) as usize;
-            assert!(m.indices[l.first_index as usize..end].iter().all(|&i| ((i as i32 + l.vertex_offset) as usize) < m.vertices.len()));
+            assert!(m.indices[l.first_index as usize..end]
+                .iter()
+                .all(|&i| ((i as i32 + l.vertex_offset) as usize) < m.vertices.len()));
         }
     }
 

@@ -101,9 +101,11 @@ impl Check {
     /// The field of the token's stream struct the check is about, as the spec names it.
     pub const fn field(self) -> &'static str {
         match self {
-            Check::IndexAddress | Check::IndexAlignment | Check::VertexAddress | Check::CountAddress | Check::CountAlignment => {
-                "bufferAddress"
-            }
+            Check::IndexAddress
+            | Check::IndexAlignment
+            | Check::VertexAddress
+            | Check::CountAddress
+            | Check::CountAlignment => "bufferAddress",
             Check::IndexSize | Check::VertexSize => "size",
             Check::IndexType => "indexType",
             Check::IndexRange => "firstIndex + indexCount",
@@ -150,15 +152,16 @@ impl Check {
     pub const fn hex_value(self) -> bool {
         matches!(
             self,
-            Check::IndexAddress | Check::IndexAlignment | Check::VertexAddress | Check::CountAddress | Check::CountAlignment
+            Check::IndexAddress
+                | Check::IndexAlignment
+                | Check::VertexAddress
+                | Check::CountAddress
+                | Check::CountAlignment
         )
     }
 
     /// Whether the check has a meaningful limit (an address outside every buffer has none).
     pub const fn has_limit(self) -> bool {
-        !matches!(
-            self,
-            Check::IndexAddress | Check::VertexAddress | Check::CountAddress | Check::IndexType
-        )
+        !matches!(self, Check::IndexAddress | Check::VertexAddress | Check::CountAddress | Check::IndexType)
     }
 }

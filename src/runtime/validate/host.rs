@@ -44,10 +44,7 @@ pub fn validate_on_host(
             stream.max_sequences
         )));
     }
-    let mut r = Recorder {
-        words: vec![0, NONE, 0, NONE],
-        capacity: limits.report_capacity,
-    };
+    let mut r = Recorder { words: vec![0, NONE, 0, NONE], capacity: limits.report_capacity };
     let mut n = stream.max_sequences;
     if let Some(stored) = stream.stored_count {
         r.words[3] = stored;
@@ -61,10 +58,7 @@ pub fn validate_on_host(
     let ctx = Context { t: &t, memory };
     for s in 0..n {
         let record = &stream.records[s as usize * stride..(s as usize + 1) * stride];
-        let words: Vec<u32> = record
-            .chunks_exact(4)
-            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect();
+        let words: Vec<u32> = record.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
         ctx.check_sequence(&mut r, s, &words);
     }
     Ok(StreamReport::decode(layout, &r.words))
@@ -134,7 +128,16 @@ impl Context<'_> {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn check_range(&self, r: &mut Recorder, s: u32, k: u32, list: usize, start: u64, len: u64, checks: (Check, Check)) -> bool {
+    fn check_range(
+        &self,
+        r: &mut Recorder,
+        s: u32,
+        k: u32,
+        list: usize,
+        start: u64,
+        len: u64,
+        checks: (Check, Check),
+    ) -> bool {
         match self.locate(list, start, len) {
             Where::Inside => true,
             Where::StartOutside => {
@@ -170,25 +173,16 @@ impl Context<'_> {
 
     /// The 4-byte words at a device address inside a memory snapshot.
     fn read(&self, address: u64, words: usize) -> Option<Vec<u32>> {
-        let (base, bytes) = self
-            .memory
-            .iter()
-            .find(|(b, m)| *b <= address && address - b + 4 * words as u64 <= m.len() as u64)?;
+        let (base, bytes) =
+            self.memory.iter().find(|(b, m)| *b <= address && address - b + 4 * words as u64 <= m.len() as u64)?;
         let at = (address - base) as usize;
-        Some(
-            bytes[at..at + 4 * words]
-                .chunks_exact(4)
-                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-                .collect(),
-        )
+        Some(bytes[at..at + 4 * words].chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect())
     }
 
     fn check_sequence(&self, r: &mut Recorder, s: u32, w: &[u32]) {
         let t = self.t;
-        let mut bound = (
-            t[T_BOUND_INDEX_BYTES] as u64 | (t[T_BOUND_INDEX_BYTES + 1] as u64) << 32,
-            t[T_BOUND_INDEX_SIZE],
-        );
+        let mut bound =
+            (t[T_BOUND_INDEX_BYTES] as u64 | (t[T_BOUND_INDEX_BYTES + 1] as u64) << 32, t[T_BOUND_INDEX_SIZE]);
         for k in 0..t[T_TOKEN_COUNT] {
             let e = T_TOKENS + 4 * k as usize;
             let (ty, at, p0, p1) = (t[e], t[e + 1] as usize / 4, t[e + 2], t[e + 3]);
@@ -205,7 +199,15 @@ impl Context<'_> {
                     bound = (w[at + 2] as u64, size);
                 }
                 x if x == TokenType::VertexBuffer.value() => {
-                    self.check_range(r, s, k, 1, address(), w[at + 2] as u64, (Check::VertexAddress, Check::VertexSize));
+                    self.check_range(
+                        r,
+                        s,
+                        k,
+                        1,
+                        address(),
+                        w[at + 2] as u64,
+                        (Check::VertexAddress, Check::VertexSize),
+                    );
                 }
                 x if x == TokenType::ExecutionSet.value() => {
                     for j in 0..p1 {
@@ -251,7 +253,15 @@ impl Context<'_> {
         }
     }
 
-    fn check_count(&self, r: &mut Recorder, s: u32, k: u32, record: (u64, u32, u32), inner: (u32, u32), bound: (u64, u32)) {
+    fn check_count(
+        &self,
+        r: &mut Recorder,
+        s: u32,
+        k: u32,
+        record: (u64, u32, u32),
+        inner: (u32, u32),
+        bound: (u64, u32),
+    ) {
         let (address, stride, commands) = record;
         let (inner_bytes, inner_kind) = inner;
         let most = self.t[T_MAX_DRAWS];
@@ -267,11 +277,7 @@ impl Context<'_> {
         if !strided {
             r.report(s, k, Check::CountStride, NONE, stride as u64, inner_bytes as u64);
         }
-        let len = if n == 0 {
-            0
-        } else {
-            stride as u64 * (n as u64 - 1) + inner_bytes as u64
-        };
+        let len = if n == 0 { 0 } else { stride as u64 * (n as u64 - 1) + inner_bytes as u64 };
         let inside = self.check_range(r, s, k, 2, address, len, (Check::CountAddress, Check::CountSize));
         if !inside || !aligned || !strided || inner_kind == 0 {
             return;

@@ -84,14 +84,15 @@ impl StreamValidator {
         let storage = vk::BufferUsageFlags::STORAGE_BUFFER;
         let mut table = Buffer::new(alloc, 4 * words.len() as u64, storage, Location::Host)?;
         let report_bytes = 4 * (report::HEADER_WORDS + report::SLOT_WORDS * limits.report_capacity as usize) as u64;
-        let report = match Buffer::new(alloc, report_bytes, storage | vk::BufferUsageFlags::TRANSFER_DST, Location::Host) {
-            Ok(r) => r,
-            Err(e) => {
-                // SAFETY: nothing uses the table yet.
-                unsafe { table.destroy(d) };
-                return Err(e);
-            }
-        };
+        let report =
+            match Buffer::new(alloc, report_bytes, storage | vk::BufferUsageFlags::TRANSFER_DST, Location::Host) {
+                Ok(r) => r,
+                Err(e) => {
+                    // SAFETY: nothing uses the table yet.
+                    unsafe { table.destroy(d) };
+                    return Err(e);
+                }
+            };
         let written = table.write(0, as_bytes(&words));
         let mut v = StreamValidator {
             layout: layout.clone(),
@@ -106,11 +107,7 @@ impl StreamValidator {
             unsafe { v.destroy(d) };
             return Err(e);
         }
-        let range = [vk::PushConstantRange {
-            stage_flags: vk::ShaderStageFlags::COMPUTE,
-            offset: 0,
-            size: PUSH_BYTES,
-        }];
+        let range = [vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::COMPUTE, offset: 0, size: PUSH_BYTES }];
         let info = vk::PipelineLayoutCreateInfo::default().push_constant_ranges(&range);
         // SAFETY: valid create info; on failure everything created so far is destroyed.
         let made = unsafe { d.create_pipeline_layout(&info, None) }
@@ -146,11 +143,14 @@ impl StreamValidator {
     ///
     /// # Safety
     /// No pending work may use the validator.
-    pub unsafe fn set_buffers(&mut self, alloc: &dyn Allocator, limits: StreamLimits, buffers: &[RegisteredBuffer]) -> Result<()> {
+    pub unsafe fn set_buffers(
+        &mut self,
+        alloc: &dyn Allocator,
+        limits: StreamLimits,
+        buffers: &[RegisteredBuffer],
+    ) -> Result<()> {
         if limits.report_capacity != self.limits.report_capacity {
-            return Err(RuntimeError::Invalid(
-                "the report capacity is fixed when the validator is created".into(),
-            ));
+            return Err(RuntimeError::Invalid("the report capacity is fixed when the validator is created".into()));
         }
         let words = table::build(&self.layout, &limits, buffers)?;
         let bytes = 4 * words.len() as u64;
@@ -184,30 +184,18 @@ impl StreamValidator {
         }
         let sequence_limit = stream.max_sequences.min(self.limits.max_sequence_count.unwrap_or(u32::MAX));
         let mut push = Vec::with_capacity(PUSH_BYTES as usize);
-        for address in [
-            stream.address,
-            stream.count.map_or(0, |c| c.address),
-            self.table.address,
-            self.report.address,
-        ] {
+        for address in [stream.address, stream.count.map_or(0, |c| c.address), self.table.address, self.report.address]
+        {
             push.extend_from_slice(&address.to_le_bytes());
         }
-        for word in [
-            self.layout.stride,
-            stream.max_sequences,
-            sequence_limit,
-            self.limits.report_capacity,
-        ] {
+        for word in [self.layout.stride, stream.max_sequences, sequence_limit, self.limits.report_capacity] {
             push.extend_from_slice(&word.to_le_bytes());
         }
         let header = [0u32, u32::MAX, 0, u32::MAX];
         barrier(
             device,
             cmd,
-            (
-                vk::PipelineStageFlags2::COMPUTE_SHADER,
-                vk::AccessFlags2::SHADER_READ | vk::AccessFlags2::SHADER_WRITE,
-            ),
+            (vk::PipelineStageFlags2::COMPUTE_SHADER, vk::AccessFlags2::SHADER_READ | vk::AccessFlags2::SHADER_WRITE),
             (vk::PipelineStageFlags2::TRANSFER, vk::AccessFlags2::TRANSFER_WRITE),
         );
         device.cmd_update_buffer(cmd, self.report.buffer, 0, as_bytes(&header));
@@ -218,10 +206,7 @@ impl StreamValidator {
                 vk::PipelineStageFlags2::COMPUTE_SHADER | vk::PipelineStageFlags2::TRANSFER,
                 vk::AccessFlags2::SHADER_WRITE | vk::AccessFlags2::TRANSFER_WRITE,
             ),
-            (
-                vk::PipelineStageFlags2::COMPUTE_SHADER,
-                vk::AccessFlags2::SHADER_READ | vk::AccessFlags2::SHADER_WRITE,
-            ),
+            (vk::PipelineStageFlags2::COMPUTE_SHADER, vk::AccessFlags2::SHADER_READ | vk::AccessFlags2::SHADER_WRITE),
         );
         device.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::COMPUTE, self.pipeline);
         device.cmd_push_constants(cmd, self.pipeline_layout, vk::ShaderStageFlags::COMPUTE, 0, &push);

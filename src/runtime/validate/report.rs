@@ -92,7 +92,8 @@ impl StreamReport {
                 })
             })
             .collect();
-        let position = |name: &Option<String>| name.as_ref().and_then(|n| layout.tokens.iter().position(|t| &t.name == n));
+        let position =
+            |name: &Option<String>| name.as_ref().and_then(|n| layout.tokens.iter().position(|t| &t.name == n));
         violations.sort_by_key(|v| (v.sequence, position(&v.token), v.element, v.check));
         let first = word(1);
         let stored = word(3);
@@ -150,9 +151,13 @@ impl StreamViolation {
             Check::CountSize => format!("the draw array needs {v} bytes but its buffer has {limit} from bufferAddress"),
             Check::IndexAlignment => format!("bufferAddress {v:#x} is not aligned to the {limit}-byte index type"),
             Check::IndexType => format!("indexType {v} is not a valid index type"),
-            Check::IndexRange => format!("firstIndex + indexCount = {v} exceeds the bound index buffer's {limit} indices"),
+            Check::IndexRange => {
+                format!("firstIndex + indexCount = {v} exceeds the bound index buffer's {limit} indices")
+            }
             Check::CountAlignment => format!("bufferAddress {v:#x} of the draw array is not 4-byte aligned"),
-            Check::CountStride => format!("stride {v} is not a multiple of 4 of at least {limit} bytes (the draw struct)"),
+            Check::CountStride => {
+                format!("stride {v} is not a multiple of 4 of at least {limit} bytes (the draw struct)")
+            }
             Check::CommandCount => format!("commandCount {v} exceeds the stated maximum draw count {limit}"),
             Check::InstanceCount => format!("instanceCount {v} exceeds the stated maximum {limit}"),
             Check::ExecutionSetIndex => format!("execution-set index {v} is not below the set's {limit} entries"),
@@ -177,11 +182,7 @@ impl fmt::Display for StreamViolation {
 impl fmt::Display for StreamReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.is_clean() {
-            return write!(
-                f,
-                "stream `{}`: {} sequences checked, no violations",
-                self.layout, self.sequences_checked
-            );
+            return write!(f, "stream `{}`: {} sequences checked, no violations", self.layout, self.sequences_checked);
         }
         write!(
             f,
@@ -206,16 +207,7 @@ mod tests {
     use super::*;
 
     fn slot(sequence: u32, token: u32, check: Check, element: u32, value: u64, limit: u64) -> [u32; 8] {
-        [
-            sequence,
-            token,
-            check.id(),
-            element,
-            value as u32,
-            (value >> 32) as u32,
-            limit as u32,
-            (limit >> 32) as u32,
-        ]
+        [sequence, token, check.id(), element, value as u32, (value >> 32) as u32, limit as u32, (limit >> 32) as u32]
     }
 
     #[test]
@@ -226,18 +218,12 @@ mod tests {
         words.extend(slot(5, 1, Check::IndexAddress, NONE, 0xdead_0000_0000, 0));
         words.extend(slot(NONE, NONE, Check::SequenceCount, NONE, 11, 10));
         let r = StreamReport::decode(&layout, &words);
-        assert_eq!(
-            (r.total, r.first_sequence, r.sequences_checked, r.stored_count),
-            (3, Some(5), 10, Some(7))
-        );
+        assert_eq!((r.total, r.first_sequence, r.sequences_checked, r.stored_count), (3, Some(5), 10, Some(7)));
         let v = &r.violations;
         assert_eq!(v.len(), 3);
         assert_eq!((v[0].sequence, v[0].check, v[0].code), (None, Check::SequenceCount, "E0811"));
         assert_eq!(v[0].vuid, Some("VUID-VkGeneratedCommandsInfoEXT-sequenceCountAddress-11068"));
-        assert_eq!(
-            (v[1].sequence, v[1].token.as_deref(), v[1].field),
-            (Some(5), Some("indices"), "bufferAddress")
-        );
+        assert_eq!((v[1].sequence, v[1].token.as_deref(), v[1].field), (Some(5), Some("indices"), "bufferAddress"));
         assert_eq!((v[1].value, v[1].limit), (0xdead_0000_0000, None));
         assert_eq!(
             (v[2].token.as_deref(), v[2].field, v[2].limit),
@@ -291,14 +277,7 @@ mod tests {
                 .lines()
                 .find(|l| l.starts_with(&format!("const uint {name} = ")))
                 .unwrap_or_else(|| panic!("{name} is not declared in validate_stream.comp"));
-            line.split('=')
-                .nth(1)
-                .unwrap()
-                .trim()
-                .trim_end_matches(';')
-                .trim_end_matches('u')
-                .parse()
-                .unwrap()
+            line.split('=').nth(1).unwrap().trim().trim_end_matches(';').trim_end_matches('u').parse().unwrap()
         };
         for c in Check::ALL {
             assert_eq!(constant(c.shader_name()), c.id(), "{c:?}");

@@ -131,11 +131,8 @@ pub fn count_inner(tt: TokenType) -> Option<(u32, u32)> {
 }
 
 /// The buffer lists, in the table's order.
-pub const LIST_USAGES: [vk::BufferUsageFlags; 3] = [
-    vk::BufferUsageFlags::INDEX_BUFFER,
-    vk::BufferUsageFlags::VERTEX_BUFFER,
-    vk::BufferUsageFlags::INDIRECT_BUFFER,
-];
+pub const LIST_USAGES: [vk::BufferUsageFlags; 3] =
+    [vk::BufferUsageFlags::INDEX_BUFFER, vk::BufferUsageFlags::VERTEX_BUFFER, vk::BufferUsageFlags::INDIRECT_BUFFER];
 
 /// Build the table for `layout`. Refuses a layout whose tokens would make the kernel read past
 /// a record (only an edited manifest has one): the validator must never read out of bounds.
@@ -194,14 +191,17 @@ pub fn build(layout: &CompiledLayout, limits: &StreamLimits, buffers: &[Register
 }
 
 /// The two parameters the kernel needs for a token, and how many bytes of the record it reads.
-fn token_parameters(layout: &CompiledLayout, t: &crate::ir::CompiledToken, limits: &StreamLimits) -> Result<(u32, u32, u32)> {
+fn token_parameters(
+    layout: &CompiledLayout,
+    t: &crate::ir::CompiledToken,
+    limits: &StreamLimits,
+) -> Result<(u32, u32, u32)> {
     Ok(match t.token_type {
         TokenType::IndexBuffer => (t.index_mode.unwrap_or(1), 0, 16),
         TokenType::VertexBuffer => (0, 0, 16),
         TokenType::ExecutionSet => {
-            let set = t
-                .execution_set
-                .ok_or_else(|| invalid(layout, format!("token `{}` has no execution_set", t.name)))?;
+            let set =
+                t.execution_set.ok_or_else(|| invalid(layout, format!("token `{}` has no execution_set", t.name)))?;
             let indices = if set.kind == 0 { 1 } else { set.stages.count_ones().max(1) };
             (limits.execution_set_entries.unwrap_or(set.max_entries), indices, 4 * indices)
         }
@@ -239,15 +239,7 @@ mod tests {
             buffer(0x5_0000_0000, 64, vk::BufferUsageFlags::INDIRECT_BUFFER),
             buffer(0x7000, 0, index),
         ];
-        let w = build(
-            &layout,
-            &StreamLimits {
-                max_instance_count: Some(1),
-                ..Default::default()
-            },
-            &buffers,
-        )
-        .unwrap();
+        let w = build(&layout, &StreamLimits { max_instance_count: Some(1), ..Default::default() }, &buffers).unwrap();
         assert_eq!(w[T_TOKEN_COUNT], 3);
         assert_eq!(w[T_MAX_INSTANCES], 1);
         assert_eq!(w[T_MAX_DRAWS], UNCHECKED);
@@ -255,10 +247,7 @@ mod tests {
         let (first, n) = (w[T_LISTS] as usize, w[T_LISTS + 1] as usize);
         assert_eq!(n, 3, "the empty buffer is left out");
         // Sorted by start; the 0x2000 entry keeps 0x5000, the end of the buffer before it.
-        assert_eq!(
-            &w[first..first + 12],
-            &[0x1000, 0, 0x5000, 0, 0x2000, 0, 0x5000, 0, 0x9000, 0, 0x9100, 0]
-        );
+        assert_eq!(&w[first..first + 12], &[0x1000, 0, 0x5000, 0, 0x2000, 0, 0x5000, 0, 0x9000, 0, 0x9100, 0]);
         assert_eq!(w[T_LISTS + 3], 0, "no vertex buffers");
         let (first, n) = (w[T_LISTS + 4] as usize, w[T_LISTS + 5] as usize);
         assert_eq!((n, &w[first..first + 4]), (1, &[0, 5, 64, 5][..]));

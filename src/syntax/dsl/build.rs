@@ -63,10 +63,7 @@ impl Builder<'_, '_> {
 
 impl<'s, 'd> Builder<'s, 'd> {
     pub fn new(docs: &'d Docs<'s>) -> Self {
-        Builder {
-            docs,
-            diags: Vec::new(),
-        }
+        Builder { docs, diags: Vec::new() }
     }
 
     /// A `name` pair: an identifier, or a string literal (span with its quotes).
@@ -81,11 +78,7 @@ impl<'s, 'd> Builder<'s, 'd> {
 
     /// A string literal, unescaped. A bad escape is E0001 at the escape.
     pub fn string(&mut self, pair: Pair<Rule>) -> Option<Spanned<String>> {
-        let pair = if pair.as_rule() == Rule::string {
-            pair
-        } else {
-            child(&pair, Rule::string)?
-        };
+        let pair = if pair.as_rule() == Rule::string { pair } else { child(&pair, Rule::string)? };
         let text = pair.as_str();
         let base = pair.as_span().start();
         let body = text.get(1..text.len().saturating_sub(1)).unwrap_or_default();
@@ -129,11 +122,7 @@ impl<'s, 'd> Builder<'s, 'd> {
     /// A `number` pair (or a rule holding one) as a `uint32_t`.
     pub fn number(&mut self, pair: Option<Pair<Rule>>, what: &str) -> Option<Spanned<u32>> {
         let pair = pair?;
-        let pair = if pair.as_rule() == Rule::number {
-            pair
-        } else {
-            child(&pair, Rule::number)?
-        };
+        let pair = if pair.as_rule() == Rule::number { pair } else { child(&pair, Rule::number)? };
         let text = pair.as_str();
         let digits: String = text.chars().filter(|c| *c != '_').collect();
         let (negative, digits) = match digits.strip_prefix('-') {
@@ -195,10 +184,7 @@ impl<'s, 'd> Builder<'s, 'd> {
             .filter(|p| p.as_rule() == Rule::stage)
             .map(|p| self.word(Some(p), &names::STAGES, "E0006", "stage"))
             .collect();
-        Some(StageList {
-            items: stages.into_iter().collect::<Option<_>>()?,
-            span: span(&pair),
-        })
+        Some(StageList { items: stages.into_iter().collect::<Option<_>>()?, span: span(&pair) })
     }
 
     pub fn pipeline(&mut self, pair: Pair<'s, Rule>) -> Option<Pipeline> {
@@ -274,28 +260,15 @@ impl<'s, 'd> Builder<'s, 'd> {
         let offset = self.number(child(&pair, Rule::offset), "`offset`");
         let size = self.number(child(&pair, Rule::size), "`size`");
         let doc = self.docs.above(pair.as_span().start());
-        Some(Spanned::new(
-            PushConstantRange {
-                doc,
-                stages: stages?,
-                offset: offset?,
-                size: size?,
-            },
-            span(&pair),
-        ))
+        Some(Spanned::new(PushConstantRange { doc, stages: stages?, offset: offset?, size: size? }, span(&pair)))
     }
 
     fn layout(&mut self, pair: Pair<'s, Rule>) -> Option<Spanned<Layout>> {
         let name = self.name(child(&pair, Rule::name));
         let stages = self.stage_list(child(&pair, Rule::stage_list));
         let mut seen = Seen::default();
-        let (mut flags, mut max_sequences, mut glsl_layout, mut stride, mut align) = (
-            Some(vec![]),
-            None,
-            Some(Spanned::new(GlslLayout::Std430, at_start(&pair))),
-            Some(None),
-            Some(None),
-        );
+        let (mut flags, mut max_sequences, mut glsl_layout, mut stride, mut align) =
+            (Some(vec![]), None, Some(Spanned::new(GlslLayout::Std430, at_start(&pair))), Some(None), Some(None));
         let mut max_sequences_given = false;
         let mut tokens = Some(Vec::new());
         let mut token_count = 0;
@@ -327,12 +300,8 @@ impl<'s, 'd> Builder<'s, 'd> {
                     max_sequences = self.number(child(&item, Rule::number), "`max_sequences`");
                 }
                 Rule::glsl_layout => {
-                    glsl_layout = self.word(
-                        child(&item, Rule::glsl_value),
-                        &names::GLSL_LAYOUTS,
-                        "E0008",
-                        "GLSL layout",
-                    )
+                    glsl_layout =
+                        self.word(child(&item, Rule::glsl_value), &names::GLSL_LAYOUTS, "E0008", "GLSL layout")
                 }
                 Rule::stride => stride = self.number(child(&item, Rule::number), "`stride`").map(Some),
                 Rule::align => align = self.number(child(&item, Rule::number), "`align`").map(Some),
@@ -391,27 +360,22 @@ impl<'s, 'd> Builder<'s, 'd> {
     fn kernel(&mut self, pair: Pair<'s, Rule>) -> Option<Spanned<Kernel>> {
         let name = self.name(child(&pair, Rule::name));
         let source = child(&pair, Rule::source).and_then(|s| self.string(s));
-        let local_size = child(&pair, Rule::local_size)
-            .and_then(|l| child(&l, Rule::size3))
-            .and_then(|size3| {
-                let axes = ["`local_size.x`", "`local_size.y`", "`local_size.z`"];
-                let numbers: Vec<_> = size3
-                    .clone()
-                    .into_inner()
-                    .filter(|p| p.as_rule() == Rule::number)
-                    .zip(axes)
-                    .map(|(n, axis)| self.number(Some(n), axis))
-                    .collect();
-                let [x, y, z] = <[Option<Spanned<u32>>; 3]>::try_from(numbers).ok()?;
-                Some(Spanned::new([x?.node, y?.node, z?.node], span(&size3)))
-            });
+        let local_size = child(&pair, Rule::local_size).and_then(|l| child(&l, Rule::size3)).and_then(|size3| {
+            let axes = ["`local_size.x`", "`local_size.y`", "`local_size.z`"];
+            let numbers: Vec<_> = size3
+                .clone()
+                .into_inner()
+                .filter(|p| p.as_rule() == Rule::number)
+                .zip(axes)
+                .map(|(n, axis)| self.number(Some(n), axis))
+                .collect();
+            let [x, y, z] = <[Option<Spanned<u32>>; 3]>::try_from(numbers).ok()?;
+            Some(Spanned::new([x?.node, y?.node, z?.node], span(&size3)))
+        });
         let mut subgroup = Some(Spanned::new(SubgroupReq::Any, at_start(&pair)));
         let mut writes = Some(None);
         let mut seen = Seen::default();
-        for item in child(&pair, Rule::kernel_block)
-            .into_iter()
-            .flat_map(|b| b.into_inner())
-        {
+        for item in child(&pair, Rule::kernel_block).into_iter().flat_map(|b| b.into_inner()) {
             let keyword = item.clone().into_inner().next().map_or(span(&item), |k| span(&k));
             match item.as_rule() {
                 Rule::subgroup if self.first(&mut seen, "subgroup", keyword, "a kernel") => {
@@ -428,14 +392,7 @@ impl<'s, 'd> Builder<'s, 'd> {
         }
         let doc = self.docs.above(pair.as_span().start());
         Some(Spanned::new(
-            Kernel {
-                doc,
-                name: name?,
-                source: source?,
-                local_size: local_size?,
-                subgroup: subgroup?,
-                writes: writes?,
-            },
+            Kernel { doc, name: name?, source: source?, local_size: local_size?, subgroup: subgroup?, writes: writes? },
             span(&pair),
         ))
     }

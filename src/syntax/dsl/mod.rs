@@ -26,10 +26,7 @@ struct DgcParser;
 pub fn parse(source: &str, docs: &Docs) -> Result<Pipeline, Vec<Diagnostic>> {
     let mut pairs = DgcParser::parse(Rule::file, source).map_err(|e| vec![syntax_error(source, &e)])?;
     let file = pairs.next().ok_or_else(Vec::new)?;
-    let pipeline = file
-        .into_inner()
-        .find(|p| p.as_rule() == Rule::pipeline)
-        .ok_or_else(Vec::new)?;
+    let pipeline = file.into_inner().find(|p| p.as_rule() == Rule::pipeline).ok_or_else(Vec::new)?;
     let mut builder = build::Builder::new(docs);
     match builder.pipeline(pipeline) {
         Some(p) if builder.diags.is_empty() => Ok(p),
@@ -45,25 +42,16 @@ fn syntax_error(source: &str, err: &pest::error::Error<Rule>) -> Diagnostic {
     }
     .min(source.len());
     let found = found_at(source, pos);
-    let found_text = if found.start == found.end {
-        "end of file".to_string()
-    } else {
-        format!("`{}`", &source[found.range()])
-    };
+    let found_text =
+        if found.start == found.end { "end of file".to_string() } else { format!("`{}`", &source[found.range()]) };
     let expected = match &err.variant {
         ErrorVariant::ParsingError { positives, .. } => expected_list(positives),
         ErrorVariant::CustomError { message } => message.clone(),
     };
     let (message, label) = if expected.is_empty() {
-        (
-            format!("syntax error: unexpected {found_text}"),
-            "unexpected here".to_string(),
-        )
+        (format!("syntax error: unexpected {found_text}"), "unexpected here".to_string())
     } else {
-        (
-            format!("syntax error: expected {expected}, found {found_text}"),
-            format!("expected {expected}"),
-        )
+        (format!("syntax error: expected {expected}, found {found_text}"), format!("expected {expected}"))
     };
     Diagnostic::new("E0001", message).primary(found, label)
 }

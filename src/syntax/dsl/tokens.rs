@@ -35,11 +35,7 @@ impl<'s> Builder<'s, '_> {
                 );
                 let stages = self.stage_list(child(&inner, Rule::stage_list));
                 let max_entries = self.number(child(&inner, Rule::max_entries), "`max_entries`");
-                TokenKind::ExecutionSet {
-                    kind: set_kind?,
-                    stages: stages?,
-                    max_entries: max_entries?,
-                }
+                TokenKind::ExecutionSet { kind: set_kind?, stages: stages?, max_entries: max_entries? }
             }
             Rule::push_constant => {
                 let stages = self.stage_list(child(&inner, Rule::stage_list));
@@ -48,32 +44,21 @@ impl<'s> Builder<'s, '_> {
                     Some(block) => self.fields(block).map(PushData::Fields),
                     None => self.number(child(&inner, Rule::size), "`size`").map(PushData::Size),
                 };
-                TokenKind::PushConstant {
-                    stages: stages?,
-                    offset: offset?,
-                    data: data?,
-                }
+                TokenKind::PushConstant { stages: stages?, offset: offset?, data: data? }
             }
             Rule::sequence_index => {
                 let stages = self.stage_list(child(&inner, Rule::stage_list));
                 let offset = self.number(child(&inner, Rule::offset), "`offset`");
-                TokenKind::SequenceIndex {
-                    stages: stages?,
-                    offset: offset?,
-                }
+                TokenKind::SequenceIndex { stages: stages?, offset: offset? }
             }
             Rule::index_buffer => {
-                let mode = self.word(
-                    child(&inner, Rule::index_mode),
-                    &names::INDEX_MODES,
-                    "E0008",
-                    "index buffer mode",
-                );
+                let mode =
+                    self.word(child(&inner, Rule::index_mode), &names::INDEX_MODES, "E0008", "index buffer mode");
                 TokenKind::IndexBuffer { mode: mode? }
             }
-            Rule::vertex_buffer => TokenKind::VertexBuffer {
-                binding: self.number(child(&inner, Rule::binding), "`binding`")?,
-            },
+            Rule::vertex_buffer => {
+                TokenKind::VertexBuffer { binding: self.number(child(&inner, Rule::binding), "`binding`")? }
+            }
             _ => names::TOKEN_KINDS.parse(keyword.as_str(), DSL).and_then(Kind::action)?,
         };
         let name = match name {
@@ -84,16 +69,7 @@ impl<'s> Builder<'s, '_> {
             Some(p) => Some(p?),
             None => None,
         };
-        Some(Spanned::new(
-            Token {
-                doc,
-                name,
-                at: pin,
-                kind,
-                kind_span,
-            },
-            token_span,
-        ))
+        Some(Spanned::new(Token { doc, name, at: pin, kind, kind_span }, token_span))
     }
 
     fn fields(&mut self, block: Pair<'s, Rule>) -> Option<Vec<Spanned<Field>>> {
@@ -132,19 +108,13 @@ impl<'s> Builder<'s, '_> {
                 None
             }
         };
-        let dimensions: Vec<Pair<Rule>> = pair
-            .clone()
-            .into_inner()
-            .filter(|p| p.as_rule() == Rule::dimension)
-            .collect();
+        let dimensions: Vec<Pair<Rule>> =
+            pair.clone().into_inner().filter(|p| p.as_rule() == Rule::dimension).collect();
         if let Some(excess) = dimensions.get(limits::MAX_ARRAY_DIMENSIONS) {
             self.diags.push(limits::too_many_dimensions(span(excess)));
             return None;
         }
-        let lengths: Vec<_> = dimensions
-            .into_iter()
-            .map(|d| self.number(Some(d), "an array length"))
-            .collect();
+        let lengths: Vec<_> = dimensions.into_iter().map(|d| self.number(Some(d), "an array length")).collect();
         let mut ty = scalar?;
         for len in lengths.into_iter().rev() {
             ty = FieldType::Array(Box::new(ty), len?.node);
@@ -185,13 +155,7 @@ impl<'s> Builder<'s, '_> {
                     return None;
                 }
                 other => {
-                    self.unknown(
-                        "E0008",
-                        "subgroup requirement",
-                        other,
-                        at,
-                        &["any", "varying", "full", "required"],
-                    );
+                    self.unknown("E0008", "subgroup requirement", other, at, &["any", "varying", "full", "required"]);
                     return None;
                 }
             },

@@ -76,10 +76,7 @@ fn print_layout(l: &Layout) -> String {
     }
     out.push_str(&format!("{i2}max_sequences {};\n", l.max_sequences.node));
     if l.glsl_layout.node != Default::default() {
-        out.push_str(&format!(
-            "{i2}glsl_layout {};\n",
-            names::GLSL_LAYOUTS.name(l.glsl_layout.node, DSL)
-        ));
+        out.push_str(&format!("{i2}glsl_layout {};\n", names::GLSL_LAYOUTS.name(l.glsl_layout.node, DSL)));
     }
     if let Some(stride) = &l.stride {
         out.push_str(&format!("{i2}stride {};\n", stride.node));
@@ -107,21 +104,13 @@ fn print_token(out: &mut String, t: &Token) {
     }
     let pin = t.at.as_ref().map(|a| format!(" @ {}", a.node)).unwrap_or_default();
     match &t.kind {
-        TokenKind::ExecutionSet {
-            kind,
-            stages: list,
-            max_entries,
-        } => line.push_str(&format!(
+        TokenKind::ExecutionSet { kind, stages: list, max_entries } => line.push_str(&format!(
             " {} {} max_entries {}",
             names::EXECUTION_SET_KINDS.name(kind.node, DSL),
             stages(list),
             max_entries.node
         )),
-        TokenKind::PushConstant {
-            stages: list,
-            offset,
-            data,
-        } => {
+        TokenKind::PushConstant { stages: list, offset, data } => {
             line.push_str(&format!(" {} offset {}", stages(list), offset.node));
             if let PushData::Fields(fields) = data {
                 out.push_str(&format!("{i2}{line}{pin} {{\n"));
@@ -166,11 +155,7 @@ fn print_kernel(k: &Kernel) -> String {
     let mut out = String::new();
     write_doc(&mut out, &k.doc, &i1);
     let [x, y, z] = k.local_size.node;
-    out.push_str(&format!(
-        "{i1}kernel {} {} local_size({x}, {y}, {z})",
-        name(&k.name),
-        quote(&k.source)
-    ));
+    out.push_str(&format!("{i1}kernel {} {} local_size({x}, {y}, {z})", name(&k.name), quote(&k.source)));
     let mut body = String::new();
     if k.subgroup.node != SubgroupReq::Any {
         body.push_str(&format!("{i2}subgroup {};\n", subgroup(k.subgroup.node)));

@@ -74,10 +74,7 @@ fn print_layout(out: &mut String, l: &Layout) {
     }
     out.push_str(&format!("{i3}max_sequences: {},\n", l.max_sequences.node));
     if l.glsl_layout.node != Default::default() {
-        out.push_str(&format!(
-            "{i3}glsl_layout: {},\n",
-            names::GLSL_LAYOUTS.name(l.glsl_layout.node, RON)
-        ));
+        out.push_str(&format!("{i3}glsl_layout: {},\n", names::GLSL_LAYOUTS.name(l.glsl_layout.node, RON)));
     }
     if let Some(stride) = &l.stride {
         out.push_str(&format!("{i3}stride: Some({}),\n", stride.node));
@@ -109,20 +106,12 @@ fn print_token(out: &mut String, t: &Token) {
     }
     let mut fields: Option<&[crate::ast::Spanned<Field>]> = None;
     match &t.kind {
-        TokenKind::ExecutionSet {
-            kind,
-            stages: list,
-            max_entries,
-        } => {
+        TokenKind::ExecutionSet { kind, stages: list, max_entries } => {
             params.push(format!("kind: {}", names::EXECUTION_SET_KINDS.name(kind.node, RON)));
             params.push(format!("stages: {}", stages(list)));
             params.push(format!("max_entries: {}", max_entries.node));
         }
-        TokenKind::PushConstant {
-            stages: list,
-            offset,
-            data,
-        } => {
+        TokenKind::PushConstant { stages: list, offset, data } => {
             params.push(format!("stages: {}", stages(list)));
             params.push(format!("offset: {}", offset.node));
             match data {
@@ -147,12 +136,7 @@ fn print_token(out: &mut String, t: &Token) {
             out.push_str(&format!("({}, fields: [\n", params.join(", ")));
             for f in fs {
                 write_doc(out, &f.doc, &indent(5));
-                out.push_str(&format!(
-                    "{}(name: {}, ty: {}),\n",
-                    indent(5),
-                    quote(&f.name),
-                    field_type(&f.ty)
-                ));
+                out.push_str(&format!("{}(name: {}, ty: {}),\n", indent(5), quote(&f.name), field_type(&f.ty)));
             }
             out.push_str(&format!("{i4}]),\n"));
         }

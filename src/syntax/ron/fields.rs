@@ -22,12 +22,7 @@ pub struct Fields<'s> {
 impl<'s> Fields<'s> {
     /// Sorts the entries of `s` into known ones (first occurrence) and reports the rest.
     pub fn check(r: &mut Reader<'s>, s: Struct<'s>, names: &'static [&'static str], what: &'static str) -> Fields<'s> {
-        let mut fields = Fields {
-            head: s.head,
-            what,
-            known: Vec::new(),
-            suggested: Vec::new(),
-        };
+        let mut fields = Fields { head: s.head, what, known: Vec::new(), suggested: Vec::new() };
         let mut first_spans: Vec<(&'static str, Span)> = Vec::new();
         for entry in s.entries {
             let Some(&name) = names.iter().find(|n| **n == entry.key) else {

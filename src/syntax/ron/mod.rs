@@ -23,24 +23,12 @@ pub(crate) use reader::out_of_range;
 
 const PIPELINE: &[&str] = &["name", "targets", "push_constants", "layouts", "kernels"];
 const RANGE: &[&str] = &["stages", "offset", "size"];
-const LAYOUT: &[&str] = &[
-    "name",
-    "stages",
-    "flags",
-    "max_sequences",
-    "glsl_layout",
-    "stride",
-    "align",
-    "tokens",
-];
+const LAYOUT: &[&str] = &["name", "stages", "flags", "max_sequences", "glsl_layout", "stride", "align", "tokens"];
 const KERNEL: &[&str] = &["name", "source", "local_size", "subgroup", "writes"];
 
 /// Reads one RON description. The caller has checked the size and nesting limits.
 pub fn parse(source: &str, docs: &Docs) -> Result<Pipeline, Vec<Diagnostic>> {
-    let mut ron = Ron {
-        r: Reader::new(source),
-        docs,
-    };
+    let mut ron = Ron { r: Reader::new(source), docs };
     let pipeline = ron.pipeline();
     match pipeline {
         Some(p) if ron.r.diags.is_empty() => Ok(p),
@@ -78,21 +66,11 @@ impl<'s> Ron<'s, '_> {
             ),
             None => Some(Vec::new()),
         };
-        let layouts = f.required(&mut self.r, "layouts").and_then(|raw| {
-            self.each(
-                raw,
-                "a list of layouts `[( … ), …]`",
-                Some(Count::Layouts),
-                Self::layout,
-            )
-        });
+        let layouts = f
+            .required(&mut self.r, "layouts")
+            .and_then(|raw| self.each(raw, "a list of layouts `[( … ), …]`", Some(Count::Layouts), Self::layout));
         let kernels = match f.get("kernels") {
-            Some(raw) => self.each(
-                raw,
-                "a list of kernels `[( … ), …]`",
-                Some(Count::Kernels),
-                Self::kernel,
-            ),
+            Some(raw) => self.each(raw, "a list of kernels `[( … ), …]`", Some(Count::Kernels), Self::kernel),
             None => Some(Vec::new()),
         };
         let mut targets = targets?;
@@ -143,31 +121,17 @@ impl<'s> Ron<'s, '_> {
     }
 
     fn range(&mut self, raw: Raw<'s>) -> Option<Spanned<PushConstantRange>> {
-        let s = self
-            .r
-            .structure(raw, "", "a push-constant range `(stages: […], offset: N, size: N)`")?;
+        let s = self.r.structure(raw, "", "a push-constant range `(stages: […], offset: N, size: N)`")?;
         let f = Fields::check(&mut self.r, s, RANGE, "a push-constant range");
         let stages = f.required(&mut self.r, "stages").and_then(|v| self.stages(v));
-        let offset = f
-            .required(&mut self.r, "offset")
-            .and_then(|v| self.r.number(v, "`offset`"));
+        let offset = f.required(&mut self.r, "offset").and_then(|v| self.r.number(v, "`offset`"));
         let size = f.required(&mut self.r, "size").and_then(|v| self.r.number(v, "`size`"));
         let doc = self.docs.above(raw.span.start);
-        Some(Spanned::new(
-            PushConstantRange {
-                doc,
-                stages: stages?,
-                offset: offset?,
-                size: size?,
-            },
-            raw.span,
-        ))
+        Some(Spanned::new(PushConstantRange { doc, stages: stages?, offset: offset?, size: size? }, raw.span))
     }
 
     fn layout(&mut self, raw: Raw<'s>) -> Option<Spanned<Layout>> {
-        let s = self
-            .r
-            .structure(raw, "Layout", "a layout `(name: …, stages: […], …)`")?;
+        let s = self.r.structure(raw, "Layout", "a layout `(name: …, stages: […], …)`")?;
         let f = Fields::check(&mut self.r, s, LAYOUT, "a layout");
         let name = f.required(&mut self.r, "name").and_then(|v| self.r.string(v));
         let stages = f.required(&mut self.r, "stages").and_then(|v| self.stages(v));
@@ -175,9 +139,7 @@ impl<'s> Ron<'s, '_> {
             Some(v) => self.flags(v),
             None => Some(Vec::new()),
         };
-        let max_sequences = f
-            .required(&mut self.r, "max_sequences")
-            .and_then(|v| self.r.number(v, "`max_sequences`"));
+        let max_sequences = f.required(&mut self.r, "max_sequences").and_then(|v| self.r.number(v, "`max_sequences`"));
         let glsl_layout = match f.get("glsl_layout") {
             Some(v) => self.glsl_layout(v),
             None => Some(Spanned::new(GlslLayout::Std430, at(f.head))),
@@ -185,12 +147,7 @@ impl<'s> Ron<'s, '_> {
         let stride = self.optional_number(&f, "stride");
         let align = self.optional_number(&f, "align");
         let tokens = f.required(&mut self.r, "tokens").and_then(|v| {
-            self.each(
-                v,
-                "a list of tokens `[PushConstant( … ), Draw, …]`",
-                Some(Count::TokensPerLayout),
-                Self::token,
-            )
+            self.each(v, "a list of tokens `[PushConstant( … ), Draw, …]`", Some(Count::TokensPerLayout), Self::token)
         });
         let doc = self.docs.above(raw.span.start);
         Some(Spanned::new(
@@ -219,9 +176,7 @@ impl<'s> Ron<'s, '_> {
     }
 
     fn kernel(&mut self, raw: Raw<'s>) -> Option<Spanned<Kernel>> {
-        let s = self
-            .r
-            .structure(raw, "Kernel", "a kernel `(name: …, source: …, local_size: (X, Y, Z))`")?;
+        let s = self.r.structure(raw, "Kernel", "a kernel `(name: …, source: …, local_size: (X, Y, Z))`")?;
         let f = Fields::check(&mut self.r, s, KERNEL, "a kernel");
         let name = f.required(&mut self.r, "name").and_then(|v| self.r.string(v));
         let source = f.required(&mut self.r, "source").and_then(|v| self.r.string(v));
@@ -240,14 +195,7 @@ impl<'s> Ron<'s, '_> {
         };
         let doc = self.docs.above(raw.span.start);
         Some(Spanned::new(
-            Kernel {
-                doc,
-                name: name?,
-                source: source?,
-                local_size: local_size?,
-                subgroup: subgroup?,
-                writes: writes?,
-            },
+            Kernel { doc, name: name?, source: source?, local_size: local_size?, subgroup: subgroup?, writes: writes? },
             raw.span,
         ))
     }
@@ -263,18 +211,7 @@ impl<'s> Ron<'s, '_> {
             return None;
         }
         let axes = ["`local_size.x`", "`local_size.y`", "`local_size.z`"];
-        let numbers: Vec<_> = items
-            .iter()
-            .zip(axes)
-            .map(|(item, axis)| self.r.number(*item, axis))
-            .collect();
-        Some(Spanned::new(
-            [
-                numbers[0].as_ref()?.node,
-                numbers[1].as_ref()?.node,
-                numbers[2].as_ref()?.node,
-            ],
-            raw.span,
-        ))
+        let numbers: Vec<_> = items.iter().zip(axes).map(|(item, axis)| self.r.number(*item, axis)).collect();
+        Some(Spanned::new([numbers[0].as_ref()?.node, numbers[1].as_ref()?.node, numbers[2].as_ref()?.node], raw.span))
     }
 }

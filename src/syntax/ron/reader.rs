@@ -80,10 +80,7 @@ pub struct Reader<'s> {
 
 impl<'s> Reader<'s> {
     pub fn new(source: &'s str) -> Self {
-        Reader {
-            source,
-            diags: Vec::new(),
-        }
+        Reader { source, diags: Vec::new() }
     }
 
     pub fn report(&mut self, diag: Diagnostic) {
@@ -108,15 +105,8 @@ impl<'s> Reader<'s> {
         // read a large file once more per level).
         let trivia = |c: char| c == '/' || c.is_whitespace() || lex::is_ron_whitespace(c);
         let (leading, trailing) = (part.starts_with(trivia), part.ends_with(trivia));
-        let text = if leading || trailing {
-            &part[lex::trim_trivia(part, SyntaxKind::Ron).range()]
-        } else {
-            part
-        };
-        Raw {
-            text,
-            span: self.span_of(text),
-        }
+        let text = if leading || trailing { &part[lex::trim_trivia(part, SyntaxKind::Ron).range()] } else { part };
+        Raw { text, span: self.span_of(text) }
     }
 
     /// The whole source as one value (`Pipeline(…)` with comments around it).
@@ -136,15 +126,8 @@ impl<'s> Reader<'s> {
 
     /// The head of a struct-like value: its leading name, or its first character.
     pub fn head(&self, raw: Raw<'s>) -> Span {
-        let name_len = raw
-            .text
-            .find(|c: char| !(c.is_alphanumeric() || c == '_'))
-            .unwrap_or(raw.text.len());
-        let len = if name_len > 0 {
-            name_len
-        } else {
-            raw.text.chars().next().map_or(0, char::len_utf8)
-        };
+        let name_len = raw.text.find(|c: char| !(c.is_alphanumeric() || c == '_')).unwrap_or(raw.text.len());
+        let len = if name_len > 0 { name_len } else { raw.text.chars().next().map_or(0, char::len_utf8) };
         Span::new(raw.span.start, raw.span.start + len)
     }
 
@@ -171,11 +154,7 @@ impl<'s> Reader<'s> {
     fn entries(&self, head: Span, pairs: Pairs<'s>) -> Struct<'s> {
         let entries = pairs
             .into_iter()
-            .map(|(key, value)| Entry {
-                key,
-                key_span: self.span_of(key),
-                value: self.raw(value.get_ron()),
-            })
+            .map(|(key, value)| Entry { key, key_span: self.span_of(key), value: self.raw(value.get_ron()) })
             .collect();
         Struct { head, entries }
     }
@@ -189,12 +168,9 @@ impl<'s> Reader<'s> {
             // each value, so dgcc reads plain RON only.
             let end = raw.text.find(']').map_or(raw.text.len(), |i| i + 1);
             self.report(
-                Diagnostic::new(
-                    "E0001",
-                    "syntax error: RON attributes such as `#![enable(…)]` are not supported",
-                )
-                .primary(Span::new(raw.span.start, raw.span.start + end), "remove this attribute")
-                .note("dgcc reads plain RON: write `Some(…)` for options and name every struct field"),
+                Diagnostic::new("E0001", "syntax error: RON attributes such as `#![enable(…)]` are not supported")
+                    .primary(Span::new(raw.span.start, raw.span.start + end), "remove this attribute")
+                    .note("dgcc reads plain RON: write `Some(…)` for options and name every struct field"),
             );
             return None;
         }
@@ -207,11 +183,8 @@ impl<'s> Reader<'s> {
                 };
                 let diag = match &err.code {
                     RonError::ExpectedDifferentStructName { .. } | RonError::ExpectedNamedStructLike(_) => {
-                        Diagnostic::new(
-                            "E0009",
-                            format!("expected `{name}( … )`, found `{}`", snippet(raw.text)),
-                        )
-                        .primary(self.head(raw), format!("a description is one `{name}( … )`"))
+                        Diagnostic::new("E0009", format!("expected `{name}( … )`, found `{}`", snippet(raw.text)))
+                            .primary(self.head(raw), format!("a description is one `{name}( … )`"))
                     }
                     code => Diagnostic::new("E0001", format!("syntax error: {}", ron_message(code)))
                         .primary(span, label_for(code)),
@@ -252,11 +225,7 @@ impl<'s> Reader<'s> {
                     RawBody::Struct(pairs) => Body::Struct(self.entries(self.span_of(name), pairs)),
                     RawBody::Tuple(items) => Body::Tuple(items.into_iter().map(|r| self.raw(r.get_ron())).collect()),
                 };
-                Some(Variant {
-                    name,
-                    name_span: self.span_of(name),
-                    body,
-                })
+                Some(Variant { name, name_span: self.span_of(name), body })
             }
             Err(_) => {
                 self.wrong_type(raw, expected);
@@ -350,19 +319,9 @@ impl<'s> Reader<'s> {
 
 /// E0010 for a number that is not a `uint32_t`.
 pub fn out_of_range(span: Span, text: &str, what: &str) -> Diagnostic {
-    let sign = if text.trim_start().starts_with('-') {
-        "is negative"
-    } else {
-        "is too large"
-    };
-    Diagnostic::new(
-        "E0010",
-        format!(
-            "{what} must be a whole number from 0 to 4294967295; `{}` {sign}",
-            snippet(text)
-        ),
-    )
-    .primary(span, "does not fit in a uint32_t")
+    let sign = if text.trim_start().starts_with('-') { "is negative" } else { "is too large" };
+    Diagnostic::new("E0010", format!("{what} must be a whole number from 0 to 4294967295; `{}` {sign}", snippet(text)))
+        .primary(span, "does not fit in a uint32_t")
 }
 
 /// At most 40 characters of a value, on one line, for messages.
@@ -386,10 +345,7 @@ pub fn position(text: &str, line: usize, col: usize) -> usize {
     }
     let line_text = &text[start..];
     let line_end = line_text.find('\n').unwrap_or(line_text.len());
-    let within = line_text[..line_end]
-        .char_indices()
-        .nth(col.saturating_sub(1))
-        .map_or(line_end, |(i, _)| i);
+    let within = line_text[..line_end].char_indices().nth(col.saturating_sub(1)).map_or(line_end, |(i, _)| i);
     start + within
 }
 

@@ -46,13 +46,18 @@ impl<'s> Ron<'s, '_> {
         code: &'static str,
         what: &str,
     ) -> Option<Spanned<T>> {
-        let v = self.r.variant(raw, &a(what), |n| {
-            if table.parse(n, RON).is_some() {
-                Shape::Unit
-            } else {
-                Shape::Unknown
-            }
-        })?;
+        let v =
+            self.r.variant(
+                raw,
+                &a(what),
+                |n| {
+                    if table.parse(n, RON).is_some() {
+                        Shape::Unit
+                    } else {
+                        Shape::Unknown
+                    }
+                },
+            )?;
         match table.parse(v.name, RON) {
             Some(value) => Some(Spanned::new(value, v.name_span)),
             None => {
@@ -82,22 +87,15 @@ impl<'s> Ron<'s, '_> {
 
     pub(super) fn stages(&mut self, raw: Raw<'s>) -> Option<StageList> {
         let items = self.r.list(raw, "a list of stages `[Vertex, …]`")?;
-        let stages: Vec<_> = items
-            .into_iter()
-            .map(|item| self.enum_name(item, &names::STAGES, "E0006", "stage"))
-            .collect();
-        Some(StageList {
-            items: stages.into_iter().collect::<Option<_>>()?,
-            span: raw.span,
-        })
+        let stages: Vec<_> =
+            items.into_iter().map(|item| self.enum_name(item, &names::STAGES, "E0006", "stage")).collect();
+        Some(StageList { items: stages.into_iter().collect::<Option<_>>()?, span: raw.span })
     }
 
     pub(super) fn flags(&mut self, raw: Raw<'s>) -> Option<Vec<Spanned<LayoutFlag>>> {
         let items = self.r.list(raw, "a list of flags `[UnorderedSequences, …]`")?;
-        let flags: Vec<_> = items
-            .into_iter()
-            .map(|item| self.enum_name(item, &names::FLAGS, "E0008", "layout flag"))
-            .collect();
+        let flags: Vec<_> =
+            items.into_iter().map(|item| self.enum_name(item, &names::FLAGS, "E0008", "layout flag")).collect();
         flags.into_iter().collect()
     }
 
@@ -107,31 +105,20 @@ impl<'s> Ron<'s, '_> {
 
     pub(super) fn token(&mut self, raw: Raw<'s>) -> Option<Spanned<Token>> {
         let bare = !raw.text.ends_with(')');
-        let v = self.r.variant(
-            raw,
-            "a token such as `Draw` or `PushConstant( … )`",
-            |n| match names::TOKEN_KINDS.parse(n, RON) {
-                Some(_) if bare => Shape::Unit,
-                Some(_) => Shape::Struct,
-                None => Shape::Unknown,
-            },
-        )?;
+        let v = self.r.variant(raw, "a token such as `Draw` or `PushConstant( … )`", |n| match names::TOKEN_KINDS
+            .parse(n, RON)
+        {
+            Some(_) if bare => Shape::Unit,
+            Some(_) => Shape::Struct,
+            None => Shape::Unknown,
+        })?;
         let Some(kind) = names::TOKEN_KINDS.parse(v.name, RON) else {
-            self.unknown_name(
-                "E0005",
-                "token kind",
-                v.name,
-                v.name_span,
-                names::TOKEN_KINDS.names(RON),
-            );
+            self.unknown_name("E0005", "token kind", v.name, v.name_span, names::TOKEN_KINDS.names(RON));
             return None;
         };
         let s = match v.body {
             Body::Struct(s) => s,
-            _ => Struct {
-                head: v.name_span,
-                entries: Vec::new(),
-            },
+            _ => Struct { head: v.name_span, entries: Vec::new() },
         };
         let (param_names, what) = params(kind);
         let f = Fields::check(&mut self.r, s, param_names, what);
@@ -146,22 +133,12 @@ impl<'s> Ron<'s, '_> {
             Some(n) => Some(n?),
             None => None,
         };
-        Some(Spanned::new(
-            Token {
-                doc,
-                name,
-                at: pin?,
-                kind: kind?,
-                kind_span: v.name_span,
-            },
-            raw.span,
-        ))
+        Some(Spanned::new(Token { doc, name, at: pin?, kind: kind?, kind_span: v.name_span }, raw.span))
     }
 
     fn token_params(&mut self, kind: Kind, f: &Fields<'s>) -> Option<TokenKind> {
         let number = |this: &mut Self, name: &'static str| {
-            f.required(&mut this.r, name)
-                .and_then(|v| this.r.number(v, &format!("`{name}`")))
+            f.required(&mut this.r, name).and_then(|v| this.r.number(v, &format!("`{name}`")))
         };
         match kind {
             Kind::ExecutionSet => {
@@ -170,29 +147,18 @@ impl<'s> Ron<'s, '_> {
                 });
                 let stages = f.required(&mut self.r, "stages").and_then(|v| self.stages(v));
                 let max_entries = number(self, "max_entries");
-                Some(TokenKind::ExecutionSet {
-                    kind: set_kind?,
-                    stages: stages?,
-                    max_entries: max_entries?,
-                })
+                Some(TokenKind::ExecutionSet { kind: set_kind?, stages: stages?, max_entries: max_entries? })
             }
             Kind::PushConstant => {
                 let stages = f.required(&mut self.r, "stages").and_then(|v| self.stages(v));
                 let offset = number(self, "offset");
                 let data = self.push_data(f);
-                Some(TokenKind::PushConstant {
-                    stages: stages?,
-                    offset: offset?,
-                    data: data?,
-                })
+                Some(TokenKind::PushConstant { stages: stages?, offset: offset?, data: data? })
             }
             Kind::SequenceIndex => {
                 let stages = f.required(&mut self.r, "stages").and_then(|v| self.stages(v));
                 let offset = number(self, "offset");
-                Some(TokenKind::SequenceIndex {
-                    stages: stages?,
-                    offset: offset?,
-                })
+                Some(TokenKind::SequenceIndex { stages: stages?, offset: offset? })
             }
             Kind::IndexBuffer => {
                 let mode = f
@@ -200,9 +166,7 @@ impl<'s> Ron<'s, '_> {
                     .and_then(|v| self.enum_name(v, &names::INDEX_MODES, "E0008", "index buffer mode"))?;
                 Some(TokenKind::IndexBuffer { mode })
             }
-            Kind::VertexBuffer => Some(TokenKind::VertexBuffer {
-                binding: number(self, "binding")?,
-            }),
+            Kind::VertexBuffer => Some(TokenKind::VertexBuffer { binding: number(self, "binding")? }),
             _ => kind.action(),
         }
     }
@@ -211,8 +175,7 @@ impl<'s> Ron<'s, '_> {
         match (f.get("fields"), f.get("size")) {
             (Some(fields), None) => {
                 let expected = "a list of fields `[(name: \"…\", ty: U32), …]`";
-                self.each(fields, expected, Some(Count::FieldsPerPushConstant), Self::field)
-                    .map(PushData::Fields)
+                self.each(fields, expected, Some(Count::FieldsPerPushConstant), Self::field).map(PushData::Fields)
             }
             (None, Some(size)) => self.r.number(size, "`size`").map(PushData::Size),
             (Some(fields), Some(size)) => {
@@ -239,32 +202,21 @@ impl<'s> Ron<'s, '_> {
         let s = self.r.structure(raw, "", "a field `(name: \"…\", ty: TYPE)`")?;
         let f = Fields::check(&mut self.r, s, FIELD, "a field");
         let name = f.required(&mut self.r, "name").and_then(|v| self.r.string(v));
-        let ty = f
-            .required(&mut self.r, "ty")
-            .and_then(|v| self.field_type(v, 0).map(|t| Spanned::new(t, v.span)));
+        let ty = f.required(&mut self.r, "ty").and_then(|v| self.field_type(v, 0).map(|t| Spanned::new(t, v.span)));
         let doc = self.docs.above(raw.span.start);
-        Some(Spanned::new(
-            Field {
-                doc,
-                name: name?,
-                ty: ty?,
-            },
-            raw.span,
-        ))
+        Some(Spanned::new(Field { doc, name: name?, ty: ty? }, raw.span))
     }
 
     fn field_type(&mut self, raw: Raw<'s>, dimensions: usize) -> Option<FieldType> {
-        let v = self
-            .r
-            .variant(raw, "a field type such as `U32` or `Array(F32, 4)`", |n| {
-                if n == "Array" {
-                    Shape::Tuple
-                } else if names::FIELD_TYPES.parse(n, RON).is_some() {
-                    Shape::Unit
-                } else {
-                    Shape::Unknown
-                }
-            })?;
+        let v = self.r.variant(raw, "a field type such as `U32` or `Array(F32, 4)`", |n| {
+            if n == "Array" {
+                Shape::Tuple
+            } else if names::FIELD_TYPES.parse(n, RON).is_some() {
+                Shape::Unit
+            } else {
+                Shape::Unknown
+            }
+        })?;
         if v.name != "Array" {
             return match names::FIELD_TYPES.parse(v.name, RON) {
                 Some(scalar) => Some(scalar.field_type()),
@@ -284,11 +236,8 @@ impl<'s> Ron<'s, '_> {
         let Body::Tuple(items) = v.body else { return None };
         if items.len() != 2 {
             self.r.report(
-                Diagnostic::new(
-                    "E0009",
-                    format!("expected `Array(TYPE, N)`, found {} argument(s)", items.len()),
-                )
-                .primary(raw.span, "an array type has an element type and a length"),
+                Diagnostic::new("E0009", format!("expected `Array(TYPE, N)`, found {} argument(s)", items.len()))
+                    .primary(raw.span, "an array type has an element type and a length"),
             );
             return None;
         }
@@ -299,15 +248,11 @@ impl<'s> Ron<'s, '_> {
 
     pub(super) fn subgroup(&mut self, raw: Raw<'s>) -> Option<Spanned<SubgroupReq>> {
         const FORMS: &[&str] = &["Any", "Varying", "Full", "Required"];
-        let v = self.r.variant(
-            raw,
-            "a subgroup requirement such as `Any` or `Required(size: …)`",
-            |n| match n {
-                "Any" | "Varying" | "Full" => Shape::Unit,
-                "Required" => Shape::Struct,
-                _ => Shape::Unknown,
-            },
-        )?;
+        let v = self.r.variant(raw, "a subgroup requirement such as `Any` or `Required(size: …)`", |n| match n {
+            "Any" | "Varying" | "Full" => Shape::Unit,
+            "Required" => Shape::Struct,
+            _ => Shape::Unknown,
+        })?;
         let req = match (v.name, v.body) {
             ("Any", _) => SubgroupReq::Any,
             ("Varying", _) => SubgroupReq::Varying,
@@ -319,10 +264,7 @@ impl<'s> Ron<'s, '_> {
                     Some(v) => self.r.boolean(v),
                     None => Some(false),
                 };
-                SubgroupReq::Required {
-                    size: size?,
-                    full: full?,
-                }
+                SubgroupReq::Required { size: size?, full: full? }
             }
             (name, _) => {
                 self.unknown_name("E0008", "subgroup requirement", name, v.name_span, FORMS.to_vec());
@@ -333,20 +275,17 @@ impl<'s> Ron<'s, '_> {
     }
 
     fn subgroup_size(&mut self, raw: Raw<'s>) -> Option<SubgroupSize> {
-        let v = self
-            .r
-            .variant(raw, "a subgroup size `Fixed(N)`, `Min` or `Max`", |n| match n {
-                "Fixed" => Shape::Tuple,
-                "Min" | "Max" => Shape::Unit,
-                _ => Shape::Unknown,
-            })?;
+        let v = self.r.variant(raw, "a subgroup size `Fixed(N)`, `Min` or `Max`", |n| match n {
+            "Fixed" => Shape::Tuple,
+            "Min" | "Max" => Shape::Unit,
+            _ => Shape::Unknown,
+        })?;
         match (v.name, v.body) {
             ("Min", _) => Some(SubgroupSize::Min),
             ("Max", _) => Some(SubgroupSize::Max),
-            ("Fixed", Body::Tuple(items)) if items.len() == 1 => self
-                .r
-                .number(items[0], "a subgroup size")
-                .map(|n| SubgroupSize::Fixed(n.node)),
+            ("Fixed", Body::Tuple(items)) if items.len() == 1 => {
+                self.r.number(items[0], "a subgroup size").map(|n| SubgroupSize::Fixed(n.node))
+            }
             ("Fixed", _) => {
                 self.r.report(
                     Diagnostic::new("E0009", "expected `Fixed(N)` with one number")
