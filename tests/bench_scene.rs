@@ -1,13 +1,14 @@
 //! The scene options `dgcc bench` adds, on a live device: the fused culling kernel finds the
 //! same objects as the host's reference culling and draws the same picture as the ordered
 //! path (its records are right, only their order may differ); warm-up frames are not reported;
-//! the DGC flag overrides and the bound-index variant run and say what they ran.
+//! the DGC flag overrides and the bound-index variant run and say what they ran; object ids in
+//! firstInstance (no PUSH_CONSTANT token) draw the same picture.
 #![cfg(feature = "runtime")]
 
 #[path = "runtime/common.rs"]
 mod common;
 
-use dgcc::runtime::scene::{builtin_manifest, run, world, Compaction, Mode, RunOptions, RunReport};
+use dgcc::runtime::scene::{builtin_manifest, run, world, Compaction, Mode, ObjectId, RunOptions, RunReport};
 
 fn reference_visible(o: &RunOptions) -> u32 {
     let m = world::meshes();
@@ -86,4 +87,33 @@ fn dgc_flag_overrides_and_the_bound_index_buffer_run_and_draw_the_same() {
     assert!(varied.image == plain.image, "the overrides changed the picture");
     let mdi = run_ok(&RunOptions { mode: Mode::Mdi, ..base });
     assert_eq!((mdi.explicit_preprocess, mdi.unordered_sequences, mdi.index_buffer_token), (None, None, None));
+}
+
+#[test]
+fn object_ids_in_first_instance_draw_the_same_picture_without_push_constants() {
+    if common::gpu("object_ids_in_first_instance_draw_the_same_picture_without_push_constants").is_none() {
+        return;
+    }
+    let base = RunOptions { objects: 1500, frames: 2, ..RunOptions::default() };
+    let expected = reference_visible(&base);
+    let cpu = run_ok(&RunOptions { mode: Mode::Cpu, ..base.clone() });
+    assert_eq!(cpu.object_id, ObjectId::Record);
+    for compaction in [Compaction::Ordered, Compaction::Fused] {
+        for mode in [Mode::Dgc, Mode::Mdi] {
+            let what = format!("{} {}", mode.name(), compaction.name());
+            let r = run_ok(&RunOptions { mode, compaction, object_id: ObjectId::Instance, ..base.clone() });
+            assert_eq!(r.object_id, ObjectId::Instance, "{what}");
+            assert!(r.to_string().contains("firstInstance"), "{what}: the report says where ids come from");
+            for f in &r.frames {
+                assert_eq!(f.visible, expected, "{what}");
+            }
+            // A wrong firstInstance would move or recolour objects; none may change.
+            assert!(r.image == cpu.image, "{what}: firstInstance ids changed the picture");
+        }
+    }
+    // The CPU loop draws directly: there is no firstInstance to carry an id.
+    let err = run(&builtin_manifest(), &RunOptions { mode: Mode::Cpu, object_id: ObjectId::Instance, ..base })
+        .err()
+        .expect("cpu mode with instance ids must be refused");
+    assert!(err.to_string().contains("firstInstance"), "{err}");
 }

@@ -26,6 +26,7 @@ void main() {
         Lod lod = frame.lods[lod_of(o.center_radius.xyz)];
         scene_draw_write_object(i, i, o.info.x);
         scene_draw_write_indices(i, frame.index_buffer.xy, frame.index_buffer.z, 1u /* VK_INDEX_TYPE_UINT32 */);
-        scene_draw_write_draw(i, lod.index_count, 1u, lod.first_index, lod.vertex_offset, 0u);
+        // firstInstance carries the object id when the frame asks for it (counts.y: see scene.vert).
+        scene_draw_write_draw(i, lod.index_count, 1u, lod.first_index, lod.vertex_offset, frame.counts.y != 0u ? i : 0u);
     }
 }

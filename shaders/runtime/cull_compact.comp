@@ -117,7 +117,7 @@ void main() {
             put(local, SCENE_DRAW_DRAW_OFFSET + 4u, 1u);
             put(local, SCENE_DRAW_DRAW_OFFSET + 8u, lod.first_index);
             put(local, SCENE_DRAW_DRAW_OFFSET + 12u, uint(lod.vertex_offset));
-            put(local, SCENE_DRAW_DRAW_OFFSET + 16u, 0u);
+            put(local, SCENE_DRAW_DRAW_OFFSET + 16u, frame.counts.y != 0u ? first + r * size : 0u);
             for (uint b = SCENE_DRAW_DRAW_OFFSET + 20u; b < SCENE_DRAW_STRIDE; b += 4u) {
                 put(local, b, 0u);
             }

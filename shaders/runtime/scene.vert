@@ -2,7 +2,10 @@
 // Draws one object: a unit sphere (vertex pulling by gl_VertexIndex, which includes the LOD's
 // vertexOffset) scaled and moved by the object. The object id comes through the generated
 // reader: push constants under DGC and in the CPU loop, the stream record of gl_DrawID under
-// the multi-draw fallback (specialization constant 0).
+// the multi-draw fallback (specialization constant 0). With OBJECT_FROM_INSTANCE (constant 1)
+// it comes from the draw's firstInstance instead (gl_InstanceIndex, one instance per draw) and
+// the material from the object: per-draw data without any per-draw state change, which lets a
+// DGC layout drop its PUSH_CONSTANT token (`dgcc run --object-id instance`).
 #extension GL_GOOGLE_include_directive : require
 
 #include "scene_data.glsl"
@@ -16,11 +19,22 @@ layout(std430, set = 0, binding = 6) readonly buffer Vertices { vec4 vertices[];
 layout(location = 0) out vec3 normal;
 layout(location = 1) flat out uint material;
 
+layout(constant_id = 1) const bool OBJECT_FROM_INSTANCE = false;
+
 void main() {
-    SceneDrawPushObject o = scene_draw_read_object();
-    vec4 cr = objects[o.object_id].center_radius;
+    uint object_id;
+    uint material_id;
+    if (OBJECT_FROM_INSTANCE) {
+        object_id = uint(gl_InstanceIndex);
+        material_id = objects[object_id].info.x;
+    } else {
+        SceneDrawPushObject o = scene_draw_read_object();
+        object_id = o.object_id;
+        material_id = o.material_id;
+    }
+    vec4 cr = objects[object_id].center_radius;
     vec3 p = vertices[gl_VertexIndex].xyz;
     gl_Position = frame.view_proj * vec4(cr.xyz + p * cr.w, 1.0);
     normal = p;
-    material = o.material_id;
+    material = material_id;
 }

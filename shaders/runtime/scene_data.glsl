@@ -20,7 +20,7 @@ struct Frame {
     vec4 eye;              // xyz: camera position
     vec4 lod_distance2;    // x: LOD 0 up to this squared distance, y: LOD 1 up to this, else LOD 2
     Lod lods[3];
-    uvec4 counts;          // x: object count
+    uvec4 counts;          // x: object count, y: 1 when a draw's firstInstance is its object id
     uvec4 index_buffer;    // xy: address of the shared index buffer, z: its size in bytes
 };
 

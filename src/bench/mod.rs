@@ -32,7 +32,7 @@ pub use variant::Variant;
 use crate::ir::Manifest;
 use crate::runtime::error::{Result, RuntimeError};
 use crate::runtime::preprocess::ChunkPlan;
-use crate::runtime::scene::{self, Compaction, FrameReport, Mode, RunOptions, RunReport};
+use crate::runtime::scene::{self, Compaction, FrameReport, Mode, ObjectId, RunOptions, RunReport};
 use crate::runtime::{ContextOptions, GpuContext};
 use serde::Serialize;
 
@@ -148,6 +148,8 @@ pub struct Row {
     pub explicit_preprocess: Option<bool>,
     pub unordered_sequences: Option<bool>,
     pub index_buffer_token: Option<bool>,
+    /// Where the draws read the object id (`None` for a failed row).
+    pub object_id: Option<ObjectId>,
     pub subgroup_size: Option<u32>,
     pub cull_bandwidth: Option<CullBandwidth>,
     pub frames: Vec<FrameReport>,
@@ -175,6 +177,7 @@ impl Row {
             explicit_preprocess: None,
             unordered_sequences: None,
             index_buffer_token: None,
+            object_id: None,
             subgroup_size: None,
             cull_bandwidth: None,
             frames: vec![],
@@ -318,6 +321,7 @@ pub fn summarise(report: &RunReport, variant: &Variant, manifest: &Manifest, bes
         explicit_preprocess: report.explicit_preprocess,
         unordered_sequences: report.unordered_sequences,
         index_buffer_token: report.index_buffer_token,
+        object_id: Some(report.object_id),
         subgroup_size: report.subgroup.observed_size,
         cull_bandwidth,
         frames: frames.clone(),

@@ -1,12 +1,13 @@
 //! What one column of the benchmark runs: a scene mode plus, for DGC, overrides of the layout's
-//! `ExplicitPreprocess` and `UnorderedSequences` flags.
+//! `ExplicitPreprocess` and `UnorderedSequences` flags and its tokens, and, for the GPU-driven
+//! modes, where the draws read their object id.
 //!
 //! Why variants have names like `dgc-explicit-ordered`: one `--modes` list then runs the
 //! questions "what does implicit preprocessing cost?" and "does the unordered hint matter?"
 //! side by side in the same run, on the same device, with the same scene; the name is also the
 //! row label in every output.
 
-use crate::runtime::scene::{Mode, RunOptions};
+use crate::runtime::scene::{Mode, ObjectId, RunOptions};
 use serde::Serialize;
 use std::fmt;
 
@@ -19,15 +20,24 @@ pub struct Variant {
     pub unordered_sequences: Option<bool>,
     /// dgc only: drop the INDEX_BUFFER token, bind the index buffer once (`-boundindex`).
     pub bind_index_buffer: bool,
+    /// dgc and mdi: the object id from each draw's firstInstance (`-firstinstance`); dgc then
+    /// drops the PUSH_CONSTANT token.
+    pub object_id: ObjectId,
 }
 
 impl Variant {
     pub const fn plain(mode: Mode) -> Variant {
-        Variant { mode, explicit_preprocess: None, unordered_sequences: None, bind_index_buffer: false }
+        Variant {
+            mode,
+            explicit_preprocess: None,
+            unordered_sequences: None,
+            bind_index_buffer: false,
+            object_id: ObjectId::Record,
+        }
     }
 
     /// `cpu`, `mdi`, `dgc`, or `dgc` followed by `-explicit`/`-implicit`, `-ordered`/
-    /// `-unordered` and `-boundindex`, in any order.
+    /// `-unordered`, `-boundindex` and `-firstinstance`, in any order; `mdi-firstinstance`.
     pub fn parse(text: &str) -> Result<Variant, String> {
         let mut parts = text.trim().split('-');
         let head = parts.next().unwrap_or_default();
@@ -35,8 +45,14 @@ impl Variant {
             .ok_or_else(|| format!("unknown mode `{head}` in `{text}`: expected cpu, mdi or dgc"))?;
         let mut v = Variant::plain(mode);
         for part in parts {
+            if part == "firstinstance" && mode != Mode::Cpu {
+                if std::mem::replace(&mut v.object_id, ObjectId::Instance) == ObjectId::Instance {
+                    return Err(format!("`{text}` says firstinstance twice"));
+                }
+                continue;
+            }
             if mode != Mode::Dgc {
-                return Err(format!("`{text}`: only dgc takes options (`-{part}`)"));
+                return Err(format!("`{text}`: only dgc takes options (`-{part}`), and mdi `-firstinstance`"));
             }
             if part == "boundindex" {
                 if std::mem::replace(&mut v.bind_index_buffer, true) {
@@ -51,7 +67,7 @@ impl Variant {
                 "ordered" => (&mut v.unordered_sequences, false),
                 _ => {
                     return Err(format!(
-                        "`{text}`: unknown dgc option `{part}` (explicit, implicit, ordered, unordered, boundindex)"
+                        "`{text}`: unknown dgc option `{part}` (explicit, implicit, ordered, unordered, boundindex, firstinstance)"
                     ))
                 }
             };
@@ -68,6 +84,7 @@ impl Variant {
         options.explicit_preprocess = self.explicit_preprocess;
         options.unordered_sequences = self.unordered_sequences;
         options.bind_index_buffer = self.bind_index_buffer;
+        options.object_id = self.object_id;
     }
 }
 
@@ -86,6 +103,9 @@ impl fmt::Display for Variant {
         }
         if self.bind_index_buffer {
             f.write_str("-boundindex")?;
+        }
+        if self.object_id == ObjectId::Instance {
+            f.write_str("-firstinstance")?;
         }
         Ok(())
     }
@@ -106,6 +126,9 @@ mod tests {
             "dgc-unordered",
             "dgc-boundindex",
             "dgc-explicit-boundindex",
+            "dgc-firstinstance",
+            "dgc-boundindex-firstinstance",
+            "mdi-firstinstance",
         ] {
             assert_eq!(Variant::parse(name).unwrap().to_string(), name);
         }
@@ -122,6 +145,8 @@ mod tests {
         assert!(Variant::parse("dgc-explicit-implicit").unwrap_err().contains("twice"));
         assert!(Variant::parse("dgc-boundindex-boundindex").unwrap_err().contains("twice"));
         assert!(Variant::parse("mdi-boundindex").unwrap_err().contains("only dgc"));
+        assert!(Variant::parse("cpu-firstinstance").unwrap_err().contains("only dgc"));
+        assert!(Variant::parse("mdi-firstinstance-firstinstance").unwrap_err().contains("twice"));
     }
 
     #[test]
@@ -133,5 +158,7 @@ mod tests {
         assert_eq!((o.mode, o.explicit_preprocess, o.unordered_sequences), (Mode::Mdi, None, None));
         Variant::parse("dgc-boundindex").unwrap().apply(&mut o);
         assert!(o.bind_index_buffer);
+        Variant::parse("mdi-firstinstance").unwrap().apply(&mut o);
+        assert_eq!((o.mode, o.object_id, o.bind_index_buffer), (Mode::Mdi, ObjectId::Instance, false));
     }
 }

@@ -2,7 +2,7 @@
 //! device and print what each frame did.
 
 use super::{FAILED, OK, USAGE};
-use dgcc::runtime::scene::{self, Mode, RunOptions};
+use dgcc::runtime::scene::{self, Mode, ObjectId, RunOptions};
 use std::path::{Path, PathBuf};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -16,6 +16,12 @@ pub enum ModeArg {
 pub enum SequencesArg {
     Ordered,
     Unordered,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ObjectIdArg {
+    Record,
+    Instance,
 }
 
 #[derive(clap::Args, Debug)]
@@ -57,6 +63,12 @@ pub struct RunArgs {
     /// differ from the ordered modes). Default: as the description says.
     #[arg(long, value_enum)]
     pub sequences: Option<SequencesArg>,
+    /// Where the vertex shader finds a draw's object (dgc, mdi): `record` reads the stream
+    /// record (the PUSH_CONSTANT token under dgc, `gl_DrawID` under mdi); `instance` reads the
+    /// draw's firstInstance, which the culling kernel sets to the object id, and runs the dgc
+    /// layout without its PUSH_CONSTANT token. Needs drawIndirectFirstInstance.
+    #[arg(long, value_enum, default_value_t = ObjectIdArg::Record)]
+    pub object_id: ObjectIdArg,
     /// Check against this target instead of the file's `targets`.
     #[arg(long = "target", value_name = "T")]
     pub targets: Vec<String>,
@@ -81,6 +93,10 @@ pub fn run(args: &RunArgs) -> i32 {
         preprocess_budget: args.preprocess_budget_mib.saturating_mul(1 << 20),
         unordered_sequences: args.sequences.map(|s| s == SequencesArg::Unordered),
         validate_stream: args.validate_stream,
+        object_id: match args.object_id {
+            ObjectIdArg::Record => ObjectId::Record,
+            ObjectIdArg::Instance => ObjectId::Instance,
+        },
         ..RunOptions::default()
     };
     let report = match scene::run(&manifest, &options) {

@@ -50,6 +50,8 @@ pub struct Capabilities {
     pub draw_indirect_count: bool,
     pub multi_draw_indirect: bool,
     pub shader_draw_parameters: bool,
+    /// Indirect draws may start at a non-zero instance (object ids in firstInstance).
+    pub draw_indirect_first_instance: bool,
     pub subgroup_size_control: bool,
     pub compute_full_subgroups: bool,
     pub scalar_block_layout: bool,
@@ -257,6 +259,7 @@ impl GpuContext {
             draw_indirect_count: on(f12.draw_indirect_count),
             multi_draw_indirect: on(base.multi_draw_indirect),
             shader_draw_parameters: on(f11.shader_draw_parameters),
+            draw_indirect_first_instance: on(base.draw_indirect_first_instance),
             subgroup_size_control: on(f13.subgroup_size_control),
             compute_full_subgroups: on(f13.compute_full_subgroups),
             scalar_block_layout: on(f12.scalar_block_layout),
@@ -270,6 +273,7 @@ impl GpuContext {
         let en = |b: bool| if b { vk::TRUE } else { vk::FALSE };
         let base = vk::PhysicalDeviceFeatures {
             multi_draw_indirect: en(caps.multi_draw_indirect),
+            draw_indirect_first_instance: en(caps.draw_indirect_first_instance),
             shader_int64: en(caps.shader_int64),
             ..Default::default()
         };

@@ -10,7 +10,7 @@
 
 use super::gpu::SceneGpu;
 use super::world::{self, Frame, Lod, Object};
-use super::Compaction;
+use super::{Compaction, ObjectId};
 use crate::runtime::dgc::{DgcDevice, DgcLayout};
 use crate::runtime::error::Result;
 use crate::runtime::execute::{Count, Execution, Pass, Phase, Stream};
@@ -245,7 +245,12 @@ pub unsafe fn record(
             .subresource_range(range(vk::ImageAspectFlags::DEPTH)),
     ];
     image_barrier(d, cmd, &to_attachment);
-    let pipeline = if matches!(driver, Driver::Mdi(_)) { g.draw_mdi } else { g.draw_push };
+    let pipeline = match driver {
+        Driver::Cpu { .. } => g.draw_push,
+        _ if g.object_id == ObjectId::Instance => g.draw_instance,
+        Driver::Mdi(_) => g.draw_mdi,
+        Driver::Dgc { .. } => g.draw_push,
+    };
     d.cmd_bind_pipeline(cmd, graphics, pipeline);
     d.cmd_bind_descriptor_sets(cmd, graphics, g.graphics_layout, 0, &[g.set.set], &[]);
     let mut render = Render { d, g, width: size.0, height: size.1 };

@@ -13,7 +13,7 @@
 //! technique (`dgcc bench` compares the passes against the memory's copy bandwidth).
 
 use super::world::{Frame, Meshes, Object};
-use super::Compaction;
+use super::{Compaction, ObjectId};
 use crate::ir::{CompiledLayout, PushConstantRange};
 use crate::runtime::descriptors::StorageSet;
 use crate::runtime::error::{Result, RuntimeError};
@@ -68,6 +68,10 @@ pub struct SceneGpu {
     pub draw_push: vk::Pipeline,
     /// Per-draw data from the stream record of `gl_DrawID` (multi-draw fallback).
     pub draw_mdi: vk::Pipeline,
+    /// The object id from `gl_InstanceIndex` (`ObjectId::Instance`, dgc and mdi).
+    pub draw_instance: vk::Pipeline,
+    /// Where the draws of this scene read the object id.
+    pub object_id: ObjectId,
     pub color: Target,
     pub depth: Target,
     pub queries: vk::QueryPool,
@@ -93,6 +97,7 @@ pub struct SceneSetup<'a> {
     pub height: u32,
     pub query_count: u32,
     pub compaction: Compaction,
+    pub object_id: ObjectId,
 }
 
 impl SceneGpu {
@@ -171,8 +176,9 @@ impl SceneGpu {
         } else {
             vk::Pipeline::null()
         };
-        let draw_push = graphics_pipeline(d, graphics_layout, false, s.width, s.height)?;
-        let draw_mdi = graphics_pipeline(d, graphics_layout, true, s.width, s.height)?;
+        let draw_push = graphics_pipeline(d, graphics_layout, ObjectSource::Push, s.width, s.height)?;
+        let draw_mdi = graphics_pipeline(d, graphics_layout, ObjectSource::DrawId, s.width, s.height)?;
+        let draw_instance = graphics_pipeline(d, graphics_layout, ObjectSource::Instance, s.width, s.height)?;
         let color = target(
             ctx,
             COLOR_FORMAT,
@@ -206,6 +212,8 @@ impl SceneGpu {
             cull_compact,
             draw_push,
             draw_mdi,
+            draw_instance,
+            object_id: s.object_id,
             color,
             depth,
             queries,
@@ -235,7 +243,7 @@ impl SceneGpu {
             b.destroy(d);
         }
         self.set.destroy(d);
-        for p in [self.cull, self.compact, self.cull_compact, self.draw_push, self.draw_mdi] {
+        for p in [self.cull, self.compact, self.cull_compact, self.draw_push, self.draw_mdi, self.draw_instance] {
             d.destroy_pipeline(p, None);
         }
         d.destroy_pipeline_layout(self.compute_layout, None);
@@ -289,10 +297,18 @@ fn pipeline_layout(
     unsafe { d.create_pipeline_layout(&info, None) }.map_err(RuntimeError::vk("vkCreatePipelineLayout"))
 }
 
+/// Which of `scene.vert`'s readers a pipeline specializes.
+#[derive(Clone, Copy)]
+enum ObjectSource {
+    Push,
+    DrawId,
+    Instance,
+}
+
 fn graphics_pipeline(
     d: &ash::Device,
     layout: vk::PipelineLayout,
-    multi_draw: bool,
+    source: ObjectSource,
     width: u32,
     height: u32,
 ) -> Result<vk::Pipeline> {
@@ -304,8 +320,11 @@ fn graphics_pipeline(
             return Err(e);
         }
     };
-    // Constant 0 is SCENE_DRAW_MDI_CONSTANT_ID's default: the generated reader's switch.
-    let spec = Spec::new(&[(0, multi_draw as u32)]);
+    // Constant 0 is SCENE_DRAW_MDI_CONSTANT_ID's default: the generated reader's switch;
+    // constant 1 is scene.vert's OBJECT_FROM_INSTANCE.
+    let multi_draw = matches!(source, ObjectSource::DrawId);
+    let from_instance = matches!(source, ObjectSource::Instance);
+    let spec = Spec::new(&[(0, multi_draw as u32), (1, from_instance as u32)]);
     let spec_info = spec.info();
     let stages = [
         vk::PipelineShaderStageCreateInfo::default()

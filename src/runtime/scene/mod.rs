@@ -96,6 +96,32 @@ impl Compaction {
     }
 }
 
+/// Where the vertex shader finds the object a draw is for (dgc and mdi modes).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ObjectId {
+    /// From the stream record: pushed by the PUSH_CONSTANT token under dgc, read through
+    /// `gl_DrawID` under mdi.
+    #[default]
+    Record,
+    /// From the draw's `firstInstance` (`gl_InstanceIndex`), which the culling kernels set to
+    /// the object id; dgc leaves the layout's PUSH_CONSTANT token out, so no sequence changes
+    /// any state but its draw. Needs `drawIndirectFirstInstance`.
+    Instance,
+}
+
+impl ObjectId {
+    pub fn name(self) -> &'static str {
+        match self {
+            ObjectId::Record => "record",
+            ObjectId::Instance => "instance",
+        }
+    }
+    pub fn from_name(s: &str) -> Option<ObjectId> {
+        [ObjectId::Record, ObjectId::Instance].into_iter().find(|c| c.name() == s)
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct RunOptions {
     pub objects: u32,
@@ -120,6 +146,8 @@ pub struct RunOptions {
     /// buffer before executing instead (every record's index address points at it anyway), to
     /// see what binding an index buffer per sequence costs.
     pub bind_index_buffer: bool,
+    /// Where the vertex shader reads the object id (dgc, mdi).
+    pub object_id: ObjectId,
     /// Check the compacted stream on the GPU before drawing it, every frame (dgc, mdi).
     pub validate_stream: bool,
     /// Run under `VK_LAYER_KHRONOS_validation`, its messages recorded here (teardown included).
@@ -144,6 +172,7 @@ impl Default for RunOptions {
             explicit_preprocess: None,
             unordered_sequences: None,
             bind_index_buffer: false,
+            object_id: ObjectId::Record,
             validate_stream: false,
             layer_log: crate::runtime::LayerLog::from_env(),
         }
@@ -166,6 +195,12 @@ pub fn run(manifest: &Manifest, options: &RunOptions) -> Result<RunReport> {
             "--validate-stream checks the stream the GPU writes; --mode cpu writes none".into(),
         ));
     }
+    if options.object_id == ObjectId::Instance && options.mode == Mode::Cpu {
+        return Err(RuntimeError::Invalid(
+            "--object-id instance reads the object id from an indirect draw's firstInstance; --mode cpu draws directly"
+                .into(),
+        ));
+    }
     let (layout, kernel) = compat::pick(manifest, options.layout.as_deref())?;
     let dgc = options.mode == Mode::Dgc;
     let ctx =
@@ -177,6 +212,13 @@ pub fn run(manifest: &Manifest, options: &RunOptions) -> Result<RunReport> {
             device: ctx.device_name.clone(),
             feature: "multiDrawIndirect, drawIndirectCount and shaderDrawParameters".into(),
             needed_for: "the multi-draw fallback (--mode mdi)".into(),
+        });
+    }
+    if options.object_id == ObjectId::Instance && !ctx.caps.draw_indirect_first_instance {
+        return Err(RuntimeError::MissingFeature {
+            device: ctx.device_name.clone(),
+            feature: "drawIndirectFirstInstance".into(),
+            needed_for: "object ids in firstInstance (--object-id instance)".into(),
         });
     }
     let live = probe_physical(&ctx.instance, ctx.physical).profile;
@@ -205,6 +247,7 @@ pub fn run(manifest: &Manifest, options: &RunOptions) -> Result<RunReport> {
         height: options.height,
         query_count,
         compaction: options.compaction,
+        object_id: if options.mode == Mode::Cpu { ObjectId::Record } else { options.object_id },
     };
     let mut g = gpu::SceneGpu::new(&ctx, &setup)?;
     if options.compaction == Compaction::Fused && options.mode != Mode::Cpu && g.cull_compact == vk::Pipeline::null() {
@@ -217,6 +260,7 @@ pub fn run(manifest: &Manifest, options: &RunOptions) -> Result<RunReport> {
             ctx.properties.limits.max_compute_shared_memory_size
         )));
     }
+    let g_object_id = g.object_id;
     let mut stream_validation = vec![];
     let result = run_frames(&ctx, &mut g, manifest, layout, options, &objects, &meshes, &mut stream_validation);
     // SAFETY: run_frames waits for every submission; nothing is pending.
@@ -242,6 +286,7 @@ pub fn run(manifest: &Manifest, options: &RunOptions) -> Result<RunReport> {
             !options.bind_index_buffer
                 && layout.tokens.iter().any(|t| t.token_type == crate::ir::TokenType::IndexBuffer)
         }),
+        object_id: g_object_id,
         subgroup: SubgroupReport {
             required_size: pin.and_then(|p| p.required_size),
             require_full: pin.is_some_and(|p| p.flags & 0x2 != 0),
@@ -295,7 +340,7 @@ fn run_frames(
     meshes: &world::Meshes,
     stream_validation: &mut Vec<StreamReport>,
 ) -> Result<FramesOut> {
-    let frame_data = world::frame(
+    let mut frame_data = world::frame(
         &options.camera,
         options.width,
         options.height,
@@ -304,6 +349,7 @@ fn run_frames(
         g.indices.address,
         g.indices.size as u32,
     );
+    frame_data.counts[1] = (g.object_id == ObjectId::Instance) as u32;
     gpu::upload(ctx, &g.frame, crate::runtime::memory::as_bytes(&[frame_data]))?;
     let mut flags = None;
     let mut dgc_parts = None;
@@ -315,6 +361,9 @@ fn run_frames(
             layout.flags = layout_flags(layout.flags, options);
             if options.bind_index_buffer {
                 layout.tokens.retain(|t| t.token_type != crate::ir::TokenType::IndexBuffer);
+            }
+            if g.object_id == ObjectId::Instance {
+                layout.tokens.retain(|t| t.token_type != crate::ir::TokenType::PushConstant);
             }
             flags = Some(layout.flags);
             let l = dev.create_layout(&layout, &manifest.push_constants, g.graphics_layout)?;

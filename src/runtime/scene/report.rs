@@ -6,7 +6,7 @@
 //! preprocess size is the driver's number for the chunk actually used. Times are `None` when
 //! the device has no timestamps, never 0.
 
-use super::{Compaction, Mode};
+use super::{Compaction, Mode, ObjectId};
 use crate::runtime::preprocess::ChunkPlan;
 use crate::runtime::validate::StreamReport;
 use serde::Serialize;
@@ -79,6 +79,8 @@ pub struct RunReport {
     pub unordered_sequences: Option<bool>,
     /// Whether the executed layout bound an index buffer per sequence (dgc mode).
     pub index_buffer_token: Option<bool>,
+    /// Where the draws read the object id (`record` in cpu mode, which pushes it).
+    pub object_id: ObjectId,
     pub subgroup: SubgroupReport,
     #[serde(skip)]
     pub image: FrameImage,
@@ -124,6 +126,9 @@ impl fmt::Display for RunReport {
             if let Some(a) = &p.anomaly {
                 writeln!(f, "  {a}")?;
             }
+        }
+        if self.object_id == ObjectId::Instance {
+            writeln!(f, "object ids: from each draw's firstInstance (no per-sequence push constants)")?;
         }
         let s = &self.subgroup;
         match s.required_size {
