@@ -1,11 +1,19 @@
 //! Every layout of every example description, on the live device: refused with `dgcc check`'s
-//! codes when the device cannot run it, otherwise created — and dispatch layouts (with or
-//! without an execution set) executed with a counting kernel, the count checked. The draw
-//! layout of `examples/scene.ron` is executed by `tests/runtime_scene.rs`.
+//! codes when the device cannot run it, otherwise created and executed, and what ran checked
+//! exactly. Dispatch layouts (with or without an execution set) run a counting kernel; draw
+//! layouts (indexed, multi-draw count, mesh tasks) draw on a 1×1 target whose fragment shader
+//! tallies what each sequence's tokens said (`runtime/draw_rig.rs`), against the tally the CPU
+//! computes from the records. On lavapipe every example layout must execute.
 #![cfg(all(feature = "runtime", feature = "compiler"))]
 
 #[path = "runtime/common.rs"]
 mod common;
+#[path = "runtime/draw_indexed.rs"]
+mod draw_indexed;
+#[path = "runtime/draw_mesh.rs"]
+mod draw_mesh;
+#[path = "runtime/draw_rig.rs"]
+mod draw_rig;
 
 use ash::vk;
 use dgcc::ir::{CompiledLayout, Manifest, TokenType};
@@ -155,8 +163,12 @@ fn every_example_layout_is_refused_created_or_executed_on_the_live_device() {
                 };
                 assert_eq!(count, expected, "{name}");
                 executed.push(name);
+            } else if let Some((ran, expected)) = execute_draw(&ctx, &dev, &m, layout) {
+                assert_eq!(ran, expected, "{name}: the tally of what ran differs from what the records asked for");
+                assert!(ran.fragments() > 0, "{name}: nothing was drawn");
+                executed.push(name);
             } else {
-                // Draw layouts: created here, the scene's executed by tests/runtime_scene.rs.
+                // An action this test has no rig for: created only (and not allowed on lavapipe).
                 let pl = unsafe {
                     let ranges: Vec<_> = m
                         .push_constants
@@ -188,19 +200,61 @@ fn every_example_layout_is_refused_created_or_executed_on_the_live_device() {
         ctx.device_name
     ));
     assert!(executed.iter().any(|n| n.starts_with("compute.ron")), "the compute example did not run: {executed:?}");
-    assert!(created.iter().chain(&executed).any(|n| n.starts_with("scene.ron")), "the scene layout was not created");
-    if dev.profile().name == "lavapipe" {
-        assert!(executed.iter().any(|n| n.starts_with("execution_set.ron")), "{executed:?}");
+    // The draw rig tallies fragments with storage-buffer atomics.
+    let draws_run = ctx.caps.fragment_stores_and_atomics;
+    if draws_run {
+        for draw in ["multi_draw.ron:Batches", "scene.ron:SceneDraw"] {
+            assert!(executed.iter().any(|n| n == draw), "{draw} did not execute: {executed:?} {created:?} {refused:?}");
+        }
+    } else {
+        common::loud("draw layouts were created, not executed: the device lacks fragmentStoresAndAtomics");
     }
-    // Mesh layouts exist only where the context enabled mesh and task shaders; elsewhere they are
+    if dev.profile().name == "lavapipe" {
+        // Every layout of every example runs on lavapipe: none merely created, none refused.
+        assert!(created.is_empty() && refused.is_empty(), "not executed: {created:?} {refused:?}");
+        for name in [
+            "compute.ron:Jobs",
+            "execution_set.ron:Kernels",
+            "mesh.ron:Meshlets",
+            "multi_draw.ron:Batches",
+            "scene.ron:SceneDraw",
+        ] {
+            assert!(executed.iter().any(|n| n == name), "{name} did not execute on lavapipe: {executed:?}");
+        }
+    }
+    // Mesh layouts run only where the context enabled mesh and task shaders; elsewhere they are
     // refused with the mesh-feature code before any Vulkan call.
-    let mesh_created = created.iter().any(|n| n.starts_with("mesh.ron"));
+    let mesh_ran = if draws_run { &executed } else { &created }.iter().any(|n| n.starts_with("mesh.ron"));
     let mesh_refused = refused.iter().any(|n| n.starts_with("mesh.ron") && n.contains("E0211"));
     if ctx.caps.mesh_shader && ctx.caps.task_shader {
-        assert!(mesh_created, "{created:?} {refused:?}");
+        assert!(mesh_ran, "{executed:?} {created:?} {refused:?}");
     } else {
-        assert!(mesh_refused, "{created:?} {refused:?}");
+        assert!(mesh_refused, "{executed:?} {refused:?}");
     }
+}
+
+/// Execute a draw layout through the rig for its action; `None` when there is none for it or
+/// the device cannot run the rig's tally shader.
+fn execute_draw(
+    ctx: &GpuContext,
+    dev: &DgcDevice,
+    m: &Manifest,
+    layout: &CompiledLayout,
+) -> Option<(draw_rig::Tally, draw_rig::Tally)> {
+    if !ctx.caps.fragment_stores_and_atomics {
+        return None;
+    }
+    match layout.action()?.token_type {
+        TokenType::DrawIndexed | TokenType::DrawIndexedCount => Some(draw_indexed::run(ctx, dev, m, layout)),
+        TokenType::DrawMeshTasks => Some(draw_mesh::run(ctx, dev, m, layout)),
+        _ => None,
+    }
+}
+
+#[test]
+fn the_expected_draw_tallies_tell_misread_tokens_apart() {
+    draw_indexed::misreadings_change_the_expected_tally();
+    draw_mesh::misreadings_change_the_expected_tally();
 }
 
 #[test]

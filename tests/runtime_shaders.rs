@@ -57,7 +57,7 @@ fn every_committed_spirv_matches_its_source() {
     let mut sources: Vec<PathBuf> = std::fs::read_dir(root())
         .unwrap()
         .map(|e| e.unwrap().path())
-        .filter(|p| matches!(p.extension().and_then(|e| e.to_str()), Some("comp" | "vert" | "frag")))
+        .filter(|p| matches!(p.extension().and_then(|e| e.to_str()), Some("comp" | "vert" | "frag" | "task" | "mesh")))
         .collect();
     sources.sort();
     assert!(sources.len() >= 6, "expected the runtime's shaders, found {sources:?}");

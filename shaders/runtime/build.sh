@@ -1,10 +1,11 @@
 #!/bin/sh
-# Compiles every shader of the runtime to SPIR-V 1.5 (Vulkan 1.2 environment: no LocalSizeId,
-# so no maintenance4 requirement) into spv/. The .spv files are committed; the runtime embeds
+# Compiles every shader of the runtime and its tests (compute, vertex, fragment, task, mesh) to
+# SPIR-V 1.5 (Vulkan 1.2 environment: no LocalSizeId, so no maintenance4 requirement; mesh
+# shaders need at least 1.4) into spv/. The .spv files are committed; the runtime embeds
 # them, and tests/runtime_shaders.rs fails when one is stale.
 set -eu
 cd "$(dirname "$0")"
-for src in *.comp *.vert *.frag; do
+for src in *.comp *.vert *.frag *.task *.mesh; do
     [ -e "$src" ] || continue
     glslangValidator --quiet --target-env vulkan1.2 -V "$src" -o "spv/$src.spv"
 done

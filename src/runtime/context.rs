@@ -60,6 +60,9 @@ pub struct Capabilities {
     /// `VK_EXT_mesh_shader` with `meshShader` / `taskShader` enabled.
     pub mesh_shader: bool,
     pub task_shader: bool,
+    /// `fragmentStoresAndAtomics`: fragment shaders may write storage buffers (the draw tests
+    /// count fragments with atomics).
+    pub fragment_stores_and_atomics: bool,
 }
 
 pub struct GpuContext {
@@ -267,6 +270,7 @@ impl GpuContext {
             timestamps: properties.limits.timestamp_compute_and_graphics == vk::TRUE,
             mesh_shader: has_mesh_ext && on(mesh.mesh_shader),
             task_shader: has_mesh_ext && on(mesh.task_shader),
+            fragment_stores_and_atomics: on(base.fragment_stores_and_atomics),
         };
 
         // Enable exactly what the runtime uses and the device has.
@@ -275,6 +279,7 @@ impl GpuContext {
             multi_draw_indirect: en(caps.multi_draw_indirect),
             draw_indirect_first_instance: en(caps.draw_indirect_first_instance),
             shader_int64: en(caps.shader_int64),
+            fragment_stores_and_atomics: en(caps.fragment_stores_and_atomics),
             ..Default::default()
         };
         let mut e11 = vk::PhysicalDeviceVulkan11Features::default().shader_draw_parameters(caps.shader_draw_parameters);

@@ -1,0 +1,236 @@
+//! Indexed draw layouts executed for real: `multi_draw.ron`'s Batches (PUSH_CONSTANT +
+//! INDEX_BUFFER + DRAW_INDEXED_COUNT) and `scene.ron`'s SceneDraw (PUSH_CONSTANT + INDEX_BUFFER +
+//! DRAW_INDEXED), through `draw_rig`.
+//!
+//! Why the sequences look the way they do: each one differs from the others in everything a
+//! token carries, so a token that was ignored or misread shows in the tally. The pushed slot is
+//! not the sequence's index; index buffers alternate 32- and 16-bit indices and live at
+//! different addresses (a 16-bit buffer read as 32-bit makes degenerate triangles, which draw
+//! nothing); the triangles' tags differ per buffer and per draw (firstIndex, vertexOffset);
+//! instance counts and firstInstance show in the instance sum; the count token's draws are read
+//! with strides of 20, 24 and 32 bytes, counts of 0, 1, 3 and one above `maxDrawCount` (the
+//! spec clamps it). A decoy index buffer is bound before executing, so a sequence that drew
+//! with it instead of its own has tags of 500 and up.
+
+#![allow(dead_code)]
+
+use super::draw_rig::{data_buffer, execute, DrawRun, Front, Records, Tally};
+use ash::vk;
+use dgcc::ir::{CompiledLayout, Manifest, TokenType};
+use dgcc::runtime::{DgcDevice, GpuContext};
+
+const BATCH_VERT: &[u8] = include_bytes!("../../shaders/runtime/spv/draw_batch.vert.spv");
+const OBJECT_VERT: &[u8] = include_bytes!("../../shaders/runtime/spv/draw_object.vert.spv");
+/// `maxDrawCount` for count layouts; one sequence asks for more.
+pub const MAX_DRAW_COUNT: u32 = 4;
+const DECOY_TAG: u32 = 500;
+/// Each sequence's indices and draws start this far apart in their buffers.
+const REGION: usize = 256;
+
+/// One draw: `triangles` triangles from triangle `first_triangle` of the sequence's index
+/// buffer, every tag moved by `shift` (vertexOffset = 3·shift).
+#[derive(Clone, Copy)]
+struct Draw {
+    first_triangle: u32,
+    triangles: u32,
+    instances: u32,
+    first_instance: u32,
+    shift: u32,
+}
+
+#[derive(Clone)]
+struct Sequence {
+    /// The pushed words: the tally slot and, for layouts that push two, a value summed in w.
+    slot: u32,
+    extra: u32,
+    /// 32-bit indices, else 16-bit.
+    wide: bool,
+    /// The tag of each triangle of the index buffer.
+    tags: Vec<u32>,
+    draws: Vec<Draw>,
+    /// Bytes between draws in the count token's buffer.
+    stride: u32,
+}
+
+const fn draw(first_triangle: u32, triangles: u32, instances: u32, first_instance: u32, shift: u32) -> Draw {
+    Draw { first_triangle, triangles, instances, first_instance, shift }
+}
+
+/// Sequences for a count layout: up to `MAX_DRAW_COUNT + 1` draws each.
+fn count_sequences() -> Vec<Sequence> {
+    let seq = |slot, wide, tags: &[u32], draws: &[Draw], stride| Sequence {
+        slot,
+        extra: 0,
+        wide,
+        tags: tags.to_vec(),
+        draws: draws.to_vec(),
+        stride,
+    };
+    vec![
+        seq(5, true, &[1, 2, 3], &[draw(0, 1, 1, 0, 0)], 20),
+        seq(2, false, &[4, 5, 6, 7], &[], 20),
+        seq(7, true, &[8, 9], &[draw(1, 1, 2, 3, 10), draw(0, 2, 1, 0, 0), draw(0, 1, 3, 7, 0)], 32),
+        seq(
+            1,
+            false,
+            &[11, 12, 13],
+            &[draw(0, 3, 1, 0, 0), draw(2, 1, 2, 1, 0), draw(1, 1, 1, 0, 20), draw(0, 1, 1, 4, 0), draw(0, 3, 9, 0, 0)],
+            24,
+        ),
+        seq(3, true, &[14, 15, 16, 17], &[draw(3, 1, 1, 0, 0), draw(1, 2, 2, 5, 1)], 20),
+        seq(9, false, &[18, 19], &[draw(0, 2, 0, 0, 0)], 24),
+    ]
+}
+
+/// Sequences for a DRAW_INDEXED layout: one draw each, two pushed words.
+fn single_sequences() -> Vec<Sequence> {
+    let seq = |slot, extra, wide, tags: &[u32], d: Draw| Sequence {
+        slot,
+        extra,
+        wide,
+        tags: tags.to_vec(),
+        draws: vec![d],
+        stride: 0,
+    };
+    vec![
+        seq(6, 40, true, &[21, 22, 23], draw(1, 2, 1, 0, 0)),
+        seq(0, 41, false, &[24, 25], draw(0, 1, 3, 2, 5)),
+        seq(12, 42, true, &[26], draw(0, 1, 2, 0, 0)),
+        seq(4, 43, false, &[27, 28, 29, 30], draw(2, 2, 1, 9, 1)),
+        seq(10, 44, true, &[31, 32], draw(0, 2, 0, 0, 0)),
+    ]
+}
+
+/// What the shaders add for `sequences` when at most `max_draws` draws of each run and
+/// sequence `k` lands in slot `slot(k, sequence)`.
+fn expected(sequences: &[Sequence], max_draws: usize, slot: impl Fn(usize, &Sequence) -> u32) -> Tally {
+    let mut t = Tally::default();
+    for (k, s) in sequences.iter().enumerate() {
+        for d in s.draws.iter().take(max_draws) {
+            for j in 0..d.triangles {
+                let tag = s.tags[(d.first_triangle + j) as usize] + d.shift;
+                for i in 0..d.instances {
+                    t.add(slot(k, s), tag, d.first_instance + i, s.extra);
+                }
+            }
+        }
+    }
+    t
+}
+
+/// The expected tallies are not blind to the mistakes the GPU run is meant to catch: pushing
+/// the sequence index instead of the pushed slot, not clamping the draw count to
+/// `maxDrawCount`, running one draw per sequence, ignoring vertexOffset.
+pub fn misreadings_change_the_expected_tally() {
+    for sequences in [count_sequences(), single_sequences()] {
+        let max = MAX_DRAW_COUNT as usize;
+        let right = expected(&sequences, max, |_, s| s.slot);
+        assert_ne!(right, expected(&sequences, max, |k, _| k as u32), "slot = sequence index");
+        assert_ne!(right, expected(&sequences, max, |_, _| 0), "slot = 0");
+        assert_ne!(right, Tally::default(), "nothing drawn");
+        let unshifted: Vec<Sequence> = sequences
+            .iter()
+            .map(|s| Sequence { draws: s.draws.iter().map(|d| Draw { shift: 0, ..*d }).collect(), ..s.clone() })
+            .collect();
+        assert_ne!(right, expected(&unshifted, max, |_, s| s.slot), "vertexOffset ignored");
+    }
+    let sequences = count_sequences();
+    let right = expected(&sequences, MAX_DRAW_COUNT as usize, |_, s| s.slot);
+    assert_ne!(right, expected(&sequences, usize::MAX, |_, s| s.slot), "commandCount not clamped");
+    assert_ne!(right, expected(&sequences, 1, |_, s| s.slot), "one draw per sequence");
+}
+
+/// The index bytes of a sequence: triangle `tag` is indices `3·tag + 0, 1, 2`.
+fn index_bytes(s: &Sequence) -> Vec<u8> {
+    let indices = s.tags.iter().flat_map(|&t| (0..3).map(move |c| 3 * t + c));
+    if s.wide {
+        indices.flat_map(u32::to_le_bytes).collect()
+    } else {
+        indices.flat_map(|i| u16::try_from(i).unwrap().to_le_bytes()).collect()
+    }
+}
+
+/// `VkDrawIndexedIndirectCommand` of `d`.
+fn command(d: &Draw) -> [u8; 20] {
+    let words = [3 * d.triangles, d.instances, 3 * d.first_triangle, 3 * d.shift, d.first_instance];
+    let mut out = [0u8; 20];
+    for (k, w) in words.iter().enumerate() {
+        out[4 * k..4 * k + 4].copy_from_slice(&w.to_le_bytes());
+    }
+    out
+}
+
+/// Execute `layout` (an indexed draw layout) and return `(what ran, what should have)`.
+pub fn run(ctx: &GpuContext, dev: &DgcDevice, m: &Manifest, layout: &CompiledLayout) -> (Tally, Tally) {
+    let action = layout.action().expect("an action token").token_type;
+    let counted = action == TokenType::DrawIndexedCount;
+    assert!(counted || action == TokenType::DrawIndexed, "{action:?} is not an indexed draw");
+    let push_fields = layout.tokens.iter().find(|t| t.token_type == TokenType::PushConstant).map(|t| &t.fields);
+    let push_fields: Vec<_> = push_fields.expect("a push-constant token").iter().map(|f| f.name.clone()).collect();
+    let (sequences, vert) = match (counted, push_fields.len()) {
+        (true, 1) => (count_sequences(), BATCH_VERT),
+        (false, 2) => (single_sequences(), OBJECT_VERT),
+        other => panic!("no indexed draw rig for `{}` ({other:?}: count token, pushed fields)", layout.name),
+    };
+    let n = sequences.len() as u32;
+
+    let mut index_data = vec![0u8; REGION * sequences.len()];
+    let mut draw_data = vec![0u8; REGION * sequences.len()];
+    for (k, s) in sequences.iter().enumerate() {
+        let bytes = index_bytes(s);
+        index_data[REGION * k..REGION * k + bytes.len()].copy_from_slice(&bytes);
+        for (j, d) in s.draws.iter().enumerate() {
+            let at = REGION * k + j * s.stride as usize;
+            draw_data[at..at + 20].copy_from_slice(&command(d));
+        }
+    }
+    let index_usage = vk::BufferUsageFlags::INDEX_BUFFER;
+    let mut indices = data_buffer(ctx, index_usage, &index_data);
+    let mut draws = data_buffer(ctx, vk::BufferUsageFlags::INDIRECT_BUFFER, &draw_data);
+    let decoy_indices: Vec<u8> = (0..64u32).flat_map(|i| (3 * (DECOY_TAG + i / 3) + i % 3).to_le_bytes()).collect();
+    let mut decoy = data_buffer(ctx, index_usage, &decoy_indices);
+
+    let mut records = Records::new(layout, n);
+    let push = records.token(TokenType::PushConstant);
+    let index = records.token(TokenType::IndexBuffer);
+    let act = records.token(action);
+    for (k, s) in sequences.iter().enumerate() {
+        let i = k as u32;
+        records.put_u32(i, push, &push_fields[0], s.slot);
+        if let Some(extra) = push_fields.get(1) {
+            records.put_u32(i, push, extra, s.extra);
+        }
+        records.put_u64(i, index, "address", indices.address + (REGION * k) as u64);
+        records.put_u32(i, index, "size", index_bytes(s).len() as u32);
+        let index_type = if s.wide { vk::IndexType::UINT32 } else { vk::IndexType::UINT16 };
+        records.put_u32(i, index, "index_type", index_type.as_raw() as u32);
+        if counted {
+            records.put_u64(i, act, "address", draws.address + (REGION * k) as u64);
+            records.put_u32(i, act, "stride", s.stride);
+            records.put_u32(i, act, "command_count", s.draws.len() as u32);
+        } else {
+            let d = &s.draws[0];
+            records.put_u32(i, act, "index_count", 3 * d.triangles);
+            records.put_u32(i, act, "instance_count", d.instances);
+            records.put_u32(i, act, "first_index", 3 * d.first_triangle);
+            records.put_i32(i, act, "vertex_offset", 3 * d.shift as i32);
+            records.put_u32(i, act, "first_instance", d.first_instance);
+        }
+    }
+    let run = DrawRun {
+        front: Front::Vertex(vert),
+        records: &records.bytes,
+        sequences: n,
+        max_draw_count: if counted { MAX_DRAW_COUNT } else { 0 },
+        decoy_indices: Some(decoy.buffer),
+    };
+    let ran = execute(ctx, dev, m, layout, &run);
+    // SAFETY: `execute` waited for the submission.
+    unsafe {
+        indices.destroy(&ctx.device);
+        draws.destroy(&ctx.device);
+        decoy.destroy(&ctx.device);
+    }
+    let max_draws = if counted { MAX_DRAW_COUNT as usize } else { 1 };
+    (ran, expected(&sequences, max_draws, |_, s| s.slot))
+}
