@@ -151,3 +151,26 @@ fn mistakes_produce_the_errors_they_promise() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// A token whose every typed field the layout engine rejects has size 0; E0303 names the field,
+/// and the range is not reported as empty too (E0304 is for a token written without fields).
+#[test]
+fn rejected_fields_do_not_also_make_an_empty_range() {
+    let with_fields = |fields: &str| {
+        format!(
+            r#"Pipeline(name: "t", targets: ["lavapipe"], push_constants: [(stages: [Vertex], offset: 0, size: 128)],
+    layouts: [(name: "Draws", stages: [Vertex, Fragment], max_sequences: 64, tokens: [
+        PushConstant(name: "huge", stages: [Vertex], offset: 0, fields: [{fields}]),
+        Draw,
+    ])])"#
+        )
+    };
+    let codes = |text: String| {
+        let diags = diagnostics(std::path::Path::new("inline.ron"), &text);
+        diags.iter().map(|d| d.code.to_string()).collect::<Vec<_>>()
+    };
+    assert_eq!(codes(with_fields(r#"(name: "m", ty: Array(Mat4, 4294967295))"#)), ["E0303"]);
+    assert_eq!(codes(with_fields(r#"(name: "m", ty: Array(Array(F32, 4), 4))"#)), ["E0303"]);
+    // Written without fields, the token is still empty.
+    assert_eq!(codes(with_fields("")), ["E0304"]);
+}

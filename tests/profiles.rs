@@ -304,6 +304,19 @@ fn malformed_values_and_structures_are_errors() {
             "requires itself",
         ),
         (json!({ "unrelated": true }), "found an object with keys unrelated"),
+        (
+            json!({ "capabilities": { "d": { "extensions": ["VK_NV_mesh_shader"] } } }),
+            "d.extensions: expected an object",
+        ),
+        (
+            json!({ "capabilities": { "d": { "extensions": { "VK_NV_mesh_shader": "1" } } } }),
+            "d.extensions.VK_NV_mesh_shader: expected an unsigned integer",
+        ),
+        (
+            json!({ "properties": {}, "environment": {}, "extensions": [{ "name": "VK_NV_mesh_shader" }] }),
+            "extensions[0]: expected an object with an `extensionName` string",
+        ),
+        (json!({ "properties": {}, "environment": {}, "extensions": {} }), "extensions: expected an array"),
     ];
     for (doc, want) in cases {
         let err = parse_value(&doc, "case.json").unwrap_err();
@@ -486,5 +499,81 @@ proptest! {
         if let Ok(p) = json::parse(&doc.to_string(), Path::new("spliced.json")) {
             prop_assert_eq!(p.name, "spliced");
         }
+    }
+}
+
+#[test]
+fn the_h200_probe_file_has_vk_nv_mesh_shader_and_lavapipe_files_do_not() {
+    let probe = load("nvidia-h200-probe.json");
+    assert_eq!(probe.value(Limit::NvMeshShader), Some(1));
+    assert_eq!(probe.value(Limit::NvMeshShader), builtin("nvidia").unwrap().value(Limit::NvMeshShader));
+    // Every lavapipe file carries the driver's whole extension list, without the NV extension.
+    for file in [
+        "lavapipe-vulkaninfo-1.3.239.json",
+        "lavapipe-modern.json",
+        "lavapipe-gpuinfo.json",
+        "lavapipe-capsviewer.json",
+    ] {
+        assert_eq!(load(file).value(Limit::NvMeshShader), Some(0), "{file}");
+    }
+}
+
+/// What `VK_NV_mesh_shader` reads as, by the kind of file: a device's `extensions` object is its
+/// whole list (unlisted = false); a requirement profile's is what it requires (unlisted = not
+/// stated); no list at all states nothing.
+#[test]
+fn extension_values_follow_the_kind_of_file() {
+    let nv = |doc: Value| parse_value(&doc, "f.json").unwrap_or_else(|e| panic!("{e}")).value(Limit::NvMeshShader);
+    let with_profile = |block: Value, profile: &str, description: &str| {
+        json!({
+            "capabilities": { "device": block },
+            "profiles": { profile: {
+                "version": 1, "api-version": "1.3.296", "label": "x", "description": description,
+                "capabilities": ["device"]
+            } }
+        })
+    };
+    let export = |block: Value| with_profile(block, "VP_VULKANINFO_x_1", "Exported from vulkaninfo");
+    assert_eq!(nv(export(json!({ "extensions": { "VK_EXT_mesh_shader": 1, "VK_NV_mesh_shader": 1 } }))), Some(1));
+    assert_eq!(nv(export(json!({ "extensions": { "VK_EXT_mesh_shader": 1 } }))), Some(0));
+    assert_eq!(nv(export(json!({ "extensions": {} }))), Some(0));
+    assert_eq!(nv(export(json!({ "features": {} }))), None);
+    // A one-device file without `profiles`: the same.
+    assert_eq!(nv(json!({ "capabilities": { "d": { "extensions": {} } } })), Some(0));
+    assert_eq!(nv(json!({ "capabilities": { "d": { "features": {} } } })), None);
+    // A requirement profile: listed means required, unlisted means a matching device may or may not.
+    let requirement = |block: Value| with_profile(block, "VP_EXAMPLE_x", "requirements");
+    assert_eq!(nv(requirement(json!({ "extensions": { "VK_NV_mesh_shader": 1 } }))), Some(1));
+    assert_eq!(nv(requirement(json!({ "extensions": { "VK_KHR_maintenance5": 1 } }))), None);
+    let one_of = json!({
+        "capabilities": { "a": { "extensions": { "VK_NV_mesh_shader": 1 } }, "b": { "extensions": {} } },
+        "profiles": { "VP_EXAMPLE_x": { "capabilities": [["a", "b"]] } }
+    });
+    assert_eq!(nv(one_of), None, "only one of the alternatives has it");
+    assert_eq!(load("desktop-requirements.json").value(Limit::NvMeshShader), None);
+    // A CapsViewer report lists every extension of the device.
+    let report =
+        |extensions: Value| json!({ "properties": { "deviceName": "t" }, "environment": {}, "extensions": extensions });
+    assert_eq!(nv(report(json!([{ "extensionName": "VK_NV_mesh_shader", "specVersion": 1 }]))), Some(1));
+    assert_eq!(nv(report(json!([{ "extensionName": "VK_EXT_mesh_shader", "specVersion": 1 }]))), Some(0));
+    assert_eq!(nv(json!({ "properties": { "deviceName": "t" }, "environment": {} })), None);
+}
+
+/// `false` survives writing and reading back (an `extensions` object without the extension);
+/// not stated survives too (no `extensions` object at all).
+#[test]
+fn written_files_keep_an_absent_extension_apart_from_an_unknown_one() {
+    let mut p = Profile::new("dev", "a device", ProfileSource::Live);
+    for (value, listed) in [(Some(1), Some(true)), (Some(0), Some(false)), (None, None)] {
+        p.clear(Limit::NvMeshShader);
+        if let Some(v) = value {
+            p.set(Limit::NvMeshShader, v);
+        }
+        let text = json::to_profiles_json(&p, "1.4.305");
+        let doc: Value = serde_json::from_str(&text).unwrap();
+        let list = doc["capabilities"]["device"]["extensions"].as_object();
+        assert_eq!(list.map(|l| l.contains_key("VK_NV_mesh_shader")), listed, "{text}");
+        let back = json::parse(&text, Path::new("dev.json")).unwrap();
+        assert_eq!(back.value(Limit::NvMeshShader), value);
     }
 }

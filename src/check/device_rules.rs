@@ -1,6 +1,6 @@
 //! Rules that compare a compiled layout with one device profile: limits, supported stages and
-//! input modes, the feature gates of count, mesh and ray-tracing tokens, push-constant space,
-//! vertex bindings and execution sets.
+//! input modes, the feature gates of count, mesh and ray-tracing tokens (and the extension the
+//! NV mesh tokens need), push-constant space, vertex bindings and execution sets.
 //!
 //! Why this module needs neither the AST nor the compiler feature: the runtime reads a profile
 //! from the live device and calls [`device_findings`] before creating anything, so a layout is
@@ -244,7 +244,8 @@ fn token(q: &mut Query, layout: &CompiledLayout, i: usize, t: &CompiledToken, ou
     }
 }
 
-/// Count tokens (11129–11131), mesh tokens (11126), TRACE_RAYS2 (11128).
+/// Count tokens (11129–11131), mesh tokens (11126), the NV mesh token values (type-parameter),
+/// TRACE_RAYS2 (11128).
 fn gates(q: &mut Query, i: usize, t: &CompiledToken, out: &mut Vec<Finding>) {
     let at = Location::token(i, TokenPart::Kind);
     let tt = t.token_type;
@@ -254,6 +255,23 @@ fn gates(q: &mut Query, i: usize, t: &CompiledToken, out: &mut Vec<Finding>) {
             .help(help)
     };
     let mdi = "multi-draw count tokens";
+    if let Some(ext) = ext_form_of_nv_mesh(tt) {
+        // Independent of the feature checks below: the layers report each rule a token breaks.
+        if q.flag(NvMeshShader, "the NV mesh tokens") == Some(false) {
+            out.push(
+                Finding::new(
+                    "E0215",
+                    at,
+                    format!("{} needs VK_NV_mesh_shader, which {} does not have", show(t), q.target()),
+                )
+                .label(format!("VK_NV_mesh_shader = false on {}", q.target()))
+                .note("VK_NV_mesh_shader adds the *_NV_EXT token types; the meshShader feature (of VK_EXT_mesh_shader) does not make them valid")
+                .help(format!(
+                    "use `{ext}` (VK_EXT_mesh_shader): its record is three group counts (12 bytes) instead of a task count and first task"
+                )),
+            );
+        }
+    }
     if tt.is_mesh() {
         let mesh = q.flag(MeshShader, "mesh-shading tokens");
         let task = q.flag(TaskShader, "mesh-shading tokens");
@@ -290,6 +308,15 @@ fn gates(q: &mut Query, i: usize, t: &CompiledToken, out: &mut Vec<Finding>) {
         }
     } else if tt == TokenType::TraceRays2 && q.flag(RayTracingMaintenance1, "TraceRays2 tokens") == Some(false) {
         out.push(off(q, "E0212", RayTracingMaintenance1, "drop the target"));
+    }
+}
+
+/// The EXT token that replaces an NV mesh token, as the description writes it.
+fn ext_form_of_nv_mesh(tt: TokenType) -> Option<&'static str> {
+    match tt {
+        TokenType::DrawMeshTasksNv => Some("DrawMeshTasks"),
+        TokenType::DrawMeshTasksCountNv => Some("DrawMeshTasksCount"),
+        _ => None,
     }
 }
 

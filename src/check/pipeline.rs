@@ -83,6 +83,7 @@ pub fn check(pipeline: &Pipeline, laid: &[LaidOut], profiles: &[Profile]) -> Vec
     for (layout, lo) in pipeline.layouts.iter().zip(laid) {
         let r = Resolver::for_layout(pipeline, layout);
         let mut findings = super::layout_findings(&lo.layout, &ranges);
+        source_rules::drop_empty_ranges_of_rejected_fields(&layout.node, &mut findings);
         findings.extend(source_rules::push_field_findings(&layout.node));
         if lo.valid {
             findings.extend(source_rules::stride_findings(&layout.node, &lo.layout));

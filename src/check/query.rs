@@ -54,6 +54,13 @@ pub(crate) fn missing_value(target: &str, limit: Limit, needed_for: &str) -> Fin
     Finding::new("E0021", Location::Target, format!("target `{target}` does not state `{}`", limit.vk_name()))
         .label(format!("`{target}` lacks {}", limit.vk_name()))
         .note(format!("dgcc needs it to check {needed_for}"))
-        .help(format!("add `{}` to the profile, or write the profile on the device with `dgcc probe`", limit.vk_name()))
+        .help(if limit.is_extension() {
+            format!(
+                "list the device's extensions in the profile (`{}` among them if the device has it), or write the profile on the device with `dgcc probe`",
+                limit.vk_name()
+            )
+        } else {
+            format!("add `{}` to the profile, or write the profile on the device with `dgcc probe`", limit.vk_name())
+        })
         .target(target)
 }

@@ -18,6 +18,19 @@ const MIN_TOKENS: usize = 16;
 const MIN_TOKEN_OFFSET: u32 = 2047;
 const MIN_STRIDE: u32 = 2048;
 
+/// Drop E0304 ("the range is empty") for a token whose `fields` list is not empty: its size is 0
+/// only because the layout engine rejected every field (E0303 says which), and a second error
+/// about the same token would send the reader after an empty list that is not there.
+pub(crate) fn drop_empty_ranges_of_rejected_fields(layout: &Layout, findings: &mut Vec<Finding>) {
+    findings.retain(|f| {
+        let Location::Token { index, part: TokenPart::PushSize } = f.location else { return true };
+        let declared_fields = layout.tokens.get(index).is_some_and(|t| {
+            matches!(&t.node.kind, TokenKind::PushConstant { data: PushData::Fields(fields), .. } if !fields.is_empty())
+        });
+        !(f.code == "E0304" && declared_fields)
+    });
+}
+
 /// Per token with typed fields: E0311 (offset not aligned for a std430 push_constant block)
 /// and W0007 (scalar-packed fields that a std430 block would place elsewhere).
 pub(crate) fn push_field_findings(layout: &Layout) -> Vec<Finding> {

@@ -5,7 +5,8 @@
 //! LLVM 15.0.6, 256-bit; nvidia: H200, driver 580.159.04, Vulkan 1.4.312); `[src]` read in the
 //! Mesa source of the named driver (`radv_physical_device.c`, `nvk_physical_device.c`).
 //! A value no source confirms is left out, so a rule that needs it reports it as missing
-//! rather than trusting a guess.
+//! rather than trusting a guess: `radv` and `nvk` do not state `VK_NV_mesh_shader`, because
+//! the Mesa files cited here were not read for their extension tables.
 
 use super::{Limit, Profile, ProfileSource};
 use Limit::*;
@@ -76,6 +77,7 @@ fn minimum() -> Profile {
     }
     p.set_cited(SubgroupSizeControl, 1, SPEC13);
     p.set_cited(ComputeFullSubgroups, 1, SPEC13);
+    p.set_cited(NvMeshShader, 0, "[spec] VK_NV_mesh_shader is an optional extension");
     p
 }
 
@@ -122,6 +124,11 @@ fn lavapipe() -> Profile {
     ] {
         p.set_cited(l, v, LVP);
     }
+    p.set_cited(
+        NvMeshShader,
+        0,
+        "[measured] lavapipe, Mesa 25.0.7: its vulkaninfo extension list (tests/profiles/lavapipe-vulkaninfo-1.3.239.json) has no VK_NV_mesh_shader",
+    );
     p
 }
 
@@ -168,6 +175,11 @@ fn nvidia() -> Profile {
         ShaderObject,
         1,
         "[measured] NVIDIA H200 580.159.04 exposes VK_EXT_shader_object and maxIndirectShaderObjectCount 16384 (non-zero only with shaderObject)",
+    );
+    p.set_cited(
+        NvMeshShader,
+        1,
+        "[measured] NVIDIA H200 580.159.04: vulkaninfo and `dgcc probe` (tests/profiles/nvidia-h200-probe.json) list VK_NV_mesh_shader",
     );
     p
 }

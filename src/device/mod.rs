@@ -4,7 +4,10 @@
 //! (`Limit`), and a profile that does not state it answers with an error that names the value
 //! (a Vulkan Profiles file written by an old `vulkaninfo` often lacks the DGC properties). One
 //! table (`Limit::ALL`) gives every value its Vulkan name, so messages, the `dgcc profiles`
-//! listing, the JSON loader and the live probe all agree on spelling.
+//! listing, the JSON loader and the live probe all agree on spelling. A device extension whose
+//! presence alone decides what is valid (`VK_NV_mesh_shader`: the `*_NV` mesh token values
+//! exist only with it) is a boolean value like a feature, named by the extension
+//! (`Limit::is_extension`), so rules, messages and E0021 treat it like any other value.
 //!
 //! Sources: `builtin.rs` cites where each built-in value comes from; `json.rs` reads Vulkan
 //! Profiles JSON (what `vulkaninfo --json` and `dgcc probe` write) and VulkanCapsViewer
@@ -43,6 +46,8 @@ pub enum Limit {
     ShaderObject,
     SubgroupSizeControl,
     ComputeFullSubgroups,
+    // Device extensions (present or absent, no struct of their own that dgcc reads)
+    NvMeshShader,
     // Subgroups (Vulkan 1.1 / 1.3 properties)
     SubgroupSize,
     MinSubgroupSize,
@@ -74,7 +79,7 @@ pub enum LimitKind {
 }
 
 impl Limit {
-    pub const ALL: [Limit; 33] = [
+    pub const ALL: [Limit; 34] = [
         Limit::MaxIndirectPipelineCount,
         Limit::MaxIndirectShaderObjectCount,
         Limit::MaxIndirectSequenceCount,
@@ -95,6 +100,7 @@ impl Limit {
         Limit::ShaderObject,
         Limit::SubgroupSizeControl,
         Limit::ComputeFullSubgroups,
+        Limit::NvMeshShader,
         Limit::SubgroupSize,
         Limit::MinSubgroupSize,
         Limit::MaxSubgroupSize,
@@ -137,6 +143,7 @@ impl Limit {
             Limit::ShaderObject => "shaderObject",
             Limit::SubgroupSizeControl => "subgroupSizeControl",
             Limit::ComputeFullSubgroups => "computeFullSubgroups",
+            Limit::NvMeshShader => "VK_NV_mesh_shader",
             Limit::SubgroupSize => "subgroupSize",
             Limit::MinSubgroupSize => "minSubgroupSize",
             Limit::MaxSubgroupSize => "maxSubgroupSize",
@@ -170,7 +177,8 @@ impl Limit {
             | Limit::RayTracingMaintenance1
             | Limit::ShaderObject
             | Limit::SubgroupSizeControl
-            | Limit::ComputeFullSubgroups => LimitKind::Bool,
+            | Limit::ComputeFullSubgroups
+            | Limit::NvMeshShader => LimitKind::Bool,
             _ => LimitKind::Count,
         }
     }
@@ -188,6 +196,14 @@ impl Limit {
                 | Limit::SubgroupSizeControl
                 | Limit::ComputeFullSubgroups
         )
+    }
+
+    /// Whether the value is a device extension being present: its Vulkan name is the
+    /// extension's name, and profile files state it by listing (or not listing) the extension
+    /// rather than in a struct. `VK_NV_mesh_shader` is one because the `*_NV` mesh token values
+    /// are valid only on a device that has it, whatever its mesh-shading features.
+    pub const fn is_extension(self) -> bool {
+        matches!(self, Limit::NvMeshShader)
     }
 
     /// Format a value of this limit for a message: `2047`, `0xFFFFFFFF`, `Vertex | Fragment`, `true`.

@@ -38,6 +38,7 @@ fn section(limit: Limit) -> &'static str {
         | MaxPushConstantsSize
         | MaxVertexInputBindings
         | MaxDrawIndirectCount => "VkPhysicalDeviceLimits",
+        NvMeshShader => "device extensions",
         _ => "features",
     }
 }
@@ -116,7 +117,7 @@ mod tests {
         assert!(lines[stages].contains("Vertex | TessControl") && !lines[stages].contains("[measured]"));
         assert!(lines[stages + 1].trim_start().starts_with("[measured]"));
         assert!(text.contains("maxIndirectCommandsTokenOffset") && text.contains("0xFFFFFFFF"));
-        assert!(text.contains("states 33 of 33 values"));
+        assert!(text.contains("states 34 of 34 values"));
     }
 
     #[test]

@@ -9,6 +9,8 @@
 //!
 //! Structures of extensions the device lacks are never chained into the query; their features
 //! are stated as false (the device certainly lacks them) and their properties left unstated.
+//! Extension values (`VK_NV_mesh_shader`) are read from the device's extension list, which the
+//! document carries whole, so the loader reads an unlisted one back as false.
 
 use super::context::{create_instance, device_extensions, device_name, pick_physical};
 use super::error::Result;
@@ -51,6 +53,7 @@ pub fn probe_physical(instance: &ash::Instance, pd: vk::PhysicalDevice) -> Probe
     let has = |n: &CStr| extensions.iter().any(|e| e.as_c_str() == n);
     let (has_dgc, has_mesh) = (has(ext_dgc::NAME), has(ash::ext::mesh_shader::NAME));
     let (has_object, has_rtm1) = (has(ash::ext::shader_object::NAME), has(ash::khr::ray_tracing_maintenance1::NAME));
+    let has_nv_mesh = has(ash::nv::mesh_shader::NAME);
 
     let mut p11 = vk::PhysicalDeviceVulkan11Properties::default();
     let mut p12 = vk::PhysicalDeviceVulkan12Properties::default();
@@ -133,6 +136,7 @@ pub fn probe_physical(instance: &ash::Instance, pd: vk::PhysicalDevice) -> Probe
     set(Limit::ShaderObject, if has_object { b(fobj.shader_object) } else { 0 });
     set(Limit::SubgroupSizeControl, b(f13.subgroup_size_control));
     set(Limit::ComputeFullSubgroups, b(f13.compute_full_subgroups));
+    set(Limit::NvMeshShader, has_nv_mesh as u64);
     set(Limit::SubgroupSize, p11.subgroup_size as u64);
     set(Limit::MinSubgroupSize, p13.min_subgroup_size as u64);
     set(Limit::MaxSubgroupSize, p13.max_subgroup_size as u64);
@@ -198,9 +202,14 @@ fn device_type_name(t: vk::PhysicalDeviceType) -> &'static str {
     }
 }
 
+/// The `structure` of an extension value's home: the member is the extension's name in the
+/// block's `extensions` object (present = true).
+pub const EXTENSIONS: &str = "extensions";
+
 /// Where each limit lives in the Profiles document: (limit, structure, member). The
-/// three `maxComputeWorkGroupSize` entries share one array member.
-pub const LIMIT_HOMES: [(Limit, &str, &str); 33] = {
+/// three `maxComputeWorkGroupSize` entries share one array member; extension values live in
+/// `EXTENSIONS`.
+pub const LIMIT_HOMES: [(Limit, &str, &str); 34] = {
     use Limit::*;
     const DGC_P: &str = "VkPhysicalDeviceDeviceGeneratedCommandsPropertiesEXT";
     const DGC_F: &str = "VkPhysicalDeviceDeviceGeneratedCommandsFeaturesEXT";
@@ -234,6 +243,7 @@ pub const LIMIT_HOMES: [(Limit, &str, &str); 33] = {
         (ShaderObject, "VkPhysicalDeviceShaderObjectFeaturesEXT", "shaderObject"),
         (SubgroupSizeControl, "VkPhysicalDeviceVulkan13Features", "subgroupSizeControl"),
         (ComputeFullSubgroups, "VkPhysicalDeviceVulkan13Features", "computeFullSubgroups"),
+        (NvMeshShader, EXTENSIONS, "VK_NV_mesh_shader"),
         (SubgroupSize, "VkPhysicalDeviceVulkan11Properties", "subgroupSize"),
         (MinSubgroupSize, "VkPhysicalDeviceVulkan13Properties", "minSubgroupSize"),
         (MaxSubgroupSize, "VkPhysicalDeviceVulkan13Properties", "maxSubgroupSize"),
@@ -300,7 +310,7 @@ struct Extra {
     subgroup_operations: u32,
 }
 
-fn profiles_document(profile: &Profile, api_version: &str, extensions: Map<String, Value>, extra: Extra) -> Value {
+fn profiles_document(profile: &Profile, api_version: &str, mut extensions: Map<String, Value>, extra: Extra) -> Value {
     let mut features = Map::new();
     let mut properties = Map::new();
     let mut device_props = match extra.device_properties {
@@ -315,6 +325,13 @@ fn profiles_document(profile: &Profile, api_version: &str, extensions: Map<Strin
             Limit::MaxComputeWorkGroupSizeX => work_group[0] = v,
             Limit::MaxComputeWorkGroupSizeY => work_group[1] = v,
             Limit::MaxComputeWorkGroupSizeZ => work_group[2] = v,
+            // The list is the device's; the profile's value was read from it, and wins if not.
+            _ if structure == EXTENSIONS && v == 0 => {
+                extensions.remove(member);
+            }
+            _ if structure == EXTENSIONS => {
+                extensions.entry(member).or_insert(json!(1));
+            }
             _ if structure == "VkPhysicalDeviceProperties.limits" => {
                 limits.insert(member.into(), written(limit, v));
             }
@@ -369,7 +386,8 @@ mod tests {
     fn a_document_states_every_value_of_a_full_profile() {
         let mut p = crate::device::builtin("lavapipe").expect("built in");
         for l in Limit::ALL {
-            if p.value(l).is_none() {
+            // An extension is stated by being listed, so a full document has them true.
+            if p.value(l).is_none() || l.is_extension() {
                 p.set(l, 1);
             }
         }
@@ -382,6 +400,7 @@ mod tests {
         let device = &doc["capabilities"]["device"];
         for (l, structure, member) in LIMIT_HOMES {
             let v = match structure.split_once('.') {
+                _ if structure == EXTENSIONS => &device[EXTENSIONS][member],
                 Some((s, "limits")) => &device["properties"][s]["limits"][member],
                 _ if l.is_feature() => &device["features"][structure][member],
                 _ => &device["properties"][structure][member],
@@ -401,6 +420,27 @@ mod tests {
             ])
         );
         assert!(doc["profiles"]["VP_DGCC_lavapipe"]["api-version"] == "1.4.305");
+    }
+
+    #[test]
+    fn the_extension_list_agrees_with_the_extension_values() {
+        let document = |nv_mesh: Option<u64>| {
+            let mut p = Profile::new("x", "x", ProfileSource::Live);
+            if let Some(v) = nv_mesh {
+                p.set(Limit::NvMeshShader, v);
+            }
+            let mut listed = Map::new();
+            listed.insert("VK_NV_mesh_shader".into(), json!(1));
+            listed.insert("VK_KHR_maintenance5".into(), json!(1));
+            let extra = Extra { device_properties: json!({}), subgroup_operations: 0 };
+            let doc = profiles_document(&p, "1.4.305", listed, extra);
+            let list = doc["capabilities"]["device"][EXTENSIONS].as_object().cloned().unwrap_or_default();
+            (list.contains_key("VK_NV_mesh_shader"), list.contains_key("VK_KHR_maintenance5"))
+        };
+        // The device's list is written whole; the profile's value decides the one it states.
+        assert_eq!(document(Some(0)), (false, true));
+        assert_eq!(document(Some(1)), (true, true));
+        assert_eq!(document(None), (true, true));
     }
 
     #[test]

@@ -160,3 +160,36 @@ fn tens_of_thousands_of_tokens_are_all_checked() {
     assert_eq!(f.iter().filter(|f| f.code == "E0308").count(), n as usize - 1);
     assert_eq!(f.iter().filter(|f| f.code == "E0108").count(), n as usize - 7);
 }
+
+/// The runtime refuses an NV mesh token on a device without VK_NV_mesh_shader with `dgcc
+/// check`'s code, and asks for the extension list where a profile does not state it.
+#[test]
+fn nv_mesh_tokens_need_the_nv_extension_on_the_device() {
+    let nv = |token: &str, value: u32, size: u32| {
+        let text = format!(
+            r#"{{"schema_version": 1, "pipeline": "mesh", "push_constants": [],
+  "layouts": [{{"name": "Meshlets", "stride": 12, "shader_stages": 208, "flags": 0, "max_sequences": 64,
+    "glsl_layout": "std430", "record_align": 4, "record": [],
+    "tokens": [{{"name": "draw", "type": "{token}", "type_value": {value}, "offset": 0, "size": {size}}}]}}]}}"#
+        );
+        Manifest::from_json(&text).expect("the test manifest parses")
+    };
+    for m in [nv("DRAW_MESH_TASKS_NV", 1_000_202_002, 8), nv("DRAW_MESH_TASKS_COUNT_NV", 1_000_202_003, 16)] {
+        let f = findings_on(&m, "lavapipe");
+        let e = f.iter().find(|f| f.code == "E0215").unwrap_or_else(|| panic!("E0215 on lavapipe: {f:?}"));
+        assert_eq!(e.location, Location::Token { index: 0, part: TokenPart::Kind });
+        assert!(e.message.contains("VK_NV_mesh_shader") && e.message.contains("lavapipe"), "{}", e.message);
+        assert!(!codes(&findings_on(&m, "nvidia")).contains(&"E0215"));
+        // radv's sources were not read for the extension: asked for, not guessed.
+        let radv = findings_on(&m, "radv");
+        assert!(!codes(&radv).contains(&"E0215"));
+        let missing = radv
+            .iter()
+            .find(|f| f.code == "E0021" && f.message.contains("VK_NV_mesh_shader"))
+            .unwrap_or_else(|| panic!("E0021 for the extension on radv: {radv:?}"));
+        assert!(missing.notes.iter().any(|n| n.contains("extensions")), "{:?}", missing.notes);
+    }
+    // The EXT forms do not need it.
+    let ext = nv("DRAW_MESH_TASKS", 1_000_328_000, 12);
+    assert_eq!(findings_on(&ext, "lavapipe"), vec![]);
+}

@@ -7,11 +7,14 @@
 //! ("4294967295", "true"), `extended.devicefeatures2: [{name, extension, supported}]`. Member
 //! names repeat across extensions (`maxIndirectSequenceCount` belongs to both the NV and the
 //! EXT device-generated-commands extensions, `meshShader` to NV and EXT mesh shading), so a
-//! list entry counts only when its `extension` is the one dgcc reads it from.
+//! list entry counts only when its `extension` is the one dgcc reads it from. The top-level
+//! `extensions` list (`[{extensionName, specVersion}]`) is the device's whole list, so an
+//! extension value (`Limit::is_extension`) is true when listed and false when not; a report
+//! without the list leaves them unstated.
 
 use serde_json::{Map, Value};
 
-use super::profiles_format::read_limits;
+use super::profiles_format::{read_limits, unlisted_extensions_are_absent};
 use super::values::{self, expected, Dialect, Stated};
 use crate::device::Limit::{self, *};
 
@@ -121,6 +124,9 @@ pub fn read(root: &Map<String, Value>) -> Result<Read, String> {
             values::state(&mut stated, *limit, v, Dialect::CapsViewer, &format!("{at}.{value_key}"))?;
         }
     }
+    if let Some(list) = root.get("extensions") {
+        read_extensions(&mut stated, list)?;
+    }
     let device = object_at(root, "properties")?.and_then(|p| p.get("deviceName")).and_then(Value::as_str);
     let driver = object_at(root, "properties")?.and_then(|p| p.get("driverVersionText")).and_then(Value::as_str);
     let mut description = device.unwrap_or("unnamed device").to_owned();
@@ -129,6 +135,27 @@ pub fn read(root: &Map<String, Value>) -> Result<Read, String> {
     }
     description.push_str(" (VulkanCapsViewer report)");
     Ok(Read { stated, description })
+}
+
+/// `extensions: [{extensionName, specVersion}]`: the extensions dgcc reads, listed or not.
+fn read_extensions(stated: &mut Stated, list: &Value) -> Result<(), String> {
+    let Value::Array(entries) = list else {
+        return Err(expected("extensions", "an array of extensions", list));
+    };
+    for (i, entry) in entries.iter().enumerate() {
+        let name = match entry {
+            Value::Object(e) => e.get("extensionName").and_then(Value::as_str),
+            _ => None,
+        };
+        let Some(name) = name else {
+            return Err(expected(&format!("extensions[{i}]"), "an object with an `extensionName` string", entry));
+        };
+        if let Some(limit) = Limit::ALL.into_iter().find(|l| l.is_extension() && l.vk_name() == name) {
+            stated.state(limit, 1);
+        }
+    }
+    unlisted_extensions_are_absent(stated);
+    Ok(())
 }
 
 /// The object at a dotted path, `None` where the path ends early; an error where a step is

@@ -13,6 +13,13 @@
 //! Struct members are read by Vulkan type name (core-promoted and extension aliases alike), so
 //! both the pre-1.3.294 vulkaninfo layout (separate `VkPhysicalDeviceSubgroupProperties`,
 //! `…SubgroupSizeControlProperties`) and the promoted-only layout load the same values.
+//!
+//! Extension values (`Limit::is_extension`) come from a block's `extensions` object. A listed
+//! extension is `true` in any file. An unlisted one is `false` only where the list is the whole
+//! of one device's extensions — a device file (export or hand-written one-device file) with an
+//! `extensions` object; vulkaninfo, gpuinfo.org and `dgcc probe` write every extension the
+//! device has. A requirement profile lists what it requires, so there an unlisted extension
+//! stays unstated, like an unlisted feature.
 
 use std::collections::HashMap;
 
@@ -139,6 +146,9 @@ pub fn read(root: &Map<String, Value>) -> Result<Read, String> {
         for name in capabilities.keys() {
             stated.strongest(&block(capabilities, name)?);
         }
+        if capabilities.values().any(lists_extensions) {
+            unlisted_extensions_are_absent(&mut stated);
+        }
         let description = "hand-written profile without a `profiles` section: every capability block merged".into();
         return Ok(Read { stated, kind: Kind::Device, description });
     };
@@ -151,14 +161,18 @@ pub fn read(root: &Map<String, Value>) -> Result<Read, String> {
         visiting: vec![],
         profiles_done: HashMap::new(),
         blocks_done: HashMap::new(),
+        saw_extension_list: false,
     };
-    let stated = resolver.profile(name)?;
+    let mut stated = resolver.profile(name)?;
     let field = |key: &str| profile.get(key).and_then(Value::as_str).unwrap_or("");
     let exported =
         EXPORT_PREFIXES.iter().any(|p| name.starts_with(p)) || field("description").starts_with("Exported from");
     let label = if field("label").is_empty() { name.as_str() } else { field("label") };
     let api = field("api-version");
     let (kind, description) = if exported {
+        if resolver.saw_extension_list {
+            unlisted_extensions_are_absent(&mut stated);
+        }
         (Kind::Device, format!("{label} (profile {name}, Vulkan {api})"))
     } else {
         let d = format!(
@@ -182,6 +196,8 @@ struct Resolver<'a> {
     visiting: Vec<String>,
     profiles_done: HashMap<String, Stated>,
     blocks_done: HashMap<String, Stated>,
+    /// Whether a block read has an `extensions` object (see the module header).
+    saw_extension_list: bool,
 }
 
 impl Resolver<'_> {
@@ -257,9 +273,10 @@ impl Resolver<'_> {
         if let Some(done) = self.blocks_done.get(name) {
             return Ok(done.clone());
         }
-        if !self.capabilities.contains_key(name) {
+        let Some(found) = self.capabilities.get(name) else {
             return Err(format!("{at}: lists capability block `{name}`, which `capabilities` does not define"));
-        }
+        };
+        self.saw_extension_list |= lists_extensions(found);
         let stated = block(self.capabilities, name)?;
         self.blocks_done.insert(name.to_owned(), stated.clone());
         Ok(stated)
@@ -285,7 +302,33 @@ fn block(capabilities: &Map<String, Value>, name: &str) -> Result<Stated, String
             read_struct(&mut stated, struct_name, members, &format!("{at}.{struct_name}"))?;
         }
     }
+    if let Some(list) = block.get("extensions") {
+        let at = format!("{at}.extensions");
+        let Value::Object(list) = list else {
+            return Err(expected(&at, "an object of extension names and spec versions", list));
+        };
+        for limit in Limit::ALL.into_iter().filter(|l| l.is_extension()) {
+            if let Some(version) = list.get(limit.vk_name()) {
+                values::uint32(version, Dialect::Profiles, &format!("{at}.{}", limit.vk_name()))?;
+                stated.state(limit, 1);
+            }
+        }
+    }
     Ok(stated)
+}
+
+/// Whether a capability block has an `extensions` object.
+fn lists_extensions(block: &Value) -> bool {
+    matches!(block.get("extensions"), Some(Value::Object(_)))
+}
+
+/// A device's whole extension list was read: every extension value it did not list is false.
+pub fn unlisted_extensions_are_absent(stated: &mut Stated) {
+    for limit in Limit::ALL.into_iter().filter(|l| l.is_extension()) {
+        if stated.value(limit).is_none() {
+            stated.state(limit, 0);
+        }
+    }
 }
 
 fn read_struct(stated: &mut Stated, struct_name: &str, members: &Value, at: &str) -> Result<(), String> {

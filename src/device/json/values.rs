@@ -89,6 +89,10 @@ impl Stated {
         out
     }
 
+    pub fn value(&self, limit: Limit) -> Option<u64> {
+        self.values.get(&limit).copied()
+    }
+
     pub fn iter(&self) -> impl Iterator<Item = (Limit, u64)> + '_ {
         self.values.iter().map(|(l, v)| (*l, *v))
     }

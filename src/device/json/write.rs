@@ -5,6 +5,12 @@
 //! for every device file means one loader, and the written file is also readable by the
 //! Khronos profiles tooling. Only values the profile states are written, so a probe that
 //! could not read a value leaves it absent, never zero.
+//!
+//! Extension values (`Limit::is_extension`) go in the block's `extensions` object, which the
+//! loader reads as the device's whole list (absent = false). So the object is written only when
+//! the profile states every extension value, listing those that are true; otherwise a `false`
+//! could not be told from "not known" and the object is left out (each reads back unstated).
+//! Each is written with spec version 1, the first revision, which every version includes.
 
 use serde_json::{json, Map, Value};
 
@@ -18,7 +24,18 @@ pub fn to_profiles_json(profile: &Profile, api_version: &str) -> String {
     let mut properties = Map::new();
     let mut limits = Map::new();
     let mut work_group_size = [None; 3];
+    let mut extensions = Some(Map::new());
     for (limit, value, _) in profile.entries() {
+        if limit.is_extension() {
+            match (value, extensions.as_mut()) {
+                (None, _) => extensions = None,
+                (Some(0), _) | (_, None) => {}
+                (Some(_), Some(list)) => {
+                    list.insert(limit.vk_name().into(), json!(1));
+                }
+            }
+            continue;
+        }
         let Some(value) = value else { continue };
         let written = written_value(limit, value);
         let xyz = [Limit::MaxComputeWorkGroupSizeX, Limit::MaxComputeWorkGroupSizeY, Limit::MaxComputeWorkGroupSizeZ];
@@ -41,10 +58,16 @@ pub fn to_profiles_json(profile: &Profile, api_version: &str) -> String {
     if !limits.is_empty() {
         properties.insert("VkPhysicalDeviceProperties".into(), json!({ "limits": limits }));
     }
+    let mut device = Map::new();
+    if let Some(list) = extensions {
+        device.insert("extensions".into(), Value::Object(list));
+    }
+    device.insert("features".into(), Value::Object(features));
+    device.insert("properties".into(), Value::Object(properties));
     let name = format!("VP_DGCC_{}", sanitize(&profile.name));
     let doc = json!({
         "$schema": "https://schema.khronos.org/vulkan/profiles-0.8-latest.json#",
-        "capabilities": { "device": { "features": features, "properties": properties } },
+        "capabilities": { "device": device },
         "profiles": { name: {
             "version": 1,
             "api-version": api_version,

@@ -200,4 +200,18 @@ targets: ["old-gpu.json"],
 
 Fix: remove the target, or run there through the runtime's multi-draw-indirect fallback."#,
     },
+    Rule {
+        code: "E0215",
+        vuid: Some("VUID-VkIndirectCommandsLayoutTokenEXT-type-parameter"),
+        severity: Error,
+        title: "an NV mesh token on a target without VK_NV_mesh_shader",
+        explanation: r#"`DrawMeshTasksNv` and `DrawMeshTasksCountNv` are the token types `VK_INDIRECT_COMMANDS_TOKEN_TYPE_DRAW_MESH_TASKS_NV_EXT` and `…_DRAW_MESH_TASKS_COUNT_NV_EXT`, which the extension VK_NV_mesh_shader adds to the enum. On a device without that extension they are not token types at all, even when the device has mesh shaders through VK_EXT_mesh_shader (`meshShader` and `taskShader` are that extension's features, and say nothing about the NV one). NVIDIA's driver has VK_NV_mesh_shader; lavapipe does not, and neither does `minimum` (an optional extension is no guarantee). A profile file states it by listing the extension (`dgcc profiles NAME` shows it under "device extensions").
+
+```ron
+// targets: ["lavapipe"]
+(name: "Meshlets", stages: [Task, Mesh, Fragment], max_sequences: 64, tokens: [DrawMeshTasksNv]),
+```
+
+Fix: use the EXT tokens, `DrawMeshTasks` for `DrawMeshTasksNv` and `DrawMeshTasksCount` for `DrawMeshTasksCountNv`. Their record is a `VkDrawMeshTasksIndirectCommandEXT` (three group counts, 12 bytes) instead of NV's task count and first task (8 bytes), so whatever writes the stream changes with them, and the shaders must be EXT mesh shaders."#,
+    },
 ];
