@@ -133,6 +133,37 @@ fn a_dispatch_layout_with_push_constant_and_sequence_index_executes() {
 }
 
 #[test]
+fn the_executor_binds_the_pipeline_it_was_prepared_for() {
+    // The driver generates commands for the pipeline named at execute time; whatever the caller
+    // left bound must not decide what runs (lavapipe runs the bound one, NVIDIA the named one).
+    let Some(ctx) = common::gpu("the_executor_binds_the_pipeline_it_was_prepared_for") else { return };
+    let layout = layouts::accumulate(true, 20);
+    let dev = DgcDevice::from_context(&ctx).unwrap();
+    let mut rig = Rig::new(&ctx, &layout, false);
+    // A decoy that reads values from the stream at the wrong stride: if it ran, the totals differ.
+    let words = layout.stride / 4;
+    let decoy =
+        compute_pipeline(&ctx.device, rig.pipeline_layout, ACCUMULATE_SPV, &[(0, 1), (1, words + 1)], None).unwrap();
+    let mut dgc_layout = dev.create_layout(&layout, &layouts::accumulate_push_ranges(), rig.pipeline_layout).unwrap();
+    let mut exec = Execution::new(&dev, &dgc_layout, Bound::Pipeline(rig.pipeline), 3, 0, 64 << 20).unwrap();
+    let stream = rig.stream(3, None);
+    ctx.one_shot(|cmd| {
+        rig.bind(&ctx, cmd);
+        unsafe { ctx.device.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::COMPUTE, decoy) };
+        unsafe { exec.record(&dev, &dgc_layout, cmd, &stream, &mut NoPass(|_, _| {})) }
+    })
+    .unwrap();
+    assert_eq!(rig.totals(), [121, 4, 4], "the decoy pipeline ran instead of the prepared one");
+    unsafe {
+        exec.destroy(&dev);
+        dgc_layout.destroy(&dev);
+        ctx.device.device_wait_idle().unwrap();
+        ctx.device.destroy_pipeline(decoy, None);
+    }
+    rig.destroy(&ctx);
+}
+
+#[test]
 fn a_small_budget_runs_the_stream_in_chunks_with_a_split_gpu_count() {
     let Some(ctx) = common::gpu("a_small_budget_runs_the_stream_in_chunks_with_a_split_gpu_count") else { return };
     let layout = layouts::accumulate(false, 16);

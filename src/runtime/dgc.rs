@@ -340,6 +340,15 @@ impl DgcLayout {
     pub fn is_graphics(&self) -> bool {
         self.compiled.action().is_some_and(|a| a.token_type.is_vertex_draw() || a.token_type.is_mesh())
     }
+    /// Where the layout's pipeline binds: graphics for draws, ray tracing for trace-rays
+    /// layouts, compute for dispatches.
+    pub fn bind_point(&self) -> vk::PipelineBindPoint {
+        match self.compiled.action().map(|a| a.token_type) {
+            _ if self.is_graphics() => vk::PipelineBindPoint::GRAPHICS,
+            Some(TokenType::TraceRays2) => vk::PipelineBindPoint::RAY_TRACING_KHR,
+            _ => vk::PipelineBindPoint::COMPUTE,
+        }
+    }
     pub fn uses_count_token(&self) -> bool {
         self.compiled.action().is_some_and(|a| a.token_type.is_count())
     }

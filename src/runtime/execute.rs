@@ -183,9 +183,12 @@ impl Execution {
     }
 
     /// Record the execution of `stream`: an input barrier, the count split (if chunked and
-    /// counted), then per chunk preprocess, begin, execute, end. The bound pipeline (or the
-    /// execution set's initial pipeline), descriptor sets and dynamic state must be bound on
-    /// `cmd` before; afterwards `layout.invalidated_state()` is undefined. A dispatch layout
+    /// counted), then per chunk preprocess, begin, execute, end. Descriptor sets and dynamic
+    /// state must be bound on `cmd` before; the executor binds the pipeline this execution was
+    /// prepared for (`Bound`) itself, because the driver generates commands for the pipeline
+    /// named in `VkGeneratedCommandsPipelineInfoEXT`, and a different bound pipeline is
+    /// undefined behaviour that some drivers follow and others ignore (NVIDIA runs the named
+    /// one). Afterwards `layout.invalidated_state()` is undefined. A dispatch layout
     /// whose GPU count is split over several chunks, or that has a validator, has that kernel
     /// bound first and its pipeline bound again after it, so push constants the caller pushed
     /// itself must be pushed again from `Pass::phase` at `ExecuteBegin(0)` (draw layouts are not
@@ -239,6 +242,7 @@ impl Execution {
                 d.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::COMPUTE, self.bound.pipeline());
             }
         }
+        d.cmd_bind_pipeline(cmd, layout.bind_point(), self.bound.pipeline());
         let stride = layout.compiled.stride as u64;
         let mut pipeline_info = x::GeneratedCommandsPipelineInfoEXT::new(vk::Pipeline::null());
         for k in 0..chunks {

@@ -367,8 +367,10 @@ fn run_frames(
             }
             flags = Some(layout.flags);
             let l = dev.create_layout(&layout, &manifest.push_constants, g.graphics_layout)?;
+            // The pipeline the frames bind: the executor names it to the driver at execute time.
+            let pipeline = if g.object_id == ObjectId::Instance { g.draw_instance } else { g.draw_push };
             let exec =
-                Execution::new(&dev, &l, Bound::Pipeline(g.draw_push), options.objects, 0, options.preprocess_budget);
+                Execution::new(&dev, &l, Bound::Pipeline(pipeline), options.objects, 0, options.preprocess_budget);
             match exec {
                 Ok(e) => dgc_parts = Some((dev, l, e)),
                 Err(e) => {
