@@ -144,6 +144,8 @@ fn every_example_layout_is_refused_created_or_executed_on_the_live_device() {
     for (file, m) in examples() {
         for layout in &m.layouts {
             let name = format!("{file}:{}", layout.name);
+            // Progress on stderr: a driver that crashes on a layout leaves its name behind.
+            eprintln!("layout {name}");
             match dev.check_layout(layout, &m.push_constants) {
                 Err(RuntimeError::Refused { diagnostics, .. }) => {
                     assert!(diagnostics.iter().all(|d| d.code.starts_with('E') || d.code.starts_with('W')));

@@ -56,6 +56,13 @@ fn live_target(ctx: &Validated) -> (PathBuf, dgcc::device::Profile) {
             *slot = serde_json::Value::Bool(false);
         }
     }
+    // An extension's home is the device's extension list: one the test device did not enable
+    // leaves the list, which in a probed device's profile reads as not supported.
+    if !f.nv_mesh_shader {
+        if let Some(exts) = json["capabilities"]["device"]["extensions"].as_object_mut() {
+            exts.remove("VK_NV_mesh_shader");
+        }
+    }
     let path = std::env::temp_dir().join(format!("dgcc-vvl-differential-{}.json", std::process::id()));
     std::fs::write(&path, serde_json::to_string_pretty(&json).unwrap()).unwrap();
     (path, probe.profile)

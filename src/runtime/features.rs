@@ -5,7 +5,7 @@
 //! DRAW_MESH_TASKS token on a device created without `meshShader` is invalid on any GPU. So
 //! `DgcDevice` checks layouts against the hardware's profile with every feature that was not
 //! enabled turned off (`restrict`), and the refusal carries `dgcc check`'s code (E0211, E0212,
-//! E0604) instead of the call reaching the driver.
+//! E0215, E0604) instead of the call reaching the driver.
 
 use crate::device::{Limit, Profile};
 
@@ -15,6 +15,8 @@ pub struct EnabledFeatures {
     /// `VK_EXT_mesh_shader`'s `meshShader` and `taskShader` (mesh tokens need both).
     pub mesh_shader: bool,
     pub task_shader: bool,
+    /// The `VK_NV_mesh_shader` extension (the `*_NV_EXT` mesh token values exist only with it).
+    pub nv_mesh_shader: bool,
     /// `VK_KHR_ray_tracing_maintenance1` (TRACE_RAYS2 tokens).
     pub ray_tracing_maintenance1: bool,
     /// `VK_EXT_shader_object` (shader-object execution sets).
@@ -32,6 +34,7 @@ impl EnabledFeatures {
         for (limit, enabled) in [
             (MeshShader, self.mesh_shader),
             (TaskShader, self.task_shader),
+            (NvMeshShader, self.nv_mesh_shader),
             (RayTracingMaintenance1, self.ray_tracing_maintenance1),
             (ShaderObject, self.shader_object),
             (DynamicGeneratedPipelineLayout, self.dynamic_generated_pipeline_layout),
@@ -83,5 +86,18 @@ mod tests {
         let ranges = [PushConstantRange { stages: 0x80, offset: 0, size: 8 }];
         let refused = crate::runtime::refuse::refusal(&mesh, &ranges, &p).expect("refused");
         assert!(refused.iter().any(|d| d.code == "E0211" && d.message.contains("taskShader")), "{refused:?}");
+    }
+
+    #[test]
+    fn the_nv_mesh_extension_counts_only_when_enabled() {
+        let mut p = crate::device::builtin("nvidia").expect("built in");
+        assert_eq!(p.value(Limit::NvMeshShader), Some(1));
+        let mut on = p.clone();
+        let off = EnabledFeatures { nv_mesh_shader: true, ..Default::default() }.restrict(&mut on);
+        assert!(!off.contains(&Limit::NvMeshShader), "{off:?}");
+        assert_eq!(on.value(Limit::NvMeshShader), Some(1));
+        let off = EnabledFeatures::default().restrict(&mut p);
+        assert!(off.contains(&Limit::NvMeshShader), "{off:?}");
+        assert_eq!(p.value(Limit::NvMeshShader), Some(0));
     }
 }
