@@ -134,6 +134,39 @@ fn execute_dispatch(ctx: &GpuContext, dev: &DgcDevice, m: &Manifest, layout: &Co
     count
 }
 
+/// Create `layout` with the manifest's push-constant ranges, then destroy it.
+fn create_only(ctx: &GpuContext, dev: &DgcDevice, m: &Manifest, layout: &CompiledLayout, name: &str) {
+    let ranges: Vec<_> = m
+        .push_constants
+        .iter()
+        .map(|r| vk::PushConstantRange {
+            stage_flags: vk::ShaderStageFlags::from_raw(r.stages),
+            offset: r.offset,
+            size: r.size,
+        })
+        .collect();
+    let info = vk::PipelineLayoutCreateInfo::default().push_constant_ranges(&ranges);
+    let pl = unsafe { ctx.device.create_pipeline_layout(&info, None) }.unwrap();
+    let mut l = dev.create_layout(layout, &m.push_constants, pl).unwrap_or_else(|e| panic!("{name}: {e}"));
+    unsafe {
+        l.destroy(dev);
+        ctx.device.destroy_pipeline_layout(pl, None);
+    }
+}
+
+/// Layouts a driver is known to crash on when executed (a segfault inside the driver, so the
+/// test process would die): they are created, and the test says so loudly. Each entry names
+/// what was observed; VALIDATION.md has the details.
+fn known_driver_crash(ctx: &GpuContext, layout: &CompiledLayout) -> Option<&'static str> {
+    let nvidia = ctx.properties.vendor_id == 0x10DE;
+    let compute_set = layout.tokens.first().is_some_and(|t| t.token_type == TokenType::ExecutionSet)
+        && layout.action().is_some_and(|a| a.token_type == TokenType::Dispatch);
+    (nvidia && compute_set).then_some(
+        "executing a compute layout with an execution set segfaults inside NVIDIA's driver \
+         (580.159.04 on an H200; no validation-layer message, with implicit or explicit preprocessing)",
+    )
+}
+
 #[test]
 fn every_example_layout_is_refused_created_or_executed_on_the_live_device() {
     let Some(ctx) = common::gpu("every_example_layout_is_refused_created_or_executed_on_the_live_device") else {
@@ -156,7 +189,11 @@ fn every_example_layout_is_refused_created_or_executed_on_the_live_device() {
                 Err(e) => panic!("{name}: {e}"),
                 Ok(()) => {}
             }
-            if layout.action().is_some_and(|a| a.token_type == TokenType::Dispatch) {
+            if let Some(why) = known_driver_crash(&ctx, layout) {
+                common::loud(&format!("{name}: created, not executed: {why}"));
+                create_only(&ctx, &dev, &m, layout, &name);
+                created.push(name);
+            } else if layout.action().is_some_and(|a| a.token_type == TokenType::Dispatch) {
                 let count = execute_dispatch(&ctx, &dev, &m, layout);
                 let expected = if layout.tokens[0].token_type == TokenType::ExecutionSet {
                     2 + 2 * SECOND_ENTRY
@@ -171,28 +208,7 @@ fn every_example_layout_is_refused_created_or_executed_on_the_live_device() {
                 executed.push(name);
             } else {
                 // An action this test has no rig for: created only (and not allowed on lavapipe).
-                let pl = unsafe {
-                    let ranges: Vec<_> = m
-                        .push_constants
-                        .iter()
-                        .map(|r| vk::PushConstantRange {
-                            stage_flags: vk::ShaderStageFlags::from_raw(r.stages),
-                            offset: r.offset,
-                            size: r.size,
-                        })
-                        .collect();
-                    ctx.device
-                        .create_pipeline_layout(
-                            &vk::PipelineLayoutCreateInfo::default().push_constant_ranges(&ranges),
-                            None,
-                        )
-                        .unwrap()
-                };
-                let mut l = dev.create_layout(layout, &m.push_constants, pl).unwrap_or_else(|e| panic!("{name}: {e}"));
-                unsafe {
-                    l.destroy(&dev);
-                    ctx.device.destroy_pipeline_layout(pl, None);
-                }
+                create_only(&ctx, &dev, &m, layout, &name);
                 created.push(name);
             }
         }
