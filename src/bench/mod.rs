@@ -215,19 +215,18 @@ pub fn run(
     if let Some(&zero) = options.objects.iter().find(|&&n| n == 0) {
         return Err(RuntimeError::Invalid(format!("object counts must be at least 1 (got {zero})")));
     }
-    let (device, bandwidth) = {
-        let ctx = GpuContext::new(&ContextOptions {
-            enable_dgc: false,
-            require_dgc: false,
-            validation: options.scene.layer_log.clone(),
-        })?;
-        let device = DeviceInfo::of(&ctx);
-        let bandwidth = (options.copy_bytes > 0).then(|| {
-            progress(&Step::Bandwidth);
-            bandwidth::measure(&ctx, options.copy_bytes, options.copy_repeats.max(1))
-        });
-        (device, bandwidth)
-    };
+    // One device for the whole run (every row, and the copy probe): DGC enabled when a row
+    // needs it; a dgc row on a device without it fails in its own row.
+    let ctx = GpuContext::new(&ContextOptions {
+        enable_dgc: options.variants.iter().any(|v| v.mode == Mode::Dgc),
+        require_dgc: false,
+        validation: options.scene.layer_log.clone(),
+    })?;
+    let device = DeviceInfo::of(&ctx);
+    let bandwidth = (options.copy_bytes > 0).then(|| {
+        progress(&Step::Bandwidth);
+        bandwidth::measure(&ctx, options.copy_bytes, options.copy_repeats.max(1))
+    });
     let (bandwidth, bandwidth_error) = match bandwidth {
         Some(Ok(b)) => (Some(b), None),
         Some(Err(e)) => (None, Some(e.to_string())),
@@ -240,7 +239,7 @@ pub fn run(
             progress(&Step::Scene { objects, variant: variant.to_string() });
             let mut o = RunOptions { objects, frames: options.frames, warmup: options.warmup, ..options.scene.clone() };
             variant.apply(&mut o);
-            rows.push(match scene::run(manifest, &o) {
+            rows.push(match scene::run_on(&ctx, manifest, &o) {
                 Ok(report) => summarise(&report, variant, manifest, best_copy),
                 Err(e) => Row::failed(objects, variant, e.to_string()),
             });

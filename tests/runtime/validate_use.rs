@@ -99,8 +99,12 @@ fn dgcc_run_validate_stream_prints_a_clean_line() {
     if device("dgcc_run_validate_stream_prints_a_clean_line").is_none() {
         return;
     }
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_dgcc"))
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
+    // DGCC_BIN / DGCC_REPO: the binary and the checkout, when this test runs away from its
+    // build tree (another machine).
+    let bin = std::env::var("DGCC_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_dgcc").to_owned());
+    let repo = std::env::var("DGCC_REPO").unwrap_or_else(|_| env!("CARGO_MANIFEST_DIR").to_owned());
+    let out = std::process::Command::new(bin)
+        .current_dir(repo)
         .args(["run", "examples/scene.ron", "--objects", "500", "--validate-stream"])
         .output()
         .unwrap();

@@ -179,8 +179,37 @@ impl Default for RunOptions {
     }
 }
 
-/// Run the scene for `manifest` (what `dgcc compile` produced for the file given to `dgcc run`).
+/// Run the scene for `manifest` (what `dgcc compile` produced for the file given to `dgcc run`)
+/// on a device opened for this run.
 pub fn run(manifest: &Manifest, options: &RunOptions) -> Result<RunReport> {
+    check_options(options)?;
+    compat::pick(manifest, options.layout.as_deref())?;
+    let dgc = options.mode == Mode::Dgc;
+    let ctx =
+        GpuContext::new(&ContextOptions { enable_dgc: dgc, require_dgc: dgc, validation: options.layer_log.clone() })?;
+    run_on(&ctx, manifest, options)
+}
+
+/// Run the scene on `ctx`, which must have been opened with DGC enabled for `Mode::Dgc`
+/// (`options.layer_log` is then the context's business). `dgcc bench` runs every row on one
+/// context: opening a device per row costs seconds on some drivers, and NVIDIA's stopped
+/// opening new instances after about 30 in one process.
+pub fn run_on(ctx: &GpuContext, manifest: &Manifest, options: &RunOptions) -> Result<RunReport> {
+    check_options(options)?;
+    let (layout, kernel) = compat::pick(manifest, options.layout.as_deref())?;
+    if options.mode == Mode::Dgc && ctx.dgc.is_none() {
+        return Err(RuntimeError::MissingFeature {
+            device: ctx.device_name.clone(),
+            feature: "VK_EXT_device_generated_commands (enabled on the context)".into(),
+            needed_for: "--mode dgc".into(),
+        });
+    }
+    let dgc = options.mode == Mode::Dgc;
+    run_checked(ctx, manifest, options, layout, kernel, dgc)
+}
+
+/// What every run refuses before touching a device.
+fn check_options(options: &RunOptions) -> Result<()> {
     if options.objects == 0 || options.frames == 0 {
         return Err(RuntimeError::Invalid("--objects and --frames must be at least 1".into()));
     }
@@ -201,10 +230,17 @@ pub fn run(manifest: &Manifest, options: &RunOptions) -> Result<RunReport> {
                 .into(),
         ));
     }
-    let (layout, kernel) = compat::pick(manifest, options.layout.as_deref())?;
-    let dgc = options.mode == Mode::Dgc;
-    let ctx =
-        GpuContext::new(&ContextOptions { enable_dgc: dgc, require_dgc: dgc, validation: options.layer_log.clone() })?;
+    Ok(())
+}
+
+fn run_checked(
+    ctx: &GpuContext,
+    manifest: &Manifest,
+    options: &RunOptions,
+    layout: &crate::ir::CompiledLayout,
+    kernel: Option<&crate::ir::CompiledKernel>,
+    dgc: bool,
+) -> Result<RunReport> {
     if options.mode == Mode::Mdi
         && !(ctx.caps.multi_draw_indirect && ctx.caps.draw_indirect_count && ctx.caps.shader_draw_parameters)
     {
