@@ -7,7 +7,10 @@
 # Needs the nightly toolchain and cargo-fuzz (installed if missing). The sanitizer is off: the
 # code is safe Rust, where AddressSanitizer finds nothing more and costs most of the speed;
 # debug assertions are on so integer overflow is a crash, not a silent wrap.
-# DGCC_FUZZ_TARGET_DIR picks the build folder (default fuzz/target).
+# DGCC_FUZZ_TARGET_DIR picks the build folder (default fuzz/target). DGCC_FUZZ_SEED (default 1)
+# seeds libFuzzer's random choices, so a run retraces the mutations a longer run with the same
+# seed made first (Rust's randomly keyed hash maps still vary coverage a little from run to run);
+# set it to anything else to explore elsewhere.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -49,7 +52,8 @@ for t in "${targets[@]}"; do
   status=0
   # shellcheck disable=SC2046
   cargo "${toolchain[@]}" fuzz run "${flags[@]}" "$t" -- -max_total_time="$seconds" -timeout=10 \
-    -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 $(dict_for "$t") >"$log" 2>&1 || status=$?
+    -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 -seed="${DGCC_FUZZ_SEED:-1}" $(dict_for "$t") \
+    >"$log" 2>&1 || status=$?
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
   rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -n 1)
   if [ "$status" = 0 ]; then
