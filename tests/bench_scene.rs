@@ -113,7 +113,6 @@ fn object_ids_in_first_instance_draw_the_same_picture_without_push_constants() {
     }
     // The CPU loop draws directly: there is no firstInstance to carry an id.
     let err = run(&builtin_manifest(), &RunOptions { mode: Mode::Cpu, object_id: ObjectId::Instance, ..base })
-        .err()
-        .expect("cpu mode with instance ids must be refused");
+        .expect_err("cpu mode with instance ids must be refused");
     assert!(err.to_string().contains("firstInstance"), "{err}");
 }

@@ -285,7 +285,7 @@ fn run_checked(
         compaction: options.compaction,
         object_id: if options.mode == Mode::Cpu { ObjectId::Record } else { options.object_id },
     };
-    let mut g = gpu::SceneGpu::new(&ctx, &setup)?;
+    let mut g = gpu::SceneGpu::new(ctx, &setup)?;
     if options.compaction == Compaction::Fused && options.mode != Mode::Cpu && g.cull_compact == vk::Pipeline::null() {
         // SAFETY: nothing was submitted.
         unsafe { g.destroy(&ctx.device) };
@@ -298,7 +298,7 @@ fn run_checked(
     }
     let g_object_id = g.object_id;
     let mut stream_validation = vec![];
-    let result = run_frames(&ctx, &mut g, manifest, layout, options, &objects, &meshes, &mut stream_validation);
+    let result = run_frames(ctx, &mut g, manifest, layout, options, &objects, &meshes, &mut stream_validation);
     // SAFETY: run_frames waits for every submission; nothing is pending.
     unsafe {
         let _ = ctx.device.device_wait_idle();
