@@ -150,6 +150,7 @@ fn build_manifest(
         }
         kernels.push(ir::CompiledKernel {
             name: k.node.name.node.clone(),
+            doc: k.node.doc.clone(),
             source: k.node.source.node.clone(),
             local_size: k.node.local_size.node,
             writes: k.node.writes.as_ref().map(|w| w.node.clone()),
@@ -162,6 +163,7 @@ fn build_manifest(
     Some(Manifest {
         schema_version: ir::SCHEMA_VERSION,
         pipeline: pipeline.name.node.clone(),
+        doc: pipeline.doc.clone(),
         push_constants: pipeline
             .push_constants
             .iter()

@@ -18,6 +18,9 @@ pub const SCHEMA_VERSION: u32 = 1;
 pub struct Manifest {
     pub schema_version: u32,
     pub pipeline: String,
+    /// The description's comment lines written above the item (emitted as doc comments).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub doc: Vec<String>,
     /// The pipeline layout's push-constant ranges.
     #[serde(default)]
     pub push_constants: Vec<PushConstantRange>,
@@ -60,6 +63,9 @@ pub struct PushConstantRange {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CompiledLayout {
     pub name: String,
+    /// The description's comment lines written above the item (emitted as doc comments).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub doc: Vec<String>,
     /// `indirectStride` in bytes.
     pub stride: u32,
     /// `VkIndirectCommandsLayoutCreateInfoEXT::shaderStages`.
@@ -85,6 +91,9 @@ impl CompiledLayout {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CompiledToken {
     pub name: String,
+    /// The description's comment lines written above the item (emitted as doc comments).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub doc: Vec<String>,
     /// `PUSH_CONSTANT`: the `VkIndirectCommandsTokenTypeEXT` name without prefix and suffix.
     #[serde(rename = "type")]
     pub token_type: TokenType,
@@ -119,6 +128,9 @@ pub struct ExecutionSet {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct FieldLayout {
     pub name: String,
+    /// The description's comment lines written above the item (emitted as doc comments).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub doc: Vec<String>,
     /// As written in the description: `U32`, `Vec4`, `Array(F32, 4)`.
     pub ty: String,
     pub offset: u32,
@@ -146,6 +158,9 @@ pub struct RecordMember {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CompiledKernel {
     pub name: String,
+    /// The description's comment lines written above the item (emitted as doc comments).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub doc: Vec<String>,
     pub source: String,
     pub local_size: [u32; 3],
     #[serde(default, skip_serializing_if = "Option::is_none")]

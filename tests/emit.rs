@@ -114,9 +114,46 @@ fn json_is_the_manifest_and_reads_back() {
         let text = emit::json::emit(&m).unwrap();
         assert_eq!(Manifest::from_json(&text).as_ref(), Ok(&m), "{name}");
         let v: serde_json::Value = serde_json::from_str(&text).unwrap();
-        let keys: Vec<&String> = v.as_object().unwrap().keys().collect();
+        // The contract's keys in order; `doc` (the description's comment above the pipeline) is
+        // optional and written only when there is one.
+        let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).filter(|&k| k != "doc").collect();
         assert_eq!(keys, ["schema_version", "pipeline", "push_constants", "layouts", "kernels"], "{name}");
+        assert_eq!(v.get("doc").is_some(), !m.doc.is_empty(), "{name}");
     }
+}
+
+#[test]
+fn the_descriptions_doc_comments_reach_every_output_without_breaking_it() {
+    // `compute.ron` documents its pipeline, layout, a token, a field (with an empty line) and a
+    // kernel, in text that would break C or GLSL if copied as it is (the other tests compile
+    // these outputs: C11, C++17, glslang, rustc).
+    let m = fixture("compute");
+    let layout = &m.layouts[0];
+    assert_eq!(layout.doc, ["One simulation step per job ??/"]);
+    let params = layout.tokens.iter().find(|t| t.name == "params").unwrap();
+    assert_eq!(params.doc, ["Parameters, as in C:\\\\jobs\\\\"]);
+    assert_eq!(params.fields[0].doc.len(), 3);
+    assert!(m.kernels[0].doc[0].contains('\t'));
+    for output in [Output::Rust, Output::C, Output::Glsl] {
+        let text = emit::emit(&m, output).unwrap();
+        for wanted in [
+            "Compute dispatches with pipeline switching",
+            "One simulation step per job ? ?/",
+            "Parameters, as in C:\\\\jobs\\\\.",
+            "Acceleration in m/s² — */ closes nothing here, /* opens nothing.",
+            "(an empty line above)",
+            "Schedules jobs: one per cell (漢字 too).",
+        ] {
+            assert!(text.contains(wanted), "{output:?} lacks `{wanted}`");
+        }
+        assert!(!text.contains("??"), "{output:?} keeps a trigraph lead-in");
+        assert!(!text.lines().any(|l| l.ends_with('\\')), "{output:?} has a line ending in a backslash");
+        assert!(!text.contains('\t'), "{output:?} keeps a tab");
+    }
+    // Without docs nothing is added: the manifest and the outputs do not mention them.
+    let mut bare = m.clone();
+    bare.doc.clear();
+    assert!(!emit::emit(&bare, Output::Json).unwrap().contains("Compute dispatches"));
 }
 
 #[test]

@@ -163,6 +163,21 @@ pub(crate) struct Layout<'a> {
 }
 
 impl Layout<'_> {
+    /// The description's doc lines for member `i`: on a token's first member the token's own,
+    /// then, for a push-constant field, the field's. Padding has none.
+    pub fn member_doc(&self, i: usize) -> Vec<String> {
+        let m = &self.members[i];
+        let Some(t) = m.raw.token.filter(|_| !m.is_padding) else { return vec![] };
+        let token = &self.raw.tokens[t];
+        let mut doc = vec![];
+        if self.tokens.get(t).and_then(|t| t.members.first()) == Some(&i) {
+            doc.extend(token.doc.iter().cloned());
+        }
+        if let Some(f) = token.fields.iter().find(|f| f.name == m.raw.name) {
+            doc.extend(f.doc.iter().cloned());
+        }
+        doc
+    }
     /// The action token's type, when the layout ends with one.
     pub fn action(&self) -> Option<TokenType> {
         self.raw.action().map(|t| t.token_type)
@@ -181,6 +196,36 @@ pub(crate) struct Pipeline<'a> {
     pub snake: String,
     pub upper: String,
     pub layouts: Vec<Layout<'a>>,
+}
+
+/// A doc line as comment text that cannot break the code around it in any output: control
+/// characters become spaces, `??` (which starts a C trigraph, `??/` being a backslash) is
+/// split, and a trailing backslash, which would continue a `//` comment onto the next line in
+/// C and GLSL, gets a period after it.
+pub(crate) fn comment_text(line: &str) -> String {
+    let mut s: String = line.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
+    while s.contains("??") {
+        s = s.replace("??", "? ?");
+    }
+    let mut s = s.trim_end().to_string();
+    if s.ends_with('\\') {
+        s.push('.');
+    }
+    s
+}
+
+/// `doc` as comment lines: `prefix` (with the indentation and comment marker) before each.
+pub(crate) fn doc_lines(doc: &[String], prefix: &str) -> Vec<String> {
+    doc.iter()
+        .map(|l| {
+            let t = comment_text(l);
+            if t.is_empty() {
+                prefix.trim_end().to_string()
+            } else {
+                format!("{prefix}{t}")
+            }
+        })
+        .collect()
 }
 
 pub(crate) fn model(m: &Manifest) -> Result<Pipeline<'_>, EmitError> {

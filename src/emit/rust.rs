@@ -32,6 +32,7 @@ pub fn emit(m: &Manifest) -> Result<String, EmitError> {
     );
     out!(o, "// `dgcc::build`, or as a module file. Needs the `dgcc` crate with its `runtime` feature.");
     out!(o, "");
+    doc(&mut o, &p.raw.doc, "/// ");
     out!(o, "/// Pipeline `{}`: its indirect-commands layouts and kernels, as compiled by dgcc.", p.raw.pipeline);
     out!(o, "#[allow(dead_code, unused_imports, non_upper_case_globals, clippy::all)]");
     out!(o, "pub mod {} {{", p.snake);
@@ -54,6 +55,17 @@ pub fn emit(m: &Manifest) -> Result<String, EmitError> {
     kernels(&mut o, m);
     out!(o, "}}");
     Ok(o)
+}
+
+/// The description's doc lines, then an empty doc line to part them from dgcc's own.
+fn doc(o: &mut String, doc: &[String], prefix: &str) {
+    if doc.is_empty() {
+        return;
+    }
+    for line in model::doc_lines(doc, prefix) {
+        out!(o, "{line}");
+    }
+    out!(o, "{}", prefix.trim_end());
 }
 
 fn stages(mask: u32) -> String {
@@ -104,6 +116,7 @@ fn record(o: &mut String, l: &Layout) {
     let raw = l.raw;
     let r = &l.record;
     out!(o, "");
+    doc(o, &raw.doc, "    /// ");
     out!(
         o,
         "    /// One sequence of the stream of layout `{}` ({}, {} bytes): what the kernel writes.",
@@ -114,7 +127,8 @@ fn record(o: &mut String, l: &Layout) {
     out!(o, "    #[repr(C)]");
     out!(o, "    #[derive(Clone, Copy, Debug, PartialEq)]");
     out!(o, "    pub struct {r} {{");
-    for m in &l.members {
+    for (i, m) in l.members.iter().enumerate() {
+        doc(o, &l.member_doc(i), "        /// ");
         let what = match m.raw.token {
             Some(t) if !m.is_padding => {
                 format!("Token `{}` ({})", raw.tokens[t].name, raw.tokens[t].token_type.manifest_name())
@@ -343,6 +357,7 @@ fn kernels(o: &mut String, m: &Manifest) {
     }
     for k in &m.kernels {
         out!(o, "");
+        doc(o, &k.doc, "        /// ");
         out!(o, "        /// Kernel `{}`.", k.name);
         out!(o, "        pub mod {} {{", names::member(&names::snake(&k.name)));
         out!(o, "            use super::*;");

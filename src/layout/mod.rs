@@ -403,6 +403,7 @@ pub fn lay_out(layout: &ast::Layout) -> (LaidOut, Vec<Diagnostic>) {
 
     let compiled = CompiledLayout {
         name: layout.name.node.clone(),
+        doc: layout.doc.clone(),
         stride: stride.min(u32::MAX as u64) as u32,
         shader_stages: layout.stages.mask().0,
         flags: layout.flags.iter().fold(0, |m, f| m | f.node.bit()),
@@ -433,6 +434,7 @@ fn compiled_token(tok: &ast::Token, offset: u32, size: u32) -> CompiledToken {
     let tt = tok.kind.token_type();
     let mut t = CompiledToken {
         name: tok.field_name(),
+        doc: tok.doc.clone(),
         token_type: tt,
         type_value: tt.value(),
         offset,
@@ -472,7 +474,13 @@ fn compiled_token(tok: &ast::Token, offset: u32, size: u32) -> CompiledToken {
         // Offsets and sizes are filled from the record by `fill_field_offsets`.
         t.fields = fields
             .iter()
-            .map(|f| FieldLayout { name: f.name.node.clone(), ty: f.ty.node.describe(), offset: 0, size: 0 })
+            .map(|f| FieldLayout {
+                name: f.name.node.clone(),
+                doc: f.node.doc.clone(),
+                ty: f.ty.node.describe(),
+                offset: 0,
+                size: 0,
+            })
             .collect();
     }
     t

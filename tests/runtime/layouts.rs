@@ -9,6 +9,7 @@ pub const COMPUTE: u32 = 0x20;
 fn token(name: &str, tt: TokenType, offset: u32, size: u32) -> CompiledToken {
     CompiledToken {
         name: name.into(),
+        doc: vec![],
         token_type: tt,
         type_value: tt.value(),
         offset,
@@ -71,6 +72,7 @@ pub fn accumulate(with_sequence_index: bool, stride: u32) -> CompiledLayout {
     }
     CompiledLayout {
         name: if with_sequence_index { "Accumulate".into() } else { "AccumulateNoIndex".into() },
+        doc: vec![],
         stride,
         shader_stages: COMPUTE,
         flags: 0,

@@ -18,6 +18,7 @@ pub const COMPUTE: u32 = 0x20;
 pub fn token(name: &str, tt: TokenType, offset: u32) -> CompiledToken {
     CompiledToken {
         name: name.into(),
+        doc: vec![],
         token_type: tt,
         type_value: tt.value(),
         offset,
@@ -33,6 +34,7 @@ pub fn token(name: &str, tt: TokenType, offset: u32) -> CompiledToken {
 pub fn layout(name: &str, stride: u32, stages: u32, tokens: Vec<CompiledToken>) -> CompiledLayout {
     CompiledLayout {
         name: name.into(),
+        doc: vec![],
         stride,
         shader_stages: stages,
         flags: 0,

@@ -22,6 +22,9 @@
 //   <L>_PUSH_EXTRA      member declarations appended to the readers' push-constant block, for
 //                       a shader's other push constants (give them explicit offsets)
 
+// The GPU-driven scene: a culling kernel writes one DrawIndexed sequence per visible object,
+// with the object's ids pushed as push constants and its index buffer bound per sequence.
+
 #ifndef DGCC_SCENE_GLSL
 #define DGCC_SCENE_GLSL
 
@@ -32,6 +35,7 @@
 #define SCENE_DRAW_LAYOUT std430
 
 struct SceneDrawRecord {
+    // Which object and material this draw is.
     uint object_id;           //    0: object (PUSH_CONSTANT)
     uint material_id;         //    4: object (PUSH_CONSTANT)
     uvec2 indices_address;    //    8: indices (INDEX_BUFFER)

@@ -3,6 +3,10 @@
 // Use it with `include!(concat!(env!("OUT_DIR"), "/compute.rs"));` from a build script that calls
 // `dgcc::build`, or as a module file. Needs the `dgcc` crate with its `runtime` feature.
 
+/// Compute dispatches with pipeline switching: std430 packing of vec3 tails, vec4, padded vec3
+/// arrays, integer vectors and a matrix, plus the sequence index. The doc comments below carry
+/// text that must not break any output: a C trigraph, a trailing backslash, comment markers.
+///
 /// Pipeline `compute`: its indirect-commands layouts and kernels, as compiled by dgcc.
 #[allow(dead_code, unused_imports, non_upper_case_globals, clippy::all)]
 pub mod compute {
@@ -14,6 +18,8 @@ pub mod compute {
         vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::from_raw(0x20), offset: 0, size: 256 },
     ];
 
+    /// One simulation step per job ? ?/
+    ///
     /// One sequence of the stream of layout `Simulate` (std430, 224 bytes): what the kernel writes.
     #[repr(C)]
     #[derive(Clone, Copy, Debug, PartialEq)]
@@ -22,6 +28,11 @@ pub mod compute {
         pub pipeline: u32,
         /// Padding, bytes 4..16.
         pub _pad0: [u32; 3],
+        /// Parameters, as in C:\\jobs\\.
+        /// Acceleration in m/s² — */ closes nothing here, /* opens nothing.
+        ///
+        /// (an empty line above)
+        ///
         /// Token `params` (PUSH_CONSTANT), bytes 16..28.
         pub gravity: [f32; 3],
         /// Token `params` (PUSH_CONSTANT), bytes 28..32.
@@ -224,6 +235,8 @@ pub mod compute {
     pub mod kernels {
         use super::*;
 
+        /// Schedules jobs: one per cell (漢字 too).
+        ///
         /// Kernel `schedule`.
         pub mod schedule {
             use super::*;

@@ -3,6 +3,9 @@
 // Use it with `include!(concat!(env!("OUT_DIR"), "/compute.rs"));` from a build script that calls
 // `dgcc::build`, or as a module file. Needs the `dgcc` crate with its `runtime` feature.
 
+/// Device-generated dispatches: each sequence pushes the job's parameters and its own index,
+/// then dispatches.
+///
 /// Pipeline `compute`: its indirect-commands layouts and kernels, as compiled by dgcc.
 #[allow(dead_code, unused_imports, non_upper_case_globals, clippy::all)]
 pub mod compute {
@@ -18,10 +21,14 @@ pub mod compute {
     #[repr(C)]
     #[derive(Clone, Copy, Debug, PartialEq)]
     pub struct JobsRecord {
+        /// Where the job's data starts.
+        ///
         /// Token `params` (PUSH_CONSTANT), bytes 0..8.
         pub base: [u32; 2],
         /// Token `params` (PUSH_CONSTANT), bytes 8..12.
         pub count: u32,
+        /// The shader reads which sequence it is at push-constant byte 12.
+        ///
         /// Token `job_index` (SEQUENCE_INDEX), bytes 12..16.
         pub job_index: u32,
         /// Token `groups` (DISPATCH), bytes 16..20.

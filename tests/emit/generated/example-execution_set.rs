@@ -3,6 +3,9 @@
 // Use it with `include!(concat!(env!("OUT_DIR"), "/execution_set.rs"));` from a build script that calls
 // `dgcc::build`, or as a module file. Needs the `dgcc` crate with its `runtime` feature.
 
+/// Each sequence picks its compute pipeline from an execution set, then dispatches.
+/// Every target binds compute pipelines through execution sets (radv binds nothing else).
+///
 /// Pipeline `execution_set`: its indirect-commands layouts and kernels, as compiled by dgcc.
 #[allow(dead_code, unused_imports, non_upper_case_globals, clippy::all)]
 pub mod execution_set {
@@ -18,6 +21,8 @@ pub mod execution_set {
     #[repr(C)]
     #[derive(Clone, Copy, Debug, PartialEq)]
     pub struct KernelsRecord {
+        /// Index into the set of up to 16 pipelines; always the first token.
+        ///
         /// Token `pipeline` (EXECUTION_SET), bytes 0..4.
         pub pipeline: u32,
         /// Token `job` (PUSH_CONSTANT), bytes 4..8.

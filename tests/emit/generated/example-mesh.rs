@@ -3,6 +3,9 @@
 // Use it with `include!(concat!(env!("OUT_DIR"), "/mesh.rs"));` from a build script that calls
 // `dgcc::build`, or as a module file. Needs the `dgcc` crate with its `runtime` feature.
 
+/// Mesh shading: each sequence pushes where its meshlets are and launches task/mesh groups.
+/// radv is not a target: its built-in profile does not state meshShader.
+///
 /// Pipeline `mesh`: its indirect-commands layouts and kernels, as compiled by dgcc.
 #[allow(dead_code, unused_imports, non_upper_case_globals, clippy::all)]
 pub mod mesh {

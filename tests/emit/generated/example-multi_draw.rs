@@ -3,6 +3,9 @@
 // Use it with `include!(concat!(env!("OUT_DIR"), "/multi_draw.rs"));` from a build script that calls
 // `dgcc::build`, or as a module file. Needs the `dgcc` crate with its `runtime` feature.
 
+/// Multi-draw: each sequence binds an index buffer and issues up to maxDrawCount indexed draws
+/// read from a buffer (VkDrawIndirectCountIndirectCommandEXT).
+///
 /// Pipeline `multi_draw`: its indirect-commands layouts and kernels, as compiled by dgcc.
 #[allow(dead_code, unused_imports, non_upper_case_globals, clippy::all)]
 pub mod multi_draw {

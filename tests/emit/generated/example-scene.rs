@@ -3,6 +3,9 @@
 // Use it with `include!(concat!(env!("OUT_DIR"), "/scene.rs"));` from a build script that calls
 // `dgcc::build`, or as a module file. Needs the `dgcc` crate with its `runtime` feature.
 
+/// The GPU-driven scene: a culling kernel writes one DrawIndexed sequence per visible object,
+/// with the object's ids pushed as push constants and its index buffer bound per sequence.
+///
 /// Pipeline `scene`: its indirect-commands layouts and kernels, as compiled by dgcc.
 #[allow(dead_code, unused_imports, non_upper_case_globals, clippy::all)]
 pub mod scene {
@@ -18,6 +21,8 @@ pub mod scene {
     #[repr(C)]
     #[derive(Clone, Copy, Debug, PartialEq)]
     pub struct SceneDrawRecord {
+        /// Which object and material this draw is.
+        ///
         /// Token `object` (PUSH_CONSTANT), bytes 0..4.
         pub object_id: u32,
         /// Token `object` (PUSH_CONSTANT), bytes 4..8.

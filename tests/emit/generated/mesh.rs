@@ -3,6 +3,9 @@
 // Use it with `include!(concat!(env!("OUT_DIR"), "/mesh.rs"));` from a build script that calls
 // `dgcc::build`, or as a module file. Needs the `dgcc` crate with its `runtime` feature.
 
+/// Mesh shading with scalar block layout: shader objects bound per sequence, typed push data with
+/// vec3, mat4, arrays, a 64-bit integer and a device address, and all four mesh action tokens.
+///
 /// Pipeline `mesh`: its indirect-commands layouts and kernels, as compiled by dgcc.
 #[allow(dead_code, unused_imports, non_upper_case_globals, clippy::all)]
 pub mod mesh {

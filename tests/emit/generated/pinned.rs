@@ -3,6 +3,9 @@
 // Use it with `include!(concat!(env!("OUT_DIR"), "/pinned.rs"));` from a build script that calls
 // `dgcc::build`, or as a module file. Needs the `dgcc` crate with its `runtime` feature.
 
+/// Pinned offsets and strides under std430: raw push data, vertex buffers, a DXGI index buffer
+/// and the two multi-draw count tokens; a layout padded by `align`.
+///
 /// Pipeline `pinned`: its indirect-commands layouts and kernels, as compiled by dgcc.
 #[allow(dead_code, unused_imports, non_upper_case_globals, clippy::all)]
 pub mod pinned {

@@ -3,6 +3,8 @@
 // Use it with `include!(concat!(env!("OUT_DIR"), "/raytrace.rs"));` from a build script that calls
 // `dgcc::build`, or as a module file. Needs the `dgcc` crate with its `runtime` feature.
 
+/// Ray tracing: a raw push constant and TRACE_RAYS2, whose 104 bytes end in padding.
+///
 /// Pipeline `raytrace`: its indirect-commands layouts and kernels, as compiled by dgcc.
 #[allow(dead_code, unused_imports, non_upper_case_globals, clippy::all)]
 pub mod raytrace {

@@ -3,6 +3,8 @@
 // Use it with `include!(concat!(env!("OUT_DIR"), "/scene.rs"));` from a build script that calls
 // `dgcc::build`, or as a module file. Needs the `dgcc` crate with its `runtime` feature.
 
+/// The contract's example: per-draw push data, an index buffer and an indexed draw.
+///
 /// Pipeline `scene`: its indirect-commands layouts and kernels, as compiled by dgcc.
 #[allow(dead_code, unused_imports, non_upper_case_globals, clippy::all)]
 pub mod scene {
