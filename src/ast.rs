@@ -7,8 +7,9 @@
 //! `Option`s stay options: `stride: None` means "computed", not "zero".
 //!
 //! Comments written directly above a pipeline item (layout, token, field, kernel, push-constant
-//! range) are kept as `doc` lines: `dgcc fmt` carries them across syntaxes and the emitters turn
-//! them into doc comments.
+//! range) are kept as `doc` lines: `dgcc fmt` carries them across syntaxes, and those of the
+//! pipeline, layouts, tokens, fields and kernels go into the manifest and, as comments, into the
+//! generated code.
 //!
 //! Spans are ignored by `PartialEq` on `Spanned`, so two descriptions that mean the same thing
 //! compare equal whatever their spelling (this is what the round-trip tests compare).
