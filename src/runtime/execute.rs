@@ -185,7 +185,7 @@ impl Execution {
     /// Record the execution of `stream`: an input barrier, the count split (if chunked and
     /// counted), then per chunk preprocess, begin, execute, end. Descriptor sets and dynamic
     /// state must be bound on `cmd` before; the executor binds the pipeline this execution was
-    /// prepared for (`Bound`) itself, because the driver generates commands for the pipeline
+    /// prepared for (`Bound`) itself before each chunk, because the driver generates commands for the pipeline
     /// named in `VkGeneratedCommandsPipelineInfoEXT`, and a different bound pipeline is
     /// undefined behaviour that some drivers follow and others ignore (NVIDIA runs the named
     /// one). Afterwards `layout.invalidated_state()` is undefined. A dispatch layout
@@ -242,7 +242,6 @@ impl Execution {
                 d.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::COMPUTE, self.bound.pipeline());
             }
         }
-        d.cmd_bind_pipeline(cmd, layout.bind_point(), self.bound.pipeline());
         let stride = layout.compiled.stride as u64;
         let mut pipeline_info = x::GeneratedCommandsPipelineInfoEXT::new(vk::Pipeline::null());
         for k in 0..chunks {
@@ -275,6 +274,8 @@ impl Execution {
             if k > 0 {
                 reuse_barrier(d, cmd);
             }
+            // Per chunk: an execute with an execution set leaves the bound pipeline undefined.
+            d.cmd_bind_pipeline(cmd, layout.bind_point(), self.bound.pipeline());
             if layout.explicit_preprocess() {
                 pass.phase(cmd, Phase::PreprocessBegin(k));
                 dev.ext.cmd_preprocess_generated_commands(cmd, &info, cmd);
