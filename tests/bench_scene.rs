@@ -8,7 +8,8 @@
 #[path = "runtime/common.rs"]
 mod common;
 
-use dgcc::runtime::scene::{builtin_manifest, run, world, Compaction, Mode, ObjectId, RunOptions, RunReport};
+use dgcc::runtime::scene::{builtin_manifest, run, run_on, world, Compaction, Mode, ObjectId, RunOptions, RunReport};
+use dgcc::runtime::{ContextOptions, GpuContext};
 
 fn reference_visible(o: &RunOptions) -> u32 {
     let m = world::meshes();
@@ -115,4 +116,21 @@ fn object_ids_in_first_instance_draw_the_same_picture_without_push_constants() {
     let err = run(&builtin_manifest(), &RunOptions { mode: Mode::Cpu, object_id: ObjectId::Instance, ..base })
         .expect_err("cpu mode with instance ids must be refused");
     assert!(err.to_string().contains("firstInstance"), "{err}");
+}
+
+#[test]
+fn run_on_a_context_without_dgc_refuses_dgc_mode_and_runs_the_others() {
+    let test = "run_on_a_context_without_dgc_refuses_dgc_mode_and_runs_the_others";
+    if common::gpu(test).is_none() {
+        return;
+    }
+    let ctx = GpuContext::new(&ContextOptions { enable_dgc: false, ..ContextOptions::default() }).unwrap();
+    assert!(ctx.dgc.is_none(), "the context was asked not to enable the extension");
+    let base = RunOptions { objects: 300, frames: 1, ..RunOptions::default() };
+    let err = run_on(&ctx, &builtin_manifest(), &RunOptions { mode: Mode::Dgc, ..base.clone() })
+        .expect_err("dgc mode on a context without the extension");
+    assert!(err.to_string().contains("VK_EXT_device_generated_commands"), "{err}");
+    // The same context keeps serving the modes that do not need it, as `dgcc bench` uses it.
+    let mdi = run_on(&ctx, &builtin_manifest(), &RunOptions { mode: Mode::Mdi, ..base.clone() }).unwrap();
+    assert_eq!(mdi.frames[0].visible, reference_visible(&base));
 }

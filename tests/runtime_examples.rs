@@ -19,6 +19,7 @@ use ash::vk;
 use dgcc::ir::{CompiledLayout, Manifest, TokenType};
 use dgcc::runtime::descriptors::StorageSet;
 use dgcc::runtime::memory::{Buffer, Location};
+use dgcc::runtime::push::vk_ranges;
 use dgcc::runtime::shaders::compute_pipeline_with;
 use dgcc::runtime::{Bound, DgcDevice, EnabledFeatures, Execution, GpuContext, NoPass, RuntimeError, Stream};
 use std::path::PathBuf;
@@ -79,15 +80,7 @@ fn execute_dispatch(ctx: &GpuContext, dev: &DgcDevice, m: &Manifest, layout: &Co
     let mut stream = Buffer::new(ctx, (layout.stride * SEQUENCES) as u64, usage, Location::Host).unwrap();
     stream.write(0, &records(layout)).unwrap();
     let mut set = StorageSet::new(d, vk::ShaderStageFlags::COMPUTE, &[counter.buffer]).unwrap();
-    let ranges: Vec<_> = m
-        .push_constants
-        .iter()
-        .map(|r| vk::PushConstantRange {
-            stage_flags: vk::ShaderStageFlags::from_raw(r.stages),
-            offset: r.offset,
-            size: r.size,
-        })
-        .collect();
+    let ranges = vk_ranges(&m.push_constants);
     let set_layouts = [set.layout];
     let pl = unsafe {
         d.create_pipeline_layout(
@@ -136,15 +129,7 @@ fn execute_dispatch(ctx: &GpuContext, dev: &DgcDevice, m: &Manifest, layout: &Co
 
 /// Create `layout` with the manifest's push-constant ranges, then destroy it.
 fn create_only(ctx: &GpuContext, dev: &DgcDevice, m: &Manifest, layout: &CompiledLayout, name: &str) {
-    let ranges: Vec<_> = m
-        .push_constants
-        .iter()
-        .map(|r| vk::PushConstantRange {
-            stage_flags: vk::ShaderStageFlags::from_raw(r.stages),
-            offset: r.offset,
-            size: r.size,
-        })
-        .collect();
+    let ranges = vk_ranges(&m.push_constants);
     let info = vk::PipelineLayoutCreateInfo::default().push_constant_ranges(&ranges);
     let pl = unsafe { ctx.device.create_pipeline_layout(&info, None) }.unwrap();
     let mut l = dev.create_layout(layout, &m.push_constants, pl).unwrap_or_else(|e| panic!("{name}: {e}"));

@@ -45,7 +45,7 @@ fn header(o: &mut String, p: &Pipeline) {
     out!(o, " * VK_EXT_device_generated_commands is in vulkan.h 1.3.296 and newer. With older headers this");
     out!(o, " * file declares the extension types it uses itself and defines DGCC_EXT_DGC_FALLBACK.");
     out!(o, " */");
-    doc(o, &p.raw.doc, "// ");
+    super::model::write_doc(o, &p.raw.doc, "// ");
     out!(o, "#ifndef DGCC_{}_H", p.upper);
     out!(o, "#define DGCC_{}_H", p.upper);
     out!(o, "");
@@ -188,13 +188,6 @@ static inline VkIndirectCommandsTokenDataEXT dgcc_token_data_pExecutionSet(const
 "#;
 
 /// `(VkShaderStageFlags)(VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT)`.
-/// The description's doc lines as `//` comments (C99 and later; the header is C11).
-fn doc(o: &mut String, doc: &[String], prefix: &str) {
-    for line in super::model::doc_lines(doc, prefix) {
-        out!(o, "{line}");
-    }
-}
-
 fn stages(mask: u32) -> String {
     let mut parts: Vec<String> = model::stage_names(mask).into_iter().map(str::to_string).collect();
     let rest = model::unnamed_stage_bits(mask);
@@ -265,12 +258,12 @@ fn layout_section(o: &mut String, l: &Layout) {
     );
     out!(o, "/* ------------------------------------------------------------------------------------------- */");
     out!(o, "");
-    doc(o, &raw.doc, "// ");
+    super::model::write_doc(o, &raw.doc, "// ");
     out!(o, "/* One sequence of the indirect stream. */");
     out!(o, "typedef struct {} {{", l.record);
     let width = l.members.iter().map(|m| decl(m).len()).max().unwrap_or(0) + 1;
     for (i, m) in l.members.iter().enumerate() {
-        doc(o, &l.member_doc(i), "    // ");
+        super::model::write_doc(o, &l.member_doc(i), "    // ");
         let mut what = match m.raw.token {
             Some(t) if !m.is_padding => {
                 format!("{} ({})", raw.tokens[t].name, raw.tokens[t].token_type.manifest_name())
@@ -410,7 +403,7 @@ fn kernels(o: &mut String, m: &Manifest) {
         let ku = super::names::screaming(&k.name);
         let writes = k.writes.as_deref().map(|w| format!(", writes `{w}`")).unwrap_or_default();
         out!(o, "");
-        doc(o, &k.doc, "// ");
+        super::model::write_doc(o, &k.doc, "// ");
         out!(o, "/* Kernel `{}` ({}){writes}. */", k.name, k.source);
         for (axis, n) in ["X", "Y", "Z"].iter().zip(k.local_size) {
             out!(o, "#define {ku}_LOCAL_SIZE_{axis} {n}u");

@@ -66,7 +66,7 @@ fn header(o: &mut String, p: &Pipeline) {
     out!(o, "//                       a shader's other push constants (give them explicit offsets)");
     out!(o, "");
     if !p.raw.doc.is_empty() {
-        doc(o, &p.raw.doc, "// ");
+        super::model::write_doc(o, &p.raw.doc, "// ");
         out!(o, "");
     }
     out!(o, "#ifndef DGCC_{}_GLSL", p.upper);
@@ -74,13 +74,6 @@ fn header(o: &mut String, p: &Pipeline) {
 }
 
 /// The GLSL declaration of a member: `uint name`, `vec3 name[4]`.
-/// The description's doc lines as `//` comments.
-fn doc(o: &mut String, doc: &[String], prefix: &str) {
-    for line in super::model::doc_lines(doc, prefix) {
-        out!(o, "{line}");
-    }
-}
-
 fn decl(m: &Member) -> String {
     if m.array() > 0 {
         format!("{} {}[{}]", m.glsl_type(), m.name, m.array())
@@ -122,11 +115,11 @@ fn layout_section(o: &mut String, l: &Layout) {
     out!(o, "// The qualifier of any block that holds {}.", l.record);
     out!(o, "#define {u}_LAYOUT {}", if l.scalar_layout { "scalar" } else { "std430" });
     out!(o, "");
-    doc(o, &raw.doc, "// ");
+    super::model::write_doc(o, &raw.doc, "// ");
     out!(o, "struct {} {{", l.record);
     let width = l.members.iter().map(|m| decl(m).len()).max().unwrap_or(0) + 1;
     for (i, m) in l.members.iter().enumerate() {
-        doc(o, &l.member_doc(i), "    // ");
+        super::model::write_doc(o, &l.member_doc(i), "    // ");
         let what = match m.raw.token {
             Some(t) if !m.is_padding => {
                 format!("{} ({})", raw.tokens[t].name, raw.tokens[t].token_type.manifest_name())
@@ -355,7 +348,7 @@ fn kernels(o: &mut String, m: &Manifest) {
     for k in &m.kernels {
         let ku = super::names::screaming(&k.name);
         let writes = k.writes.as_deref().map(|w| format!(", writes `{w}`")).unwrap_or_default();
-        doc(o, &k.doc, "// ");
+        super::model::write_doc(o, &k.doc, "// ");
         out!(o, "// Kernel `{}` ({}){writes}.", k.name, k.source);
         for (target, t) in &k.targets {
             out!(o, "//   on {target}: {}", super::subgroup_decision(t));

@@ -214,18 +214,12 @@ pub(crate) fn comment_text(line: &str) -> String {
     s
 }
 
-/// `doc` as comment lines: `prefix` (with the indentation and comment marker) before each.
-pub(crate) fn doc_lines(doc: &[String], prefix: &str) -> Vec<String> {
-    doc.iter()
-        .map(|l| {
-            let t = comment_text(l);
-            if t.is_empty() {
-                prefix.trim_end().to_string()
-            } else {
-                format!("{prefix}{t}")
-            }
-        })
-        .collect()
+/// Write `doc` as comment lines, `prefix` (indentation and comment marker) before each.
+pub(crate) fn write_doc(o: &mut String, doc: &[String], prefix: &str) {
+    for l in doc {
+        let t = comment_text(l);
+        out!(o, "{}", if t.is_empty() { prefix.trim_end().to_string() } else { format!("{prefix}{t}") });
+    }
 }
 
 pub(crate) fn model(m: &Manifest) -> Result<Pipeline<'_>, EmitError> {

@@ -62,9 +62,7 @@ fn doc(o: &mut String, doc: &[String], prefix: &str) {
     if doc.is_empty() {
         return;
     }
-    for line in model::doc_lines(doc, prefix) {
-        out!(o, "{line}");
-    }
+    model::write_doc(o, doc, prefix);
     out!(o, "{}", prefix.trim_end());
 }
 

@@ -12,6 +12,18 @@
 use crate::ir::PushConstantRange;
 use ash::vk;
 
+/// The manifest's push-constant ranges as `VkPushConstantRange`s, for the pipeline layout.
+pub fn vk_ranges(ranges: &[PushConstantRange]) -> Vec<vk::PushConstantRange> {
+    ranges
+        .iter()
+        .map(|r| vk::PushConstantRange {
+            stage_flags: vk::ShaderStageFlags::from_raw(r.stages),
+            offset: r.offset,
+            size: r.size,
+        })
+        .collect()
+}
+
 /// One `vkCmdPushConstants`: `stages`, and the bytes `[offset, offset + size)`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PushPiece {

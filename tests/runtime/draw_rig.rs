@@ -17,6 +17,7 @@ use ash::vk;
 use dgcc::ir::{CompiledLayout, Manifest, RecordMember, TokenType};
 use dgcc::runtime::descriptors::StorageSet;
 use dgcc::runtime::memory::{memory_type, Buffer, Location};
+use dgcc::runtime::push::vk_ranges;
 use dgcc::runtime::shaders::module;
 use dgcc::runtime::{Bound, DgcDevice, Execution, GpuContext, Pass, Stream};
 
@@ -143,15 +144,7 @@ pub fn execute(ctx: &GpuContext, dev: &DgcDevice, m: &Manifest, layout: &Compile
     let mut stream = Buffer::new(ctx, run.records.len() as u64, usage, Location::Host).unwrap();
     stream.write(0, run.records).unwrap();
     let mut set = StorageSet::new(d, vk::ShaderStageFlags::FRAGMENT, &[tally.buffer]).unwrap();
-    let ranges: Vec<_> = m
-        .push_constants
-        .iter()
-        .map(|r| vk::PushConstantRange {
-            stage_flags: vk::ShaderStageFlags::from_raw(r.stages),
-            offset: r.offset,
-            size: r.size,
-        })
-        .collect();
+    let ranges = vk_ranges(&m.push_constants);
     let set_layouts = [set.layout];
     let info = vk::PipelineLayoutCreateInfo::default().set_layouts(&set_layouts).push_constant_ranges(&ranges);
     // SAFETY: valid create info.

@@ -327,14 +327,9 @@ pub unsafe fn record(
             g.readback.buffer,
             &region,
         );
-        let host = [vk::MemoryBarrier2::default()
-            .src_stage_mask(vk::PipelineStageFlags2::TRANSFER)
-            .src_access_mask(vk::AccessFlags2::TRANSFER_WRITE)
-            .dst_stage_mask(vk::PipelineStageFlags2::HOST)
-            .dst_access_mask(vk::AccessFlags2::HOST_READ)];
-        d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().memory_barriers(&host));
     }
-    // The count (and the subgroup size the kernel saw) for the host, read after the fence.
+    // The count (and the subgroup size the kernel saw) for the host, read after the fence; the
+    // barrier below makes both copies (image and count) visible to the host.
     let region = [vk::BufferCopy { src_offset: 0, dst_offset: 0, size: 16 }];
     d.cmd_copy_buffer(cmd, g.counts.buffer, g.count_readback.buffer, &region);
     let host = [vk::MemoryBarrier2::default()

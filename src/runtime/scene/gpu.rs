@@ -18,7 +18,7 @@ use crate::ir::{CompiledLayout, PushConstantRange};
 use crate::runtime::descriptors::StorageSet;
 use crate::runtime::error::{Result, RuntimeError};
 use crate::runtime::memory::{as_bytes, memory_type, Buffer, Location};
-use crate::runtime::push::{push_pieces, PushPiece};
+use crate::runtime::push::{push_pieces, vk_ranges, PushPiece};
 use crate::runtime::shaders::{compute_pipeline, module, Spec, SubgroupPin};
 use crate::runtime::GpuContext;
 use ash::vk;
@@ -156,15 +156,7 @@ impl SceneGpu {
             set.layout,
             &[vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::COMPUTE, offset: 0, size: 4 }],
         )?;
-        let ranges: Vec<_> = s
-            .push_constants
-            .iter()
-            .map(|r| vk::PushConstantRange {
-                stage_flags: vk::ShaderStageFlags::from_raw(r.stages),
-                offset: r.offset,
-                size: r.size,
-            })
-            .collect();
+        let ranges = vk_ranges(s.push_constants);
         let graphics_layout = pipeline_layout(d, set.layout, &ranges)?;
         let cull = compute_pipeline(d, compute_layout, CULL_SPV, &[(0, s.local_size)], None)?;
         let compact = compute_pipeline(d, compute_layout, COMPACT_SPV, &[(0, s.local_size)], s.pin)?;

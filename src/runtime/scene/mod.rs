@@ -110,18 +110,6 @@ pub enum ObjectId {
     Instance,
 }
 
-impl ObjectId {
-    pub fn name(self) -> &'static str {
-        match self {
-            ObjectId::Record => "record",
-            ObjectId::Instance => "instance",
-        }
-    }
-    pub fn from_name(s: &str) -> Option<ObjectId> {
-        [ObjectId::Record, ObjectId::Instance].into_iter().find(|c| c.name() == s)
-    }
-}
-
 #[derive(Clone, Debug)]
 pub struct RunOptions {
     pub objects: u32,
@@ -183,11 +171,12 @@ impl Default for RunOptions {
 /// on a device opened for this run.
 pub fn run(manifest: &Manifest, options: &RunOptions) -> Result<RunReport> {
     check_options(options)?;
-    compat::pick(manifest, options.layout.as_deref())?;
+    let (layout, kernel) = compat::pick(manifest, options.layout.as_deref())?;
     let dgc = options.mode == Mode::Dgc;
+    // `require_dgc`: the context has the extension whenever dgc mode runs on it.
     let ctx =
         GpuContext::new(&ContextOptions { enable_dgc: dgc, require_dgc: dgc, validation: options.layer_log.clone() })?;
-    run_on(&ctx, manifest, options)
+    run_checked(&ctx, manifest, options, layout, kernel)
 }
 
 /// Run the scene on `ctx`, which must have been opened with DGC enabled for `Mode::Dgc`
@@ -204,8 +193,7 @@ pub fn run_on(ctx: &GpuContext, manifest: &Manifest, options: &RunOptions) -> Re
             needed_for: "--mode dgc".into(),
         });
     }
-    let dgc = options.mode == Mode::Dgc;
-    run_checked(ctx, manifest, options, layout, kernel, dgc)
+    run_checked(ctx, manifest, options, layout, kernel)
 }
 
 /// What every run refuses before touching a device.
@@ -239,7 +227,6 @@ fn run_checked(
     options: &RunOptions,
     layout: &crate::ir::CompiledLayout,
     kernel: Option<&crate::ir::CompiledKernel>,
-    dgc: bool,
 ) -> Result<RunReport> {
     if options.mode == Mode::Mdi
         && !(ctx.caps.multi_draw_indirect && ctx.caps.draw_indirect_count && ctx.caps.shader_draw_parameters)
@@ -270,7 +257,7 @@ fn run_checked(
     let (pin, note) = compat::subgroup_pin(kernel, &live, local_size, &ctx.caps);
     let meshes = world::meshes();
     let objects = world::objects(options.objects, options.seed);
-    let max_chunks = if dgc { options.objects } else { 0 };
+    let max_chunks = if options.mode == Mode::Dgc { options.objects } else { 0 };
     let query_count = SLOT_CHUNKS + 4 * max_chunks.min(1024);
     let setup = gpu::SceneSetup {
         objects: &objects,
@@ -283,7 +270,8 @@ fn run_checked(
         height: options.height,
         query_count,
         compaction: options.compaction,
-        object_id: if options.mode == Mode::Cpu { ObjectId::Record } else { options.object_id },
+        // `check_options` refused instance ids in cpu mode.
+        object_id: options.object_id,
     };
     let mut g = gpu::SceneGpu::new(ctx, &setup)?;
     if options.compaction == Compaction::Fused && options.mode != Mode::Cpu && g.cull_compact == vk::Pipeline::null() {
