@@ -3,29 +3,35 @@
 // fused`): each object is read once, and a visible object's draw record goes straight into
 // its final slot in the stream.
 //
-// Slots are claimed with one atomicAdd per workgroup on the stream's count, and a workgroup
-// covers OBJECTS_PER_INVOCATION rounds of gl_WorkGroupSize.x consecutive objects (round r reads
-// [first + r·size, first + (r+1)·size): every round's loads are coalesced). Per round a subgroup
-// ballot counts each subgroup's visible objects into shared memory; one invocation scans those
-// counts in (round, subgroup) order and reserves the workgroup's range. So the count sees
-// objects / (size · rounds) atomics per frame, never one per object (a single address taking
-// an atomic per subgroup serialises in the cache). The price is order: workgroups reserve
-// their ranges in whatever order they run, so the stream is in object order only within a
-// workgroup. That is what the layout's UnorderedSequences flag promises the driver anyway; the
-// ordered two-kernel path (cull.comp + compact.comp) stays for `dgcc run`, whose images are
-// compared pixel for pixel across modes.
+// Every subgroup works on its own: no workgroup barrier anywhere. A workgroup covers ROUNDS
+// rounds of gl_WorkGroupSize.x consecutive objects (round r reads [first + r·size,
+// first + (r+1)·size): every round's loads are coalesced), and each invocation loads its ROUNDS
+// objects before it tests any, so they are in flight together. A subgroup counts its visible
+// objects of all rounds with ballots and claims their slots with one atomicAdd on the stream's
+// count; the count therefore sees objects / (subgroup size · ROUNDS) atomics per frame, never
+// one per object (a single address taking an atomic per subgroup per round serialises in the
+// cache: on an H200, one round per atomic held the pass at a third of the copy bandwidth).
+// The price is order: subgroups reserve their ranges in whatever order they run, so the stream
+// is in object order only within a subgroup. That is what the layout's UnorderedSequences flag
+// promises the driver anyway; the ordered two-kernel path (cull.comp + compact.comp) stays for
+// `dgcc run`, whose images are compared pixel for pixel across modes.
 //
 // Why records are staged in shared memory instead of written with the generated writers: a
 // writer stores a record field by field, so a subgroup's store instruction touches one 4-byte
 // word in each of 32 records 48 bytes apart — 32 partial sectors per instruction, eleven
 // instructions per record — and on an H200 those partial stores, not the memory, limited the
-// kernel to about a third of the copy bandwidth. Here each round's records are assembled in
-// shared memory at the generated token offsets (`SCENE_DRAW_*_OFFSET`, `SCENE_DRAW_STRIDE`),
-// whose insides are the Vulkan structs the tokens read (object ids as declared,
-// VkBindIndexBufferIndirectCommandEXT, VkDrawIndexedIndirectCommand), and then the round's
-// contiguous range of records is copied out 16 bytes per invocation, consecutive invocations
-// on consecutive addresses. A round's range starts at a record boundary, and the stride is a
-// multiple of 16, so the copy is aligned. The padding word is written as 0.
+// kernel to about a third of the copy bandwidth. Here each visible invocation assembles its
+// record in registers at the generated token offsets (`SCENE_DRAW_*_OFFSET`,
+// `SCENE_DRAW_STRIDE`), whose insides are the Vulkan structs the tokens read (object ids as
+// declared, VkBindIndexBufferIndirectCommandEXT, VkDrawIndexedIndirectCommand), stores it to
+// the subgroup's part of shared memory 16 bytes at a time (a 48-byte stride puts eight
+// invocations' 16-byte stores on distinct banks), and the subgroup then copies the round's
+// contiguous records out 16 bytes per invocation, consecutive invocations on consecutive
+// addresses. The stride is a multiple of 16, so the copy is aligned; padding words are 0.
+//
+// A subgroup's part of `staged` starts at its first invocation's gl_LocalInvocationIndex and
+// holds one record per invocation: this assumes a subgroup's invocations are consecutive
+// local indices in lane order, as on every implementation we know.
 //
 // The count must be zero before the dispatch: the scene clears it at setup and at the end of
 // every frame, after the draws and the host copy have read it.
@@ -34,12 +40,14 @@
 #extension GL_KHR_shader_subgroup_ballot : require
 
 layout(local_size_x_id = 0) in;
-layout(constant_id = 1) const uint OBJECTS_PER_INVOCATION = 2u;
+// Objects per invocation (src/runtime/scene/gpu.rs: FUSED_OBJECTS_PER_INVOCATION).
+layout(constant_id = 1) const uint ROUNDS = 4u;
 
 #include "scene_data.glsl"
 #include "generated/scene.glsl"
 
 const uint RECORD_VEC4S = SCENE_DRAW_STRIDE / 16u;
+const uint RECORD_WORDS = SCENE_DRAW_STRIDE / 4u;
 
 layout(std430, set = 0, binding = 3) writeonly buffer StreamVec4s { uvec4 stream_vec4s[]; };
 layout(std430, set = 0, binding = 5) buffer Counts {
@@ -49,86 +57,81 @@ layout(std430, set = 0, binding = 5) buffer Counts {
     uint pad1;
 } counts;
 
-// Per round, at most one subgroup per invocation.
-shared uint subgroup_prefix[OBJECTS_PER_INVOCATION * gl_WorkGroupSize.x];
-shared uint group_base;
-shared uint group_total;
-// One round's records.
+// One round's records, each subgroup in its own part.
 shared uvec4 staged[gl_WorkGroupSize.x * RECORD_VEC4S];
 
-void put(uint record, uint byte_offset, uint value) {
-    uint word = record * (SCENE_DRAW_STRIDE / 4u) + byte_offset / 4u;
-    staged[word / 4u][word % 4u] = value;
+void stage(uint slot, uint object, uint material, Lod lod) {
+    uint w[RECORD_WORDS];
+    for (uint k = 0u; k < RECORD_WORDS; k++) {
+        w[k] = 0u;
+    }
+    w[SCENE_DRAW_OBJECT_OFFSET / 4u] = object;
+    w[SCENE_DRAW_OBJECT_OFFSET / 4u + 1u] = material;
+    w[SCENE_DRAW_INDICES_OFFSET / 4u] = frame.index_buffer.x;
+    w[SCENE_DRAW_INDICES_OFFSET / 4u + 1u] = frame.index_buffer.y;
+    w[SCENE_DRAW_INDICES_OFFSET / 4u + 2u] = frame.index_buffer.z;
+    w[SCENE_DRAW_INDICES_OFFSET / 4u + 3u] = 1u; // VK_INDEX_TYPE_UINT32
+    w[SCENE_DRAW_DRAW_OFFSET / 4u] = lod.index_count;
+    w[SCENE_DRAW_DRAW_OFFSET / 4u + 1u] = 1u;
+    w[SCENE_DRAW_DRAW_OFFSET / 4u + 2u] = lod.first_index;
+    w[SCENE_DRAW_DRAW_OFFSET / 4u + 3u] = uint(lod.vertex_offset);
+    w[SCENE_DRAW_DRAW_OFFSET / 4u + 4u] = frame.counts.y != 0u ? object : 0u;
+    for (uint k = 0u; k < RECORD_VEC4S; k++) {
+        staged[slot * RECORD_VEC4S + k] = uvec4(w[4u * k], w[4u * k + 1u], w[4u * k + 2u], w[4u * k + 3u]);
+    }
 }
 
 void main() {
     uint size = gl_WorkGroupSize.x;
-    uint first = gl_WorkGroupID.x * size * OBJECTS_PER_INVOCATION + gl_LocalInvocationIndex;
     uint n = frame.counts.x;
-    uint visible_rounds = 0u; // bit r: this invocation's object of round r is visible
-    uint lods = 0u;           // 2 bits per round
-    uint materials[OBJECTS_PER_INVOCATION];
-    for (uint r = 0u; r < OBJECTS_PER_INVOCATION; r++) {
+    uint first = gl_WorkGroupID.x * size * ROUNDS + gl_LocalInvocationIndex;
+    vec4 spheres[ROUNDS];
+    uint materials[ROUNDS];
+    for (uint r = 0u; r < ROUNDS; r++) {
         uint i = first + r * size;
-        bool vis = false;
+        spheres[r] = vec4(0.0);
         materials[r] = 0u;
         if (i < n) {
-            Object o = objects[i];
-            vis = sphere_visible(o.center_radius.xyz, o.center_radius.w);
-            lods |= lod_of(o.center_radius.xyz) << (2u * r);
-            materials[r] = o.info.x;
+            spheres[r] = objects[i].center_radius;
+            materials[r] = objects[i].info.x;
         }
-        uvec4 ballot = subgroupBallot(vis);
-        if (subgroupElect()) {
-            subgroup_prefix[r * gl_NumSubgroups + gl_SubgroupID] = subgroupBallotBitCount(ballot);
-        }
+    }
+    uint visible_rounds = 0u; // bit r: this invocation's object of round r is visible
+    uint lods = 0u;           // 2 bits per round
+    uint visible = 0u;        // the subgroup's visible objects, all rounds
+    for (uint r = 0u; r < ROUNDS; r++) {
+        bool vis = first + r * size < n && sphere_visible(spheres[r].xyz, spheres[r].w);
+        lods |= lod_of(spheres[r].xyz) << (2u * r);
         visible_rounds |= vis ? (1u << r) : 0u;
+        visible += subgroupBallotBitCount(subgroupBallot(vis));
     }
-    barrier();
-    if (gl_LocalInvocationIndex == 0u) {
-        uint sum = 0u;
-        for (uint s = 0u; s < OBJECTS_PER_INVOCATION * gl_NumSubgroups; s++) {
-            uint t = subgroup_prefix[s];
-            subgroup_prefix[s] = sum;
-            sum += t;
-        }
-        group_base = sum == 0u ? 0u : atomicAdd(counts.total, sum);
-        group_total = sum;
-        if (gl_WorkGroupID.x == 0u) {
-            counts.subgroup_size = gl_SubgroupSize;
-        }
+    uint base = 0u;
+    if (subgroupElect() && visible != 0u) {
+        base = atomicAdd(counts.total, visible);
     }
-    barrier();
-    for (uint r = 0u; r < OBJECTS_PER_INVOCATION; r++) {
-        uint round_start = subgroup_prefix[r * gl_NumSubgroups];
-        uint round_end = r + 1u < OBJECTS_PER_INVOCATION ? subgroup_prefix[(r + 1u) * gl_NumSubgroups] : group_total;
+    base = subgroupBroadcastFirst(base);
+    if (gl_GlobalInvocationID.x == 0u) {
+        counts.subgroup_size = gl_SubgroupSize;
+    }
+    uvec4 present = subgroupBallot(true);
+    uint lanes = subgroupBallotBitCount(present);
+    uint lane = subgroupBallotExclusiveBitCount(present);
+    uint region = subgroupBroadcastFirst(gl_LocalInvocationIndex);
+    for (uint r = 0u; r < ROUNDS; r++) {
         bool vis = (visible_rounds & (1u << r)) != 0u;
         uvec4 ballot = subgroupBallot(vis);
         if (vis) {
-            uint local = subgroup_prefix[r * gl_NumSubgroups + gl_SubgroupID] - round_start + subgroupBallotExclusiveBitCount(ballot);
             Lod lod = frame.lods[(lods >> (2u * r)) & 3u];
-            put(local, SCENE_DRAW_OBJECT_OFFSET, first + r * size);
-            put(local, SCENE_DRAW_OBJECT_OFFSET + 4u, materials[r]);
-            put(local, SCENE_DRAW_INDICES_OFFSET, frame.index_buffer.x);
-            put(local, SCENE_DRAW_INDICES_OFFSET + 4u, frame.index_buffer.y);
-            put(local, SCENE_DRAW_INDICES_OFFSET + 8u, frame.index_buffer.z);
-            put(local, SCENE_DRAW_INDICES_OFFSET + 12u, 1u /* VK_INDEX_TYPE_UINT32 */);
-            put(local, SCENE_DRAW_DRAW_OFFSET, lod.index_count);
-            put(local, SCENE_DRAW_DRAW_OFFSET + 4u, 1u);
-            put(local, SCENE_DRAW_DRAW_OFFSET + 8u, lod.first_index);
-            put(local, SCENE_DRAW_DRAW_OFFSET + 12u, uint(lod.vertex_offset));
-            put(local, SCENE_DRAW_DRAW_OFFSET + 16u, frame.counts.y != 0u ? first + r * size : 0u);
-            for (uint b = SCENE_DRAW_DRAW_OFFSET + 20u; b < SCENE_DRAW_STRIDE; b += 4u) {
-                put(local, b, 0u);
-            }
+            stage(region + subgroupBallotExclusiveBitCount(ballot), first + r * size, materials[r], lod);
         }
-        barrier();
-        // The round's records: [round_start, round_end) of the workgroup's range.
-        uint count = round_end - round_start;
-        uint base = (group_base + round_start) * RECORD_VEC4S;
-        for (uint v = gl_LocalInvocationIndex; v < count * RECORD_VEC4S; v += size) {
-            stream_vec4s[base + v] = staged[v];
+        subgroupMemoryBarrierShared();
+        subgroupBarrier();
+        uint count = subgroupBallotBitCount(ballot);
+        for (uint v = lane; v < count * RECORD_VEC4S; v += lanes) {
+            stream_vec4s[base * RECORD_VEC4S + v] = staged[region * RECORD_VEC4S + v];
         }
-        barrier();
+        base += count;
+        // The next round's staging overwrites what this round copied out.
+        subgroupBarrier();
     }
 }

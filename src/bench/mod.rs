@@ -283,6 +283,8 @@ pub fn summarise(report: &RunReport, variant: &Variant, manifest: &Manifest, bes
             let record_bytes: u64 = layout.tokens.iter().map(|t| t.size as u64).sum();
             let shape = traffic::Shape {
                 local_size: report.local_size as u64,
+                // Known whenever the kernel ran; otherwise count one subgroup per workgroup.
+                subgroup_size: report.subgroup.observed_size.unwrap_or(report.local_size).max(1) as u64,
                 fused_objects_per_invocation: scene::FUSED_OBJECTS_PER_INVOCATION as u64,
                 record_bytes,
                 stride: layout.stride as u64,

@@ -32,7 +32,7 @@ pub struct BenchArgs {
     /// Output folder.
     #[arg(long, default_value = "bench-out")]
     pub out: PathBuf,
-    /// How the culled objects become the stream: fused (one pass, atomics per workgroup) or
+    /// How the culled objects become the stream: fused (one pass, one atomic per subgroup) or
     /// ordered (cull then a two-dispatch compaction in object order).
     #[arg(long, default_value = "fused", value_parser = ["fused", "ordered"])]
     pub compaction: String,

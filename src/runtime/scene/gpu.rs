@@ -30,10 +30,12 @@ const VERT_SPV: &[u8] = include_bytes!("../../../shaders/runtime/spv/scene.vert.
 const FRAG_SPV: &[u8] = include_bytes!("../../../shaders/runtime/spv/scene.frag.spv");
 
 /// Objects each invocation of the fused kernel culls (its specialization constant 1): a
-/// workgroup claims its slots with one atomic per `local_size × this` objects. Measured on an
-/// H200 with 1 M and 4 M objects at local sizes 64 and 256: 2 was a little faster than 1 and 4,
-/// and 8 clearly slower (fewer workgroups, each with more serial rounds).
-pub const FUSED_OBJECTS_PER_INVOCATION: u32 = 2;
+/// subgroup claims its slots with one atomic per `subgroup size × this` objects. Measured on an
+/// H200 with 1 M and 4 M objects at local sizes 64, 128 and 256 (the book's performance
+/// chapter has the table): 1 and 2 are held back by the atomics on the one count (33 % and 46 %
+/// of the copy bandwidth at 1 M), 4 is the best at 1 M (51 %), 5–8 trade a little at 1 M for a
+/// little at 4 M.
+pub const FUSED_OBJECTS_PER_INVOCATION: u32 = 4;
 
 pub const COLOR_FORMAT: vk::Format = vk::Format::R8G8B8A8_UNORM;
 pub const DEPTH_FORMAT: vk::Format = vk::Format::D32_SFLOAT;
@@ -249,10 +251,9 @@ impl SceneGpu {
     }
 }
 
-/// Shared memory the fused kernel declares: per-round subgroup counts, the workgroup's base and
-/// total, one round of staged records.
+/// Shared memory the fused kernel declares: one round of staged records, one per invocation.
 pub fn fused_shared_bytes(local_size: u32, stride: u32) -> u32 {
-    4 * FUSED_OBJECTS_PER_INVOCATION * local_size + 8 + local_size * stride
+    local_size * stride
 }
 
 /// Copy `data` to the start of a device-local buffer (made with `TRANSFER_DST`) through a

@@ -80,7 +80,7 @@ pub enum Compaction {
     /// `cull.comp` then `compact.comp` (two dispatches): records in object order.
     #[default]
     Ordered,
-    /// `cull_compact.comp`: one pass, slots claimed per workgroup with one atomic; any order.
+    /// `cull_compact.comp`: one pass, slots claimed per subgroup with one atomic; any order.
     Fused,
 }
 
