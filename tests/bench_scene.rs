@@ -2,7 +2,8 @@
 //! same objects as the host's reference culling and draws the same picture as the ordered
 //! path (its records are right, only their order may differ); warm-up frames are not reported;
 //! the DGC flag overrides and the bound-index variant run and say what they ran; object ids in
-//! firstInstance (no PUSH_CONSTANT token) draw the same picture.
+//! firstInstance (no PUSH_CONSTANT token) draw the same picture, and are refused where the device
+//! cannot start an indirect draw at an instance.
 #![cfg(feature = "runtime")]
 
 #[path = "runtime/common.rs"]
@@ -133,4 +134,30 @@ fn run_on_a_context_without_dgc_refuses_dgc_mode_and_runs_the_others() {
     // The same context keeps serving the modes that do not need it, as `dgcc bench` uses it.
     let mdi = run_on(&ctx, &builtin_manifest(), &RunOptions { mode: Mode::Mdi, ..base.clone() }).unwrap();
     assert_eq!(mdi.frames[0].visible, reference_visible(&base));
+}
+
+#[test]
+fn instance_ids_are_refused_where_indirect_draws_cannot_start_at_an_instance() {
+    let test = "instance_ids_are_refused_where_indirect_draws_cannot_start_at_an_instance";
+    if common::gpu(test).is_none() {
+        return;
+    }
+    // The device under test has the feature; a context that did not enable it says so in its
+    // capabilities, which is all the scene consults.
+    let mut ctx = GpuContext::new(&ContextOptions::default()).unwrap();
+    ctx.caps.draw_indirect_first_instance = false;
+    let base = RunOptions { objects: 300, frames: 1, object_id: ObjectId::Instance, ..RunOptions::default() };
+    for mode in [Mode::Mdi, Mode::Dgc] {
+        if mode == Mode::Dgc && ctx.dgc.is_none() {
+            continue;
+        }
+        let err = run_on(&ctx, &builtin_manifest(), &RunOptions { mode, ..base.clone() })
+            .expect_err("instance ids without drawIndirectFirstInstance");
+        let msg = err.to_string();
+        assert!(msg.contains("drawIndirectFirstInstance") && msg.contains("--object-id instance"), "{msg}");
+    }
+    // Object ids from the record still run there.
+    let mdi = run_on(&ctx, &builtin_manifest(), &RunOptions { mode: Mode::Mdi, object_id: ObjectId::Record, ..base })
+        .unwrap();
+    assert_eq!(mdi.frames[0].visible, reference_visible(&RunOptions { objects: 300, ..RunOptions::default() }));
 }
