@@ -31,7 +31,9 @@
 //
 // A subgroup's part of `staged` starts at its first invocation's gl_LocalInvocationIndex and
 // holds one record per invocation: this assumes a subgroup's invocations are consecutive
-// local indices in lane order, as on every implementation we know.
+// local indices in lane order, as on every implementation we know. (Handing the parts out
+// with a shared-memory atomic would need no assumption, but its barrier to clear the cursor
+// cost 3–4 % of the pass on an H200.)
 //
 // The count must be zero before the dispatch: the scene clears it at setup and at the end of
 // every frame, after the draws and the host copy have read it.
