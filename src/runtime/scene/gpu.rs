@@ -31,8 +31,8 @@ const FRAG_SPV: &[u8] = include_bytes!("../../../shaders/runtime/spv/scene.frag.
 
 /// Objects each invocation of the fused kernel culls (its specialization constant 1): a
 /// subgroup claims its slots with one atomic per `subgroup size × this` objects. Measured on an
-/// H200 with 1 M and 4 M objects at local sizes 64, 128 and 256 (the book's performance
-/// chapter has the table): 1 and 2 are held back by the atomics on the one count (33 % and 46 %
+/// H200 with 1 M and 4 M objects at local sizes 64, 128 and 256
+/// (`book/src/measured/h200-fused-sweep.md` has the table): 1 and 2 are held back by the atomics on the one count (33 % and 46 %
 /// of the copy bandwidth at 1 M), 4 is the best at 1 M (51 %), 5–8 trade a little at 1 M for a
 /// little at 4 M.
 pub const FUSED_OBJECTS_PER_INVOCATION: u32 = 4;
