@@ -161,3 +161,32 @@ fn instance_ids_are_refused_where_indirect_draws_cannot_start_at_an_instance() {
         .unwrap();
     assert_eq!(mdi.frames[0].visible, reference_visible(&RunOptions { objects: 300, ..RunOptions::default() }));
 }
+
+#[test]
+fn a_fused_kernel_too_big_for_shared_memory_is_refused_and_the_ordered_path_still_runs() {
+    let test = "a_fused_kernel_too_big_for_shared_memory_is_refused_and_the_ordered_path_still_runs";
+    if common::gpu(test).is_none() {
+        return;
+    }
+    let ctx = GpuContext::new(&ContextOptions::default()).unwrap();
+    let limits = ctx.properties.limits;
+    let max_local = limits.max_compute_work_group_size[0].min(limits.max_compute_work_group_invocations);
+    let mut manifest = builtin_manifest();
+    let stride = manifest.layouts[0].stride;
+    // The fused kernel stages one record per invocation: find a workgroup the device allows
+    // whose records do not fit its shared memory.
+    let Some(local_size) = (64..=max_local).step_by(64).find(|&l| l * stride > limits.max_compute_shared_memory_size)
+    else {
+        // Not a missing device: this one stages a whole workgroup's records (lavapipe does not).
+        eprintln!("SKIP {test}: {} fits a whole workgroup's records in shared memory", ctx.device_name);
+        return;
+    };
+    manifest.kernels[0].local_size[0] = local_size;
+    let base = RunOptions { objects: 300, frames: 1, mode: Mode::Mdi, ..RunOptions::default() };
+    let err = run_on(&ctx, &manifest, &RunOptions { compaction: Compaction::Fused, ..base.clone() })
+        .expect_err("a fused kernel whose records do not fit shared memory");
+    let msg = err.to_string();
+    assert!(msg.contains("shared memory") && msg.contains("use the ordered compaction"), "{msg}");
+    let ordered = run_on(&ctx, &manifest, &RunOptions { compaction: Compaction::Ordered, ..base.clone() }).unwrap();
+    assert_eq!(ordered.frames[0].visible, reference_visible(&base));
+}

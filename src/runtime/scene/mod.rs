@@ -254,6 +254,14 @@ fn run_checked(
             ctx.device_name
         )));
     }
+    let fused_shared = gpu::fused_shared_bytes(local_size, layout.stride);
+    let shared_max = ctx.properties.limits.max_compute_shared_memory_size;
+    if options.compaction == Compaction::Fused && options.mode != Mode::Cpu && fused_shared > shared_max {
+        return Err(RuntimeError::Invalid(format!(
+            "the fused culling kernel needs {fused_shared} bytes of shared memory at local_size.x = {local_size}; {} allows {shared_max} (use the ordered compaction)",
+            ctx.device_name
+        )));
+    }
     let (pin, note) = compat::subgroup_pin(kernel, &live, local_size, &ctx.caps);
     let meshes = world::meshes();
     let objects = world::objects(options.objects, options.seed);
@@ -274,16 +282,6 @@ fn run_checked(
         object_id: options.object_id,
     };
     let mut g = gpu::SceneGpu::new(ctx, &setup)?;
-    if options.compaction == Compaction::Fused && options.mode != Mode::Cpu && g.cull_compact == vk::Pipeline::null() {
-        // SAFETY: nothing was submitted.
-        unsafe { g.destroy(&ctx.device) };
-        return Err(RuntimeError::Invalid(format!(
-            "the fused culling kernel needs {} bytes of shared memory at local_size.x = {local_size}; {} allows {} (use the ordered compaction)",
-            gpu::fused_shared_bytes(local_size, layout.stride),
-            ctx.device_name,
-            ctx.properties.limits.max_compute_shared_memory_size
-        )));
-    }
     let g_object_id = g.object_id;
     let mut stream_validation = vec![];
     let result = run_frames(ctx, &mut g, manifest, layout, options, &objects, &meshes, &mut stream_validation);
