@@ -33,8 +33,11 @@ export CARGO_TERM_COLOR=never
 step "formatting (rustfmt.toml)"
 cargo fmt --check 2>&1
 
-step "every test, with the shader checks (shaderc + naga) built in"
-cargo test --locked --features shaderc --no-fail-fast 2>&1
+step "lints: clippy on every crate and target, warnings denied"
+cargo clippy --locked --workspace --all-targets --features dgcc-cli/shaderc -- -D warnings 2>&1
+
+step "every test of every crate, with the shader checks (shaderc + naga) built in"
+cargo test --locked --workspace --features dgcc-cli/shaderc --no-fail-fast 2>&1
 
 step "runtime tests and the differential check under VK_LAYER_KHRONOS_validation 1.4.309 (trixie root, lavapipe)"
 # Only the Vulkan-using test binaries (the root has no glslangValidator or cc for the others).
@@ -44,7 +47,7 @@ step "runtime tests and the differential check under VK_LAYER_KHRONOS_validation
 VVL_TESTS=(--test vvl_smoke --test vvl_differential --test runtime_exec --test runtime_examples --test runtime_scene --test runtime_validate)
 if [ "$root" = 1 ]; then
   DGCC_TRIXIE_ROOT=$TRIXIE_ROOT CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER="$PWD/.ci/with-validation.sh" \
-    cargo test --locked --features shaderc "${VVL_TESTS[@]}" 2>&1
+    cargo test --locked -p dgcc-cli --features shaderc "${VVL_TESTS[@]}" 2>&1
 elif [ -n "${CI:-}" ]; then
   echo "test: the validation-layer run needs root (it enters a chroot)" >&2
   exit 1
@@ -52,12 +55,16 @@ else
   echo "test: SKIP the validation-layer run (needs root)"
 fi
 
-step "the runtime alone builds without the compiler's dependencies, the compiler without Vulkan"
-cargo build --locked --lib --no-default-features --features runtime 2>&1
-cargo build --locked --lib --no-default-features --features compiler 2>&1
+step "each part builds alone: the runtime without the compiler, the compiler without Vulkan, the facade's feature sets"
+cargo build --locked -p dgcc-core 2>&1
+cargo build --locked -p dgcc-runtime 2>&1
+cargo build --locked -p dgcc-compiler 2>&1
+cargo build --locked -p dgcc --no-default-features 2>&1
+cargo build --locked -p dgcc 2>&1
+cargo build --locked -p dgcc --no-default-features --features compiler 2>&1
 
 step "the crate docs build without warnings"
-RUSTDOCFLAGS="-D warnings" cargo doc --locked --no-deps --lib 2>&1 | tail -n 2
+RUSTDOCFLAGS="-D warnings" cargo doc --locked --no-deps --workspace --lib 2>&1 | tail -n 2
 
 step "the book builds"
 if ! command -v mdbook >/dev/null; then

@@ -4,10 +4,20 @@
 //! `VK_EXT_device_generated_commands` indirect-commands layouts, validated against device
 //! profiles, and every artifact that must agree with them byte for byte.
 //!
-//! Features: `compiler` (front ends, validation, layout, emitters; no Vulkan), `runtime` (the
-//! ash executor; no compiler dependencies), `shaderc` (shader checks), `cli` (the binary).
-//! Without any feature the crate holds what both halves share: the manifest types (`ir`),
-//! device profiles (`device`), diagnostics as data (`diag`) and the rule registry (`rules`).
+//! This crate is the facade over the parts of the workspace, each a crate of its own so that
+//! a user gets only the dependencies of the part they use:
+//!
+//! | part | crate | what | depends on |
+//! |---|---|---|---|
+//! | shared | `dgcc-core` | the IR with its one token table, diagnostics, the code registry, device profiles, the light rules | serde |
+//! | `compiler` feature | `dgcc-compiler` | front ends, layout engine, checks, emitters, `build` | ron, pest, codespan (shaderc, naga behind `shaderc`) |
+//! | `runtime` feature (default) | `dgcc-runtime` | layouts, execution sets, executor, fallback, stream validation | ash |
+//! | — | `dgcc-cli` | the `dgcc` binary, the demo scene, the bench | clap, plotters, png, … |
+//!
+//! An engine names `dgcc` (the runtime and the shared part, nothing else) and its build script
+//! names `dgcc-compiler`; the generated Rust refers to `::dgcc::ash` and `::dgcc::runtime`, so
+//! an engine that uses it keeps the name `dgcc` for this crate. A tool that wants everything
+//! turns on `compiler`. Without any feature the crate holds the shared part alone.
 //!
 //! # The whole pipeline
 //!
@@ -95,40 +105,21 @@
 //! # }
 //! ```
 
-/// Validation; the rules that need only compiled layouts and profiles are light (the runtime
-/// uses them), the rest is behind `compiler`.
-pub mod check;
-pub mod device;
-pub mod diag;
-pub mod ir;
-pub mod rules;
-pub mod span;
-pub mod stages;
+pub use dgcc_core::{device, diag, ir, rules, span, stages};
+
+/// Validation: the light rules (`dgcc_core::check`, which the runtime applies too) and, with
+/// the `compiler` feature, the source rules and `check::check`.
+#[cfg(feature = "compiler")]
+pub use dgcc_compiler::check;
+#[cfg(not(feature = "compiler"))]
+pub use dgcc_core::check;
 
 #[cfg(feature = "compiler")]
-pub mod ast;
-#[cfg(feature = "compiler")]
-pub mod build;
-#[cfg(feature = "compiler")]
-pub mod driver;
-#[cfg(feature = "compiler")]
-pub mod emit;
-#[cfg(feature = "compiler")]
-pub mod layout;
-#[cfg(feature = "compiler")]
-pub mod render;
-#[cfg(feature = "compiler")]
-pub mod shader;
-#[cfg(feature = "compiler")]
-pub mod syntax;
+pub use dgcc_compiler::{ast, build, driver, emit, layout, render, shader, syntax};
 
 #[cfg(feature = "runtime")]
-pub mod runtime;
+pub use dgcc_runtime as runtime;
 /// The ash version the runtime and the generated Rust (`--emit rust`) are built on, so that a
 /// crate using generated code needs no ash dependency of its own.
 #[cfg(feature = "runtime")]
-pub use ash;
-
-/// `dgcc bench`: the scene in every mode at several object counts, with plots.
-#[cfg(feature = "cli")]
-pub mod bench;
+pub use dgcc_runtime::ash;

@@ -9,8 +9,8 @@
 #[path = "runtime/common.rs"]
 mod common;
 
-use dgcc::runtime::scene::{builtin_manifest, run, run_on, world, Compaction, Mode, ObjectId, RunOptions, RunReport};
 use dgcc::runtime::{ContextOptions, GpuContext};
+use dgcc_cli::scene::{builtin_manifest, run, run_on, world, Compaction, Mode, ObjectId, RunOptions, RunReport};
 
 fn reference_visible(o: &RunOptions) -> u32 {
     let m = world::meshes();

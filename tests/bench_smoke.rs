@@ -23,7 +23,7 @@ fn bench_writes_consistent_outputs_for_every_mode_and_count() {
         return;
     }
     let out = out_dir("bench-smoke");
-    let scene = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("examples/scene.ron");
+    let scene = PathBuf::from(env!("DGCC_CHECKOUT")).join("examples/scene.ron");
     let modes = ["cpu", "mdi", "dgc", "dgc-explicit-ordered"];
     let counts = [200u64, 500];
     let run = Command::new(env!("CARGO_BIN_EXE_dgcc"))
@@ -109,7 +109,7 @@ fn bench_writes_consistent_outputs_for_every_mode_and_count() {
 
 #[test]
 fn bad_modes_are_a_usage_error_before_any_device_work() {
-    let scene = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("examples/scene.ron");
+    let scene = PathBuf::from(env!("DGCC_CHECKOUT")).join("examples/scene.ron");
     let run = Command::new(env!("CARGO_BIN_EXE_dgcc"))
         .arg("bench")
         .arg(&scene)

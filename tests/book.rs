@@ -12,7 +12,7 @@
 use std::path::{Path, PathBuf};
 
 fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    PathBuf::from(env!("DGCC_CHECKOUT"))
 }
 
 fn bless() -> bool {

@@ -5,11 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn dgcc(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_dgcc"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("dgcc runs")
+    Command::new(env!("CARGO_BIN_EXE_dgcc")).args(args).current_dir(env!("DGCC_CHECKOUT")).output().expect("dgcc runs")
 }
 
 fn code(o: &Output) -> i32 {

@@ -25,7 +25,7 @@ use std::process::Command;
 const FIXTURES: [&str; 5] = ["scene", "mesh", "pinned", "compute", "raytrace"];
 
 fn fixture_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/emit/fixtures")
+    Path::new(env!("DGCC_CHECKOUT")).join("tests/emit/fixtures")
 }
 
 fn fixture(name: &str) -> Manifest {
@@ -35,7 +35,7 @@ fn fixture(name: &str) -> Manifest {
 /// Every fixture (labelled by its name) and every example description (`example-<name>`).
 fn fixtures() -> Vec<(String, Manifest)> {
     let mut all: Vec<(String, Manifest)> = FIXTURES.iter().map(|&n| (n.to_string(), fixture(n))).collect();
-    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+    let examples = Path::new(env!("DGCC_CHECKOUT")).join("examples");
     let mut paths: Vec<PathBuf> = std::fs::read_dir(&examples)
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -508,7 +508,7 @@ fn two_headers_and_two_includes_coexist_in_one_translation_unit() {
 /// with `DGCC_BLESS=1 cargo test --test emit`.
 #[test]
 fn committed_generated_rust_is_what_the_emitter_prints_now() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/emit/generated");
+    let dir = Path::new(env!("DGCC_CHECKOUT")).join("tests/emit/generated");
     let bless = std::env::var("DGCC_BLESS").is_ok_and(|v| v == "1");
     let mut stale = vec![];
     for (name, m) in fixtures() {

@@ -8,7 +8,7 @@ use dgcc::emit::{self, Output};
 use std::path::{Path, PathBuf};
 
 fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/emit/fixtures").join(format!("{name}.ron"))
+    Path::new(env!("DGCC_CHECKOUT")).join("tests/emit/fixtures").join(format!("{name}.ron"))
 }
 
 fn scratch(name: &str) -> PathBuf {

@@ -1,7 +1,9 @@
-//! The example crate in `examples/embed/` (a build script that calls `dgcc::build`, a library
-//! that includes the generated Rust, with dgcc's `runtime` feature only) builds offline and its
-//! binary prints what the description says; a copy with a broken description fails to build
-//! with dgcc's diagnostics. The nested builds use a target dir inside this test's target dir.
+//! The example crate in `examples/embed/` (a build script that calls `dgcc_compiler::build`, a
+//! library that includes the generated Rust and names `dgcc` with its default features) builds
+//! offline and its binary prints what the description says; its dependencies are an engine's
+//! (none of the CLI's or the compiler's in the crate, no Vulkan in the build script); a copy
+//! with a broken description fails to build with dgcc's diagnostics. The nested builds use a
+//! target dir inside this test's target dir.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -13,7 +15,7 @@ fn cargo() -> Command {
 }
 
 fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    PathBuf::from(env!("DGCC_CHECKOUT"))
 }
 
 #[test]
@@ -38,7 +40,7 @@ fn the_embed_example_builds_offline_and_its_layout_is_the_description() {
     }
     let toml = std::fs::read_to_string(root().join("examples/embed/Cargo.toml"))
         .unwrap()
-        .replace("path = \"../..\"", &format!("path = {:?}", root().display().to_string()));
+        .replace("path = \"../..", &format!("path = \"{}", root().display()));
     std::fs::write(copy.join("Cargo.toml"), toml).unwrap();
     let desc = std::fs::read_to_string(root().join("examples/embed/layouts/sprites.ron"))
         .unwrap()
@@ -52,4 +54,60 @@ fn the_embed_example_builds_offline_and_its_layout_is_the_description() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success(), "a rejected description must fail the build");
     assert!(stderr.contains("error[E0401]"), "{stderr}");
+}
+
+/// The embed example's dependency tree over normal and build edges, as (depth, crate) pairs.
+fn tree() -> Vec<(usize, String)> {
+    let manifest = root().join("examples/embed/Cargo.toml");
+    let out = cargo()
+        .args(["tree", "--offline", "--prefix", "depth", "--format", "{p}", "-e", "normal,build", "--manifest-path"])
+        .arg(&manifest)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "cargo tree: {}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    text.lines()
+        .filter_map(|l| {
+            let digits = l.chars().take_while(char::is_ascii_digit).count();
+            let name = l[digits..].split_whitespace().next()?;
+            Some((l[..digits].parse().ok()?, name.to_owned()))
+        })
+        .collect()
+}
+
+/// The crates below the direct dependency `direct` (itself included).
+fn below(tree: &[(usize, String)], direct: &str) -> Vec<String> {
+    let start =
+        tree.iter().position(|(d, n)| *d == 1 && n == direct).unwrap_or_else(|| panic!("no `{direct}` in {tree:?}"));
+    let end = tree[start + 1..].iter().position(|(d, _)| *d <= 1).map_or(tree.len(), |i| start + 1 + i);
+    tree[start..end].iter().map(|(_, n)| n.clone()).collect()
+}
+
+#[test]
+fn an_engine_gets_the_runtime_and_its_build_script_the_compiler_without_vulkan() {
+    let tree = tree();
+    // The crate's own dependency is `dgcc` with its default features; the build script's is `dgcc-compiler`.
+    let direct: Vec<&str> = tree.iter().filter(|(d, _)| *d == 1).map(|(_, n)| n.as_str()).collect();
+    assert_eq!(direct, ["dgcc", "dgcc-compiler"], "{tree:?}");
+    let normal = below(&tree, "dgcc");
+    assert!(normal.iter().any(|c| c == "dgcc-runtime") && normal.iter().any(|c| c == "ash"), "{normal:?}");
+    for tool in [
+        "clap",
+        "plotters",
+        "png",
+        "indicatif",
+        "pest",
+        "ron",
+        "codespan-reporting",
+        "shaderc",
+        "dgcc-compiler",
+        "dgcc-cli",
+    ] {
+        assert!(!normal.iter().any(|c| c == tool), "the engine's normal dependencies hold `{tool}`: {normal:?}");
+    }
+    let build = below(&tree, "dgcc-compiler");
+    assert!(build.iter().any(|c| c == "pest"), "{build:?}");
+    for vulkan in ["ash", "dgcc-runtime"] {
+        assert!(!build.iter().any(|c| c == vulkan), "the build script's compiler holds `{vulkan}`: {build:?}");
+    }
 }

@@ -42,7 +42,7 @@ use dgcc::ir::{Manifest, TokenType};
 use dgcc::runtime::ext_dgc;
 
 fn manifest(name: &str) -> Manifest {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/emit/generated/{name}.dgc.json"));
+    let path = std::path::Path::new(env!("DGCC_CHECKOUT")).join(format!("tests/emit/generated/{name}.dgc.json"));
     Manifest::from_json(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
@@ -90,7 +90,7 @@ macro_rules! check_pipeline {
 
 #[test]
 fn every_generated_file_is_included_here() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/emit/generated");
+    let dir = std::path::Path::new(env!("DGCC_CHECKOUT")).join("tests/emit/generated");
     let mut found: Vec<String> = std::fs::read_dir(dir)
         .unwrap()
         .filter_map(|e| e.unwrap().path().file_name()?.to_str()?.strip_suffix(".rs").map(str::to_string))

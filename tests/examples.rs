@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 fn examples() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+    let root = Path::new(env!("DGCC_CHECKOUT")).join("examples");
     let mut v = vec![];
     for dir in [root.clone(), root.join("mistakes")] {
         for e in std::fs::read_dir(dir).unwrap() {

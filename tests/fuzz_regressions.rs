@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 const TIME_BOUND: Duration = Duration::from_secs(30);
 
 fn inputs(target: &str) -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fuzz_regressions").join(target);
+    let dir = Path::new(env!("DGCC_CHECKOUT")).join("tests/fuzz_regressions").join(target);
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.is_file() && !is_hidden(p)).collect())
         .unwrap_or_default();
@@ -60,7 +60,7 @@ fn run_bounded(entry: fn(&[u8]), bytes: Vec<u8>) -> Result<Duration, String> {
 /// `open.txt`, with the cause. Each must still fail — when one passes, its fix has landed and
 /// the line goes, so an open entry can neither hide a regression nor outlive its bug.
 fn open_inputs() -> Vec<String> {
-    let list = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fuzz_regressions/open.txt");
+    let list = Path::new(env!("DGCC_CHECKOUT")).join("tests/fuzz_regressions/open.txt");
     let text = std::fs::read_to_string(list).unwrap_or_default();
     text.lines()
         .map(str::trim)

@@ -11,7 +11,7 @@ use proptest::prelude::*;
 use serde_json::{json, Value};
 
 fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/profiles").join(name)
+    Path::new(env!("DGCC_CHECKOUT")).join("tests/profiles").join(name)
 }
 
 fn load(name: &str) -> Profile {

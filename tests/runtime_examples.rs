@@ -31,8 +31,7 @@ const SECOND_ENTRY: u32 = 1000;
 
 fn examples() -> Vec<(String, Manifest)> {
     // DGCC_REPO: the checkout, when the binary runs away from its build tree (another machine).
-    let repo =
-        std::env::var("DGCC_REPO").map(PathBuf::from).unwrap_or_else(|_| PathBuf::from(env!("CARGO_MANIFEST_DIR")));
+    let repo = std::env::var("DGCC_REPO").map(PathBuf::from).unwrap_or_else(|_| PathBuf::from(env!("DGCC_CHECKOUT")));
     let dir = repo.join("examples");
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap()

@@ -7,7 +7,7 @@
 #[path = "runtime/common.rs"]
 mod common;
 
-use dgcc::runtime::scene::{builtin_manifest, run, world, Mode, RunOptions, RunReport};
+use dgcc_cli::scene::{builtin_manifest, run, world, Mode, RunOptions, RunReport};
 use std::process::Command;
 
 fn options(mode: Mode, objects: u32) -> RunOptions {

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("shaders/runtime")
+    PathBuf::from(env!("DGCC_CHECKOUT")).join("shaders/runtime")
 }
 
 fn bless() -> bool {
@@ -18,7 +18,7 @@ fn bless() -> bool {
 #[test]
 fn the_generated_scene_files_are_up_to_date() {
     use dgcc::emit::{emit, Output};
-    let source = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("examples/scene.ron");
+    let source = PathBuf::from(env!("DGCC_CHECKOUT")).join("examples/scene.ron");
     let (_, compilation) = dgcc::driver::compile_file(&source, &Default::default()).expect("scene.ron is readable");
     assert!(!compilation.has_errors(), "scene.ron does not compile: {:?}", compilation.diagnostics);
     let manifest = compilation.manifest.expect("a manifest");

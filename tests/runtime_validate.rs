@@ -12,9 +12,9 @@ mod rig;
 mod validate_use;
 
 use dgcc::ir::TokenType;
-use dgcc::runtime::scene::world::Rng;
 use dgcc::runtime::validate::{BoundIndexBuffer, Check, StreamLimits, StreamReport};
 use dgcc::runtime::ContextOptions;
+use dgcc_cli::scene::world::Rng;
 use rig::{lo_hi, Rig};
 
 /// Any device that runs compute: the validator needs no extension.

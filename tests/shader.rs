@@ -16,7 +16,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 fn fixture_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/emit/fixtures")
+    Path::new(env!("DGCC_CHECKOUT")).join("tests/emit/fixtures")
 }
 
 fn fixture(name: &str) -> (Pipeline, Manifest) {

@@ -22,7 +22,7 @@ use dgcc::syntax::{self, SyntaxKind};
 pub const FIXTURES: &[&str] = &["scene", "all_kinds", "minimal"];
 
 pub fn fixture(file: &str) -> String {
-    let path = format!("{}/tests/syntax/{file}", env!("CARGO_MANIFEST_DIR"));
+    let path = format!("{}/tests/syntax/{file}", env!("DGCC_CHECKOUT"));
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 

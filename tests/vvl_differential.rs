@@ -219,7 +219,7 @@ fn dgcc_reports_every_layout_vuid_the_validation_layer_reports() {
 
     // DGCC_REPO: where the inputs are when the binary runs away from its build tree (the H200).
     let repo_dir =
-        std::env::var("DGCC_REPO").map(PathBuf::from).unwrap_or_else(|_| PathBuf::from(env!("CARGO_MANIFEST_DIR")));
+        std::env::var("DGCC_REPO").map(PathBuf::from).unwrap_or_else(|_| PathBuf::from(env!("DGCC_CHECKOUT")));
     let repo = repo_dir.as_path();
     let files = inputs(repo);
     assert!(files.len() > 50, "too few inputs found under {}: {}", repo.display(), files.len());

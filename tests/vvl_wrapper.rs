@@ -19,7 +19,7 @@ fn trixie_root() -> PathBuf {
 }
 
 fn wrapper() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join(".ci/with-validation.sh")
+    Path::new(env!("DGCC_CHECKOUT")).join(".ci/with-validation.sh")
 }
 
 fn is_root_user() -> bool {
@@ -51,7 +51,7 @@ fn available(test: &str) -> bool {
 
 fn run(args: &[&str], envs: &[(&str, &str)]) -> Output {
     let mut cmd = Command::new("bash");
-    cmd.arg(wrapper()).args(args).current_dir(env!("CARGO_MANIFEST_DIR"));
+    cmd.arg(wrapper()).args(args).current_dir(env!("DGCC_CHECKOUT"));
     // Start from the caller's environment minus the wrapper's own re-entry marker.
     cmd.env_remove("DGCC_WITH_VALIDATION_NS");
     for (k, v) in envs {
@@ -115,7 +115,7 @@ fn repo_and_working_directory_keep_their_paths() {
     if !available("repo_and_working_directory_keep_their_paths") {
         return;
     }
-    let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).canonicalize().expect("manifest dir");
+    let manifest = Path::new(env!("DGCC_CHECKOUT")).canonicalize().expect("manifest dir");
     let out = run(&["/bin/sh", "-c", "pwd -P && test -f Cargo.toml && test -x .ci/with-validation.sh"], &[]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_eq!(text(&out.stdout).trim(), manifest.to_str().expect("utf-8 path"));

@@ -17,7 +17,7 @@ use dgcc::render::{human, SourceFile};
 use std::path::{Path, PathBuf};
 
 pub fn crate_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    PathBuf::from(env!("DGCC_CHECKOUT"))
 }
 
 /// The `.ron` files of a folder, sorted.

@@ -61,7 +61,7 @@ fn the_executor_validates_before_executing_and_still_runs_the_stream() {
 
 #[test]
 fn the_scene_validates_a_clean_stream_every_frame_in_both_gpu_modes() {
-    use dgcc::runtime::scene::{builtin_manifest, run, Mode, RunOptions};
+    use dgcc_cli::scene::{builtin_manifest, run, Mode, RunOptions};
     if device("the_scene_validates_a_clean_stream_every_frame_in_both_gpu_modes").is_none() {
         return;
     }
@@ -102,7 +102,7 @@ fn dgcc_run_validate_stream_prints_a_clean_line() {
     // DGCC_BIN / DGCC_REPO: the binary and the checkout, when this test runs away from its
     // build tree (another machine).
     let bin = std::env::var("DGCC_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_dgcc").to_owned());
-    let repo = std::env::var("DGCC_REPO").unwrap_or_else(|_| env!("CARGO_MANIFEST_DIR").to_owned());
+    let repo = std::env::var("DGCC_REPO").unwrap_or_else(|_| env!("DGCC_CHECKOUT").to_owned());
     let out = std::process::Command::new(bin)
         .current_dir(repo)
         .args(["run", "examples/scene.ron", "--objects", "500", "--validate-stream"])

@@ -1,0 +1,118 @@
+//! Bytes the culling passes move per frame, counted from what their shaders read and write.
+//!
+//! Why count instead of asking a profiler: the bench must run anywhere, and an effective
+//! bandwidth (bytes ÷ GPU time) is only honest if the bytes are the shaders' own. The counts
+//! below follow `cull.comp`, `compact.comp` and `cull_compact.comp` line by line:
+//!
+//! - an `Object` is 32 bytes and is read whole (its two vec4s fill one 32-byte sector);
+//! - a visible object's record is written field by field by the generated writers: the
+//!   layout's token bytes (`record_bytes`, 44 for the scene), not the padding up to the stride;
+//! - the ordered compaction copies whole records (`stride` bytes read and written), reads the
+//!   visibility flags twice (once per phase), and in phase 1 each workgroup's first invocation
+//!   reads the sums of all workgroups before it — `4·g·(g−1)/2` bytes, which grows with the
+//!   square of the object count and is why that path is not the fast one;
+//! - the fused kernel reads each object once, assembles visible records in shared memory and
+//!   copies them out whole, padding included (`stride` bytes per visible object). Its count
+//!   takes one atomic per subgroup of each workgroup (`local_size × objects per invocation`
+//!   objects), 4 bytes read and 4 written — at most, since a subgroup with nothing visible
+//!   skips it — and the kernel stores the subgroup size once. (The count is cleared at the end
+//!   of the previous frame, outside the timed pass.)
+//!
+//! The frame uniforms (272 bytes, the same for every invocation) are left out: they are read
+//! from cache, not memory, and would be noise next to megabytes.
+
+use crate::scene::Compaction;
+use serde::Serialize;
+
+/// What the passes of one frame read and write, in bytes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Traffic {
+    pub read: u64,
+    pub written: u64,
+}
+
+impl Traffic {
+    pub fn total(self) -> u64 {
+        self.read + self.written
+    }
+
+    /// Gigabytes (10⁹ bytes) per second for the passes taking `ms` milliseconds.
+    pub fn gbps(self, ms: f64) -> Option<f64> {
+        (ms > 0.0).then(|| self.total() as f64 / (ms * 1e-3) / 1e9)
+    }
+}
+
+/// The kernels' shape: workgroup and subgroup size, objects per fused invocation, record size.
+#[derive(Clone, Copy, Debug)]
+pub struct Shape {
+    pub local_size: u64,
+    /// The subgroup size the kernel ran with.
+    pub subgroup_size: u64,
+    pub fused_objects_per_invocation: u64,
+    /// Bytes of a record the writers fill (the tokens' sizes).
+    pub record_bytes: u64,
+    pub stride: u64,
+}
+
+/// The scene's culling passes for `objects` objects of which `visible` passed.
+pub fn cull_and_compact(compaction: Compaction, objects: u64, visible: u64, shape: &Shape) -> Traffic {
+    const OBJECT: u64 = 32;
+    const FLAG: u64 = 4;
+    let Shape { local_size, subgroup_size, fused_objects_per_invocation, record_bytes, stride } = *shape;
+    let groups = objects.div_ceil(local_size.max(1));
+    match compaction {
+        Compaction::Ordered => {
+            let cull = Traffic { read: OBJECT * objects, written: FLAG * objects + record_bytes * visible };
+            let sums = Traffic { read: FLAG * objects, written: 4 * groups };
+            let scatter = Traffic {
+                read: FLAG * objects + 4 * groups * groups.saturating_sub(1) / 2 + stride * visible,
+                written: stride * visible + 8,
+            };
+            Traffic {
+                read: cull.read + sums.read + scatter.read,
+                written: cull.written + sums.written + scatter.written,
+            }
+        }
+        Compaction::Fused => {
+            let groups = objects.div_ceil((local_size * fused_objects_per_invocation).max(1));
+            let atomics = groups * local_size.div_ceil(subgroup_size.max(1));
+            Traffic { read: OBJECT * objects + 4 * atomics, written: stride * visible + 4 * atomics + 4 }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SHAPE: Shape =
+        Shape { local_size: 64, subgroup_size: 32, fused_objects_per_invocation: 4, record_bytes: 44, stride: 48 };
+
+    #[test]
+    fn the_fused_pass_reads_each_object_once_and_writes_each_visible_record_once() {
+        let t = cull_and_compact(Compaction::Fused, 1_000_000, 250_000, &SHAPE);
+        let atomics = 3_907 * 2; // 1,000,000 / 256 workgroups, rounded up, of two subgroups
+        assert_eq!(t.read, 32_000_000 + 4 * atomics);
+        assert_eq!(t.written, 12_000_000 + 4 * atomics + 4);
+        // Narrower subgroups take more atomics.
+        let narrow = cull_and_compact(Compaction::Fused, 1_000_000, 250_000, &Shape { subgroup_size: 8, ..SHAPE });
+        assert_eq!(narrow.read, 32_000_000 + 4 * 3_907 * 8);
+    }
+
+    #[test]
+    fn the_ordered_passes_pay_for_flags_record_copies_and_the_quadratic_prefix() {
+        let t = cull_and_compact(Compaction::Ordered, 640, 100, &SHAPE);
+        // 10 groups: the prefix reads 0 + 1 + … + 9 = 45 sums.
+        assert_eq!(t.read, 32 * 640 + 4 * 640 + 4 * 640 + 4 * 45 + 48 * 100);
+        assert_eq!(t.written, 4 * 640 + 44 * 100 + 4 * 10 + 48 * 100 + 8);
+        let fused = cull_and_compact(Compaction::Fused, 640, 100, &SHAPE);
+        assert!(fused.total() < t.total());
+    }
+
+    #[test]
+    fn bandwidth_is_bytes_over_time_and_needs_a_time() {
+        let t = Traffic { read: 3_000_000_000, written: 1_000_000_000 };
+        assert_eq!(t.gbps(1000.0), Some(4.0));
+        assert_eq!(t.gbps(0.0), None);
+    }
+}

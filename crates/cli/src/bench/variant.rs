@@ -1,0 +1,164 @@
+//! What one column of the benchmark runs: a scene mode plus, for DGC, overrides of the layout's
+//! `ExplicitPreprocess` and `UnorderedSequences` flags and its tokens, and, for the GPU-driven
+//! modes, where the draws read their object id.
+//!
+//! Why variants have names like `dgc-explicit-ordered`: one `--modes` list then runs the
+//! questions "what does implicit preprocessing cost?" and "does the unordered hint matter?"
+//! side by side in the same run, on the same device, with the same scene; the name is also the
+//! row label in every output.
+
+use crate::scene::{Mode, ObjectId, RunOptions};
+use serde::Serialize;
+use std::fmt;
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Variant {
+    pub mode: Mode,
+    /// `Some` only for dgc: replaces the layout's `ExplicitPreprocess` flag.
+    pub explicit_preprocess: Option<bool>,
+    /// `Some` only for dgc: replaces the layout's `UnorderedSequences` flag.
+    pub unordered_sequences: Option<bool>,
+    /// dgc only: drop the INDEX_BUFFER token, bind the index buffer once (`-boundindex`).
+    pub bind_index_buffer: bool,
+    /// dgc and mdi: the object id from each draw's firstInstance (`-firstinstance`); dgc then
+    /// drops the PUSH_CONSTANT token.
+    pub object_id: ObjectId,
+}
+
+impl Variant {
+    pub const fn plain(mode: Mode) -> Variant {
+        Variant {
+            mode,
+            explicit_preprocess: None,
+            unordered_sequences: None,
+            bind_index_buffer: false,
+            object_id: ObjectId::Record,
+        }
+    }
+
+    /// `cpu`, `mdi`, `dgc`, or `dgc` followed by `-explicit`/`-implicit`, `-ordered`/
+    /// `-unordered`, `-boundindex` and `-firstinstance`, in any order; `mdi-firstinstance`.
+    pub fn parse(text: &str) -> Result<Variant, String> {
+        let mut parts = text.trim().split('-');
+        let head = parts.next().unwrap_or_default();
+        let mode = Mode::from_name(head)
+            .ok_or_else(|| format!("unknown mode `{head}` in `{text}`: expected cpu, mdi or dgc"))?;
+        let mut v = Variant::plain(mode);
+        for part in parts {
+            if part == "firstinstance" && mode != Mode::Cpu {
+                if std::mem::replace(&mut v.object_id, ObjectId::Instance) == ObjectId::Instance {
+                    return Err(format!("`{text}` says firstinstance twice"));
+                }
+                continue;
+            }
+            if mode != Mode::Dgc {
+                return Err(format!("`{text}`: only dgc takes options (`-{part}`), and mdi `-firstinstance`"));
+            }
+            if part == "boundindex" {
+                if std::mem::replace(&mut v.bind_index_buffer, true) {
+                    return Err(format!("`{text}` says boundindex twice"));
+                }
+                continue;
+            }
+            let (slot, value) = match part {
+                "explicit" => (&mut v.explicit_preprocess, true),
+                "implicit" => (&mut v.explicit_preprocess, false),
+                "unordered" => (&mut v.unordered_sequences, true),
+                "ordered" => (&mut v.unordered_sequences, false),
+                _ => {
+                    return Err(format!(
+                        "`{text}`: unknown dgc option `{part}` (explicit, implicit, ordered, unordered, boundindex, firstinstance)"
+                    ))
+                }
+            };
+            if slot.replace(value).is_some() {
+                return Err(format!("`{text}` sets the same flag twice"));
+            }
+        }
+        Ok(v)
+    }
+
+    /// Apply the variant to scene options.
+    pub fn apply(&self, options: &mut RunOptions) {
+        options.mode = self.mode;
+        options.explicit_preprocess = self.explicit_preprocess;
+        options.unordered_sequences = self.unordered_sequences;
+        options.bind_index_buffer = self.bind_index_buffer;
+        options.object_id = self.object_id;
+    }
+}
+
+impl fmt::Display for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.mode.name())?;
+        match self.explicit_preprocess {
+            Some(true) => f.write_str("-explicit")?,
+            Some(false) => f.write_str("-implicit")?,
+            None => {}
+        }
+        match self.unordered_sequences {
+            Some(true) => f.write_str("-unordered")?,
+            Some(false) => f.write_str("-ordered")?,
+            None => {}
+        }
+        if self.bind_index_buffer {
+            f.write_str("-boundindex")?;
+        }
+        if self.object_id == ObjectId::Instance {
+            f.write_str("-firstinstance")?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip() {
+        for name in [
+            "cpu",
+            "mdi",
+            "dgc",
+            "dgc-explicit",
+            "dgc-implicit-ordered",
+            "dgc-unordered",
+            "dgc-boundindex",
+            "dgc-explicit-boundindex",
+            "dgc-firstinstance",
+            "dgc-boundindex-firstinstance",
+            "mdi-firstinstance",
+        ] {
+            assert_eq!(Variant::parse(name).unwrap().to_string(), name);
+        }
+        let v = Variant::parse("dgc-ordered-explicit").unwrap();
+        assert_eq!((v.explicit_preprocess, v.unordered_sequences), (Some(true), Some(false)));
+        assert_eq!(v.to_string(), "dgc-explicit-ordered");
+    }
+
+    #[test]
+    fn mistakes_say_what_is_wrong() {
+        assert!(Variant::parse("gpu").unwrap_err().contains("unknown mode `gpu`"));
+        assert!(Variant::parse("mdi-explicit").unwrap_err().contains("only dgc"));
+        assert!(Variant::parse("dgc-fast").unwrap_err().contains("unknown dgc option `fast`"));
+        assert!(Variant::parse("dgc-explicit-implicit").unwrap_err().contains("twice"));
+        assert!(Variant::parse("dgc-boundindex-boundindex").unwrap_err().contains("twice"));
+        assert!(Variant::parse("mdi-boundindex").unwrap_err().contains("only dgc"));
+        assert!(Variant::parse("cpu-firstinstance").unwrap_err().contains("only dgc"));
+        assert!(Variant::parse("mdi-firstinstance-firstinstance").unwrap_err().contains("twice"));
+    }
+
+    #[test]
+    fn applying_sets_the_scene_options() {
+        let mut o = RunOptions::default();
+        Variant::parse("dgc-explicit-ordered").unwrap().apply(&mut o);
+        assert_eq!((o.mode, o.explicit_preprocess, o.unordered_sequences), (Mode::Dgc, Some(true), Some(false)));
+        Variant::parse("mdi").unwrap().apply(&mut o);
+        assert_eq!((o.mode, o.explicit_preprocess, o.unordered_sequences), (Mode::Mdi, None, None));
+        Variant::parse("dgc-boundindex").unwrap().apply(&mut o);
+        assert!(o.bind_index_buffer);
+        Variant::parse("mdi-firstinstance").unwrap().apply(&mut o);
+        assert_eq!((o.mode, o.object_id, o.bind_index_buffer), (Mode::Mdi, ObjectId::Instance, false));
+    }
+}

@@ -1,0 +1,138 @@
+//! `dgcc bench FILE`: compile the description, run the benchmark with a progress bar on
+//! stderr, write `bench.json`, `bench.md`, `bench.svg` and `bench.png` into `--out`, and print
+//! the table.
+//!
+//! Exit codes: 0 when every row ran, 1 when the description has errors or some row failed
+//! (the files are still written, the failures are in them), 2 for bad usage, I/O, or no device.
+
+use super::{CompileOptions, MessageFormat, FAILED, OK, USAGE};
+use dgcc_cli::bench::{self, BenchOptions, Step, Variant};
+use dgcc_cli::scene::{Compaction, RunOptions};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::path::PathBuf;
+
+#[derive(clap::Args, Debug)]
+pub struct BenchArgs {
+    /// The description (`.ron` or `.dgc`) with the scene's draw layout.
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// Object counts, comma-separated.
+    #[arg(long, value_delimiter = ',', default_value = "1000,10000,100000,1000000")]
+    pub objects: Vec<u32>,
+    /// Modes, comma-separated: cpu, mdi, dgc; dgc may add -explicit/-implicit (preprocess) and
+    /// -ordered/-unordered (the UnorderedSequences flag), e.g. dgc-explicit-ordered.
+    #[arg(long, value_delimiter = ',', default_value = "cpu,mdi,dgc,dgc-explicit")]
+    pub modes: Vec<String>,
+    /// Measured frames per row.
+    #[arg(long, default_value_t = 20)]
+    pub frames: u32,
+    /// Frames run and discarded before measuring.
+    #[arg(long, default_value_t = 3)]
+    pub warmup: u32,
+    /// Output folder.
+    #[arg(long, default_value = "bench-out")]
+    pub out: PathBuf,
+    /// How the culled objects become the stream: fused (one pass, one atomic per subgroup) or
+    /// ordered (cull then a two-dispatch compaction in object order).
+    #[arg(long, default_value = "fused", value_parser = ["fused", "ordered"])]
+    pub compaction: String,
+    /// Preprocess memory the DGC executor may use, in MiB (more than that runs in chunks).
+    #[arg(long, default_value_t = 512)]
+    pub preprocess_budget_mib: u64,
+    /// Size of each copy of the bandwidth probe, in MiB; 0 skips the probe.
+    #[arg(long, default_value_t = 256)]
+    pub copy_mib: u64,
+    /// Render target width and height.
+    #[arg(long, default_value_t = 256)]
+    pub width: u32,
+    #[arg(long, default_value_t = 256)]
+    pub height: u32,
+    /// The draw layout to run (default: the one a kernel writes).
+    #[arg(long)]
+    pub layout: Option<String>,
+    /// Check against this target instead of the file's `targets`; repeat for several.
+    #[arg(long = "target", value_name = "T")]
+    pub targets: Vec<String>,
+}
+
+pub fn run(args: &BenchArgs) -> i32 {
+    let variants: Result<Vec<Variant>, String> = args.modes.iter().map(|m| Variant::parse(m)).collect();
+    let variants = match variants {
+        Ok(v) => v,
+        Err(e) => {
+            eprintln!("error: --modes: {e}");
+            return USAGE;
+        }
+    };
+    let compile =
+        CompileOptions { targets: args.targets.clone(), message_format: MessageFormat::Human, deny_warnings: false };
+    let Some((ok, compilation)) = super::check::compile_and_report(&args.file, &compile) else {
+        return USAGE;
+    };
+    let Some(manifest) = compilation.manifest.filter(|_| ok) else {
+        return FAILED;
+    };
+    let defaults = BenchOptions::default();
+    let options = BenchOptions {
+        objects: args.objects.clone(),
+        variants,
+        frames: args.frames,
+        warmup: args.warmup,
+        scene: RunOptions {
+            compaction: Compaction::from_name(&args.compaction).unwrap_or(Compaction::Fused),
+            preprocess_budget: args.preprocess_budget_mib.saturating_mul(1 << 20),
+            width: args.width,
+            height: args.height,
+            layout: args.layout.clone(),
+            ..defaults.scene
+        },
+        copy_bytes: args.copy_mib.saturating_mul(1 << 20),
+        copy_repeats: defaults.copy_repeats,
+    };
+    let bar = ProgressBar::new(bench::steps(&options));
+    bar.set_style(
+        ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar())
+            .progress_chars("=> "),
+    );
+    let mut first = true;
+    let result = bench::run(&manifest, &args.file.display().to_string(), &options, &mut |step: &Step| {
+        if !std::mem::take(&mut first) {
+            bar.inc(1);
+        }
+        bar.set_message(step.to_string());
+    });
+    bar.finish_and_clear();
+    let mut report = match result {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return USAGE;
+        }
+    };
+    report.command_line = std::env::args().collect();
+    match bench::output::write(&report, &args.out) {
+        Ok(paths) => {
+            print!("{}", bench::table::markdown(&report));
+            for p in paths {
+                eprintln!("wrote {}", p.display());
+            }
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            return USAGE;
+        }
+    }
+    if let Some(e) = &report.bandwidth_error {
+        eprintln!("warning: copy bandwidth not measured: {e}");
+    }
+    let failed: Vec<_> = report.rows.iter().filter(|r| r.error.is_some()).collect();
+    for r in &failed {
+        eprintln!("error: {} × {} objects: {}", r.variant, r.objects, r.error.as_deref().unwrap_or_default());
+    }
+    if failed.is_empty() {
+        OK
+    } else {
+        FAILED
+    }
+}

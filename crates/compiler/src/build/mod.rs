@@ -1,0 +1,274 @@
+//! `dgcc_compiler::build`: compile descriptions from a crate's build script into `OUT_DIR`.
+//!
+//! ```no_run
+//! // build.rs of a crate with `dgcc-compiler` under [build-dependencies]
+//! fn main() -> Result<(), dgcc_compiler::build::Failure> {
+//!     dgcc_compiler::build::Build::new().file("layouts/scene.ron").compile()?;
+//!     Ok(())
+//! }
+//! ```
+//! ```ignore
+//! // src/lib.rs of the same crate, with `dgcc` (its default: the runtime) under [dependencies]
+//! include!(concat!(env!("OUT_DIR"), "/scene.rs"));
+//! let tokens = scene::layouts::scene_draw::tokens();
+//! ```
+//!
+//! Why it is shaped this way:
+//! - It runs the same driver and the same emitters as `dgcc compile`, so a crate embeds exactly
+//!   what the command line would write, and a description that `dgcc check` rejects fails the
+//!   crate's build with the same rendered diagnostics.
+//! - [`Build::run`] only computes: it returns the files written and every input the result
+//!   depends on (descriptions, profile files, kernel sources, watched folders). Printing the
+//!   `cargo:rerun-if-changed` lines and warnings is [`Build::compile`]'s job, the one place that
+//!   talks to Cargo, so Cargo reruns the script exactly when an input changes.
+//! - Files are rewritten only when their contents change, so an unchanged description does not
+//!   make Cargo rebuild the crate that includes them.
+
+use crate::driver::{self, Options};
+use crate::emit::{self, Output};
+use crate::render::{self, SourceFile};
+use dgcc_core::diag::{has_errors, Diagnostic, Severity};
+use dgcc_core::ir::Manifest;
+use std::path::{Path, PathBuf};
+
+/// What to compile and where to put it. Built with chained calls, run with [`Build::compile`].
+#[derive(Clone, Debug)]
+pub struct Build {
+    files: Vec<PathBuf>,
+    dirs: Vec<PathBuf>,
+    out_dir: Option<PathBuf>,
+    outputs: Vec<Output>,
+    targets: Vec<String>,
+    deny_warnings: bool,
+    check_kernels: bool,
+}
+
+impl Default for Build {
+    fn default() -> Self {
+        Build::new()
+    }
+}
+
+/// What a successful build produced.
+#[derive(Clone, Debug, Default)]
+pub struct Report {
+    /// Every file under the output directory that this build wrote or found up to date.
+    pub files: Vec<PathBuf>,
+    /// Everything the result depends on: Cargo reruns the build script when one changes.
+    pub inputs: Vec<PathBuf>,
+    /// Warnings, rendered as `dgcc check` renders them.
+    pub warnings: Vec<String>,
+    /// The compiled pipelines.
+    pub manifests: Vec<Manifest>,
+}
+
+/// Why a build failed: the rendered errors (and warnings, with `deny_warnings`), and the inputs
+/// that were read, so that Cargo still reruns the script when one of them is fixed.
+pub struct Failure {
+    pub message: String,
+    pub inputs: Vec<PathBuf>,
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+/// Like `Display`, so that `fn main() -> Result<(), Failure>` in a build script prints the
+/// diagnostics as they are.
+impl std::fmt::Debug for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Failure {}
+
+impl Build {
+    /// A build with no inputs that writes every output (`.rs`, `.h`, `.glsl`, `.dgc.json`) to
+    /// `OUT_DIR` and checks the kernels.
+    pub fn new() -> Build {
+        Build {
+            files: vec![],
+            dirs: vec![],
+            out_dir: None,
+            outputs: Output::ALL.to_vec(),
+            targets: vec![],
+            deny_warnings: false,
+            check_kernels: true,
+        }
+    }
+
+    /// Compile one description (`.ron` or `.dgc`), relative to the crate root.
+    pub fn file(mut self, path: impl AsRef<Path>) -> Build {
+        self.files.push(path.as_ref().to_path_buf());
+        self
+    }
+
+    /// Compile every `.ron` and `.dgc` file in a folder (not recursive); adding a file to it
+    /// reruns the build script.
+    pub fn dir(mut self, path: impl AsRef<Path>) -> Build {
+        self.dirs.push(path.as_ref().to_path_buf());
+        self
+    }
+
+    /// Write here instead of `OUT_DIR`.
+    pub fn out_dir(mut self, path: impl AsRef<Path>) -> Build {
+        self.out_dir = Some(path.as_ref().to_path_buf());
+        self
+    }
+
+    /// Which outputs to write (default: all four).
+    pub fn emit(mut self, outputs: &[Output]) -> Build {
+        self.outputs = outputs.to_vec();
+        self
+    }
+
+    /// Check against this target instead of the descriptions' `targets` (like `--target`);
+    /// call again for more.
+    pub fn target(mut self, target: impl Into<String>) -> Build {
+        self.targets.push(target.into());
+        self
+    }
+
+    /// Fail the build on warnings too.
+    pub fn deny_warnings(mut self, deny: bool) -> Build {
+        self.deny_warnings = deny;
+        self
+    }
+
+    /// Run the shader checks on the kernels (default on; the compiled checks need the
+    /// `shaderc` feature of the build dependency).
+    pub fn check_kernels(mut self, check: bool) -> Build {
+        self.check_kernels = check;
+        self
+    }
+
+    /// Compile and write, and tell Cargo: `cargo:rerun-if-changed` for every input and
+    /// `cargo:warning` for every warning. The only function of dgcc that prints.
+    #[allow(clippy::print_stdout)]
+    pub fn compile(&self) -> Result<Report, Failure> {
+        let result = self.run();
+        let inputs = match &result {
+            Ok(r) => &r.inputs,
+            Err(f) => &f.inputs,
+        };
+        for i in inputs {
+            println!("cargo:rerun-if-changed={}", i.display());
+        }
+        if let Ok(r) = &result {
+            for w in &r.warnings {
+                for line in w.lines().filter(|l| !l.trim().is_empty()) {
+                    println!("cargo:warning={line}");
+                }
+            }
+        }
+        result
+    }
+
+    /// Compile and write without printing anything.
+    pub fn run(&self) -> Result<Report, Failure> {
+        let mut report = Report::default();
+        let fail = |message: String, inputs: &[PathBuf]| Failure { message, inputs: inputs.to_vec() };
+        let mut files = self.files.clone();
+        for dir in &self.dirs {
+            report.inputs.push(dir.clone());
+            let entries = std::fs::read_dir(dir)
+                .map_err(|e| fail(format!("dgcc: cannot list {}: {e}", dir.display()), &report.inputs))?;
+            let mut found: Vec<PathBuf> = entries
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.is_file() && matches!(p.extension().and_then(|e| e.to_str()), Some("ron" | "dgc")))
+                .collect();
+            found.sort();
+            files.extend(found);
+        }
+        let out_dir = match (&self.out_dir, std::env::var_os("OUT_DIR")) {
+            (Some(d), _) => d.clone(),
+            (None, Some(d)) => PathBuf::from(d),
+            (None, None) => {
+                return Err(fail(
+                    "dgcc: OUT_DIR is not set; call dgcc::build from a build script or give Build::out_dir".into(),
+                    &report.inputs,
+                ))
+            }
+        };
+        let mut errors = String::new();
+        let options = Options { targets: self.targets.clone(), check_kernels: self.check_kernels };
+        for path in &files {
+            report.inputs.push(path.clone());
+            let text = match std::fs::read_to_string(path) {
+                Ok(t) => t,
+                Err(e) => {
+                    errors.push_str(&format!("dgcc: cannot read {}: {e}\n", path.display()));
+                    continue;
+                }
+            };
+            let mut c = driver::compile_source(path, &text, &options);
+            let base = path.parent().map(Path::to_path_buf).unwrap_or_default();
+            if let Some(p) = &c.pipeline {
+                report.inputs.extend(profile_files(p, &self.targets, &base));
+                if self.check_kernels {
+                    report.inputs.extend(p.kernels.iter().map(|k| base.join(&k.source.node)));
+                }
+            }
+            let name = path.display().to_string();
+            let file = SourceFile { name: &name, text: &text };
+            let denied = self.deny_warnings && c.diagnostics.iter().any(|d| d.severity == Severity::Warning);
+            if has_errors(&c.diagnostics) || denied || c.manifest.is_none() {
+                errors.push_str(&render::human(&file, &c.diagnostics));
+                continue;
+            }
+            let warnings: Vec<Diagnostic> =
+                c.diagnostics.iter().filter(|d| d.severity == Severity::Warning).cloned().collect();
+            if !warnings.is_empty() {
+                report.warnings.push(render::human(&file, &warnings));
+            }
+            if let Some(m) = c.manifest.take() {
+                report.manifests.push(m);
+            }
+        }
+        if !errors.is_empty() {
+            return Err(fail(errors, &report.inputs));
+        }
+        let mut names: Vec<&str> = report.manifests.iter().map(|m| m.pipeline.as_str()).collect();
+        names.sort();
+        if let Some(w) = names.windows(2).find(|w| emit::names::snake(w[0]) == emit::names::snake(w[1])) {
+            return Err(fail(
+                format!("dgcc: two descriptions define pipeline `{}`; their outputs would collide", w[0]),
+                &report.inputs,
+            ));
+        }
+        std::fs::create_dir_all(&out_dir)
+            .map_err(|e| fail(format!("dgcc: cannot create {}: {e}", out_dir.display()), &report.inputs))?;
+        for m in &report.manifests {
+            let outputs = emit::emit_all(m, &self.outputs).map_err(|e| fail(format!("dgcc: {e}"), &report.inputs))?;
+            for (file_name, contents) in outputs {
+                let path = out_dir.join(file_name);
+                write_if_changed(&path, &contents)
+                    .map_err(|e| fail(format!("dgcc: cannot write {}: {e}", path.display()), &report.inputs))?;
+                report.files.push(path);
+            }
+        }
+        report.inputs.sort();
+        report.inputs.dedup();
+        Ok(report)
+    }
+}
+
+/// The profile JSON files a description's targets name (built-in names are not files).
+fn profile_files(p: &crate::ast::Pipeline, override_targets: &[String], base: &Path) -> Vec<PathBuf> {
+    let targets: Vec<&str> = if override_targets.is_empty() {
+        p.targets.iter().map(|t| t.node.as_str()).collect()
+    } else {
+        override_targets.iter().map(String::as_str).collect()
+    };
+    targets.into_iter().filter(|t| dgcc_core::device::builtin(t).is_none()).map(|t| base.join(t)).collect()
+}
+
+fn write_if_changed(path: &Path, contents: &str) -> std::io::Result<()> {
+    if std::fs::read_to_string(path).is_ok_and(|old| old == contents) {
+        return Ok(());
+    }
+    std::fs::write(path, contents)
+}

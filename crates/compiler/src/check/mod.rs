@@ -1,0 +1,16 @@
+//! Validation of a description: the light rules of `dgcc_core::check` (re-exported here, the
+//! same ones the runtime applies to a live device) and the source rules that need the AST.
+//!
+//! The source rules: names ([`names`](self)), typed push-constant fields and portability
+//! across the target list (`source_rules`), kernels and what they write (`pipeline`). [`check`]
+//! runs every rule, light and source, resolves each finding's location to the span written in
+//! the description (`spans`), and collects every diagnostic: it never stops at the first.
+
+pub use dgcc_core::check::*;
+
+mod names;
+mod pipeline;
+mod source_rules;
+mod spans;
+
+pub use pipeline::{check, kernel_target};

@@ -1,0 +1,134 @@
+//! `check`: every rule over a whole description and its targets, as diagnostics with spans.
+//!
+//! Why it is only glue: each rule lives with the data it needs (`layout_rules`, `push_rules`,
+//! `device_rules`, `kernel_rules` on compiled numbers; `names`, `source_rules` on the AST).
+//! This file runs them in a fixed order — pipeline, then each layout, then each kernel, each
+//! target in the order given — resolves locations to spans, tags target-dependent diagnostics
+//! with their target, reports a missing profile value once per target, and sorts the result by
+//! position so that output reads top to bottom like the file.
+
+use super::finding::Finding;
+use super::spans::Resolver;
+use super::{kernel_rules, names, push_rules, source_rules};
+use crate::ast::{Kernel, Pipeline, SubgroupReq, SubgroupSize};
+use crate::layout::LaidOut;
+use dgcc_core::device::{Limit, MissingValue, Profile};
+use dgcc_core::diag::Diagnostic;
+use dgcc_core::ir::{KernelTarget, PushConstantRange};
+
+/// The subgroup decision for one kernel on one target: the required size (with `Min`/`Max`
+/// resolved to the target's values) and the `VkPipelineShaderStageCreateFlags`
+/// (0x1 allow varying, 0x2 require full). Errors when the target lacks `minSubgroupSize` or
+/// `maxSubgroupSize` and the kernel asks for it (E0021, pointing at the kernel's `subgroup`).
+pub fn kernel_target(kernel: &Kernel, profile: &Profile) -> Result<KernelTarget, Diagnostic> {
+    decide(kernel, profile).map_err(|m| {
+        super::query::missing_value(&profile.name, m.limit, "the kernel's subgroup size")
+            .into_diagnostic(|_| kernel.subgroup.span)
+    })
+}
+
+fn decide(kernel: &Kernel, profile: &Profile) -> Result<KernelTarget, MissingValue> {
+    use kernel_rules::{ALLOW_VARYING, REQUIRE_FULL};
+    let resolve = |limit: Limit| profile.get(limit).map(|v| v.min(u32::MAX as u64) as u32);
+    Ok(match kernel.subgroup.node {
+        SubgroupReq::Any => KernelTarget { required_subgroup_size: None, flags: 0 },
+        SubgroupReq::Varying => KernelTarget { required_subgroup_size: None, flags: ALLOW_VARYING },
+        SubgroupReq::Full => KernelTarget { required_subgroup_size: None, flags: REQUIRE_FULL },
+        SubgroupReq::Required { size, full } => KernelTarget {
+            required_subgroup_size: Some(match size {
+                SubgroupSize::Fixed(n) => n,
+                SubgroupSize::Min => resolve(Limit::MinSubgroupSize)?,
+                SubgroupSize::Max => resolve(Limit::MaxSubgroupSize)?,
+            }),
+            flags: if full { REQUIRE_FULL } else { 0 },
+        },
+    })
+}
+
+/// The pipeline layout's push-constant ranges as Vulkan sees them.
+fn pipeline_ranges(pipeline: &Pipeline) -> Vec<PushConstantRange> {
+    pipeline
+        .push_constants
+        .iter()
+        .map(|r| PushConstantRange {
+            stages: r.node.stages.mask().0,
+            offset: r.node.offset.node,
+            size: r.node.size.node,
+        })
+        .collect()
+}
+
+fn emit(findings: Vec<Finding>, r: &Resolver, out: &mut Vec<Diagnostic>) {
+    for f in findings {
+        let target = f.target.clone();
+        let resolver = Resolver { target: target.as_deref(), ..*r };
+        out.push(f.into_diagnostic(|l| resolver.span(l)));
+    }
+}
+
+/// Check a description against its target profiles. `laid` holds the layout engine's result
+/// for each of `pipeline.layouts`, in order. Never panics; returns every diagnostic found,
+/// sorted by position.
+pub fn check(pipeline: &Pipeline, laid: &[LaidOut], profiles: &[Profile]) -> Vec<Diagnostic> {
+    let mut out = vec![];
+    let ranges = pipeline_ranges(pipeline);
+    let top = Resolver::new(pipeline);
+
+    let mut findings = push_rules::pipeline_range_findings(&ranges);
+    for p in profiles {
+        findings.extend(super::pipeline_target_findings(&ranges, p));
+    }
+    emit(findings, &top, &mut out);
+
+    for (layout, lo) in pipeline.layouts.iter().zip(laid) {
+        let r = Resolver::for_layout(pipeline, layout);
+        let mut findings = super::layout_findings(&lo.layout, &ranges);
+        source_rules::drop_empty_ranges_of_rejected_fields(&layout.node, &mut findings);
+        findings.extend(source_rules::push_field_findings(&layout.node));
+        if lo.valid {
+            findings.extend(source_rules::stride_findings(&layout.node, &lo.layout));
+        }
+        findings.extend(source_rules::portability_findings(pipeline, &lo.layout));
+        for p in profiles {
+            findings.extend(super::target_findings(&lo.layout, p));
+        }
+        emit(findings, &r, &mut out);
+        out.extend(source_rules::unordered_diagnostics(pipeline, layout, &lo.layout));
+    }
+
+    for kernel in &pipeline.kernels {
+        let r = Resolver::for_kernel(pipeline, kernel);
+        let k = &kernel.node;
+        let mut findings = kernel_rules::kernel_shape_findings(&k.name.node, k.local_size.node);
+        for p in profiles {
+            match decide(k, p) {
+                Ok(decision) => findings.extend(super::kernel_findings(&k.name.node, k.local_size.node, &decision, p)),
+                Err(m) => findings.push(super::query::missing_value(&p.name, m.limit, "the kernel's subgroup size")),
+            }
+        }
+        emit(findings, &r, &mut out);
+    }
+
+    let compiled: Vec<_> = laid.iter().map(|l| &l.layout).collect();
+    out.extend(names::name_diagnostics(pipeline, &compiled));
+
+    dedup_missing(&mut out);
+    out.sort_by_key(|d| d.primary_span().map(|s| (s.start, s.end)).unwrap_or((usize::MAX, 0)));
+    out
+}
+
+/// One E0021 per (target, message), wherever it came from.
+fn dedup_missing(out: &mut Vec<Diagnostic>) {
+    let mut seen: Vec<(Option<String>, String)> = vec![];
+    out.retain(|d| {
+        if d.code != "E0021" {
+            return true;
+        }
+        let key = (d.target.clone(), d.message.clone());
+        let fresh = !seen.contains(&key);
+        if fresh {
+            seen.push(key);
+        }
+        fresh
+    });
+}

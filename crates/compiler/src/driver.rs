@@ -1,0 +1,198 @@
+//! The compiler driver: description text → AST → profiles → layouts → checks → manifest.
+//!
+//! Why one function: the CLI, `dgcc::build` (build scripts), the fuzzers and the tests all run
+//! exactly the same stages in the same order, so a description means the same thing wherever it
+//! is compiled. Every stage runs as far as it can and adds its diagnostics; the manifest exists
+//! only when no stage reported an error.
+
+use crate::ast::{self, Span};
+use crate::layout::{self, LaidOut};
+use crate::syntax::{self, SyntaxKind};
+use dgcc_core::device::{self, Profile};
+use dgcc_core::diag::{self, Diagnostic};
+use dgcc_core::ir::{self, Manifest};
+use std::path::{Path, PathBuf};
+
+/// Everything one compilation produced.
+#[derive(Debug, Default)]
+pub struct Compilation {
+    pub pipeline: Option<ast::Pipeline>,
+    pub profiles: Vec<Profile>,
+    pub laid: Vec<LaidOut>,
+    pub manifest: Option<Manifest>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Compilation {
+    pub fn has_errors(&self) -> bool {
+        diag::has_errors(&self.diagnostics)
+    }
+}
+
+/// Options that replace parts of the description.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// `--target`: replaces the description's `targets` when not empty.
+    pub targets: Vec<String>,
+    /// Read each kernel's source and check it (`crate::shader`): subgroup lints always, and with
+    /// the `shaderc` feature its workgroup size and the offsets of the record it writes. Off by
+    /// default so that descriptions can be compiled before their kernels exist; the CLI turns it on.
+    pub check_kernels: bool,
+}
+
+/// Compile description text. `path` decides the syntax (`.ron`, `.dgc`) and the folder relative
+/// paths (profile files, kernel sources) are resolved against.
+pub fn compile_source(path: &Path, text: &str, options: &Options) -> Compilation {
+    let mut c = Compilation::default();
+    let Some(kind) = SyntaxKind::from_path(path) else {
+        c.diagnostics.push(Diagnostic::new(
+            "E0001",
+            format!("`{}` is neither a `.ron` nor a `.dgc` description", path.display()),
+        ));
+        return c;
+    };
+    let pipeline = match syntax::parse(text, kind) {
+        Ok(p) => p,
+        Err(d) => {
+            c.diagnostics = d;
+            return c;
+        }
+    };
+    let base = path.parent().map(Path::to_path_buf).unwrap_or_else(|| PathBuf::from("."));
+    c.profiles = resolve_targets(&pipeline, options, &base, &mut c.diagnostics);
+    for l in &pipeline.layouts {
+        let (out, d) = layout::compile_layout(&l.node);
+        c.diagnostics.extend(d);
+        c.laid.push(out);
+    }
+    c.diagnostics.extend(crate::check::check(&pipeline, &c.laid, &c.profiles));
+    if !c.has_errors() {
+        c.manifest = build_manifest(&pipeline, &c.laid, &c.profiles, &mut c.diagnostics);
+        if let (true, Some(m)) = (options.check_kernels, &c.manifest) {
+            c.diagnostics.extend(crate::shader::check_kernels(&base, &pipeline, m));
+            if c.has_errors() {
+                c.manifest = None;
+            }
+        }
+    }
+    c.diagnostics.sort_by_key(|d| (d.primary_span().map(|s| s.start).unwrap_or(0), std::cmp::Reverse(d.severity)));
+    c.pipeline = Some(pipeline);
+    c
+}
+
+/// Resolve the target profiles; unknown names and unreadable files become diagnostics.
+fn resolve_targets(
+    pipeline: &ast::Pipeline,
+    options: &Options,
+    base: &Path,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<Profile> {
+    let targets: Vec<(String, Option<Span>)> = if options.targets.is_empty() {
+        if pipeline.targets.is_empty() {
+            vec![("minimum".to_string(), None)]
+        } else {
+            pipeline.targets.iter().map(|t| (t.node.clone(), (!pipeline.targets_defaulted).then_some(t.span))).collect()
+        }
+    } else {
+        options.targets.iter().map(|t| (t.clone(), None)).collect()
+    };
+    // A path written in the description is relative to its folder; one given with --target is
+    // relative to the current directory, like any other command-line path.
+    let from_cli = !options.targets.is_empty();
+    let mut profiles: Vec<Profile> = vec![];
+    for (name, span) in targets {
+        let base = if from_cli { Path::new(".") } else { base };
+        match device::resolve(&name, base) {
+            Ok(p) => {
+                if profiles.iter().any(|q| q.name == p.name) {
+                    continue; // the same target twice is checked once
+                }
+                profiles.push(p)
+            }
+            Err(msg) => {
+                let code = if device::builtin(&name).is_none()
+                    && !(name.ends_with(".json") || name.contains('/') || name.contains('\\'))
+                {
+                    "E0020"
+                } else {
+                    "E0022"
+                };
+                let mut d = Diagnostic::new(code, msg);
+                if let Some(s) = span {
+                    d = d.primary(s, "this target");
+                } else {
+                    d = d.note(format!("from --target {name}"));
+                }
+                diags.push(d);
+            }
+        }
+    }
+    profiles
+}
+
+/// Assemble the manifest from finished layouts and the kernels' per-target subgroup decisions.
+fn build_manifest(
+    pipeline: &ast::Pipeline,
+    laid: &[LaidOut],
+    profiles: &[Profile],
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Manifest> {
+    let mut kernels = vec![];
+    for k in &pipeline.kernels {
+        let mut targets = std::collections::BTreeMap::new();
+        for p in profiles {
+            match crate::check::kernel_target(&k.node, p) {
+                Ok(t) => {
+                    targets.insert(p.name.clone(), t);
+                }
+                Err(d) => diags.push(d),
+            }
+        }
+        kernels.push(ir::CompiledKernel {
+            name: k.node.name.node.clone(),
+            doc: k.node.doc.clone(),
+            source: k.node.source.node.clone(),
+            local_size: k.node.local_size.node,
+            writes: k.node.writes.as_ref().map(|w| w.node.clone()),
+            targets,
+        });
+    }
+    if diag::has_errors(diags) {
+        return None;
+    }
+    Some(Manifest {
+        schema_version: ir::SCHEMA_VERSION,
+        pipeline: pipeline.name.node.clone(),
+        doc: pipeline.doc.clone(),
+        push_constants: pipeline
+            .push_constants
+            .iter()
+            .map(|r| ir::PushConstantRange {
+                stages: r.node.stages.mask().0,
+                offset: r.node.offset.node,
+                size: r.node.size.node,
+            })
+            .collect(),
+        layouts: laid.iter().map(|l| l.layout.clone()).collect(),
+        kernels,
+    })
+}
+
+/// Read and compile a description file. I/O and UTF-8 problems are `Err` (exit 2 at the CLI
+/// for I/O; not-UTF-8 is a diagnostic-carrying error).
+pub fn compile_file(path: &Path, options: &Options) -> Result<(String, Compilation), FileError> {
+    let bytes = std::fs::read(path).map_err(|e| FileError::Io(format!("cannot read {}: {e}", path.display())))?;
+    let text = match syntax::decode(&bytes) {
+        Ok(t) => t.to_string(),
+        Err(d) => return Err(FileError::NotUtf8(d)),
+    };
+    let c = compile_source(path, &text, options);
+    Ok((text, c))
+}
+
+/// Why a file could not be compiled at all.
+#[derive(Debug)]
+pub enum FileError {
+    Io(String),
+    NotUtf8(Diagnostic),
+}

@@ -1,0 +1,26 @@
+//! `--emit json`: the manifest (contract section 4), the one thing the runtime and outside tools
+//! read.
+//!
+//! Why a printer of its own when `ir::Manifest::to_json` exists: this is the single entry point
+//! that `dgcc compile`, `dgcc::build` and the tests call, so the manifest is checked like every
+//! other output before it is written (a manifest that breaks a layout invariant is refused here
+//! rather than loaded by a runtime). Key order is the declaration order of the `ir` types, which
+//! is stable; `schema_version` says when a key changes meaning.
+
+use super::{model, EmitError};
+use dgcc_core::ir::{Manifest, SCHEMA_VERSION};
+
+/// The manifest as pretty JSON with a trailing newline.
+pub fn emit(m: &Manifest) -> Result<String, EmitError> {
+    if m.schema_version != SCHEMA_VERSION {
+        return Err(EmitError::new(
+            None,
+            format!(
+                "manifest schema version {} is not {SCHEMA_VERSION}, the version this dgcc writes",
+                m.schema_version
+            ),
+        ));
+    }
+    model::model(m)?;
+    Ok(m.to_json())
+}

@@ -1,0 +1,154 @@
+//! The emitters: one compiled pipeline (`ir::Manifest`) printed as Rust, C, GLSL and JSON.
+//!
+//! Why they read the manifest and nothing else: `dgcc compile`, `dgcc::build` (a crate's build
+//! script) and the tests call the same four functions on the same data, so what a build script
+//! embeds is byte for byte what the command line writes, and every number printed (offsets,
+//! stride, enum values) was decided by the layout engine. The printers decide spelling only;
+//! the spelling decisions they share live in `model` (names, C/Rust element shapes, which
+//! members are padding), so the three declarations of a record cannot drift apart.
+//!
+//! Every printer re-checks its input first (`model` runs the layout invariants again) and
+//! returns an [`EmitError`] instead of printing a struct that would not hold.
+//!
+//! ```
+//! # use dgcc_core::ir::Manifest;
+//! # fn demo(manifest: &Manifest) -> Result<(), dgcc_compiler::emit::EmitError> {
+//! for output in dgcc_compiler::emit::Output::ALL {
+//!     let text = dgcc_compiler::emit::emit(manifest, output)?;
+//!     let file = output.file_name(&manifest.pipeline); // scene.rs, scene.h, scene.glsl, scene.dgc.json
+//!     # let _ = (text, file);
+//! }
+//! # Ok(()) }
+//! ```
+
+/// Append one formatted line to a `String`.
+macro_rules! out {
+    ($o:expr, $($t:tt)*) => {{
+        $o.push_str(&format!($($t)*));
+        $o.push('\n');
+    }};
+}
+
+pub mod c;
+pub mod glsl;
+pub mod json;
+pub(crate) mod model;
+pub mod names;
+pub mod rust;
+
+use dgcc_core::ir::{KernelTarget, Manifest};
+
+/// One kind of output of `dgcc compile --emit`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Output {
+    Rust,
+    C,
+    Glsl,
+    Json,
+}
+
+impl Output {
+    pub const ALL: [Output; 4] = [Output::Rust, Output::C, Output::Glsl, Output::Json];
+
+    /// The name used by `--emit`: `rust`, `c`, `glsl`, `json`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Output::Rust => "rust",
+            Output::C => "c",
+            Output::Glsl => "glsl",
+            Output::Json => "json",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Output> {
+        Output::ALL.into_iter().find(|o| o.name() == name)
+    }
+
+    /// The file extension, after the pipeline name: `rs`, `h`, `glsl`, `dgc.json`.
+    pub const fn extension(self) -> &'static str {
+        match self {
+            Output::Rust => "rs",
+            Output::C => "h",
+            Output::Glsl => "glsl",
+            Output::Json => "dgc.json",
+        }
+    }
+
+    /// The file this output is written to for a pipeline: `scene.rs`, `scene.dgc.json`.
+    pub fn file_name(self, pipeline: &str) -> String {
+        format!("{}.{}", names::snake(pipeline), self.extension())
+    }
+}
+
+impl std::fmt::Display for Output {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Output {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Output, String> {
+        Output::from_name(s).ok_or_else(|| format!("unknown output `{s}` (expected rust, c, glsl or json)"))
+    }
+}
+
+/// Why a manifest cannot be printed: it breaks an invariant the printers rely on. A manifest
+/// from the compiler never does; one read from a hand-edited file may.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EmitError {
+    /// The layout at fault, if one is.
+    pub layout: Option<String>,
+    pub message: String,
+}
+
+impl EmitError {
+    pub(crate) fn new(layout: Option<&str>, message: impl Into<String>) -> EmitError {
+        EmitError { layout: layout.map(str::to_string), message: message.into() }
+    }
+}
+
+impl std::fmt::Display for EmitError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.layout {
+            Some(l) => write!(f, "cannot emit layout `{l}`: {}", self.message),
+            None => write!(f, "cannot emit: {}", self.message),
+        }
+    }
+}
+
+impl std::error::Error for EmitError {}
+
+/// Print one output of a manifest.
+pub fn emit(manifest: &Manifest, output: Output) -> Result<String, EmitError> {
+    match output {
+        Output::Rust => rust::emit(manifest),
+        Output::C => c::emit(manifest),
+        Output::Glsl => glsl::emit(manifest),
+        Output::Json => json::emit(manifest),
+    }
+}
+
+/// Print several outputs: `(file name, contents)` in the order asked.
+pub fn emit_all(manifest: &Manifest, outputs: &[Output]) -> Result<Vec<(String, String)>, EmitError> {
+    outputs.iter().map(|&o| Ok((o.file_name(&manifest.pipeline), emit(manifest, o)?))).collect()
+}
+
+/// A kernel's subgroup decision on one target, in words, for comments.
+pub(crate) fn subgroup_decision(t: &KernelTarget) -> String {
+    let mut parts = vec![];
+    if let Some(n) = t.required_subgroup_size {
+        parts.push(format!("requiredSubgroupSize {n}"));
+    }
+    if t.flags & 0x1 != 0 {
+        parts.push("ALLOW_VARYING_SUBGROUP_SIZE".to_string());
+    }
+    if t.flags & 0x2 != 0 {
+        parts.push("REQUIRE_FULL_SUBGROUPS".to_string());
+    }
+    if parts.is_empty() {
+        "no subgroup-size control".to_string()
+    } else {
+        parts.join(", ")
+    }
+}

@@ -1,0 +1,348 @@
+//! What every emitter needs to know about a compiled layout, computed once and checked.
+//!
+//! Why a model between the manifest and the printers: the four printers must agree on every
+//! name and every byte, so the decisions (how a `vec3` array is spelled in C, which member is
+//! padding, what a writer's parameter is called) are made here, once, and the printers only
+//! spell them. It is also where the emitters re-check their input: a manifest may come from a
+//! file rather than from the layout engine, and printing a struct whose offsets do not hold
+//! would be worse than refusing, so `model` runs the layout invariants again and rejects
+//! anything it cannot spell exactly.
+
+use super::names;
+use super::EmitError;
+use dgcc_core::ir::{CompiledLayout, CompiledToken, Manifest, RecordMember, TokenType};
+use std::collections::HashSet;
+
+/// The scalar component of a record member.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Scalar {
+    U32,
+    I32,
+    F32,
+    U64,
+}
+
+impl Scalar {
+    pub fn c(self) -> &'static str {
+        match self {
+            Scalar::U32 => "uint32_t",
+            Scalar::I32 => "int32_t",
+            Scalar::F32 => "float",
+            Scalar::U64 => "uint64_t",
+        }
+    }
+    pub fn rust(self) -> &'static str {
+        match self {
+            Scalar::U32 => "u32",
+            Scalar::I32 => "i32",
+            Scalar::F32 => "f32",
+            Scalar::U64 => "u64",
+        }
+    }
+    pub fn rust_zero(self) -> &'static str {
+        match self {
+            Scalar::F32 => "0.0",
+            _ => "0",
+        }
+    }
+    pub fn bytes(self) -> u32 {
+        match self {
+            Scalar::U64 => 8,
+            _ => 4,
+        }
+    }
+}
+
+/// A GLSL member type as scalar and dimensions: `uint` → [], `vec3` → [3], `mat4` → [4, 4].
+pub(crate) fn glsl_shape(glsl: &str) -> Option<(Scalar, Vec<u32>)> {
+    Some(match glsl {
+        "uint" => (Scalar::U32, vec![]),
+        "int" => (Scalar::I32, vec![]),
+        "float" => (Scalar::F32, vec![]),
+        "uint64_t" => (Scalar::U64, vec![]),
+        "uvec2" => (Scalar::U32, vec![2]),
+        "uvec3" => (Scalar::U32, vec![3]),
+        "uvec4" => (Scalar::U32, vec![4]),
+        "ivec2" => (Scalar::I32, vec![2]),
+        "ivec3" => (Scalar::I32, vec![3]),
+        "ivec4" => (Scalar::I32, vec![4]),
+        "vec2" => (Scalar::F32, vec![2]),
+        "vec3" => (Scalar::F32, vec![3]),
+        "vec4" => (Scalar::F32, vec![4]),
+        "mat4" => (Scalar::F32, vec![4, 4]),
+        _ => return None,
+    })
+}
+
+/// The std430 alignment of a GLSL member type (what a push-constant block needs).
+pub(crate) fn std430_align(glsl: &str) -> u32 {
+    match glsl {
+        "vec3" | "uvec3" | "ivec3" | "vec4" | "uvec4" | "ivec4" | "mat4" => 16,
+        "vec2" | "uvec2" | "ivec2" | "uint64_t" => 8,
+        _ => 4,
+    }
+}
+
+/// One member of a record struct, spelled for every output.
+#[derive(Clone, Debug)]
+pub(crate) struct Member<'a> {
+    pub raw: &'a RecordMember,
+    /// The member name in every language.
+    pub name: String,
+    pub scalar: Scalar,
+    /// Dimensions of one element in C and Rust. A std430 `vec3` array element is padded to
+    /// four components here, because its array stride is 16 and a C `float[3]` is 12 bytes.
+    pub elem_dims: Vec<u32>,
+    /// Whether `elem_dims` has a padding component that GLSL does not declare.
+    pub padded_elem: bool,
+    /// Padding: between tokens, at the end of the record, or the tail of `TraceRays2`.
+    pub is_padding: bool,
+    /// The parameter name in writer functions: a command member without its token's prefix
+    /// (`draw_index_count` → `index_count`), a push-constant field as it is.
+    pub param: String,
+}
+
+impl Member<'_> {
+    pub fn glsl_type(&self) -> &str {
+        &self.raw.glsl_type
+    }
+    pub fn array(&self) -> u32 {
+        self.raw.array
+    }
+    pub fn offset(&self) -> u32 {
+        self.raw.offset
+    }
+    pub fn size(&self) -> u32 {
+        self.raw.size
+    }
+}
+
+/// One token with the record members that hold its data.
+#[derive(Clone, Debug)]
+pub(crate) struct Token<'a> {
+    pub raw: &'a CompiledToken,
+    /// `object` → `object`, escaped like a member.
+    pub name: String,
+    /// Indices into `Layout::members` of this token's data (padding excluded).
+    pub members: Vec<usize>,
+}
+
+impl Token<'_> {
+    /// A parameter name for the sequence index that no member parameter of this token uses.
+    pub fn sequence_param(&self, members: &[Member]) -> String {
+        let mut name = String::from("sequence");
+        while self.members.iter().any(|&i| members[i].param == name) {
+            name.push('_');
+        }
+        name
+    }
+    /// Tokens whose data lands in push-constant space, so that a shader reads it per draw.
+    pub fn is_push(&self) -> bool {
+        matches!(self.raw.token_type, TokenType::PushConstant | TokenType::SequenceIndex)
+    }
+    /// A push token with data, which a shader reads through push constants.
+    pub fn reads_push(&self) -> bool {
+        self.is_push() && !self.members.is_empty()
+    }
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct Layout<'a> {
+    pub raw: &'a CompiledLayout,
+    /// `scene_draw`
+    pub snake: String,
+    /// `SceneDraw`
+    pub camel: String,
+    /// `SCENE_DRAW`
+    pub upper: String,
+    /// `SceneDrawRecord`
+    pub record: String,
+    pub scalar_layout: bool,
+    pub members: Vec<Member<'a>>,
+    pub tokens: Vec<Token<'a>>,
+}
+
+impl Layout<'_> {
+    /// The description's doc lines for member `i`: on a token's first member the token's own,
+    /// then, for a push-constant field, the field's. Padding has none.
+    pub fn member_doc(&self, i: usize) -> Vec<String> {
+        let m = &self.members[i];
+        let Some(t) = m.raw.token.filter(|_| !m.is_padding) else { return vec![] };
+        let token = &self.raw.tokens[t];
+        let mut doc = vec![];
+        if self.tokens.get(t).and_then(|t| t.members.first()) == Some(&i) {
+            doc.extend(token.doc.iter().cloned());
+        }
+        if let Some(f) = token.fields.iter().find(|f| f.name == m.raw.name) {
+            doc.extend(f.doc.iter().cloned());
+        }
+        doc
+    }
+    /// The action token's type, when the layout ends with one.
+    pub fn action(&self) -> Option<TokenType> {
+        self.raw.action().map(|t| t.token_type)
+    }
+    /// Whether the action is a draw that a multi-draw-indirect call can replay (so that
+    /// `gl_DrawID` indexes the stream).
+    pub fn action_is_draw(&self) -> bool {
+        self.action().is_some_and(|t| t.is_vertex_draw() || t.is_mesh())
+    }
+}
+
+/// The pipeline as the printers see it.
+#[derive(Clone, Debug)]
+pub(crate) struct Pipeline<'a> {
+    pub raw: &'a Manifest,
+    pub snake: String,
+    pub upper: String,
+    pub layouts: Vec<Layout<'a>>,
+}
+
+/// A doc line as comment text that cannot break the code around it in any output: control
+/// characters become spaces, `??` (which starts a C trigraph, `??/` being a backslash) is
+/// split, and a trailing backslash, which would continue a `//` comment onto the next line in
+/// C and GLSL, gets a period after it.
+pub(crate) fn comment_text(line: &str) -> String {
+    let mut s: String = line.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
+    while s.contains("??") {
+        s = s.replace("??", "? ?");
+    }
+    let mut s = s.trim_end().to_string();
+    if s.ends_with('\\') {
+        s.push('.');
+    }
+    s
+}
+
+/// Write `doc` as comment lines, `prefix` (indentation and comment marker) before each.
+pub(crate) fn write_doc(o: &mut String, doc: &[String], prefix: &str) {
+    for l in doc {
+        let t = comment_text(l);
+        out!(o, "{}", if t.is_empty() { prefix.trim_end().to_string() } else { format!("{prefix}{t}") });
+    }
+}
+
+pub(crate) fn model(m: &Manifest) -> Result<Pipeline<'_>, EmitError> {
+    let mut layouts = vec![];
+    let mut type_names = HashSet::new();
+    for l in &m.layouts {
+        let layout = model_layout(l)?;
+        if !type_names.insert(layout.camel.clone()) {
+            return Err(EmitError::new(
+                Some(&l.name),
+                format!("two layouts are both spelled `{}` in generated code", layout.camel),
+            ));
+        }
+        layouts.push(layout);
+    }
+    Ok(Pipeline { raw: m, snake: names::snake(&m.pipeline), upper: names::screaming(&m.pipeline), layouts })
+}
+
+fn model_layout(l: &CompiledLayout) -> Result<Layout<'_>, EmitError> {
+    let err = |msg: String| EmitError::new(Some(&l.name), msg);
+    crate::layout::verify(l).map_err(|e| err(format!("the layout breaks an invariant: {e}")))?;
+    let scalar_layout = match l.glsl_layout.as_str() {
+        "std430" => false,
+        "scalar" => true,
+        other => return Err(err(format!("unknown glsl_layout `{other}`"))),
+    };
+    let mut tokens: Vec<Token> =
+        l.tokens.iter().map(|t| Token { raw: t, name: names::member(&t.name), members: vec![] }).collect();
+    let mut members = vec![];
+    let mut seen = HashSet::new();
+    for (i, rm) in l.record.iter().enumerate() {
+        let (scalar, dims) = glsl_shape(&rm.glsl_type)
+            .ok_or_else(|| err(format!("member `{}` has unknown type `{}`", rm.name, rm.glsl_type)))?;
+        let elem_size = scalar.bytes() * dims.iter().product::<u32>();
+        let mut elem_dims = dims.clone();
+        let mut padded_elem = false;
+        if rm.array > 0 {
+            if rm.array_stride == elem_size + 4 && dims.len() == 1 && dims[0] == 3 && scalar.bytes() == 4 {
+                elem_dims = vec![4];
+                padded_elem = true;
+            } else if rm.array_stride != elem_size {
+                return Err(err(format!(
+                    "member `{}` is an array of `{}` with stride {}, which C and Rust cannot spell",
+                    rm.name, rm.glsl_type, rm.array_stride
+                )));
+            }
+            if rm.array as u64 * rm.array_stride as u64 != rm.size as u64 {
+                return Err(err(format!(
+                    "member `{}`: {} × {} is not its size {}",
+                    rm.name, rm.array, rm.array_stride, rm.size
+                )));
+            }
+        } else if rm.size != elem_size {
+            return Err(err(format!("member `{}` of type `{}` has size {}", rm.name, rm.glsl_type, rm.size)));
+        }
+        let name = names::member(&rm.name);
+        if !seen.insert(name.clone()) {
+            return Err(err(format!("two record members are both spelled `{name}` in generated code")));
+        }
+        let token = match rm.token {
+            Some(t) if t < tokens.len() => Some(t),
+            Some(t) => return Err(err(format!("member `{}` belongs to token {t}, which does not exist", rm.name))),
+            None => None,
+        };
+        let tail = token.is_some_and(|t| {
+            l.tokens[t].token_type == TokenType::TraceRays2 && rm.name == format!("{}_pad", l.tokens[t].name)
+        });
+        let param = match token {
+            // Push-constant fields keep their names; a raw push constant is named after its token.
+            Some(t) if l.tokens[t].token_type == TokenType::PushConstant => name.clone(),
+            Some(t) => {
+                let prefix = format!("{}_", l.tokens[t].name);
+                match rm.name.strip_prefix(&prefix) {
+                    Some(rest) if !rest.is_empty() => names::member(rest),
+                    _ => name.clone(),
+                }
+            }
+            None => name.clone(),
+        };
+        if let (Some(t), false) = (token, tail) {
+            tokens[t].members.push(i);
+        }
+        members.push(Member {
+            raw: rm,
+            name,
+            scalar,
+            elem_dims,
+            padded_elem,
+            is_padding: token.is_none() || tail,
+            param,
+        });
+    }
+    for t in &tokens {
+        let mut params = HashSet::new();
+        for &i in &t.members {
+            if !params.insert(members[i].param.clone()) {
+                return Err(err(format!("token `{}` has two members spelled `{}`", t.raw.name, members[i].param)));
+            }
+        }
+        if t.is_push() && t.raw.push_constant.is_none() {
+            return Err(err(format!("push token `{}` has no push-constant range", t.raw.name)));
+        }
+    }
+    let camel = names::camel(&l.name);
+    Ok(Layout {
+        raw: l,
+        snake: names::snake(&l.name),
+        upper: names::screaming(&l.name),
+        record: format!("{camel}Record"),
+        camel,
+        scalar_layout,
+        members,
+        tokens,
+    })
+}
+
+/// `Vertex | Fragment` as `VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT`; bits
+/// without a name are kept as a hexadecimal literal; `0` for none.
+pub(crate) fn stage_names(mask: u32) -> Vec<&'static str> {
+    dgcc_core::stages::StageMask(mask).stages().map(|s| s.vk_name()).collect()
+}
+
+/// Bits of a stage mask that no `Stage` names.
+pub(crate) fn unnamed_stage_bits(mask: u32) -> u32 {
+    mask & !dgcc_core::stages::Stage::ALL.iter().fold(0, |m, s| m | s.bit())
+}

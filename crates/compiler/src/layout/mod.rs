@@ -1,0 +1,568 @@
+//! The layout engine: where each token's data sits in the stream record, and the stride.
+//!
+//! # Invariants (checked again on every result by [`verify`])
+//!
+//! 1. Tokens are placed in description order; each token's offset is ≥ the end of the
+//!    previous token's data (in order, non-overlapping).
+//! 2. Every offset is a multiple of 4 (the spec's alignment for every token) and a multiple of
+//!    the token data's GLSL alignment under the layout's `glsl_layout`, so that the flattened
+//!    GLSL record struct places each member at exactly the stream offset.
+//! 3. Every token's data lies inside the record: `offset + size ≤ stride`.
+//! 4. The stride is a multiple of 4, of the record's GLSL alignment (the array stride of
+//!    `Record records[]`), and of `align` when given.
+//! 5. The record members (data and padding) tile `[0, stride)` exactly, in increasing offset.
+//!
+//! A pinned offset (`at`) or stride that breaks an invariant is reported (E04xx) and the
+//! layout is still produced, marked `valid = false`, so that later checks can run and every
+//! problem in the file is reported in one run.
+//!
+//! Placement: a token without `at` goes at the first offset ≥ the previous end that its
+//! alignment allows; the gap becomes `uint _padN` members. The stride, unless pinned, is the
+//! end of the last token rounded up to the record alignment and then to `align`.
+
+pub mod types;
+
+use crate::ast::{self, ExecutionSetKind, GlslLayout, PushData, TokenKind};
+use dgcc_core::diag::Diagnostic;
+use dgcc_core::ir::{CompiledLayout, CompiledToken, ExecutionSet, FieldLayout, PushConstantRange, RecordMember};
+use dgcc_core::span::Span;
+use types::{align_up64, field_shape, uvec2, GlslType, ShapeError, INT, UINT};
+
+/// The result of laying out one layout.
+#[derive(Clone, Debug)]
+pub struct LaidOut {
+    pub layout: CompiledLayout,
+    /// Per token, the end of its data (`offset + size`), in 64-bit.
+    pub ends: Vec<u64>,
+    /// False when a diagnostic from this stage made the layout unusable for emitting.
+    pub valid: bool,
+}
+
+/// A member relative to the start of its token.
+struct Part {
+    name: String,
+    ty: GlslType,
+    array: u32,
+    array_stride: u32,
+    offset: u32,
+    size: u32,
+}
+
+fn part(name: String, ty: GlslType, offset: u32) -> Part {
+    Part { name, ty, array: 0, array_stride: 0, offset, size: ty.size }
+}
+
+/// Members of a fixed command struct: consecutive, each aligned.
+fn command(prefix: &str, members: &[(&str, GlslType)]) -> (Vec<Part>, u32) {
+    let mut off = 0u32;
+    let mut parts = vec![];
+    for (n, ty) in members {
+        off = types::align_up(off, ty.align);
+        parts.push(part(format!("{prefix}_{n}"), *ty, off));
+        off += ty.size;
+    }
+    (parts, off)
+}
+
+/// The members, data size and alignment of one token. Diagnostics for bad field types.
+fn token_parts(tok: &ast::Token, gl: GlslLayout, diags: &mut Vec<Diagnostic>) -> (Vec<Part>, u32, u32) {
+    let name = tok.field_name();
+    let u2 = uvec2(gl);
+    let (parts, size) = match &tok.kind {
+        TokenKind::ExecutionSet { kind, stages, .. } => match kind.node {
+            ExecutionSetKind::Pipelines => (vec![part(name, UINT, 0)], 4),
+            ExecutionSetKind::ShaderObjects => {
+                let n = stages.mask().0.count_ones().max(1);
+                let mut p = part(name, UINT, 0);
+                p.array = n;
+                p.array_stride = 4;
+                p.size = 4 * n;
+                (vec![p], 4 * n)
+            }
+        },
+        TokenKind::PushConstant { data: PushData::Size(size), .. } => {
+            let words = size.node / 4;
+            if words == 0 {
+                (vec![], 0)
+            } else {
+                let mut p = part(name, UINT, 0);
+                p.array = words;
+                p.array_stride = 4;
+                p.size = 4 * words;
+                (vec![p], 4 * words)
+            }
+        }
+        TokenKind::PushConstant { data: PushData::Fields(fields), .. } => {
+            let mut off = 0u64;
+            let mut parts = vec![];
+            for f in fields {
+                match field_shape(&f.ty.node, gl) {
+                    Ok(shape) => {
+                        off = align_up64(off, shape.align as u64);
+                        if off + shape.size as u64 > u32::MAX as u64 / 2 {
+                            diags.push(
+                                Diagnostic::new("E0303", "push-constant fields are larger than any device allows")
+                                    .primary(f.ty.span, "this field passes 2 GiB"),
+                            );
+                            break;
+                        }
+                        parts.push(Part {
+                            name: f.name.node.clone(),
+                            ty: shape.elem,
+                            array: shape.array,
+                            array_stride: shape.array_stride,
+                            offset: off as u32,
+                            size: shape.size,
+                        });
+                        off += shape.size as u64;
+                    }
+                    Err(e) => {
+                        let msg = match e {
+                            ShapeError::NestedArray => "arrays of arrays cannot be push-constant fields",
+                            ShapeError::EmptyArray => "an array field must have at least one element",
+                            ShapeError::TooLarge => "push-constant fields are larger than any device allows",
+                        };
+                        diags.push(Diagnostic::new("E0303", msg).primary(f.ty.span, "this field type"));
+                    }
+                }
+            }
+            (parts, off as u32)
+        }
+        TokenKind::SequenceIndex { .. } => (vec![part(name, UINT, 0)], 4),
+        TokenKind::IndexBuffer { .. } => command(&name, &[("address", u2), ("size", UINT), ("index_type", UINT)]),
+        TokenKind::VertexBuffer { .. } => command(&name, &[("address", u2), ("size", UINT), ("stride", UINT)]),
+        TokenKind::Draw => command(
+            &name,
+            &[("vertex_count", UINT), ("instance_count", UINT), ("first_vertex", UINT), ("first_instance", UINT)],
+        ),
+        TokenKind::DrawIndexed => command(
+            &name,
+            &[
+                ("index_count", UINT),
+                ("instance_count", UINT),
+                ("first_index", UINT),
+                ("vertex_offset", INT),
+                ("first_instance", UINT),
+            ],
+        ),
+        TokenKind::DrawCount
+        | TokenKind::DrawIndexedCount
+        | TokenKind::DrawMeshTasksCount
+        | TokenKind::DrawMeshTasksCountNv => {
+            command(&name, &[("address", u2), ("stride", UINT), ("command_count", UINT)])
+        }
+        TokenKind::Dispatch => command(&name, &[("x", UINT), ("y", UINT), ("z", UINT)]),
+        TokenKind::DrawMeshTasks => {
+            command(&name, &[("group_count_x", UINT), ("group_count_y", UINT), ("group_count_z", UINT)])
+        }
+        TokenKind::DrawMeshTasksNv => command(&name, &[("task_count", UINT), ("first_task", UINT)]),
+        TokenKind::TraceRays2 => {
+            let (mut parts, end) = command(
+                &name,
+                &[
+                    ("raygen_shader_record_address", u2),
+                    ("raygen_shader_record_size", u2),
+                    ("miss_shader_binding_table_address", u2),
+                    ("miss_shader_binding_table_size", u2),
+                    ("miss_shader_binding_table_stride", u2),
+                    ("hit_shader_binding_table_address", u2),
+                    ("hit_shader_binding_table_size", u2),
+                    ("hit_shader_binding_table_stride", u2),
+                    ("callable_shader_binding_table_address", u2),
+                    ("callable_shader_binding_table_size", u2),
+                    ("callable_shader_binding_table_stride", u2),
+                    ("width", UINT),
+                    ("height", UINT),
+                    ("depth", UINT),
+                ],
+            );
+            // VkTraceRaysIndirectCommand2KHR is 100 bytes of members and sizeof 104.
+            parts.push(part(format!("{name}_pad"), UINT, end));
+            (parts, end + 4)
+        }
+    };
+    let align = parts.iter().map(|p| p.ty.align).max().unwrap_or(4).max(4);
+    (parts, size, align)
+}
+
+fn is_pow2(v: u32) -> bool {
+    v != 0 && v & (v - 1) == 0
+}
+
+/// Lay out one layout. Never panics, whatever the numbers.
+pub fn lay_out(layout: &ast::Layout) -> (LaidOut, Vec<Diagnostic>) {
+    let gl = layout.glsl_layout.node;
+    let mut diags = vec![];
+    let mut valid = true;
+    let mut cursor: u64 = 0;
+    let mut record_align: u32 = 4;
+    let mut members: Vec<RecordMember> = vec![];
+    let mut tokens: Vec<CompiledToken> = vec![];
+    let mut ends: Vec<u64> = vec![];
+    let mut pad = 0usize;
+    let mut prev: Option<(Span, u64, u64)> = None; // span, offset, end of the previous token
+
+    let push_pad = |members: &mut Vec<RecordMember>, from: u64, to: u64, pad: &mut usize| {
+        if to > from && (to - from) % 4 == 0 && from % 4 == 0 {
+            let words = ((to - from) / 4) as u32;
+            members.push(RecordMember {
+                name: format!("_pad{pad}"),
+                glsl_type: "uint".into(),
+                array: if words > 1 { words } else { 0 },
+                array_stride: if words > 1 { 4 } else { 0 },
+                offset: from as u32,
+                size: 4 * words,
+                token: None,
+            });
+            *pad += 1;
+        }
+    };
+
+    for (i, tok) in layout.tokens.iter().enumerate() {
+        let (parts, size, align) = token_parts(&tok.node, gl, &mut diags);
+        record_align = record_align.max(align);
+        let natural = align_up64(cursor, align as u64);
+        let offset: u64 = match &tok.node.at {
+            Some(at) => {
+                let n = at.node as u64;
+                if n % 4 != 0 {
+                    // Reported by the validator as VUID 11125; the record cannot be built.
+                    valid = false;
+                } else if n % align as u64 != 0 {
+                    valid = false;
+                    diags.push(
+                        Diagnostic::new(
+                            "E0403",
+                            format!(
+                                "`{}` is pinned at offset {n}, but its data needs {align}-byte alignment under {}",
+                                tok.node.field_name(),
+                                gl.name()
+                            ),
+                        )
+                        .primary(at.span, format!("not a multiple of {align}"))
+                        .note(format!(
+                            "a GLSL struct declared with {} would place this data at offset {}, so the shader and the stream would disagree",
+                            gl.name().to_lowercase(),
+                            align_up64(n, align as u64)
+                        ))
+                        .note(format!(
+                            "help: pin it at {} or leave `at` out{}",
+                            align_up64(n, align as u64),
+                            if gl == GlslLayout::Std430 { ", or use `glsl_layout: Scalar`" } else { "" }
+                        )),
+                    );
+                }
+                if n < cursor {
+                    valid = false;
+                    let (pspan, poff, pend) = prev.expect("cursor > 0 implies a previous token");
+                    if n >= poff {
+                        // In order but overlapping: a layout rule (no VUID states it).
+                        diags.push(
+                            Diagnostic::new(
+                                "E0401",
+                                format!(
+                                    "`{}` at offset {n} overlaps the previous token's data, which runs to byte {pend}",
+                                    tok.node.field_name()
+                                ),
+                            )
+                            .primary(at.span, format!("starts at {n}"))
+                            .secondary(pspan, format!("occupies bytes {poff}..{pend}"))
+                            .note(format!("help: pin it at {} or later", align_up64(pend, align as u64))),
+                        );
+                    }
+                    // n < poff is out of order: the validator reports VUID 11103.
+                }
+                n
+            }
+            None => natural,
+        };
+        if offset > cursor {
+            push_pad(&mut members, cursor, offset, &mut pad);
+        }
+        let end = offset + size as u64;
+        let off32 = offset.min(u32::MAX as u64) as u32;
+        let mut member_end = offset;
+        for p in &parts {
+            let at = offset + p.offset as u64;
+            if at > member_end {
+                push_pad(&mut members, member_end, at, &mut pad);
+            }
+            member_end = at + p.size as u64;
+            members.push(RecordMember {
+                name: p.name.clone(),
+                glsl_type: p.ty.name.to_string(),
+                array: p.array,
+                array_stride: p.array_stride,
+                offset: off32.saturating_add(p.offset),
+                size: p.size,
+                token: Some(i),
+            });
+        }
+        tokens.push(compiled_token(&tok.node, off32, size));
+        ends.push(end);
+        prev = Some((tok.node.at.as_ref().map(|a| a.span).unwrap_or(tok.span), offset, end));
+        cursor = cursor.max(end);
+    }
+
+    // The stride.
+    let end = cursor;
+    let mut stride_align = record_align as u64;
+    if let Some(a) = &layout.align {
+        if !is_pow2(a.node) || a.node < 4 {
+            valid = false;
+            diags.push(
+                Diagnostic::new("E0408", format!("`align: {}` is not a power of two of at least 4", a.node))
+                    .primary(a.span, "stride alignment")
+                    .note("help: use 4, 8, 16, 32, …"),
+            );
+        } else {
+            stride_align = stride_align.max(a.node as u64);
+        }
+    }
+    let natural_stride = align_up64(end, stride_align).max(4);
+    let stride: u64 = match &layout.stride {
+        None => natural_stride,
+        Some(s) => {
+            let v = s.node as u64;
+            if v < end {
+                valid = false;
+                // Every token whose data crosses the stride.
+                for (i, tok) in layout.tokens.iter().enumerate() {
+                    if ends[i] > v {
+                        let t = &tokens[i];
+                        diags.push(
+                            Diagnostic::new(
+                                "E0404",
+                                format!(
+                                    "`{}` reads bytes {}..{} of each record, past the stride of {v}",
+                                    t.name, t.offset, ends[i]
+                                ),
+                            )
+                            .primary(tok.span, format!("data ends at byte {}", ends[i]))
+                            .secondary(s.span, format!("stride {v}"))
+                            .note(format!(
+                                "the last {} bytes of this token are the first bytes of the next sequence's record, and the last sequence reads past the end of the stream",
+                                ends[i] - v
+                            ))
+                            .note(format!("help: use a stride of at least {natural_stride}, or leave `stride` out")),
+                        );
+                    }
+                }
+            }
+            if v % 4 != 0 {
+                valid = false;
+                diags.push(
+                    Diagnostic::new("E0405", format!("stride {v} is not a multiple of 4"))
+                        .primary(s.span, "indirectStride")
+                        .note(format!(
+                            "every record after the first would start misaligned; help: use {}",
+                            align_up64(v, 4)
+                        )),
+                );
+            } else if v % record_align as u64 != 0 {
+                valid = false;
+                diags.push(
+                    Diagnostic::new(
+                        "E0406",
+                        format!(
+                            "stride {v} is not a multiple of the record's {} alignment ({record_align} bytes)",
+                            gl.name()
+                        ),
+                    )
+                    .primary(s.span, "indirectStride")
+                    .note(format!(
+                        "an array of the GLSL record struct would have stride {}, so records after the first would not line up with the stream",
+                        align_up64(v, record_align as u64)
+                    ))
+                    .note(format!("help: use {}", align_up64(v.max(end), record_align as u64))),
+                );
+            }
+            if let Some(a) = &layout.align {
+                if is_pow2(a.node) && v % a.node as u64 != 0 {
+                    valid = false;
+                    diags.push(
+                        Diagnostic::new("E0407", format!("stride {v} is not a multiple of `align: {}`", a.node))
+                            .primary(s.span, "pinned stride")
+                            .secondary(a.span, "required alignment"),
+                    );
+                }
+            }
+            v
+        }
+    };
+    if stride > u32::MAX as u64 {
+        valid = false;
+        diags.push(
+            Diagnostic::new("E0409", format!("the record is {stride} bytes, larger than a 32-bit stride can express"))
+                .primary(layout.name.span, "this layout"),
+        );
+    }
+    if valid && stride > end {
+        push_pad(&mut members, end, stride, &mut pad);
+    }
+
+    let compiled = CompiledLayout {
+        name: layout.name.node.clone(),
+        doc: layout.doc.clone(),
+        stride: stride.min(u32::MAX as u64) as u32,
+        shader_stages: layout.stages.mask().0,
+        flags: layout.flags.iter().fold(0, |m, f| m | f.node.bit()),
+        max_sequences: layout.max_sequences.node,
+        glsl_layout: match gl {
+            GlslLayout::Std430 => "std430".into(),
+            GlslLayout::Scalar => "scalar".into(),
+        },
+        record_align,
+        tokens,
+        record: members,
+    };
+    let out = LaidOut { layout: compiled, ends, valid };
+    if out.valid {
+        if let Err(e) = verify(&out.layout) {
+            // An engine bug, not a user error: say so loudly but do not panic.
+            diags.push(
+                Diagnostic::new("E0499", format!("internal error: layout invariant broken: {e}"))
+                    .primary(layout.name.span, "while laying out this layout")
+                    .note("please report this description to the dgcc developers"),
+            );
+        }
+    }
+    (out, diags)
+}
+
+fn compiled_token(tok: &ast::Token, offset: u32, size: u32) -> CompiledToken {
+    let tt = tok.kind.token_type();
+    let mut t = CompiledToken {
+        name: tok.field_name(),
+        doc: tok.doc.clone(),
+        token_type: tt,
+        type_value: tt.value(),
+        offset,
+        size,
+        push_constant: None,
+        index_mode: None,
+        vertex_binding: None,
+        execution_set: None,
+        fields: vec![],
+    };
+    match &tok.kind {
+        TokenKind::PushConstant { stages, offset: pc, data } => {
+            let size = match data {
+                PushData::Size(s) => s.node,
+                PushData::Fields(_) => size,
+            };
+            t.push_constant = Some(PushConstantRange { stages: stages.mask().0, offset: pc.node, size });
+        }
+        TokenKind::SequenceIndex { stages, offset: pc } => {
+            t.push_constant = Some(PushConstantRange { stages: stages.mask().0, offset: pc.node, size: 4 });
+        }
+        TokenKind::IndexBuffer { mode } => t.index_mode = Some(mode.node.bit()),
+        TokenKind::VertexBuffer { binding } => t.vertex_binding = Some(binding.node),
+        TokenKind::ExecutionSet { kind, stages, max_entries } => {
+            t.execution_set = Some(ExecutionSet {
+                kind: match kind.node {
+                    ExecutionSetKind::Pipelines => 0,
+                    ExecutionSetKind::ShaderObjects => 1,
+                },
+                stages: stages.mask().0,
+                max_entries: max_entries.node,
+            })
+        }
+        _ => {}
+    }
+    if let TokenKind::PushConstant { data: PushData::Fields(fields), .. } = &tok.kind {
+        // Offsets and sizes are filled from the record by `fill_field_offsets`.
+        t.fields = fields
+            .iter()
+            .map(|f| FieldLayout {
+                name: f.name.node.clone(),
+                doc: f.node.doc.clone(),
+                ty: f.ty.node.describe(),
+                offset: 0,
+                size: 0,
+            })
+            .collect();
+    }
+    t
+}
+
+/// Check the invariants of the module doc on a finished layout.
+pub fn verify(l: &CompiledLayout) -> Result<(), String> {
+    if l.stride % 4 != 0 {
+        return Err(format!("stride {} is not a multiple of 4", l.stride));
+    }
+    if !l.record_align.is_power_of_two() || l.record_align < 4 {
+        return Err(format!("record alignment {} is not a power of two of at least 4", l.record_align));
+    }
+    if l.stride % l.record_align != 0 {
+        return Err(format!("stride {} is not a multiple of the record alignment {}", l.stride, l.record_align));
+    }
+    let mut end = 0u64;
+    for t in &l.tokens {
+        if (t.offset as u64) < end {
+            return Err(format!("token `{}` at {} overlaps data ending at {end}", t.name, t.offset));
+        }
+        if t.offset % 4 != 0 {
+            return Err(format!("token `{}` at {} is not 4-byte aligned", t.name, t.offset));
+        }
+        end = t.offset as u64 + t.size as u64;
+        if end > l.stride as u64 {
+            return Err(format!("token `{}` ends at {end}, past the stride {}", t.name, l.stride));
+        }
+    }
+    let mut at = 0u64;
+    for m in &l.record {
+        if m.offset as u64 != at {
+            return Err(format!("record member `{}` at {} leaves a hole at {at}", m.name, m.offset));
+        }
+        let align = match m.glsl_type.as_str() {
+            "vec3" | "uvec3" | "ivec3" | "vec4" | "uvec4" | "ivec4" | "mat4" if l.glsl_layout == "std430" => 16,
+            "vec2" | "uvec2" | "ivec2" if l.glsl_layout == "std430" => 8,
+            "uint64_t" => 8,
+            _ => 4,
+        };
+        if let Some(ti) = m.token {
+            let Some(t) = l.tokens.get(ti) else {
+                return Err(format!("record member `{}` names token {ti}, which does not exist", m.name));
+            };
+            let (start, end) = (t.offset as u64, t.offset as u64 + t.size as u64);
+            if (m.offset as u64) < start || m.offset as u64 + m.size as u64 > end {
+                return Err(format!(
+                    "record member `{}` at {} is not inside its token `{}` ({start}..{end})",
+                    m.name, m.offset, t.name
+                ));
+            }
+        }
+        if m.offset % align != 0 {
+            return Err(format!("record member `{}` at {} breaks its {align}-byte alignment", m.name, m.offset));
+        }
+        at += m.size as u64;
+    }
+    if at != l.stride as u64 {
+        return Err(format!("record members cover {at} bytes, stride is {}", l.stride));
+    }
+    Ok(())
+}
+
+/// Fill in the field offsets of push-constant tokens from the record (offsets relative to the
+/// token's start).
+pub fn fill_field_offsets(l: &mut CompiledLayout) {
+    let record = l.record.clone();
+    for (i, t) in l.tokens.iter_mut().enumerate() {
+        if t.fields.is_empty() {
+            continue;
+        }
+        let mine: Vec<&RecordMember> = record.iter().filter(|m| m.token == Some(i)).collect();
+        for (f, m) in t.fields.iter_mut().zip(mine) {
+            f.offset = m.offset - t.offset;
+            f.size = m.size;
+        }
+    }
+}
+
+/// Lay out a layout and return only the compiled form with field offsets filled in.
+pub fn compile_layout(layout: &ast::Layout) -> (LaidOut, Vec<Diagnostic>) {
+    let (mut out, diags) = lay_out(layout);
+    fill_field_offsets(&mut out.layout);
+    (out, diags)
+}

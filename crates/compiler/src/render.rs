@@ -1,0 +1,131 @@
+//! Rendering diagnostics at the edge: codespan-reporting for people, JSON lines for machines.
+//!
+//! Why here and not in `diag`: the library produces data; only the command line (and tests that
+//! snapshot what users see) turn it into text. Both renderers take the same inputs, so the JSON
+//! line and the human report of one diagnostic always agree on file, line and column.
+
+use codespan_reporting::diagnostic::{Diagnostic as CsDiagnostic, Label as CsLabel, LabelStyle};
+use codespan_reporting::files::SimpleFile;
+use codespan_reporting::term::{self, Config};
+use dgcc_core::diag::{Diagnostic, Severity};
+
+/// A source file as diagnostics see it.
+pub struct SourceFile<'a> {
+    pub name: &'a str,
+    pub text: &'a str,
+}
+
+/// 1-based line and column (in characters) of a byte offset, clamped into the text.
+pub fn line_col(text: &str, byte: usize) -> (usize, usize) {
+    let mut byte = byte.min(text.len());
+    while !text.is_char_boundary(byte) {
+        byte -= 1;
+    }
+    let before = &text[..byte];
+    let line = before.matches('\n').count() + 1;
+    let line_start = before.rfind('\n').map(|i| i + 1).unwrap_or(0);
+    let col = text[line_start..byte].chars().count() + 1;
+    (line, col)
+}
+
+fn to_codespan(d: &Diagnostic, text_len: usize) -> CsDiagnostic<()> {
+    let sev = match d.severity {
+        Severity::Error => codespan_reporting::diagnostic::Severity::Error,
+        Severity::Warning => codespan_reporting::diagnostic::Severity::Warning,
+        Severity::Note => codespan_reporting::diagnostic::Severity::Note,
+    };
+    let labels = d
+        .labels
+        .iter()
+        .map(|l| {
+            let start = l.span.start.min(text_len);
+            let end = l.span.end.clamp(start, text_len);
+            let style = if l.primary { LabelStyle::Primary } else { LabelStyle::Secondary };
+            CsLabel::new(style, (), start..end).with_message(l.message.clone())
+        })
+        .collect();
+    let mut notes = vec![];
+    if let Some(t) = &d.target {
+        notes.push(format!("target: {t}"));
+    }
+    if let Some(v) = d.vuid() {
+        notes.push(format!("vuid: {v}"));
+    }
+    notes.extend(d.notes.iter().cloned());
+    CsDiagnostic::new(sev).with_code(d.code).with_message(d.message.clone()).with_labels(labels).with_notes(notes)
+}
+
+/// Render diagnostics for people, without colour (for snapshots and pipes).
+pub fn human(file: &SourceFile, diags: &[Diagnostic]) -> String {
+    let simple = SimpleFile::new(file.name, file.text);
+    let config = Config::default();
+    let mut out = String::new();
+    for d in diags {
+        let cs = to_codespan(d, file.text.len());
+        match term::emit_into_string(&config, &simple, &cs) {
+            Ok(s) => out.push_str(&s),
+            Err(e) => {
+                out.push_str(&format!("{}[{}]: {} (could not render: {e})\n", d.severity.name(), d.code, d.message))
+            }
+        }
+    }
+    out
+}
+
+/// Render diagnostics for people to a terminal stream, with colour when it is a terminal.
+pub fn human_to_stderr(file: &SourceFile, diags: &[Diagnostic], color: bool) {
+    use codespan_reporting::term::termcolor::{ColorChoice, StandardStream};
+    let simple = SimpleFile::new(file.name, file.text);
+    let choice = if color { ColorChoice::Auto } else { ColorChoice::Never };
+    let stream = StandardStream::stderr(choice);
+    let mut lock = stream.lock();
+    let config = Config::default();
+    for d in diags {
+        let cs = to_codespan(d, file.text.len());
+        if term::emit_to_write_style(&mut lock, &config, &simple, &cs).is_err() {
+            eprintln!("{}[{}]: {}", d.severity.name(), d.code, d.message);
+        }
+    }
+}
+
+/// One JSON object per diagnostic (contract §2). Spans are reported as 1-based line/column of
+/// the primary label; a diagnostic without a span has `line: null`.
+pub fn json_line(file: &SourceFile, d: &Diagnostic) -> String {
+    let span = d.primary_span();
+    let (line, column, end_line, end_column) = match span {
+        Some(s) => {
+            let (l, c) = line_col(file.text, s.start);
+            let (el, ec) = line_col(file.text, s.end);
+            (Some(l), Some(c), Some(el), Some(ec))
+        }
+        None => (None, None, None, None),
+    };
+    let value = serde_json::json!({
+        "severity": d.severity.name(),
+        "code": d.code,
+        "vuid": d.vuid(),
+        "message": d.message,
+        "file": file.name,
+        "line": line,
+        "column": column,
+        "end_line": end_line,
+        "end_column": end_column,
+        "target": d.target,
+        "notes": d.notes,
+    });
+    value.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[test]
+    fn line_col_counts_characters() {
+        let t = "ab\nçd\n";
+        assert_eq!(line_col(t, 0), (1, 1));
+        assert_eq!(line_col(t, 3), (2, 1));
+        assert_eq!(line_col(t, 5), (2, 2)); // after the two-byte ç
+        assert_eq!(line_col(t, 4), (2, 1)); // inside ç: clamps back
+        assert_eq!(line_col(t, 100), (3, 1));
+    }
+}

@@ -1,0 +1,199 @@
+//! Shader checks: the kernels that write an indirect stream, held against the description.
+//!
+//! Why here and why these: the description promises that the host layout, the tokens and the
+//! struct a compute shader writes agree; the kernel is the one artifact dgcc does not generate,
+//! so it is where they can still disagree. [`check_kernels`] reads each kernel and
+//! - lints its source for subgroup misuse (W0501–W0504, always: they need only the text);
+//! - with the `shaderc` feature, compiles it (GLSL → SPIR-V 1.3, which naga can read), and
+//!   checks with naga that the workgroup size is the description's `local_size` (E0582) and that
+//!   the `<Layout>Record` struct it writes has the manifest's offsets and stride (E0583).
+//!
+//! Without `shaderc` those compiled checks are skipped, and [`SKIPPED_CHECKS`] names them so
+//! that `dgcc check` can say so once instead of passing silently.
+//!
+//! Diagnostics point at the kernel's `source` in the description (the only file a `Diagnostic`
+//! has spans into) and carry the kernel file and line in the message, with the line quoted in a
+//! note.
+
+pub mod lint;
+
+#[cfg(feature = "shaderc")]
+mod compile;
+#[cfg(feature = "shaderc")]
+mod reflect;
+
+use crate::ast;
+use dgcc_core::diag::Diagnostic;
+use dgcc_core::ir::{CompiledKernel, Manifest};
+use std::path::Path;
+
+/// The checks that need the `shaderc` feature and did not run without it.
+#[cfg(not(feature = "shaderc"))]
+pub const SKIPPED_CHECKS: &[&str] = &[
+    "kernels compile (E0581)",
+    "workgroup size equals local_size (E0582)",
+    "the record struct a kernel writes has the layout's offsets (E0583)",
+];
+
+/// The checks that need the `shaderc` feature and did not run without it: none, it is on.
+#[cfg(feature = "shaderc")]
+pub const SKIPPED_CHECKS: &[&str] = &[];
+
+/// Check every kernel of a pipeline. `base_dir` is the directory of the description file, which
+/// kernel `source` paths and profile paths are relative to.
+pub fn check_kernels(base_dir: &Path, pipeline: &ast::Pipeline, manifest: &Manifest) -> Vec<Diagnostic> {
+    let mut out = vec![];
+    for kernel in &pipeline.kernels {
+        let compiled = manifest.kernels.iter().find(|k| k.name == kernel.name.node);
+        check_kernel(base_dir, &kernel.node, compiled, manifest, &mut out);
+    }
+    out
+}
+
+fn check_kernel(
+    base_dir: &Path,
+    kernel: &ast::Kernel,
+    compiled: Option<&CompiledKernel>,
+    manifest: &Manifest,
+    out: &mut Vec<Diagnostic>,
+) {
+    let path = base_dir.join(&kernel.source.node);
+    let source = match std::fs::read_to_string(&path) {
+        Ok(s) => s,
+        Err(e) => {
+            out.push(
+                Diagnostic::new(
+                    "E0580",
+                    format!("cannot read kernel `{}` at {}: {e}", kernel.name.node, path.display()),
+                )
+                .primary(kernel.source.span, "relative to the description's directory"),
+            );
+            return;
+        }
+    };
+    let ctx = lint::KernelContext {
+        local_size: kernel.local_size.node,
+        smallest_subgroup: compiled.and_then(|k| smallest_subgroup(base_dir, k)),
+    };
+    for f in lint::lint(&source, &ctx) {
+        let line_text = source.lines().nth(f.line.saturating_sub(1)).unwrap_or("").trim();
+        let mut d = Diagnostic::new(f.code, format!("{}:{}: {}", kernel.source.node, f.line, f.message))
+            .primary(kernel.source.span, format!("in kernel `{}`", kernel.name.node))
+            .note(format!("{} | {line_text}", f.line))
+            .note(help(f.code));
+        if let Some(t) = f.target {
+            d = d.target(t);
+        }
+        out.push(d);
+    }
+    #[cfg(feature = "shaderc")]
+    compiled_checks(&path, &source, kernel, manifest, out);
+    #[cfg(not(feature = "shaderc"))]
+    let _ = manifest;
+}
+
+/// The smallest subgroup size the kernel can run with on any of its targets, and that target.
+fn smallest_subgroup(base_dir: &Path, k: &CompiledKernel) -> Option<(u32, String)> {
+    k.targets
+        .iter()
+        .filter_map(|(name, t)| {
+            let size = match t.required_subgroup_size {
+                Some(n) => n,
+                None => {
+                    let p = dgcc_core::device::resolve(name, base_dir).ok()?;
+                    p.value(dgcc_core::device::Limit::MinSubgroupSize)? as u32
+                }
+            };
+            Some((size, name.clone()))
+        })
+        .min()
+}
+
+fn help(code: &str) -> &'static str {
+    match code {
+        "W0501" => "help: use gl_SubgroupSize, gl_SubgroupInvocationID and gl_SubgroupID, or pin the size with `subgroup: Required(size: Fixed(N), full: true)`; widths range from 4 (lavapipe) to 128 (Adreno)",
+        "W0502" => "help: size it by the local size divided by the smallest subgroup size of the targets, or pin the subgroup size",
+        "W0503" => "help: a ballot is a uvec4 (lanes 32-63 in .y, 64-127 in .z and .w); use subgroupBallotBitCount, subgroupBallotExclusiveBitCount or subgroupBallotFindLSB",
+        "W0504" => "help: count active lanes with subgroupBallotBitCount(subgroupBallot(true)), or require full subgroups",
+        _ => "",
+    }
+}
+
+#[cfg(feature = "shaderc")]
+fn compiled_checks(path: &Path, source: &str, kernel: &ast::Kernel, manifest: &Manifest, out: &mut Vec<Diagnostic>) {
+    let generated_name = crate::emit::Output::Glsl.file_name(&manifest.pipeline);
+    let generated = crate::emit::glsl::emit(manifest).ok();
+    let spirv = match compile::compile(path, source, &generated_name, generated.as_deref()) {
+        Ok(words) => words,
+        Err(messages) => {
+            let mut d = Diagnostic::new("E0581", format!("kernel `{}` does not compile", kernel.name.node))
+                .primary(kernel.source.span, "compiled with shaderc for Vulkan 1.2, SPIR-V 1.3");
+            for m in messages {
+                d = d.note(m);
+            }
+            out.push(d);
+            return;
+        }
+    };
+    let module = match reflect::parse(&spirv) {
+        Ok(m) => m,
+        Err(e) => {
+            out.push(
+                Diagnostic::new("W0506", format!("cannot reflect the SPIR-V of kernel `{}`", kernel.name.node))
+                    .primary(kernel.source.span, "compiled, but not checked further")
+                    .note(format!("naga: {e}")),
+            );
+            return;
+        }
+    };
+    if let Some(actual) = reflect::workgroup_size(&module) {
+        if actual != kernel.local_size.node {
+            let [x, y, z] = actual;
+            let [dx, dy, dz] = kernel.local_size.node;
+            out.push(
+                Diagnostic::new(
+                    "E0582",
+                    format!("kernel `{}` runs workgroups of {x} × {y} × {z}, the description says {dx} × {dy} × {dz}", kernel.name.node),
+                )
+                .primary(kernel.local_size.span, "local_size")
+                .secondary(kernel.source.span, format!("layout(local_size_x = {x}, local_size_y = {y}, local_size_z = {z}) in this kernel"))
+                .note(format!(
+                    "help: write `layout(local_size_x = {k}_LOCAL_SIZE_X, local_size_y = {k}_LOCAL_SIZE_Y, local_size_z = {k}_LOCAL_SIZE_Z) in;` with the generated include",
+                    k = crate::emit::names::screaming(&kernel.name.node)
+                )),
+            );
+        }
+    }
+    let Some(writes) = &kernel.writes else { return };
+    let Some(layout) = manifest.layout(&writes.node) else { return };
+    let record = format!("{}Record", crate::emit::names::camel(&layout.name));
+    match reflect::record_mismatches(&module, &record, layout) {
+        None => out.push(
+            Diagnostic::new(
+                "W0505",
+                format!("kernel `{}` writes `{}`, but has no struct `{record}`", kernel.name.node, layout.name),
+            )
+            .primary(writes.span, "the layout it writes")
+            .note(format!("help: #include \"{generated_name}\" and write the stream through `{record}`")),
+        ),
+        Some(problems) if !problems.is_empty() => {
+            let mut d = Diagnostic::new(
+                "E0583",
+                format!(
+                    "the `{record}` kernel `{}` writes is not the record of layout `{}`",
+                    kernel.name.node, layout.name
+                ),
+            )
+            .primary(writes.span, "the layout it writes")
+            .secondary(kernel.source.span, "declared in this kernel");
+            for p in problems {
+                d = d.note(p);
+            }
+            out.push(d.note(format!(
+                "help: include \"{generated_name}\" and declare blocks that hold `{record}` with layout({}_LAYOUT, …)",
+                crate::emit::names::screaming(&layout.name)
+            )));
+        }
+        Some(_) => {}
+    }
+}

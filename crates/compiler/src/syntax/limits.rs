@@ -1,0 +1,150 @@
+//! Input limits: what dgcc refuses to read, before or while parsing.
+//!
+//! Why limits at all: descriptions come from files and build scripts, and a compiler must not
+//! hang, exhaust memory or overflow its stack on hostile or broken input. ron and pest both
+//! recurse into nested brackets, so nesting is measured on a flat scan before either parser
+//! runs; the size cap bounds every later pass (including that scan); the count caps keep the
+//! generated code and the validation tables sane, far above any real pipeline (Vulkan itself
+//! caps a layout at `maxIndirectCommandsTokenCount`, 16 on lavapipe). Each limit has its own
+//! code so that a tool can tell which one it hit.
+
+use dgcc_core::diag::Diagnostic;
+use dgcc_core::span::Span;
+
+/// The largest description read, in bytes (4 MiB).
+pub const MAX_SOURCE_BYTES: usize = 4 * 1024 * 1024;
+/// The deepest bracket nesting read (`(`, `[` and `{` all count).
+pub const MAX_NESTING: usize = 64;
+/// The most array dimensions of one field type (`f32[2][2]` has two).
+pub const MAX_ARRAY_DIMENSIONS: usize = 8;
+/// Layouts per description: generated descriptions (the compiler benchmark goes to 10,000) fit.
+pub const MAX_LAYOUTS: usize = 16384;
+pub const MAX_TOKENS_PER_LAYOUT: usize = 256;
+pub const MAX_FIELDS_PER_PUSH_CONSTANT: usize = 256;
+pub const MAX_KERNELS: usize = 256;
+
+/// The source text of a description read as bytes, or E0018 at the first byte that is not
+/// UTF-8.
+pub fn decode(bytes: &[u8]) -> Result<&str, Diagnostic> {
+    std::str::from_utf8(bytes).map_err(|err| {
+        let at = err.valid_up_to();
+        let len = err.error_len().unwrap_or(bytes.len() - at).max(1);
+        let byte = bytes.get(at).copied().unwrap_or_default();
+        Diagnostic::new("E0018", format!("the description is not UTF-8: invalid byte 0x{byte:02X} at byte offset {at}"))
+            .primary(Span::new(at, at + len), "not UTF-8")
+            .note("save the file as UTF-8 (dgcc reads RON and .dgc text only)")
+    })
+}
+
+/// E0012 when the source is larger than [`MAX_SOURCE_BYTES`].
+pub fn check_size(source: &str) -> Result<(), Diagnostic> {
+    if source.len() <= MAX_SOURCE_BYTES {
+        return Ok(());
+    }
+    let mut at = MAX_SOURCE_BYTES;
+    while !source.is_char_boundary(at) {
+        at -= 1;
+    }
+    let end = source[at..].chars().next().map_or(at, |c| at + c.len_utf8());
+    Err(Diagnostic::new(
+        "E0012",
+        format!(
+            "the description is {} bytes long; dgcc reads at most {} bytes (4 MiB)",
+            source.len(),
+            MAX_SOURCE_BYTES
+        ),
+    )
+    .primary(Span::new(at, end), "the limit is crossed here"))
+}
+
+/// E0013 for a bracket that opens one level too many.
+pub fn too_deep(bracket: Span) -> Diagnostic {
+    Diagnostic::new("E0013", format!("the description nests deeper than {MAX_NESTING} brackets"))
+        .primary(bracket, format!("this bracket opens level {}", MAX_NESTING + 1))
+}
+
+/// E0013 for a field type with more than [`MAX_ARRAY_DIMENSIONS`] array dimensions; `ty` is
+/// the first dimension past the limit.
+pub fn too_many_dimensions(ty: Span) -> Diagnostic {
+    Diagnostic::new("E0013", format!("this field type has more than {MAX_ARRAY_DIMENSIONS} array dimensions"))
+        .primary(ty, format!("array dimension {} starts here", MAX_ARRAY_DIMENSIONS + 1))
+}
+
+/// Which list a count limit applies to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Count {
+    Layouts,
+    TokensPerLayout,
+    FieldsPerPushConstant,
+    Kernels,
+}
+
+impl Count {
+    pub const fn limit(self) -> usize {
+        match self {
+            Count::Layouts => MAX_LAYOUTS,
+            Count::TokensPerLayout => MAX_TOKENS_PER_LAYOUT,
+            Count::FieldsPerPushConstant => MAX_FIELDS_PER_PUSH_CONSTANT,
+            Count::Kernels => MAX_KERNELS,
+        }
+    }
+    const fn code(self) -> &'static str {
+        match self {
+            Count::Layouts => "E0014",
+            Count::TokensPerLayout => "E0015",
+            Count::FieldsPerPushConstant => "E0016",
+            Count::Kernels => "E0017",
+        }
+    }
+    const fn what(self) -> (&'static str, &'static str) {
+        match self {
+            Count::Layouts => ("layouts", "a pipeline"),
+            Count::TokensPerLayout => ("tokens", "a layout"),
+            Count::FieldsPerPushConstant => ("fields", "a push constant"),
+            Count::Kernels => ("kernels", "a pipeline"),
+        }
+    }
+}
+
+/// The count error for a list of `len` items, pointing at the first item past the limit
+/// (`first_excess`), or `None` within the limit.
+pub fn check_count(count: Count, len: usize, first_excess: impl FnOnce() -> Span) -> Option<Diagnostic> {
+    if len <= count.limit() {
+        return None;
+    }
+    let (items, owner) = count.what();
+    Some(
+        Diagnostic::new(count.code(), format!("{owner} has {len} {items}; dgcc reads at most {}", count.limit()))
+            .primary(first_excess(), format!("{items} from here on are over the limit")),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decode_points_at_the_first_bad_byte() {
+        let bytes = b"Pipeline(name: \"\xC3\xA9\xFF\")";
+        let err = decode(bytes).unwrap_err();
+        assert_eq!(err.code, "E0018");
+        assert_eq!(err.primary_span(), Some(Span::new(18, 19)));
+        assert_eq!(decode("é".as_bytes()).ok(), Some("é"));
+    }
+
+    #[test]
+    fn size_limit_is_inclusive_and_lands_on_a_char_boundary() {
+        assert!(check_size(&"a".repeat(MAX_SOURCE_BYTES)).is_ok());
+        let big = format!("a{}", "é".repeat(MAX_SOURCE_BYTES / 2));
+        let err = check_size(&big).unwrap_err();
+        let span = err.primary_span().unwrap();
+        assert!(big.is_char_boundary(span.start) && big.is_char_boundary(span.end));
+    }
+
+    #[test]
+    fn counts_report_only_past_the_limit() {
+        assert!(check_count(Count::Kernels, MAX_KERNELS, Span::default).is_none());
+        let err = check_count(Count::Kernels, MAX_KERNELS + 1, || Span::new(3, 4)).unwrap();
+        assert_eq!((err.code, err.primary_span()), ("E0017", Some(Span::new(3, 4))));
+    }
+}

@@ -1,0 +1,475 @@
+//! `DgcDevice` and `DgcLayout`: a compiled layout made real on an engine's device.
+//!
+//! Why the shape: an engine already has its `ash::Device`, pipelines and render passes; what
+//! it lacks is the extension's bookkeeping. `DgcDevice` wraps the engine's device (reading the
+//! live properties once, as `dgcc probe` does), refuses a layout the device cannot run with
+//! `dgcc check`'s codes *before* any Vulkan call, and turns an `ir::CompiledLayout` into a
+//! `VkIndirectCommandsLayoutEXT` token for token. Executing — preprocess memory, chunks,
+//! barriers — lives in `execute.rs`; the layout only knows what it is and which state its
+//! execution leaves undefined (`InvalidatedState`), so the caller can re-bind exactly that.
+//!
+//! The device is told which optional features were enabled (`features.rs` says why), and
+//! checks layouts against the hardware's profile with the others turned off.
+//!
+//! Why `DgcLayout` and `ExecutionSet` destroy themselves on drop (and still offer `destroy`):
+//! they are children of the device that the validation layer counts at `vkDestroyDevice`; a
+//! layout forgotten on an error path or at the end of a test leaked. Each keeps the
+//! extension's function table, so dropping it needs nothing else, and drops before the device
+//! as long as it is declared after it — the order Rust drops locals and fields in.
+
+use super::error::{Result, RuntimeError};
+use super::ext_dgc::{self as x, IndirectCommandsLayoutTokenEXT as Token};
+use super::features::EnabledFeatures;
+use super::memory::Allocator;
+use super::probe::probe_physical;
+use super::refuse::refusal;
+use ash::vk;
+use dgcc_core::device::{Limit, Profile};
+use dgcc_core::ir::{CompiledLayout, PushConstantRange, TokenType};
+
+/// The extension on one engine device.
+pub struct DgcDevice {
+    pub(crate) device: ash::Device,
+    pub(crate) ext: x::Device,
+    memory: vk::PhysicalDeviceMemoryProperties,
+    profile: Profile,
+    /// Features the hardware has that the device was created without.
+    not_enabled: Vec<Limit>,
+}
+
+impl Allocator for DgcDevice {
+    fn device(&self) -> &ash::Device {
+        &self.device
+    }
+    fn memory_properties(&self) -> &vk::PhysicalDeviceMemoryProperties {
+        &self.memory
+    }
+}
+
+impl DgcDevice {
+    /// Wrap an engine's device. It must have been created with `VK_EXT_device_generated_commands`
+    /// (and `VK_KHR_maintenance5`) enabled and the `deviceGeneratedCommands` feature on, plus
+    /// `bufferDeviceAddress` and `synchronization2`. `enabled` says which optional features the
+    /// engine turned on; layouts that need one that is off are refused.
+    pub fn new(
+        instance: &ash::Instance,
+        physical: vk::PhysicalDevice,
+        device: &ash::Device,
+        enabled: EnabledFeatures,
+    ) -> Result<DgcDevice> {
+        let mut probe = probe_physical(instance, physical);
+        let not_enabled = enabled.restrict(&mut probe.profile);
+        if probe.profile.value(dgcc_core::device::Limit::DeviceGeneratedCommands) != Some(1) {
+            return Err(RuntimeError::MissingFeature {
+                device: probe.device_name,
+                feature: "VK_EXT_device_generated_commands".into(),
+                needed_for: "device-generated commands".into(),
+            });
+        }
+        let ext = x::Device::new(instance, device).map_err(|e| RuntimeError::MissingFeature {
+            device: probe.device_name.clone(),
+            feature: e.to_string(),
+            needed_for: "device-generated commands".into(),
+        })?;
+        // SAFETY: `physical` belongs to `instance`.
+        let memory = unsafe { instance.get_physical_device_memory_properties(physical) };
+        Ok(DgcDevice { device: device.clone(), ext, memory, profile: probe.profile, not_enabled })
+    }
+
+    /// The runtime's own headless context, when it enabled the extension.
+    pub fn from_context(ctx: &super::GpuContext) -> Result<DgcDevice> {
+        if ctx.dgc.is_none() {
+            return Err(RuntimeError::MissingFeature {
+                device: ctx.device_name.clone(),
+                feature: "VK_EXT_device_generated_commands".into(),
+                needed_for: "device-generated commands (try the multi-draw fallback)".into(),
+            });
+        }
+        let enabled = EnabledFeatures {
+            mesh_shader: ctx.caps.mesh_shader,
+            task_shader: ctx.caps.task_shader,
+            dynamic_generated_pipeline_layout: ctx.caps.dgc_dynamic_layout,
+            ..EnabledFeatures::default()
+        };
+        Self::new(&ctx.instance, ctx.physical, &ctx.device, enabled)
+    }
+
+    /// The live device as a profile (what `dgcc probe` reports), with the features that were not
+    /// enabled turned off.
+    pub fn profile(&self) -> &Profile {
+        &self.profile
+    }
+
+    pub fn ext(&self) -> &x::Device {
+        &self.ext
+    }
+
+    /// Refuse a layout the device cannot run: `Err(Refused)` with `dgcc check`'s diagnostics.
+    pub fn check_layout(&self, layout: &CompiledLayout, push_constants: &[PushConstantRange]) -> Result<()> {
+        let Some(mut diagnostics) = refusal(layout, push_constants, &self.profile) else { return Ok(()) };
+        // "false on <device>" is true of the device as created, not of the hardware: say so.
+        for d in &mut diagnostics {
+            for limit in self.not_enabled.iter().filter(|l| d.message.contains(l.vk_name())) {
+                d.notes.push(format!("the device supports {}, but it was created without it enabled", limit.vk_name()));
+            }
+        }
+        Err(RuntimeError::Refused { layout: layout.name.clone(), diagnostics })
+    }
+
+    /// Create the `VkIndirectCommandsLayoutEXT` for `layout`, after `check_layout`.
+    /// `pipeline_layout` holds the push-constant ranges the tokens update.
+    pub fn create_layout(
+        &self,
+        layout: &CompiledLayout,
+        push_constants: &[PushConstantRange],
+        pipeline_layout: vk::PipelineLayout,
+    ) -> Result<DgcLayout> {
+        self.check_layout(layout, push_constants)?;
+        let parts = TokenParts::new(layout)?;
+        let tokens = parts.tokens(layout);
+        let info = x::IndirectCommandsLayoutCreateInfoEXT::default()
+            .flags(x::IndirectCommandsLayoutUsageFlagsEXT::from_raw(layout.flags))
+            .shader_stages(vk::ShaderStageFlags::from_raw(layout.shader_stages))
+            .indirect_stride(layout.stride)
+            .pipeline_layout(pipeline_layout)
+            .tokens(&tokens);
+        // SAFETY: the tokens and their data outlive the call; the layout was checked against the
+        // device's limits above.
+        let handle = unsafe { self.ext.create_indirect_commands_layout(&info, None) }
+            .map_err(RuntimeError::vk("vkCreateIndirectCommandsLayoutEXT"))?;
+        Ok(DgcLayout { handle, compiled: layout.clone(), pipeline_layout, ext: self.ext.clone() })
+    }
+}
+
+/// An indirect execution set of pipelines (`VkIndirectExecutionSetEXT`, type PIPELINES).
+/// Destroyed on drop unless `DgcDevice::destroy_execution_set` did it first.
+pub struct ExecutionSet {
+    pub handle: x::IndirectExecutionSetEXT,
+    pub initial: vk::Pipeline,
+    pub max_entries: u32,
+    ext: x::Device,
+}
+
+impl Drop for ExecutionSet {
+    fn drop(&mut self) {
+        if self.handle != x::IndirectExecutionSetEXT::null() {
+            // SAFETY: created by `ext`'s device; the owner's contract (no pending work, device
+            // alive) is the same as for `destroy_execution_set`.
+            unsafe { self.ext.destroy_indirect_execution_set(self.handle, None) };
+            self.handle = x::IndirectExecutionSetEXT::null();
+        }
+    }
+}
+
+impl DgcDevice {
+    /// Create the execution set `layout`'s EXECUTION_SET token selects from, with `initial` (created
+    /// `INDIRECT_BINDABLE`) as entry 0. Shader-object sets are refused: the runtime does not
+    /// create shader objects.
+    pub fn create_execution_set(&self, layout: &DgcLayout, initial: vk::Pipeline) -> Result<ExecutionSet> {
+        let token = layout.compiled.tokens.iter().find(|t| t.token_type == TokenType::ExecutionSet);
+        let Some(set) = token.and_then(|t| t.execution_set) else {
+            return Err(RuntimeError::Invalid(format!("layout `{}` has no execution-set token", layout.compiled.name)));
+        };
+        if set.kind != x::IndirectExecutionSetInfoTypeEXT::PIPELINES.as_raw() as u32 {
+            return Err(RuntimeError::Invalid(format!(
+                "layout `{}` selects shader objects; the dgcc runtime creates pipeline execution sets only",
+                layout.compiled.name
+            )));
+        }
+        let info = x::IndirectExecutionSetPipelineInfoEXT {
+            initial_pipeline: initial,
+            max_pipeline_count: set.max_entries,
+            ..Default::default()
+        };
+        let create = x::IndirectExecutionSetCreateInfoEXT::pipelines(&info);
+        // SAFETY: `initial` is a valid pipeline; max_entries was checked against the device by
+        // `create_layout`'s rules.
+        let handle = unsafe { self.ext.create_indirect_execution_set(&create, None) }
+            .map_err(RuntimeError::vk("vkCreateIndirectExecutionSetEXT"))?;
+        Ok(ExecutionSet { handle, initial, max_entries: set.max_entries, ext: self.ext.clone() })
+    }
+
+    /// Put `pipeline` (same layout and state as the initial one, `INDIRECT_BINDABLE`) at `index`.
+    pub fn write_execution_set(&self, set: &ExecutionSet, index: u32, pipeline: vk::Pipeline) -> Result<()> {
+        if index >= set.max_entries {
+            return Err(RuntimeError::Invalid(format!(
+                "execution-set index {index} is past its {} entries",
+                set.max_entries
+            )));
+        }
+        let writes = [x::WriteIndirectExecutionSetPipelineEXT::new(index, pipeline)];
+        // SAFETY: the index is in range and not used by pending work (the caller's contract).
+        unsafe { self.ext.update_indirect_execution_set_pipeline(set.handle, &writes) };
+        Ok(())
+    }
+
+    /// # Safety
+    /// No pending work may use the set.
+    pub unsafe fn destroy_execution_set(&self, set: &mut ExecutionSet) {
+        if set.handle != x::IndirectExecutionSetEXT::null() {
+            self.ext.destroy_indirect_execution_set(set.handle, None);
+            set.handle = x::IndirectExecutionSetEXT::null();
+        }
+    }
+}
+
+/// Backing storage for the token-data structs the layout tokens point to.
+struct TokenParts {
+    push: Vec<x::IndirectCommandsPushConstantTokenEXT>,
+    vertex: Vec<x::IndirectCommandsVertexBufferTokenEXT>,
+    index: Vec<x::IndirectCommandsIndexBufferTokenEXT>,
+    set: Vec<x::IndirectCommandsExecutionSetTokenEXT>,
+}
+
+impl TokenParts {
+    fn new(layout: &CompiledLayout) -> Result<TokenParts> {
+        let mut parts = TokenParts { push: vec![], vertex: vec![], index: vec![], set: vec![] };
+        for t in &layout.tokens {
+            let missing = |what: &str| {
+                RuntimeError::Invalid(format!("token `{}` of layout `{}` has no {what}", t.name, layout.name))
+            };
+            match t.token_type {
+                TokenType::PushConstant | TokenType::SequenceIndex => {
+                    let r = t.push_constant.ok_or_else(|| missing("push_constant range"))?;
+                    let update_range = vk::PushConstantRange {
+                        stage_flags: vk::ShaderStageFlags::from_raw(r.stages),
+                        offset: r.offset,
+                        size: r.size,
+                    };
+                    parts.push.push(x::IndirectCommandsPushConstantTokenEXT { update_range });
+                }
+                TokenType::VertexBuffer => {
+                    let unit = t.vertex_binding.ok_or_else(|| missing("vertex_binding"))?;
+                    parts.vertex.push(x::IndirectCommandsVertexBufferTokenEXT { vertex_binding_unit: unit });
+                }
+                TokenType::IndexBuffer => {
+                    let mode = t.index_mode.ok_or_else(|| missing("index_mode"))?;
+                    parts.index.push(x::IndirectCommandsIndexBufferTokenEXT {
+                        mode: x::IndirectCommandsInputModeFlagsEXT::from_raw(mode),
+                    });
+                }
+                TokenType::ExecutionSet => {
+                    let s = t.execution_set.ok_or_else(|| missing("execution_set"))?;
+                    parts.set.push(x::IndirectCommandsExecutionSetTokenEXT {
+                        ty: x::IndirectExecutionSetInfoTypeEXT::from_raw(s.kind as i32),
+                        shader_stages: vk::ShaderStageFlags::from_raw(s.stages),
+                    });
+                }
+                _ => {}
+            }
+        }
+        Ok(parts)
+    }
+
+    fn tokens<'a>(&'a self, layout: &CompiledLayout) -> Vec<Token<'a>> {
+        let (mut p, mut v, mut i, mut s) = (0, 0, 0, 0);
+        let next = |n: &mut usize| {
+            *n += 1;
+            *n - 1
+        };
+        layout
+            .tokens
+            .iter()
+            .map(|t| {
+                let ty = x::IndirectCommandsTokenTypeEXT::from_raw(t.token_type.value() as i32);
+                match t.token_type {
+                    TokenType::PushConstant | TokenType::SequenceIndex => {
+                        Token::push_constant(ty, t.offset, &self.push[next(&mut p)])
+                    }
+                    TokenType::VertexBuffer => Token::vertex_buffer(t.offset, &self.vertex[next(&mut v)]),
+                    TokenType::IndexBuffer => Token::index_buffer(t.offset, &self.index[next(&mut i)]),
+                    TokenType::ExecutionSet => Token::execution_set(t.offset, &self.set[next(&mut s)]),
+                    _ => Token::action(ty, t.offset),
+                }
+            })
+            .collect()
+    }
+}
+
+/// Which bound state `vkCmdExecuteGeneratedCommandsEXT` leaves undefined for a layout (the
+/// spec's state-invalidation table): the caller re-binds these before recording anything
+/// else that relies on them. Viewport, scissor, descriptor sets and (without an execution set)
+/// the pipeline survive.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct InvalidatedState {
+    pub push_constants: bool,
+    pub index_buffer: bool,
+    pub vertex_buffers: bool,
+    pub pipeline: bool,
+}
+
+/// State to restore after an execute, for `DgcLayout::restore`.
+#[derive(Default)]
+pub struct RestoreState<'a> {
+    /// `(layout, stages, offset, bytes)` to push again.
+    pub push_constants: Vec<(vk::PipelineLayout, vk::ShaderStageFlags, u32, &'a [u8])>,
+    pub index_buffer: Option<(vk::Buffer, u64, vk::IndexType)>,
+    /// `(first binding, buffers, offsets)`.
+    pub vertex_buffers: Option<(u32, &'a [vk::Buffer], &'a [u64])>,
+    pub pipeline: Option<(vk::PipelineBindPoint, vk::Pipeline)>,
+}
+
+/// A created `VkIndirectCommandsLayoutEXT`. Destroyed on drop (or earlier with `destroy`); drop
+/// it before the device, with no pending work using it.
+pub struct DgcLayout {
+    pub handle: x::IndirectCommandsLayoutEXT,
+    pub compiled: CompiledLayout,
+    pub pipeline_layout: vk::PipelineLayout,
+    ext: x::Device,
+}
+
+impl Drop for DgcLayout {
+    fn drop(&mut self) {
+        // SAFETY: the handle was created by `ext`'s device; no pending work may use it (the
+        // owner's contract, as for `destroy`).
+        unsafe { self.release() };
+    }
+}
+
+impl DgcLayout {
+    pub fn stages(&self) -> vk::ShaderStageFlags {
+        vk::ShaderStageFlags::from_raw(self.compiled.shader_stages)
+    }
+    pub fn explicit_preprocess(&self) -> bool {
+        self.compiled.flags & x::IndirectCommandsLayoutUsageFlagsEXT::EXPLICIT_PREPROCESS.as_raw() != 0
+    }
+    pub fn has_execution_set(&self) -> bool {
+        self.compiled.tokens.iter().any(|t| t.token_type == TokenType::ExecutionSet)
+    }
+    /// Draw layouts execute inside a render pass; dispatch layouts outside.
+    pub fn is_graphics(&self) -> bool {
+        self.compiled.action().is_some_and(|a| a.token_type.is_vertex_draw() || a.token_type.is_mesh())
+    }
+    /// Where the layout's pipeline binds: graphics for draws, ray tracing for trace-rays
+    /// layouts, compute for dispatches.
+    pub fn bind_point(&self) -> vk::PipelineBindPoint {
+        match self.compiled.action().map(|a| a.token_type) {
+            _ if self.is_graphics() => vk::PipelineBindPoint::GRAPHICS,
+            Some(TokenType::TraceRays2) => vk::PipelineBindPoint::RAY_TRACING_KHR,
+            _ => vk::PipelineBindPoint::COMPUTE,
+        }
+    }
+    pub fn uses_count_token(&self) -> bool {
+        self.compiled.action().is_some_and(|a| a.token_type.is_count())
+    }
+
+    pub fn invalidated_state(&self) -> InvalidatedState {
+        let has = |tt: TokenType| self.compiled.tokens.iter().any(|t| t.token_type == tt);
+        InvalidatedState {
+            push_constants: has(TokenType::PushConstant) || has(TokenType::SequenceIndex),
+            index_buffer: has(TokenType::IndexBuffer),
+            vertex_buffers: has(TokenType::VertexBuffer),
+            pipeline: has(TokenType::ExecutionSet),
+        }
+    }
+
+    /// Re-record what this layout's execution invalidated, from `state` (what is not given is
+    /// left alone). Returns what was invalidated but not restored, so the caller can tell.
+    ///
+    /// # Safety
+    /// `cmd` is recording; the handles in `state` are valid.
+    pub unsafe fn restore(
+        &self,
+        device: &ash::Device,
+        cmd: vk::CommandBuffer,
+        state: &RestoreState<'_>,
+    ) -> InvalidatedState {
+        let inv = self.invalidated_state();
+        let mut left = InvalidatedState::default();
+        if inv.pipeline {
+            match state.pipeline {
+                Some((point, p)) => device.cmd_bind_pipeline(cmd, point, p),
+                None => left.pipeline = true,
+            }
+        }
+        if inv.push_constants {
+            for (layout, stages, offset, bytes) in &state.push_constants {
+                device.cmd_push_constants(cmd, *layout, *stages, *offset, bytes);
+            }
+            left.push_constants = state.push_constants.is_empty();
+        }
+        if inv.index_buffer {
+            match state.index_buffer {
+                Some((b, off, ty)) => device.cmd_bind_index_buffer(cmd, b, off, ty),
+                None => left.index_buffer = true,
+            }
+        }
+        if inv.vertex_buffers {
+            match state.vertex_buffers {
+                Some((first, buffers, offsets)) => device.cmd_bind_vertex_buffers(cmd, first, buffers, offsets),
+                None => left.vertex_buffers = true,
+            }
+        }
+        left
+    }
+
+    /// Destroy the layout.
+    ///
+    /// # Safety
+    /// No pending work may use it.
+    pub unsafe fn destroy(&mut self, dev: &DgcDevice) {
+        debug_assert_eq!(dev.ext.device(), self.ext.device(), "a layout is destroyed by the device that made it");
+        self.release();
+    }
+
+    /// Destroy the handle once; later calls (and the drop) do nothing.
+    unsafe fn release(&mut self) {
+        if self.handle != x::IndirectCommandsLayoutEXT::null() {
+            self.ext.destroy_indirect_commands_layout(self.handle, None);
+            self.handle = x::IndirectCommandsLayoutEXT::null();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A function table that must never be called (every test layout has a null handle).
+    fn never_called() -> x::Device {
+        // SAFETY: the pointers are never called: `release` skips null handles.
+        let fp = unsafe { x::DeviceFn::load_with(|_| std::ptr::NonNull::<std::ffi::c_void>::dangling().as_ptr()) };
+        x::Device::from_parts(vk::Device::null(), fp.expect("every name gets a pointer"))
+    }
+
+    fn layout(compiled: CompiledLayout) -> DgcLayout {
+        DgcLayout {
+            handle: x::IndirectCommandsLayoutEXT::null(),
+            compiled,
+            pipeline_layout: vk::PipelineLayout::null(),
+            ext: never_called(),
+        }
+    }
+
+    #[test]
+    fn the_scene_layout_invalidates_push_constants_and_the_index_buffer_only() {
+        let l = layout(crate::fixtures::push_index_draw());
+        let inv = l.invalidated_state();
+        assert_eq!(
+            inv,
+            InvalidatedState { push_constants: true, index_buffer: true, vertex_buffers: false, pipeline: false }
+        );
+        assert!(l.is_graphics() && !l.has_execution_set() && !l.uses_count_token() && !l.explicit_preprocess());
+    }
+
+    #[test]
+    fn token_data_is_built_for_every_parameterised_token() {
+        let compiled = crate::fixtures::push_index_draw();
+        let parts = TokenParts::new(&compiled).unwrap();
+        let tokens = parts.tokens(&compiled);
+        assert_eq!(tokens.len(), 3);
+        assert_eq!(tokens[0].ty, x::IndirectCommandsTokenTypeEXT::PUSH_CONSTANT);
+        // SAFETY: the union member matching the token type, pointing into `parts`.
+        let range = unsafe { (*tokens[0].data.p_push_constant).update_range };
+        assert_eq!((range.offset, range.size), (0, 8));
+        assert_eq!(tokens[1].ty, x::IndirectCommandsTokenTypeEXT::INDEX_BUFFER);
+        assert_eq!(
+            unsafe { (*tokens[1].data.p_index_buffer).mode },
+            x::IndirectCommandsInputModeFlagsEXT::VULKAN_INDEX_BUFFER
+        );
+        assert_eq!((tokens[2].ty, tokens[2].offset), (x::IndirectCommandsTokenTypeEXT::DRAW_INDEXED, 24));
+        let mut broken = compiled.clone();
+        broken.tokens[1].index_mode = None;
+        assert!(TokenParts::new(&broken).is_err());
+    }
+}

@@ -1,0 +1,413 @@
+//! Executing a stream: preprocess memory under a budget, chunks, barriers, per-chunk counts.
+//!
+//! Why chunks: preprocess memory per sequence differs by orders of magnitude between drivers
+//! (80 B per draw on the H200, `144·n²` on lavapipe, which also wraps past 32 bits), so an
+//! `Execution` asks the driver at a doubling ladder of counts (`preprocess::plan`), keeps the
+//! largest chunk that is both believable and under the engine's budget, allocates one
+//! preprocess buffer of that size and reuses it for every chunk. Chunk `k` reads records
+//! `[k·c, (k+1)·c)`: its `indirectAddress` advances by `c·stride`, and when the count lives on
+//! the GPU a tiny kernel (`split_count.comp`) first splits it into one count per chunk, so chunk
+//! `k`'s `sequenceCountAddress` is `counts + 4k`.
+//!
+//! Why render-pass breaks between chunks: reusing the preprocess buffer is a write-after-read
+//! hazard between two executes, and a pipeline barrier inside a dynamic render pass cannot
+//! cover it. So `Pass::end` / `Pass::begin` close and reopen rendering around each chunk
+//! (attachments are loaded, not cleared, after the first), with the barrier in between. A
+//! stream that fits in one chunk gets no break.
+
+use super::dgc::{DgcDevice, DgcLayout};
+use super::error::{Result, RuntimeError};
+use super::ext_dgc::{self as x, bits};
+use super::memory::{Buffer, Location};
+use super::preprocess::{plan, ChunkPlan};
+use super::validate::StreamValidator;
+use ash::vk;
+
+/// Where the records are: one buffer (for the fallback) and its address (for DGC).
+#[derive(Clone, Copy, Debug)]
+pub struct Stream {
+    pub buffer: vk::Buffer,
+    pub offset: u64,
+    /// The device address of `buffer` + `offset`.
+    pub address: vk::DeviceAddress,
+    /// Records the buffer holds (the most that may execute).
+    pub max_sequences: u32,
+    /// Where the GPU wrote how many records are valid; `None` runs all `max_sequences`.
+    pub count: Option<Count>,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct Count {
+    pub buffer: vk::Buffer,
+    pub offset: u64,
+    pub address: vk::DeviceAddress,
+}
+
+/// What is bound when the layout has no execution set: the pipeline the sequences run with.
+#[derive(Clone, Copy, Debug)]
+pub enum Bound {
+    Pipeline(vk::Pipeline),
+    /// The set and its initial pipeline (which must be bound when executing).
+    ExecutionSet(x::IndirectExecutionSetEXT, vk::Pipeline),
+}
+
+impl Bound {
+    fn pipeline(self) -> vk::Pipeline {
+        match self {
+            Bound::Pipeline(p) | Bound::ExecutionSet(_, p) => p,
+        }
+    }
+}
+
+/// Points in the recording where an engine may write timestamps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    PreprocessBegin(u32),
+    PreprocessEnd(u32),
+    ExecuteBegin(u32),
+    ExecuteEnd(u32),
+}
+
+/// How the engine opens and closes its render pass around a chunk (draw layouts). For dispatch
+/// layouts both are never called.
+pub trait Pass {
+    /// Begin rendering for chunk `chunk` (clear on 0, load after).
+    fn begin(&mut self, cmd: vk::CommandBuffer, chunk: u32);
+    fn end(&mut self, cmd: vk::CommandBuffer, chunk: u32);
+    /// Called at each `Phase`; the default does nothing.
+    fn phase(&mut self, _cmd: vk::CommandBuffer, _phase: Phase) {}
+}
+
+/// A `Pass` for dispatch layouts: no render pass, optional timestamps through `on_phase`.
+pub struct NoPass<F: FnMut(vk::CommandBuffer, Phase)>(pub F);
+impl<F: FnMut(vk::CommandBuffer, Phase)> Pass for NoPass<F> {
+    fn begin(&mut self, _: vk::CommandBuffer, _: u32) {}
+    fn end(&mut self, _: vk::CommandBuffer, _: u32) {}
+    fn phase(&mut self, cmd: vk::CommandBuffer, phase: Phase) {
+        (self.0)(cmd, phase)
+    }
+}
+
+/// A layout ready to execute streams of up to `max_sequences` records.
+pub struct Execution {
+    pub plan: ChunkPlan,
+    bound: Bound,
+    max_sequences: u32,
+    max_draw_count: u32,
+    preprocess: Option<Buffer>,
+    chunk_counts: Option<Buffer>,
+    split: Option<(vk::PipelineLayout, vk::Pipeline)>,
+    /// Stream validation recorded before every execute (`set_validator`).
+    validator: Option<StreamValidator>,
+}
+
+const SPLIT_COUNT_SPV: &[u8] = include_bytes!("../../../shaders/runtime/spv/split_count.comp.spv");
+
+impl Execution {
+    /// Plan chunks and allocate the preprocess buffer for `layout` under `budget` bytes.
+    /// `max_draw_count` matters only for `*_COUNT` action tokens.
+    pub fn new(
+        dev: &DgcDevice,
+        layout: &DgcLayout,
+        bound: Bound,
+        max_sequences: u32,
+        max_draw_count: u32,
+        budget: u64,
+    ) -> Result<Execution> {
+        if max_sequences == 0 {
+            return Err(RuntimeError::Invalid("an execution needs at least one sequence".into()));
+        }
+        if layout.has_execution_set() != matches!(bound, Bound::ExecutionSet(..)) {
+            return Err(RuntimeError::Invalid(format!(
+                "layout `{}` {} an execution-set token, so it executes with {}",
+                layout.compiled.name,
+                if layout.has_execution_set() { "has" } else { "has no" },
+                if layout.has_execution_set() { "an indirect execution set" } else { "a bound pipeline" }
+            )));
+        }
+        let device_max =
+            dev.profile().value(dgcc_core::device::Limit::MaxIndirectSequenceCount).unwrap_or(1 << 20) as u32;
+        let max_draw_count = if layout.uses_count_token() { max_draw_count.max(1) } else { 0 };
+        let mut type_bits = u32::MAX;
+        let chunk_plan = plan(max_sequences, device_max, budget, |n| {
+            let (size, bits) = requirements(dev, layout, bound, n, max_draw_count);
+            type_bits &= bits;
+            size
+        })
+        .map_err(|e| RuntimeError::Invalid(format!("layout `{}`: {e}", layout.compiled.name)))?;
+        let has_sequence_index =
+            layout.compiled.tokens.iter().any(|t| t.token_type == dgcc_core::ir::TokenType::SequenceIndex);
+        if has_sequence_index && chunk_plan.chunks > 1 {
+            return Err(RuntimeError::Invalid(format!(
+                "layout `{}` has a SEQUENCE_INDEX token, whose values restart at 0 in every execute, but only {} of its {max_sequences} sequences fit one execute under the preprocess budget of {budget} bytes{}; raise the budget (or drop the token and index records another way)",
+                layout.compiled.name,
+                chunk_plan.sequences_per_chunk,
+                chunk_plan.anomaly.as_ref().map(|a| format!(" ({a})")).unwrap_or_default()
+            )));
+        }
+        let preprocess = if chunk_plan.preprocess_bytes > 0 {
+            Some(Buffer::preprocess(dev, chunk_plan.preprocess_bytes, type_bits)?)
+        } else {
+            None
+        };
+        let mut exec = Execution {
+            plan: chunk_plan,
+            bound,
+            max_sequences,
+            max_draw_count,
+            preprocess,
+            chunk_counts: None,
+            split: None,
+            validator: None,
+        };
+        if exec.plan.chunks > 1 {
+            let usage = vk::BufferUsageFlags::STORAGE_BUFFER | vk::BufferUsageFlags::INDIRECT_BUFFER;
+            exec.chunk_counts = Some(Buffer::new(dev, 4 * exec.plan.chunks as u64, usage, Location::Device)?);
+            exec.split = Some(split_pipeline(&dev.device)?);
+        }
+        Ok(exec)
+    }
+
+    pub fn preprocess_bytes(&self) -> u64 {
+        self.plan.preprocess_bytes
+    }
+
+    /// Validate every stream on the GPU before executing it (`runtime::validate`); read the
+    /// report with `validator().read_report()` once the submission finished. Returns the
+    /// validator this replaces, which the caller destroys.
+    pub fn set_validator(&mut self, validator: Option<StreamValidator>) -> Option<StreamValidator> {
+        std::mem::replace(&mut self.validator, validator)
+    }
+
+    pub fn validator(&self) -> Option<&StreamValidator> {
+        self.validator.as_ref()
+    }
+
+    /// Record the execution of `stream`: an input barrier, the count split (if chunked and
+    /// counted), then per chunk preprocess, begin, execute, end. Descriptor sets and dynamic
+    /// state must be bound on `cmd` before; the executor binds the pipeline this execution was
+    /// prepared for (`Bound`) itself before each chunk, because the driver generates commands for the pipeline
+    /// named in `VkGeneratedCommandsPipelineInfoEXT`, and a different bound pipeline is
+    /// undefined behaviour that some drivers follow and others ignore (NVIDIA runs the named
+    /// one). Afterwards `layout.invalidated_state()` is undefined. A dispatch layout
+    /// whose GPU count is split over several chunks, or that has a validator, has that kernel
+    /// bound first and its pipeline bound again after it, so push constants the caller pushed
+    /// itself must be pushed again from `Pass::phase` at `ExecuteBegin(0)` (draw layouts are not
+    /// affected).
+    ///
+    /// # Safety
+    /// `cmd` is recording, outside a render pass; the stream holds `stream.max_sequences`
+    /// records of `layout.compiled.stride` bytes, written before this call.
+    pub unsafe fn record(
+        &self,
+        dev: &DgcDevice,
+        layout: &DgcLayout,
+        cmd: vk::CommandBuffer,
+        stream: &Stream,
+        pass: &mut dyn Pass,
+    ) -> Result<()> {
+        if stream.max_sequences > self.max_sequences {
+            return Err(RuntimeError::Invalid(format!(
+                "stream of {} records exceeds the {} this execution was prepared for",
+                stream.max_sequences, self.max_sequences
+            )));
+        }
+        let d = &dev.device;
+        let graphics = layout.is_graphics();
+        if let Some(v) = &self.validator {
+            v.record(d, cmd, stream)?;
+            if !graphics {
+                d.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::COMPUTE, self.bound.pipeline());
+            }
+        }
+        inputs_barrier(d, cmd);
+        let per = self.plan.sequences_per_chunk;
+        let chunks = stream.max_sequences.div_ceil(per);
+        if let (Some(count), Some(counts), Some((pl, pipe)), true) =
+            (stream.count, &self.chunk_counts, self.split, chunks > 1)
+        {
+            d.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::COMPUTE, pipe);
+            let mut push = [0u8; 28];
+            push[0..8].copy_from_slice(&count.address.to_le_bytes());
+            push[8..16].copy_from_slice(&counts.address.to_le_bytes());
+            push[16..20].copy_from_slice(&per.to_le_bytes());
+            push[20..24].copy_from_slice(&chunks.to_le_bytes());
+            push[24..28].copy_from_slice(&stream.max_sequences.to_le_bytes());
+            d.cmd_push_constants(cmd, pl, vk::ShaderStageFlags::COMPUTE, 0, &push);
+            d.cmd_dispatch(cmd, chunks.div_ceil(64), 1, 1);
+            inputs_barrier(d, cmd);
+            // The split kernel replaced the compute pipeline; a dispatch layout needs its own
+            // back (push constants pushed outside tokens must then be pushed again: documented
+            // on `Execution::record`).
+            if !graphics {
+                d.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::COMPUTE, self.bound.pipeline());
+            }
+        }
+        let stride = layout.compiled.stride as u64;
+        let mut pipeline_info = x::GeneratedCommandsPipelineInfoEXT::new(vk::Pipeline::null());
+        for k in 0..chunks {
+            let first = k * per;
+            let n = per.min(stream.max_sequences - first);
+            let count_address = match (stream.count, &self.chunk_counts) {
+                (Some(_), Some(counts)) if chunks > 1 => counts.address + 4 * k as u64,
+                (Some(c), _) => c.address,
+                (None, _) => 0,
+            };
+            let mut info = x::GeneratedCommandsInfoEXT {
+                shader_stages: layout.stages(),
+                indirect_commands_layout: layout.handle,
+                indirect_address: stream.address + first as u64 * stride,
+                indirect_address_size: n as u64 * stride,
+                preprocess_address: self.preprocess.as_ref().map_or(0, |b| b.address),
+                preprocess_size: self.preprocess.as_ref().map_or(0, |_| self.plan.preprocess_bytes),
+                max_sequence_count: n,
+                sequence_count_address: count_address,
+                max_draw_count: self.max_draw_count,
+                ..Default::default()
+            };
+            match self.bound {
+                Bound::Pipeline(p) => {
+                    pipeline_info.pipeline = p;
+                    info.p_next = &pipeline_info as *const _ as *const std::ffi::c_void;
+                }
+                Bound::ExecutionSet(set, _) => info.indirect_execution_set = set,
+            }
+            if k > 0 {
+                reuse_barrier(d, cmd);
+            }
+            // Per chunk: an execute with an execution set leaves the bound pipeline undefined.
+            d.cmd_bind_pipeline(cmd, layout.bind_point(), self.bound.pipeline());
+            if layout.explicit_preprocess() {
+                pass.phase(cmd, Phase::PreprocessBegin(k));
+                dev.ext.cmd_preprocess_generated_commands(cmd, &info, cmd);
+                pass.phase(cmd, Phase::PreprocessEnd(k));
+                preprocessed_barrier(d, cmd);
+            }
+            if graphics {
+                pass.begin(cmd, k);
+            }
+            pass.phase(cmd, Phase::ExecuteBegin(k));
+            dev.ext.cmd_execute_generated_commands(cmd, layout.explicit_preprocess(), &info);
+            pass.phase(cmd, Phase::ExecuteEnd(k));
+            if graphics {
+                pass.end(cmd, k);
+            }
+        }
+        Ok(())
+    }
+
+    /// Free the buffers and the split kernel.
+    ///
+    /// # Safety
+    /// No pending work may use them.
+    pub unsafe fn destroy(&mut self, dev: &DgcDevice) {
+        let d = &dev.device;
+        if let Some(b) = &mut self.preprocess {
+            b.destroy(d);
+        }
+        if let Some(b) = &mut self.chunk_counts {
+            b.destroy(d);
+        }
+        if let Some((layout, pipe)) = self.split.take() {
+            d.destroy_pipeline(pipe, None);
+            d.destroy_pipeline_layout(layout, None);
+        }
+        if let Some(mut v) = self.validator.take() {
+            v.destroy(d);
+        }
+    }
+}
+
+/// The driver's preprocess requirement for `n` sequences: (size, memory type bits).
+pub fn requirements(dev: &DgcDevice, layout: &DgcLayout, bound: Bound, n: u32, max_draw_count: u32) -> (u64, u32) {
+    let mut pipeline_info = x::GeneratedCommandsPipelineInfoEXT::new(vk::Pipeline::null());
+    let mut info = x::GeneratedCommandsMemoryRequirementsInfoEXT {
+        indirect_commands_layout: layout.handle,
+        max_sequence_count: n,
+        max_draw_count,
+        ..Default::default()
+    };
+    match bound {
+        Bound::Pipeline(p) => {
+            pipeline_info.pipeline = p;
+            info.p_next = &pipeline_info as *const _ as *const std::ffi::c_void;
+        }
+        Bound::ExecutionSet(set, _) => info.indirect_execution_set = set,
+    }
+    let mut req = vk::MemoryRequirements2::default();
+    // SAFETY: a valid layout and pipeline or set; `req` is a plain output struct.
+    unsafe { dev.ext.get_generated_commands_memory_requirements(&info, &mut req) };
+    (req.memory_requirements.size, req.memory_requirements.memory_type_bits)
+}
+
+fn barrier(
+    d: &ash::Device,
+    cmd: vk::CommandBuffer,
+    src: (vk::PipelineStageFlags2, vk::AccessFlags2),
+    dst: (vk::PipelineStageFlags2, vk::AccessFlags2),
+) {
+    let b = [vk::MemoryBarrier2::default()
+        .src_stage_mask(src.0)
+        .src_access_mask(src.1)
+        .dst_stage_mask(dst.0)
+        .dst_access_mask(dst.1)];
+    // SAFETY: `cmd` is recording outside a render pass.
+    unsafe { d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().memory_barriers(&b)) };
+}
+
+/// Stream and count written by compute, transfer or the split kernel → read as indirect input,
+/// by preprocessing, or by shaders (the generated readers).
+fn inputs_barrier(d: &ash::Device, cmd: vk::CommandBuffer) {
+    barrier(
+        d,
+        cmd,
+        (
+            vk::PipelineStageFlags2::COMPUTE_SHADER | vk::PipelineStageFlags2::TRANSFER,
+            vk::AccessFlags2::SHADER_WRITE | vk::AccessFlags2::TRANSFER_WRITE,
+        ),
+        (
+            vk::PipelineStageFlags2::DRAW_INDIRECT
+                | bits::PIPELINE_STAGE_2_COMMAND_PREPROCESS_EXT
+                | vk::PipelineStageFlags2::COMPUTE_SHADER,
+            vk::AccessFlags2::INDIRECT_COMMAND_READ
+                | bits::ACCESS_2_COMMAND_PREPROCESS_READ_EXT
+                | vk::AccessFlags2::SHADER_READ,
+        ),
+    );
+}
+
+/// The previous chunk's execute is done with the preprocess buffer before the next one writes it.
+fn reuse_barrier(d: &ash::Device, cmd: vk::CommandBuffer) {
+    let stages = vk::PipelineStageFlags2::DRAW_INDIRECT | bits::PIPELINE_STAGE_2_COMMAND_PREPROCESS_EXT;
+    let access = vk::AccessFlags2::INDIRECT_COMMAND_READ
+        | bits::ACCESS_2_COMMAND_PREPROCESS_READ_EXT
+        | bits::ACCESS_2_COMMAND_PREPROCESS_WRITE_EXT;
+    barrier(d, cmd, (stages | vk::PipelineStageFlags2::COMPUTE_SHADER, access), (stages, access));
+}
+
+/// Explicit preprocessing wrote the buffer → the execute reads it.
+fn preprocessed_barrier(d: &ash::Device, cmd: vk::CommandBuffer) {
+    barrier(
+        d,
+        cmd,
+        (bits::PIPELINE_STAGE_2_COMMAND_PREPROCESS_EXT, bits::ACCESS_2_COMMAND_PREPROCESS_WRITE_EXT),
+        (vk::PipelineStageFlags2::DRAW_INDIRECT, vk::AccessFlags2::INDIRECT_COMMAND_READ),
+    );
+}
+
+fn split_pipeline(d: &ash::Device) -> Result<(vk::PipelineLayout, vk::Pipeline)> {
+    let range = [vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::COMPUTE, offset: 0, size: 28 }];
+    // SAFETY: valid create infos; objects are destroyed on failure.
+    unsafe {
+        let layout = d
+            .create_pipeline_layout(&vk::PipelineLayoutCreateInfo::default().push_constant_ranges(&range), None)
+            .map_err(RuntimeError::vk("vkCreatePipelineLayout"))?;
+        match super::shaders::compute_pipeline(d, layout, SPLIT_COUNT_SPV, &[], None) {
+            Ok(p) => Ok((layout, p)),
+            Err(e) => {
+                d.destroy_pipeline_layout(layout, None);
+                Err(e)
+            }
+        }
+    }
+}

@@ -1,0 +1,230 @@
+//! Running a layout without device-generated commands, over the same stream buffer.
+//!
+//! Why it can work at all: a record's draw or dispatch arguments are laid out exactly as
+//! `VkDrawIndexedIndirectCommand` / `VkDrawIndirectCommand` / `VkDispatchIndirectCommand`, at
+//! a fixed offset, every `stride` bytes — which is what the classic indirect commands read.
+//! What DGC does per sequence that they cannot is change state; so:
+//!
+//! - **Draw / DrawIndexed** → one `vkCmdDraw(Indexed)IndirectCount` (or `…Indirect` without a
+//!   count) with `stride` = the record stride. Push-constant data is read by the shader through
+//!   the generated GLSL reader, which under the fallback reads `records[gl_DrawID]`.
+//!   An INDEX_BUFFER token cannot be honoured per draw: the caller binds one index buffer that
+//!   every record's address points into (the scene does: all LODs share one buffer, selected by
+//!   `firstIndex`), and the per-record address is ignored.
+//! - **Dispatch** → a loop of `vkCmdDispatchIndirect`, one per record, with the sequence index
+//!   pushed where the layout's SEQUENCE_INDEX token (or the caller) says, so the shader's
+//!   reader can find its record. The loop is recorded on the host, so it needs the sequence
+//!   count on the host.
+//!
+//! Anything else (execution sets, vertex buffers, `*_COUNT`, mesh and ray-tracing tokens) is
+//! refused with a message that says which token cannot be expressed.
+//!
+//! The sequence index is pushed with the token's stages unless `with_push_constants` gives the
+//! pipeline layout's ranges; then it names every stage those ranges require (`push.rs`).
+
+use super::error::{Result, RuntimeError};
+use super::execute::Stream;
+use super::push::{push, push_pieces, PushPiece};
+use ash::vk;
+use dgcc_core::ir::{CompiledLayout, PushConstantRange, TokenType};
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Action {
+    Draw { indexed: bool, offset: u32 },
+    Dispatch { offset: u32, sequence_index: Option<(u32, u32)> },
+}
+
+/// What the fallback needs from the device.
+#[derive(Clone, Copy, Debug)]
+pub struct FallbackCaps {
+    pub multi_draw_indirect: bool,
+    pub draw_indirect_count: bool,
+    pub max_draw_indirect_count: u32,
+}
+
+impl From<&super::GpuContext> for FallbackCaps {
+    fn from(ctx: &super::GpuContext) -> FallbackCaps {
+        FallbackCaps {
+            multi_draw_indirect: ctx.caps.multi_draw_indirect,
+            draw_indirect_count: ctx.caps.draw_indirect_count,
+            max_draw_indirect_count: ctx.properties.limits.max_draw_indirect_count,
+        }
+    }
+}
+
+/// A layout as classic indirect commands.
+#[derive(Clone, Debug)]
+pub struct Fallback {
+    layout: String,
+    stride: u32,
+    action: Action,
+    caps: FallbackCaps,
+    /// How the sequence index is pushed (empty without a SEQUENCE_INDEX token).
+    sequence_push: Vec<PushPiece>,
+}
+
+impl Fallback {
+    /// Accept `layout` if the fallback can express it, or say why not.
+    pub fn new(layout: &CompiledLayout, caps: FallbackCaps) -> Result<Fallback> {
+        let refuse = |why: String| {
+            RuntimeError::Invalid(format!(
+                "layout `{}` cannot run without device-generated commands: {why}",
+                layout.name
+            ))
+        };
+        let action = layout.action().ok_or_else(|| refuse("it has no action token".into()))?;
+        let mut sequence_index = None;
+        for t in &layout.tokens[..layout.tokens.len() - 1] {
+            match t.token_type {
+                TokenType::PushConstant => {}
+                TokenType::IndexBuffer if action.token_type == TokenType::DrawIndexed => {}
+                TokenType::SequenceIndex => {
+                    let r = t
+                        .push_constant
+                        .ok_or_else(|| refuse(format!("token `{}` has no push-constant range", t.name)))?;
+                    sequence_index = Some((r.stages, r.offset));
+                }
+                other => {
+                    return Err(refuse(format!(
+                        "token `{}` ({}) changes state per sequence, which a multi-draw or dispatch loop cannot",
+                        t.name,
+                        other.manifest_name()
+                    )))
+                }
+            }
+        }
+        let action = match action.token_type {
+            TokenType::Draw => Action::Draw { indexed: false, offset: action.offset },
+            TokenType::DrawIndexed => Action::Draw { indexed: true, offset: action.offset },
+            TokenType::Dispatch => Action::Dispatch { offset: action.offset, sequence_index },
+            other => {
+                return Err(refuse(format!(
+                    "its action token is {}; the fallback runs DRAW, DRAW_INDEXED and DISPATCH",
+                    other.manifest_name()
+                )))
+            }
+        };
+        let pushes_data = layout.tokens.iter().any(|t| t.token_type == TokenType::PushConstant);
+        if let Action::Dispatch { sequence_index: None, .. } = action {
+            if pushes_data {
+                return Err(refuse(
+                    "its push-constant data can only be read from the stream by a shader that knows its sequence index, and the layout has no SEQUENCE_INDEX token to push it".into(),
+                ));
+            }
+        }
+        if matches!(action, Action::Draw { .. }) && !layout.stride.is_multiple_of(4) {
+            return Err(refuse(format!("stride {} is not a multiple of 4", layout.stride)));
+        }
+        let sequence_push = match action {
+            Action::Dispatch { sequence_index: Some((stages, offset)), .. } => {
+                vec![PushPiece { stages: vk::ShaderStageFlags::from_raw(stages), offset, size: 4 }]
+            }
+            _ => vec![],
+        };
+        Ok(Fallback { layout: layout.name.clone(), stride: layout.stride, action, caps, sequence_push })
+    }
+
+    /// Push the sequence index as the pipeline layout with these `ranges` requires: naming
+    /// every stage of every range over its bytes, which may be more than the token's stages.
+    pub fn with_push_constants(mut self, ranges: &[PushConstantRange]) -> Result<Fallback> {
+        if let Action::Dispatch { sequence_index: Some((_, offset)), .. } = self.action {
+            self.sequence_push = push_pieces(ranges, offset, 4).map_err(|why| {
+                RuntimeError::Invalid(format!(
+                    "layout `{}`: the sequence index at push-constant offset {offset} cannot be pushed: {why}",
+                    self.layout
+                ))
+            })?;
+        }
+        Ok(self)
+    }
+
+    pub fn is_draw(&self) -> bool {
+        matches!(self.action, Action::Draw { .. })
+    }
+
+    /// Record the stream. Draws: inside the caller's render pass, with its pipeline, descriptor
+    /// sets and (for indexed draws) the shared index buffer bound. Dispatches: outside, with the
+    /// pipeline bound; `host_sequences` says how many records to dispatch and is required when
+    /// the count lives on the GPU. `pipeline_layout` receives the pushed sequence index.
+    ///
+    /// # Safety
+    /// `cmd` is recording; the stream holds `stream.max_sequences` records written before.
+    pub unsafe fn record(
+        &self,
+        d: &ash::Device,
+        cmd: vk::CommandBuffer,
+        stream: &Stream,
+        pipeline_layout: vk::PipelineLayout,
+        host_sequences: Option<u32>,
+    ) -> Result<()> {
+        let stride = self.stride as u64;
+        match self.action {
+            Action::Draw { indexed, offset } => {
+                let max = stream.max_sequences;
+                if max > self.caps.max_draw_indirect_count {
+                    return Err(RuntimeError::Invalid(format!(
+                        "layout `{}`: {max} draws exceed maxDrawIndirectCount = {}",
+                        self.layout, self.caps.max_draw_indirect_count
+                    )));
+                }
+                if max > 1 && !self.caps.multi_draw_indirect {
+                    return Err(RuntimeError::Invalid(format!(
+                        "layout `{}`: the fallback needs the multiDrawIndirect feature",
+                        self.layout
+                    )));
+                }
+                let at = stream.offset + offset as u64;
+                match (stream.count, host_sequences) {
+                    (Some(c), None) => {
+                        if !self.caps.draw_indirect_count {
+                            return Err(RuntimeError::Invalid(format!(
+                                "layout `{}`: a GPU-written count needs the drawIndirectCount feature",
+                                self.layout
+                            )));
+                        }
+                        if indexed {
+                            d.cmd_draw_indexed_indirect_count(
+                                cmd,
+                                stream.buffer,
+                                at,
+                                c.buffer,
+                                c.offset,
+                                max,
+                                self.stride,
+                            );
+                        } else {
+                            d.cmd_draw_indirect_count(cmd, stream.buffer, at, c.buffer, c.offset, max, self.stride);
+                        }
+                    }
+                    (_, n) => {
+                        let n = n.unwrap_or(max).min(max);
+                        if indexed {
+                            d.cmd_draw_indexed_indirect(cmd, stream.buffer, at, n, self.stride);
+                        } else {
+                            d.cmd_draw_indirect(cmd, stream.buffer, at, n, self.stride);
+                        }
+                    }
+                }
+            }
+            Action::Dispatch { offset, sequence_index } => {
+                let n = match (stream.count, host_sequences) {
+                    (_, Some(n)) => n.min(stream.max_sequences),
+                    (None, None) => stream.max_sequences,
+                    (Some(_), None) => {
+                        return Err(RuntimeError::Invalid(format!(
+                            "layout `{}`: the dispatch-loop fallback records one dispatch per sequence on the host, so it needs the sequence count on the host, not only in a GPU buffer",
+                            self.layout
+                        )))
+                    }
+                };
+                for i in 0..n {
+                    if let Some((_, push_offset)) = sequence_index {
+                        push(d, cmd, pipeline_layout, &self.sequence_push, push_offset, &i.to_le_bytes());
+                    }
+                    d.cmd_dispatch_indirect(cmd, stream.buffer, stream.offset + i as u64 * stride + offset as u64);
+                }
+            }
+        }
+        Ok(())
+    }
+}
