@@ -75,6 +75,7 @@ pub fn human(file: &SourceFile, diags: &[Diagnostic]) -> String {
 /// Render diagnostics for people to a terminal stream, with colour when it is a terminal.
 pub fn human_to_stderr(file: &SourceFile, diags: &[Diagnostic], color: bool) {
     use codespan_reporting::term::termcolor::{ColorChoice, StandardStream};
+    use std::io::Write;
     let simple = SimpleFile::new(file.name, file.text);
     let choice = if color { ColorChoice::Auto } else { ColorChoice::Never };
     let stream = StandardStream::stderr(choice);
@@ -83,7 +84,9 @@ pub fn human_to_stderr(file: &SourceFile, diags: &[Diagnostic], color: bool) {
     for d in diags {
         let cs = to_codespan(d, file.text.len());
         if term::emit_to_write_style(&mut lock, &config, &simple, &cs).is_err() {
-            eprintln!("{}[{}]: {}", d.severity.name(), d.code, d.message);
+            // The styled report failed (a closed or odd terminal): say it plainly on the same
+            // stream, and if even that fails there is no one left to tell.
+            let _ = writeln!(lock, "{}[{}]: {}", d.severity.name(), d.code, d.message);
         }
     }
 }
