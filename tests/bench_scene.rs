@@ -4,7 +4,6 @@
 //! the DGC flag overrides and the bound-index variant run and say what they ran; object ids in
 //! firstInstance (no PUSH_CONSTANT token) draw the same picture, and are refused where the device
 //! cannot start an indirect draw at an instance.
-#![cfg(feature = "runtime")]
 
 #[path = "runtime/common.rs"]
 mod common;

@@ -2,7 +2,6 @@
 //! counts: the four files exist and are not empty, the JSON parses and has a row for every
 //! mode × count, no row failed, every mode saw the same visible objects, and the Markdown and
 //! the plots agree with it. No timing is asserted: lavapipe's times mean nothing.
-#![cfg(feature = "cli")]
 
 #[path = "runtime/common.rs"]
 mod common;

@@ -10,7 +10,6 @@
 #[allow(dead_code)]
 mod entry;
 
-#[cfg(feature = "compiler")]
 #[path = "fuzz_regressions/pathological.rs"]
 mod pathological;
 
@@ -91,31 +90,26 @@ fn profile_json_inputs() {
     check_target("profile_json", entry::profile_json, 1);
 }
 
-#[cfg(feature = "compiler")]
 #[test]
 fn ron_inputs() {
     check_target("ron", |b| entry::front_end(b, entry::Syntax::Ron), 0);
 }
 
-#[cfg(feature = "compiler")]
 #[test]
 fn dgc_inputs() {
     check_target("dgc", |b| entry::front_end(b, entry::Syntax::Dsl), 0);
 }
 
-#[cfg(feature = "compiler")]
 #[test]
 fn pipeline_inputs() {
     check_target("pipeline", entry::pipeline, 0);
 }
 
-#[cfg(feature = "compiler")]
 #[test]
 fn manifest_inputs() {
     check_target("manifest", entry::manifest, 0);
 }
 
-#[cfg(feature = "compiler")]
 #[test]
 fn kernel_lint_inputs() {
     check_target("kernel_lint", entry::kernel_lint, 0);

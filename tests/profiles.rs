@@ -367,7 +367,6 @@ fn every_builtin_round_trips_through_the_probe_format() {
 
 /// What `dgcc probe` writes, the loader reads back to the same values (on a machine with a
 /// Vulkan device; skipped without one unless `DGCC_REQUIRE_VULKAN` is set, as in CI).
-#[cfg(feature = "runtime")]
 #[test]
 fn the_live_probe_reads_back_through_the_loader() {
     let probe = match dgcc::runtime::probe() {

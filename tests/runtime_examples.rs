@@ -4,7 +4,6 @@
 //! layouts (indexed, multi-draw count, mesh tasks) draw on a 1×1 target whose fragment shader
 //! tallies what each sequence's tokens said (`runtime/draw_rig.rs`), against the tally the CPU
 //! computes from the records. On lavapipe every example layout must execute.
-#![cfg(all(feature = "runtime", feature = "compiler"))]
 
 #[path = "runtime/common.rs"]
 mod common;

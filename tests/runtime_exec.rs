@@ -1,6 +1,5 @@
 //! The executor on a live device: layouts created and executed, chunked under a budget, run by
 //! the fallback, and refused before any Vulkan call when the device cannot run them.
-#![cfg(feature = "runtime")]
 
 #[path = "runtime/common.rs"]
 mod common;

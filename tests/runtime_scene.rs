@@ -2,7 +2,6 @@
 //! host's reference culling, compaction is right at subgroup sizes 4 and 8 and at object counts
 //! that fill no workgroup or subgroup evenly, chunked execution changes nothing, and lavapipe's
 //! implausible preprocess size is caught.
-#![cfg(feature = "runtime")]
 
 #[path = "runtime/common.rs"]
 mod common;

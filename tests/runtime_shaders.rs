@@ -14,7 +14,6 @@ fn bless() -> bool {
     std::env::var("DGCC_BLESS").is_ok_and(|v| v == "1")
 }
 
-#[cfg(feature = "compiler")]
 #[test]
 fn the_generated_scene_files_are_up_to_date() {
     use dgcc::emit::{emit, Output};

@@ -2,7 +2,6 @@
 //! stream is reported with its sequence, token and field; random streams give the same report
 //! on the GPU as the host reference; the executor runs the pass before executing; and the scene
 //! with `--validate-stream` reports nothing.
-#![cfg(feature = "runtime")]
 
 #[path = "runtime/common.rs"]
 mod common;

@@ -12,7 +12,6 @@
 //! the H200 with the layer given by `VK_LAYER_PATH`, `DGCC_VALIDATION=1` and `DGCC_REPO` (the
 //! checkout holding the inputs). Without the layer it prints a SKIP (a failure under
 //! `DGCC_VALIDATION=1`).
-#![cfg(all(feature = "runtime", feature = "compiler"))]
 
 mod vvl;
 

@@ -9,7 +9,6 @@
 //!
 //! Run under the layer with `.ci/with-validation.sh target/debug/deps/vvl_smoke-…`; on a host
 //! without the layer these tests print `SKIP` unless `DGCC_VALIDATION=1`.
-#![cfg(feature = "runtime")]
 
 mod vvl;
 

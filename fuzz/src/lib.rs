@@ -41,10 +41,8 @@ pub fn profile_json(data: &[u8]) {
     }
 }
 
-#[cfg(feature = "compiler")]
 pub use compiler::*;
 
-#[cfg(feature = "compiler")]
 mod compiler {
     use std::path::Path;
 

@@ -93,7 +93,6 @@ fn the_scene_validates_a_clean_stream_every_frame_in_both_gpu_modes() {
     assert!(run(&builtin_manifest(), &cpu).unwrap_err().to_string().contains("--mode cpu"));
 }
 
-#[cfg(feature = "cli")]
 #[test]
 fn dgcc_run_validate_stream_prints_a_clean_line() {
     if device("dgcc_run_validate_stream_prints_a_clean_line").is_none() {

@@ -19,7 +19,6 @@
 // Each test binary that includes this harness uses a different part of it.
 #![allow(dead_code)]
 
-#[cfg(feature = "compiler")]
 pub mod differential;
 pub mod ext_dgc;
 pub mod full_device;
