@@ -180,8 +180,16 @@ fn a_manifest_with_an_unknown_type_name_is_refused_when_read() {
     // reach an emitter; reading the manifest names the word and what was expected.
     let good = emit::json::emit(&fixture("scene")).unwrap();
     for (from, to, said) in [
-        ("\"glsl_type\": \"uint\"", "\"glsl_type\": \"dvec3\"", "unknown record member type `dvec3`, expected one of `uint`"),
-        ("\"glsl_layout\": \"std430\"", "\"glsl_layout\": \"std140\"", "unknown variant `std140`, expected `std430` or `scalar`"),
+        (
+            "\"glsl_type\": \"uint\"",
+            "\"glsl_type\": \"dvec3\"",
+            "unknown record member type `dvec3`, expected one of `uint`",
+        ),
+        (
+            "\"glsl_layout\": \"std430\"",
+            "\"glsl_layout\": \"std140\"",
+            "unknown variant `std140`, expected `std430` or `scalar`",
+        ),
         ("\"ty\": \"U32\"", "\"ty\": \"Uint\"", "unknown field type `Uint`, expected one of `U32`"),
         ("\"type\": \"DRAW_INDEXED\"", "\"type\": \"DRAW_INDEXED_TWICE\"", "unknown variant `DRAW_INDEXED_TWICE`"),
     ] {

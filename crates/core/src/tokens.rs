@@ -45,7 +45,9 @@ pub enum TokenClass {
     State,
     /// A draw of the vertex pipeline, which needs vertex input; `indexed` reads the bound
     /// index buffer.
-    Draw { indexed: bool },
+    Draw {
+        indexed: bool,
+    },
     /// Task and mesh shading (EXT and NV).
     Mesh,
     Dispatch,
@@ -259,9 +261,10 @@ impl<'de> Deserialize<'de> for TokenType {
                         TokenType::from_manifest(v).map(Tag).ok_or_else(|| E::unknown_variant(v, &MANIFEST_NAMES))
                     }
                     fn visit_u64<E: de::Error>(self, v: u64) -> Result<Tag, E> {
-                        TOKENS.get(v as usize).map(|r| Tag(r.ty)).ok_or_else(|| {
-                            E::invalid_value(de::Unexpected::Unsigned(v), &"variant index 0 <= i < 15")
-                        })
+                        TOKENS
+                            .get(v as usize)
+                            .map(|r| Tag(r.ty))
+                            .ok_or_else(|| E::invalid_value(de::Unexpected::Unsigned(v), &"variant index 0 <= i < 15"))
                     }
                 }
                 d.deserialize_identifier(V)
@@ -334,13 +337,19 @@ mod tests {
             assert_eq!(serde_json::from_str::<TokenType>(&json).unwrap(), t);
         }
         let err = serde_json::from_str::<TokenType>("\"DRAW_TWICE\"").unwrap_err().to_string();
-        assert!(err.starts_with("unknown variant `DRAW_TWICE`, expected one of `EXECUTION_SET`, `PUSH_CONSTANT`"), "{err}");
+        assert!(
+            err.starts_with("unknown variant `DRAW_TWICE`, expected one of `EXECUTION_SET`, `PUSH_CONSTANT`"),
+            "{err}"
+        );
         assert!(serde_json::from_str::<TokenType>("3").is_err());
     }
 
     #[test]
     fn by_value_is_vulkan_order() {
         let values: Vec<u32> = by_value().iter().map(|r| r.value).collect();
-        assert_eq!(values, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 1_000_202_002, 1_000_202_003, 1_000_328_000, 1_000_328_001, 1_000_386_004]);
+        assert_eq!(
+            values,
+            [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 1_000_202_002, 1_000_202_003, 1_000_328_000, 1_000_328_001, 1_000_386_004]
+        );
     }
 }

@@ -373,7 +373,8 @@ impl<T> Visitor<'_> for Spelling<T> {
         write!(f, "{} as a string", self.what)
     }
     fn visit_str<E: de::Error>(self, v: &str) -> Result<T, E> {
-        (self.parse)(v).ok_or_else(|| E::custom(format_args!("unknown {} `{v}`, expected {}", self.what, (self.known)())))
+        (self.parse)(v)
+            .ok_or_else(|| E::custom(format_args!("unknown {} `{v}`, expected {}", self.what, (self.known)())))
     }
 }
 

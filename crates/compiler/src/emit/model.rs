@@ -6,7 +6,9 @@
 //! spell them. It is also where the emitters re-check their input: a manifest may come from a
 //! file rather than from the layout engine, and printing a struct whose offsets do not hold
 //! would be worse than refusing, so `model` runs the layout invariants again and rejects
-//! anything it cannot spell exactly.
+//! anything it cannot spell exactly. Member types arrive typed (`MemberType`, a row of the
+//! core's type table with its component, dimensions and alignments): nothing is parsed back
+//! from a string here, and a manifest naming an unknown type never gets this far.
 
 use super::names;
 use super::EmitError;

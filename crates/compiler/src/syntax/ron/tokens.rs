@@ -113,11 +113,14 @@ impl<'s> Ron<'s, '_> {
 
     pub(super) fn token(&mut self, raw: Raw<'s>) -> Option<Spanned<Token>> {
         let bare = !raw.text.ends_with(')');
-        let v = self.r.variant(raw, "a token such as `Draw` or `PushConstant( … )`", |n| match token_kinds::parse(n, RON) {
-            Some(_) if bare => Shape::Unit,
-            Some(_) => Shape::Struct,
-            None => Shape::Unknown,
-        })?;
+        let v =
+            self.r.variant(raw, "a token such as `Draw` or `PushConstant( … )`", |n| {
+                match token_kinds::parse(n, RON) {
+                    Some(_) if bare => Shape::Unit,
+                    Some(_) => Shape::Struct,
+                    None => Shape::Unknown,
+                }
+            })?;
         let Some(kind) = token_kinds::parse(v.name, RON) else {
             self.unknown_name("E0005", "token kind", v.name, v.name_span, token_kinds::names(RON));
             return None;
