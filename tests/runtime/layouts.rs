@@ -25,7 +25,7 @@ fn token(name: &str, tt: TokenType, offset: u32, size: u32) -> CompiledToken {
 fn member(name: &str, offset: u32, token: usize) -> RecordMember {
     RecordMember {
         name: name.into(),
-        glsl_type: "uint".into(),
+        glsl_type: dgcc::ir::MemberType::Uint,
         array: 0,
         array_stride: 0,
         offset,
@@ -60,7 +60,7 @@ pub fn accumulate(with_sequence_index: bool, stride: u32) -> CompiledLayout {
     while end < stride {
         record.push(RecordMember {
             name: format!("_pad{pad}"),
-            glsl_type: "uint".into(),
+            glsl_type: dgcc::ir::MemberType::Uint,
             array: 0,
             array_stride: 0,
             offset: end,
@@ -77,7 +77,7 @@ pub fn accumulate(with_sequence_index: bool, stride: u32) -> CompiledLayout {
         shader_stages: COMPUTE,
         flags: 0,
         max_sequences: 1024,
-        glsl_layout: "std430".into(),
+        glsl_layout: dgcc::ir::GlslLayout::Std430,
         record_align: 4,
         tokens,
         record,

@@ -39,7 +39,7 @@ pub fn layout(name: &str, stride: u32, stages: u32, tokens: Vec<CompiledToken>) 
         shader_stages: stages,
         flags: 0,
         max_sequences: 1024,
-        glsl_layout: "std430".into(),
+        glsl_layout: dgcc::ir::GlslLayout::Std430,
         record_align: 4,
         tokens,
         record: vec![],

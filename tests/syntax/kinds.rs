@@ -43,7 +43,7 @@ fn all_kinds_holds_every_kind_once_with_its_values() {
         assert_eq!(offset.node, 0);
         assert_eq!(graphics.tokens[1].at.as_ref().unwrap().node, 4);
         let types: Vec<FieldType> = fields.iter().map(|f| f.ty.node.clone()).collect();
-        for (scalar, _) in FieldType::SCALARS {
+        for scalar in FieldType::scalars() {
             assert!(types.contains(&scalar), "{scalar:?} missing");
         }
         let nested = FieldType::Array(Box::new(FieldType::Array(Box::new(FieldType::Vec4), 3)), 2);

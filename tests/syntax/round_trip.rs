@@ -87,7 +87,7 @@ fn stages() -> impl Strategy<Value = StageList> {
 }
 
 fn field_type() -> impl Strategy<Value = FieldType> {
-    let scalar = prop::sample::select(FieldType::SCALARS.iter().map(|(t, _)| t.clone()).collect::<Vec<_>>());
+    let scalar = prop::sample::select(FieldType::scalars().collect::<Vec<_>>());
     scalar.prop_recursive(3, 8, 1, |inner| (inner, 0u32..70_000).prop_map(|(t, n)| FieldType::Array(Box::new(t), n)))
 }
 

@@ -3,6 +3,9 @@
 //! Why this shape: RON and the `.dgc` language are two spellings of one meaning, so they build
 //! the same tree, and every node keeps the byte span of the text it came from (`Spanned`), so
 //! that a diagnostic found anywhere later can point at the exact characters the user wrote.
+//! Names and numbers of token kinds and field types are not here: they are rows of the core's
+//! tables (`dgcc_core::tokens`, `dgcc_core::types`).
+//!
 //! Defaults are resolved by the front ends (an omitted `glsl_layout` is `Std430`), but
 //! `Option`s stay options: `stride: None` means "computed", not "zero".
 //!
@@ -15,8 +18,11 @@
 //! compare equal whatever their spelling (this is what the round-trip tests compare).
 
 use dgcc_core::stages::{Stage, StageMask};
+use dgcc_core::tokens::TokenType;
 
 pub use dgcc_core::span::Span;
+/// Field types and GLSL layouts are the core's typed table, shared with the IR.
+pub use dgcc_core::types::{FieldType, GlslLayout};
 
 /// A value with the span of its text. Equality ignores the span.
 #[derive(Clone, Debug, Default)]
@@ -112,23 +118,6 @@ impl LayoutFlag {
     }
 }
 
-/// How the stream record struct is declared in GLSL; drives field alignment.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum GlslLayout {
-    #[default]
-    Std430,
-    Scalar,
-}
-
-impl GlslLayout {
-    pub const fn name(self) -> &'static str {
-        match self {
-            GlslLayout::Std430 => "Std430",
-            GlslLayout::Scalar => "Scalar",
-        }
-    }
-}
-
 /// One `VkIndirectCommandsLayoutEXT`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Layout {
@@ -209,62 +198,6 @@ pub struct Field {
     pub ty: Spanned<FieldType>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum FieldType {
-    U32,
-    I32,
-    F32,
-    U64,
-    /// A `VkDeviceAddress`.
-    Address,
-    Vec2,
-    Vec3,
-    Vec4,
-    UVec2,
-    UVec3,
-    UVec4,
-    IVec2,
-    IVec3,
-    IVec4,
-    Mat4,
-    Array(Box<FieldType>, u32),
-}
-
-impl FieldType {
-    /// The scalar (non-array) types with their names, as written in descriptions.
-    pub const SCALARS: [(FieldType, &'static str); 15] = [
-        (FieldType::U32, "U32"),
-        (FieldType::I32, "I32"),
-        (FieldType::F32, "F32"),
-        (FieldType::U64, "U64"),
-        (FieldType::Address, "Address"),
-        (FieldType::Vec2, "Vec2"),
-        (FieldType::Vec3, "Vec3"),
-        (FieldType::Vec4, "Vec4"),
-        (FieldType::UVec2, "UVec2"),
-        (FieldType::UVec3, "UVec3"),
-        (FieldType::UVec4, "UVec4"),
-        (FieldType::IVec2, "IVec2"),
-        (FieldType::IVec3, "IVec3"),
-        (FieldType::IVec4, "IVec4"),
-        (FieldType::Mat4, "Mat4"),
-    ];
-
-    pub fn from_name(s: &str) -> Option<FieldType> {
-        FieldType::SCALARS.iter().find(|(_, n)| *n == s).map(|(t, _)| t.clone())
-    }
-
-    /// `Array(Vec4, 2)`, as written in RON and `.dgc`.
-    pub fn describe(&self) -> String {
-        match self {
-            FieldType::Array(inner, n) => format!("Array({}, {})", inner.describe(), n),
-            other => {
-                FieldType::SCALARS.iter().find(|(t, _)| t == other).map(|(_, n)| n.to_string()).unwrap_or_default()
-            }
-        }
-    }
-}
-
 /// What a token is (`VkIndirectCommandsTokenTypeEXT`) with its parameters.
 #[derive(Clone, Debug, PartialEq)]
 pub enum TokenKind {
@@ -286,68 +219,60 @@ pub enum TokenKind {
 }
 
 impl TokenKind {
+    /// The Vulkan token type, whose row of the token table ([`dgcc_core::tokens::TOKENS`])
+    /// holds every name and number of the kind. This match is the only per-kind code here.
+    pub const fn token_type(&self) -> TokenType {
+        match self {
+            TokenKind::ExecutionSet { .. } => TokenType::ExecutionSet,
+            TokenKind::PushConstant { .. } => TokenType::PushConstant,
+            TokenKind::SequenceIndex { .. } => TokenType::SequenceIndex,
+            TokenKind::IndexBuffer { .. } => TokenType::IndexBuffer,
+            TokenKind::VertexBuffer { .. } => TokenType::VertexBuffer,
+            TokenKind::Draw => TokenType::Draw,
+            TokenKind::DrawIndexed => TokenType::DrawIndexed,
+            TokenKind::DrawCount => TokenType::DrawCount,
+            TokenKind::DrawIndexedCount => TokenType::DrawIndexedCount,
+            TokenKind::Dispatch => TokenType::Dispatch,
+            TokenKind::DrawMeshTasks => TokenType::DrawMeshTasks,
+            TokenKind::DrawMeshTasksCount => TokenType::DrawMeshTasksCount,
+            TokenKind::DrawMeshTasksNv => TokenType::DrawMeshTasksNv,
+            TokenKind::DrawMeshTasksCountNv => TokenType::DrawMeshTasksCountNv,
+            TokenKind::TraceRays2 => TokenType::TraceRays2,
+        }
+    }
+
+    /// The kind of a token type without parameters (the actions); `None` for a type whose
+    /// token takes parameters, which the front ends read field by field. The way back from
+    /// [`token_type`](Self::token_type), exhaustive over `TokenType` so that a new row cannot
+    /// be forgotten here.
+    pub const fn parameterless(tt: TokenType) -> Option<TokenKind> {
+        Some(match tt {
+            TokenType::Draw => TokenKind::Draw,
+            TokenType::DrawIndexed => TokenKind::DrawIndexed,
+            TokenType::DrawCount => TokenKind::DrawCount,
+            TokenType::DrawIndexedCount => TokenKind::DrawIndexedCount,
+            TokenType::Dispatch => TokenKind::Dispatch,
+            TokenType::DrawMeshTasks => TokenKind::DrawMeshTasks,
+            TokenType::DrawMeshTasksCount => TokenKind::DrawMeshTasksCount,
+            TokenType::DrawMeshTasksNv => TokenKind::DrawMeshTasksNv,
+            TokenType::DrawMeshTasksCountNv => TokenKind::DrawMeshTasksCountNv,
+            TokenType::TraceRays2 => TokenKind::TraceRays2,
+            TokenType::ExecutionSet
+            | TokenType::PushConstant
+            | TokenType::SequenceIndex
+            | TokenType::IndexBuffer
+            | TokenType::VertexBuffer => return None,
+        })
+    }
+
     /// The variant name as written in RON (`PushConstant`).
     pub const fn variant_name(&self) -> &'static str {
-        match self {
-            TokenKind::ExecutionSet { .. } => "ExecutionSet",
-            TokenKind::PushConstant { .. } => "PushConstant",
-            TokenKind::SequenceIndex { .. } => "SequenceIndex",
-            TokenKind::IndexBuffer { .. } => "IndexBuffer",
-            TokenKind::VertexBuffer { .. } => "VertexBuffer",
-            TokenKind::Draw => "Draw",
-            TokenKind::DrawIndexed => "DrawIndexed",
-            TokenKind::DrawCount => "DrawCount",
-            TokenKind::DrawIndexedCount => "DrawIndexedCount",
-            TokenKind::Dispatch => "Dispatch",
-            TokenKind::DrawMeshTasks => "DrawMeshTasks",
-            TokenKind::DrawMeshTasksCount => "DrawMeshTasksCount",
-            TokenKind::DrawMeshTasksNv => "DrawMeshTasksNv",
-            TokenKind::DrawMeshTasksCountNv => "DrawMeshTasksCountNv",
-            TokenKind::TraceRays2 => "TraceRays2",
-        }
+        self.token_type().ron_name()
     }
 
-    /// The default field name: the variant in snake_case.
+    /// The default field name: the `.dgc` keyword, the variant in snake_case.
     pub const fn default_name(&self) -> &'static str {
-        match self {
-            TokenKind::ExecutionSet { .. } => "execution_set",
-            TokenKind::PushConstant { .. } => "push_constant",
-            TokenKind::SequenceIndex { .. } => "sequence_index",
-            TokenKind::IndexBuffer { .. } => "index_buffer",
-            TokenKind::VertexBuffer { .. } => "vertex_buffer",
-            TokenKind::Draw => "draw",
-            TokenKind::DrawIndexed => "draw_indexed",
-            TokenKind::DrawCount => "draw_count",
-            TokenKind::DrawIndexedCount => "draw_indexed_count",
-            TokenKind::Dispatch => "dispatch",
-            TokenKind::DrawMeshTasks => "draw_mesh_tasks",
-            TokenKind::DrawMeshTasksCount => "draw_mesh_tasks_count",
-            TokenKind::DrawMeshTasksNv => "draw_mesh_tasks_nv",
-            TokenKind::DrawMeshTasksCountNv => "draw_mesh_tasks_count_nv",
-            TokenKind::TraceRays2 => "trace_rays2",
-        }
-    }
-
-    /// The Vulkan token type.
-    pub fn token_type(&self) -> dgcc_core::ir::TokenType {
-        use dgcc_core::ir::TokenType as T;
-        match self {
-            TokenKind::ExecutionSet { .. } => T::ExecutionSet,
-            TokenKind::PushConstant { .. } => T::PushConstant,
-            TokenKind::SequenceIndex { .. } => T::SequenceIndex,
-            TokenKind::IndexBuffer { .. } => T::IndexBuffer,
-            TokenKind::VertexBuffer { .. } => T::VertexBuffer,
-            TokenKind::Draw => T::Draw,
-            TokenKind::DrawIndexed => T::DrawIndexed,
-            TokenKind::DrawCount => T::DrawCount,
-            TokenKind::DrawIndexedCount => T::DrawIndexedCount,
-            TokenKind::Dispatch => T::Dispatch,
-            TokenKind::DrawMeshTasks => T::DrawMeshTasks,
-            TokenKind::DrawMeshTasksCount => T::DrawMeshTasksCount,
-            TokenKind::DrawMeshTasksNv => T::DrawMeshTasksNv,
-            TokenKind::DrawMeshTasksCountNv => T::DrawMeshTasksCountNv,
-            TokenKind::TraceRays2 => T::TraceRays2,
-        }
+        self.token_type().dgc_name()
     }
 }
 

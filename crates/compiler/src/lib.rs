@@ -31,3 +31,5 @@ pub mod layout;
 pub mod render;
 pub mod shader;
 pub mod syntax;
+#[cfg(test)]
+mod token_table_tests;

@@ -4,12 +4,17 @@
 //! Why it is separate from the AST: the runtime (and engines that embed it) must read a
 //! manifest without the compiler's parsers, so this module depends on serde alone. Every number
 //! here is final: offsets, sizes, strides and Vulkan enum values, nothing left to compute.
+//! Token types, field types and member types are the typed rows of [`crate::tokens`] and
+//! [`crate::types`] (re-exported here), serialized as the strings the manifest always had.
 //!
 //! The JSON form (`scene.dgc.json`) is contract section 4: keys appear in declaration order,
 //! which is stable, and `schema_version` changes when a key changes meaning.
 
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+
+pub use crate::tokens::TokenType;
+pub use crate::types::{FieldType, GlslLayout, MemberType};
 
 /// Bumped when a manifest key is renamed, dropped or changes meaning.
 pub const SCHEMA_VERSION: u32 = 1;
@@ -74,7 +79,7 @@ pub struct CompiledLayout {
     pub flags: u32,
     pub max_sequences: u32,
     /// `std430` or `scalar`.
-    pub glsl_layout: String,
+    pub glsl_layout: GlslLayout,
     /// Alignment of the record struct in GLSL (the stride is a multiple of it).
     pub record_align: u32,
     pub tokens: Vec<CompiledToken>,
@@ -132,7 +137,7 @@ pub struct FieldLayout {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub doc: Vec<String>,
     /// As written in the description: `U32`, `Vec4`, `Array(F32, 4)`.
-    pub ty: String,
+    pub ty: FieldType,
     pub offset: u32,
     pub size: u32,
 }
@@ -142,9 +147,9 @@ pub struct FieldLayout {
 pub struct RecordMember {
     /// Member name in generated code (`object_object_id`, `draw_index_count`, `_pad0`).
     pub name: String,
-    /// A scalar kind: `uint`, `int`, `float`, `uint64`, and vectors `uvec2`, `vec3`, `mat4`, …
-    /// as GLSL spells them.
-    pub glsl_type: String,
+    /// The type of the member (of one element, for an array): `uint`, `int`, `float`,
+    /// `uint64_t`, and vectors `uvec2`, `vec3`, `mat4`, … as GLSL spells them.
+    pub glsl_type: MemberType,
     /// Array length, 0 for a plain member.
     pub array: u32,
     /// Bytes between array elements (0 for a plain member).
@@ -175,134 +180,4 @@ pub struct KernelTarget {
     pub required_subgroup_size: Option<u32>,
     /// `VkPipelineShaderStageCreateFlags`: 0x1 allow varying, 0x2 require full.
     pub flags: u32,
-}
-
-/// `VkIndirectCommandsTokenTypeEXT`, serialized as its name without prefix and `_EXT`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
-pub enum TokenType {
-    ExecutionSet,
-    PushConstant,
-    SequenceIndex,
-    IndexBuffer,
-    VertexBuffer,
-    DrawIndexed,
-    Draw,
-    DrawIndexedCount,
-    DrawCount,
-    Dispatch,
-    #[serde(rename = "DRAW_MESH_TASKS_NV")]
-    DrawMeshTasksNv,
-    #[serde(rename = "DRAW_MESH_TASKS_COUNT_NV")]
-    DrawMeshTasksCountNv,
-    DrawMeshTasks,
-    DrawMeshTasksCount,
-    #[serde(rename = "TRACE_RAYS2")]
-    TraceRays2,
-}
-
-impl TokenType {
-    /// The Vulkan enum value.
-    pub const fn value(self) -> u32 {
-        match self {
-            TokenType::ExecutionSet => 0,
-            TokenType::PushConstant => 1,
-            TokenType::SequenceIndex => 2,
-            TokenType::IndexBuffer => 3,
-            TokenType::VertexBuffer => 4,
-            TokenType::DrawIndexed => 5,
-            TokenType::Draw => 6,
-            TokenType::DrawIndexedCount => 7,
-            TokenType::DrawCount => 8,
-            TokenType::Dispatch => 9,
-            TokenType::DrawMeshTasksNv => 1_000_202_002,
-            TokenType::DrawMeshTasksCountNv => 1_000_202_003,
-            TokenType::DrawMeshTasks => 1_000_328_000,
-            TokenType::DrawMeshTasksCount => 1_000_328_001,
-            TokenType::TraceRays2 => 1_000_386_004,
-        }
-    }
-
-    /// The name as the manifest writes it (`DRAW_INDEXED`).
-    pub fn manifest_name(self) -> &'static str {
-        match self {
-            TokenType::ExecutionSet => "EXECUTION_SET",
-            TokenType::PushConstant => "PUSH_CONSTANT",
-            TokenType::SequenceIndex => "SEQUENCE_INDEX",
-            TokenType::IndexBuffer => "INDEX_BUFFER",
-            TokenType::VertexBuffer => "VERTEX_BUFFER",
-            TokenType::DrawIndexed => "DRAW_INDEXED",
-            TokenType::Draw => "DRAW",
-            TokenType::DrawIndexedCount => "DRAW_INDEXED_COUNT",
-            TokenType::DrawCount => "DRAW_COUNT",
-            TokenType::Dispatch => "DISPATCH",
-            TokenType::DrawMeshTasksNv => "DRAW_MESH_TASKS_NV",
-            TokenType::DrawMeshTasksCountNv => "DRAW_MESH_TASKS_COUNT_NV",
-            TokenType::DrawMeshTasks => "DRAW_MESH_TASKS",
-            TokenType::DrawMeshTasksCount => "DRAW_MESH_TASKS_COUNT",
-            TokenType::TraceRays2 => "TRACE_RAYS2",
-        }
-    }
-
-    /// Bytes of stream data for the fixed-size tokens (spec section "Supported Indirect Command
-    /// Tokens"); `None` for push constants and execution sets, whose size depends on parameters.
-    pub const fn fixed_size(self) -> Option<u32> {
-        match self {
-            TokenType::SequenceIndex => Some(4),
-            TokenType::IndexBuffer | TokenType::VertexBuffer => Some(16),
-            TokenType::DrawIndexed => Some(20),
-            TokenType::Draw => Some(16),
-            TokenType::DrawIndexedCount | TokenType::DrawCount => Some(16),
-            TokenType::Dispatch => Some(12),
-            TokenType::DrawMeshTasks => Some(12),
-            TokenType::DrawMeshTasksCount => Some(16),
-            TokenType::DrawMeshTasksNv => Some(8),
-            TokenType::DrawMeshTasksCountNv => Some(16),
-            // VkTraceRaysIndirectCommand2KHR: 100 bytes of members, sizeof 104.
-            TokenType::TraceRays2 => Some(104),
-            TokenType::ExecutionSet | TokenType::PushConstant => None,
-        }
-    }
-
-    /// Action tokens end a sequence: draws, dispatches, mesh tasks, ray tracing.
-    pub const fn is_action(self) -> bool {
-        !matches!(
-            self,
-            TokenType::ExecutionSet
-                | TokenType::PushConstant
-                | TokenType::SequenceIndex
-                | TokenType::IndexBuffer
-                | TokenType::VertexBuffer
-        )
-    }
-
-    /// Draw tokens that need a graphics (vertex-input) pipeline.
-    pub const fn is_vertex_draw(self) -> bool {
-        matches!(self, TokenType::Draw | TokenType::DrawIndexed | TokenType::DrawCount | TokenType::DrawIndexedCount)
-    }
-
-    pub const fn is_indexed_draw(self) -> bool {
-        matches!(self, TokenType::DrawIndexed | TokenType::DrawIndexedCount)
-    }
-
-    pub const fn is_mesh(self) -> bool {
-        matches!(
-            self,
-            TokenType::DrawMeshTasks
-                | TokenType::DrawMeshTasksCount
-                | TokenType::DrawMeshTasksNv
-                | TokenType::DrawMeshTasksCountNv
-        )
-    }
-
-    /// The multi-draw `*_COUNT` tokens.
-    pub const fn is_count(self) -> bool {
-        matches!(
-            self,
-            TokenType::DrawCount
-                | TokenType::DrawIndexedCount
-                | TokenType::DrawMeshTasksCount
-                | TokenType::DrawMeshTasksCountNv
-        )
-    }
 }

@@ -3,7 +3,8 @@
 //! Why a crate of its own: an engine embeds the runtime without the compiler's parsers, and a
 //! build script embeds the compiler without Vulkan, yet both must agree on every byte of a
 //! layout and on every rule that decides whether a device can run it. So the shared part —
-//! the compiled IR with its one token table ([`ir`], [`tokens`]), diagnostics as data
+//! the compiled IR with its one token table and one type table ([`ir`], [`tokens`],
+//! [`types`]), diagnostics as data
 //! ([`diag`]), the code registry ([`rules`]), device profiles ([`device`]) and the rules that
 //! need only a compiled layout and a profile ([`check`]) — lives here, on serde alone and
 //! without `unsafe`.
@@ -32,3 +33,5 @@ pub mod ir;
 pub mod rules;
 pub mod span;
 pub mod stages;
+pub mod tokens;
+pub mod types;

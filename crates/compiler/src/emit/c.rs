@@ -55,9 +55,13 @@ fn header(o: &mut String, p: &Pipeline) {
 }
 
 /// The macros and fallback declarations every dgcc header shares, guarded so that several
-/// headers can be included together.
+/// headers can be included together. The fallback's token types are the token table's rows.
 fn common(o: &mut String) {
     o.push_str(COMMON);
+    for t in dgcc_core::tokens::by_value() {
+        out!(o, "    {} = {},", t.vk, t.value);
+    }
+    o.push_str(COMMON_TAIL);
 }
 
 const COMMON: &str = r#"
@@ -79,22 +83,10 @@ VK_DEFINE_NON_DISPATCHABLE_HANDLE(VkIndirectCommandsLayoutEXT)
 #define VK_STRUCTURE_TYPE_INDIRECT_COMMANDS_LAYOUT_CREATE_INFO_EXT ((VkStructureType)1000572006)
 #define VK_STRUCTURE_TYPE_INDIRECT_COMMANDS_LAYOUT_TOKEN_EXT ((VkStructureType)1000572007)
 typedef enum VkIndirectCommandsTokenTypeEXT {
-    VK_INDIRECT_COMMANDS_TOKEN_TYPE_EXECUTION_SET_EXT = 0,
-    VK_INDIRECT_COMMANDS_TOKEN_TYPE_PUSH_CONSTANT_EXT = 1,
-    VK_INDIRECT_COMMANDS_TOKEN_TYPE_SEQUENCE_INDEX_EXT = 2,
-    VK_INDIRECT_COMMANDS_TOKEN_TYPE_INDEX_BUFFER_EXT = 3,
-    VK_INDIRECT_COMMANDS_TOKEN_TYPE_VERTEX_BUFFER_EXT = 4,
-    VK_INDIRECT_COMMANDS_TOKEN_TYPE_DRAW_INDEXED_EXT = 5,
-    VK_INDIRECT_COMMANDS_TOKEN_TYPE_DRAW_EXT = 6,
-    VK_INDIRECT_COMMANDS_TOKEN_TYPE_DRAW_INDEXED_COUNT_EXT = 7,
-    VK_INDIRECT_COMMANDS_TOKEN_TYPE_DRAW_COUNT_EXT = 8,
-    VK_INDIRECT_COMMANDS_TOKEN_TYPE_DISPATCH_EXT = 9,
-    VK_INDIRECT_COMMANDS_TOKEN_TYPE_DRAW_MESH_TASKS_NV_EXT = 1000202002,
-    VK_INDIRECT_COMMANDS_TOKEN_TYPE_DRAW_MESH_TASKS_COUNT_NV_EXT = 1000202003,
-    VK_INDIRECT_COMMANDS_TOKEN_TYPE_DRAW_MESH_TASKS_EXT = 1000328000,
-    VK_INDIRECT_COMMANDS_TOKEN_TYPE_DRAW_MESH_TASKS_COUNT_EXT = 1000328001,
-    VK_INDIRECT_COMMANDS_TOKEN_TYPE_TRACE_RAYS2_EXT = 1000386004,
-    VK_INDIRECT_COMMANDS_TOKEN_TYPE_MAX_ENUM_EXT = 0x7FFFFFFF
+"#;
+
+/// The rest of [`COMMON`], after the token types.
+const COMMON_TAIL: &str = r#"    VK_INDIRECT_COMMANDS_TOKEN_TYPE_MAX_ENUM_EXT = 0x7FFFFFFF
 } VkIndirectCommandsTokenTypeEXT;
 typedef enum VkIndirectExecutionSetInfoTypeEXT {
     VK_INDIRECT_EXECUTION_SET_INFO_TYPE_PIPELINES_EXT = 0,
@@ -211,8 +203,8 @@ fn usage_flags(flags: u32) -> String {
     format!("((VkIndirectCommandsLayoutUsageFlagsEXT)({}))", parts.join(" | "))
 }
 
-fn token_type(t: TokenType) -> String {
-    format!("VK_INDIRECT_COMMANDS_TOKEN_TYPE_{}_EXT", t.manifest_name())
+fn token_type(t: TokenType) -> &'static str {
+    t.vk_name()
 }
 
 /// The C declaration of a member: `uint32_t name`, `float name[4][3]`.

@@ -20,7 +20,7 @@
 
 use super::model::{self, Layout, Member, Pipeline};
 use super::EmitError;
-use dgcc_core::ir::Manifest;
+use dgcc_core::ir::{GlslLayout, Manifest, MemberType};
 
 /// The include file for a manifest.
 pub fn emit(m: &Manifest) -> Result<String, EmitError> {
@@ -109,7 +109,7 @@ fn layout_section(o: &mut String, l: &Layout) {
     if l.scalar_layout || push_block_is_scalar(l) {
         out!(o, "#extension GL_EXT_scalar_block_layout : require");
     }
-    if l.members.iter().any(|m| m.glsl_type() == "uint64_t") {
+    if l.members.iter().any(|m| m.glsl_type() == MemberType::Uint64) {
         out!(o, "#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require");
     }
     out!(o, "// The qualifier of any block that holds {}.", l.record);
@@ -222,7 +222,7 @@ fn push_block_is_scalar(l: &Layout) -> bool {
         || l.tokens.iter().filter(|t| t.reads_push()).any(|t| {
             t.members.iter().any(|&i| {
                 let m = &l.members[i];
-                !push_offset(t, m).is_multiple_of(model::std430_align(m.glsl_type()))
+                !push_offset(t, m).is_multiple_of(m.glsl_type().align(GlslLayout::Std430))
             })
         })
 }
@@ -249,7 +249,8 @@ fn readers(o: &mut String, l: &Layout, fallback: bool) {
             let m = &l.members[i];
             let d = if m.padded_elem && scalar_push {
                 // A std430 vec3 array keeps its 16-byte stride in a scalar block as a vec4 array.
-                format!("{} {}[{}]", m.glsl_type().replace('3', "4"), m.name, m.array())
+                let vec4 = MemberType::of(m.glsl_type().component(), &[4]).unwrap_or(m.glsl_type());
+                format!("{vec4} {}[{}]", m.name, m.array())
             } else {
                 decl(m)
             };

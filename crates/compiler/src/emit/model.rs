@@ -6,82 +6,18 @@
 //! spell them. It is also where the emitters re-check their input: a manifest may come from a
 //! file rather than from the layout engine, and printing a struct whose offsets do not hold
 //! would be worse than refusing, so `model` runs the layout invariants again and rejects
-//! anything it cannot spell exactly.
+//! anything it cannot spell exactly. Member types arrive typed (`MemberType`, a row of the
+//! core's type table with its component, dimensions and alignments): nothing is parsed back
+//! from a string here, and a manifest naming an unknown type never gets this far.
 
 use super::names;
 use super::EmitError;
-use dgcc_core::ir::{CompiledLayout, CompiledToken, Manifest, RecordMember, TokenType};
+use dgcc_core::ir::{CompiledLayout, CompiledToken, GlslLayout, Manifest, MemberType, RecordMember, TokenType};
 use std::collections::HashSet;
 
-/// The scalar component of a record member.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Scalar {
-    U32,
-    I32,
-    F32,
-    U64,
-}
-
-impl Scalar {
-    pub fn c(self) -> &'static str {
-        match self {
-            Scalar::U32 => "uint32_t",
-            Scalar::I32 => "int32_t",
-            Scalar::F32 => "float",
-            Scalar::U64 => "uint64_t",
-        }
-    }
-    pub fn rust(self) -> &'static str {
-        match self {
-            Scalar::U32 => "u32",
-            Scalar::I32 => "i32",
-            Scalar::F32 => "f32",
-            Scalar::U64 => "u64",
-        }
-    }
-    pub fn rust_zero(self) -> &'static str {
-        match self {
-            Scalar::F32 => "0.0",
-            _ => "0",
-        }
-    }
-    pub fn bytes(self) -> u32 {
-        match self {
-            Scalar::U64 => 8,
-            _ => 4,
-        }
-    }
-}
-
-/// A GLSL member type as scalar and dimensions: `uint` → [], `vec3` → [3], `mat4` → [4, 4].
-pub(crate) fn glsl_shape(glsl: &str) -> Option<(Scalar, Vec<u32>)> {
-    Some(match glsl {
-        "uint" => (Scalar::U32, vec![]),
-        "int" => (Scalar::I32, vec![]),
-        "float" => (Scalar::F32, vec![]),
-        "uint64_t" => (Scalar::U64, vec![]),
-        "uvec2" => (Scalar::U32, vec![2]),
-        "uvec3" => (Scalar::U32, vec![3]),
-        "uvec4" => (Scalar::U32, vec![4]),
-        "ivec2" => (Scalar::I32, vec![2]),
-        "ivec3" => (Scalar::I32, vec![3]),
-        "ivec4" => (Scalar::I32, vec![4]),
-        "vec2" => (Scalar::F32, vec![2]),
-        "vec3" => (Scalar::F32, vec![3]),
-        "vec4" => (Scalar::F32, vec![4]),
-        "mat4" => (Scalar::F32, vec![4, 4]),
-        _ => return None,
-    })
-}
-
-/// The std430 alignment of a GLSL member type (what a push-constant block needs).
-pub(crate) fn std430_align(glsl: &str) -> u32 {
-    match glsl {
-        "vec3" | "uvec3" | "ivec3" | "vec4" | "uvec4" | "ivec4" | "mat4" => 16,
-        "vec2" | "uvec2" | "ivec2" | "uint64_t" => 8,
-        _ => 4,
-    }
-}
+/// The scalar component of a record member, with its C and Rust spellings (a row of the core's
+/// type table).
+pub(crate) use dgcc_core::types::Component as Scalar;
 
 /// One member of a record struct, spelled for every output.
 #[derive(Clone, Debug)]
@@ -103,8 +39,8 @@ pub(crate) struct Member<'a> {
 }
 
 impl Member<'_> {
-    pub fn glsl_type(&self) -> &str {
-        &self.raw.glsl_type
+    pub fn glsl_type(&self) -> MemberType {
+        self.raw.glsl_type
     }
     pub fn array(&self) -> u32 {
         self.raw.array
@@ -241,20 +177,15 @@ pub(crate) fn model(m: &Manifest) -> Result<Pipeline<'_>, EmitError> {
 fn model_layout(l: &CompiledLayout) -> Result<Layout<'_>, EmitError> {
     let err = |msg: String| EmitError::new(Some(&l.name), msg);
     crate::layout::verify(l).map_err(|e| err(format!("the layout breaks an invariant: {e}")))?;
-    let scalar_layout = match l.glsl_layout.as_str() {
-        "std430" => false,
-        "scalar" => true,
-        other => return Err(err(format!("unknown glsl_layout `{other}`"))),
-    };
+    let scalar_layout = l.glsl_layout == GlslLayout::Scalar;
     let mut tokens: Vec<Token> =
         l.tokens.iter().map(|t| Token { raw: t, name: names::member(&t.name), members: vec![] }).collect();
     let mut members = vec![];
     let mut seen = HashSet::new();
     for (i, rm) in l.record.iter().enumerate() {
-        let (scalar, dims) = glsl_shape(&rm.glsl_type)
-            .ok_or_else(|| err(format!("member `{}` has unknown type `{}`", rm.name, rm.glsl_type)))?;
-        let elem_size = scalar.bytes() * dims.iter().product::<u32>();
-        let mut elem_dims = dims.clone();
+        let (scalar, dims) = (rm.glsl_type.component(), rm.glsl_type.dims());
+        let elem_size = rm.glsl_type.size();
+        let mut elem_dims = dims.to_vec();
         let mut padded_elem = false;
         if rm.array > 0 {
             if rm.array_stride == elem_size + 4 && dims.len() == 1 && dims[0] == 3 && scalar.bytes() == 4 {

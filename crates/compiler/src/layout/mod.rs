@@ -26,7 +26,13 @@ use crate::ast::{self, ExecutionSetKind, GlslLayout, PushData, TokenKind};
 use dgcc_core::diag::Diagnostic;
 use dgcc_core::ir::{CompiledLayout, CompiledToken, ExecutionSet, FieldLayout, PushConstantRange, RecordMember};
 use dgcc_core::span::Span;
-use types::{align_up64, field_shape, uvec2, GlslType, ShapeError, INT, UINT};
+use dgcc_core::types::MemberType;
+use types::{align_up64, field_shape, ShapeError};
+
+const UINT: MemberType = MemberType::Uint;
+const INT: MemberType = MemberType::Int;
+/// How dgcc declares 64-bit device addresses.
+const U2: MemberType = MemberType::UVec2;
 
 /// The result of laying out one layout.
 #[derive(Clone, Debug)]
@@ -41,25 +47,25 @@ pub struct LaidOut {
 /// A member relative to the start of its token.
 struct Part {
     name: String,
-    ty: GlslType,
+    ty: MemberType,
     array: u32,
     array_stride: u32,
     offset: u32,
     size: u32,
 }
 
-fn part(name: String, ty: GlslType, offset: u32) -> Part {
-    Part { name, ty, array: 0, array_stride: 0, offset, size: ty.size }
+fn part(name: String, ty: MemberType, offset: u32) -> Part {
+    Part { name, ty, array: 0, array_stride: 0, offset, size: ty.size() }
 }
 
 /// Members of a fixed command struct: consecutive, each aligned.
-fn command(prefix: &str, members: &[(&str, GlslType)]) -> (Vec<Part>, u32) {
+fn command(prefix: &str, gl: GlslLayout, members: &[(&str, MemberType)]) -> (Vec<Part>, u32) {
     let mut off = 0u32;
     let mut parts = vec![];
     for (n, ty) in members {
-        off = types::align_up(off, ty.align);
+        off = types::align_up(off, ty.align(gl));
         parts.push(part(format!("{prefix}_{n}"), *ty, off));
-        off += ty.size;
+        off += ty.size();
     }
     (parts, off)
 }
@@ -67,7 +73,7 @@ fn command(prefix: &str, members: &[(&str, GlslType)]) -> (Vec<Part>, u32) {
 /// The members, data size and alignment of one token. Diagnostics for bad field types.
 fn token_parts(tok: &ast::Token, gl: GlslLayout, diags: &mut Vec<Diagnostic>) -> (Vec<Part>, u32, u32) {
     let name = tok.field_name();
-    let u2 = uvec2(gl);
+    let command = |prefix: &str, members: &[(&str, MemberType)]| command(prefix, gl, members);
     let (parts, size) = match &tok.kind {
         TokenKind::ExecutionSet { kind, stages, .. } => match kind.node {
             ExecutionSetKind::Pipelines => (vec![part(name, UINT, 0)], 4),
@@ -129,8 +135,8 @@ fn token_parts(tok: &ast::Token, gl: GlslLayout, diags: &mut Vec<Diagnostic>) ->
             (parts, off as u32)
         }
         TokenKind::SequenceIndex { .. } => (vec![part(name, UINT, 0)], 4),
-        TokenKind::IndexBuffer { .. } => command(&name, &[("address", u2), ("size", UINT), ("index_type", UINT)]),
-        TokenKind::VertexBuffer { .. } => command(&name, &[("address", u2), ("size", UINT), ("stride", UINT)]),
+        TokenKind::IndexBuffer { .. } => command(&name, &[("address", U2), ("size", UINT), ("index_type", UINT)]),
+        TokenKind::VertexBuffer { .. } => command(&name, &[("address", U2), ("size", UINT), ("stride", UINT)]),
         TokenKind::Draw => command(
             &name,
             &[("vertex_count", UINT), ("instance_count", UINT), ("first_vertex", UINT), ("first_instance", UINT)],
@@ -149,7 +155,7 @@ fn token_parts(tok: &ast::Token, gl: GlslLayout, diags: &mut Vec<Diagnostic>) ->
         | TokenKind::DrawIndexedCount
         | TokenKind::DrawMeshTasksCount
         | TokenKind::DrawMeshTasksCountNv => {
-            command(&name, &[("address", u2), ("stride", UINT), ("command_count", UINT)])
+            command(&name, &[("address", U2), ("stride", UINT), ("command_count", UINT)])
         }
         TokenKind::Dispatch => command(&name, &[("x", UINT), ("y", UINT), ("z", UINT)]),
         TokenKind::DrawMeshTasks => {
@@ -160,17 +166,17 @@ fn token_parts(tok: &ast::Token, gl: GlslLayout, diags: &mut Vec<Diagnostic>) ->
             let (mut parts, end) = command(
                 &name,
                 &[
-                    ("raygen_shader_record_address", u2),
-                    ("raygen_shader_record_size", u2),
-                    ("miss_shader_binding_table_address", u2),
-                    ("miss_shader_binding_table_size", u2),
-                    ("miss_shader_binding_table_stride", u2),
-                    ("hit_shader_binding_table_address", u2),
-                    ("hit_shader_binding_table_size", u2),
-                    ("hit_shader_binding_table_stride", u2),
-                    ("callable_shader_binding_table_address", u2),
-                    ("callable_shader_binding_table_size", u2),
-                    ("callable_shader_binding_table_stride", u2),
+                    ("raygen_shader_record_address", U2),
+                    ("raygen_shader_record_size", U2),
+                    ("miss_shader_binding_table_address", U2),
+                    ("miss_shader_binding_table_size", U2),
+                    ("miss_shader_binding_table_stride", U2),
+                    ("hit_shader_binding_table_address", U2),
+                    ("hit_shader_binding_table_size", U2),
+                    ("hit_shader_binding_table_stride", U2),
+                    ("callable_shader_binding_table_address", U2),
+                    ("callable_shader_binding_table_size", U2),
+                    ("callable_shader_binding_table_stride", U2),
                     ("width", UINT),
                     ("height", UINT),
                     ("depth", UINT),
@@ -181,7 +187,7 @@ fn token_parts(tok: &ast::Token, gl: GlslLayout, diags: &mut Vec<Diagnostic>) ->
             (parts, end + 4)
         }
     };
-    let align = parts.iter().map(|p| p.ty.align).max().unwrap_or(4).max(4);
+    let align = parts.iter().map(|p| p.ty.align(gl)).max().unwrap_or(4).max(4);
     (parts, size, align)
 }
 
@@ -207,7 +213,7 @@ pub fn lay_out(layout: &ast::Layout) -> (LaidOut, Vec<Diagnostic>) {
             let words = ((to - from) / 4) as u32;
             members.push(RecordMember {
                 name: format!("_pad{pad}"),
-                glsl_type: "uint".into(),
+                glsl_type: MemberType::Uint,
                 array: if words > 1 { words } else { 0 },
                 array_stride: if words > 1 { 4 } else { 0 },
                 offset: from as u32,
@@ -290,7 +296,7 @@ pub fn lay_out(layout: &ast::Layout) -> (LaidOut, Vec<Diagnostic>) {
             member_end = at + p.size as u64;
             members.push(RecordMember {
                 name: p.name.clone(),
-                glsl_type: p.ty.name.to_string(),
+                glsl_type: p.ty,
                 array: p.array,
                 array_stride: p.array_stride,
                 offset: off32.saturating_add(p.offset),
@@ -408,10 +414,7 @@ pub fn lay_out(layout: &ast::Layout) -> (LaidOut, Vec<Diagnostic>) {
         shader_stages: layout.stages.mask().0,
         flags: layout.flags.iter().fold(0, |m, f| m | f.node.bit()),
         max_sequences: layout.max_sequences.node,
-        glsl_layout: match gl {
-            GlslLayout::Std430 => "std430".into(),
-            GlslLayout::Scalar => "scalar".into(),
-        },
+        glsl_layout: gl,
         record_align,
         tokens,
         record: members,
@@ -477,7 +480,7 @@ fn compiled_token(tok: &ast::Token, offset: u32, size: u32) -> CompiledToken {
             .map(|f| FieldLayout {
                 name: f.name.node.clone(),
                 doc: f.node.doc.clone(),
-                ty: f.ty.node.describe(),
+                ty: f.ty.node.clone(),
                 offset: 0,
                 size: 0,
             })

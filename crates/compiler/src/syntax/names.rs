@@ -4,10 +4,17 @@
 //! agree on every name. RON uses the Rust variant names (`DrawIndexed`, `Vertex`, `U32`); the
 //! `.dgc` language uses their snake_case (`draw_indexed`, `vertex`, `u32`), which is also the
 //! default field name of a token. A name is looked up in exactly one of the two columns.
+//!
+//! Token kinds and field types are not tabled here: they are the core's token and type tables
+//! (`dgcc_core::tokens::TOKENS`, `dgcc_core::types::FIELD_TYPES`), which the manifest and the
+//! emitters read too; [`token_kinds`] and [`field_types`] give their two name columns. A name
+//! that is in no row is `None`, for the caller to report.
 
 use super::SyntaxKind;
-use crate::ast::{ExecutionSetKind, FieldType, GlslLayout, IndexMode, LayoutFlag, TokenKind};
+use crate::ast::{ExecutionSetKind, FieldType, GlslLayout, IndexMode, LayoutFlag};
 use dgcc_core::stages::Stage;
+use dgcc_core::tokens::{TokenType, TOKENS};
+use dgcc_core::types::FIELD_TYPES;
 
 /// One enumeration: values with their RON and `.dgc` names.
 pub struct Table<T: 'static> {
@@ -74,101 +81,53 @@ pub static EXECUTION_SET_KINDS: Table<ExecutionSetKind> = Table {
     ],
 };
 
-/// Scalar field types; arrays are written `Array(T, N)` in RON and `T[N]` in `.dgc`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Scalar(pub usize);
+/// Token kinds: the rows of the core's token table, by their RON or `.dgc` name.
+pub mod token_kinds {
+    use super::*;
 
-impl Scalar {
-    pub fn field_type(self) -> FieldType {
-        FieldType::SCALARS[self.0].0.clone()
+    pub fn parse(name: &str, kind: SyntaxKind) -> Option<TokenType> {
+        match kind {
+            SyntaxKind::Ron => TokenType::from_ron(name),
+            SyntaxKind::Dsl => TokenType::from_dgc(name),
+        }
     }
-    pub fn of(ty: &FieldType) -> Option<Scalar> {
-        FieldType::SCALARS.iter().position(|(t, _)| t == ty).map(Scalar)
+
+    pub fn name(tt: TokenType, kind: SyntaxKind) -> &'static str {
+        match kind {
+            SyntaxKind::Ron => tt.ron_name(),
+            SyntaxKind::Dsl => tt.dgc_name(),
+        }
+    }
+
+    /// Every kind's name, in table order.
+    pub fn names(kind: SyntaxKind) -> Vec<&'static str> {
+        TOKENS.iter().map(|r| name(r.ty, kind)).collect()
     }
 }
 
-pub static FIELD_TYPES: Table<Scalar> = Table {
-    rows: &[
-        (Scalar(0), "U32", "u32"),
-        (Scalar(1), "I32", "i32"),
-        (Scalar(2), "F32", "f32"),
-        (Scalar(3), "U64", "u64"),
-        (Scalar(4), "Address", "address"),
-        (Scalar(5), "Vec2", "vec2"),
-        (Scalar(6), "Vec3", "vec3"),
-        (Scalar(7), "Vec4", "vec4"),
-        (Scalar(8), "UVec2", "uvec2"),
-        (Scalar(9), "UVec3", "uvec3"),
-        (Scalar(10), "UVec4", "uvec4"),
-        (Scalar(11), "IVec2", "ivec2"),
-        (Scalar(12), "IVec3", "ivec3"),
-        (Scalar(13), "IVec4", "ivec4"),
-        (Scalar(14), "Mat4", "mat4"),
-    ],
-};
+/// Scalar field types: the rows of the core's type table; arrays are written `Array(T, N)` in
+/// RON and `T[N]` in `.dgc`.
+pub mod field_types {
+    use super::*;
 
-/// The kinds of token, without their parameters.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
-    ExecutionSet,
-    PushConstant,
-    SequenceIndex,
-    IndexBuffer,
-    VertexBuffer,
-    Draw,
-    DrawIndexed,
-    DrawCount,
-    DrawIndexedCount,
-    Dispatch,
-    DrawMeshTasks,
-    DrawMeshTasksCount,
-    DrawMeshTasksNv,
-    DrawMeshTasksCountNv,
-    TraceRays2,
-}
+    pub fn parse(name: &str, kind: SyntaxKind) -> Option<FieldType> {
+        match kind {
+            SyntaxKind::Ron => FieldType::from_ron(name),
+            SyntaxKind::Dsl => FieldType::from_dgc(name),
+        }
+    }
 
-pub static TOKEN_KINDS: Table<Kind> = Table {
-    rows: &[
-        (Kind::ExecutionSet, "ExecutionSet", "execution_set"),
-        (Kind::PushConstant, "PushConstant", "push_constant"),
-        (Kind::SequenceIndex, "SequenceIndex", "sequence_index"),
-        (Kind::IndexBuffer, "IndexBuffer", "index_buffer"),
-        (Kind::VertexBuffer, "VertexBuffer", "vertex_buffer"),
-        (Kind::Draw, "Draw", "draw"),
-        (Kind::DrawIndexed, "DrawIndexed", "draw_indexed"),
-        (Kind::DrawCount, "DrawCount", "draw_count"),
-        (Kind::DrawIndexedCount, "DrawIndexedCount", "draw_indexed_count"),
-        (Kind::Dispatch, "Dispatch", "dispatch"),
-        (Kind::DrawMeshTasks, "DrawMeshTasks", "draw_mesh_tasks"),
-        (Kind::DrawMeshTasksCount, "DrawMeshTasksCount", "draw_mesh_tasks_count"),
-        (Kind::DrawMeshTasksNv, "DrawMeshTasksNv", "draw_mesh_tasks_nv"),
-        (Kind::DrawMeshTasksCountNv, "DrawMeshTasksCountNv", "draw_mesh_tasks_count_nv"),
-        (Kind::TraceRays2, "TraceRays2", "trace_rays2"),
-    ],
-};
-
-impl Kind {
-    /// The token kind of a parameterless (action) token.
-    pub fn action(self) -> Option<TokenKind> {
-        Some(match self {
-            Kind::Draw => TokenKind::Draw,
-            Kind::DrawIndexed => TokenKind::DrawIndexed,
-            Kind::DrawCount => TokenKind::DrawCount,
-            Kind::DrawIndexedCount => TokenKind::DrawIndexedCount,
-            Kind::Dispatch => TokenKind::Dispatch,
-            Kind::DrawMeshTasks => TokenKind::DrawMeshTasks,
-            Kind::DrawMeshTasksCount => TokenKind::DrawMeshTasksCount,
-            Kind::DrawMeshTasksNv => TokenKind::DrawMeshTasksNv,
-            Kind::DrawMeshTasksCountNv => TokenKind::DrawMeshTasksCountNv,
-            Kind::TraceRays2 => TokenKind::TraceRays2,
-            Kind::ExecutionSet | Kind::PushConstant | Kind::SequenceIndex | Kind::IndexBuffer | Kind::VertexBuffer => {
-                return None
-            }
+    /// The name of a scalar type; `None` for an array.
+    pub fn name(ty: &FieldType, kind: SyntaxKind) -> Option<&'static str> {
+        ty.info().map(|r| match kind {
+            SyntaxKind::Ron => r.ron,
+            SyntaxKind::Dsl => r.dgc,
         })
     }
 
-    pub fn of(kind: &TokenKind) -> Kind {
-        TOKEN_KINDS.parse(kind.variant_name(), SyntaxKind::Ron).unwrap_or(Kind::Draw)
+    /// Every scalar type's name, in table order.
+    pub fn names(kind: SyntaxKind) -> Vec<&'static str> {
+        FIELD_TYPES.iter().filter_map(|r| name(&r.ty, kind)).collect()
     }
 }
 
@@ -203,21 +162,16 @@ fn edit_distance(a: &[char], b: &[char]) -> usize {
 
 /// The field type a GLSL or C spelling means (`float` → `F32`), for suggestions.
 pub fn type_alias(found: &str, kind: SyntaxKind) -> Option<&'static str> {
-    let scalar = match found {
-        "float" | "f32_t" => 2,
-        "int" | "int32_t" => 1,
-        "uint" | "uint32_t" | "unsigned" => 0,
-        "uint64_t" | "uint64" | "VkDeviceAddress" | "DeviceAddress" => {
-            if found.contains("Address") {
-                4
-            } else {
-                3
-            }
-        }
-        "mat4x4" => 14,
+    let ty = match found {
+        "float" | "f32_t" => FieldType::F32,
+        "int" | "int32_t" => FieldType::I32,
+        "uint" | "uint32_t" | "unsigned" => FieldType::U32,
+        "uint64_t" | "uint64" => FieldType::U64,
+        "VkDeviceAddress" | "DeviceAddress" => FieldType::Address,
+        "mat4x4" => FieldType::Mat4,
         _ => return None,
     };
-    Some(FIELD_TYPES.name(Scalar(scalar), kind))
+    field_types::name(&ty, kind)
 }
 
 /// "a stage", "an index buffer mode".
@@ -246,24 +200,29 @@ mod tests {
     use super::*;
 
     #[test]
-    fn tables_agree_with_the_ast_names() {
+    fn stage_names_are_the_core_names() {
         for (stage, ron, _) in STAGES.rows {
             assert_eq!(stage.name(), *ron);
-        }
-        for (i, (ty, name)) in FieldType::SCALARS.iter().enumerate() {
-            assert_eq!(FIELD_TYPES.rows[i].1, *name);
-            assert_eq!(FIELD_TYPES.rows[i].0.field_type(), *ty);
-        }
-        for (kind, ron, dsl) in TOKEN_KINDS.rows {
-            if let Some(tk) = kind.action() {
-                assert_eq!((tk.variant_name(), tk.default_name()), (*ron, *dsl));
-            }
         }
     }
 
     #[test]
+    fn an_unknown_token_kind_is_none_in_both_syntaxes_not_a_draw() {
+        for kind in [SyntaxKind::Ron, SyntaxKind::Dsl] {
+            for word in ["Frobnicate", "", "DRAW", "draw_twice"] {
+                assert_eq!(token_kinds::parse(word, kind), None, "{word}");
+            }
+            for tt in TokenType::all() {
+                assert_eq!(token_kinds::parse(token_kinds::name(tt, kind), kind), Some(tt));
+            }
+        }
+        assert_eq!(token_kinds::parse("draw", SyntaxKind::Ron), None, "a `.dgc` name is not RON");
+        assert_eq!(token_kinds::parse("Draw", SyntaxKind::Dsl), None, "a RON name is not `.dgc`");
+    }
+
+    #[test]
     fn suggestions_ignore_case_and_underscores() {
-        let kinds = TOKEN_KINDS.names(SyntaxKind::Ron);
+        let kinds = token_kinds::names(SyntaxKind::Ron);
         assert_eq!(did_you_mean("Dispach", kinds.iter().copied()), Some("Dispatch"));
         assert_eq!(did_you_mean("draw_indexed", kinds.iter().copied()), Some("DrawIndexed"));
         assert_eq!(did_you_mean("Frobnicate", kinds.iter().copied()), None);

@@ -31,25 +31,10 @@ const GROUPS: [(u32, &str); 4] = [
     (RAY_TRACING, "ray tracing"),
 ];
 
-/// The variant name a description uses for a token type (`DrawIndexed`).
-pub fn written_name(tt: TokenType) -> &'static str {
-    match tt {
-        TokenType::ExecutionSet => "ExecutionSet",
-        TokenType::PushConstant => "PushConstant",
-        TokenType::SequenceIndex => "SequenceIndex",
-        TokenType::IndexBuffer => "IndexBuffer",
-        TokenType::VertexBuffer => "VertexBuffer",
-        TokenType::DrawIndexed => "DrawIndexed",
-        TokenType::Draw => "Draw",
-        TokenType::DrawIndexedCount => "DrawIndexedCount",
-        TokenType::DrawCount => "DrawCount",
-        TokenType::Dispatch => "Dispatch",
-        TokenType::DrawMeshTasksNv => "DrawMeshTasksNv",
-        TokenType::DrawMeshTasksCountNv => "DrawMeshTasksCountNv",
-        TokenType::DrawMeshTasks => "DrawMeshTasks",
-        TokenType::DrawMeshTasksCount => "DrawMeshTasksCount",
-        TokenType::TraceRays2 => "TraceRays2",
-    }
+/// The variant name a description uses for a token type (`DrawIndexed`): its row of the token
+/// table.
+pub const fn written_name(tt: TokenType) -> &'static str {
+    tt.ron_name()
 }
 
 /// "`draw` (DrawIndexed)": how messages name a token.

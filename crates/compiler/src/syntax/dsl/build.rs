@@ -347,7 +347,7 @@ impl<'s, 'd> Builder<'s, 'd> {
     fn unknown_layout_item(&mut self, item: &Pair<Rule>) {
         const SETTINGS: [&str; 5] = ["flags", "max_sequences", "glsl_layout", "stride", "align"];
         let Some(word) = child(item, Rule::ident) else { return };
-        let kinds = names::TOKEN_KINDS.names(DSL);
+        let kinds = names::token_kinds::names(DSL);
         let all: Vec<&str> = SETTINGS.iter().copied().chain(kinds.iter().copied()).collect();
         let closest = did_you_mean(word.as_str(), all.iter().copied());
         if closest.is_some_and(|c| SETTINGS.contains(&c)) {

@@ -11,7 +11,7 @@ use super::build::{child, push, span, Builder};
 use super::Rule;
 use crate::ast::{Field, FieldType, PushData, Spanned, SubgroupReq, SubgroupSize, Token, TokenKind};
 use crate::syntax::limits::{self, Count};
-use crate::syntax::names::{self, Kind};
+use crate::syntax::names::{self, field_types, token_kinds};
 use crate::syntax::SyntaxKind::Dsl as DSL;
 use dgcc_core::diag::Diagnostic;
 
@@ -59,7 +59,16 @@ impl<'s> Builder<'s, '_> {
             Rule::vertex_buffer => {
                 TokenKind::VertexBuffer { binding: self.number(child(&inner, Rule::binding), "`binding`")? }
             }
-            _ => names::TOKEN_KINDS.parse(keyword.as_str(), DSL).and_then(Kind::action)?,
+            _ => match token_kinds::parse(keyword.as_str(), DSL).and_then(TokenKind::parameterless) {
+                Some(action) => action,
+                None => {
+                    // The grammar admits only the table's keywords; a keyword it admits and the
+                    // table lacks is reported, never read as some other kind.
+                    let known = token_kinds::names(DSL);
+                    self.unknown("E0005", "token kind", keyword.as_str(), kind_span, &known);
+                    return None;
+                }
+            },
         };
         let name = match name {
             Some(n) => Some(n?),
@@ -94,9 +103,9 @@ impl<'s> Builder<'s, '_> {
     /// `T[A][B]`: A arrays of `T[B]`, as in GLSL.
     fn field_type(&mut self, pair: Pair<'s, Rule>) -> Option<Spanned<FieldType>> {
         let base = child(&pair, Rule::type_name)?;
-        let mut known = names::FIELD_TYPES.names(DSL);
-        let scalar = match names::FIELD_TYPES.parse(base.as_str(), DSL) {
-            Some(s) => Some(s.field_type()),
+        let mut known = field_types::names(DSL);
+        let scalar = match field_types::parse(base.as_str(), DSL) {
+            Some(s) => Some(s),
             None => {
                 known.push("T[N]");
                 self.unknown("E0007", "field type", base.as_str(), span(&base), &known);

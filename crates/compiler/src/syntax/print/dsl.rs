@@ -10,7 +10,7 @@ use crate::ast::{
     FieldType, Kernel, Layout, Pipeline, PushData, StageList, SubgroupReq, SubgroupSize, Token, TokenKind,
 };
 use crate::syntax::docs::write_doc;
-use crate::syntax::names::{self, Kind, Scalar};
+use crate::syntax::names;
 use crate::syntax::SyntaxKind::Dsl as DSL;
 
 /// The pipeline as canonical `.dgc`.
@@ -75,7 +75,7 @@ fn print_layout(l: &Layout) -> String {
         out.push_str(&format!("{i2}flags {};\n", flags.join(", ")));
     }
     out.push_str(&format!("{i2}max_sequences {};\n", l.max_sequences.node));
-    if l.glsl_layout.node != Default::default() {
+    if l.glsl_layout.node != crate::ast::GlslLayout::default() {
         out.push_str(&format!("{i2}glsl_layout {};\n", names::GLSL_LAYOUTS.name(l.glsl_layout.node, DSL)));
     }
     if let Some(stride) = &l.stride {
@@ -97,7 +97,7 @@ fn print_layout(l: &Layout) -> String {
 fn print_token(out: &mut String, t: &Token) {
     let i2 = indent(2);
     write_doc(out, &t.doc, &i2);
-    let mut line = names::TOKEN_KINDS.name(Kind::of(&t.kind), DSL).to_string();
+    let mut line = names::token_kinds::name(t.kind.token_type(), DSL).to_string();
     if let Some(n) = &t.name {
         line.push(' ');
         line.push_str(&name(n));
@@ -146,7 +146,7 @@ fn field_type(ty: &FieldType) -> String {
         dims.push_str(&format!("[{len}]"));
         base = inner;
     }
-    let scalar = Scalar::of(base).map_or("?", |s| names::FIELD_TYPES.name(s, DSL));
+    let scalar = names::field_types::name(base, DSL).unwrap_or("?");
     format!("{scalar}{dims}")
 }
 

@@ -9,7 +9,7 @@ use crate::ast::{
     Field, FieldType, Kernel, Layout, Pipeline, PushData, StageList, SubgroupReq, SubgroupSize, Token, TokenKind,
 };
 use crate::syntax::docs::write_doc;
-use crate::syntax::names::{self, Kind, Scalar};
+use crate::syntax::names;
 use crate::syntax::SyntaxKind::Ron as RON;
 
 /// The pipeline as canonical RON.
@@ -73,7 +73,7 @@ fn print_layout(out: &mut String, l: &Layout) {
         out.push_str(&format!("{i3}flags: [{}],\n", flags.join(", ")));
     }
     out.push_str(&format!("{i3}max_sequences: {},\n", l.max_sequences.node));
-    if l.glsl_layout.node != Default::default() {
+    if l.glsl_layout.node != crate::ast::GlslLayout::default() {
         out.push_str(&format!("{i3}glsl_layout: {},\n", names::GLSL_LAYOUTS.name(l.glsl_layout.node, RON)));
     }
     if let Some(stride) = &l.stride {
@@ -128,7 +128,7 @@ fn print_token(out: &mut String, t: &Token) {
         TokenKind::VertexBuffer { binding } => params.push(format!("binding: {}", binding.node)),
         _ => {}
     }
-    let kind = names::TOKEN_KINDS.name(Kind::of(&t.kind), RON);
+    let kind = names::token_kinds::name(t.kind.token_type(), RON);
     out.push_str(&i4);
     out.push_str(kind);
     match fields {
@@ -148,7 +148,7 @@ fn print_token(out: &mut String, t: &Token) {
 fn field_type(ty: &FieldType) -> String {
     match ty {
         FieldType::Array(inner, len) => format!("Array({}, {len})", field_type(inner)),
-        scalar => Scalar::of(scalar).map_or_else(String::new, |s| names::FIELD_TYPES.name(s, RON).to_string()),
+        scalar => names::field_types::name(scalar, RON).unwrap_or_default().to_string(),
     }
 }
 

@@ -13,9 +13,10 @@ use crate::ast::{
     SubgroupSize, Token, TokenKind,
 };
 use crate::syntax::limits::{self, Count};
-use crate::syntax::names::{self, a, did_you_mean, one_of, Kind, Table};
+use crate::syntax::names::{self, a, did_you_mean, field_types, one_of, token_kinds, Table};
 use crate::syntax::SyntaxKind::Ron as RON;
 use dgcc_core::diag::Diagnostic;
+use dgcc_core::tokens::TokenType;
 
 const ACTION: &[&str] = &["name", "at"];
 const EXECUTION_SET: &[&str] = &["name", "at", "kind", "stages", "max_entries"];
@@ -26,13 +27,13 @@ const VERTEX_BUFFER: &[&str] = &["name", "at", "binding"];
 const FIELD: &[&str] = &["name", "ty"];
 const REQUIRED: &[&str] = &["size", "full"];
 
-fn params(kind: Kind) -> (&'static [&'static str], &'static str) {
+fn params(kind: TokenType) -> (&'static [&'static str], &'static str) {
     match kind {
-        Kind::ExecutionSet => (EXECUTION_SET, "an `ExecutionSet` token"),
-        Kind::PushConstant => (PUSH_CONSTANT, "a `PushConstant` token"),
-        Kind::SequenceIndex => (SEQUENCE_INDEX, "a `SequenceIndex` token"),
-        Kind::IndexBuffer => (INDEX_BUFFER, "an `IndexBuffer` token"),
-        Kind::VertexBuffer => (VERTEX_BUFFER, "a `VertexBuffer` token"),
+        TokenType::ExecutionSet => (EXECUTION_SET, "an `ExecutionSet` token"),
+        TokenType::PushConstant => (PUSH_CONSTANT, "a `PushConstant` token"),
+        TokenType::SequenceIndex => (SEQUENCE_INDEX, "a `SequenceIndex` token"),
+        TokenType::IndexBuffer => (INDEX_BUFFER, "an `IndexBuffer` token"),
+        TokenType::VertexBuffer => (VERTEX_BUFFER, "a `VertexBuffer` token"),
         _ => (ACTION, "an action token"),
     }
 }
@@ -112,15 +113,16 @@ impl<'s> Ron<'s, '_> {
 
     pub(super) fn token(&mut self, raw: Raw<'s>) -> Option<Spanned<Token>> {
         let bare = !raw.text.ends_with(')');
-        let v = self.r.variant(raw, "a token such as `Draw` or `PushConstant( … )`", |n| match names::TOKEN_KINDS
-            .parse(n, RON)
-        {
-            Some(_) if bare => Shape::Unit,
-            Some(_) => Shape::Struct,
-            None => Shape::Unknown,
-        })?;
-        let Some(kind) = names::TOKEN_KINDS.parse(v.name, RON) else {
-            self.unknown_name("E0005", "token kind", v.name, v.name_span, names::TOKEN_KINDS.names(RON));
+        let v =
+            self.r.variant(raw, "a token such as `Draw` or `PushConstant( … )`", |n| {
+                match token_kinds::parse(n, RON) {
+                    Some(_) if bare => Shape::Unit,
+                    Some(_) => Shape::Struct,
+                    None => Shape::Unknown,
+                }
+            })?;
+        let Some(kind) = token_kinds::parse(v.name, RON) else {
+            self.unknown_name("E0005", "token kind", v.name, v.name_span, token_kinds::names(RON));
             return None;
         };
         let s = match v.body {
@@ -131,7 +133,7 @@ impl<'s> Ron<'s, '_> {
         let f = Fields::check(&mut self.r, s, param_names, what);
         let name = f.get("name").map(|n| self.r.string(n));
         let pin = self.optional_number(&f, "at");
-        let kind = match kind.action() {
+        let kind = match TokenKind::parameterless(kind) {
             Some(action) => Some(action),
             None => self.token_params(kind, &f),
         };
@@ -143,12 +145,12 @@ impl<'s> Ron<'s, '_> {
         Some(Spanned::new(Token { doc, name, at: pin?, kind: kind?, kind_span: v.name_span }, raw.span))
     }
 
-    fn token_params(&mut self, kind: Kind, f: &Fields<'s>) -> Option<TokenKind> {
+    fn token_params(&mut self, kind: TokenType, f: &Fields<'s>) -> Option<TokenKind> {
         let number = |this: &mut Self, name: &'static str| {
             f.required(&mut this.r, name).and_then(|v| this.r.number(v, &format!("`{name}`")))
         };
         match kind {
-            Kind::ExecutionSet => {
+            TokenType::ExecutionSet => {
                 let set_kind = f.required(&mut self.r, "kind").and_then(|v| {
                     self.enum_name::<ExecutionSetKind>(v, &names::EXECUTION_SET_KINDS, "E0008", "execution set kind")
                 });
@@ -156,25 +158,25 @@ impl<'s> Ron<'s, '_> {
                 let max_entries = number(self, "max_entries");
                 Some(TokenKind::ExecutionSet { kind: set_kind?, stages: stages?, max_entries: max_entries? })
             }
-            Kind::PushConstant => {
+            TokenType::PushConstant => {
                 let stages = f.required(&mut self.r, "stages").and_then(|v| self.stages(v));
                 let offset = number(self, "offset");
                 let data = self.push_data(f);
                 Some(TokenKind::PushConstant { stages: stages?, offset: offset?, data: data? })
             }
-            Kind::SequenceIndex => {
+            TokenType::SequenceIndex => {
                 let stages = f.required(&mut self.r, "stages").and_then(|v| self.stages(v));
                 let offset = number(self, "offset");
                 Some(TokenKind::SequenceIndex { stages: stages?, offset: offset? })
             }
-            Kind::IndexBuffer => {
+            TokenType::IndexBuffer => {
                 let mode = f
                     .required(&mut self.r, "mode")
                     .and_then(|v| self.enum_name(v, &names::INDEX_MODES, "E0008", "index buffer mode"))?;
                 Some(TokenKind::IndexBuffer { mode })
             }
-            Kind::VertexBuffer => Some(TokenKind::VertexBuffer { binding: number(self, "binding")? }),
-            _ => kind.action(),
+            TokenType::VertexBuffer => Some(TokenKind::VertexBuffer { binding: number(self, "binding")? }),
+            _ => TokenKind::parameterless(kind),
         }
     }
 
@@ -218,17 +220,17 @@ impl<'s> Ron<'s, '_> {
         let v = self.r.variant(raw, "a field type such as `U32` or `Array(F32, 4)`", |n| {
             if n == "Array" {
                 Shape::Tuple
-            } else if names::FIELD_TYPES.parse(n, RON).is_some() {
+            } else if field_types::parse(n, RON).is_some() {
                 Shape::Unit
             } else {
                 Shape::Unknown
             }
         })?;
         if v.name != "Array" {
-            return match names::FIELD_TYPES.parse(v.name, RON) {
-                Some(scalar) => Some(scalar.field_type()),
+            return match field_types::parse(v.name, RON) {
+                Some(scalar) => Some(scalar),
                 None => {
-                    let mut known = names::FIELD_TYPES.names(RON);
+                    let mut known = field_types::names(RON);
                     known.push("Array");
                     self.unknown_name("E0007", "field type", v.name, v.name_span, known);
                     self.type_alias_hint(v.name);
