@@ -77,7 +77,8 @@ fn execute_dispatch(ctx: &GpuContext, dev: &DgcDevice, m: &Manifest, layout: &Co
     let usage = vk::BufferUsageFlags::STORAGE_BUFFER | vk::BufferUsageFlags::INDIRECT_BUFFER;
     let mut stream = Buffer::new(ctx, (layout.stride * SEQUENCES) as u64, usage, Location::Host).unwrap();
     stream.write(0, &records(layout)).unwrap();
-    let mut set = StorageSet::new(d, vk::ShaderStageFlags::COMPUTE, &[counter.buffer]).unwrap();
+    // SAFETY: a live storage buffer, destroyed after the set.
+    let mut set = unsafe { StorageSet::new(d, vk::ShaderStageFlags::COMPUTE, &[counter.buffer]) }.unwrap();
     let ranges = vk_ranges(&m.push_constants);
     let set_layouts = [set.layout];
     let pl = unsafe {
@@ -87,20 +88,28 @@ fn execute_dispatch(ctx: &GpuContext, dev: &DgcDevice, m: &Manifest, layout: &Co
         )
     }
     .unwrap();
-    let mut l = dev.create_layout(layout, &m.push_constants, pl).unwrap();
+    // SAFETY: `pl` is live and holds the manifest's ranges.
+    let mut l = unsafe { dev.create_layout(layout, &m.push_constants, pl) }.unwrap();
     let with_set = l.has_execution_set();
-    let first = compute_pipeline_with(d, pl, COUNT_SPV, &[(0, 1)], None, with_set).unwrap();
-    let second = compute_pipeline_with(d, pl, COUNT_SPV, &[(0, SECOND_ENTRY)], None, with_set).unwrap();
+    // SAFETY: the committed kernel for `pl` (one set, the manifest's push ranges).
+    let first = unsafe { compute_pipeline_with(d, pl, COUNT_SPV, &[(0, 1)], None, with_set) }.unwrap();
+    // SAFETY: as above.
+    let second = unsafe { compute_pipeline_with(d, pl, COUNT_SPV, &[(0, SECOND_ENTRY)], None, with_set) }.unwrap();
     let mut ies = with_set.then(|| {
-        let s = dev.create_execution_set(&l, first).unwrap();
-        dev.write_execution_set(&s, 1, second).unwrap();
-        s
+        // SAFETY: `first` and `second` are indirect-bindable compute pipelines of one layout,
+        // alive until after the set; nothing has used the set yet.
+        unsafe {
+            let s = dev.create_execution_set(&l, first).unwrap();
+            dev.write_execution_set(&s, 1, second).unwrap();
+            s
+        }
     });
     let bound = match &ies {
         Some(s) => Bound::ExecutionSet(s.handle, first),
         None => Bound::Pipeline(first),
     };
-    let mut exec = Execution::new(dev, &l, bound, SEQUENCES, 0, 64 << 20).unwrap();
+    // SAFETY: `l` is `dev`'s; the pipeline (or the set) was made for it.
+    let mut exec = unsafe { Execution::new(dev, &l, bound, SEQUENCES, 0, 64 << 20) }.unwrap();
     let s = Stream { buffer: stream.buffer, offset: 0, address: stream.address, max_sequences: SEQUENCES, count: None };
     ctx.one_shot(|cmd| unsafe {
         d.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::COMPUTE, first);
@@ -112,7 +121,7 @@ fn execute_dispatch(ctx: &GpuContext, dev: &DgcDevice, m: &Manifest, layout: &Co
     unsafe {
         exec.destroy(dev);
         if let Some(s) = &mut ies {
-            dev.destroy_execution_set(s);
+            s.destroy(dev);
         }
         l.destroy(dev);
         d.destroy_pipeline(first, None);
@@ -130,7 +139,8 @@ fn create_only(ctx: &GpuContext, dev: &DgcDevice, m: &Manifest, layout: &Compile
     let ranges = vk_ranges(&m.push_constants);
     let info = vk::PipelineLayoutCreateInfo::default().push_constant_ranges(&ranges);
     let pl = unsafe { ctx.device.create_pipeline_layout(&info, None) }.unwrap();
-    let mut l = dev.create_layout(layout, &m.push_constants, pl).unwrap_or_else(|e| panic!("{name}: {e}"));
+    // SAFETY: `pl` is live and holds the manifest's ranges.
+    let mut l = unsafe { dev.create_layout(layout, &m.push_constants, pl) }.unwrap_or_else(|e| panic!("{name}: {e}"));
     unsafe {
         l.destroy(dev);
         ctx.device.destroy_pipeline_layout(pl, None);
@@ -266,7 +276,9 @@ fn a_context_without_mesh_shaders_refuses_mesh_layouts_with_the_feature_code() {
     let layout = &mesh.layouts[0];
     let dev = DgcDevice::from_context(&ctx).unwrap();
     // The engine path: the same device, told that mesh shading was not enabled.
-    let off = DgcDevice::new(&ctx.instance, ctx.physical, &ctx.device, EnabledFeatures::default()).unwrap();
+    // SAFETY: the context's device, made with the extension from its physical device; claiming
+    // no optional feature is true of any device; the context outlives `off`.
+    let off = unsafe { DgcDevice::new(&ctx.instance, ctx.physical, &ctx.device, EnabledFeatures::default()) }.unwrap();
     match off.check_layout(layout, &mesh.push_constants) {
         Err(RuntimeError::Refused { diagnostics, .. }) => {
             let e = diagnostics.iter().find(|d| d.code == "E0211").unwrap_or_else(|| panic!("{diagnostics:?}"));

@@ -45,13 +45,17 @@ impl Rig {
             data[i * words + action..i * words + action + 3].copy_from_slice(&[x, y, z]);
         }
         stream.write(0, as_bytes(&data)).unwrap();
-        let set = StorageSet::new(&ctx.device, vk::ShaderStageFlags::COMPUTE, &[totals.buffer, stream.buffer]).unwrap();
+        // SAFETY: live storage buffers, destroyed after the set (`Rig::destroy`).
+        let set =
+            unsafe { StorageSet::new(&ctx.device, vk::ShaderStageFlags::COMPUTE, &[totals.buffer, stream.buffer]) }
+                .unwrap();
         let ranges = [vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::COMPUTE, offset: 0, size: 8 }];
         let set_layouts = [set.layout];
         let info = vk::PipelineLayoutCreateInfo::default().set_layouts(&set_layouts).push_constant_ranges(&ranges);
         let pipeline_layout = unsafe { ctx.device.create_pipeline_layout(&info, None) }.unwrap();
         let spec = [(0, fallback as u32), (1, words as u32)];
-        let pipeline = compute_pipeline(&ctx.device, pipeline_layout, ACCUMULATE_SPV, &spec, None).unwrap();
+        // SAFETY: the committed kernel, written for this layout (one set, 8 compute push bytes).
+        let pipeline = unsafe { compute_pipeline(&ctx.device, pipeline_layout, ACCUMULATE_SPV, &spec, None) }.unwrap();
         Rig { totals, stream, count, set, pipeline_layout, pipeline }
     }
 
@@ -105,15 +109,19 @@ fn run_dgc(
 ) -> ([u32; 3], u32) {
     let dev = DgcDevice::from_context(ctx).unwrap();
     let mut rig = Rig::new(ctx, layout, false);
-    let mut dgc_layout = dev.create_layout(layout, &layouts::accumulate_push_ranges(), rig.pipeline_layout).unwrap();
-    let mut exec = Execution::new(&dev, &dgc_layout, Bound::Pipeline(rig.pipeline), records, 0, budget).unwrap();
+    // SAFETY: the rig's pipeline layout holds the accumulate ranges; its pipeline was made with it.
+    let mut dgc_layout =
+        unsafe { dev.create_layout(layout, &layouts::accumulate_push_ranges(), rig.pipeline_layout) }.unwrap();
+    // SAFETY: as above.
+    let mut exec =
+        unsafe { Execution::new(&dev, &dgc_layout, Bound::Pipeline(rig.pipeline), records, 0, budget) }.unwrap();
     let stream = rig.stream(records, count);
     ctx.one_shot(|cmd| {
         rig.bind(ctx, cmd);
         unsafe { exec.record(&dev, &dgc_layout, cmd, &stream, &mut NoPass(|_, _| {})) }
     })
     .unwrap();
-    let (totals, chunks) = (rig.totals(), exec.plan.chunks);
+    let (totals, chunks) = (rig.totals(), exec.plan().chunks);
     unsafe {
         exec.destroy(&dev);
         dgc_layout.destroy(&dev);
@@ -141,10 +149,15 @@ fn the_executor_binds_the_pipeline_it_was_prepared_for() {
     let mut rig = Rig::new(&ctx, &layout, false);
     // A decoy that reads values from the stream at the wrong stride: if it ran, the totals differ.
     let words = layout.stride / 4;
+    // SAFETY: the committed kernel for the rig's layout.
     let decoy =
-        compute_pipeline(&ctx.device, rig.pipeline_layout, ACCUMULATE_SPV, &[(0, 1), (1, words + 1)], None).unwrap();
-    let mut dgc_layout = dev.create_layout(&layout, &layouts::accumulate_push_ranges(), rig.pipeline_layout).unwrap();
-    let mut exec = Execution::new(&dev, &dgc_layout, Bound::Pipeline(rig.pipeline), 3, 0, 64 << 20).unwrap();
+        unsafe { compute_pipeline(&ctx.device, rig.pipeline_layout, ACCUMULATE_SPV, &[(0, 1), (1, words + 1)], None) }
+            .unwrap();
+    // SAFETY: the rig's pipeline layout holds the accumulate ranges; its pipeline was made with it.
+    let mut dgc_layout =
+        unsafe { dev.create_layout(&layout, &layouts::accumulate_push_ranges(), rig.pipeline_layout) }.unwrap();
+    // SAFETY: as above.
+    let mut exec = unsafe { Execution::new(&dev, &dgc_layout, Bound::Pipeline(rig.pipeline), 3, 0, 64 << 20) }.unwrap();
     let stream = rig.stream(3, None);
     ctx.one_shot(|cmd| {
         rig.bind(&ctx, cmd);
@@ -169,9 +182,17 @@ fn a_small_budget_runs_the_stream_in_chunks_with_a_split_gpu_count() {
     let dev = DgcDevice::from_context(&ctx).unwrap();
     // A budget that fits one sequence but not two.
     let rig = Rig::new(&ctx, &layout, false);
-    let l = dev.create_layout(&layout, &layouts::accumulate_push_ranges(), rig.pipeline_layout).unwrap();
-    let one = dgcc::runtime::execute::requirements(&dev, &l, Bound::Pipeline(rig.pipeline), 1, 0).0;
-    let two = dgcc::runtime::execute::requirements(&dev, &l, Bound::Pipeline(rig.pipeline), 2, 0).0;
+    // SAFETY: the rig's pipeline layout holds the accumulate ranges; its pipeline was made with it.
+    let mut l = unsafe { dev.create_layout(&layout, &layouts::accumulate_push_ranges(), rig.pipeline_layout) }.unwrap();
+    // SAFETY: as above.
+    let (one, two) = unsafe {
+        (
+            dgcc::runtime::execute::requirements(&dev, &l, Bound::Pipeline(rig.pipeline), 1, 0).0,
+            dgcc::runtime::execute::requirements(&dev, &l, Bound::Pipeline(rig.pipeline), 2, 0).0,
+        )
+    };
+    // SAFETY: no work used the layout.
+    unsafe { l.destroy(&dev) };
     rig.destroy(&ctx);
     assert!(two > one, "the driver's size must grow with the count for this test ({one} vs {two})");
     let (all, chunks) = run_dgc(&ctx, &layout, 3, None, one);
@@ -190,9 +211,12 @@ fn a_sequence_index_layout_is_never_split_silently() {
     let layout = layouts::accumulate(true, 20);
     let dev = DgcDevice::from_context(&ctx).unwrap();
     let rig = Rig::new(&ctx, &layout, false);
-    let mut l = dev.create_layout(&layout, &layouts::accumulate_push_ranges(), rig.pipeline_layout).unwrap();
-    let one = dgcc::runtime::execute::requirements(&dev, &l, Bound::Pipeline(rig.pipeline), 1, 0).0;
-    let err = Execution::new(&dev, &l, Bound::Pipeline(rig.pipeline), 3, 0, one).err().expect("must refuse");
+    // SAFETY: the rig's pipeline layout holds the accumulate ranges; its pipeline was made with it.
+    let mut l = unsafe { dev.create_layout(&layout, &layouts::accumulate_push_ranges(), rig.pipeline_layout) }.unwrap();
+    // SAFETY: as above.
+    let one = unsafe { dgcc::runtime::execute::requirements(&dev, &l, Bound::Pipeline(rig.pipeline), 1, 0) }.0;
+    // SAFETY: as above.
+    let err = unsafe { Execution::new(&dev, &l, Bound::Pipeline(rig.pipeline), 3, 0, one) }.err().expect("must refuse");
     assert!(err.to_string().contains("SEQUENCE_INDEX"), "{err}");
     unsafe { l.destroy(&dev) };
     rig.destroy(&ctx);
@@ -250,7 +274,9 @@ fn a_layout_over_a_device_limit_is_refused_before_any_vulkan_call() {
         (l, "E0204", max_sequences)
     };
     // A null pipeline layout: reaching vkCreateIndirectCommandsLayoutEXT would be invalid usage.
-    match dev.create_layout(&layout, &layouts::accumulate_push_ranges(), vk::PipelineLayout::null()) {
+    // SAFETY: the contract on the pipeline layout holds only for a layout `check_layout`
+    // accepts; this one is refused before any Vulkan call.
+    match unsafe { dev.create_layout(&layout, &layouts::accumulate_push_ranges(), vk::PipelineLayout::null()) } {
         Err(RuntimeError::Refused { layout: name, diagnostics }) => {
             assert_eq!(name, "Accumulate");
             assert!(
@@ -285,25 +311,130 @@ fn the_live_probe_states_every_value_and_writes_profiles_json() {
     assert!(probe.json_text().ends_with("}\n"));
 }
 
+/// `accumulate(false, 20)` after an EXECUTION_SET token (entries of compute pipelines) at byte
+/// 0 of the record: `[pipeline u32][value u32][dispatch x, y, z]`, 20 bytes.
+fn accumulate_with_execution_set() -> CompiledLayout {
+    let mut layout = layouts::accumulate(false, 20);
+    layout.record.retain(|m| m.token.is_some());
+    for t in &mut layout.tokens {
+        t.offset += 4;
+    }
+    for m in &mut layout.record {
+        m.offset += 4;
+        m.token = m.token.map(|t| t + 1);
+    }
+    let mut set = layout.tokens[0].clone();
+    set.name = "pipeline".into();
+    set.token_type = dgcc::ir::TokenType::ExecutionSet;
+    set.type_value = dgcc::ir::TokenType::ExecutionSet.value();
+    set.offset = 0;
+    set.size = 4;
+    set.push_constant = None;
+    set.execution_set = Some(dgcc::ir::ExecutionSet { kind: 0, stages: layouts::COMPUTE, max_entries: 2 });
+    layout.tokens.insert(0, set);
+    let mut member = layout.record[0].clone();
+    member.name = "pipeline".into();
+    member.offset = 0;
+    member.token = Some(0);
+    layout.record.insert(0, member);
+    layout.name = "AccumulateFromSet".into();
+    layout
+}
+
 #[test]
-fn layouts_and_execution_sets_destroy_themselves_once() {
-    // Under the layer, the `Gpu` guard fails this test if a layout outlives the device
-    // (VUID-vkDestroyDevice-device-05137) or a handle is destroyed twice.
-    let Some(ctx) = common::gpu("layouts_and_execution_sets_destroy_themselves_once") else { return };
+fn every_gpu_object_is_destroyed_explicitly_and_once() {
+    // The lifetime rule: layouts, execution sets, executions and validators are destroyed by
+    // their unsafe `destroy` (none has a destroying `Drop`), a second `destroy` is a no-op, and
+    // under the layer (DGCC_VALIDATION=1) the `Gpu` guard fails the test on a leak
+    // (VUID-vkDestroyDevice-device-05137) or a handle destroyed twice.
+    use dgcc::runtime::ext_dgc::{IndirectCommandsLayoutEXT, IndirectExecutionSetEXT};
+    use dgcc::runtime::validate::{StreamLimits, StreamValidator};
+    let test = "every_gpu_object_is_destroyed_explicitly_and_once";
+    let Some(ctx) = common::gpu(test) else { return };
     let dev = DgcDevice::from_context(&ctx).unwrap();
     let layout = layouts::accumulate(true, 20);
-    let rig = Rig::new(&ctx, &layout, false);
-    let dropped = dev.create_layout(&layout, &layouts::accumulate_push_ranges(), rig.pipeline_layout).unwrap();
-    let mut destroyed = dev.create_layout(&layout, &layouts::accumulate_push_ranges(), rig.pipeline_layout).unwrap();
-    assert_ne!(dropped.handle, destroyed.handle);
-    unsafe { destroyed.destroy(&dev) };
-    assert_eq!(destroyed.handle, dgcc::runtime::ext_dgc::IndirectCommandsLayoutEXT::null());
-    drop(destroyed); // nothing left to destroy
-    drop(dropped); // destroyed here
+    let mut rig = Rig::new(&ctx, &layout, false);
+    // SAFETY: the rig's pipeline layout holds the accumulate ranges; its pipeline was made with it.
+    let mut l = unsafe { dev.create_layout(&layout, &layouts::accumulate_push_ranges(), rig.pipeline_layout) }.unwrap();
+    // SAFETY: as above.
+    let mut exec = unsafe { Execution::new(&dev, &l, Bound::Pipeline(rig.pipeline), 3, 0, 64 << 20) }.unwrap();
+    let attached = StreamValidator::new(&dev, &layout, StreamLimits::default(), &[]).unwrap();
+    assert!(exec.set_validator(Some(attached)).is_none());
+    let mut alone = StreamValidator::new(&*ctx, &layout, StreamLimits::default(), &[]).unwrap();
+    // Use them once, so that destroying follows real work that finished.
+    let stream = rig.stream(3, None);
+    ctx.one_shot(|cmd| {
+        rig.bind(&ctx, cmd);
+        // SAFETY: recording outside a render pass; everything lives until after the wait.
+        unsafe {
+            alone.record(&ctx.device, cmd, &stream)?;
+            rig.bind(&ctx, cmd);
+            exec.record(&dev, &l, cmd, &stream, &mut NoPass(|_, _| {}))
+        }
+    })
+    .unwrap();
+    assert_eq!(rig.totals(), [121, 4, 4]);
+    assert!(alone.read_report().is_clean(), "{}", alone.read_report());
+    assert!(exec.validator().is_some_and(|v| v.read_report().is_clean()));
+
+    // An execution set, where the device has them for compute pipelines.
+    let set_layout = accumulate_with_execution_set();
+    let spec = [(0, 0), (1, set_layout.stride / 4)];
+    // SAFETY: the committed kernel for the rig's layout, indirect-bindable for the set.
+    let bindable = unsafe {
+        dgcc::runtime::shaders::compute_pipeline_with(
+            &ctx.device,
+            rig.pipeline_layout,
+            ACCUMULATE_SPV,
+            &spec,
+            None,
+            true,
+        )
+    }
+    .unwrap();
+    // SAFETY: as for `l`.
+    let set_dgc = unsafe { dev.create_layout(&set_layout, &layouts::accumulate_push_ranges(), rig.pipeline_layout) };
+    let mut set_parts = match set_dgc {
+        Ok(sl) => {
+            // SAFETY: `bindable` is an indirect-bindable compute pipeline of the layout's stages.
+            let set = unsafe { dev.create_execution_set(&sl, bindable) }.unwrap();
+            assert_eq!(set.max_entries(), 2);
+            // SAFETY: the same pipeline again; nothing uses the set yet.
+            unsafe { dev.write_execution_set(&set, 1, bindable) }.unwrap();
+            // SAFETY: as above; index 2 is refused before any Vulkan call.
+            let past = unsafe { dev.write_execution_set(&set, 2, bindable) };
+            assert!(past.is_err_and(|e| e.to_string().contains("past its 2 entries")));
+            Some((sl, set))
+        }
+        Err(e) => {
+            common::loud(&format!("{test}: no execution set on this device: {e:?}"));
+            None
+        }
+    };
+
+    // SAFETY: the one submission finished (`one_shot` waits); each object was made by `dev` or
+    // on the context's device.
+    unsafe {
+        exec.destroy(&dev);
+        exec.destroy(&dev); // a second time: nothing left
+        assert!(exec.validator().is_none(), "the execution destroyed the validator it held");
+        alone.destroy(&ctx.device);
+        alone.destroy(&ctx.device);
+        l.destroy(&dev);
+        assert_eq!(l.handle, IndirectCommandsLayoutEXT::null());
+        l.destroy(&dev);
+        if let Some((sl, set)) = &mut set_parts {
+            set.destroy(&dev);
+            assert_eq!(set.handle, IndirectExecutionSetEXT::null());
+            set.destroy(&dev);
+            sl.destroy(&dev);
+        }
+        ctx.device.destroy_pipeline(bindable, None);
+    }
     rig.destroy(&ctx);
     if common::validation_required() {
         let log = ctx.layer_log().expect("DGCC_VALIDATION=1 installs the runtime's messenger");
-        common::assert_no_layer_errors("layouts_and_execution_sets_destroy_themselves_once", log);
+        common::assert_no_layer_errors(test, log);
     }
 }
 

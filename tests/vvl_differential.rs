@@ -29,7 +29,8 @@ fn loud(line: &str) {
 
 /// The live profile as Profiles JSON, narrowed to the features the test device enabled.
 fn live_target(ctx: &Validated) -> (PathBuf, dgcc::device::Profile) {
-    let probe = dgcc::runtime::probe::probe_physical(&ctx.instance, ctx.physical);
+    // SAFETY: the test context's physical device, of its live instance.
+    let probe = unsafe { dgcc::runtime::probe::probe_physical(&ctx.instance, ctx.physical) };
     let probe_errors: Vec<String> = ctx
         .take_messages()
         .into_iter()

@@ -46,7 +46,9 @@ impl Deref for Gpu {
 }
 
 /// Buffers allocate through the context (`Buffer::new(&gpu, …)`).
-impl dgcc::runtime::memory::Allocator for Gpu {
+// SAFETY: the context's device and its physical device's memory types; the context lives as
+// long as the guard, which the tests drop after destroying what they made.
+unsafe impl dgcc::runtime::memory::Allocator for Gpu {
     fn device(&self) -> &ash::Device {
         &self.device
     }

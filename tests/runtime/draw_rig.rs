@@ -143,17 +143,22 @@ pub fn execute(ctx: &GpuContext, dev: &DgcDevice, m: &Manifest, layout: &Compile
     let usage = storage | vk::BufferUsageFlags::INDIRECT_BUFFER;
     let mut stream = Buffer::new(ctx, run.records.len() as u64, usage, Location::Host).unwrap();
     stream.write(0, run.records).unwrap();
-    let mut set = StorageSet::new(d, vk::ShaderStageFlags::FRAGMENT, &[tally.buffer]).unwrap();
+    // SAFETY: a live storage buffer, destroyed after the set.
+    let mut set = unsafe { StorageSet::new(d, vk::ShaderStageFlags::FRAGMENT, &[tally.buffer]) }.unwrap();
     let ranges = vk_ranges(&m.push_constants);
     let set_layouts = [set.layout];
     let info = vk::PipelineLayoutCreateInfo::default().set_layouts(&set_layouts).push_constant_ranges(&ranges);
     // SAFETY: valid create info.
     let pl = unsafe { d.create_pipeline_layout(&info, None) }.unwrap();
-    let mut l = dev.create_layout(layout, &m.push_constants, pl).unwrap_or_else(|e| panic!("{}: {e}", layout.name));
+    // SAFETY: `pl` is live and holds the manifest's ranges.
+    let mut l =
+        unsafe { dev.create_layout(layout, &m.push_constants, pl) }.unwrap_or_else(|e| panic!("{}: {e}", layout.name));
     let pipeline = graphics_pipeline(d, pl, run.front);
     let mut target = Target::new(ctx);
-    let mut exec = Execution::new(dev, &l, Bound::Pipeline(pipeline), run.sequences, run.max_draw_count, 64 << 20)
-        .unwrap_or_else(|e| panic!("{}: {e}", layout.name));
+    // SAFETY: `l` is `dev`'s; `pipeline` was made with `pl` for the layout's stages.
+    let mut exec =
+        unsafe { Execution::new(dev, &l, Bound::Pipeline(pipeline), run.sequences, run.max_draw_count, 64 << 20) }
+            .unwrap_or_else(|e| panic!("{}: {e}", layout.name));
     let s =
         Stream { buffer: stream.buffer, offset: 0, address: stream.address, max_sequences: run.sequences, count: None };
     ctx.one_shot(|cmd| unsafe {
@@ -284,10 +289,15 @@ impl Target {
         }
     }
 
+    /// # Safety
+    /// Created on `d`; no pending work uses the target.
     unsafe fn destroy(&mut self, d: &ash::Device) {
-        d.destroy_image_view(self.view, None);
-        d.destroy_image(self.image, None);
-        d.free_memory(self.memory, None);
+        // SAFETY: this function's contract.
+        unsafe {
+            d.destroy_image_view(self.view, None);
+            d.destroy_image(self.image, None);
+            d.free_memory(self.memory, None);
+        }
     }
 }
 
@@ -296,7 +306,8 @@ fn graphics_pipeline(d: &ash::Device, layout: vk::PipelineLayout, front: Front) 
     let mut modules = vec![];
     let mut stages = vec![];
     let mut stage = |flag: vk::ShaderStageFlags, spv: &[u8]| {
-        let m = module(d, spv).unwrap();
+        // SAFETY: committed, valid SPIR-V.
+        let m = unsafe { module(d, spv) }.unwrap();
         modules.push(m);
         stages.push(vk::PipelineShaderStageCreateInfo::default().stage(flag).module(m).name(c"main"));
     };

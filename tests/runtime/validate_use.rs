@@ -20,17 +20,23 @@ fn the_executor_validates_before_executing_and_still_runs_the_stream() {
     let mut totals = Buffer::new(&ctx, 12, vk::BufferUsageFlags::STORAGE_BUFFER, Location::Host).unwrap();
     totals.write(0, &[0; 12]).unwrap();
     let d = &ctx.device;
-    let mut set = StorageSet::new(d, vk::ShaderStageFlags::COMPUTE, &[totals.buffer, rig.stream.buffer]).unwrap();
+    // SAFETY: live storage buffers, destroyed after the set.
+    let mut set =
+        unsafe { StorageSet::new(d, vk::ShaderStageFlags::COMPUTE, &[totals.buffer, rig.stream.buffer]) }.unwrap();
     let ranges = [vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::COMPUTE, offset: 0, size: 8 }];
     let set_layouts = [set.layout];
     let info = vk::PipelineLayoutCreateInfo::default().set_layouts(&set_layouts).push_constant_ranges(&ranges);
     let pipeline_layout = unsafe { d.create_pipeline_layout(&info, None) }.unwrap();
     let spv = include_bytes!("../../shaders/runtime/spv/test_accumulate.comp.spv");
-    let pipeline = compute_pipeline(d, pipeline_layout, spv, &[(0, 0), (1, layout.stride / 4)], None).unwrap();
+    // SAFETY: the committed kernel for this layout.
+    let pipeline =
+        unsafe { compute_pipeline(d, pipeline_layout, spv, &[(0, 0), (1, layout.stride / 4)], None) }.unwrap();
     let dev = DgcDevice::from_context(&ctx).unwrap();
     let push = [dgcc::ir::PushConstantRange { stages: rig::COMPUTE, offset: 0, size: 8 }];
-    let mut l = dev.create_layout(&layout, &push, pipeline_layout).unwrap();
-    let mut exec = Execution::new(&dev, &l, Bound::Pipeline(pipeline), 3, 0, 64 << 20).unwrap();
+    // SAFETY: `pipeline_layout` holds `push`; `pipeline` was made with it.
+    let mut l = unsafe { dev.create_layout(&layout, &push, pipeline_layout) }.unwrap();
+    // SAFETY: as above.
+    let mut exec = unsafe { Execution::new(&dev, &l, Bound::Pipeline(pipeline), 3, 0, 64 << 20) }.unwrap();
     // The engine states one workgroup per dimension; sequence 1 asks for two.
     let limits = StreamLimits { max_workgroup_count: Some([1, 1, 1]), ..Default::default() };
     let validator = StreamValidator::new(&dev, &layout, limits, &[]).unwrap();

@@ -16,12 +16,22 @@
 //! Validation: with `ContextOptions::validation` set (by default when `DGCC_VALIDATION=1`), the
 //! instance enables `VK_LAYER_KHRONOS_validation` and a debug messenger that fills the given
 //! `LayerLog` (see `layer_log.rs`); a missing or too old layer is then an error, not a skip.
+//!
+//! Behind the `headless` feature: an engine brings its own instance and device, and nothing
+//! engine-facing (`DgcDevice::new`, `Fallback`, `probe_physical`) needs this module.
+//!
+//! Lifetime: `GpuContext` is the one owner whose `Drop` destroys Vulkan objects, because it is
+//! the one owner that can prove no work is pending: it waits for the device to go idle first,
+//! then destroys its pool, device, messenger and instance. Every object made on it (buffers,
+//! layouts, execution sets, executions, validators) is destroyed explicitly before it drops;
+//! one that is not is leaked with the device (the validation layer names it).
 
 use super::error::{Result, RuntimeError};
 use super::ext_dgc;
 use super::layer_log::{self, LayerLog};
+use super::probe::{device_extensions, device_name};
 use ash::vk;
-use std::ffi::{CStr, CString};
+use std::ffi::CStr;
 use std::sync::Arc;
 
 /// What the context should try to enable.
@@ -65,6 +75,8 @@ pub struct Capabilities {
     pub fragment_stores_and_atomics: bool,
 }
 
+/// A headless instance, device, queue and command pool (feature `headless`). Dropping it waits
+/// for the device to go idle and destroys what it owns (see the module docs).
 pub struct GpuContext {
     pub entry: ash::Entry,
     pub instance: ash::Instance,
@@ -139,16 +151,6 @@ fn create_instance_with(validation: Option<&Arc<LayerLog>>) -> Result<(ash::Entr
     }
 }
 
-pub(crate) fn device_name(props: &vk::PhysicalDeviceProperties) -> String {
-    props.device_name_as_c_str().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|_| "?".into())
-}
-
-pub(crate) fn device_extensions(instance: &ash::Instance, pd: vk::PhysicalDevice) -> Vec<CString> {
-    // SAFETY: a valid physical device of this instance.
-    let props = unsafe { instance.enumerate_device_extension_properties(pd) }.unwrap_or_default();
-    props.iter().filter_map(|p| p.extension_name_as_c_str().ok().map(CStr::to_owned)).collect()
-}
-
 /// Pick the physical device: `DGCC_DEVICE` by name, else the first Vulkan 1.3 device, preferring
 /// one with the extension when `want_dgc`.
 pub(crate) fn pick_physical(instance: &ash::Instance, want_dgc: bool) -> Result<vk::PhysicalDevice> {
@@ -170,7 +172,8 @@ pub(crate) fn pick_physical(instance: &ash::Instance, want_dgc: bool) -> Result<
         if vk::api_version_minor(props.api_version) < 3 && vk::api_version_major(props.api_version) == 1 {
             continue;
         }
-        let has_dgc = device_extensions(instance, pd).iter().any(|e| e.as_c_str() == ext_dgc::NAME);
+        // SAFETY: pd comes from this instance.
+        let has_dgc = unsafe { device_extensions(instance, pd) }.iter().any(|e| e.as_c_str() == ext_dgc::NAME);
         candidates.push((pd, has_dgc));
     }
     let pick = if want_dgc { candidates.iter().find(|c| c.1).or(candidates.first()) } else { candidates.first() };
@@ -210,9 +213,11 @@ impl GpuContext {
         let physical = pick_physical(&instance, options.enable_dgc || options.require_dgc)?;
         // SAFETY: `physical` belongs to `instance`.
         let properties = unsafe { instance.get_physical_device_properties(physical) };
+        // SAFETY: as above.
         let memory = unsafe { instance.get_physical_device_memory_properties(physical) };
         let device_name = device_name(&properties);
-        let extensions = device_extensions(&instance, physical);
+        // SAFETY: `physical` belongs to `instance`.
+        let extensions = unsafe { device_extensions(&instance, physical) };
         let has = |name: &CStr| extensions.iter().any(|e| e.as_c_str() == name);
         let has_dgc_ext = has(ext_dgc::NAME) && has(ash::khr::maintenance5::NAME);
         let has_mesh_ext = has(ash::ext::mesh_shader::NAME);
@@ -366,6 +371,7 @@ impl GpuContext {
         let pool = match unsafe { device.create_command_pool(&pool_info, None) } {
             Ok(p) => p,
             Err(r) => {
+                // SAFETY: the device is idle and owns nothing yet.
                 unsafe { device.destroy_device(None) };
                 return Err(RuntimeError::Vulkan { call: "vkCreateCommandPool", result: r });
             }
@@ -387,7 +393,9 @@ impl GpuContext {
         })
     }
 
-    /// Allocate a primary command buffer, record with `f`, submit, and wait.
+    /// Allocate a primary command buffer, record with `f`, submit, and wait. What `f` records
+    /// (through unsafe calls) is its own contract; the buffer is begun, ended, submitted and
+    /// freed here.
     pub fn one_shot<T>(&self, f: impl FnOnce(vk::CommandBuffer) -> Result<T>) -> Result<T> {
         let alloc = vk::CommandBufferAllocateInfo::default().command_pool(self.pool).command_buffer_count(1);
         // SAFETY: the pool belongs to this device; the buffer is freed before returning.
@@ -395,11 +403,14 @@ impl GpuContext {
             .map_err(RuntimeError::vk("vkAllocateCommandBuffers"))?[0];
         let result = (|| {
             let begin = vk::CommandBufferBeginInfo::default().flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT);
+            // SAFETY: a fresh command buffer of this device's pool.
             unsafe { self.device.begin_command_buffer(cmd, &begin) }
                 .map_err(RuntimeError::vk("vkBeginCommandBuffer"))?;
             let value = f(cmd)?;
+            // SAFETY: recording since `begin` above.
             unsafe { self.device.end_command_buffer(cmd) }.map_err(RuntimeError::vk("vkEndCommandBuffer"))?;
-            self.submit_and_wait(cmd)?;
+            // SAFETY: ended above; the objects its commands name are `f`'s contract.
+            unsafe { self.submit_and_wait(cmd) }?;
             Ok(value)
         })();
         // SAFETY: the submission finished (or never happened).
@@ -408,10 +419,16 @@ impl GpuContext {
     }
 
     /// Submit one command buffer and wait for the queue to finish it.
-    pub fn submit_and_wait(&self, cmd: vk::CommandBuffer) -> Result<()> {
+    ///
+    /// # Safety
+    /// `cmd` is a command buffer of this context's device in the executable state (recorded and
+    /// ended), not pending in another submission, and every object its commands use is alive;
+    /// the queue is not used by another thread meanwhile.
+    pub unsafe fn submit_and_wait(&self, cmd: vk::CommandBuffer) -> Result<()> {
         let cmds = [cmd];
         let submit = vk::SubmitInfo::default().command_buffers(&cmds);
-        // SAFETY: fence and queue belong to this device; we wait before destroying the fence.
+        // SAFETY: fence and queue belong to this device; `cmd` is the caller's contract; we wait
+        // before destroying the fence.
         unsafe {
             let fence = self
                 .device
@@ -435,7 +452,9 @@ impl GpuContext {
     }
 }
 
-impl super::memory::Allocator for GpuContext {
+// SAFETY: `memory` was read from `physical`, the device's physical device; the device lives
+// until the context drops, which is after every object made on it (the module's lifetime rule).
+unsafe impl super::memory::Allocator for GpuContext {
     fn device(&self) -> &ash::Device {
         &self.device
     }
@@ -446,7 +465,7 @@ impl super::memory::Allocator for GpuContext {
 
 impl Drop for GpuContext {
     fn drop(&mut self) {
-        // SAFETY: objects created by this context; waiting for idle first.
+        // SAFETY: objects created by this context; waiting for idle first, so no work is pending.
         unsafe {
             let _ = self.device.device_wait_idle();
             self.device.destroy_command_pool(self.pool, None);

@@ -6,6 +6,8 @@
 use super::error::{Result, RuntimeError};
 use ash::vk;
 
+/// A descriptor set with its layout and pool. Destroyed explicitly with `destroy`; dropping it
+/// leaks them.
 pub struct StorageSet {
     pub layout: vk::DescriptorSetLayout,
     pub pool: vk::DescriptorPool,
@@ -14,7 +16,11 @@ pub struct StorageSet {
 
 impl StorageSet {
     /// A set whose binding `i` is the whole of `buffers[i]`, visible to `stages`.
-    pub fn new(d: &ash::Device, stages: vk::ShaderStageFlags, buffers: &[vk::Buffer]) -> Result<StorageSet> {
+    ///
+    /// # Safety
+    /// Every buffer is a live buffer of `d` created with `STORAGE_BUFFER` usage and bound to
+    /// memory, and stays alive as long as work using the set may run.
+    pub unsafe fn new(d: &ash::Device, stages: vk::ShaderStageFlags, buffers: &[vk::Buffer]) -> Result<StorageSet> {
         let bindings: Vec<_> = (0..buffers.len() as u32)
             .map(|i| {
                 vk::DescriptorSetLayoutBinding::default()
@@ -28,7 +34,8 @@ impl StorageSet {
             ty: vk::DescriptorType::STORAGE_BUFFER,
             descriptor_count: buffers.len().max(1) as u32,
         }];
-        // SAFETY: valid create infos; partial objects are destroyed on failure.
+        // SAFETY: valid create infos; the buffers are the caller's contract; partial objects are
+        // destroyed on failure.
         unsafe {
             let layout = d
                 .create_descriptor_set_layout(&vk::DescriptorSetLayoutCreateInfo::default().bindings(&bindings), None)
@@ -73,12 +80,17 @@ impl StorageSet {
         }
     }
 
+    /// Destroy the pool (and with it the set) and the layout. A second call does nothing.
+    ///
     /// # Safety
-    /// No pending work may use the set.
+    /// The set was created on `d`, and no pending GPU work uses it.
     pub unsafe fn destroy(&mut self, d: &ash::Device) {
         if self.pool != vk::DescriptorPool::null() {
-            d.destroy_descriptor_pool(self.pool, None);
-            d.destroy_descriptor_set_layout(self.layout, None);
+            // SAFETY: created on `d`, unused by pending work (the caller's contract).
+            unsafe {
+                d.destroy_descriptor_pool(self.pool, None);
+                d.destroy_descriptor_set_layout(self.layout, None);
+            }
             self.pool = vk::DescriptorPool::null();
         }
     }

@@ -14,34 +14,20 @@
 //! cover it. So `Pass::end` / `Pass::begin` close and reopen rendering around each chunk
 //! (attachments are loaded, not cleared, after the first), with the barrier in between. A
 //! stream that fits in one chunk gets no break.
+//!
+//! Lifetime: an `Execution` owns its preprocess and count buffers, the split kernel and the
+//! validator handed to it; `destroy` (unsafe: no pending work may use them) frees them all,
+//! and dropping it without `destroy` leaks them.
 
 use super::dgc::{DgcDevice, DgcLayout};
 use super::error::{Result, RuntimeError};
 use super::ext_dgc::{self as x, bits};
 use super::memory::{Buffer, Location};
 use super::preprocess::{plan, ChunkPlan};
+/// Also reachable here (its old home); the type lives in `stream.rs`.
+pub use super::stream::{Count, Stream};
 use super::validate::StreamValidator;
 use ash::vk;
-
-/// Where the records are: one buffer (for the fallback) and its address (for DGC).
-#[derive(Clone, Copy, Debug)]
-pub struct Stream {
-    pub buffer: vk::Buffer,
-    pub offset: u64,
-    /// The device address of `buffer` + `offset`.
-    pub address: vk::DeviceAddress,
-    /// Records the buffer holds (the most that may execute).
-    pub max_sequences: u32,
-    /// Where the GPU wrote how many records are valid; `None` runs all `max_sequences`.
-    pub count: Option<Count>,
-}
-
-#[derive(Clone, Copy, Debug)]
-pub struct Count {
-    pub buffer: vk::Buffer,
-    pub offset: u64,
-    pub address: vk::DeviceAddress,
-}
 
 /// What is bound when the layout has no execution set: the pipeline the sequences run with.
 #[derive(Clone, Copy, Debug)]
@@ -88,9 +74,11 @@ impl<F: FnMut(vk::CommandBuffer, Phase)> Pass for NoPass<F> {
     }
 }
 
-/// A layout ready to execute streams of up to `max_sequences` records.
+/// A layout ready to execute streams of up to `max_sequences` records. Destroyed explicitly
+/// with `destroy`; dropping it leaks its buffers and kernel.
 pub struct Execution {
-    pub plan: ChunkPlan,
+    /// Private: `record` sizes the preprocess buffer it hands the driver from it.
+    plan: ChunkPlan,
     bound: Bound,
     max_sequences: u32,
     max_draw_count: u32,
@@ -105,8 +93,14 @@ const SPLIT_COUNT_SPV: &[u8] = include_bytes!("../../../shaders/runtime/spv/spli
 
 impl Execution {
     /// Plan chunks and allocate the preprocess buffer for `layout` under `budget` bytes.
-    /// `max_draw_count` matters only for `*_COUNT` action tokens.
-    pub fn new(
+    /// `max_draw_count` matters only for `*_COUNT` action tokens. Destroy it with `destroy`.
+    ///
+    /// # Safety
+    /// `layout` was created by `dev`; what `bound` names is alive and of `dev`: the pipeline
+    /// (`Bound::Pipeline`) was created with `layout.pipeline_layout` for the layout's bind point
+    /// and stages, or the set and its initial pipeline (`Bound::ExecutionSet`) were created for
+    /// `layout`; they stay alive as long as the execution records with them.
+    pub unsafe fn new(
         dev: &DgcDevice,
         layout: &DgcLayout,
         bound: Bound,
@@ -130,7 +124,8 @@ impl Execution {
         let max_draw_count = if layout.uses_count_token() { max_draw_count.max(1) } else { 0 };
         let mut type_bits = u32::MAX;
         let chunk_plan = plan(max_sequences, device_max, budget, |n| {
-            let (size, bits) = requirements(dev, layout, bound, n, max_draw_count);
+            // SAFETY: the layout and what `bound` names are the caller's contract.
+            let (size, bits) = unsafe { requirements(dev, layout, bound, n, max_draw_count) };
             type_bits &= bits;
             size
         })
@@ -163,9 +158,21 @@ impl Execution {
         if exec.plan.chunks > 1 {
             let usage = vk::BufferUsageFlags::STORAGE_BUFFER | vk::BufferUsageFlags::INDIRECT_BUFFER;
             exec.chunk_counts = Some(Buffer::new(dev, 4 * exec.plan.chunks as u64, usage, Location::Device)?);
-            exec.split = Some(split_pipeline(&dev.device)?);
+            match split_pipeline(&dev.device) {
+                Ok(split) => exec.split = Some(split),
+                Err(e) => {
+                    // SAFETY: nothing has used the buffers made above.
+                    unsafe { exec.destroy(dev) };
+                    return Err(e);
+                }
+            }
         }
         Ok(exec)
+    }
+
+    /// How the streams are chunked.
+    pub fn plan(&self) -> &ChunkPlan {
+        &self.plan
     }
 
     pub fn preprocess_bytes(&self) -> u64 {
@@ -174,7 +181,8 @@ impl Execution {
 
     /// Validate every stream on the GPU before executing it (`runtime::validate`); read the
     /// report with `validator().read_report()` once the submission finished. Returns the
-    /// validator this replaces, which the caller destroys.
+    /// validator this replaces, which the caller destroys (the execution's `destroy` destroys
+    /// the one it holds).
     pub fn set_validator(&mut self, validator: Option<StreamValidator>) -> Option<StreamValidator> {
         std::mem::replace(&mut self.validator, validator)
     }
@@ -196,8 +204,15 @@ impl Execution {
     /// affected).
     ///
     /// # Safety
-    /// `cmd` is recording, outside a render pass; the stream holds `stream.max_sequences`
-    /// records of `layout.compiled.stride` bytes, written before this call.
+    /// - `layout` is the layout this execution was created for, by `dev`, not destroyed;
+    /// - `cmd` is a command buffer of `dev` in the recording state, outside a render pass (the
+    ///   `pass` callbacks open and close the engine's own);
+    /// - the stream's buffer (and count buffer) are live buffers of `dev` with indirect-buffer
+    ///   usage, `stream.address` is `buffer + offset`, and they hold `stream.max_sequences`
+    ///   records of `layout.compiled.stride` bytes that obey the layout's rules (or a validator
+    ///   is set), written by work recorded before this call or by the host before submission;
+    /// - everything recorded (this execution, the layout, what `Bound` names, the stream) stays
+    ///   alive until the submission finished.
     pub unsafe fn record(
         &self,
         dev: &DgcDevice,
@@ -214,33 +229,38 @@ impl Execution {
         }
         let d = &dev.device;
         let graphics = layout.is_graphics();
+        // SAFETY (every command recorded below): `cmd` is recording on `dev` outside a render
+        // pass, and every handle named is alive (the caller's contract); the preprocess and
+        // count buffers and the split kernel are this execution's own.
         if let Some(v) = &self.validator {
-            v.record(d, cmd, stream)?;
+            unsafe { v.record(d, cmd, stream)? };
             if !graphics {
-                d.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::COMPUTE, self.bound.pipeline());
+                unsafe { d.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::COMPUTE, self.bound.pipeline()) };
             }
         }
-        inputs_barrier(d, cmd);
+        unsafe { inputs_barrier(d, cmd) };
         let per = self.plan.sequences_per_chunk;
         let chunks = stream.max_sequences.div_ceil(per);
         if let (Some(count), Some(counts), Some((pl, pipe)), true) =
             (stream.count, &self.chunk_counts, self.split, chunks > 1)
         {
-            d.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::COMPUTE, pipe);
+            unsafe { d.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::COMPUTE, pipe) };
             let mut push = [0u8; 28];
             push[0..8].copy_from_slice(&count.address.to_le_bytes());
             push[8..16].copy_from_slice(&counts.address.to_le_bytes());
             push[16..20].copy_from_slice(&per.to_le_bytes());
             push[20..24].copy_from_slice(&chunks.to_le_bytes());
             push[24..28].copy_from_slice(&stream.max_sequences.to_le_bytes());
-            d.cmd_push_constants(cmd, pl, vk::ShaderStageFlags::COMPUTE, 0, &push);
-            d.cmd_dispatch(cmd, chunks.div_ceil(64), 1, 1);
-            inputs_barrier(d, cmd);
+            unsafe {
+                d.cmd_push_constants(cmd, pl, vk::ShaderStageFlags::COMPUTE, 0, &push);
+                d.cmd_dispatch(cmd, chunks.div_ceil(64), 1, 1);
+            }
+            unsafe { inputs_barrier(d, cmd) };
             // The split kernel replaced the compute pipeline; a dispatch layout needs its own
             // back (push constants pushed outside tokens must then be pushed again: documented
             // on `Execution::record`).
             if !graphics {
-                d.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::COMPUTE, self.bound.pipeline());
+                unsafe { d.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::COMPUTE, self.bound.pipeline()) };
             }
         }
         let stride = layout.compiled.stride as u64;
@@ -273,21 +293,24 @@ impl Execution {
                 Bound::ExecutionSet(set, _) => info.indirect_execution_set = set,
             }
             if k > 0 {
-                reuse_barrier(d, cmd);
+                unsafe { reuse_barrier(d, cmd) };
             }
             // Per chunk: an execute with an execution set leaves the bound pipeline undefined.
-            d.cmd_bind_pipeline(cmd, layout.bind_point(), self.bound.pipeline());
+            unsafe { d.cmd_bind_pipeline(cmd, layout.bind_point(), self.bound.pipeline()) };
             if layout.explicit_preprocess() {
                 pass.phase(cmd, Phase::PreprocessBegin(k));
-                dev.ext.cmd_preprocess_generated_commands(cmd, &info, cmd);
+                // SAFETY: as above; `info` names this chunk's records inside the stream, and the
+                // preprocess buffer of `plan.preprocess_bytes` the driver asked for.
+                unsafe { dev.ext.cmd_preprocess_generated_commands(cmd, &info, cmd) };
                 pass.phase(cmd, Phase::PreprocessEnd(k));
-                preprocessed_barrier(d, cmd);
+                unsafe { preprocessed_barrier(d, cmd) };
             }
             if graphics {
                 pass.begin(cmd, k);
             }
             pass.phase(cmd, Phase::ExecuteBegin(k));
-            dev.ext.cmd_execute_generated_commands(cmd, layout.explicit_preprocess(), &info);
+            // SAFETY: as for the preprocess; inside the engine's render pass for draw layouts.
+            unsafe { dev.ext.cmd_execute_generated_commands(cmd, layout.explicit_preprocess(), &info) };
             pass.phase(cmd, Phase::ExecuteEnd(k));
             if graphics {
                 pass.end(cmd, k);
@@ -296,30 +319,45 @@ impl Execution {
         Ok(())
     }
 
-    /// Free the buffers and the split kernel.
+    /// Free the buffers, the split kernel and the validator it holds. A second call does
+    /// nothing. (The layout and what `Bound` names are the caller's to destroy.)
     ///
     /// # Safety
-    /// No pending work may use them.
+    /// `dev` is the device the execution was created on, and no pending GPU work uses it (every
+    /// submission it was recorded into has finished).
     pub unsafe fn destroy(&mut self, dev: &DgcDevice) {
         let d = &dev.device;
-        if let Some(b) = &mut self.preprocess {
-            b.destroy(d);
-        }
-        if let Some(b) = &mut self.chunk_counts {
-            b.destroy(d);
-        }
-        if let Some((layout, pipe)) = self.split.take() {
-            d.destroy_pipeline(pipe, None);
-            d.destroy_pipeline_layout(layout, None);
-        }
-        if let Some(mut v) = self.validator.take() {
-            v.destroy(d);
+        // SAFETY: all created on `dev`, unused by pending work (the caller's contract).
+        unsafe {
+            if let Some(b) = &mut self.preprocess {
+                b.destroy(d);
+            }
+            if let Some(b) = &mut self.chunk_counts {
+                b.destroy(d);
+            }
+            if let Some((layout, pipe)) = self.split.take() {
+                d.destroy_pipeline(pipe, None);
+                d.destroy_pipeline_layout(layout, None);
+            }
+            if let Some(mut v) = self.validator.take() {
+                v.destroy(d);
+            }
         }
     }
 }
 
 /// The driver's preprocess requirement for `n` sequences: (size, memory type bits).
-pub fn requirements(dev: &DgcDevice, layout: &DgcLayout, bound: Bound, n: u32, max_draw_count: u32) -> (u64, u32) {
+///
+/// # Safety
+/// As for `Execution::new`: `layout` was created by `dev`, and what `bound` names is alive, of
+/// `dev`, and matches the layout.
+pub unsafe fn requirements(
+    dev: &DgcDevice,
+    layout: &DgcLayout,
+    bound: Bound,
+    n: u32,
+    max_draw_count: u32,
+) -> (u64, u32) {
     let mut pipeline_info = x::GeneratedCommandsPipelineInfoEXT::new(vk::Pipeline::null());
     let mut info = x::GeneratedCommandsMemoryRequirementsInfoEXT {
         indirect_commands_layout: layout.handle,
@@ -335,12 +373,16 @@ pub fn requirements(dev: &DgcDevice, layout: &DgcLayout, bound: Bound, n: u32, m
         Bound::ExecutionSet(set, _) => info.indirect_execution_set = set,
     }
     let mut req = vk::MemoryRequirements2::default();
-    // SAFETY: a valid layout and pipeline or set; `req` is a plain output struct.
+    // SAFETY: a live layout and pipeline or set (the caller's contract); `req` is a plain output.
     unsafe { dev.ext.get_generated_commands_memory_requirements(&info, &mut req) };
     (req.memory_requirements.size, req.memory_requirements.memory_type_bits)
 }
 
-fn barrier(
+/// Record a memory barrier.
+///
+/// # Safety
+/// `cmd` is a command buffer of `d` in the recording state, outside a render pass.
+unsafe fn barrier(
     d: &ash::Device,
     cmd: vk::CommandBuffer,
     src: (vk::PipelineStageFlags2, vk::AccessFlags2),
@@ -351,53 +393,70 @@ fn barrier(
         .src_access_mask(src.1)
         .dst_stage_mask(dst.0)
         .dst_access_mask(dst.1)];
-    // SAFETY: `cmd` is recording outside a render pass.
+    // SAFETY: `cmd` is recording outside a render pass (the caller's contract).
     unsafe { d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().memory_barriers(&b)) };
 }
 
 /// Stream and count written by compute, transfer or the split kernel → read as indirect input,
 /// by preprocessing, or by shaders (the generated readers).
-fn inputs_barrier(d: &ash::Device, cmd: vk::CommandBuffer) {
-    barrier(
-        d,
-        cmd,
-        (
-            vk::PipelineStageFlags2::COMPUTE_SHADER | vk::PipelineStageFlags2::TRANSFER,
-            vk::AccessFlags2::SHADER_WRITE | vk::AccessFlags2::TRANSFER_WRITE,
-        ),
-        (
-            vk::PipelineStageFlags2::DRAW_INDIRECT
-                | bits::PIPELINE_STAGE_2_COMMAND_PREPROCESS_EXT
-                | vk::PipelineStageFlags2::COMPUTE_SHADER,
-            vk::AccessFlags2::INDIRECT_COMMAND_READ
-                | bits::ACCESS_2_COMMAND_PREPROCESS_READ_EXT
-                | vk::AccessFlags2::SHADER_READ,
-        ),
-    );
+///
+/// # Safety
+/// As `barrier`.
+unsafe fn inputs_barrier(d: &ash::Device, cmd: vk::CommandBuffer) {
+    // SAFETY: the caller's contract.
+    unsafe {
+        barrier(
+            d,
+            cmd,
+            (
+                vk::PipelineStageFlags2::COMPUTE_SHADER | vk::PipelineStageFlags2::TRANSFER,
+                vk::AccessFlags2::SHADER_WRITE | vk::AccessFlags2::TRANSFER_WRITE,
+            ),
+            (
+                vk::PipelineStageFlags2::DRAW_INDIRECT
+                    | bits::PIPELINE_STAGE_2_COMMAND_PREPROCESS_EXT
+                    | vk::PipelineStageFlags2::COMPUTE_SHADER,
+                vk::AccessFlags2::INDIRECT_COMMAND_READ
+                    | bits::ACCESS_2_COMMAND_PREPROCESS_READ_EXT
+                    | vk::AccessFlags2::SHADER_READ,
+            ),
+        )
+    };
 }
 
 /// The previous chunk's execute is done with the preprocess buffer before the next one writes it.
-fn reuse_barrier(d: &ash::Device, cmd: vk::CommandBuffer) {
+///
+/// # Safety
+/// As `barrier`.
+unsafe fn reuse_barrier(d: &ash::Device, cmd: vk::CommandBuffer) {
     let stages = vk::PipelineStageFlags2::DRAW_INDIRECT | bits::PIPELINE_STAGE_2_COMMAND_PREPROCESS_EXT;
     let access = vk::AccessFlags2::INDIRECT_COMMAND_READ
         | bits::ACCESS_2_COMMAND_PREPROCESS_READ_EXT
         | bits::ACCESS_2_COMMAND_PREPROCESS_WRITE_EXT;
-    barrier(d, cmd, (stages | vk::PipelineStageFlags2::COMPUTE_SHADER, access), (stages, access));
+    // SAFETY: the caller's contract.
+    unsafe { barrier(d, cmd, (stages | vk::PipelineStageFlags2::COMPUTE_SHADER, access), (stages, access)) };
 }
 
 /// Explicit preprocessing wrote the buffer → the execute reads it.
-fn preprocessed_barrier(d: &ash::Device, cmd: vk::CommandBuffer) {
-    barrier(
-        d,
-        cmd,
-        (bits::PIPELINE_STAGE_2_COMMAND_PREPROCESS_EXT, bits::ACCESS_2_COMMAND_PREPROCESS_WRITE_EXT),
-        (vk::PipelineStageFlags2::DRAW_INDIRECT, vk::AccessFlags2::INDIRECT_COMMAND_READ),
-    );
+///
+/// # Safety
+/// As `barrier`.
+unsafe fn preprocessed_barrier(d: &ash::Device, cmd: vk::CommandBuffer) {
+    // SAFETY: the caller's contract.
+    unsafe {
+        barrier(
+            d,
+            cmd,
+            (bits::PIPELINE_STAGE_2_COMMAND_PREPROCESS_EXT, bits::ACCESS_2_COMMAND_PREPROCESS_WRITE_EXT),
+            (vk::PipelineStageFlags2::DRAW_INDIRECT, vk::AccessFlags2::INDIRECT_COMMAND_READ),
+        )
+    };
 }
 
 fn split_pipeline(d: &ash::Device) -> Result<(vk::PipelineLayout, vk::Pipeline)> {
     let range = [vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::COMPUTE, offset: 0, size: 28 }];
-    // SAFETY: valid create infos; objects are destroyed on failure.
+    // SAFETY: valid create infos; the embedded kernel is valid SPIR-V whose push constants
+    // `range` covers; objects are destroyed on failure.
     unsafe {
         let layout = d
             .create_pipeline_layout(&vk::PipelineLayoutCreateInfo::default().push_constant_ranges(&range), None)

@@ -23,8 +23,8 @@
 //! pipeline layout's ranges; then it names every stage those ranges require (`push.rs`).
 
 use super::error::{Result, RuntimeError};
-use super::execute::Stream;
 use super::push::{push, push_pieces, PushPiece};
+use super::stream::Stream;
 use ash::vk;
 use dgcc_core::ir::{CompiledLayout, PushConstantRange, TokenType};
 
@@ -42,6 +42,8 @@ pub struct FallbackCaps {
     pub max_draw_indirect_count: u32,
 }
 
+/// The headless context's capabilities (feature `headless`).
+#[cfg(feature = "headless")]
 impl From<&super::GpuContext> for FallbackCaps {
     fn from(ctx: &super::GpuContext) -> FallbackCaps {
         FallbackCaps {
@@ -148,7 +150,13 @@ impl Fallback {
     /// the count lives on the GPU. `pipeline_layout` receives the pushed sequence index.
     ///
     /// # Safety
-    /// `cmd` is recording; the stream holds `stream.max_sequences` records written before.
+    /// - `cmd` is a command buffer of `d` in the recording state (inside the caller's render
+    ///   pass for draws, outside for dispatches), with the state above bound;
+    /// - `caps` (given to `new`) is true of `d`: the features it names are enabled;
+    /// - the stream's buffer (and count buffer) are live buffers of `d` with indirect-buffer
+    ///   usage holding `stream.max_sequences` records written before; `pipeline_layout` is live
+    ///   and its ranges are those given to `with_push_constants` (or cover the token's stages);
+    /// - they stay alive until the submission finished.
     pub unsafe fn record(
         &self,
         d: &ash::Device,
@@ -158,6 +166,8 @@ impl Fallback {
         host_sequences: Option<u32>,
     ) -> Result<()> {
         let stride = self.stride as u64;
+        // SAFETY (every command below): the caller's contract; the counts and the feature
+        // checks are done above each command.
         match self.action {
             Action::Draw { indexed, offset } => {
                 let max = stream.max_sequences;
@@ -183,25 +193,29 @@ impl Fallback {
                             )));
                         }
                         if indexed {
-                            d.cmd_draw_indexed_indirect_count(
-                                cmd,
-                                stream.buffer,
-                                at,
-                                c.buffer,
-                                c.offset,
-                                max,
-                                self.stride,
-                            );
+                            unsafe {
+                                d.cmd_draw_indexed_indirect_count(
+                                    cmd,
+                                    stream.buffer,
+                                    at,
+                                    c.buffer,
+                                    c.offset,
+                                    max,
+                                    self.stride,
+                                )
+                            };
                         } else {
-                            d.cmd_draw_indirect_count(cmd, stream.buffer, at, c.buffer, c.offset, max, self.stride);
+                            unsafe {
+                                d.cmd_draw_indirect_count(cmd, stream.buffer, at, c.buffer, c.offset, max, self.stride)
+                            };
                         }
                     }
                     (_, n) => {
                         let n = n.unwrap_or(max).min(max);
                         if indexed {
-                            d.cmd_draw_indexed_indirect(cmd, stream.buffer, at, n, self.stride);
+                            unsafe { d.cmd_draw_indexed_indirect(cmd, stream.buffer, at, n, self.stride) };
                         } else {
-                            d.cmd_draw_indirect(cmd, stream.buffer, at, n, self.stride);
+                            unsafe { d.cmd_draw_indirect(cmd, stream.buffer, at, n, self.stride) };
                         }
                     }
                 }
@@ -219,9 +233,11 @@ impl Fallback {
                 };
                 for i in 0..n {
                     if let Some((_, push_offset)) = sequence_index {
-                        push(d, cmd, pipeline_layout, &self.sequence_push, push_offset, &i.to_le_bytes());
+                        unsafe { push(d, cmd, pipeline_layout, &self.sequence_push, push_offset, &i.to_le_bytes()) };
                     }
-                    d.cmd_dispatch_indirect(cmd, stream.buffer, stream.offset + i as u64 * stride + offset as u64);
+                    unsafe {
+                        d.cmd_dispatch_indirect(cmd, stream.buffer, stream.offset + i as u64 * stride + offset as u64)
+                    };
                 }
             }
         }

@@ -4,7 +4,8 @@
 //! errors" needs a number it can assert, not text scrolling past on stdout. When validation is
 //! on (`ContextOptions::validation`, or `DGCC_VALIDATION=1` through `ContextOptions::default`),
 //! the headless context enables the layer, installs a `VK_EXT_debug_utils` messenger and counts
-//! what arrives here.
+//! what arrives here (the messenger is the headless context's, so it needs the `headless`
+//! feature; the log type itself is always there).
 //!
 //! Why the log belongs to the caller (an `Arc` handed in through the options) and not to the
 //! context: the layer reports leaks while the device and instance are being destroyed
@@ -16,7 +17,9 @@
 //! errors whether or not a program counts them.
 
 use ash::vk;
-use std::ffi::{c_void, CStr};
+#[cfg(any(feature = "headless", test))]
+use std::ffi::c_void;
+use std::ffi::CStr;
 use std::fmt;
 use std::sync::{Arc, Mutex};
 
@@ -25,6 +28,7 @@ pub const LAYER_NAME: &CStr = c"VK_LAYER_KHRONOS_validation";
 /// `VK_EXT_device_generated_commands` arrived in the headers and the layer with 1.3.296; an older
 /// layer reports false "unknown VkStructureType" errors for it, so it does not count as present.
 pub const FIRST_LAYER_WITH_DGC: u32 = vk::make_api_version(0, 1, 3, 296);
+#[cfg(any(feature = "headless", test))]
 /// The id the Vulkan loader gives its own messages (its warning that `VK_INSTANCE_LAYERS`
 /// added a layer is not a validation result).
 const LOADER_ID: &str = "Loader Message";
@@ -93,6 +97,7 @@ impl LayerLog {
         self.errors().iter().map(|m| format!("\n  {m}")).collect()
     }
 
+    #[cfg(any(feature = "headless", test))]
     fn push(&self, message: LayerMessage) {
         if let Ok(mut m) = self.messages.lock() {
             m.push(message);
@@ -100,6 +105,7 @@ impl LayerLog {
     }
 }
 
+#[cfg(any(feature = "headless", test))]
 /// Keep or drop one message; `None` for what is not a validation result.
 fn classify(severity: vk::DebugUtilsMessageSeverityFlagsEXT, id: String, text: String) -> Option<LayerMessage> {
     let severity = if severity.contains(vk::DebugUtilsMessageSeverityFlagsEXT::ERROR) {
@@ -115,6 +121,7 @@ fn classify(severity: vk::DebugUtilsMessageSeverityFlagsEXT, id: String, text: S
     Some(LayerMessage { severity, id, text })
 }
 
+#[cfg(any(feature = "headless", test))]
 unsafe extern "system" fn on_message(
     severity: vk::DebugUtilsMessageSeverityFlagsEXT,
     _types: vk::DebugUtilsMessageTypeFlagsEXT,
@@ -137,6 +144,7 @@ unsafe extern "system" fn on_message(
     vk::FALSE
 }
 
+#[cfg(any(feature = "headless", test))]
 /// The messenger create info for `log`: warnings and errors of every type. Chain it into
 /// `VkInstanceCreateInfo` to also hear about instance creation and destruction.
 pub(crate) fn messenger_info(log: &Arc<LayerLog>) -> vk::DebugUtilsMessengerCreateInfoEXT<'static> {
@@ -151,6 +159,7 @@ pub(crate) fn messenger_info(log: &Arc<LayerLog>) -> vk::DebugUtilsMessengerCrea
         .user_data(Arc::as_ptr(log).cast_mut().cast())
 }
 
+#[cfg(feature = "headless")]
 /// The layer's spec version if it is installed and knows VK_EXT_device_generated_commands;
 /// otherwise a sentence saying what is wrong.
 pub(crate) fn find_layer(entry: &ash::Entry) -> Result<u32, String> {

@@ -5,13 +5,46 @@
 //! the live device with the same rule codes as `dgcc check`.
 //!
 //! Map: `ext_dgc` (the extension's FFI for ash 0.38), `context` (a headless device for `dgcc
-//! run`/`probe`/tests), `memory` (buffers), `probe` (live device → `Profile` + Profiles JSON),
-//! `preprocess` (budgeted chunk planning that distrusts implausible driver sizes), `dgc`
-//! (`DgcDevice`, `DgcLayout`: layouts on an engine's device, refused with `dgcc check`'s codes),
-//! `execute` (chunked preprocess + execute with barriers), `refuse` (findings → diagnostics),
+//! run`/`probe`/tests; feature `headless`), `memory` (buffers), `probe` (live device →
+//! `Profile` + Profiles JSON), `preprocess` (budgeted chunk planning that distrusts implausible
+//! driver sizes), `dgc` (`DgcDevice`, `DgcLayout`, `ExecutionSet`: layouts on an engine's
+//! device, refused with `dgcc check`'s codes), `stream` (where a stream and its count live),
+//! `execute` (chunked preprocess + execute with barriers), `validate` (the stream checked on the
+//! GPU or host), `fallback` (multi-draw / dispatch loop), `refuse` (findings → diagnostics),
 //! `push` (the stages a host push must name), `layer_log` (validation-layer messages counted),
-//! `features` (the optional features an engine enabled),
-//! `shaders` (embedded SPIR-V → pipelines). The demo scene of `dgcc run` lives in `dgcc-cli`.
+//! `features` (the optional features an engine enabled), `descriptors` (one storage-buffer
+//! set), `shaders` (embedded SPIR-V → pipelines). The demo scene of `dgcc run` lives in
+//! `dgcc-cli`.
+//!
+//! # The unsafe boundary
+//!
+//! A call is safe only where the runtime itself guarantees every Vulkan rule it relies on. A
+//! call that takes a raw Vulkan handle (`vk::Pipeline`, `vk::PipelineLayout`, `vk::Buffer`,
+//! `vk::CommandBuffer`, a physical device), that records into a command buffer, or whose
+//! validity depends on GPU work in flight is `unsafe fn`, with a `# Safety` section that lists
+//! what the caller guarantees; what can be checked (limits, index ranges, token shapes) is
+//! still checked and returned as an error. `DgcDevice::new` is where an engine vouches for its
+//! device (created with the extension, alive as long as everything made through it); the
+//! `memory::Allocator` trait is `unsafe` to implement for the same reason. `memory::as_bytes`
+//! takes only `bytemuck::NoUninit` types, so no padding byte is ever read.
+//!
+//! # Lifetime: explicit destruction, one rule for every GPU object
+//!
+//! `Buffer`, `DgcLayout`, `ExecutionSet`, `Execution`, `StreamValidator` and `StorageSet` are
+//! destroyed with their `unsafe fn destroy(&mut self, device)` (gpu-allocator's rule): the
+//! caller guarantees the object was created on that device and that no pending GPU work uses
+//! it. None of them has a `Drop` that destroys: a drop cannot know what the GPU is still
+//! reading, so dropping one without `destroy` leaks it (until the device is destroyed; the
+//! validation layer names it at `vkDestroyDevice`), it never frees it under running work. A
+//! second `destroy` does nothing. The headless `GpuContext` is the one owner with a destroying
+//! `Drop`, because it waits for the device to go idle first: destroy its children before it.
+//!
+//! # Features
+//!
+//! `headless`: the runtime's own instance and device (`GpuContext`, `ContextOptions`,
+//! `Capabilities`, `probe()`, `DgcDevice::from_context`, `FallbackCaps: From<&GpuContext>`),
+//! for tools and tests. Without it the crate is what an engine embeds: everything takes the
+//! engine's `ash::Instance` / `ash::Device` (`DgcDevice::new`, `probe_physical`).
 //!
 //! An engine's path through it (its own device, created with the extension and
 //! `deviceGeneratedCommands` enabled):
@@ -19,15 +52,23 @@
 //! ```ignore
 //! let manifest = dgcc_core::ir::Manifest::from_json(&std::fs::read_to_string("scene.dgc.json")?)?;
 //! let enabled = EnabledFeatures { mesh_shader: true, task_shader: true, ..Default::default() };
-//! let dev = DgcDevice::new(&instance, physical, &device, enabled)?; // reads the live limits
-//! let layout = manifest.layout("SceneDraw").unwrap();
-//! let dgc = dev.create_layout(layout, &manifest.push_constants, pipeline_layout)?; // or Refused
-//! let exec = Execution::new(&dev, &dgc, Bound::Pipeline(pipeline), max_objects, 0, 64 << 20)?;
+//! // SAFETY: `device` was created from `physical` with the extension; it outlives `dev`.
+//! let dev = unsafe { DgcDevice::new(&instance, physical, &device, enabled)? }; // reads the live limits
+//! let layout = manifest.layout("SceneDraw").ok_or("no SceneDraw")?;
+//! // SAFETY: `pipeline_layout` is live and holds the manifest's push-constant ranges.
+//! let mut dgc = unsafe { dev.create_layout(layout, &manifest.push_constants, pipeline_layout)? }; // or Refused
+//! // SAFETY: `pipeline` was made with `pipeline_layout` for the layout's stages.
+//! let mut exec = unsafe { Execution::new(&dev, &dgc, Bound::Pipeline(pipeline), max_objects, 0, 64 << 20)? };
 //! // each frame, after the culling kernel wrote `stream` and its count, with the pipeline,
 //! // descriptor sets and dynamic state bound:
 //! unsafe { exec.record(&dev, &dgc, cmd, &stream, &mut my_render_pass)? };
 //! // then re-bind what `dgc.invalidated_state()` lists (push constants, index buffer), e.g.
 //! // with `dgc.restore(&device, cmd, &RestoreState { .. })`.
+//! // At shutdown, once the last submission finished:
+//! unsafe {
+//!     exec.destroy(&dev);
+//!     dgc.destroy(&dev);
+//! }
 //! ```
 //!
 //! Without the extension, `Fallback::new(layout, caps)?.record(...)` replays the same stream
@@ -44,10 +85,12 @@
         clippy::todo
     )
 )]
+#![deny(unsafe_op_in_unsafe_fn)]
 
 #[cfg(test)]
 mod fixtures;
 
+#[cfg(feature = "headless")]
 pub mod context;
 pub mod descriptors;
 pub mod dgc;
@@ -63,16 +106,21 @@ pub mod probe;
 pub mod push;
 pub mod refuse;
 pub mod shaders;
+pub mod stream;
 pub mod validate;
 
+#[cfg(feature = "headless")]
 pub use context::{Capabilities, ContextOptions, GpuContext};
 pub use dgc::{DgcDevice, DgcLayout, ExecutionSet, InvalidatedState, RestoreState};
 pub use error::RuntimeError;
-pub use execute::{Bound, Count, Execution, NoPass, Pass, Phase, Stream};
+pub use execute::{Bound, Execution, NoPass, Pass, Phase};
 pub use fallback::{Fallback, FallbackCaps};
 pub use features::EnabledFeatures;
 pub use layer_log::{LayerLog, LayerMessage, LayerSeverity};
-pub use probe::{probe, Probe};
+#[cfg(feature = "headless")]
+pub use probe::probe;
+pub use probe::{probe_physical, Probe};
+pub use stream::{Count, Stream};
 
 /// The ash version the runtime and the generated Rust (`--emit rust`) are built on, so that a
 /// crate using generated code needs no ash dependency of its own.

@@ -11,7 +11,12 @@ use super::ext_dgc;
 use ash::vk;
 
 /// What allocating needs: the device and its memory types. `GpuContext` and `DgcDevice` are both.
-pub trait Allocator {
+///
+/// # Safety
+/// `memory_properties` must be those of the physical device `device` was created from (the
+/// buffers pick a memory type index from them and allocate it), and `device` must stay alive
+/// as long as any object created through this allocator.
+pub unsafe trait Allocator {
     fn device(&self) -> &ash::Device;
     fn memory_properties(&self) -> &vk::PhysicalDeviceMemoryProperties;
 }
@@ -30,12 +35,19 @@ pub fn memory_type(
     find(required | preferred).or_else(|| find(required)).map(|i| i as u32)
 }
 
+/// A buffer with its own memory.
+///
+/// Lifetime: like every GPU object of the runtime, it is destroyed explicitly with the unsafe
+/// `destroy` once no pending GPU work uses it; dropping it without `destroy` leaks the buffer
+/// and its memory (until the device is destroyed), it never frees them behind your back.
 pub struct Buffer {
     pub buffer: vk::Buffer,
     pub memory: vk::DeviceMemory,
     pub size: u64,
     pub address: vk::DeviceAddress,
     mapped: *mut u8,
+    /// Bytes the mapping covers: private, so that the public `size` cannot widen `bytes()`.
+    mapped_len: usize,
 }
 
 /// Where the memory should live.
@@ -78,7 +90,8 @@ impl Buffer {
         }
         let d = ctx.device();
         let memory_props = ctx.memory_properties();
-        // SAFETY: valid create info; every object is destroyed on the error paths below.
+        // SAFETY: valid create info on a live device (the `Allocator` contract), whose memory
+        // types are `memory_props`; every object is destroyed on the error paths below.
         unsafe {
             let buffer = d.create_buffer(&info, None).map_err(RuntimeError::vk("vkCreateBuffer"))?;
             let req = d.get_buffer_memory_requirements(buffer);
@@ -125,27 +138,35 @@ impl Buffer {
             } else {
                 std::ptr::null_mut()
             };
+            // The whole allocation (`req.size >= size`) is mapped; the slices cover `size` bytes.
+            let mapped_len = if mapped.is_null() { 0 } else { size as usize };
             let address = d.get_buffer_device_address(&vk::BufferDeviceAddressInfo::default().buffer(buffer));
-            Ok(Buffer { buffer, memory, size, address, mapped })
+            Ok(Buffer { buffer, memory, size, address, mapped, mapped_len })
         }
     }
 
-    /// The mapped bytes, for host-visible buffers.
+    /// The mapped bytes, for host-visible buffers (`None` otherwise, and after `destroy`).
+    ///
+    /// As with any persistently mapped allocation (gpu-allocator's `mapped_slice` is the same),
+    /// what the slice shows while GPU work that writes the buffer is pending is unspecified:
+    /// read it after that work finished.
     pub fn bytes_mut(&mut self) -> Option<&mut [u8]> {
         if self.mapped.is_null() {
             None
         } else {
-            // SAFETY: the mapping covers `size` bytes and lives as long as `self`.
-            Some(unsafe { std::slice::from_raw_parts_mut(self.mapped, self.size as usize) })
+            // SAFETY: the mapping covers `mapped_len` bytes (set at creation, private) and stays
+            // mapped until `destroy`, which nulls the pointer; `&mut self` makes it exclusive.
+            Some(unsafe { std::slice::from_raw_parts_mut(self.mapped, self.mapped_len) })
         }
     }
 
+    /// The mapped bytes, for host-visible buffers; see `bytes_mut`.
     pub fn bytes(&self) -> Option<&[u8]> {
         if self.mapped.is_null() {
             None
         } else {
-            // SAFETY: as above.
-            Some(unsafe { std::slice::from_raw_parts(self.mapped, self.size as usize) })
+            // SAFETY: as in `bytes_mut`; `u8` has no invalid values.
+            Some(unsafe { std::slice::from_raw_parts(self.mapped, self.mapped_len) })
         }
     }
 
@@ -158,22 +179,31 @@ impl Buffer {
         Ok(())
     }
 
-    /// Destroy the buffer and free its memory.
+    /// Destroy the buffer and free its memory. A second call does nothing.
     ///
     /// # Safety
-    /// No pending GPU work may use the buffer.
+    /// The buffer was created on `device`, and no pending GPU work uses it (every submission
+    /// that references it has finished).
     pub unsafe fn destroy(&mut self, device: &ash::Device) {
         if self.buffer != vk::Buffer::null() {
-            device.destroy_buffer(self.buffer, None);
-            device.free_memory(self.memory, None);
+            // SAFETY: created on `device` and unused by pending work (the caller's contract);
+            // freeing the memory unmaps it, and the pointer is nulled so `bytes` sees no mapping.
+            unsafe {
+                device.destroy_buffer(self.buffer, None);
+                device.free_memory(self.memory, None);
+            }
             self.buffer = vk::Buffer::null();
+            self.memory = vk::DeviceMemory::null();
             self.mapped = std::ptr::null_mut();
+            self.mapped_len = 0;
         }
     }
 }
 
 /// Plain data as bytes (for uploading `#[repr(C)]` structs and arrays of numbers).
-pub fn as_bytes<T: Copy>(items: &[T]) -> &[u8] {
-    // SAFETY: `T: Copy` plain data; reading its bytes is sound for the padding-free types used here.
-    unsafe { std::slice::from_raw_parts(items.as_ptr() as *const u8, std::mem::size_of_val(items)) }
+///
+/// `NoUninit` (derive `bytemuck::Pod`/`NoUninit`, or any `Pod` type) rules out padding bytes,
+/// whose reading would be undefined behaviour.
+pub fn as_bytes<T: bytemuck::NoUninit>(items: &[T]) -> &[u8] {
+    bytemuck::cast_slice(items)
 }

@@ -11,14 +11,20 @@
 //! are stated as false (the device certainly lacks them) and their properties left unstated.
 //! Extension values (`VK_NV_mesh_shader`) are read from the device's extension list, which the
 //! document carries whole, so the loader reads an unlisted one back as false.
+//!
+//! `probe_physical` reads an engine's instance and device and is always available; `probe`,
+//! which makes an instance of its own and picks a device as the headless context would, needs
+//! the `headless` feature.
 
-use super::context::{create_instance, device_extensions, device_name, pick_physical};
+#[cfg(feature = "headless")]
+use super::context::{create_instance, pick_physical};
+#[cfg(feature = "headless")]
 use super::error::Result;
 use super::ext_dgc;
 use ash::vk;
 use dgcc_core::device::{Limit, LimitKind, Profile, ProfileSource};
 use serde_json::{json, Map, Value};
-use std::ffi::CStr;
+use std::ffi::{CStr, CString};
 
 /// What `dgcc probe` reads.
 #[derive(Clone, Debug)]
@@ -38,18 +44,40 @@ impl Probe {
     }
 }
 
-/// Probe the device a headless context would pick (`DGCC_DEVICE` selects by name).
+/// Probe the device a headless context would pick (`DGCC_DEVICE` selects by name). Feature
+/// `headless`.
+#[cfg(feature = "headless")]
 pub fn probe() -> Result<Probe> {
     let (_entry, instance) = create_instance()?;
-    let result = pick_physical(&instance, true).map(|pd| probe_physical(&instance, pd));
+    // SAFETY: `pd` was enumerated from `instance`, which is alive until after the probe.
+    let result = pick_physical(&instance, true).map(|pd| unsafe { probe_physical(&instance, pd) });
     // SAFETY: nothing else was created from the instance.
     unsafe { instance.destroy_instance(None) };
     result
 }
 
+/// The device's name as a string (`"?"` when it is not UTF-8-terminated).
+pub(crate) fn device_name(props: &vk::PhysicalDeviceProperties) -> String {
+    props.device_name_as_c_str().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|_| "?".into())
+}
+
+/// The device's extension names.
+///
+/// # Safety
+/// `pd` was enumerated from `instance`.
+pub(crate) unsafe fn device_extensions(instance: &ash::Instance, pd: vk::PhysicalDevice) -> Vec<CString> {
+    // SAFETY: a physical device of this instance (the caller's contract).
+    let props = unsafe { instance.enumerate_device_extension_properties(pd) }.unwrap_or_default();
+    props.iter().filter_map(|p| p.extension_name_as_c_str().ok().map(CStr::to_owned)).collect()
+}
+
 /// Read one physical device (also used for an engine's device by `DgcDevice`).
-pub fn probe_physical(instance: &ash::Instance, pd: vk::PhysicalDevice) -> Probe {
-    let extensions = device_extensions(instance, pd);
+///
+/// # Safety
+/// `pd` was enumerated from `instance`, which is alive.
+pub unsafe fn probe_physical(instance: &ash::Instance, pd: vk::PhysicalDevice) -> Probe {
+    // SAFETY: the caller's contract.
+    let extensions = unsafe { device_extensions(instance, pd) };
     let has = |n: &CStr| extensions.iter().any(|e| e.as_c_str() == n);
     let (has_dgc, has_mesh) = (has(ext_dgc::NAME), has(ash::ext::mesh_shader::NAME));
     let (has_object, has_rtm1) = (has(ash::ext::shader_object::NAME), has(ash::khr::ray_tracing_maintenance1::NAME));

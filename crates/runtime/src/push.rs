@@ -68,7 +68,8 @@ pub fn push_pieces(ranges: &[PushConstantRange], offset: u32, size: u32) -> Resu
 /// Record `bytes` (pushed at `offset`) as the `pieces` from [`push_pieces`] for that offset.
 ///
 /// # Safety
-/// `cmd` is recording; `layout` is the pipeline layout the pieces were computed for.
+/// `cmd` is a command buffer of `d` in the recording state; `layout` is a live pipeline layout
+/// of `d`, the one whose ranges the pieces were computed for.
 pub unsafe fn push(
     d: &ash::Device,
     cmd: vk::CommandBuffer,
@@ -80,7 +81,9 @@ pub unsafe fn push(
     for p in pieces {
         let from = (p.offset - offset) as usize;
         if let Some(slice) = bytes.get(from..from + p.size as usize) {
-            d.cmd_push_constants(cmd, layout, p.stages, p.offset, slice);
+            // SAFETY: the caller's contract; each piece lies inside the layout's ranges with
+            // exactly their stages (`push_pieces`).
+            unsafe { d.cmd_push_constants(cmd, layout, p.stages, p.offset, slice) };
         }
     }
 }

@@ -7,13 +7,17 @@
 use super::error::{Result, RuntimeError};
 use ash::vk;
 
-/// A shader module from SPIR-V bytes (checked for the magic number and word alignment).
-pub fn module(d: &ash::Device, spv: &[u8]) -> Result<vk::ShaderModule> {
+/// A shader module from SPIR-V bytes (checked for the magic number and word alignment only).
+///
+/// # Safety
+/// `spv` is valid SPIR-V for `d` (the driver is not required to survive anything else); the
+/// runtime's embedded kernels are.
+pub unsafe fn module(d: &ash::Device, spv: &[u8]) -> Result<vk::ShaderModule> {
     if !spv.len().is_multiple_of(4) || spv.len() < 20 || spv[..4] != [0x03, 0x02, 0x23, 0x07] {
         return Err(RuntimeError::Invalid("embedded SPIR-V is malformed".into()));
     }
     let words: Vec<u32> = spv.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
-    // SAFETY: valid SPIR-V words.
+    // SAFETY: valid SPIR-V words (the caller's contract), aligned as `u32`s.
     unsafe { d.create_shader_module(&vk::ShaderModuleCreateInfo::default().code(&words), None) }
         .map_err(RuntimeError::vk("vkCreateShaderModule"))
 }
@@ -49,19 +53,30 @@ pub struct SubgroupPin {
 }
 
 /// A compute pipeline from SPIR-V with specialization constants and an optional subgroup pin.
-pub fn compute_pipeline(
+///
+/// # Safety
+/// `spv` is valid SPIR-V for `d` with a `main` compute entry point; `layout` is a live pipeline
+/// layout of `d` whose sets and push-constant ranges cover what the shader declares; `spec`
+/// names 32-bit specialization constants; `pin`, when given, is one the device supports
+/// (`subgroupSizeControl`, a size inside its range, `computeFullSubgroups` for flag 0x2).
+pub unsafe fn compute_pipeline(
     d: &ash::Device,
     layout: vk::PipelineLayout,
     spv: &[u8],
     spec: &[(u32, u32)],
     pin: Option<SubgroupPin>,
 ) -> Result<vk::Pipeline> {
-    compute_pipeline_with(d, layout, spv, spec, pin, false)
+    // SAFETY: the caller's contract, which is `compute_pipeline_with`'s.
+    unsafe { compute_pipeline_with(d, layout, spv, spec, pin, false) }
 }
 
 /// As `compute_pipeline`; `indirect_bindable` adds `VK_PIPELINE_CREATE_2_INDIRECT_BINDABLE_BIT_EXT`
 /// (through `VkPipelineCreateFlags2CreateInfoKHR`), which a pipeline of an indirect execution set needs.
-pub fn compute_pipeline_with(
+///
+/// # Safety
+/// As `compute_pipeline`; with `indirect_bindable`, `d` has `VK_EXT_device_generated_commands`
+/// and `VK_KHR_maintenance5` enabled.
+pub unsafe fn compute_pipeline_with(
     d: &ash::Device,
     layout: vk::PipelineLayout,
     spv: &[u8],
@@ -69,7 +84,8 @@ pub fn compute_pipeline_with(
     pin: Option<SubgroupPin>,
     indirect_bindable: bool,
 ) -> Result<vk::Pipeline> {
-    let module = module(d, spv)?;
+    // SAFETY: `spv` is valid SPIR-V (the caller's contract).
+    let module = unsafe { module(d, spv) }?;
     let spec = Spec::new(spec);
     let spec_info = spec.info();
     let pin = pin.unwrap_or_default();
@@ -91,8 +107,10 @@ pub fn compute_pipeline_with(
         info = info.push_next(&mut flags2);
     }
     let info = [info];
-    // SAFETY: valid create info; the module is destroyed after creation either way.
+    // SAFETY: the create info and its chain live until the call returns; layout, pin and flags
+    // are the caller's contract.
     let result = unsafe { d.create_compute_pipelines(vk::PipelineCache::null(), &info, None) };
+    // SAFETY: the module was only needed for the creation above.
     unsafe { d.destroy_shader_module(module, None) };
     result.map(|p| p[0]).map_err(|(_, r)| RuntimeError::Vulkan { call: "vkCreateComputePipelines", result: r })
 }

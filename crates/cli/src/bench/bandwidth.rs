@@ -103,15 +103,17 @@ impl Parts {
         for _ in 0..2 {
             self.buffers.push(Buffer::new(ctx, bytes, usage, Location::Device)?);
         }
-        self.set =
-            Some(StorageSet::new(d, vk::ShaderStageFlags::COMPUTE, &[self.buffers[0].buffer, self.buffers[1].buffer])?);
+        let storage = [self.buffers[0].buffer, self.buffers[1].buffer];
+        // SAFETY: two live storage buffers of this device, destroyed after the set.
+        self.set = Some(unsafe { StorageSet::new(d, vk::ShaderStageFlags::COMPUTE, &storage)? });
         let sets = [self.set.as_ref().map_or(vk::DescriptorSetLayout::null(), |s| s.layout)];
         let ranges = [vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::COMPUTE, offset: 0, size: 4 }];
         let info = vk::PipelineLayoutCreateInfo::default().set_layouts(&sets).push_constant_ranges(&ranges);
         // SAFETY: valid create infos.
         self.layout =
             unsafe { d.create_pipeline_layout(&info, None) }.map_err(RuntimeError::vk("vkCreatePipelineLayout"))?;
-        self.pipeline = compute_pipeline(d, self.layout, COPY_SPV, &[], None)?;
+        // SAFETY: embedded SPIR-V written for this layout (one set, 4 compute push bytes).
+        self.pipeline = unsafe { compute_pipeline(d, self.layout, COPY_SPV, &[], None)? };
         let pool = vk::QueryPoolCreateInfo::default().query_type(vk::QueryType::TIMESTAMP).query_count(4 * repeats);
         self.queries = unsafe { d.create_query_pool(&pool, None) }.map_err(RuntimeError::vk("vkCreateQueryPool"))?;
         Ok(())
@@ -186,15 +188,18 @@ impl Parts {
     /// # Safety
     /// No pending work uses the objects.
     unsafe fn destroy(&mut self, d: &ash::Device) {
-        for b in &mut self.buffers {
-            b.destroy(d);
+        // SAFETY: every object was created on `d`, and no pending work uses it (this function's contract).
+        unsafe {
+            for b in &mut self.buffers {
+                b.destroy(d);
+            }
+            if let Some(mut s) = self.set.take() {
+                s.destroy(d);
+            }
+            d.destroy_pipeline(self.pipeline, None);
+            d.destroy_pipeline_layout(self.layout, None);
+            d.destroy_query_pool(self.queries, None);
         }
-        if let Some(mut s) = self.set.take() {
-            s.destroy(d);
-        }
-        d.destroy_pipeline(self.pipeline, None);
-        d.destroy_pipeline_layout(self.layout, None);
-        d.destroy_query_pool(self.queries, None);
     }
 }
 

@@ -163,9 +163,12 @@ pub fn stream(g: &SceneGpu) -> Stream {
 
 /// Record one frame into `cmd` (begun by the caller).
 ///
-/// # Safety
-/// `cmd` is recording; `g` belongs to `ctx`.
 /// `validator`, when given, checks the stream on the GPU right after compaction.
+///
+/// # Safety
+/// `cmd` is a command buffer of `ctx`'s device in the recording state, outside a render pass;
+/// `g` was created on `ctx`; `g`, `driver`'s objects and `validator` stay alive (not destroyed)
+/// until the submission finished.
 pub unsafe fn record(
     ctx: &GpuContext,
     g: &SceneGpu,
@@ -175,193 +178,198 @@ pub unsafe fn record(
     readback: bool,
     validator: Option<&StreamValidator>,
 ) -> Result<Recorded> {
-    let d = &ctx.device;
-    d.cmd_reset_query_pool(cmd, g.queries, 0, g.query_count);
-    ts(d, cmd, g, SLOT_START);
-    let compute = vk::PipelineBindPoint::COMPUTE;
-    let graphics = vk::PipelineBindPoint::GRAPHICS;
-    // What reads the stream and the count after the culling passes.
-    let consumers = (
-        vk::PipelineStageFlags2::COMPUTE_SHADER
-            | vk::PipelineStageFlags2::DRAW_INDIRECT
-            | vk::PipelineStageFlags2::VERTEX_SHADER
-            | vk::PipelineStageFlags2::TRANSFER,
-        vk::AccessFlags2::SHADER_READ
-            | vk::AccessFlags2::SHADER_WRITE
-            | vk::AccessFlags2::INDIRECT_COMMAND_READ
-            | vk::AccessFlags2::TRANSFER_READ,
-    );
-    let fused = !matches!(driver, Driver::Cpu { .. }) && g.compaction == Compaction::Fused;
-    if fused {
-        // The count was cleared at the end of the previous frame (or at setup).
-        d.cmd_bind_descriptor_sets(cmd, compute, g.compute_layout, 0, &[g.set.set], &[]);
-        d.cmd_bind_pipeline(cmd, compute, g.cull_compact);
-        d.cmd_dispatch(cmd, g.fused_groups, 1, 1);
-        // A pass ends when its kernel has finished (an ALL_COMMANDS timestamp waits for it); the
-        // barrier that makes its writes visible to the draws is timed apart (CULL → COMPACT is
-        // not reported for the fused kernel), as the bandwidth probe times its copies.
-        ts(d, cmd, g, SLOT_CULL);
-        memory_barrier(d, cmd, consumers.0, consumers.1);
-        ts(d, cmd, g, SLOT_COMPACT);
-        if let Some(v) = validator {
-            v.record(d, cmd, &stream(g))?;
-        }
-    } else if !matches!(driver, Driver::Cpu { .. }) {
-        d.cmd_bind_descriptor_sets(cmd, compute, g.compute_layout, 0, &[g.set.set], &[]);
-        d.cmd_bind_pipeline(cmd, compute, g.cull);
-        d.cmd_dispatch(cmd, g.groups, 1, 1);
-        ts(d, cmd, g, SLOT_CULL);
-        memory_barrier(d, cmd, vk::PipelineStageFlags2::COMPUTE_SHADER, vk::AccessFlags2::SHADER_READ);
-        d.cmd_bind_pipeline(cmd, compute, g.compact);
-        for phase in [0u32, 1] {
-            d.cmd_push_constants(cmd, g.compute_layout, vk::ShaderStageFlags::COMPUTE, 0, &phase.to_le_bytes());
-            d.cmd_dispatch(cmd, g.groups, 1, 1);
-            if phase == 1 {
-                ts(d, cmd, g, SLOT_COMPACT);
-            }
-            memory_barrier(d, cmd, consumers.0, consumers.1);
-        }
-        if let Some(v) = validator {
-            v.record(d, cmd, &stream(g))?;
-        }
-    }
-    let to_attachment = [
-        vk::ImageMemoryBarrier2::default()
-            .src_stage_mask(vk::PipelineStageFlags2::TRANSFER)
-            .src_access_mask(vk::AccessFlags2::TRANSFER_READ)
-            .dst_stage_mask(vk::PipelineStageFlags2::COLOR_ATTACHMENT_OUTPUT)
-            .dst_access_mask(vk::AccessFlags2::COLOR_ATTACHMENT_WRITE)
-            .old_layout(vk::ImageLayout::UNDEFINED)
-            .new_layout(vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL)
-            .image(g.color.image)
-            .subresource_range(range(vk::ImageAspectFlags::COLOR)),
-        vk::ImageMemoryBarrier2::default()
-            .src_stage_mask(vk::PipelineStageFlags2::LATE_FRAGMENT_TESTS)
-            .src_access_mask(vk::AccessFlags2::DEPTH_STENCIL_ATTACHMENT_WRITE)
-            .dst_stage_mask(
-                vk::PipelineStageFlags2::EARLY_FRAGMENT_TESTS | vk::PipelineStageFlags2::LATE_FRAGMENT_TESTS,
-            )
-            .dst_access_mask(
-                vk::AccessFlags2::DEPTH_STENCIL_ATTACHMENT_READ | vk::AccessFlags2::DEPTH_STENCIL_ATTACHMENT_WRITE,
-            )
-            .old_layout(vk::ImageLayout::UNDEFINED)
-            .new_layout(vk::ImageLayout::DEPTH_ATTACHMENT_OPTIMAL)
-            .image(g.depth.image)
-            .subresource_range(range(vk::ImageAspectFlags::DEPTH)),
-    ];
-    image_barrier(d, cmd, &to_attachment);
-    let pipeline = match driver {
-        Driver::Cpu { .. } => g.draw_push,
-        _ if g.object_id == ObjectId::Instance => g.draw_instance,
-        Driver::Mdi(_) => g.draw_mdi,
-        Driver::Dgc { .. } => g.draw_push,
-    };
-    d.cmd_bind_pipeline(cmd, graphics, pipeline);
-    d.cmd_bind_descriptor_sets(cmd, graphics, g.graphics_layout, 0, &[g.set.set], &[]);
-    let mut render = Render { d, g, width: size.0, height: size.1 };
-    let stream = stream(g);
-    let mut host_draws = None;
-    match driver {
-        Driver::Dgc { dev, layout, exec } => {
-            // Used when the layout has no INDEX_BUFFER token (`RunOptions::bind_index_buffer`);
-            // a token overrides it per sequence.
-            d.cmd_bind_index_buffer(cmd, g.indices.buffer, 0, vk::IndexType::UINT32);
-            exec.record(dev, layout, cmd, &stream, &mut render)?
-        }
-        Driver::Mdi(fallback) => {
-            render.begin_rendering(cmd, true);
-            ts(d, cmd, g, SLOT_DRAW_BEGIN);
-            d.cmd_bind_index_buffer(cmd, g.indices.buffer, 0, vk::IndexType::UINT32);
-            fallback.record(d, cmd, &stream, g.graphics_layout, None)?;
-            ts(d, cmd, g, SLOT_DRAW_END);
-            d.cmd_end_rendering(cmd);
-        }
-        Driver::Cpu { objects, frame, lods } => {
-            render.begin_rendering(cmd, true);
-            ts(d, cmd, g, SLOT_DRAW_BEGIN);
-            d.cmd_bind_index_buffer(cmd, g.indices.buffer, 0, vk::IndexType::UINT32);
-            let mut draws = 0;
-            for (i, o) in objects.iter().enumerate() {
-                let Some(lod) = world::cull(frame, o) else { continue };
-                let push = [i as u32, o.info[0]];
-                dgcc::runtime::push::push(
-                    d,
-                    cmd,
-                    g.graphics_layout,
-                    &g.object_push,
-                    0,
-                    dgcc::runtime::memory::as_bytes(&push),
-                );
-                let l = lods[lod];
-                d.cmd_draw_indexed(cmd, l.index_count, 1, l.first_index, l.vertex_offset, 0);
-                draws += 1;
-            }
-            host_draws = Some(draws);
-            ts(d, cmd, g, SLOT_DRAW_END);
-            d.cmd_end_rendering(cmd);
-        }
-    }
-    if readback {
-        let to_transfer = [vk::ImageMemoryBarrier2::default()
-            .src_stage_mask(vk::PipelineStageFlags2::COLOR_ATTACHMENT_OUTPUT)
-            .src_access_mask(vk::AccessFlags2::COLOR_ATTACHMENT_WRITE)
-            .dst_stage_mask(vk::PipelineStageFlags2::TRANSFER)
-            .dst_access_mask(vk::AccessFlags2::TRANSFER_READ)
-            .old_layout(vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL)
-            .new_layout(vk::ImageLayout::TRANSFER_SRC_OPTIMAL)
-            .image(g.color.image)
-            .subresource_range(range(vk::ImageAspectFlags::COLOR))];
-        image_barrier(d, cmd, &to_transfer);
-        let region = [vk::BufferImageCopy::default()
-            .image_subresource(vk::ImageSubresourceLayers {
-                aspect_mask: vk::ImageAspectFlags::COLOR,
-                mip_level: 0,
-                base_array_layer: 0,
-                layer_count: 1,
-            })
-            .image_extent(vk::Extent3D { width: size.0, height: size.1, depth: 1 })];
-        d.cmd_copy_image_to_buffer(
-            cmd,
-            g.color.image,
-            vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
-            g.readback.buffer,
-            &region,
+    // SAFETY: every command below records into `cmd`, which is recording on `ctx`'s device, and names
+    // objects of `g` (of `ctx`) and `validator`, which outlive the submission (this function's contract).
+    unsafe {
+        let d = &ctx.device;
+        d.cmd_reset_query_pool(cmd, g.queries, 0, g.query_count);
+        ts(d, cmd, g, SLOT_START);
+        let compute = vk::PipelineBindPoint::COMPUTE;
+        let graphics = vk::PipelineBindPoint::GRAPHICS;
+        // What reads the stream and the count after the culling passes.
+        let consumers = (
+            vk::PipelineStageFlags2::COMPUTE_SHADER
+                | vk::PipelineStageFlags2::DRAW_INDIRECT
+                | vk::PipelineStageFlags2::VERTEX_SHADER
+                | vk::PipelineStageFlags2::TRANSFER,
+            vk::AccessFlags2::SHADER_READ
+                | vk::AccessFlags2::SHADER_WRITE
+                | vk::AccessFlags2::INDIRECT_COMMAND_READ
+                | vk::AccessFlags2::TRANSFER_READ,
         );
-    }
-    // The count (and the subgroup size the kernel saw) for the host, read after the fence; the
-    // barrier below makes both copies (image and count) visible to the host.
-    let region = [vk::BufferCopy { src_offset: 0, dst_offset: 0, size: 16 }];
-    d.cmd_copy_buffer(cmd, g.counts.buffer, g.count_readback.buffer, &region);
-    let host = [vk::MemoryBarrier2::default()
-        .src_stage_mask(vk::PipelineStageFlags2::TRANSFER)
-        .src_access_mask(vk::AccessFlags2::TRANSFER_WRITE)
-        .dst_stage_mask(vk::PipelineStageFlags2::HOST)
-        .dst_access_mask(vk::AccessFlags2::HOST_READ)];
-    d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().memory_barriers(&host));
-    if fused {
-        // Clear the count for the next frame's fused kernel once everything that reads it —
-        // the draws (and DGC preprocessing) and the copy above — is done. Barriers order
-        // later submissions on the queue too, so the next frame starts from zero without a
-        // clear (and its barrier) in front of its culling.
-        let mut readers = vk::PipelineStageFlags2::DRAW_INDIRECT
-            | vk::PipelineStageFlags2::TRANSFER
-            | vk::PipelineStageFlags2::VERTEX_SHADER;
-        if matches!(driver, Driver::Dgc { .. }) {
-            readers |= dgcc::runtime::ext_dgc::bits::PIPELINE_STAGE_2_COMMAND_PREPROCESS_EXT;
+        let fused = !matches!(driver, Driver::Cpu { .. }) && g.compaction == Compaction::Fused;
+        if fused {
+            // The count was cleared at the end of the previous frame (or at setup).
+            d.cmd_bind_descriptor_sets(cmd, compute, g.compute_layout, 0, &[g.set.set], &[]);
+            d.cmd_bind_pipeline(cmd, compute, g.cull_compact);
+            d.cmd_dispatch(cmd, g.fused_groups, 1, 1);
+            // A pass ends when its kernel has finished (an ALL_COMMANDS timestamp waits for it); the
+            // barrier that makes its writes visible to the draws is timed apart (CULL → COMPACT is
+            // not reported for the fused kernel), as the bandwidth probe times its copies.
+            ts(d, cmd, g, SLOT_CULL);
+            memory_barrier(d, cmd, consumers.0, consumers.1);
+            ts(d, cmd, g, SLOT_COMPACT);
+            if let Some(v) = validator {
+                v.record(d, cmd, &stream(g))?;
+            }
+        } else if !matches!(driver, Driver::Cpu { .. }) {
+            d.cmd_bind_descriptor_sets(cmd, compute, g.compute_layout, 0, &[g.set.set], &[]);
+            d.cmd_bind_pipeline(cmd, compute, g.cull);
+            d.cmd_dispatch(cmd, g.groups, 1, 1);
+            ts(d, cmd, g, SLOT_CULL);
+            memory_barrier(d, cmd, vk::PipelineStageFlags2::COMPUTE_SHADER, vk::AccessFlags2::SHADER_READ);
+            d.cmd_bind_pipeline(cmd, compute, g.compact);
+            for phase in [0u32, 1] {
+                d.cmd_push_constants(cmd, g.compute_layout, vk::ShaderStageFlags::COMPUTE, 0, &phase.to_le_bytes());
+                d.cmd_dispatch(cmd, g.groups, 1, 1);
+                if phase == 1 {
+                    ts(d, cmd, g, SLOT_COMPACT);
+                }
+                memory_barrier(d, cmd, consumers.0, consumers.1);
+            }
+            if let Some(v) = validator {
+                v.record(d, cmd, &stream(g))?;
+            }
         }
-        let done =
-            [vk::MemoryBarrier2::default().src_stage_mask(readers).dst_stage_mask(vk::PipelineStageFlags2::TRANSFER)];
-        d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().memory_barriers(&done));
-        d.cmd_fill_buffer(cmd, g.counts.buffer, 0, 16, 0);
-        let cleared = [vk::MemoryBarrier2::default()
+        let to_attachment = [
+            vk::ImageMemoryBarrier2::default()
+                .src_stage_mask(vk::PipelineStageFlags2::TRANSFER)
+                .src_access_mask(vk::AccessFlags2::TRANSFER_READ)
+                .dst_stage_mask(vk::PipelineStageFlags2::COLOR_ATTACHMENT_OUTPUT)
+                .dst_access_mask(vk::AccessFlags2::COLOR_ATTACHMENT_WRITE)
+                .old_layout(vk::ImageLayout::UNDEFINED)
+                .new_layout(vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL)
+                .image(g.color.image)
+                .subresource_range(range(vk::ImageAspectFlags::COLOR)),
+            vk::ImageMemoryBarrier2::default()
+                .src_stage_mask(vk::PipelineStageFlags2::LATE_FRAGMENT_TESTS)
+                .src_access_mask(vk::AccessFlags2::DEPTH_STENCIL_ATTACHMENT_WRITE)
+                .dst_stage_mask(
+                    vk::PipelineStageFlags2::EARLY_FRAGMENT_TESTS | vk::PipelineStageFlags2::LATE_FRAGMENT_TESTS,
+                )
+                .dst_access_mask(
+                    vk::AccessFlags2::DEPTH_STENCIL_ATTACHMENT_READ | vk::AccessFlags2::DEPTH_STENCIL_ATTACHMENT_WRITE,
+                )
+                .old_layout(vk::ImageLayout::UNDEFINED)
+                .new_layout(vk::ImageLayout::DEPTH_ATTACHMENT_OPTIMAL)
+                .image(g.depth.image)
+                .subresource_range(range(vk::ImageAspectFlags::DEPTH)),
+        ];
+        image_barrier(d, cmd, &to_attachment);
+        let pipeline = match driver {
+            Driver::Cpu { .. } => g.draw_push,
+            _ if g.object_id == ObjectId::Instance => g.draw_instance,
+            Driver::Mdi(_) => g.draw_mdi,
+            Driver::Dgc { .. } => g.draw_push,
+        };
+        d.cmd_bind_pipeline(cmd, graphics, pipeline);
+        d.cmd_bind_descriptor_sets(cmd, graphics, g.graphics_layout, 0, &[g.set.set], &[]);
+        let mut render = Render { d, g, width: size.0, height: size.1 };
+        let stream = stream(g);
+        let mut host_draws = None;
+        match driver {
+            Driver::Dgc { dev, layout, exec } => {
+                // Used when the layout has no INDEX_BUFFER token (`RunOptions::bind_index_buffer`);
+                // a token overrides it per sequence.
+                d.cmd_bind_index_buffer(cmd, g.indices.buffer, 0, vk::IndexType::UINT32);
+                exec.record(dev, layout, cmd, &stream, &mut render)?
+            }
+            Driver::Mdi(fallback) => {
+                render.begin_rendering(cmd, true);
+                ts(d, cmd, g, SLOT_DRAW_BEGIN);
+                d.cmd_bind_index_buffer(cmd, g.indices.buffer, 0, vk::IndexType::UINT32);
+                fallback.record(d, cmd, &stream, g.graphics_layout, None)?;
+                ts(d, cmd, g, SLOT_DRAW_END);
+                d.cmd_end_rendering(cmd);
+            }
+            Driver::Cpu { objects, frame, lods } => {
+                render.begin_rendering(cmd, true);
+                ts(d, cmd, g, SLOT_DRAW_BEGIN);
+                d.cmd_bind_index_buffer(cmd, g.indices.buffer, 0, vk::IndexType::UINT32);
+                let mut draws = 0;
+                for (i, o) in objects.iter().enumerate() {
+                    let Some(lod) = world::cull(frame, o) else { continue };
+                    let push = [i as u32, o.info[0]];
+                    dgcc::runtime::push::push(
+                        d,
+                        cmd,
+                        g.graphics_layout,
+                        &g.object_push,
+                        0,
+                        dgcc::runtime::memory::as_bytes(&push),
+                    );
+                    let l = lods[lod];
+                    d.cmd_draw_indexed(cmd, l.index_count, 1, l.first_index, l.vertex_offset, 0);
+                    draws += 1;
+                }
+                host_draws = Some(draws);
+                ts(d, cmd, g, SLOT_DRAW_END);
+                d.cmd_end_rendering(cmd);
+            }
+        }
+        if readback {
+            let to_transfer = [vk::ImageMemoryBarrier2::default()
+                .src_stage_mask(vk::PipelineStageFlags2::COLOR_ATTACHMENT_OUTPUT)
+                .src_access_mask(vk::AccessFlags2::COLOR_ATTACHMENT_WRITE)
+                .dst_stage_mask(vk::PipelineStageFlags2::TRANSFER)
+                .dst_access_mask(vk::AccessFlags2::TRANSFER_READ)
+                .old_layout(vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL)
+                .new_layout(vk::ImageLayout::TRANSFER_SRC_OPTIMAL)
+                .image(g.color.image)
+                .subresource_range(range(vk::ImageAspectFlags::COLOR))];
+            image_barrier(d, cmd, &to_transfer);
+            let region = [vk::BufferImageCopy::default()
+                .image_subresource(vk::ImageSubresourceLayers {
+                    aspect_mask: vk::ImageAspectFlags::COLOR,
+                    mip_level: 0,
+                    base_array_layer: 0,
+                    layer_count: 1,
+                })
+                .image_extent(vk::Extent3D { width: size.0, height: size.1, depth: 1 })];
+            d.cmd_copy_image_to_buffer(
+                cmd,
+                g.color.image,
+                vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
+                g.readback.buffer,
+                &region,
+            );
+        }
+        // The count (and the subgroup size the kernel saw) for the host, read after the fence; the
+        // barrier below makes both copies (image and count) visible to the host.
+        let region = [vk::BufferCopy { src_offset: 0, dst_offset: 0, size: 16 }];
+        d.cmd_copy_buffer(cmd, g.counts.buffer, g.count_readback.buffer, &region);
+        let host = [vk::MemoryBarrier2::default()
             .src_stage_mask(vk::PipelineStageFlags2::TRANSFER)
             .src_access_mask(vk::AccessFlags2::TRANSFER_WRITE)
-            .dst_stage_mask(vk::PipelineStageFlags2::COMPUTE_SHADER)
-            .dst_access_mask(vk::AccessFlags2::SHADER_READ | vk::AccessFlags2::SHADER_WRITE)];
-        d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().memory_barriers(&cleared));
+            .dst_stage_mask(vk::PipelineStageFlags2::HOST)
+            .dst_access_mask(vk::AccessFlags2::HOST_READ)];
+        d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().memory_barriers(&host));
+        if fused {
+            // Clear the count for the next frame's fused kernel once everything that reads it —
+            // the draws (and DGC preprocessing) and the copy above — is done. Barriers order
+            // later submissions on the queue too, so the next frame starts from zero without a
+            // clear (and its barrier) in front of its culling.
+            let mut readers = vk::PipelineStageFlags2::DRAW_INDIRECT
+                | vk::PipelineStageFlags2::TRANSFER
+                | vk::PipelineStageFlags2::VERTEX_SHADER;
+            if matches!(driver, Driver::Dgc { .. }) {
+                readers |= dgcc::runtime::ext_dgc::bits::PIPELINE_STAGE_2_COMMAND_PREPROCESS_EXT;
+            }
+            let done = [vk::MemoryBarrier2::default()
+                .src_stage_mask(readers)
+                .dst_stage_mask(vk::PipelineStageFlags2::TRANSFER)];
+            d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().memory_barriers(&done));
+            d.cmd_fill_buffer(cmd, g.counts.buffer, 0, 16, 0);
+            let cleared = [vk::MemoryBarrier2::default()
+                .src_stage_mask(vk::PipelineStageFlags2::TRANSFER)
+                .src_access_mask(vk::AccessFlags2::TRANSFER_WRITE)
+                .dst_stage_mask(vk::PipelineStageFlags2::COMPUTE_SHADER)
+                .dst_access_mask(vk::AccessFlags2::SHADER_READ | vk::AccessFlags2::SHADER_WRITE)];
+            d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().memory_barriers(&cleared));
+        }
+        ts(d, cmd, g, SLOT_END);
+        Ok(Recorded { host_draws })
     }
-    ts(d, cmd, g, SLOT_END);
-    Ok(Recorded { host_draws })
 }
 
 /// Read the timestamps of one finished frame: `Some(ticks)` per slot that was written.

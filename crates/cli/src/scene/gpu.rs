@@ -152,7 +152,8 @@ impl SceneGpu {
             counts.buffer,
             vertices.buffer,
         ];
-        let set = StorageSet::new(d, stages, &bound)?;
+        // SAFETY: live storage buffers of this device, destroyed after the set (`destroy`).
+        let set = unsafe { StorageSet::new(d, stages, &bound)? };
         let compute_layout = pipeline_layout(
             d,
             set.layout,
@@ -160,13 +161,15 @@ impl SceneGpu {
         )?;
         let ranges = vk_ranges(s.push_constants);
         let graphics_layout = pipeline_layout(d, set.layout, &ranges)?;
-        let cull = compute_pipeline(d, compute_layout, CULL_SPV, &[(0, s.local_size)], None)?;
-        let compact = compute_pipeline(d, compute_layout, COMPACT_SPV, &[(0, s.local_size)], s.pin)?;
+        // SAFETY (the three kernels): embedded SPIR-V compiled for `compute_layout` (the set and a
+        // 4-byte compute push range); `s.pin` was checked against the device by the caller.
+        let cull = unsafe { compute_pipeline(d, compute_layout, CULL_SPV, &[(0, s.local_size)], None)? };
+        let compact = unsafe { compute_pipeline(d, compute_layout, COMPACT_SPV, &[(0, s.local_size)], s.pin)? };
         let fused_spec = [(0, s.local_size), (1, FUSED_OBJECTS_PER_INVOCATION)];
         let cull_compact = if fused_shared_bytes(s.local_size, stride as u32)
             <= ctx.properties.limits.max_compute_shared_memory_size
         {
-            compute_pipeline(d, compute_layout, CULL_COMPACT_SPV, &fused_spec, s.pin)?
+            unsafe { compute_pipeline(d, compute_layout, CULL_COMPACT_SPV, &fused_spec, s.pin)? }
         } else {
             vk::Pipeline::null()
         };
@@ -220,34 +223,37 @@ impl SceneGpu {
     }
 
     /// # Safety
-    /// The device is idle.
+    /// Everything was created on `d` (by `new`), and the device is idle.
     pub unsafe fn destroy(&mut self, d: &ash::Device) {
-        for b in [
-            &mut self.objects,
-            &mut self.frame,
-            &mut self.visibility,
-            &mut self.stream,
-            &mut self.candidates,
-            &mut self.counts,
-            &mut self.count_readback,
-            &mut self.vertices,
-            &mut self.indices,
-            &mut self.readback,
-        ] {
-            b.destroy(d);
+        // SAFETY: every object was created on `d`, and the device is idle (this function's contract).
+        unsafe {
+            for b in [
+                &mut self.objects,
+                &mut self.frame,
+                &mut self.visibility,
+                &mut self.stream,
+                &mut self.candidates,
+                &mut self.counts,
+                &mut self.count_readback,
+                &mut self.vertices,
+                &mut self.indices,
+                &mut self.readback,
+            ] {
+                b.destroy(d);
+            }
+            self.set.destroy(d);
+            for p in [self.cull, self.compact, self.cull_compact, self.draw_push, self.draw_mdi, self.draw_instance] {
+                d.destroy_pipeline(p, None);
+            }
+            d.destroy_pipeline_layout(self.compute_layout, None);
+            d.destroy_pipeline_layout(self.graphics_layout, None);
+            for t in [&self.color, &self.depth] {
+                d.destroy_image_view(t.view, None);
+                d.destroy_image(t.image, None);
+                d.free_memory(t.memory, None);
+            }
+            d.destroy_query_pool(self.queries, None);
         }
-        self.set.destroy(d);
-        for p in [self.cull, self.compact, self.cull_compact, self.draw_push, self.draw_mdi, self.draw_instance] {
-            d.destroy_pipeline(p, None);
-        }
-        d.destroy_pipeline_layout(self.compute_layout, None);
-        d.destroy_pipeline_layout(self.graphics_layout, None);
-        for t in [&self.color, &self.depth] {
-            d.destroy_image_view(t.view, None);
-            d.destroy_image(t.image, None);
-            d.free_memory(t.memory, None);
-        }
-        d.destroy_query_pool(self.queries, None);
     }
 }
 
@@ -305,8 +311,10 @@ fn graphics_pipeline(
     width: u32,
     height: u32,
 ) -> Result<vk::Pipeline> {
-    let vert = module(d, VERT_SPV)?;
-    let frag = match module(d, FRAG_SPV) {
+    // SAFETY: the scene's embedded, valid SPIR-V.
+    let vert = unsafe { module(d, VERT_SPV)? };
+    // SAFETY: as above.
+    let frag = match unsafe { module(d, FRAG_SPV) } {
         Ok(m) => m,
         Err(e) => {
             unsafe { d.destroy_shader_module(vert, None) };

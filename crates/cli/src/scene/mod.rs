@@ -244,7 +244,8 @@ fn run_checked(
             needed_for: "object ids in firstInstance (--object-id instance)".into(),
         });
     }
-    let live = probe_physical(&ctx.instance, ctx.physical).profile;
+    // SAFETY: the context's physical device, of its live instance.
+    let live = unsafe { probe_physical(&ctx.instance, ctx.physical) }.profile;
     let local_size = kernel.map_or(64, |k| k.local_size[0]);
     let max_local = ctx.properties.limits.max_compute_work_group_size[0]
         .min(ctx.properties.limits.max_compute_work_group_invocations);
@@ -386,15 +387,21 @@ fn run_frames(
                 layout.tokens.retain(|t| t.token_type != dgcc::ir::TokenType::PushConstant);
             }
             flags = Some(layout.flags);
-            let l = dev.create_layout(&layout, &manifest.push_constants, g.graphics_layout)?;
+            // SAFETY: the scene's graphics layout, live until `g.destroy`, holds the manifest's
+            // push-constant ranges.
+            let l = unsafe { dev.create_layout(&layout, &manifest.push_constants, g.graphics_layout)? };
             // The pipeline the frames bind: the executor names it to the driver at execute time.
             let pipeline = if g.object_id == ObjectId::Instance { g.draw_instance } else { g.draw_push };
-            let exec =
-                Execution::new(&dev, &l, Bound::Pipeline(pipeline), options.objects, 0, options.preprocess_budget);
+            // SAFETY: `l` is `dev`'s; the pipeline was made with the graphics layout for the
+            // layout's vertex and fragment stages and outlives the execution.
+            let exec = unsafe {
+                Execution::new(&dev, &l, Bound::Pipeline(pipeline), options.objects, 0, options.preprocess_budget)
+            };
             match exec {
                 Ok(e) => dgc_parts = Some((dev, l, e)),
                 Err(e) => {
                     let mut l = l;
+                    // SAFETY: no work has used the layout yet.
                     unsafe { l.destroy(&dev) };
                     return Err(e);
                 }
@@ -511,7 +518,7 @@ fn run_frames(
         out?;
         let rgba = g.readback.bytes().map(<[u8]>::to_vec).unwrap_or_default();
         let image = FrameImage { width: options.width, height: options.height, rgba };
-        Ok((frames, dgc_parts.as_ref().map(|(_, _, e)| e.plan.clone()), image, observed, flags))
+        Ok((frames, dgc_parts.as_ref().map(|(_, _, e)| e.plan().clone()), image, observed, flags))
     })();
     if let Some(mut v) = validator {
         // SAFETY: every submission was waited for.

@@ -6,17 +6,17 @@
 //! evaluate `((n.x·c.x + n.y·c.y) + n.z·c.z) + w` in f32 without fused multiply-adds (`precise`
 //! on the GPU; Rust never contracts). The RNG is a fixed SplitMix64, so a seed is a scene.
 
-/// `Object` in `scene_data.glsl` (std430, 32 bytes).
+/// `Object` in `scene_data.glsl` (std430, 32 bytes; `Pod`: no padding, uploaded as bytes).
 #[repr(C)]
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
 pub struct Object {
     pub center_radius: [f32; 4],
     pub info: [u32; 4],
 }
 
-/// `Lod` in `scene_data.glsl`.
+/// `Lod` in `scene_data.glsl` (explicit `pad`, so `Pod`).
 #[repr(C)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, bytemuck::Pod, bytemuck::Zeroable)]
 pub struct Lod {
     pub first_index: u32,
     pub index_count: u32,
@@ -24,9 +24,9 @@ pub struct Lod {
     pub pad: u32,
 }
 
-/// `Frame` in `scene_data.glsl` (std430, 272 bytes).
+/// `Frame` in `scene_data.glsl` (std430, 272 bytes; `Pod`: no padding, uploaded as bytes).
 #[repr(C)]
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
 pub struct Frame {
     pub view_proj: [f32; 16],
     pub planes: [[f32; 4]; 6],

@@ -206,14 +206,17 @@ impl Device {
         create_info: &IndirectCommandsLayoutCreateInfoEXT<'_>,
         allocation_callbacks: Option<&vk::AllocationCallbacks<'_>>,
     ) -> VkResult<IndirectCommandsLayoutEXT> {
-        let mut layout = MaybeUninit::uninit();
-        (self.fp.create_indirect_commands_layout_ext)(
-            self.handle,
-            create_info,
-            allocation_callbacks.map_or(std::ptr::null(), |a| a),
-            layout.as_mut_ptr(),
-        )
-        .assume_init_on_success(layout)
+        // SAFETY: the caller upholds the command's valid usage (this function's contract).
+        unsafe {
+            let mut layout = MaybeUninit::uninit();
+            (self.fp.create_indirect_commands_layout_ext)(
+                self.handle,
+                create_info,
+                allocation_callbacks.map_or(std::ptr::null(), |a| a),
+                layout.as_mut_ptr(),
+            )
+            .assume_init_on_success(layout)
+        }
     }
 
     /// `vkDestroyIndirectCommandsLayoutEXT`.
@@ -225,11 +228,14 @@ impl Device {
         layout: IndirectCommandsLayoutEXT,
         allocation_callbacks: Option<&vk::AllocationCallbacks<'_>>,
     ) {
-        (self.fp.destroy_indirect_commands_layout_ext)(
-            self.handle,
-            layout,
-            allocation_callbacks.map_or(std::ptr::null(), |a| a),
-        )
+        // SAFETY: the caller upholds the command's valid usage (this function's contract).
+        unsafe {
+            (self.fp.destroy_indirect_commands_layout_ext)(
+                self.handle,
+                layout,
+                allocation_callbacks.map_or(std::ptr::null(), |a| a),
+            )
+        }
     }
 
     /// `vkGetGeneratedCommandsMemoryRequirementsEXT`.
@@ -241,7 +247,8 @@ impl Device {
         info: &GeneratedCommandsMemoryRequirementsInfoEXT<'_>,
         memory_requirements: &mut vk::MemoryRequirements2<'_>,
     ) {
-        (self.fp.get_generated_commands_memory_requirements_ext)(self.handle, info, memory_requirements)
+        // SAFETY: the caller upholds the command's valid usage (this function's contract).
+        unsafe { (self.fp.get_generated_commands_memory_requirements_ext)(self.handle, info, memory_requirements) }
     }
 
     /// `vkCmdPreprocessGeneratedCommandsEXT`.
@@ -254,7 +261,8 @@ impl Device {
         info: &GeneratedCommandsInfoEXT<'_>,
         state_command_buffer: vk::CommandBuffer,
     ) {
-        (self.fp.cmd_preprocess_generated_commands_ext)(command_buffer, info, state_command_buffer)
+        // SAFETY: the caller upholds the command's valid usage (this function's contract).
+        unsafe { (self.fp.cmd_preprocess_generated_commands_ext)(command_buffer, info, state_command_buffer) }
     }
 
     /// `vkCmdExecuteGeneratedCommandsEXT`.
@@ -267,7 +275,8 @@ impl Device {
         is_preprocessed: bool,
         info: &GeneratedCommandsInfoEXT<'_>,
     ) {
-        (self.fp.cmd_execute_generated_commands_ext)(command_buffer, is_preprocessed.into(), info)
+        // SAFETY: the caller upholds the command's valid usage (this function's contract).
+        unsafe { (self.fp.cmd_execute_generated_commands_ext)(command_buffer, is_preprocessed.into(), info) }
     }
 
     /// `vkCreateIndirectExecutionSetEXT`.
@@ -279,14 +288,17 @@ impl Device {
         create_info: &IndirectExecutionSetCreateInfoEXT<'_>,
         allocation_callbacks: Option<&vk::AllocationCallbacks<'_>>,
     ) -> VkResult<IndirectExecutionSetEXT> {
-        let mut set = MaybeUninit::uninit();
-        (self.fp.create_indirect_execution_set_ext)(
-            self.handle,
-            create_info,
-            allocation_callbacks.map_or(std::ptr::null(), |a| a),
-            set.as_mut_ptr(),
-        )
-        .assume_init_on_success(set)
+        // SAFETY: the caller upholds the command's valid usage (this function's contract).
+        unsafe {
+            let mut set = MaybeUninit::uninit();
+            (self.fp.create_indirect_execution_set_ext)(
+                self.handle,
+                create_info,
+                allocation_callbacks.map_or(std::ptr::null(), |a| a),
+                set.as_mut_ptr(),
+            )
+            .assume_init_on_success(set)
+        }
     }
 
     /// `vkDestroyIndirectExecutionSetEXT`.
@@ -298,11 +310,14 @@ impl Device {
         set: IndirectExecutionSetEXT,
         allocation_callbacks: Option<&vk::AllocationCallbacks<'_>>,
     ) {
-        (self.fp.destroy_indirect_execution_set_ext)(
-            self.handle,
-            set,
-            allocation_callbacks.map_or(std::ptr::null(), |a| a),
-        )
+        // SAFETY: the caller upholds the command's valid usage (this function's contract).
+        unsafe {
+            (self.fp.destroy_indirect_execution_set_ext)(
+                self.handle,
+                set,
+                allocation_callbacks.map_or(std::ptr::null(), |a| a),
+            )
+        }
     }
 
     /// `vkUpdateIndirectExecutionSetPipelineEXT`.
@@ -314,7 +329,10 @@ impl Device {
         set: IndirectExecutionSetEXT,
         writes: &[WriteIndirectExecutionSetPipelineEXT<'_>],
     ) {
-        (self.fp.update_indirect_execution_set_pipeline_ext)(self.handle, set, writes.len() as u32, writes.as_ptr())
+        // SAFETY: the caller upholds the command's valid usage (this function's contract).
+        unsafe {
+            (self.fp.update_indirect_execution_set_pipeline_ext)(self.handle, set, writes.len() as u32, writes.as_ptr())
+        }
     }
 
     /// `vkUpdateIndirectExecutionSetShaderEXT`.
@@ -326,7 +344,10 @@ impl Device {
         set: IndirectExecutionSetEXT,
         writes: &[WriteIndirectExecutionSetShaderEXT<'_>],
     ) {
-        (self.fp.update_indirect_execution_set_shader_ext)(self.handle, set, writes.len() as u32, writes.as_ptr())
+        // SAFETY: the caller upholds the command's valid usage (this function's contract).
+        unsafe {
+            (self.fp.update_indirect_execution_set_shader_ext)(self.handle, set, writes.len() as u32, writes.as_ptr())
+        }
     }
 }
 

@@ -41,9 +41,9 @@ pub use report::{StreamReport, StreamViolation};
 pub use table::{BoundIndexBuffer, RegisteredBuffer, StreamLimits};
 
 use crate::error::{Result, RuntimeError};
-use crate::execute::Stream;
 use crate::memory::{as_bytes, Allocator, Buffer, Location};
 use crate::shaders::compute_pipeline;
+use crate::stream::Stream;
 use ash::vk;
 use dgcc_core::ir::CompiledLayout;
 
@@ -55,6 +55,9 @@ const MAX_GROUPS: u32 = 65_535;
 const PUSH_BYTES: u32 = 48;
 
 /// The validation pass for one layout: its kernel, table and report buffers.
+///
+/// Destroyed explicitly with `destroy` (or by the `Execution` it was handed to); dropping it
+/// leaks its kernel and buffers.
 pub struct StreamValidator {
     layout: CompiledLayout,
     limits: StreamLimits,
@@ -114,16 +117,20 @@ impl StreamValidator {
             .map_err(RuntimeError::vk("vkCreatePipelineLayout"))
             .and_then(|pl| {
                 v.pipeline_layout = pl;
-                compute_pipeline(d, pl, VALIDATE_SPV, &[], None)
+                // SAFETY: the embedded kernel is valid SPIR-V; `pl` is live and its range covers
+                // the kernel's push constants.
+                unsafe { compute_pipeline(d, pl, VALIDATE_SPV, &[], None) }
             });
         match made {
             Ok(p) => v.pipeline = p,
             Err(e) => {
+                // SAFETY: nothing uses the buffers or the layout yet.
                 unsafe { v.destroy(d) };
                 return Err(e);
             }
         }
         if v.report.bytes().is_none() || v.table.bytes().is_none() {
+            // SAFETY: nothing uses the validator yet.
             unsafe { v.destroy(d) };
             return Err(RuntimeError::Invalid("the validator's buffers are not host-visible".into()));
         }
@@ -142,7 +149,8 @@ impl StreamValidator {
     /// reallocated when it grows.
     ///
     /// # Safety
-    /// No pending work may use the validator.
+    /// `alloc` is the allocator the validator was created with, and no pending GPU work uses the
+    /// validator (its table is rewritten in place).
     pub unsafe fn set_buffers(
         &mut self,
         alloc: &dyn Allocator,
@@ -158,7 +166,8 @@ impl StreamValidator {
             let mut grown = Buffer::new(alloc, bytes, vk::BufferUsageFlags::STORAGE_BUFFER, Location::Host)?;
             grown.write(0, as_bytes(&words))?;
             let mut old = std::mem::replace(&mut self.table, grown);
-            old.destroy(alloc.device());
+            // SAFETY: made by `alloc`'s device and unused by pending work (the caller's contract).
+            unsafe { old.destroy(alloc.device()) };
         } else {
             self.table.write(0, as_bytes(&words))?;
         }
@@ -172,9 +181,16 @@ impl StreamValidator {
     /// executor re-binds a dispatch layout's pipeline itself).
     ///
     /// # Safety
-    /// `cmd` is recording, outside a render pass; the stream (and its count) were written
-    /// before, by compute or transfer work recorded earlier or by the host before submission.
-    /// One pass per submission: read the report once it finished.
+    /// - `cmd` is a command buffer of `device` (the validator's) in the recording state, outside
+    ///   a render pass;
+    /// - the stream (and its count) are live buffers of `device` whose addresses are given,
+    ///   written before, by compute or transfer work recorded earlier or by the host before
+    ///   submission;
+    /// - the registered buffers (`new`, `set_buffers`) are live buffers of `device` of at least
+    ///   the registered sizes at the registered addresses (the kernel reads count tokens' draw
+    ///   arrays inside them);
+    /// - the validator stays alive (not destroyed) until the submission finished; one pass per
+    ///   submission: read the report once it finished.
     pub unsafe fn record(&self, device: &ash::Device, cmd: vk::CommandBuffer, stream: &Stream) -> Result<()> {
         if stream.address == 0 || !stream.address.is_multiple_of(4) {
             return Err(RuntimeError::Invalid(format!(
@@ -192,35 +208,46 @@ impl StreamValidator {
             push.extend_from_slice(&word.to_le_bytes());
         }
         let header = [0u32, u32::MAX, 0, u32::MAX];
-        barrier(
-            device,
-            cmd,
-            (vk::PipelineStageFlags2::COMPUTE_SHADER, vk::AccessFlags2::SHADER_READ | vk::AccessFlags2::SHADER_WRITE),
-            (vk::PipelineStageFlags2::TRANSFER, vk::AccessFlags2::TRANSFER_WRITE),
-        );
-        device.cmd_update_buffer(cmd, self.report.buffer, 0, as_bytes(&header));
-        barrier(
-            device,
-            cmd,
-            (
-                vk::PipelineStageFlags2::COMPUTE_SHADER | vk::PipelineStageFlags2::TRANSFER,
-                vk::AccessFlags2::SHADER_WRITE | vk::AccessFlags2::TRANSFER_WRITE,
-            ),
-            (vk::PipelineStageFlags2::COMPUTE_SHADER, vk::AccessFlags2::SHADER_READ | vk::AccessFlags2::SHADER_WRITE),
-        );
-        device.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::COMPUTE, self.pipeline);
-        device.cmd_push_constants(cmd, self.pipeline_layout, vk::ShaderStageFlags::COMPUTE, 0, &push);
-        device.cmd_dispatch(cmd, stream.max_sequences.div_ceil(GROUP).clamp(1, MAX_GROUPS), 1, 1);
-        barrier(
-            device,
-            cmd,
-            (vk::PipelineStageFlags2::COMPUTE_SHADER, vk::AccessFlags2::SHADER_WRITE),
-            (vk::PipelineStageFlags2::HOST, vk::AccessFlags2::HOST_READ),
-        );
+        // SAFETY (the commands below): `cmd` is recording on `device` outside a render pass (the
+        // caller's contract); the report, table, kernel and layout are this validator's own.
+        unsafe {
+            barrier(
+                device,
+                cmd,
+                (
+                    vk::PipelineStageFlags2::COMPUTE_SHADER,
+                    vk::AccessFlags2::SHADER_READ | vk::AccessFlags2::SHADER_WRITE,
+                ),
+                (vk::PipelineStageFlags2::TRANSFER, vk::AccessFlags2::TRANSFER_WRITE),
+            );
+            device.cmd_update_buffer(cmd, self.report.buffer, 0, as_bytes(&header));
+            barrier(
+                device,
+                cmd,
+                (
+                    vk::PipelineStageFlags2::COMPUTE_SHADER | vk::PipelineStageFlags2::TRANSFER,
+                    vk::AccessFlags2::SHADER_WRITE | vk::AccessFlags2::TRANSFER_WRITE,
+                ),
+                (
+                    vk::PipelineStageFlags2::COMPUTE_SHADER,
+                    vk::AccessFlags2::SHADER_READ | vk::AccessFlags2::SHADER_WRITE,
+                ),
+            );
+            device.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::COMPUTE, self.pipeline);
+            device.cmd_push_constants(cmd, self.pipeline_layout, vk::ShaderStageFlags::COMPUTE, 0, &push);
+            device.cmd_dispatch(cmd, stream.max_sequences.div_ceil(GROUP).clamp(1, MAX_GROUPS), 1, 1);
+            barrier(
+                device,
+                cmd,
+                (vk::PipelineStageFlags2::COMPUTE_SHADER, vk::AccessFlags2::SHADER_WRITE),
+                (vk::PipelineStageFlags2::HOST, vk::AccessFlags2::HOST_READ),
+            );
+        }
         Ok(())
     }
 
-    /// The report of the last pass. Call it after that submission finished.
+    /// The report of the last pass. Call it after that submission finished (before, it reads
+    /// whatever the kernel has written so far).
     pub fn read_report(&self) -> StreamReport {
         let words: Vec<u32> = self
             .report
@@ -232,31 +259,38 @@ impl StreamValidator {
         StreamReport::decode(&self.layout, &words)
     }
 
-    /// Destroy the kernel and buffers.
+    /// Destroy the kernel and buffers. A second call does nothing.
     ///
     /// # Safety
-    /// No pending work may use them.
+    /// `device` is the device the validator was created on, and no pending GPU work uses it
+    /// (every submission it was recorded into has finished).
     pub unsafe fn destroy(&mut self, device: &ash::Device) {
-        self.table.destroy(device);
-        self.report.destroy(device);
-        if self.pipeline != vk::Pipeline::null() {
-            device.destroy_pipeline(self.pipeline, None);
-            self.pipeline = vk::Pipeline::null();
-        }
-        if self.pipeline_layout != vk::PipelineLayout::null() {
-            device.destroy_pipeline_layout(self.pipeline_layout, None);
-            self.pipeline_layout = vk::PipelineLayout::null();
+        // SAFETY: all created on `device`, unused by pending work (the caller's contract).
+        unsafe {
+            self.table.destroy(device);
+            self.report.destroy(device);
+            if self.pipeline != vk::Pipeline::null() {
+                device.destroy_pipeline(self.pipeline, None);
+                self.pipeline = vk::Pipeline::null();
+            }
+            if self.pipeline_layout != vk::PipelineLayout::null() {
+                device.destroy_pipeline_layout(self.pipeline_layout, None);
+                self.pipeline_layout = vk::PipelineLayout::null();
+            }
         }
     }
 }
 
 type Scope = (vk::PipelineStageFlags2, vk::AccessFlags2);
 
+/// # Safety
+/// `cmd` is a command buffer of `device` in the recording state, outside a render pass.
 unsafe fn barrier(device: &ash::Device, cmd: vk::CommandBuffer, src: Scope, dst: Scope) {
     let b = [vk::MemoryBarrier2::default()
         .src_stage_mask(src.0)
         .src_access_mask(src.1)
         .dst_stage_mask(dst.0)
         .dst_access_mask(dst.1)];
-    device.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().memory_barriers(&b));
+    // SAFETY: the caller's contract.
+    unsafe { device.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().memory_barriers(&b)) };
 }
