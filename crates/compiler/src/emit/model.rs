@@ -5,7 +5,8 @@
 //! padding, what a writer's parameter is called) are made here, once, and the printers only
 //! spell them. It is also where the emitters re-check their input: a manifest may come from a
 //! file rather than from the layout engine, and printing a struct whose offsets do not hold
-//! would be worse than refusing, so `model` runs the layout invariants again and rejects
+//! would be worse than refusing, so `model` runs the layout invariants again (from
+//! `dgcc_core::check::invariants`, with their codes, not the layout engine) and rejects
 //! anything it cannot spell exactly.
 
 use super::names;
@@ -240,7 +241,9 @@ pub(crate) fn model(m: &Manifest) -> Result<Pipeline<'_>, EmitError> {
 
 fn model_layout(l: &CompiledLayout) -> Result<Layout<'_>, EmitError> {
     let err = |msg: String| EmitError::new(Some(&l.name), msg);
-    crate::layout::verify(l).map_err(|e| err(format!("the layout breaks an invariant: {e}")))?;
+    if let Some(f) = dgcc_core::check::invariants::first_broken(l) {
+        return Err(err(format!("the layout breaks an invariant ({}): {}", f.code, f.message)));
+    }
     let scalar_layout = match l.glsl_layout.as_str() {
         "std430" => false,
         "scalar" => true,
