@@ -7,7 +7,6 @@
 //! as C11 and C++17 against headers with and without the extension, and a program built from it
 //! prints sizes, offsets and tokens that must equal the manifest.
 
-
 #[path = "emit/load.rs"]
 mod load;
 #[path = "emit/spirv.rs"]

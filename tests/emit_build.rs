@@ -1,7 +1,6 @@
 //! `dgcc::build`: what a crate's build script gets. The example crate in `examples/embed/` is
 //! built for real by `tests/emit_embed.rs`; these tests cover the API quickly.
 
-
 use dgcc::build::Build;
 use dgcc::emit::{self, Output};
 use std::path::{Path, PathBuf};

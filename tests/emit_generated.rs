@@ -6,7 +6,6 @@
 //! info it builds with the manifest it was generated from (`*.dgc.json`, next to it). Only the
 //! `runtime` feature is needed, as in an engine that embeds generated code.
 
-
 include!("emit/generated/scene.rs");
 include!("emit/generated/mesh.rs");
 include!("emit/generated/pinned.rs");

@@ -1,5 +1,6 @@
 //! The executor on a live device: layouts created and executed, chunked under a budget, run by
-//! the fallback, and refused before any Vulkan call when the device cannot run them.
+//! the fallback, and refused before any Vulkan call when the device cannot run them or the
+//! manifest breaks a layout invariant (an edited one whose draw runs past the stride).
 
 #[path = "runtime/common.rs"]
 mod common;
@@ -287,6 +288,43 @@ fn a_layout_over_a_device_limit_is_refused_before_any_vulkan_call() {
         }
         Err(e) => panic!("expected a refusal, got {e}"),
         Ok(_) => panic!("a stride over the device limit was accepted"),
+    }
+}
+
+/// The runtime's fixture manifest: push constant 0..8, index buffer 8..24, indexed draw 24..44,
+/// stride 48.
+const PUSH_INDEX_DRAW: &str = include_str!("../crates/runtime/fixtures/push_index_draw.dgc.json");
+
+#[test]
+fn an_edited_manifest_whose_draw_runs_past_the_stride_is_refused_with_check_s_code() {
+    // What `dgcc check` says about a description with the same mistake.
+    let path = std::path::Path::new(env!("DGCC_CHECKOUT")).join("tests/check/err/E0404.ron");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let checked = dgcc::driver::compile_source(&path, &text, &Default::default()).diagnostics;
+    assert_eq!(checked.iter().map(|d| d.code).collect::<Vec<_>>(), ["E0404"], "{checked:?}");
+
+    let Some(ctx) = common::gpu("an_edited_manifest_whose_draw_runs_past_the_stride_is_refused_with_check_s_code")
+    else {
+        return;
+    };
+    let dev = DgcDevice::from_context(&ctx).unwrap();
+    let mut m = dgcc::ir::Manifest::from_json(PUSH_INDEX_DRAW).unwrap();
+    let mut layout = m.layouts.remove(0);
+    // Hand-edited: the draw moved from 24 to 40, so its 20 bytes end at 60, past the stride 48.
+    layout.tokens[2].offset = 40;
+    // A null pipeline layout: reaching vkCreateIndirectCommandsLayoutEXT would be invalid usage.
+    // SAFETY: `create_layout`'s contract binds only a layout `check_layout` accepts, and this
+    // one must be refused before any Vulkan call (which is what the test checks).
+    match unsafe { dev.create_layout(&layout, &m.push_constants, vk::PipelineLayout::null()) } {
+        Err(RuntimeError::Refused { layout: name, diagnostics }) => {
+            assert_eq!(name, layout.name);
+            let codes: Vec<&str> = diagnostics.iter().map(|d| d.code).collect();
+            assert_eq!(codes, ["E0404"], "{diagnostics:?}");
+            assert_eq!(diagnostics[0].message, "`draw` reads bytes 40..60 of each record, past the stride of 48");
+            assert!(diagnostics[0].notes[0].contains("token 2 `draw`"), "says where: {diagnostics:?}");
+        }
+        Err(e) => panic!("expected a refusal, got {e}"),
+        Ok(_) => panic!("a draw past the stride was accepted"),
     }
 }
 

@@ -4,7 +4,6 @@
 //! a kernel that does not compile, while naga's reflection of the generated GLSL reports exactly
 //! the manifest's offsets and strides.
 
-
 #[path = "emit/load.rs"]
 mod load;
 

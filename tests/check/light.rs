@@ -193,3 +193,23 @@ fn nv_mesh_tokens_need_the_nv_extension_on_the_device() {
     let ext = nv("DRAW_MESH_TASKS", 1_000_328_000, 12);
     assert_eq!(findings_on(&ext, "lavapipe"), vec![]);
 }
+
+#[test]
+fn token_data_past_the_stride_is_e0404_as_in_a_description() {
+    let mut m = scene();
+    m.layouts[0].tokens[2].offset = 40;
+    let f = findings_on(&m, "lavapipe");
+    assert_eq!(codes(&f), ["E0404"]);
+    assert_eq!(f[0].location, Location::Token { index: 2, part: TokenPart::Kind });
+    assert_eq!(f[0].related[0].0, Location::Stride);
+}
+
+#[test]
+fn overlapping_tokens_and_an_odd_stride_are_e0401_and_e0405() {
+    let mut m = scene();
+    m.layouts[0].tokens[2].offset = 20;
+    assert_eq!(codes(&findings_on(&m, "lavapipe")), ["E0401"]);
+    let mut m = scene();
+    m.layouts[0].stride = 46;
+    assert_eq!(codes(&findings_on(&m, "lavapipe")), ["E0405"]);
+}

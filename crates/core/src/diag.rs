@@ -4,25 +4,13 @@
 //! target) and keeps going, so one run reports every problem; rendering — codespan-reporting
 //! for people, JSON lines for machines — happens only at the edge (`crate::render`). The rule
 //! registry (`crate::rules`) gives each code its VUID, default severity and explanation.
+//!
+//! The dependency runs one way: `diag` asks the registry for a code's default severity, and
+//! the registry knows nothing of diagnostics; both share [`Severity`] from `crate::severity`
+//! (re-exported here, so `diag::Severity` keeps working).
 
+pub use crate::severity::Severity;
 use crate::span::Span;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Severity {
-    Note,
-    Warning,
-    Error,
-}
-
-impl Severity {
-    pub const fn name(self) -> &'static str {
-        match self {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-            Severity::Note => "note",
-        }
-    }
-}
 
 /// A span in the description with what to say about it.
 #[derive(Clone, Debug, PartialEq, Eq)]

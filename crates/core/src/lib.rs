@@ -4,10 +4,9 @@
 //! build script embeds the compiler without Vulkan, yet both must agree on every byte of a
 //! layout and on every rule that decides whether a device can run it. So the shared part —
 //! the compiled IR with its one token table and one type table ([`ir`], [`tokens`],
-//! [`types`]), diagnostics as data
-//! ([`diag`]), the code registry ([`rules`]), device profiles ([`device`]) and the rules that
-//! need only a compiled layout and a profile ([`check`]) — lives here, on serde alone and
-//! without `unsafe`.
+//! [`types`]), diagnostics as data ([`diag`]), the code registry ([`rules`]) and the
+//! [`severity`] both share, device profiles ([`device`]) and the rules that need only a
+//! compiled layout and a profile ([`check`]) — lives here, on serde alone and without `unsafe`.
 //!
 //! A rule's path says who applies it: everything under [`check`] runs in `dgcc check` and
 //! again in the runtime, against the live device; the compiler's own checks (names, typed
@@ -31,6 +30,7 @@ pub mod device;
 pub mod diag;
 pub mod ir;
 pub mod rules;
+pub mod severity;
 pub mod span;
 pub mod stages;
 pub mod tokens;

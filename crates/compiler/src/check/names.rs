@@ -9,87 +9,20 @@
 //! other tokens (`draw_index_count`, `_pad0`), so a field can collide with a member it never
 //! named (E0707).
 //!
+//! Which words are reserved, and in which language, is `crate::names`'s to say: the emitters
+//! read the same tables, so a name this check lets through is never renamed in the output.
+//!
 //! A kernel that `writes:` a graphics layout is the normal case, not a mistake: culling kernels
 //! are compute shaders that fill the stream a draw layout executes. Only an unknown name is.
 
 use super::finding::{Finding, KernelPart, Location, TokenPart};
 use super::spans::Resolver;
 use crate::ast::{Layout, Pipeline, PushData, Spanned, TokenKind};
+use crate::names::identifier_problem;
 use dgcc_core::diag::Diagnostic;
 use dgcc_core::ir::CompiledLayout;
 use dgcc_core::span::Span;
 use std::collections::HashMap;
-
-const RUST: &[&str] = &[
-    "as", "break", "const", "continue", "crate", "else", "enum", "extern", "false", "fn", "for", "if", "impl", "in",
-    "let", "loop", "match", "mod", "move", "mut", "pub", "ref", "return", "self", "Self", "static", "struct", "super",
-    "trait", "true", "type", "unsafe", "use", "where", "while", "async", "await", "dyn", "abstract", "become", "box",
-    "do", "final", "macro", "override", "priv", "typeof", "unsized", "virtual", "yield", "try", "gen",
-];
-#[rustfmt::skip]
-const C: &[&str] = &[
-    "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else", "enum", "extern", "float",
-    "for", "goto", "if", "inline", "int", "long", "register", "restrict", "return", "short", "signed", "sizeof",
-    "static", "struct", "switch", "typedef", "union", "unsigned", "void", "volatile", "while", "alignas", "alignof",
-    "bool", "constexpr", "false", "nullptr", "static_assert", "thread_local", "true", "typeof", "typeof_unqual",
-    // C++, which includes the generated header just as often.
-    "class", "namespace", "template", "this", "new", "delete", "operator", "private", "protected", "public",
-    "virtual", "friend", "using", "try", "catch", "throw", "explicit", "mutable", "typename", "export", "concept",
-    "requires",
-];
-#[rustfmt::skip]
-const GLSL: &[&str] = &[
-    "attribute", "const", "uniform", "varying", "buffer", "shared", "coherent", "volatile", "restrict", "readonly",
-    "writeonly", "atomic_uint", "layout", "centroid", "flat", "smooth", "noperspective", "patch", "sample",
-    "invariant", "precise", "break", "continue", "do", "for", "while", "switch", "case", "default", "if", "else",
-    "subroutine", "in", "out", "inout", "int", "void", "bool", "true", "false", "discard", "return", "lowp",
-    "mediump", "highp", "precision", "struct", "float", "double", "uint", "vec2", "vec3", "vec4", "ivec2", "ivec3",
-    "ivec4", "uvec2", "uvec3", "uvec4", "bvec2", "bvec3", "bvec4", "dvec2", "dvec3", "dvec4", "mat2", "mat3", "mat4",
-    "mat2x2", "mat2x3", "mat2x4", "mat3x2", "mat3x3", "mat3x4", "mat4x2", "mat4x3", "mat4x4", "dmat2", "dmat3",
-    "dmat4", "sampler1D", "sampler2D", "sampler3D", "samplerCube", "sampler2DArray", "sampler", "texture2D",
-    "image2D", "uint64_t", "int64_t",
-    // Reserved for future use.
-    "common", "partition", "active", "asm", "class", "union", "enum", "typedef", "template", "this", "resource",
-    "goto", "inline", "noinline", "public", "static", "extern", "external", "interface", "long", "short", "half",
-    "fixed", "unsigned", "superp", "input", "output", "hvec2", "hvec3", "hvec4", "fvec2", "fvec3", "fvec4", "filter",
-    "sizeof", "cast", "namespace", "using",
-];
-
-/// Why `name` cannot be an identifier in generated code, with the code to report.
-pub(crate) fn identifier_problem(name: &str) -> Option<(&'static str, String)> {
-    let mut chars = name.chars();
-    let starts_ok = chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_');
-    if !starts_ok || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') || name == "_" {
-        let why = if name.is_empty() {
-            "it is empty".to_string()
-        } else if let Some(c) = name.chars().find(|c| !(c.is_ascii_alphanumeric() || *c == '_')) {
-            format!("`{c}` cannot appear in an identifier")
-        } else if name == "_" {
-            "`_` alone is not an identifier in Rust".to_string()
-        } else {
-            "identifiers cannot start with a digit".to_string()
-        };
-        return Some(("E0705", why));
-    }
-    let langs: Vec<&str> = [("Rust", RUST), ("C/C++", C), ("GLSL", GLSL)]
-        .iter()
-        .filter(|(_, words)| words.contains(&name))
-        .map(|(l, _)| *l)
-        .collect();
-    if !langs.is_empty() {
-        return Some(("E0706", format!("it is a reserved word in {}", langs.join(" and "))));
-    }
-    if name.starts_with("gl_") {
-        return Some(("E0706", "GLSL reserves names starting with `gl_`".into()));
-    }
-    if name.contains("__") {
-        return Some(("E0706", "GLSL and C reserve names containing `__`".into()));
-    }
-    if name.starts_with('_') && name[1..].starts_with(|c: char| c.is_ascii_uppercase()) {
-        return Some(("E0706", "C reserves names starting with `_` and a capital letter".into()));
-    }
-    None
-}
 
 fn name_rule(what: &str, name: &str, span: Span, out: &mut Vec<Diagnostic>) {
     if let Some((code, why)) = identifier_problem(name) {
@@ -249,32 +182,6 @@ fn record_collisions(
                     .help("rename the field or the token");
                 out.push(f.into_diagnostic(|l| r.span(l)));
             }
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::identifier_problem;
-
-    #[test]
-    fn identifiers_follow_all_three_languages() {
-        for ok in ["object_id", "SceneDraw", "cull2", "_private"] {
-            assert_eq!(identifier_problem(ok), None, "{ok}");
-        }
-        for (bad, code) in [
-            ("2d", "E0705"),
-            ("a-b", "E0705"),
-            ("", "E0705"),
-            ("_", "E0705"),
-            ("type", "E0706"),
-            ("uniform", "E0706"),
-            ("class", "E0706"),
-            ("gl_Position", "E0706"),
-            ("a__b", "E0706"),
-            ("_Count", "E0706"),
-        ] {
-            assert_eq!(identifier_problem(bad).map(|p| p.0), Some(code), "{bad}");
         }
     }
 }

@@ -33,7 +33,8 @@ pub mod c;
 pub mod glsl;
 pub mod json;
 pub(crate) mod model;
-pub mod names;
+/// The naming authority the check uses too; kept at this path for the emitters and callers.
+pub use crate::names;
 pub mod rust;
 
 use dgcc_core::ir::{KernelTarget, Manifest};

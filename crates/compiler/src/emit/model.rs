@@ -5,7 +5,8 @@
 //! padding, what a writer's parameter is called) are made here, once, and the printers only
 //! spell them. It is also where the emitters re-check their input: a manifest may come from a
 //! file rather than from the layout engine, and printing a struct whose offsets do not hold
-//! would be worse than refusing, so `model` runs the layout invariants again and rejects
+//! would be worse than refusing, so `model` runs the layout invariants again (from
+//! `dgcc_core::check::invariants`, with their codes, not the layout engine) and rejects
 //! anything it cannot spell exactly. Member types arrive typed (`MemberType`, a row of the
 //! core's type table with its component, dimensions and alignments): nothing is parsed back
 //! from a string here, and a manifest naming an unknown type never gets this far.
@@ -176,7 +177,9 @@ pub(crate) fn model(m: &Manifest) -> Result<Pipeline<'_>, EmitError> {
 
 fn model_layout(l: &CompiledLayout) -> Result<Layout<'_>, EmitError> {
     let err = |msg: String| EmitError::new(Some(&l.name), msg);
-    crate::layout::verify(l).map_err(|e| err(format!("the layout breaks an invariant: {e}")))?;
+    if let Some(f) = dgcc_core::check::invariants::first_broken(l) {
+        return Err(err(format!("the layout breaks an invariant ({}): {}", f.code, f.message)));
+    }
     let scalar_layout = l.glsl_layout == GlslLayout::Scalar;
     let mut tokens: Vec<Token> =
         l.tokens.iter().map(|t| Token { raw: t, name: names::member(&t.name), members: vec![] }).collect();

@@ -1,6 +1,6 @@
 //! The layout engine: where each token's data sits in the stream record, and the stride.
 //!
-//! # Invariants (checked again on every result by [`verify`])
+//! # Invariants (checked again on every result by `dgcc_core::check::invariants`)
 //!
 //! 1. Tokens are placed in description order; each token's offset is ≥ the end of the
 //!    previous token's data (in order, non-overlapping).
@@ -11,6 +11,10 @@
 //! 4. The stride is a multiple of 4, of the record's GLSL alignment (the array stride of
 //!    `Record records[]`), and of `align` when given.
 //! 5. The record members (data and padding) tile `[0, stride)` exactly, in increasing offset.
+//!
+//! The check lives in `dgcc-core` because a manifest needs it too: the emitters refuse one that
+//! breaks an invariant, and the runtime one whose tokens do not fit the stride. A broken result
+//! here is an engine bug (E0499), not a user error.
 //!
 //! A pinned offset (`at`) or stride that breaks an invariant is reported (E04xx) and the
 //! layout is still produced, marked `valid = false`, so that later checks can run and every
@@ -209,7 +213,7 @@ pub fn lay_out(layout: &ast::Layout) -> (LaidOut, Vec<Diagnostic>) {
     let mut prev: Option<(Span, u64, u64)> = None; // span, offset, end of the previous token
 
     let push_pad = |members: &mut Vec<RecordMember>, from: u64, to: u64, pad: &mut usize| {
-        if to > from && (to - from) % 4 == 0 && from % 4 == 0 {
+        if to > from && (to - from).is_multiple_of(4) && from.is_multiple_of(4) {
             let words = ((to - from) / 4) as u32;
             members.push(RecordMember {
                 name: format!("_pad{pad}"),
@@ -231,10 +235,10 @@ pub fn lay_out(layout: &ast::Layout) -> (LaidOut, Vec<Diagnostic>) {
         let offset: u64 = match &tok.node.at {
             Some(at) => {
                 let n = at.node as u64;
-                if n % 4 != 0 {
+                if !n.is_multiple_of(4) {
                     // Reported by the validator as VUID 11125; the record cannot be built.
                     valid = false;
-                } else if n % align as u64 != 0 {
+                } else if !n.is_multiple_of(align as u64) {
                     valid = false;
                     diags.push(
                         Diagnostic::new(
@@ -355,7 +359,7 @@ pub fn lay_out(layout: &ast::Layout) -> (LaidOut, Vec<Diagnostic>) {
                     }
                 }
             }
-            if v % 4 != 0 {
+            if !v.is_multiple_of(4) {
                 valid = false;
                 diags.push(
                     Diagnostic::new("E0405", format!("stride {v} is not a multiple of 4"))
@@ -365,7 +369,7 @@ pub fn lay_out(layout: &ast::Layout) -> (LaidOut, Vec<Diagnostic>) {
                             align_up64(v, 4)
                         )),
                 );
-            } else if v % record_align as u64 != 0 {
+            } else if !v.is_multiple_of(record_align as u64) {
                 valid = false;
                 diags.push(
                     Diagnostic::new(
@@ -384,7 +388,7 @@ pub fn lay_out(layout: &ast::Layout) -> (LaidOut, Vec<Diagnostic>) {
                 );
             }
             if let Some(a) = &layout.align {
-                if is_pow2(a.node) && v % a.node as u64 != 0 {
+                if is_pow2(a.node) && !v.is_multiple_of(a.node as u64) {
                     valid = false;
                     diags.push(
                         Diagnostic::new("E0407", format!("stride {v} is not a multiple of `align: {}`", a.node))
@@ -421,11 +425,12 @@ pub fn lay_out(layout: &ast::Layout) -> (LaidOut, Vec<Diagnostic>) {
     };
     let out = LaidOut { layout: compiled, ends, valid };
     if out.valid {
-        if let Err(e) = verify(&out.layout) {
+        if let Some(f) = dgcc_core::check::invariants::first_broken(&out.layout) {
             // An engine bug, not a user error: say so loudly but do not panic.
             diags.push(
-                Diagnostic::new("E0499", format!("internal error: layout invariant broken: {e}"))
+                Diagnostic::new("E0499", format!("internal error: layout invariant broken: {}", f.message))
                     .primary(layout.name.span, "while laying out this layout")
+                    .note(format!("the result breaks the invariant a manifest would get {} for", f.code))
                     .note("please report this description to the dgcc developers"),
             );
         }
@@ -489,62 +494,14 @@ fn compiled_token(tok: &ast::Token, offset: u32, size: u32) -> CompiledToken {
     t
 }
 
-/// Check the invariants of the module doc on a finished layout.
+/// Check the invariants of the module doc on a finished layout: the first one broken, in
+/// words. The invariants themselves, with their codes, are `dgcc_core::check::invariants`;
+/// this is kept for callers that want a yes or no.
 pub fn verify(l: &CompiledLayout) -> Result<(), String> {
-    if l.stride % 4 != 0 {
-        return Err(format!("stride {} is not a multiple of 4", l.stride));
+    match dgcc_core::check::invariants::first_broken(l) {
+        Some(f) => Err(f.message),
+        None => Ok(()),
     }
-    if !l.record_align.is_power_of_two() || l.record_align < 4 {
-        return Err(format!("record alignment {} is not a power of two of at least 4", l.record_align));
-    }
-    if l.stride % l.record_align != 0 {
-        return Err(format!("stride {} is not a multiple of the record alignment {}", l.stride, l.record_align));
-    }
-    let mut end = 0u64;
-    for t in &l.tokens {
-        if (t.offset as u64) < end {
-            return Err(format!("token `{}` at {} overlaps data ending at {end}", t.name, t.offset));
-        }
-        if t.offset % 4 != 0 {
-            return Err(format!("token `{}` at {} is not 4-byte aligned", t.name, t.offset));
-        }
-        end = t.offset as u64 + t.size as u64;
-        if end > l.stride as u64 {
-            return Err(format!("token `{}` ends at {end}, past the stride {}", t.name, l.stride));
-        }
-    }
-    let mut at = 0u64;
-    for m in &l.record {
-        if m.offset as u64 != at {
-            return Err(format!("record member `{}` at {} leaves a hole at {at}", m.name, m.offset));
-        }
-        let align = match m.glsl_type.as_str() {
-            "vec3" | "uvec3" | "ivec3" | "vec4" | "uvec4" | "ivec4" | "mat4" if l.glsl_layout == "std430" => 16,
-            "vec2" | "uvec2" | "ivec2" if l.glsl_layout == "std430" => 8,
-            "uint64_t" => 8,
-            _ => 4,
-        };
-        if let Some(ti) = m.token {
-            let Some(t) = l.tokens.get(ti) else {
-                return Err(format!("record member `{}` names token {ti}, which does not exist", m.name));
-            };
-            let (start, end) = (t.offset as u64, t.offset as u64 + t.size as u64);
-            if (m.offset as u64) < start || m.offset as u64 + m.size as u64 > end {
-                return Err(format!(
-                    "record member `{}` at {} is not inside its token `{}` ({start}..{end})",
-                    m.name, m.offset, t.name
-                ));
-            }
-        }
-        if m.offset % align != 0 {
-            return Err(format!("record member `{}` at {} breaks its {align}-byte alignment", m.name, m.offset));
-        }
-        at += m.size as u64;
-    }
-    if at != l.stride as u64 {
-        return Err(format!("record members cover {at} bytes, stride is {}", l.stride));
-    }
-    Ok(())
 }
 
 /// Fill in the field offsets of push-constant tokens from the record (offsets relative to the

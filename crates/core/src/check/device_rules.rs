@@ -20,12 +20,15 @@ use Limit::*;
 
 /// Every rule for one layout on one device, the device-independent ones included: what the
 /// runtime calls before creating the layout. `push_constants` are the pipeline layout's ranges.
+/// A loaded manifest may break what the layout engine guarantees, so the stream invariants
+/// (stride a multiple of 4, tokens not overlapping and inside the stride) come first.
 pub fn device_findings(
     layout: &CompiledLayout,
     push_constants: &[PushConstantRange],
     profile: &Profile,
 ) -> Vec<Finding> {
-    let mut out = super::layout_findings(layout, push_constants);
+    let mut out = super::invariants::stream_findings(layout);
+    out.extend(super::layout_findings(layout, push_constants));
     out.extend(super::push_rules::pipeline_range_findings(push_constants));
     out.extend(pipeline_target_findings(push_constants, profile));
     out.extend(target_findings(layout, profile));

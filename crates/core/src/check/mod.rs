@@ -19,10 +19,14 @@
 //!
 //! Codes and explanations live in the rule registry (`crate::rules`, `validation/` files);
 //! what the layout engine already reports (overlap E0401, past the stride E0404, …) is not
-//! reported again here.
+//! reported again by `layout_findings`. Those are the layout invariants
+//! ([`invariants`](crate::check::invariants)): the layout engine re-checks its result with them,
+//! the emitters refuse a manifest that breaks them, and [`device_findings`] adds the ones about
+//! the stream's bytes, so the runtime refuses an edited manifest with `dgcc check`'s code.
 
 pub mod device_rules;
 pub mod finding;
+pub mod invariants;
 pub mod kernel_rules;
 pub mod layout_rules;
 pub mod preprocess;
@@ -31,6 +35,7 @@ pub mod query;
 
 pub use device_rules::{device_findings, pipeline_target_findings, target_findings};
 pub use finding::{has_errors, Finding, KernelPart, Location, RangePart, TokenPart};
+pub use invariants::{invariant_findings, stream_findings};
 pub use kernel_rules::{kernel_findings, kernel_shape_findings};
 pub use push_rules::pipeline_range_findings;
 

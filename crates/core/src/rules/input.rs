@@ -1,7 +1,7 @@
 //! Rules of the front ends and of loading (E00xx input and syntax, E002x profiles).
 
 use super::Rule;
-use crate::diag::Severity::*;
+use crate::severity::Severity::*;
 
 pub static RULES: &[Rule] = &[
     Rule {

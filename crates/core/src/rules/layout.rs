@@ -1,7 +1,9 @@
-//! Rules of the layout engine (E04xx): where token data sits in the record.
+//! Rules of the layout engine (E04xx): where token data sits in the record, and the
+//! invariants a manifest must keep (`check::invariants`, E0410 for those only an edited
+//! manifest can break).
 
 use super::Rule;
-use crate::diag::Severity::*;
+use crate::severity::Severity::*;
 
 pub static RULES: &[Rule] = &[
     Rule {
@@ -92,6 +94,25 @@ must stay 4-byte aligned and alignments are powers of two, so A must be 4, 8, 16
         title: "the record is larger than a 32-bit stride",
         explanation: "`indirectStride` is a `uint32_t`; the tokens of this layout (usually pinned \
 at huge offsets) need a record larger than 4 GiB. No device accepts it.",
+    },
+    Rule {
+        code: "E0410",
+        vuid: None,
+        severity: Error,
+        title: "a manifest breaks a layout invariant",
+        explanation: "Besides the tokens, a manifest carries the record struct the emitters \
+print and a culling shader writes: its members (data and `_padN` padding) tile the record from \
+byte 0 to the stride in increasing offset, each inside the token it belongs to, and the record's \
+GLSL alignment (`record_align`) is a power of two of at least 4. The layout engine always \
+produces such a record, so no description can break this; a manifest written by hand, edited, or \
+produced by something else can. The emitters refuse to print a struct whose offsets do not \
+hold, since the shader and the stream would disagree about where each member is.\n\n\
+The other invariants of a laid-out layout have the codes a description gets for the same \
+mistake: out of order E0130, not 4-byte aligned E0132, overlapping E0401, misaligned for GLSL \
+E0403, past the stride E0404, stride not a multiple of 4 E0405 or of the record alignment \
+E0406. The runtime refuses a layout that breaks those about the stream's bytes before any Vulkan \
+call.\n\nFix: regenerate the manifest with `dgcc compile` from its description instead of \
+editing it.",
     },
     Rule {
         code: "E0499",

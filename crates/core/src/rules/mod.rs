@@ -9,8 +9,11 @@
 //! limits and features, E03xx push constants, E04xx stream layout, E05xx kernels and subgroups,
 //! E06xx execution sets, E07xx names and references, E08xx stream contents (found on the GPU
 //! by the runtime's stream validator, never in a description); W0xxx warnings.
+//!
+//! The registry imports only [`Severity`] (from `crate::severity`), never `crate::diag`:
+//! diagnostics look their default severity up here, so the dependency runs one way.
 
-use crate::diag::Severity;
+use crate::severity::Severity;
 
 mod input;
 mod layout;

@@ -1,7 +1,7 @@
 //! Rules of target resolution (E002x): naming and loading the device profiles to check against.
 
 use super::Rule;
-use crate::diag::Severity::*;
+use crate::severity::Severity::*;
 
 pub static RULES: &[Rule] = &[
     Rule {

@@ -6,7 +6,7 @@
 //! read the kernel's source and run with or without the feature.
 
 use super::Rule;
-use crate::diag::Severity::*;
+use crate::severity::Severity::*;
 
 pub static RULES: &[Rule] = &[
     Rule {

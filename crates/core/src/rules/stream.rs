@@ -9,7 +9,7 @@
 //! the draw and dispatch structs a stream carries. Tested in `tests/runtime_validate.rs`.
 
 use super::Rule;
-use crate::diag::Severity::*;
+use crate::severity::Severity::*;
 
 pub static RULES: &[Rule] = &[
     Rule {

@@ -7,7 +7,7 @@
 //! at compile time: no allocation, no lazy initialisation, the same slice everywhere.
 
 use super::Rule;
-use crate::diag::Severity;
+use crate::severity::Severity;
 
 mod kernels;
 mod limits;

@@ -1,7 +1,7 @@
 //! E05xx: compute kernels — workgroup sizes and the subgroup-size decision per target.
 
-use crate::diag::Severity::*;
 use crate::rules::Rule;
+use crate::severity::Severity::*;
 
 pub const RULES: &[Rule] = &[
     Rule {

@@ -1,7 +1,7 @@
 //! E02xx: device limits and features a layout is compared with, per target.
 
-use crate::diag::Severity::*;
 use crate::rules::Rule;
+use crate::severity::Severity::*;
 
 pub const RULES: &[Rule] = &[
     Rule {

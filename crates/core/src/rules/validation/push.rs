@@ -1,7 +1,7 @@
 //! E03xx: push constants — the pipeline layout's ranges and the ranges tokens update.
 
-use crate::diag::Severity::*;
 use crate::rules::Rule;
+use crate::severity::Severity::*;
 
 pub const RULES: &[Rule] = &[
     Rule {

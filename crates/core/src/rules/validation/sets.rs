@@ -1,7 +1,7 @@
 //! E06xx: indirect execution sets — how many entries, and which stages a target can bind.
 
-use crate::diag::Severity::*;
 use crate::rules::Rule;
+use crate::severity::Severity::*;
 
 pub const RULES: &[Rule] = &[
     Rule {

@@ -1,7 +1,7 @@
 //! E01xx: token order and kinds, which tokens a layout's stages allow, token offsets.
 
-use crate::diag::Severity::*;
 use crate::rules::Rule;
+use crate::severity::Severity::*;
 
 macro_rules! vuid {
     ($s:literal) => {

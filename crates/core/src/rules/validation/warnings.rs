@@ -1,7 +1,7 @@
 //! W0xxx: legal descriptions that are likely wrong, slow, or not portable.
 
-use crate::diag::Severity::*;
 use crate::rules::Rule;
+use crate::severity::Severity::*;
 
 pub const RULES: &[Rule] = &[
     Rule {

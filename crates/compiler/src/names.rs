@@ -1,0 +1,274 @@
+//! Identifiers in generated code: the one authority on which names every output language
+//! (Rust, C, C++, GLSL) accepts, and on how a description's names are spelled there.
+//!
+//! Why one place: `dgcc check` refuses a name that is reserved in an output (E0706), and the
+//! emitters escape reserved words with a trailing `_` as a last resort (a manifest need not come
+//! from a checked description). When the two read different tables they disagreed: `main`
+//! passed the check and was silently renamed `main_` by the emitters, `mat4x4` was refused by
+//! the check and unknown to the emitters. Both now read the tables below, so a name the check
+//! lets through is printed exactly as written (the test `checked_names_are_never_renamed`
+//! holds them to it).
+//!
+//! The record struct of a layout is declared in Rust, C and GLSL, and the point of generating
+//! it is that the three agree. So a member is spelled the same way in all three, and a name
+//! that is reserved in *any* of them gets the same trailing `_` everywhere (rather than
+//! `r#type` in Rust and `type` elsewhere). Names are cased from the description's spelling:
+//! `SceneDraw`, `sceneDraw` and `scene_draw` all give `scene_draw` / `SceneDraw` /
+//! `SCENE_DRAW`. The check rejects names that are not identifiers; [`member`] still turns
+//! anything into a valid identifier, so that emitting never fails on a strange name.
+
+/// Rust keywords, strict and reserved (2024 edition).
+#[rustfmt::skip]
+const RUST: &[&str] = &[
+    "as", "break", "const", "continue", "crate", "else", "enum", "extern", "false", "fn", "for", "if", "impl", "in",
+    "let", "loop", "match", "mod", "move", "mut", "pub", "ref", "return", "self", "Self", "static", "struct", "super",
+    "trait", "true", "type", "unsafe", "use", "where", "while", "async", "await", "dyn", "abstract", "become", "box",
+    "do", "final", "macro", "override", "priv", "typeof", "unsized", "virtual", "yield", "try", "gen",
+];
+/// C23 keywords.
+#[rustfmt::skip]
+const C: &[&str] = &[
+    "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else", "enum", "extern", "float",
+    "for", "goto", "if", "inline", "int", "long", "register", "restrict", "return", "short", "signed", "sizeof",
+    "static", "struct", "switch", "typedef", "union", "unsigned", "void", "volatile", "while", "alignas", "alignof",
+    "bool", "constexpr", "false", "nullptr", "static_assert", "thread_local", "true", "typeof", "typeof_unqual",
+];
+/// C++ keywords beyond C's: C++ includes the generated header just as often.
+#[rustfmt::skip]
+const CPP: &[&str] = &[
+    "class", "namespace", "template", "this", "new", "delete", "operator", "private", "protected", "public",
+    "virtual", "friend", "using", "try", "catch", "throw", "explicit", "mutable", "typename", "export", "concept",
+    "requires", "decltype", "noexcept",
+];
+/// GLSL 4.60 keywords (with the type names), the words it reserves for future use, and the
+/// names a generated declaration must not take from the shader it is included in.
+#[rustfmt::skip]
+const GLSL: &[&str] = &[
+    "attribute", "const", "uniform", "varying", "buffer", "shared", "coherent", "volatile", "restrict", "readonly",
+    "writeonly", "atomic_uint", "layout", "centroid", "flat", "smooth", "noperspective", "patch", "sample",
+    "invariant", "precise", "break", "continue", "do", "for", "while", "switch", "case", "default", "if", "else",
+    "subroutine", "in", "out", "inout", "int", "void", "bool", "true", "false", "discard", "return", "lowp",
+    "mediump", "highp", "precision", "struct", "float", "double", "uint", "vec2", "vec3", "vec4", "ivec2", "ivec3",
+    "ivec4", "uvec2", "uvec3", "uvec4", "bvec2", "bvec3", "bvec4", "dvec2", "dvec3", "dvec4", "mat2", "mat3", "mat4",
+    "mat2x2", "mat2x3", "mat2x4", "mat3x2", "mat3x3", "mat3x4", "mat4x2", "mat4x3", "mat4x4", "dmat2", "dmat3",
+    "dmat4", "sampler1D", "sampler2D", "sampler3D", "samplerCube", "sampler2DArray", "sampler", "texture2D",
+    "image2D", "uint64_t", "int64_t",
+    // Reserved for future use.
+    "common", "partition", "active", "asm", "class", "union", "enum", "typedef", "template", "this", "resource",
+    "goto", "inline", "noinline", "public", "static", "extern", "external", "interface", "long", "short", "half",
+    "fixed", "unsigned", "superp", "input", "output", "hvec2", "hvec3", "hvec4", "fvec2", "fvec3", "fvec4", "filter",
+    "sizeof", "cast", "namespace", "using",
+    // The shader's entry point, and built-in names a generated declaration would hide.
+    "main", "texture", "image",
+];
+
+/// The output languages a word is reserved in, as the check names them ("C/C++" for either).
+fn reserved_in(word: &str) -> Vec<&'static str> {
+    let mut langs = vec![];
+    if RUST.contains(&word) {
+        langs.push("Rust");
+    }
+    if C.contains(&word) || CPP.contains(&word) {
+        langs.push("C/C++");
+    }
+    if GLSL.contains(&word) {
+        langs.push("GLSL");
+    }
+    langs
+}
+
+/// Whether the emitters escape `word` (append `_`): a reserved word of any output, or a name
+/// with a prefix GLSL or C reserve. The check refuses every one of them (E0706) and more
+/// (`__` inside a name, `_` and a capital), which a suffix could not fix.
+pub fn is_reserved(word: &str) -> bool {
+    !reserved_in(word).is_empty() || word.starts_with("gl_") || word.starts_with("__")
+}
+
+/// Why `name` cannot be an identifier in generated code, with the code to report (E0705 not an
+/// identifier, E0706 reserved): what `dgcc check` says about every name of a description.
+pub fn identifier_problem(name: &str) -> Option<(&'static str, String)> {
+    let mut chars = name.chars();
+    let starts_ok = chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_');
+    if !starts_ok || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') || name == "_" {
+        let why = if name.is_empty() {
+            "it is empty".to_string()
+        } else if let Some(c) = name.chars().find(|c| !(c.is_ascii_alphanumeric() || *c == '_')) {
+            format!("`{c}` cannot appear in an identifier")
+        } else if name == "_" {
+            "`_` alone is not an identifier in Rust".to_string()
+        } else {
+            "identifiers cannot start with a digit".to_string()
+        };
+        return Some(("E0705", why));
+    }
+    let langs = reserved_in(name);
+    if !langs.is_empty() {
+        return Some(("E0706", format!("it is a reserved word in {}", langs.join(" and "))));
+    }
+    if name.starts_with("gl_") {
+        return Some(("E0706", "GLSL reserves names starting with `gl_`".into()));
+    }
+    if name.contains("__") {
+        return Some(("E0706", "GLSL and C reserve names containing `__`".into()));
+    }
+    if name.starts_with('_') && name[1..].starts_with(|c: char| c.is_ascii_uppercase()) {
+        return Some(("E0706", "C reserves names starting with `_` and a capital letter".into()));
+    }
+    None
+}
+
+/// Split a name into lower-case words at `_`, non-alphanumerics and case changes.
+fn words(name: &str) -> Vec<String> {
+    let chars: Vec<char> = name.chars().collect();
+    let mut out: Vec<String> = vec![];
+    let mut cur = String::new();
+    for (i, &c) in chars.iter().enumerate() {
+        if !c.is_ascii_alphanumeric() {
+            if !cur.is_empty() {
+                out.push(std::mem::take(&mut cur));
+            }
+            continue;
+        }
+        if c.is_ascii_uppercase() && !cur.is_empty() {
+            let prev = chars[i - 1];
+            let next_lower = chars.get(i + 1).is_some_and(|n| n.is_ascii_lowercase());
+            // `sceneDraw` → scene|draw; `HTTPServer` → http|server; `Vec3A` stays one word.
+            if prev.is_ascii_lowercase()
+                || prev.is_ascii_digit() && next_lower
+                || prev.is_ascii_uppercase() && next_lower
+            {
+                out.push(std::mem::take(&mut cur));
+            }
+        }
+        cur.push(c.to_ascii_lowercase());
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+fn not_digit_first(s: String) -> String {
+    match s.chars().next() {
+        None => "_".into(),
+        Some(c) if c.is_ascii_digit() => format!("_{s}"),
+        _ => s,
+    }
+}
+
+/// `SceneDraw` → `scene_draw`.
+pub fn snake(name: &str) -> String {
+    not_digit_first(words(name).join("_"))
+}
+
+/// `scene_draw` → `SceneDraw`.
+pub fn camel(name: &str) -> String {
+    let s: String = words(name)
+        .iter()
+        .map(|w| {
+            let mut c = w.chars();
+            match c.next() {
+                Some(f) => f.to_ascii_uppercase().to_string() + c.as_str(),
+                None => String::new(),
+            }
+        })
+        .collect();
+    not_digit_first(s)
+}
+
+/// `SceneDraw` → `SCENE_DRAW`.
+pub fn screaming(name: &str) -> String {
+    snake(name).to_ascii_uppercase()
+}
+
+/// A member or variable name as written in the description, made valid in every output
+/// language: characters other than `[A-Za-z0-9_]` become `_`, a leading digit gets a `_`
+/// prefix, a reserved word gets a `_` suffix. The description's own casing is kept.
+pub fn member(name: &str) -> String {
+    let s: String = name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' }).collect();
+    let s = not_digit_first(s);
+    if is_reserved(&s) {
+        format!("{s}_")
+    } else {
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn identifiers_follow_all_three_languages() {
+        for ok in ["object_id", "SceneDraw", "cull2", "_private"] {
+            assert_eq!(identifier_problem(ok), None, "{ok}");
+        }
+        for (bad, code) in [
+            ("2d", "E0705"),
+            ("a-b", "E0705"),
+            ("", "E0705"),
+            ("_", "E0705"),
+            ("type", "E0706"),
+            ("uniform", "E0706"),
+            ("class", "E0706"),
+            ("gl_Position", "E0706"),
+            ("a__b", "E0706"),
+            ("_Count", "E0706"),
+        ] {
+            assert_eq!(identifier_problem(bad).map(|p| p.0), Some(code), "{bad}");
+        }
+    }
+
+    #[test]
+    fn casing() {
+        assert_eq!(snake("SceneDraw"), "scene_draw");
+        assert_eq!(snake("sceneDraw"), "scene_draw");
+        assert_eq!(snake("scene_draw"), "scene_draw");
+        assert_eq!(snake("HTTPServer"), "http_server");
+        assert_eq!(snake("Draw2D"), "draw2d");
+        assert_eq!(camel("scene_draw"), "SceneDraw");
+        assert_eq!(camel("SceneDraw"), "SceneDraw");
+        assert_eq!(screaming("SceneDraw"), "SCENE_DRAW");
+        assert_eq!(snake("3d-view"), "_3d_view");
+        assert_eq!(snake(""), "_");
+    }
+
+    #[test]
+    fn members_are_escaped_the_same_everywhere() {
+        assert_eq!(member("object_id"), "object_id");
+        assert_eq!(member("type"), "type_");
+        assert_eq!(member("float"), "float_");
+        assert_eq!(member("vec3"), "vec3_");
+        assert_eq!(member("gl_Position"), "gl_Position_");
+        assert_eq!(member("9lives"), "_9lives");
+        assert_eq!(member("a-b"), "a_b");
+    }
+
+    #[test]
+    fn main_and_mat4x4_are_refused_and_escaped_alike() {
+        for w in ["main", "mat4x4", "decltype", "texture"] {
+            assert_eq!(identifier_problem(w).map(|p| p.0), Some("E0706"), "{w}");
+            assert_eq!(member(w), format!("{w}_"), "{w}");
+        }
+        assert_eq!(identifier_problem("main").map(|p| p.1), Some("it is a reserved word in GLSL".to_string()));
+    }
+
+    /// The check and the emitters agree: every word the emitters escape is refused, and a name
+    /// the check lets through is spelled as written.
+    #[test]
+    fn checked_names_are_never_renamed() {
+        for w in RUST.iter().chain(C).chain(CPP).chain(GLSL) {
+            assert!(is_reserved(w), "{w}");
+            assert_eq!(identifier_problem(w).map(|p| p.0), Some("E0706"), "{w}");
+        }
+        let samples = ["object_id", "SceneDraw", "cull2", "_private", "main2", "mat4x4a", "Main", "draw_", "x"];
+        for n in samples.iter().copied().chain(RUST.iter().chain(C).chain(GLSL).map(|w| &w[1..])) {
+            if identifier_problem(n).is_none() {
+                assert_eq!(member(n), n, "`{n}` passes the check, so the emitters must keep it");
+            }
+        }
+        for n in ["gl_Position", "__x"] {
+            assert!(is_reserved(n) && identifier_problem(n).is_some(), "{n}");
+        }
+    }
+}
