@@ -6,6 +6,9 @@
 //! info it builds with the manifest it was generated from (`*.dgc.json`, next to it). Only the
 //! `runtime` feature is needed, as in an engine that embeds generated code.
 
+// Each test writes one field after `default()` on purpose: the field is what it checks.
+#![allow(clippy::field_reassign_with_default)]
+
 include!("emit/generated/scene.rs");
 include!("emit/generated/mesh.rs");
 include!("emit/generated/pinned.rs");

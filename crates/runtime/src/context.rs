@@ -29,7 +29,7 @@
 use super::error::{Result, RuntimeError};
 use super::ext_dgc;
 use super::layer_log::{self, LayerLog};
-use super::probe::{device_extensions, device_name};
+use super::probe::{device_extensions, device_name, probe_physical, Probe};
 use ash::vk;
 use std::ffi::CStr;
 use std::sync::Arc;
@@ -478,4 +478,15 @@ impl Drop for GpuContext {
             self.instance.destroy_instance(None);
         }
     }
+}
+
+/// Probe the device a headless context would pick (`DGCC_DEVICE` selects by name). (The probe itself,
+/// `probe::probe_physical`, needs no headless context.)
+pub fn probe() -> Result<Probe> {
+    let (_entry, instance) = create_instance()?;
+    // SAFETY: `pd` was enumerated from `instance`, which is alive until after the probe.
+    let result = pick_physical(&instance, true).map(|pd| unsafe { probe_physical(&instance, pd) });
+    // SAFETY: nothing else was created from the instance.
+    unsafe { instance.destroy_instance(None) };
+    result
 }

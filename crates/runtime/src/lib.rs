@@ -110,6 +110,8 @@ pub mod stream;
 pub mod validate;
 
 #[cfg(feature = "headless")]
+pub use context::probe;
+#[cfg(feature = "headless")]
 pub use context::{Capabilities, ContextOptions, GpuContext};
 pub use dgc::{DgcDevice, DgcLayout, ExecutionSet, InvalidatedState, RestoreState};
 pub use error::RuntimeError;
@@ -117,8 +119,6 @@ pub use execute::{Bound, Execution, NoPass, Pass, Phase};
 pub use fallback::{Fallback, FallbackCaps};
 pub use features::EnabledFeatures;
 pub use layer_log::{LayerLog, LayerMessage, LayerSeverity};
-#[cfg(feature = "headless")]
-pub use probe::probe;
 pub use probe::{probe_physical, Probe};
 pub use stream::{Count, Stream};
 

@@ -12,14 +12,10 @@
 //! Extension values (`VK_NV_mesh_shader`) are read from the device's extension list, which the
 //! document carries whole, so the loader reads an unlisted one back as false.
 //!
-//! `probe_physical` reads an engine's instance and device and is always available; `probe`,
-//! which makes an instance of its own and picks a device as the headless context would, needs
-//! the `headless` feature.
+//! `probe_physical` reads an engine's instance and device and is always available; `probe()`,
+//! which makes an instance of its own and picks a device as the headless context would, lives
+//! with that context (`context::probe`, feature `headless`), so this module needs no context.
 
-#[cfg(feature = "headless")]
-use super::context::{create_instance, pick_physical};
-#[cfg(feature = "headless")]
-use super::error::Result;
 use super::ext_dgc;
 use ash::vk;
 use dgcc_core::device::{Limit, LimitKind, Profile, ProfileSource};
@@ -42,18 +38,6 @@ impl Probe {
     pub fn json_text(&self) -> String {
         serde_json::to_string_pretty(&self.json).unwrap_or_default() + "\n"
     }
-}
-
-/// Probe the device a headless context would pick (`DGCC_DEVICE` selects by name). Feature
-/// `headless`.
-#[cfg(feature = "headless")]
-pub fn probe() -> Result<Probe> {
-    let (_entry, instance) = create_instance()?;
-    // SAFETY: `pd` was enumerated from `instance`, which is alive until after the probe.
-    let result = pick_physical(&instance, true).map(|pd| unsafe { probe_physical(&instance, pd) });
-    // SAFETY: nothing else was created from the instance.
-    unsafe { instance.destroy_instance(None) };
-    result
 }
 
 /// The device's name as a string (`"?"` when it is not UTF-8-terminated).
