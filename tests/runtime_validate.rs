@@ -347,3 +347,26 @@ fn random_streams_give_the_gpu_and_the_host_reference_the_same_report() {
     let missed: Vec<Check> = Check::ALL.into_iter().filter(|c| !checks.contains(c)).collect();
     assert!(missed.is_empty(), "no random stream triggered {missed:?}");
 }
+
+#[test]
+fn a_layout_whose_draw_runs_past_the_stride_is_refused_before_the_validator_is_made() {
+    let Some(ctx) = device("a_layout_whose_draw_runs_past_the_stride_is_refused_before_the_validator_is_made") else {
+        return;
+    };
+    let mut layout = rig::draws();
+    let mut clean = dgcc::runtime::validate::StreamValidator::new(&ctx, &layout, StreamLimits::default(), &[])
+        .expect("the rig's layout is valid");
+    // SAFETY: made on this device; no work was recorded with it.
+    unsafe { clean.destroy(&ctx.device) };
+    // A hand edit: the draw at 48 reads bytes 48..68 of each 64-byte record, the first four of
+    // them from the next record, and the validator would check the wrong bytes.
+    layout.tokens[3].offset = 48;
+    match dgcc::runtime::validate::StreamValidator::new(&ctx, &layout, StreamLimits::default(), &[]) {
+        Err(dgcc::runtime::RuntimeError::Refused { diagnostics, .. }) => {
+            let codes: Vec<&str> = diagnostics.iter().map(|d| d.code).collect();
+            assert_eq!(codes, ["E0404"], "{diagnostics:?}");
+        }
+        Err(e) => panic!("expected a refusal, got {e}"),
+        Ok(_) => panic!("a draw past the stride was accepted"),
+    }
+}

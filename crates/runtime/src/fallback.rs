@@ -68,6 +68,9 @@ pub struct Fallback {
 impl Fallback {
     /// Accept `layout` if the fallback can express it, or say why not.
     pub fn new(layout: &CompiledLayout, caps: FallbackCaps) -> Result<Fallback> {
+        if let Some(diagnostics) = super::refuse::stream_refusal(layout) {
+            return Err(RuntimeError::Refused { layout: layout.name.clone(), diagnostics });
+        }
         let refuse = |why: String| {
             RuntimeError::Invalid(format!(
                 "layout `{}` cannot run without device-generated commands: {why}",
@@ -242,5 +245,39 @@ impl Fallback {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const CAPS: FallbackCaps =
+        FallbackCaps { multi_draw_indirect: true, draw_indirect_count: true, max_draw_indirect_count: 1 << 20 };
+
+    #[test]
+    fn an_edited_manifest_whose_draw_runs_past_the_stride_is_refused_with_check_s_code() {
+        let mut layout = crate::fixtures::push_index_draw();
+        // The fixture's own layout replays (its index buffer token aside, which the fallback
+        // binds once): drop that token so only the edit below can refuse it.
+        layout.tokens.remove(1);
+        layout.tokens[1].offset = 24;
+        assert!(Fallback::new(&layout, CAPS).is_ok());
+        // The draw moved to 40: its 20 bytes end at 60, past the stride of 48, so every draw
+        // would read its firstInstance from the next record.
+        layout.tokens[1].offset = 40;
+        match Fallback::new(&layout, CAPS) {
+            Err(RuntimeError::Refused { diagnostics, .. }) => {
+                let codes: Vec<&str> = diagnostics.iter().map(|d| d.code).collect();
+                assert_eq!(codes, ["E0404"], "{diagnostics:?}");
+            }
+            other => panic!("expected a refusal, got {other:?}"),
+        }
+        layout.tokens[1].offset = 24;
+        layout.stride = 50;
+        let Err(RuntimeError::Refused { diagnostics, .. }) = Fallback::new(&layout, CAPS) else {
+            panic!("a stride of 50 was accepted")
+        };
+        assert_eq!(diagnostics[0].code, "E0405");
     }
 }

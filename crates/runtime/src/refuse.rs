@@ -5,7 +5,7 @@
 //! no source text, so each finding's `Location` becomes a note naming the layout and token
 //! (`layout SceneDraw, token 2 "draw": offset`) and the label span is empty.
 
-use dgcc_core::check::{device_findings, Finding, Location, TokenPart};
+use dgcc_core::check::{device_findings, stream_findings, Finding, Location, TokenPart};
 use dgcc_core::device::Profile;
 use dgcc_core::diag::Diagnostic;
 use dgcc_core::ir::{CompiledLayout, PushConstantRange};
@@ -18,6 +18,19 @@ pub fn refusal(
     profile: &Profile,
 ) -> Option<Vec<Diagnostic>> {
     let findings = device_findings(layout, push_constants, profile);
+    if !findings.iter().any(Finding::is_error) {
+        return None;
+    }
+    Some(findings.into_iter().map(|f| to_diagnostic(layout, f)).collect())
+}
+
+/// `Some(diagnostics)` when the layout's stream breaks a layout invariant (a stride that is not
+/// a multiple of 4, tokens that overlap or run past the stride: E0405, E0401, E0404). Every
+/// entry point that reads a stream applies it before touching the device, the fallback and the
+/// stream validator as well as `DgcDevice` (whose `device_findings` include it): a hand-edited
+/// manifest would otherwise read its draws from the next record.
+pub fn stream_refusal(layout: &CompiledLayout) -> Option<Vec<Diagnostic>> {
+    let findings = stream_findings(layout);
     if !findings.iter().any(Finding::is_error) {
         return None;
     }
