@@ -7,10 +7,10 @@
 //!
 //! - **Light rules** (this module, in `dgcc-core`) read only a compiled layout (`ir::CompiledLayout`),
 //!   the pipeline's push-constant ranges, a kernel's subgroup decision and a `device::Profile`:
-//!   [`structure_findings`](crate::check::layout_rules::structure_findings) (device-independent), [`target_findings`](crate::check::device_rules::target_findings) and
-//!   [`pipeline_target_findings`](crate::check::device_rules::pipeline_target_findings) (one profile), [`kernel_findings`](crate::check::kernel_rules::kernel_findings). They return
-//!   [`Finding`](crate::check::finding::Finding)s, which say *where in the layout* a problem is (`Location`) instead of a byte
-//!   span. The runtime calls [`device_findings`](crate::check::device_rules::device_findings) with the live device's profile and refuses a
+//!   [`structure_findings`](layout_rules::structure_findings) (device-independent), [`target_findings`] and
+//!   [`pipeline_target_findings`] (one profile), [`kernel_findings`]. They return
+//!   [`Finding`]s, which say *where in the layout* a problem is (`Location`) instead of a byte
+//!   span. The runtime calls [`device_findings`] with the live device's profile and refuses a
 //!   layout with the same codes and words as `dgcc check`.
 //! - **Source rules** (`dgcc_compiler::check`) need the AST: names, typed push-constant fields,
 //!   portability across the target list, kernels and what they write. `dgcc_compiler::check::check` runs
@@ -20,7 +20,7 @@
 //! Codes and explanations live in the rule registry (`crate::rules`, `validation/` files);
 //! what the layout engine already reports (overlap E0401, past the stride E0404, …) is not
 //! reported again by `layout_findings`. Those are the layout invariants
-//! ([`invariants`](crate::check::invariants)): the layout engine re-checks its result with them,
+//! ([`invariants`]): the layout engine re-checks its result with them,
 //! the emitters refuse a manifest that breaks them, and [`device_findings`] adds the ones about
 //! the stream's bytes, so the runtime refuses an edited manifest with `dgcc check`'s code.
 
