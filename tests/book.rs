@@ -36,7 +36,7 @@ fn diagnostics_pages() -> Vec<(PathBuf, String)> {
     let mut pages = vec![];
     let mut index = String::from(
         "# Diagnostics index\n\nEvery diagnostic dgcc reports, generated from the rule registry \
-(`src/rules/`). `dgcc explain CODE` prints the same text. Codes are stable: a code is never \
+(`crates/core/src/rules/`). `dgcc explain CODE` prints the same text. Codes are stable: a code is never \
 reused or deleted.\n\n| code | severity | VUID | what |\n|---|---|---|---|\n",
     );
     for r in dgcc::rules::all() {

@@ -42,7 +42,7 @@
 #extension GL_KHR_shader_subgroup_ballot : require
 
 layout(local_size_x_id = 0) in;
-// Objects per invocation (src/runtime/scene/gpu.rs: FUSED_OBJECTS_PER_INVOCATION).
+// Objects per invocation (crates/cli/src/scene/gpu.rs: FUSED_OBJECTS_PER_INVOCATION).
 layout(constant_id = 1) const uint ROUNDS = 4u;
 
 #include "scene_data.glsl"

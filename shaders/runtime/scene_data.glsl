@@ -1,4 +1,4 @@
-// Data shared by the scene's shaders; mirrored byte for byte by src/runtime/scene/gpu_data.rs.
+// Data shared by the scene's shaders; mirrored byte for byte by crates/cli/src/scene/world.rs.
 #ifndef DGCC_SCENE_DATA_GLSL
 #define DGCC_SCENE_DATA_GLSL
 
@@ -28,7 +28,7 @@ layout(std430, set = 0, binding = 0) readonly buffer Objects { Object objects[];
 layout(std430, set = 0, binding = 1) readonly buffer FrameData { Frame frame; };
 
 // The visibility test; `precise` keeps the compiler from fusing or reordering, so the host's
-// reference culling (src/runtime/scene/cull.rs) computes bit-identical results.
+// reference culling (crates/cli/src/scene/world.rs: cull) computes bit-identical results.
 bool sphere_visible(vec3 c, float r) {
     for (int p = 0; p < 6; p++) {
         vec4 pl = frame.planes[p];

@@ -2,7 +2,7 @@
 // Stream validation: one invocation per sequence reads its raw record as words, walks the
 // layout's token table and appends every violation to a small report. One SPIR-V serves every
 // layout: tokens, limits and the engine's registered buffers come from a table of words built
-// on the host (src/runtime/validate/table.rs documents its layout; the T_ and C_ constants
+// on the host (crates/runtime/src/validate/table.rs documents its layout; the T_ and C_ constants
 // below must match table.rs and checks.rs, which a unit test holds them to).
 //
 // Everything is reached through buffer device addresses (no descriptor set) and every 64-bit
