@@ -68,9 +68,7 @@ pub struct Fallback {
 impl Fallback {
     /// Accept `layout` if the fallback can express it, or say why not.
     pub fn new(layout: &CompiledLayout, caps: FallbackCaps) -> Result<Fallback> {
-        if let Some(diagnostics) = super::refuse::stream_refusal(layout) {
-            return Err(RuntimeError::Refused { layout: layout.name.clone(), diagnostics });
-        }
+        super::refuse::check_stream(layout)?;
         let refuse = |why: String| {
             RuntimeError::Invalid(format!(
                 "layout `{}` cannot run without device-generated commands: {why}",

@@ -5,6 +5,7 @@
 //! no source text, so each finding's `Location` becomes a note naming the layout and token
 //! (`layout SceneDraw, token 2 "draw": offset`) and the label span is empty.
 
+use super::error::{Result, RuntimeError};
 use dgcc_core::check::{device_findings, stream_findings, Finding, Location, TokenPart};
 use dgcc_core::device::Profile;
 use dgcc_core::diag::Diagnostic;
@@ -17,20 +18,23 @@ pub fn refusal(
     push_constants: &[PushConstantRange],
     profile: &Profile,
 ) -> Option<Vec<Diagnostic>> {
-    let findings = device_findings(layout, push_constants, profile);
-    if !findings.iter().any(Finding::is_error) {
-        return None;
-    }
-    Some(findings.into_iter().map(|f| to_diagnostic(layout, f)).collect())
+    refusing(layout, device_findings(layout, push_constants, profile))
 }
 
-/// `Some(diagnostics)` when the layout's stream breaks a layout invariant (a stride that is not
-/// a multiple of 4, tokens that overlap or run past the stride: E0405, E0401, E0404). Every
-/// entry point that reads a stream applies it before touching the device, the fallback and the
-/// stream validator as well as `DgcDevice` (whose `device_findings` include it): a hand-edited
-/// manifest would otherwise read its draws from the next record.
-pub fn stream_refusal(layout: &CompiledLayout) -> Option<Vec<Diagnostic>> {
-    let findings = stream_findings(layout);
+/// `Err(Refused)` when the layout's stream breaks a layout invariant (a stride that is not a
+/// multiple of 4, tokens that overlap or run past the stride: E0405, E0401, E0404). The
+/// fallback and the stream validator call it before touching the device, as `DgcDevice` does
+/// through `device_findings`: a hand-edited manifest would otherwise read its draws from the
+/// next record.
+pub fn check_stream(layout: &CompiledLayout) -> Result<()> {
+    match refusing(layout, stream_findings(layout)) {
+        Some(diagnostics) => Err(RuntimeError::Refused { layout: layout.name.clone(), diagnostics }),
+        None => Ok(()),
+    }
+}
+
+/// The findings as diagnostics when any is an error.
+fn refusing(layout: &CompiledLayout, findings: Vec<Finding>) -> Option<Vec<Diagnostic>> {
     if !findings.iter().any(Finding::is_error) {
         return None;
     }

@@ -82,9 +82,7 @@ impl StreamValidator {
                 limits.report_capacity
             )));
         }
-        if let Some(diagnostics) = crate::refuse::stream_refusal(layout) {
-            return Err(RuntimeError::Refused { layout: layout.name.clone(), diagnostics });
-        }
+        crate::refuse::check_stream(layout)?;
         let words = table::build(layout, &limits, buffers)?;
         let d = alloc.device();
         let storage = vk::BufferUsageFlags::STORAGE_BUFFER;
