@@ -9,12 +9,17 @@
 mod common;
 
 use dgcc::runtime::{ContextOptions, GpuContext};
-use dgcc_cli::scene::{builtin_manifest, run, run_on, world, Compaction, Mode, ObjectId, RunOptions, RunReport};
+use dgcc_cli::scene::{
+    builtin_manifest, run, run_on, world, Compaction, Mode, ObjectId, RunOptions, RunReport, SceneKind,
+};
 
 fn reference_visible(o: &RunOptions) -> u32 {
-    let m = world::meshes();
-    let f = world::frame(&o.camera, o.width, o.height, o.objects, m.lods, 0, 0);
-    world::objects(o.objects, o.seed).iter().filter(|obj| world::cull(&f, obj).is_some()).count() as u32
+    dgcc_cli::scene::reference_in_view(o, &world::objects(o.scene, o.objects, o.seed), 0)
+}
+
+/// The bench's throughput scene: spheres under a fixed camera, the same objects in view every frame.
+fn field() -> RunOptions {
+    RunOptions { scene: SceneKind::Field, ..RunOptions::default() }
 }
 
 fn run_ok(o: &RunOptions) -> RunReport {
@@ -28,7 +33,7 @@ fn the_fused_kernel_sees_the_reference_objects_and_draws_the_same_picture() {
     }
     // Counts that fill no workgroup round evenly, and one that spans many workgroups.
     for objects in [1, 67, 1000, 3001] {
-        let base = RunOptions { objects, frames: 2, ..RunOptions::default() };
+        let base = RunOptions { objects, frames: 2, ..field() };
         let expected = reference_visible(&base);
         let cpu = run_ok(&RunOptions { mode: Mode::Cpu, ..base.clone() });
         for mode in [Mode::Mdi, Mode::Dgc] {
@@ -55,7 +60,7 @@ fn warm_up_frames_run_but_are_not_reported_and_cpu_time_includes_the_submit() {
         frames: 3,
         warmup: 2,
         compaction: Compaction::Fused,
-        ..RunOptions::default()
+        ..field()
     });
     assert_eq!(r.frames.len(), 3);
     assert!(r.frames.iter().all(|f| f.cpu_submit_ms > 0.0 && f.cpu_record_ms > 0.0));
@@ -67,7 +72,7 @@ fn dgc_flag_overrides_and_the_bound_index_buffer_run_and_draw_the_same() {
     if common::gpu("dgc_flag_overrides_and_the_bound_index_buffer_run_and_draw_the_same").is_none() {
         return;
     }
-    let base = RunOptions { mode: Mode::Dgc, objects: 800, frames: 1, ..RunOptions::default() };
+    let base = RunOptions { mode: Mode::Dgc, objects: 800, frames: 1, ..field() };
     let plain = run_ok(&base);
     assert_eq!(
         (plain.explicit_preprocess, plain.unordered_sequences, plain.index_buffer_token),
@@ -95,7 +100,7 @@ fn object_ids_in_first_instance_draw_the_same_picture_without_push_constants() {
     if common::gpu("object_ids_in_first_instance_draw_the_same_picture_without_push_constants").is_none() {
         return;
     }
-    let base = RunOptions { objects: 1500, frames: 2, ..RunOptions::default() };
+    let base = RunOptions { objects: 1500, frames: 2, ..field() };
     let expected = reference_visible(&base);
     let cpu = run_ok(&RunOptions { mode: Mode::Cpu, ..base.clone() });
     assert_eq!(cpu.object_id, ObjectId::Record);
@@ -126,7 +131,7 @@ fn run_on_a_context_without_dgc_refuses_dgc_mode_and_runs_the_others() {
     }
     let ctx = GpuContext::new(&ContextOptions { enable_dgc: false, ..ContextOptions::default() }).unwrap();
     assert!(ctx.dgc.is_none(), "the context was asked not to enable the extension");
-    let base = RunOptions { objects: 300, frames: 1, ..RunOptions::default() };
+    let base = RunOptions { objects: 300, frames: 1, ..field() };
     let err = run_on(&ctx, &builtin_manifest(), &RunOptions { mode: Mode::Dgc, ..base.clone() })
         .expect_err("dgc mode on a context without the extension");
     assert!(err.to_string().contains("VK_EXT_device_generated_commands"), "{err}");
@@ -145,7 +150,7 @@ fn instance_ids_are_refused_where_indirect_draws_cannot_start_at_an_instance() {
     // capabilities, which is all the scene consults.
     let mut ctx = GpuContext::new(&ContextOptions::default()).unwrap();
     ctx.caps.draw_indirect_first_instance = false;
-    let base = RunOptions { objects: 300, frames: 1, object_id: ObjectId::Instance, ..RunOptions::default() };
+    let base = RunOptions { objects: 300, frames: 1, object_id: ObjectId::Instance, ..field() };
     for mode in [Mode::Mdi, Mode::Dgc] {
         if mode == Mode::Dgc && ctx.dgc.is_none() {
             continue;
@@ -158,7 +163,7 @@ fn instance_ids_are_refused_where_indirect_draws_cannot_start_at_an_instance() {
     // Object ids from the record still run there.
     let mdi = run_on(&ctx, &builtin_manifest(), &RunOptions { mode: Mode::Mdi, object_id: ObjectId::Record, ..base })
         .unwrap();
-    assert_eq!(mdi.frames[0].visible, reference_visible(&RunOptions { objects: 300, ..RunOptions::default() }));
+    assert_eq!(mdi.frames[0].visible, reference_visible(&RunOptions { objects: 300, ..field() }));
 }
 
 #[test]
@@ -181,7 +186,7 @@ fn a_fused_kernel_too_big_for_shared_memory_is_refused_and_the_ordered_path_stil
         return;
     };
     manifest.kernels[0].local_size[0] = local_size;
-    let base = RunOptions { objects: 300, frames: 1, mode: Mode::Mdi, ..RunOptions::default() };
+    let base = RunOptions { objects: 300, frames: 1, mode: Mode::Mdi, ..field() };
     let err = run_on(&ctx, &manifest, &RunOptions { compaction: Compaction::Fused, ..base.clone() })
         .expect_err("a fused kernel whose records do not fit shared memory");
     let msg = err.to_string();

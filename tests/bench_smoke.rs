@@ -39,6 +39,16 @@ fn bench_writes_consistent_outputs_for_every_mode_and_count() {
             "1",
             "--copy-mib",
             "8",
+            // The throughput configuration: the field under a fixed camera, one culling choice.
+            "--scene",
+            "field",
+            "--culling",
+            "frustum",
+            "--no-owners",
+            "--width",
+            "256",
+            "--height",
+            "256",
             "--out",
         ])
         .arg(&out)
@@ -104,6 +114,56 @@ fn bench_writes_consistent_outputs_for_every_mode_and_count() {
     let info = png::Decoder::new(std::io::BufReader::new(png)).read_info().expect("bench.png decodes").info().clone();
     assert!(info.width >= 800 && info.height >= 400, "{}x{}", info.width, info.height);
     let _ = std::fs::remove_dir_all(&out);
+}
+
+/// The default comparison, small: every culling choice for every mode, cpu's occlusion row
+/// skipped with the reason, the pixel owners counted, and the four-row table written.
+#[test]
+fn bench_runs_the_four_rows_with_the_culling_choices() {
+    if common::gpu("bench_runs_the_four_rows_with_the_culling_choices").is_none() {
+        return;
+    }
+    let out = out_dir("bench-four-rows");
+    let scene = PathBuf::from(env!("DGCC_CHECKOUT")).join("examples/scene.ron");
+    let run = Command::new(env!("CARGO_BIN_EXE_dgcc"))
+        .arg("bench")
+        .arg(&scene)
+        .args(["--objects", "1500", "--frames", "4", "--warmup", "1", "--copy-mib", "0"])
+        .args(["--width", "320", "--height", "180", "--cut-every", "0", "--out"])
+        .arg(&out)
+        .output()
+        .expect("dgcc runs");
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert!(run.status.success(), "dgcc bench failed:\n{stdout}\n{}", String::from_utf8_lossy(&run.stderr));
+    let json: Value = serde_json::from_str(&std::fs::read_to_string(out.join("bench.json")).unwrap()).unwrap();
+    let rows = json["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 9, "3 modes × 3 culling choices");
+    let row = |mode: &str, culling: &str| {
+        rows.iter()
+            .find(|r| r["variant"] == mode && r["culling"] == culling)
+            .unwrap_or_else(|| panic!("{mode} {culling}"))
+    };
+    let skipped = row("cpu", "occlusion");
+    assert!(skipped["skipped"].as_str().is_some_and(|s| s.contains("host")), "{skipped}");
+    for mode in ["dgc", "mdi"] {
+        let (none, frustum, occlusion) = (row(mode, "none"), row(mode, "frustum"), row(mode, "occlusion"));
+        for r in [none, frustum, occlusion] {
+            assert!(r["error"].is_null(), "{r}");
+        }
+        let draws = |r: &Value| r["draws_mean"].as_f64().unwrap();
+        assert_eq!(draws(none), 1500.0, "no culling draws everything");
+        assert!(draws(occlusion) < draws(frustum) && draws(frustum) < draws(none), "{mode}: culling culls");
+        assert!(occlusion["late_draws_mean"].as_f64().is_some());
+    }
+    let owners = json["owners"][0]["per_frame"].as_array().unwrap();
+    assert_eq!(owners.len(), 4, "owners counted for every measured frame");
+    let md = std::fs::read_to_string(out.join("bench.md")).unwrap();
+    assert!(
+        md.contains("CPU-driven, GPU-driven without culling, with frustum culling, with frustum + occlusion"),
+        "{md}"
+    );
+    assert!(md.contains("| GPU-driven, frustum + occlusion | dgc |") && md.contains("| CPU-driven | cpu |"), "{md}");
+    assert!(std::fs::read_to_string(out.join("bench.svg")).unwrap().contains("occlusion"));
 }
 
 #[test]

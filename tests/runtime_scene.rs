@@ -15,9 +15,7 @@ fn options(mode: Mode, objects: u32) -> RunOptions {
 
 /// Objects the reference culling sees for these options.
 fn reference_visible(o: &RunOptions) -> u32 {
-    let m = world::meshes();
-    let f = world::frame(&o.camera, o.width, o.height, o.objects, m.lods, 0, 0);
-    world::objects(o.objects, o.seed).iter().filter(|obj| world::cull(&f, obj).is_some()).count() as u32
+    dgcc_cli::scene::reference_in_view(o, &world::objects(o.scene, o.objects, o.seed), 0)
 }
 
 /// Run and, under `DGCC_VALIDATION=1` (where `RunOptions::default` gives every run a layer log),

@@ -1,12 +1,13 @@
 #version 460
-// Culling pass: one invocation per object; frustum test and distance LOD. A visible object
-// gets its draw record written at its own index with the generated writers (the candidate
-// stream); the compaction pass then packs the visible records in object order.
+// Culling pass: one invocation per object (cull_common.glsl decides per pass: frustum, or the
+// early or late half of two-pass occlusion culling) and distance LOD. An object drawn in this
+// pass gets its draw record written at its own index with the generated writers (the candidate
+// stream); the compaction pass then packs the flagged records in object order.
 #extension GL_GOOGLE_include_directive : require
 
 layout(local_size_x_id = 0) in;
 
-#include "scene_data.glsl"
+#include "cull_common.glsl"
 
 #define SCENE_DRAW_WRITER
 #define SCENE_DRAW_STREAM_BINDING 4
@@ -14,16 +15,18 @@ layout(local_size_x_id = 0) in;
 
 layout(std430, set = 0, binding = 2) writeonly buffer Visibility { uint visible[]; };
 
+layout(push_constant) uniform Pass { uint pass; } pc;
+
 void main() {
     uint i = gl_GlobalInvocationID.x;
     if (i >= frame.counts.x) {
         return;
     }
     Object o = objects[i];
-    bool vis = sphere_visible(o.center_radius.xyz, o.center_radius.w);
-    visible[i] = vis ? 1u : 0u;
-    if (vis) {
-        Lod lod = frame.lods[lod_of(o.center_radius.xyz)];
+    bool draw = drawn_in_pass(i, o, pc.pass);
+    visible[i] = draw ? 1u : 0u;
+    if (draw) {
+        Lod lod = frame.lods[lod_index(o.info.y, o.center_radius.xyz)];
         scene_draw_write_object(i, i, o.info.x);
         scene_draw_write_indices(i, frame.index_buffer.xy, frame.index_buffer.z, 1u /* VK_INDEX_TYPE_UINT32 */);
         // firstInstance carries the object id when the frame asks for it (counts.y: see scene.vert).

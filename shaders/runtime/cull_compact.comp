@@ -42,10 +42,11 @@
 #extension GL_KHR_shader_subgroup_ballot : require
 
 layout(local_size_x_id = 0) in;
-// Objects per invocation (crates/cli/src/scene/gpu.rs: FUSED_OBJECTS_PER_INVOCATION).
+// Objects per invocation (crates/cli/src/scene/gpu.rs: FUSED_OBJECTS_PER_INVOCATION; at most 8,
+// the LOD indices of all rounds share one word).
 layout(constant_id = 1) const uint ROUNDS = 4u;
 
-#include "scene_data.glsl"
+#include "cull_common.glsl"
 #include "generated/scene.glsl"
 
 const uint RECORD_VEC4S = SCENE_DRAW_STRIDE / 16u;
@@ -58,6 +59,8 @@ layout(std430, set = 0, binding = 5) buffer Counts {
     uint pad0;
     uint pad1;
 } counts;
+
+layout(push_constant) uniform Pass { uint pass; } pc;
 
 // One round's records, each subgroup in its own part.
 shared uvec4 staged[gl_WorkGroupSize.x * RECORD_VEC4S];
@@ -87,23 +90,20 @@ void main() {
     uint size = gl_WorkGroupSize.x;
     uint n = frame.counts.x;
     uint first = gl_WorkGroupID.x * size * ROUNDS + gl_LocalInvocationIndex;
-    vec4 spheres[ROUNDS];
-    uint materials[ROUNDS];
+    Object loaded[ROUNDS];
     for (uint r = 0u; r < ROUNDS; r++) {
         uint i = first + r * size;
-        spheres[r] = vec4(0.0);
-        materials[r] = 0u;
+        loaded[r] = Object(vec4(0.0), uvec4(0u));
         if (i < n) {
-            spheres[r] = objects[i].center_radius;
-            materials[r] = objects[i].info.x;
+            loaded[r] = objects[i];
         }
     }
     uint visible_rounds = 0u; // bit r: this invocation's object of round r is visible
-    uint lods = 0u;           // 2 bits per round
+    uint lods = 0u;           // 4 bits per round: the index into frame.lods
     uint visible = 0u;        // the subgroup's visible objects, all rounds
     for (uint r = 0u; r < ROUNDS; r++) {
-        bool vis = first + r * size < n && sphere_visible(spheres[r].xyz, spheres[r].w);
-        lods |= lod_of(spheres[r].xyz) << (2u * r);
+        bool vis = first + r * size < n && drawn_in_pass(first + r * size, loaded[r], pc.pass);
+        lods |= lod_index(loaded[r].info.y, loaded[r].center_radius.xyz) << (4u * r);
         visible_rounds |= vis ? (1u << r) : 0u;
         visible += subgroupBallotBitCount(subgroupBallot(vis));
     }
@@ -123,8 +123,8 @@ void main() {
         bool vis = (visible_rounds & (1u << r)) != 0u;
         uvec4 ballot = subgroupBallot(vis);
         if (vis) {
-            Lod lod = frame.lods[(lods >> (2u * r)) & 3u];
-            stage(region + subgroupBallotExclusiveBitCount(ballot), first + r * size, materials[r], lod);
+            Lod lod = frame.lods[(lods >> (4u * r)) & 15u];
+            stage(region + subgroupBallotExclusiveBitCount(ballot), first + r * size, loaded[r].info.x, lod);
         }
         subgroupMemoryBarrierShared();
         subgroupBarrier();

@@ -1,8 +1,12 @@
 #version 460
-// A material colour with one directional light; nothing that depends on draw order.
+// A material colour with one directional light; nothing that depends on draw order. Output 1
+// is the object id + 1 for runs that count which objects own pixels (an R32_UINT attachment;
+// pipelines without it discard the write).
 layout(location = 0) in vec3 normal;
 layout(location = 1) flat in uint material;
+layout(location = 2) flat in uint object;
 layout(location = 0) out vec4 color;
+layout(location = 1) out uint object_id;
 
 const vec3 PALETTE[8] = vec3[8](
     vec3(0.90, 0.30, 0.25), vec3(0.25, 0.70, 0.35), vec3(0.25, 0.45, 0.90), vec3(0.95, 0.80, 0.25),
@@ -11,4 +15,5 @@ const vec3 PALETTE[8] = vec3[8](
 void main() {
     float light = max(dot(normalize(normal), normalize(vec3(0.4, 0.8, 0.45))), 0.0);
     color = vec4(PALETTE[material % 8u] * (0.25 + 0.75 * light), 1.0);
+    object_id = object + 1u;
 }

@@ -1,6 +1,7 @@
 #version 460
-// Draws one object: a unit sphere (vertex pulling by gl_VertexIndex, which includes the LOD's
-// vertexOffset) scaled and moved by the object. The object id comes through the generated
+// Draws one object: its mesh (vertex pulling by gl_VertexIndex, which includes the LOD's
+// vertexOffset; two vec4 per vertex, position then normal, both in the unit mesh) scaled by
+// the object's half extents and moved to its centre. The object id comes through the generated
 // reader: push constants under DGC and in the CPU loop, the stream record of gl_DrawID under
 // the multi-draw fallback (specialization constant 0). With OBJECT_FROM_INSTANCE (constant 1)
 // it comes from the draw's firstInstance instead (gl_InstanceIndex, one instance per draw) and
@@ -18,6 +19,7 @@ layout(std430, set = 0, binding = 6) readonly buffer Vertices { vec4 vertices[];
 
 layout(location = 0) out vec3 normal;
 layout(location = 1) flat out uint material;
+layout(location = 2) flat out uint object;
 
 layout(constant_id = 1) const bool OBJECT_FROM_INSTANCE = false;
 
@@ -32,9 +34,11 @@ void main() {
         object_id = o.object_id;
         material_id = o.material_id;
     }
-    vec4 cr = objects[object_id].center_radius;
-    vec3 p = vertices[gl_VertexIndex].xyz;
-    gl_Position = frame.view_proj * vec4(cr.xyz + p * cr.w, 1.0);
-    normal = p;
+    Object obj = objects[object_id];
+    vec3 half_extent = vec3(unpackHalf2x16(obj.info.z), unpackHalf2x16(obj.info.w).x);
+    vec3 p = vertices[2 * gl_VertexIndex].xyz;
+    gl_Position = frame.view_proj * vec4(obj.center_radius.xyz + p * half_extent, 1.0);
+    normal = vertices[2 * gl_VertexIndex + 1].xyz;
     material = material_id;
+    object = object_id;
 }

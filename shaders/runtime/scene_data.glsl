@@ -3,8 +3,8 @@
 #define DGCC_SCENE_DATA_GLSL
 
 struct Object {
-    vec4 center_radius; // xyz: world-space centre, w: radius (the mesh is a unit sphere)
-    uvec4 info;         // x: material id
+    vec4 center_radius; // xyz: world-space centre, w: bounding-sphere radius
+    uvec4 info;         // x: material, y: mesh kind, z/w: half extents x, y / z as packHalf2x16
 };
 
 struct Lod {
@@ -14,21 +14,42 @@ struct Lod {
     uint pad;
 };
 
+// Mesh kinds, three LODs each: lods[kind * 3 + lod]. Every mesh but the box fits the unit
+// sphere; a box's bound is its half extents (info.zw).
+const uint MESH_KINDS = 4u;
+const uint KIND_BOX = 1u;
+const uint KIND_TREE = 2u;
+// The box a unit tree fits in (crates/cli/src/scene/world.rs: tree).
+const vec3 TREE_BOX = vec3(0.62, 0.98, 0.62);
+
+// Culling choices (Frame.counts.z) and passes (the culling kernels' push constant).
+const uint CULLING_NONE = 0u;
+const uint CULLING_FRUSTUM = 1u;
+const uint CULLING_OCCLUSION = 2u;
+const uint PASS_SINGLE = 0u; // none or frustum: one pass
+const uint PASS_EARLY = 1u;  // occlusion: what was visible last frame
+const uint PASS_LATE = 2u;   // occlusion: everything else, against the depth pyramid
+
 struct Frame {
     mat4 view_proj;
+    mat4 view;             // world to view space (right-handed, the camera looks down -z)
     vec4 planes[6];        // xyz: inward unit normal, w: distance; visible when dot + w >= -radius
     vec4 eye;              // xyz: camera position
     vec4 lod_distance2;    // x: LOD 0 up to this squared distance, y: LOD 1 up to this, else LOD 2
-    Lod lods[3];
-    uvec4 counts;          // x: object count, y: 1 when a draw's firstInstance is its object id
+    vec4 projection;       // x: P[0][0], y: -P[1][1] (positive), z: near plane distance
+    vec4 depth_map;        // depth of a point at view distance d = x - y / d; z, w: image size
+    uvec4 counts;          // x: objects, y: 1 when a draw's firstInstance is its object id,
+                           // z: culling choice, w: 1 when last frame's visibility is valid
     uvec4 index_buffer;    // xy: address of the shared index buffer, z: its size in bytes
+    uvec4 pyramid;         // x: levels, y/z: level-0 size, w: test fault (0 = none)
+    Lod lods[12];
 };
 
 layout(std430, set = 0, binding = 0) readonly buffer Objects { Object objects[]; };
 layout(std430, set = 0, binding = 1) readonly buffer FrameData { Frame frame; };
 
-// The visibility test; `precise` keeps the compiler from fusing or reordering, so the host's
-// reference culling (crates/cli/src/scene/world.rs: cull) computes bit-identical results.
+// The frustum test; `precise` keeps the compiler from fusing or reordering, so the host's
+// reference culling (crates/cli/src/scene/world.rs: in_frustum) computes bit-identical results.
 bool sphere_visible(vec3 c, float r) {
     for (int p = 0; p < 6; p++) {
         vec4 pl = frame.planes[p];
@@ -44,6 +65,11 @@ uint lod_of(vec3 c) {
     precise vec3 v = c - frame.eye.xyz;
     precise float d2 = (v.x * v.x + v.y * v.y) + v.z * v.z;
     return d2 <= frame.lod_distance2.x ? 0u : (d2 <= frame.lod_distance2.y ? 1u : 2u);
+}
+
+// Index into frame.lods for an object at `c` of mesh `kind`.
+uint lod_index(uint kind, vec3 c) {
+    return min(kind, MESH_KINDS - 1u) * 3u + lod_of(c);
 }
 
 #endif

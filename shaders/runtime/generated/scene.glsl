@@ -149,4 +149,11 @@ SceneDrawPushObject scene_draw_read_object() {
 #define CULL_LOCAL_SIZE_X 64
 #define CULL_LOCAL_SIZE_Y 1
 #define CULL_LOCAL_SIZE_Z 1
+// Kernel `depth_pyramid` (../shaders/runtime/depth_pyramid.comp).
+//   on lavapipe: requiredSubgroupSize 8, REQUIRE_FULL_SUBGROUPS
+//   on nvidia: requiredSubgroupSize 32, REQUIRE_FULL_SUBGROUPS
+//   on radv: requiredSubgroupSize 32, REQUIRE_FULL_SUBGROUPS
+#define DEPTH_PYRAMID_LOCAL_SIZE_X 256
+#define DEPTH_PYRAMID_LOCAL_SIZE_Y 1
+#define DEPTH_PYRAMID_LOCAL_SIZE_Z 1
 #endif // DGCC_SCENE_GLSL

@@ -1,5 +1,11 @@
-//! `dgcc bench`: the scene of `dgcc run` at several object counts in several modes, side by
-//! side in one run, with the device's copy bandwidth measured alongside.
+//! `dgcc bench`: the scene of `dgcc run` at several object counts in several modes and culling
+//! choices, side by side in one run, with the device's copy bandwidth measured alongside.
+//!
+//! The default is the design's four-row comparison on its own terms — 10,000 objects of the
+//! city at 2560×1440, 100 frames along the camera path: the CPU-driven loop, GPU-driven without
+//! culling, with frustum culling, and with frustum + occlusion culling, for dgc and mdi. A
+//! checking run per object count (mdi, occlusion, with an object-id target) counts the objects
+//! that own a pixel of each frame, so every row's draws can be set against them.
 //!
 //! Why this shape: the claim device-generated commands make — the CPU stops paying per object,
 //! the GPU does no useless work — is a comparison, so every number is taken in the same
@@ -29,7 +35,7 @@ pub use system::DeviceInfo;
 pub use traffic::Traffic;
 pub use variant::Variant;
 
-use crate::scene::{self, Compaction, FrameReport, Mode, ObjectId, RunOptions, RunReport};
+use crate::scene::{self, Compaction, Culling, FrameReport, Mode, ObjectId, RunOptions, RunReport, SceneKind};
 use dgcc::ir::Manifest;
 use dgcc::runtime::error::{Result, RuntimeError};
 use dgcc::runtime::preprocess::ChunkPlan;
@@ -41,6 +47,10 @@ use serde::Serialize;
 pub struct BenchOptions {
     pub objects: Vec<u32>,
     pub variants: Vec<Variant>,
+    /// Every variant runs with each of these (cpu skips `occlusion`, which it cannot do).
+    pub cullings: Vec<Culling>,
+    /// Count the objects owning pixels in a checking run per object count.
+    pub count_owners: bool,
     pub frames: u32,
     pub warmup: u32,
     /// Everything else about the scene (camera, image size, preprocess budget, compaction, seed).
@@ -53,11 +63,19 @@ pub struct BenchOptions {
 impl Default for BenchOptions {
     fn default() -> Self {
         BenchOptions {
-            objects: vec![1_000, 10_000, 100_000, 1_000_000],
-            variants: ["cpu", "mdi", "dgc", "dgc-explicit"].iter().filter_map(|v| Variant::parse(v).ok()).collect(),
-            frames: 20,
+            objects: vec![10_000],
+            variants: ["cpu", "mdi", "dgc"].iter().filter_map(|v| Variant::parse(v).ok()).collect(),
+            cullings: vec![Culling::None, Culling::Frustum, Culling::Occlusion],
+            count_owners: true,
+            frames: 100,
             warmup: 3,
-            scene: RunOptions { compaction: Compaction::Fused, preprocess_budget: 512 << 20, ..RunOptions::default() },
+            scene: RunOptions {
+                compaction: Compaction::Fused,
+                preprocess_budget: 512 << 20,
+                width: 2560,
+                height: 1440,
+                ..RunOptions::default()
+            },
             copy_bytes: 256 << 20,
             copy_repeats: 10,
         }
@@ -69,6 +87,7 @@ impl Default for BenchOptions {
 pub enum Step {
     Bandwidth,
     Scene { objects: u32, variant: String },
+    Owners { objects: u32 },
 }
 
 impl std::fmt::Display for Step {
@@ -76,6 +95,7 @@ impl std::fmt::Display for Step {
         match self {
             Step::Bandwidth => f.write_str("copy bandwidth"),
             Step::Scene { objects, variant } => write!(f, "{variant} × {objects} objects"),
+            Step::Owners { objects } => write!(f, "pixel owners × {objects} objects"),
         }
     }
 }
@@ -85,6 +105,9 @@ impl std::fmt::Display for Step {
 pub struct Settings {
     pub objects: Vec<u32>,
     pub variants: Vec<String>,
+    pub cullings: Vec<Culling>,
+    pub scene: SceneKind,
+    pub cut_every: u32,
     pub frames: u32,
     pub warmup: u32,
     pub compaction: Compaction,
@@ -110,6 +133,18 @@ pub struct BenchReport {
     pub bandwidth: Option<CopyBandwidth>,
     pub bandwidth_error: Option<String>,
     pub rows: Vec<Row>,
+    /// Per object count, the checking run's objects owning a pixel, frame by frame.
+    pub owners: Vec<Owners>,
+}
+
+/// What the checking run (mdi, occlusion culling, object ids) counted at one object count.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Owners {
+    pub objects: u32,
+    /// Objects owning at least one pixel, per measured frame (the same frames as every row's:
+    /// the camera path is deterministic and culling never changes the picture).
+    pub per_frame: Vec<u32>,
+    pub error: Option<String>,
 }
 
 /// The culling passes' traffic for one row.
@@ -129,11 +164,19 @@ pub struct Row {
     pub objects: u32,
     pub variant: String,
     pub mode: Mode,
+    pub culling: Culling,
     pub error: Option<String>,
-    /// Visible objects and draws of the last measured frame.
+    /// Why the row did not run when it could not (cpu cannot cull occlusion).
+    pub skipped: Option<String>,
+    /// Drawn objects and draws of the last measured frame.
     pub visible: Option<u32>,
     pub draws: Option<u32>,
-    /// Whether every measured frame saw the same count (the scene is static: it must).
+    /// Mean over the measured frames: objects in the frustum, draws, and draws per pass.
+    pub in_view_mean: Option<f64>,
+    pub draws_mean: Option<f64>,
+    pub early_draws_mean: Option<f64>,
+    pub late_draws_mean: Option<f64>,
+    /// Whether every measured frame saw the same count (a fixed camera: it must).
     pub visible_stable: bool,
     /// Record + submit, per frame.
     pub cpu_ms: Option<Stats>,
@@ -144,6 +187,12 @@ pub struct Row {
     pub compact_ms: Option<Stats>,
     pub preprocess_ms: Option<Stats>,
     pub execute_ms: Option<Stats>,
+    /// Pass 0's draws, the pyramid, the late cull and the late draws (occlusion: the early
+    /// draws are pass 0's).
+    pub draw_ms: Option<Stats>,
+    pub pyramid_ms: Option<Stats>,
+    pub late_cull_ms: Option<Stats>,
+    pub late_draw_ms: Option<Stats>,
     pub preprocess: Option<ChunkPlan>,
     pub explicit_preprocess: Option<bool>,
     pub unordered_sequences: Option<bool>,
@@ -156,14 +205,20 @@ pub struct Row {
 }
 
 impl Row {
-    fn failed(objects: u32, variant: &Variant, error: String) -> Row {
+    fn failed(objects: u32, variant: &Variant, culling: Culling, error: String) -> Row {
         Row {
             objects,
             variant: variant.to_string(),
             mode: variant.mode,
+            culling,
             error: Some(error),
+            skipped: None,
             visible: None,
             draws: None,
+            in_view_mean: None,
+            draws_mean: None,
+            early_draws_mean: None,
+            late_draws_mean: None,
             visible_stable: false,
             cpu_ms: None,
             cpu_record_ms: None,
@@ -173,6 +228,10 @@ impl Row {
             compact_ms: None,
             preprocess_ms: None,
             execute_ms: None,
+            draw_ms: None,
+            pyramid_ms: None,
+            late_cull_ms: None,
+            late_draw_ms: None,
             preprocess: None,
             explicit_preprocess: None,
             unordered_sequences: None,
@@ -184,9 +243,26 @@ impl Row {
         }
     }
 
+    fn skipped(objects: u32, variant: &Variant, culling: Culling, why: String) -> Row {
+        Row { error: None, skipped: Some(why), ..Row::failed(objects, variant, culling, String::new()) }
+    }
+
+    /// Whether the row ran and has numbers.
+    pub fn ran(&self) -> bool {
+        self.error.is_none() && self.skipped.is_none()
+    }
+
+    /// The row's label: the variant, with the culling choice when the bench ran several.
+    pub fn label(&self, several_cullings: bool) -> String {
+        match several_cullings {
+            true => format!("{} · {}", self.variant, self.culling.name()),
+            false => self.variant.clone(),
+        }
+    }
+
     /// GPU time of drawing: explicit preprocessing plus the executes (or the one MDI / CPU
     /// draw pass), median.
-    pub fn draw_ms(&self) -> Option<f64> {
+    pub fn total_draw_ms(&self) -> Option<f64> {
         let execute = self.execute_ms?.median;
         Some(execute + self.preprocess_ms.map_or(0.0, |p| p.median))
     }
@@ -194,7 +270,9 @@ impl Row {
 
 /// How many `Step`s `run` reports for these options.
 pub fn steps(options: &BenchOptions) -> u64 {
-    (options.copy_bytes > 0) as u64 + (options.objects.len() * options.variants.len()) as u64
+    (options.copy_bytes > 0) as u64
+        + (options.objects.len() * options.variants.len() * options.cullings.len().max(1)) as u64
+        + if options.count_owners { options.objects.len() as u64 } else { 0 }
 }
 
 /// Run the benchmark for `manifest` (the compiled description) and call `progress` before each
@@ -206,8 +284,10 @@ pub fn run(
     options: &BenchOptions,
     progress: &mut dyn FnMut(&Step),
 ) -> Result<BenchReport> {
-    if options.objects.is_empty() || options.variants.is_empty() {
-        return Err(RuntimeError::Invalid("the benchmark needs at least one object count and one mode".into()));
+    if options.objects.is_empty() || options.variants.is_empty() || options.cullings.is_empty() {
+        return Err(RuntimeError::Invalid(
+            "the benchmark needs at least one object count, one mode and one culling choice".into(),
+        ));
     }
     if options.frames == 0 {
         return Err(RuntimeError::Invalid("--frames must be at least 1".into()));
@@ -234,14 +314,44 @@ pub fn run(
     };
     let best_copy = bandwidth.as_ref().map(|b| b.best_gbps);
     let mut rows = vec![];
+    let mut owners = vec![];
     for &objects in &options.objects {
-        for variant in &options.variants {
-            progress(&Step::Scene { objects, variant: variant.to_string() });
-            let mut o = RunOptions { objects, frames: options.frames, warmup: options.warmup, ..options.scene.clone() };
-            variant.apply(&mut o);
-            rows.push(match scene::run_on(&ctx, manifest, &o) {
-                Ok(report) => summarise(&report, variant, manifest, best_copy),
-                Err(e) => Row::failed(objects, variant, e.to_string()),
+        for &culling in &options.cullings {
+            for variant in &options.variants {
+                progress(&Step::Scene { objects, variant: format!("{variant} · {}", culling.name()) });
+                let mut o = RunOptions {
+                    objects,
+                    frames: options.frames,
+                    warmup: options.warmup,
+                    culling,
+                    ..options.scene.clone()
+                };
+                variant.apply(&mut o);
+                if o.mode == Mode::Cpu && culling == Culling::Occlusion {
+                    let why = "the CPU loop culls on the host, which has no depth buffer to test against";
+                    rows.push(Row::skipped(objects, variant, culling, why.into()));
+                    continue;
+                }
+                rows.push(match scene::run_on(&ctx, manifest, &o) {
+                    Ok(report) => summarise(&report, variant, manifest, best_copy),
+                    Err(e) => Row::failed(objects, variant, culling, e.to_string()),
+                });
+            }
+        }
+        if options.count_owners {
+            progress(&Step::Owners { objects });
+            let o = RunOptions {
+                objects,
+                frames: options.frames,
+                warmup: options.warmup,
+                mode: Mode::Mdi,
+                culling: Culling::Occlusion,
+                object_ids: true,
+                ..options.scene.clone()
+            };
+            owners.push(match scene::run_on(&ctx, manifest, &o) {
+                Ok(r) => Owners { objects, per_frame: r.frames.iter().filter_map(|f| f.owners).collect(), error: None },
+                Err(e) => Owners { objects, per_frame: vec![], error: Some(e.to_string()) },
             });
         }
     }
@@ -255,6 +365,9 @@ pub fn run(
         settings: Settings {
             objects: options.objects.clone(),
             variants: options.variants.iter().map(Variant::to_string).collect(),
+            cullings: options.cullings.clone(),
+            scene: options.scene.scene,
+            cut_every: options.scene.cut_every,
             frames: options.frames,
             warmup: options.warmup,
             compaction: options.scene.compaction,
@@ -267,6 +380,7 @@ pub fn run(
         bandwidth,
         bandwidth_error,
         rows,
+        owners,
     })
 }
 
@@ -278,7 +392,9 @@ pub fn summarise(report: &RunReport, variant: &Variant, manifest: &Manifest, bes
     let visible = last.map(|f| f.visible);
     let culled_on_gpu = report.mode != Mode::Cpu;
     let layout = manifest.layouts.iter().find(|l| l.name == report.layout);
-    let cull_bandwidth = match (culled_on_gpu, layout, visible) {
+    // The traffic model covers the one-pass culling (the occlusion passes read what they read).
+    let one_pass = report.culling != Culling::Occlusion;
+    let cull_bandwidth = match (culled_on_gpu && one_pass, layout, visible) {
         (true, Some(layout), Some(visible)) => {
             let record_bytes: u64 = layout.tokens.iter().map(|t| t.size as u64).sum();
             let shape = traffic::Shape {
@@ -292,7 +408,7 @@ pub fn summarise(report: &RunReport, variant: &Variant, manifest: &Manifest, bes
             let bytes = traffic::cull_and_compact(report.compaction, report.objects as u64, visible as u64, &shape);
             let per_frame = frames.iter().map(|f| {
                 let ms = f.passes.cull_ms? + f.passes.compact_ms.unwrap_or(0.0);
-                bytes.gbps(ms)
+                traffic::cull_and_compact(report.compaction, report.objects as u64, f.visible as u64, &shape).gbps(ms)
             });
             Stats::of_some(per_frame).map(|gbps| CullBandwidth {
                 bytes,
@@ -302,13 +418,22 @@ pub fn summarise(report: &RunReport, variant: &Variant, manifest: &Manifest, bes
         }
         _ => None,
     };
+    let mean = |f: &dyn Fn(&FrameReport) -> u32| {
+        (!frames.is_empty()).then(|| frames.iter().map(|x| f(x) as f64).sum::<f64>() / frames.len() as f64)
+    };
     Row {
         objects: report.objects,
         variant: variant.to_string(),
         mode: report.mode,
+        culling: report.culling,
         error: None,
+        skipped: None,
         visible,
         draws: last.map(|f| f.draws),
+        in_view_mean: mean(&|f| f.in_view),
+        draws_mean: mean(&|f| f.draws),
+        early_draws_mean: mean(&|f| f.early_draws),
+        late_draws_mean: mean(&|f| f.late_draws),
         visible_stable: frames.windows(2).all(|w| w[0].visible == w[1].visible),
         cpu_ms: stat(&|f| Some(f.cpu_record_ms + f.cpu_submit_ms)),
         cpu_record_ms: stat(&|f| Some(f.cpu_record_ms)),
@@ -318,6 +443,10 @@ pub fn summarise(report: &RunReport, variant: &Variant, manifest: &Manifest, bes
         compact_ms: stat(&|f| f.passes.compact_ms),
         preprocess_ms: stat(&|f| f.passes.preprocess_ms),
         execute_ms: stat(&|f| f.passes.execute_ms),
+        draw_ms: stat(&|f| f.passes.draw_ms),
+        pyramid_ms: stat(&|f| f.passes.pyramid_ms),
+        late_cull_ms: stat(&|f| f.passes.late_cull_ms),
+        late_draw_ms: stat(&|f| f.passes.late_draw_ms),
         preprocess: report.preprocess.clone(),
         explicit_preprocess: report.explicit_preprocess,
         unordered_sequences: report.unordered_sequences,

@@ -1,5 +1,6 @@
 //! `bench.svg` and `bench.png`: CPU and GPU milliseconds per frame against the object count,
-//! log–log, one line per mode.
+//! log–log, one line per mode (and culling choice); with a single object count — the default
+//! four-row comparison — one bar per row instead, the rows grouped by culling choice.
 //!
 //! Why log–log: the counts span three decades and the modes differ by orders of magnitude; a
 //! mode whose cost is proportional to the object count is a line of slope one, a mode whose
@@ -13,7 +14,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use std::path::Path;
 
-const SIZE: (u32, u32) = (1280, 520);
+const SIZE: (u32, u32) = (1280, 640);
 const FAMILIES: [&str; 3] = ["sans-serif", "serif", "monospace"];
 
 /// One line of a panel: a mode's `(objects, ms)` points, in count order.
@@ -22,22 +23,79 @@ pub type Series = (String, Vec<(f64, f64)>);
 /// Points of one panel: per variant, the median of `pick` at each count where it exists and is
 /// positive (log axes cannot show 0).
 pub fn series(report: &BenchReport, pick: fn(&Row) -> Option<Stats>) -> Vec<Series> {
-    report
-        .settings
-        .variants
-        .iter()
-        .map(|v| {
+    let several = report.settings.cullings.len() > 1;
+    let mut labels: Vec<(String, crate::scene::Culling)> = vec![];
+    for r in &report.rows {
+        if !labels.iter().any(|(v, c)| v == &r.variant && *c == r.culling) {
+            labels.push((r.variant.clone(), r.culling));
+        }
+    }
+    labels
+        .into_iter()
+        .map(|(v, c)| {
             let mut pts: Vec<(f64, f64)> = report
                 .rows
                 .iter()
-                .filter(|r| &r.variant == v && r.error.is_none())
+                .filter(|r| r.variant == v && r.culling == c && r.ran())
                 .filter_map(|r| pick(r).map(|s| (r.objects as f64, s.median)))
                 .filter(|&(_, y)| y > 0.0 && y.is_finite())
                 .collect();
             pts.sort_by(|a, b| a.0.total_cmp(&b.0));
-            (v.clone(), pts)
+            let label = if several { format!("{v} · {}", c.name()) } else { v };
+            (label, pts)
         })
         .collect()
+}
+
+/// One bar per row that ran: `(label, median of pick)`, in the report's row order.
+pub fn bars(report: &BenchReport, pick: fn(&Row) -> Option<Stats>) -> Vec<(String, f64)> {
+    let several = report.settings.cullings.len() > 1;
+    report
+        .rows
+        .iter()
+        .filter(|r| r.ran())
+        .filter_map(|r| pick(r).map(|s| (r.label(several), s.median)))
+        .filter(|(_, y)| y.is_finite() && *y >= 0.0)
+        .collect()
+}
+
+fn bar_panel<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    title: &str,
+    items: &[(String, f64)],
+) -> Result<(), String>
+where
+    DB::ErrorType: 'static,
+{
+    let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
+    let top = items.iter().map(|(_, y)| *y).fold(0.0f64, f64::max).max(1e-3) * 1.15;
+    let n = items.len().max(1);
+    let mut chart = ChartBuilder::on(area)
+        .caption(title, ("sans-serif", 22))
+        .margin(16)
+        .x_label_area_size(150)
+        .y_label_area_size(64)
+        .build_cartesian_2d(0.0..n as f64, 0.0..top)
+        .map_err(err)?;
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .disable_x_axis()
+        .y_desc("ms per frame")
+        .label_style(("sans-serif", 14))
+        .draw()
+        .map_err(err)?;
+    for (i, (label, y)) in items.iter().enumerate() {
+        let color = Palette99::pick(i).to_rgba();
+        let x = i as f64;
+        chart.draw_series([Rectangle::new([(x + 0.15, 0.0), (x + 0.85, *y)], color.filled())]).map_err(err)?;
+        chart
+            .draw_series([Text::new(format!("{y:.3}"), (x + 0.2, *y + top * 0.01), ("sans-serif", 12))])
+            .map_err(err)?;
+        let style = TextStyle::from(("sans-serif", 13)).transform(FontTransform::Rotate90);
+        chart.draw_series([Text::new(label.clone(), (x + 0.4, -top * 0.02), style)]).map_err(err)?;
+    }
+    Ok(())
 }
 
 fn register_fonts() -> Result<(), String> {
@@ -131,10 +189,16 @@ where
     root.fill(&WHITE).map_err(err)?;
     let (top, body) = root.split_vertically(36);
     top.titled(&format!("dgcc bench on {}", report.device.label()), ("sans-serif", 18)).map_err(err)?;
+    let halves = body.split_evenly((1, 2));
+    if report.settings.objects.len() == 1 {
+        let n = report.settings.objects[0];
+        bar_panel(&halves[0], &format!("CPU: record + submit, {n} objects"), &bars(report, |r| r.cpu_ms))?;
+        bar_panel(&halves[1], &format!("GPU: whole frame, {n} objects"), &bars(report, |r| r.gpu_ms))?;
+        return root.present().map_err(err);
+    }
     let cpu = series(report, |r| r.cpu_ms);
     let gpu = series(report, |r| r.gpu_ms);
     let xs = span(report.settings.objects.iter().map(|&n| n as f64), (1.0, 10.0));
-    let halves = body.split_evenly((1, 2));
     panel(&halves[0], "CPU: record + submit", &cpu, xs)?;
     panel(&halves[1], "GPU: whole frame", &gpu, xs)?;
     root.present().map_err(err)

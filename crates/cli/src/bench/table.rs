@@ -2,11 +2,14 @@
 //!
 //! Why this layout: one heading block says where and how the numbers were taken (device,
 //! driver, date, command line, copy bandwidth), one wide table has a row per (object count,
-//! mode) with medians and the spread of the two headline times, and a short comparison table
-//! puts each DGC variant's draw time next to the multi-draw path's at the same count, since
-//! that ratio is what the performance chapter argues about.
+//! mode, culling) with medians and the spread of the two headline times, a short comparison
+//! table puts each DGC variant's draw time next to the multi-draw path's at the same count,
+//! since that ratio is what the performance chapter argues about, and — when the run has the
+//! culling choices — the design's four-row table: CPU-driven, GPU-driven without culling, with
+//! frustum culling, with frustum + occlusion, each set against the objects that own a pixel.
 
 use super::{BenchReport, Row, Stats};
+use crate::scene::{Culling, Mode};
 use std::fmt::Write;
 
 fn ms(s: Option<Stats>) -> String {
@@ -84,16 +87,31 @@ pub fn markdown(report: &BenchReport) -> String {
         }
     }
     let _ = writeln!(out, "\nTimes in milliseconds: median (p10–p90) for the frame totals, medians for the passes. CPU = recording + vkQueueSubmit. cull+compact GB/s counts the bytes the kernels read and write.\n");
-    let _ = writeln!(out, "| objects | mode | visible | draws | CPU ms | GPU ms | cull | compact | preprocess | execute | preprocess buffer | cull+compact GB/s | of best copy |");
-    let _ = writeln!(out, "|---:|:---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    let _ = writeln!(
+        out,
+        "- scene `{}`{}; culling: {}",
+        s.scene.name(),
+        if s.cut_every > 0 { format!(", a camera cut every {} frames", s.cut_every) } else { String::new() },
+        s.cullings.iter().map(|c| c.name()).collect::<Vec<_>>().join(", ")
+    );
+    four_rows(report, &mut out);
+    let _ = writeln!(out, "\nTimes in milliseconds: median (p10–p90) for the frame totals, medians for the passes. CPU = recording + vkQueueSubmit. cull+compact GB/s counts the bytes the kernels read and write (one-pass culling).\n");
+    let _ = writeln!(out, "| objects | mode | culling | drawn | draws | CPU ms | GPU ms | cull | compact | preprocess | execute | pyramid | late cull | late draw | preprocess buffer | cull+compact GB/s | of best copy |");
+    let _ = writeln!(out, "|---:|:---|:---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for r in &report.rows {
-        if let Some(e) = &r.error {
+        let why = match (&r.error, &r.skipped) {
+            (Some(e), _) => Some(format!("failed: {e}")),
+            (None, Some(s)) => Some(format!("not run: {s}")),
+            (None, None) => None,
+        };
+        if let Some(why) = why {
             let _ = writeln!(
                 out,
-                "| {} | {} | failed: {} |  |  |  |  |  |  |  |  |  |  |",
+                "| {} | {} | {} | {} |  |  |  |  |  |  |  |  |  |  |  |  |  |",
                 r.objects,
                 r.variant,
-                e.replace('|', "\\|").replace('\n', " ")
+                r.culling.name(),
+                why.replace('|', "\\|").replace('\n', " ")
             );
             continue;
         }
@@ -101,18 +119,22 @@ pub fn markdown(report: &BenchReport) -> String {
         let count = |v: Option<u32>| v.map(|v| v.to_string()).unwrap_or_else(|| "–".into());
         let _ = writeln!(
             out,
-            "| {} | {} | {}{} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {}{} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             r.objects,
             r.variant,
+            r.culling.name(),
             count(r.visible),
             if r.visible_stable { "" } else { " (varies)" },
-            count(r.draws),
+            mean(r.draws_mean).replace('–', &count(r.draws)),
             spread(r.cpu_ms),
             spread(r.gpu_ms),
             ms(r.cull_ms),
             ms(r.compact_ms),
             ms(r.preprocess_ms),
             ms(r.execute_ms),
+            ms(r.pyramid_ms),
+            ms(r.late_cull_ms),
+            ms(r.late_draw_ms),
             preprocess(r),
             gbps,
             fraction
@@ -133,19 +155,107 @@ pub fn markdown(report: &BenchReport) -> String {
     out
 }
 
-/// `(objects, variant, dgc draw ms, mdi draw ms)` for every DGC row with an MDI row beside it.
+/// `(objects, variant, dgc draw ms, mdi draw ms)` for every DGC row with an MDI row beside it
+/// (same count and culling; the variant carries the culling when the bench ran several).
 pub fn comparisons(report: &BenchReport) -> Vec<(u32, String, f64, f64)> {
+    let several = report.settings.cullings.len() > 1;
     let mut out = vec![];
-    for r in report.rows.iter().filter(|r| r.mode == crate::scene::Mode::Dgc && r.error.is_none()) {
+    for r in report.rows.iter().filter(|r| r.mode == Mode::Dgc && r.ran()) {
         let mdi = report
             .rows
             .iter()
-            .find(|m| m.objects == r.objects && m.mode == crate::scene::Mode::Mdi && m.error.is_none());
-        if let (Some(d), Some(m)) = (r.draw_ms(), mdi.and_then(Row::draw_ms)) {
+            .find(|m| m.objects == r.objects && m.culling == r.culling && m.mode == Mode::Mdi && m.ran());
+        if let (Some(d), Some(m)) = (r.total_draw_ms(), mdi.and_then(Row::total_draw_ms)) {
             if m > 0.0 {
-                out.push((r.objects, r.variant.clone(), d, m));
+                out.push((r.objects, r.label(several), d, m));
             }
         }
     }
     out
+}
+
+fn mean(v: Option<f64>) -> String {
+    v.map(|v| format!("{v:.0}")).unwrap_or_else(|| "–".into())
+}
+
+/// The design's four rows for one object count, when the run has them.
+pub struct FourRows<'a> {
+    pub objects: u32,
+    /// (method, row) in the table's order; a method may have a row per mode.
+    pub rows: Vec<(&'static str, &'a Row)>,
+    /// Mean objects owning a pixel over the measured frames (the checking run).
+    pub owners_mean: Option<f64>,
+}
+
+/// The four-row tables of a report: per object count, the cpu row without culling and the
+/// dgc and mdi rows of each culling choice.
+pub fn four_row_tables(report: &BenchReport) -> Vec<FourRows<'_>> {
+    let mut out = vec![];
+    for &objects in &report.settings.objects {
+        let find = |mode: Mode, culling: Culling| {
+            report.rows.iter().find(|r| {
+                r.objects == objects && r.mode == mode && r.culling == culling && r.ran() && r.variant == mode.name()
+            })
+        };
+        let mut rows = vec![];
+        for (method, mode, culling) in [
+            ("CPU-driven", Mode::Cpu, Culling::None),
+            ("GPU-driven, no culling", Mode::Dgc, Culling::None),
+            ("GPU-driven, no culling", Mode::Mdi, Culling::None),
+            ("GPU-driven, frustum culling", Mode::Dgc, Culling::Frustum),
+            ("GPU-driven, frustum culling", Mode::Mdi, Culling::Frustum),
+            ("GPU-driven, frustum + occlusion", Mode::Dgc, Culling::Occlusion),
+            ("GPU-driven, frustum + occlusion", Mode::Mdi, Culling::Occlusion),
+        ] {
+            if let Some(r) = find(mode, culling) {
+                rows.push((method, r));
+            }
+        }
+        let owners = report.owners.iter().find(|o| o.objects == objects && !o.per_frame.is_empty());
+        let owners_mean = owners.map(|o| o.per_frame.iter().map(|&v| v as f64).sum::<f64>() / o.per_frame.len() as f64);
+        let cullings = rows.iter().map(|(_, r)| r.culling).collect::<Vec<_>>();
+        if cullings.contains(&Culling::None) && cullings.contains(&Culling::Occlusion) {
+            out.push(FourRows { objects, rows, owners_mean });
+        }
+    }
+    out
+}
+
+fn four_rows(report: &BenchReport, out: &mut String) {
+    for t in four_row_tables(report) {
+        let _ = writeln!(
+            out,
+            "\n## {} objects: CPU-driven, GPU-driven without culling, with frustum culling, with frustum + occlusion\n",
+            t.objects
+        );
+        if let Some(o) = t.owners_mean {
+            let _ = writeln!(out, "Objects owning at least one pixel of the image (mean over the frames, from an object-id target in a checking run): {o:.0}.\n");
+        }
+        let _ = writeln!(out, "| method | mode | frame GPU ms | CPU ms | draws (mean) | draws per pixel owner | in view (mean) | GPU ms vs no culling | early draw | pyramid | late cull | late draw |");
+        let _ = writeln!(out, "|:---|:---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+        for (method, r) in &t.rows {
+            let none = t.rows.iter().find(|(_, n)| n.mode == r.mode && n.culling == Culling::None).map(|(_, n)| *n);
+            let ratio = match (r.gpu_ms, none.and_then(|n| n.gpu_ms)) {
+                (Some(a), Some(b)) if b.median > 0.0 => format!("{:.2}×", a.median / b.median),
+                _ => "–".into(),
+            };
+            let per_owner = match (r.draws_mean, t.owners_mean) {
+                (Some(d), Some(o)) if o > 0.0 => format!("{:.2}", d / o),
+                _ => "–".into(),
+            };
+            let _ = writeln!(
+                out,
+                "| {method} | {} | {} | {} | {} | {per_owner} | {} | {ratio} | {} | {} | {} | {} |",
+                r.variant,
+                spread(r.gpu_ms),
+                ms(r.cpu_ms),
+                mean(r.draws_mean),
+                mean(r.in_view_mean),
+                if r.culling == Culling::Occlusion { ms(r.draw_ms) } else { "–".into() },
+                ms(r.pyramid_ms),
+                ms(r.late_cull_ms),
+                ms(r.late_draw_ms),
+            );
+        }
+    }
 }

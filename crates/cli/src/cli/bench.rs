@@ -7,7 +7,7 @@
 
 use super::{CompileOptions, MessageFormat, FAILED, OK, USAGE};
 use dgcc_cli::bench::{self, BenchOptions, Step, Variant};
-use dgcc_cli::scene::{Compaction, RunOptions};
+use dgcc_cli::scene::{Compaction, Culling, RunOptions, SceneKind};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
 
@@ -17,14 +17,27 @@ pub struct BenchArgs {
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
     /// Object counts, comma-separated.
-    #[arg(long, value_delimiter = ',', default_value = "1000,10000,100000,1000000")]
+    #[arg(long, value_delimiter = ',', default_value = "10000")]
     pub objects: Vec<u32>,
     /// Modes, comma-separated: cpu, mdi, dgc; dgc may add -explicit/-implicit (preprocess) and
     /// -ordered/-unordered (the UnorderedSequences flag), e.g. dgc-explicit-ordered.
-    #[arg(long, value_delimiter = ',', default_value = "cpu,mdi,dgc,dgc-explicit")]
+    #[arg(long, value_delimiter = ',', default_value = "cpu,mdi,dgc")]
     pub modes: Vec<String>,
+    /// Culling choices, comma-separated: none, frustum, occlusion (cpu rows skip occlusion).
+    #[arg(long, value_delimiter = ',', default_value = "none,frustum,occlusion")]
+    pub culling: Vec<String>,
+    /// The scene: city (occlusion matters, the camera walks the streets) or field (spheres on
+    /// a plane under a fixed camera, the throughput scene).
+    #[arg(long, default_value = "city", value_parser = ["city", "field"])]
+    pub scene: String,
+    /// The city's camera cuts to another street every N frames (0: never).
+    #[arg(long, default_value_t = 50)]
+    pub cut_every: u32,
+    /// Skip the checking run that counts the objects owning a pixel.
+    #[arg(long)]
+    pub no_owners: bool,
     /// Measured frames per row.
-    #[arg(long, default_value_t = 20)]
+    #[arg(long, default_value_t = 100)]
     pub frames: u32,
     /// Frames run and discarded before measuring.
     #[arg(long, default_value_t = 3)]
@@ -43,9 +56,9 @@ pub struct BenchArgs {
     #[arg(long, default_value_t = 256)]
     pub copy_mib: u64,
     /// Render target width and height.
-    #[arg(long, default_value_t = 256)]
+    #[arg(long, default_value_t = 2560)]
     pub width: u32,
-    #[arg(long, default_value_t = 256)]
+    #[arg(long, default_value_t = 1440)]
     pub height: u32,
     /// The draw layout to run (default: the one a kernel writes).
     #[arg(long)]
@@ -64,6 +77,21 @@ pub fn run(args: &BenchArgs) -> i32 {
             return USAGE;
         }
     };
+    let cullings: Result<Vec<Culling>, String> = args
+        .culling
+        .iter()
+        .map(|c| {
+            Culling::from_name(c.trim())
+                .ok_or_else(|| format!("unknown culling `{c}`: expected none, frustum or occlusion"))
+        })
+        .collect();
+    let cullings = match cullings {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("error: --culling: {e}");
+            return USAGE;
+        }
+    };
     let compile =
         CompileOptions { targets: args.targets.clone(), message_format: MessageFormat::Human, deny_warnings: false };
     let Some((ok, compilation)) = super::check::compile_and_report(&args.file, &compile) else {
@@ -76,6 +104,8 @@ pub fn run(args: &BenchArgs) -> i32 {
     let options = BenchOptions {
         objects: args.objects.clone(),
         variants,
+        cullings,
+        count_owners: !args.no_owners,
         frames: args.frames,
         warmup: args.warmup,
         scene: RunOptions {
@@ -83,6 +113,8 @@ pub fn run(args: &BenchArgs) -> i32 {
             preprocess_budget: args.preprocess_budget_mib.saturating_mul(1 << 20),
             width: args.width,
             height: args.height,
+            scene: SceneKind::from_name(&args.scene).unwrap_or_default(),
+            cut_every: args.cut_every,
             layout: args.layout.clone(),
             ..defaults.scene
         },

@@ -2,7 +2,7 @@
 //! device and print what each frame did.
 
 use super::{FAILED, OK, USAGE};
-use dgcc_cli::scene::{self, Mode, ObjectId, RunOptions};
+use dgcc_cli::scene::{self, Culling, Mode, ObjectId, RunOptions, SceneKind};
 use std::path::{Path, PathBuf};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -10,6 +10,38 @@ pub enum ModeArg {
     Dgc,
     Mdi,
     Cpu,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum CullingArg {
+    None,
+    Frustum,
+    Occlusion,
+}
+
+impl CullingArg {
+    pub fn culling(self) -> Culling {
+        match self {
+            CullingArg::None => Culling::None,
+            CullingArg::Frustum => Culling::Frustum,
+            CullingArg::Occlusion => Culling::Occlusion,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum SceneArg {
+    City,
+    Field,
+}
+
+impl SceneArg {
+    pub fn scene(self) -> SceneKind {
+        match self {
+            SceneArg::City => SceneKind::City,
+            SceneArg::Field => SceneKind::Field,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -38,6 +70,22 @@ pub struct RunArgs {
     /// vkCmdPushConstants + vkCmdDrawIndexed per visible object, recorded every frame.
     #[arg(long, value_enum, default_value_t = ModeArg::Dgc)]
     pub mode: ModeArg,
+    /// none: draw every object; frustum: skip what is outside the view; occlusion: frustum and
+    /// two-pass occlusion culling against a depth pyramid (dgc and mdi; the host culls in cpu
+    /// mode and has no depth buffer).
+    #[arg(long, value_enum, default_value_t = CullingArg::Frustum)]
+    pub culling: CullingArg,
+    /// city: buildings, trees, rocks and barrels, the camera walking the streets (occlusion
+    /// matters); field: spheres on a plane under a fixed camera (dgcc 0.1's scene).
+    #[arg(long, value_enum, default_value_t = SceneArg::City)]
+    pub scene: SceneArg,
+    /// The city's camera cuts to another street every N frames (0: never).
+    #[arg(long, default_value_t = 50)]
+    pub cut_every: u32,
+    /// Render object ids too and report, per frame, how many objects own a pixel and the
+    /// culling efficiency (draws per such object).
+    #[arg(long)]
+    pub object_ids: bool,
     /// Write the last frame as a PNG image.
     #[arg(long)]
     pub png: Option<PathBuf>,
@@ -50,6 +98,12 @@ pub struct RunArgs {
     /// Image width and height in pixels.
     #[arg(long, default_value_t = 256)]
     pub size: u32,
+    /// Image width, instead of --size.
+    #[arg(long)]
+    pub width: Option<u32>,
+    /// Image height, instead of --size.
+    #[arg(long)]
+    pub height: Option<u32>,
     /// Preprocess memory the executor may use, in MiB (longer streams run in chunks).
     #[arg(long, default_value_t = 64)]
     pub preprocess_budget_mib: u64,
@@ -88,8 +142,12 @@ pub fn run(args: &RunArgs) -> i32 {
             ModeArg::Cpu => Mode::Cpu,
         },
         seed: args.seed,
-        width: args.size,
-        height: args.size,
+        scene: args.scene.scene(),
+        culling: args.culling.culling(),
+        cut_every: args.cut_every,
+        object_ids: args.object_ids,
+        width: args.width.unwrap_or(args.size),
+        height: args.height.unwrap_or(args.size),
         preprocess_budget: args.preprocess_budget_mib.saturating_mul(1 << 20),
         unordered_sequences: args.sequences.map(|s| s == SequencesArg::Unordered),
         validate_stream: args.validate_stream,

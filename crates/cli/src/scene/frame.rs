@@ -1,16 +1,22 @@
 //! Recording one frame in each mode, with timestamps around every pass.
 //!
-//! Order: [cull → compact, or the fused kernel → stream validation when asked] (dgc, mdi) → render (dgc: the executor, chunk by chunk; mdi: one
-//! `vkCmdDrawIndexedIndirectCount` over the same stream; cpu: push constants + draw per
-//! visible object, visibility computed on the host by the reference culling) → copy the colour
-//! target on the last frame → copy the count to the host buffer. Query slots: 0 frame start, 1 after cull, 2 after compact,
-//! 3/4 around the draw (mdi, cpu), 5 frame end, and from 6 four per chunk (preprocess begin,
-//! end, execute begin, end) for dgc. With `Compaction::Fused` slots 1 and 2 are written back
-//! to back after the one kernel (the report gives its time as culling).
+//! Order: the frame's uniforms (`vkCmdUpdateBuffer`) → the attachments into their layouts →
+//! pass 0: [cull → compact, or the fused kernel → stream validation when asked] (dgc, mdi) →
+//! draw (dgc: the executor, chunk by chunk; mdi: one `vkCmdDrawIndexedIndirectCount`; cpu:
+//! push constants + draw per object the host's culling keeps) → under occlusion culling, the
+//! depth pyramid from pass 0's depth, then pass 1 (the late pass: cull against the pyramid →
+//! compact → draw, loading what pass 0 drew) → copy the colour (and object-id) target when
+//! asked → copy both passes' counts to the host buffer.
+//!
+//! Query slots: 0 frame start; per pass p, from 1 + 5p: after cull, after compact, draw begin,
+//! draw end; 5 after the pyramid; 10 frame end; from 11 four per chunk and pass (preprocess
+//! begin, end, execute begin, end) for dgc, pass 1's after pass 0's. With `Compaction::Fused`
+//! the after-cull and after-compact slots are written back to back after the one kernel (the
+//! report gives its time as culling).
 
-use super::gpu::SceneGpu;
-use super::world::{self, Frame, Lod, Object};
-use super::{Compaction, ObjectId};
+use super::gpu::{SceneGpu, COUNT_BYTES};
+use super::world::{self, Frame, Lod, Object, MESH_KINDS};
+use super::{Compaction, Culling, ObjectId};
 use ash::vk;
 use dgcc::runtime::dgc::{DgcDevice, DgcLayout};
 use dgcc::runtime::error::Result;
@@ -20,18 +26,38 @@ use dgcc::runtime::validate::StreamValidator;
 use dgcc::runtime::GpuContext;
 
 pub const SLOT_START: u32 = 0;
-pub const SLOT_CULL: u32 = 1;
-pub const SLOT_COMPACT: u32 = 2;
-pub const SLOT_DRAW_BEGIN: u32 = 3;
-pub const SLOT_DRAW_END: u32 = 4;
-pub const SLOT_END: u32 = 5;
-pub const SLOT_CHUNKS: u32 = 6;
+pub const SLOT_PYRAMID: u32 = 5;
+pub const SLOT_END: u32 = 10;
+pub const SLOT_CHUNKS: u32 = 11;
 
-/// What drives the draw pass.
+/// The slots of pass `p`: after cull, after compact, draw begin, draw end.
+pub fn pass_slots(p: u32) -> [u32; 4] {
+    let base = 1 + 5 * p;
+    [base, base + 1, base + 2, base + 3]
+}
+
+/// The culling kernels' push constant for pass `p` under `culling` (`PASS_*` in scene_data.glsl).
+fn pass_word(culling: Culling, p: u32) -> u32 {
+    match (culling, p) {
+        (Culling::Occlusion, 0) => 1,
+        (Culling::Occlusion, _) => 2,
+        _ => 0,
+    }
+}
+
+/// What drives the draw passes.
 pub enum Driver<'a> {
-    Dgc { dev: &'a DgcDevice, layout: &'a DgcLayout, exec: &'a Execution },
+    /// One execution per pass (each with its own preprocess memory).
+    Dgc {
+        dev: &'a DgcDevice,
+        layout: &'a DgcLayout,
+        execs: [&'a Execution; 2],
+    },
     Mdi(&'a Fallback),
-    Cpu { objects: &'a [Object], frame: &'a Frame, lods: [Lod; 3] },
+    Cpu {
+        objects: &'a [Object],
+        lods: &'a [Lod; 3 * MESH_KINDS],
+    },
 }
 
 /// Host-side results of recording (cpu mode knows its draws before the GPU runs).
@@ -39,9 +65,26 @@ pub struct Recorded {
     pub host_draws: Option<u32>,
 }
 
+/// What one frame records besides the scene's objects.
+pub struct FrameInput<'a> {
+    pub driver: Driver<'a>,
+    /// The frame's uniforms, as uploaded at its start.
+    pub frame: &'a Frame,
+    pub culling: Culling,
+    pub size: (u32, u32),
+    /// Copy the colour (and object-id) target for the host.
+    pub readback: bool,
+    /// One per pass the frame runs, to check its stream right after compaction.
+    pub validators: &'a [StreamValidator],
+    /// Chunks per pass the query pool has slots for.
+    pub chunk_slots: u32,
+}
+
 fn ts(d: &ash::Device, cmd: vk::CommandBuffer, g: &SceneGpu, slot: u32) {
-    // SAFETY: the pool has `query_count` slots, reset at the start of the frame.
-    unsafe { d.cmd_write_timestamp2(cmd, vk::PipelineStageFlags2::ALL_COMMANDS, g.queries, slot) };
+    if slot < g.query_count {
+        // SAFETY: the pool has `query_count` slots, reset at the start of the frame.
+        unsafe { d.cmd_write_timestamp2(cmd, vk::PipelineStageFlags2::ALL_COMMANDS, g.queries, slot) };
+    }
 }
 
 fn memory_barrier(d: &ash::Device, cmd: vk::CommandBuffer, dst: vk::PipelineStageFlags2, dst_access: vk::AccessFlags2) {
@@ -69,23 +112,59 @@ fn range(aspect: vk::ImageAspectFlags) -> vk::ImageSubresourceRange {
     }
 }
 
+/// The attachment writes of one render pass instance before the next one loads them.
+fn attachments_to_next_pass(d: &ash::Device, cmd: vk::CommandBuffer) {
+    let b = [vk::MemoryBarrier2::default()
+        .src_stage_mask(vk::PipelineStageFlags2::COLOR_ATTACHMENT_OUTPUT | vk::PipelineStageFlags2::LATE_FRAGMENT_TESTS)
+        .src_access_mask(vk::AccessFlags2::COLOR_ATTACHMENT_WRITE | vk::AccessFlags2::DEPTH_STENCIL_ATTACHMENT_WRITE)
+        .dst_stage_mask(
+            vk::PipelineStageFlags2::COLOR_ATTACHMENT_OUTPUT
+                | vk::PipelineStageFlags2::EARLY_FRAGMENT_TESTS
+                | vk::PipelineStageFlags2::LATE_FRAGMENT_TESTS,
+        )
+        .dst_access_mask(
+            vk::AccessFlags2::COLOR_ATTACHMENT_READ
+                | vk::AccessFlags2::COLOR_ATTACHMENT_WRITE
+                | vk::AccessFlags2::DEPTH_STENCIL_ATTACHMENT_READ
+                | vk::AccessFlags2::DEPTH_STENCIL_ATTACHMENT_WRITE,
+        )];
+    // SAFETY: between render pass instances.
+    unsafe { d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().memory_barriers(&b)) };
+}
+
 /// Opens and closes rendering; after the first chunk it loads what the previous one drew.
 struct Render<'a> {
     d: &'a ash::Device,
     g: &'a SceneGpu,
     width: u32,
     height: u32,
+    /// Whether the first chunk clears the targets (pass 0) or loads them (the late pass).
+    clear: bool,
+    /// The first timestamp slot of this pass's chunks.
+    chunk_base: u32,
+    /// Chunks this pass has slots for.
+    chunk_slots: u32,
 }
 
 impl Render<'_> {
     fn begin_rendering(&self, cmd: vk::CommandBuffer, clear: bool) {
         let load = if clear { vk::AttachmentLoadOp::CLEAR } else { vk::AttachmentLoadOp::LOAD };
-        let color = [vk::RenderingAttachmentInfo::default()
+        let mut color = vec![vk::RenderingAttachmentInfo::default()
             .image_view(self.g.color.view)
             .image_layout(vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL)
             .load_op(load)
             .store_op(vk::AttachmentStoreOp::STORE)
             .clear_value(vk::ClearValue { color: vk::ClearColorValue { float32: [0.05, 0.06, 0.08, 1.0] } })];
+        if let Some(ids) = &self.g.ids {
+            color.push(
+                vk::RenderingAttachmentInfo::default()
+                    .image_view(ids.view)
+                    .image_layout(vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL)
+                    .load_op(load)
+                    .store_op(vk::AttachmentStoreOp::STORE)
+                    .clear_value(vk::ClearValue { color: vk::ClearColorValue { uint32: [0; 4] } }),
+            );
+        }
         let depth = vk::RenderingAttachmentInfo::default()
             .image_view(self.g.depth.view)
             .image_layout(vk::ImageLayout::DEPTH_ATTACHMENT_OPTIMAL)
@@ -110,128 +189,69 @@ impl Pass for Render<'_> {
     fn begin(&mut self, cmd: vk::CommandBuffer, chunk: u32) {
         if chunk > 0 {
             // The previous chunk's attachment writes before this chunk loads them.
-            let b = [vk::MemoryBarrier2::default()
-                .src_stage_mask(
-                    vk::PipelineStageFlags2::COLOR_ATTACHMENT_OUTPUT | vk::PipelineStageFlags2::LATE_FRAGMENT_TESTS,
-                )
-                .src_access_mask(
-                    vk::AccessFlags2::COLOR_ATTACHMENT_WRITE | vk::AccessFlags2::DEPTH_STENCIL_ATTACHMENT_WRITE,
-                )
-                .dst_stage_mask(
-                    vk::PipelineStageFlags2::COLOR_ATTACHMENT_OUTPUT
-                        | vk::PipelineStageFlags2::EARLY_FRAGMENT_TESTS
-                        | vk::PipelineStageFlags2::LATE_FRAGMENT_TESTS,
-                )
-                .dst_access_mask(
-                    vk::AccessFlags2::COLOR_ATTACHMENT_READ
-                        | vk::AccessFlags2::COLOR_ATTACHMENT_WRITE
-                        | vk::AccessFlags2::DEPTH_STENCIL_ATTACHMENT_READ
-                        | vk::AccessFlags2::DEPTH_STENCIL_ATTACHMENT_WRITE,
-                )];
-            // SAFETY: between render pass instances.
-            unsafe { self.d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().memory_barriers(&b)) };
+            attachments_to_next_pass(self.d, cmd);
         }
-        self.begin_rendering(cmd, chunk == 0);
+        self.begin_rendering(cmd, self.clear && chunk == 0);
     }
     fn end(&mut self, cmd: vk::CommandBuffer, _chunk: u32) {
         // SAFETY: rendering was begun by `begin`.
         unsafe { self.d.cmd_end_rendering(cmd) };
     }
     fn phase(&mut self, cmd: vk::CommandBuffer, phase: Phase) {
-        let slot = match phase {
-            Phase::PreprocessBegin(k) => SLOT_CHUNKS + 4 * k,
-            Phase::PreprocessEnd(k) => SLOT_CHUNKS + 4 * k + 1,
-            Phase::ExecuteBegin(k) => SLOT_CHUNKS + 4 * k + 2,
-            Phase::ExecuteEnd(k) => SLOT_CHUNKS + 4 * k + 3,
+        let (k, offset) = match phase {
+            Phase::PreprocessBegin(k) => (k, 0),
+            Phase::PreprocessEnd(k) => (k, 1),
+            Phase::ExecuteBegin(k) => (k, 2),
+            Phase::ExecuteEnd(k) => (k, 3),
         };
-        if slot < self.g.query_count {
-            ts(self.d, cmd, self.g, slot);
+        if k < self.chunk_slots {
+            ts(self.d, cmd, self.g, self.chunk_base + 4 * k + offset);
         }
     }
 }
 
-/// The compacted stream: one record per object at most, the count written by compaction.
-pub fn stream(g: &SceneGpu) -> Stream {
+/// Pass `p`'s compacted stream: one record per object at most, the count written by compaction.
+pub fn stream(g: &SceneGpu, p: usize) -> Stream {
+    let pass = &g.passes[p];
     Stream {
-        buffer: g.stream.buffer,
+        buffer: pass.stream.buffer,
         offset: 0,
-        address: g.stream.address,
+        address: pass.stream.address,
         max_sequences: (g.objects.size / 32) as u32,
-        count: Some(Count { buffer: g.counts.buffer, offset: 0, address: g.counts.address }),
+        count: Some(Count { buffer: pass.counts.buffer, offset: 0, address: pass.counts.address }),
     }
 }
 
 /// Record one frame into `cmd` (begun by the caller).
 ///
-/// `validator`, when given, checks the stream on the GPU right after compaction.
-///
 /// # Safety
 /// `cmd` is a command buffer of `ctx`'s device in the recording state, outside a render pass;
-/// `g` was created on `ctx`; `g`, `driver`'s objects and `validator` stay alive (not destroyed)
-/// until the submission finished.
+/// `g` was created on `ctx`; `g`, the input's driver objects and validators stay alive (not
+/// destroyed) until the submission finished.
 pub unsafe fn record(
     ctx: &GpuContext,
     g: &SceneGpu,
     cmd: vk::CommandBuffer,
-    driver: &Driver<'_>,
-    size: (u32, u32),
-    readback: bool,
-    validator: Option<&StreamValidator>,
+    input: &FrameInput<'_>,
 ) -> Result<Recorded> {
     // SAFETY: every command below records into `cmd`, which is recording on `ctx`'s device, and names
-    // objects of `g` (of `ctx`) and `validator`, which outlive the submission (this function's contract).
+    // objects of `g` (of `ctx`) and the input's, which outlive the submission (this function's contract).
     unsafe {
         let d = &ctx.device;
+        let (width, height) = input.size;
         d.cmd_reset_query_pool(cmd, g.queries, 0, g.query_count);
         ts(d, cmd, g, SLOT_START);
-        let compute = vk::PipelineBindPoint::COMPUTE;
-        let graphics = vk::PipelineBindPoint::GRAPHICS;
-        // What reads the stream and the count after the culling passes.
-        let consumers = (
-            vk::PipelineStageFlags2::COMPUTE_SHADER
-                | vk::PipelineStageFlags2::DRAW_INDIRECT
-                | vk::PipelineStageFlags2::VERTEX_SHADER
-                | vk::PipelineStageFlags2::TRANSFER,
-            vk::AccessFlags2::SHADER_READ
-                | vk::AccessFlags2::SHADER_WRITE
-                | vk::AccessFlags2::INDIRECT_COMMAND_READ
-                | vk::AccessFlags2::TRANSFER_READ,
-        );
-        let fused = !matches!(driver, Driver::Cpu { .. }) && g.compaction == Compaction::Fused;
-        if fused {
-            // The count was cleared at the end of the previous frame (or at setup).
-            d.cmd_bind_descriptor_sets(cmd, compute, g.compute_layout, 0, &[g.set.set], &[]);
-            d.cmd_bind_pipeline(cmd, compute, g.cull_compact);
-            d.cmd_dispatch(cmd, g.fused_groups, 1, 1);
-            // A pass ends when its kernel has finished (an ALL_COMMANDS timestamp waits for it); the
-            // barrier that makes its writes visible to the draws is timed apart (CULL → COMPACT is
-            // not reported for the fused kernel), as the bandwidth probe times its copies.
-            ts(d, cmd, g, SLOT_CULL);
-            memory_barrier(d, cmd, consumers.0, consumers.1);
-            ts(d, cmd, g, SLOT_COMPACT);
-            if let Some(v) = validator {
-                v.record(d, cmd, &stream(g))?;
-            }
-        } else if !matches!(driver, Driver::Cpu { .. }) {
-            d.cmd_bind_descriptor_sets(cmd, compute, g.compute_layout, 0, &[g.set.set], &[]);
-            d.cmd_bind_pipeline(cmd, compute, g.cull);
-            d.cmd_dispatch(cmd, g.groups, 1, 1);
-            ts(d, cmd, g, SLOT_CULL);
-            memory_barrier(d, cmd, vk::PipelineStageFlags2::COMPUTE_SHADER, vk::AccessFlags2::SHADER_READ);
-            d.cmd_bind_pipeline(cmd, compute, g.compact);
-            for phase in [0u32, 1] {
-                d.cmd_push_constants(cmd, g.compute_layout, vk::ShaderStageFlags::COMPUTE, 0, &phase.to_le_bytes());
-                d.cmd_dispatch(cmd, g.groups, 1, 1);
-                if phase == 1 {
-                    ts(d, cmd, g, SLOT_COMPACT);
-                }
-                memory_barrier(d, cmd, consumers.0, consumers.1);
-            }
-            if let Some(v) = validator {
-                v.record(d, cmd, &stream(g))?;
-            }
-        }
-        let to_attachment = [
+        // The frame's uniforms, for every stage after this.
+        d.cmd_update_buffer(cmd, g.frame.buffer, 0, dgcc::runtime::memory::as_bytes(std::slice::from_ref(input.frame)));
+        let uniforms = [vk::MemoryBarrier2::default()
+            .src_stage_mask(vk::PipelineStageFlags2::TRANSFER)
+            .src_access_mask(vk::AccessFlags2::TRANSFER_WRITE)
+            .dst_stage_mask(vk::PipelineStageFlags2::COMPUTE_SHADER | vk::PipelineStageFlags2::VERTEX_SHADER)
+            .dst_access_mask(vk::AccessFlags2::SHADER_READ)];
+        d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().memory_barriers(&uniforms));
+        let gpu_culls = !matches!(input.driver, Driver::Cpu { .. });
+        let two_pass = gpu_culls && input.culling == Culling::Occlusion;
+        let mut to_attachment = vec![
             vk::ImageMemoryBarrier2::default()
                 .src_stage_mask(vk::PipelineStageFlags2::TRANSFER)
                 .src_access_mask(vk::AccessFlags2::TRANSFER_READ)
@@ -242,7 +262,8 @@ pub unsafe fn record(
                 .image(g.color.image)
                 .subresource_range(range(vk::ImageAspectFlags::COLOR)),
             vk::ImageMemoryBarrier2::default()
-                .src_stage_mask(vk::PipelineStageFlags2::LATE_FRAGMENT_TESTS)
+                // The last frame's late draws and its pyramid's reads of this depth.
+                .src_stage_mask(vk::PipelineStageFlags2::LATE_FRAGMENT_TESTS | vk::PipelineStageFlags2::COMPUTE_SHADER)
                 .src_access_mask(vk::AccessFlags2::DEPTH_STENCIL_ATTACHMENT_WRITE)
                 .dst_stage_mask(
                     vk::PipelineStageFlags2::EARLY_FRAGMENT_TESTS | vk::PipelineStageFlags2::LATE_FRAGMENT_TESTS,
@@ -255,40 +276,227 @@ pub unsafe fn record(
                 .image(g.depth.image)
                 .subresource_range(range(vk::ImageAspectFlags::DEPTH)),
         ];
+        if let Some(ids) = &g.ids {
+            to_attachment.push(
+                vk::ImageMemoryBarrier2::default()
+                    .src_stage_mask(vk::PipelineStageFlags2::TRANSFER)
+                    .src_access_mask(vk::AccessFlags2::TRANSFER_READ)
+                    .dst_stage_mask(vk::PipelineStageFlags2::COLOR_ATTACHMENT_OUTPUT)
+                    .dst_access_mask(vk::AccessFlags2::COLOR_ATTACHMENT_WRITE)
+                    .old_layout(vk::ImageLayout::UNDEFINED)
+                    .new_layout(vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL)
+                    .image(ids.image)
+                    .subresource_range(range(vk::ImageAspectFlags::COLOR)),
+            );
+        }
         image_barrier(d, cmd, &to_attachment);
-        let pipeline = match driver {
-            Driver::Cpu { .. } => g.draw_push,
-            _ if g.object_id == ObjectId::Instance => g.draw_instance,
-            Driver::Mdi(_) => g.draw_mdi,
-            Driver::Dgc { .. } => g.draw_push,
-        };
-        d.cmd_bind_pipeline(cmd, graphics, pipeline);
-        d.cmd_bind_descriptor_sets(cmd, graphics, g.graphics_layout, 0, &[g.set.set], &[]);
-        let mut render = Render { d, g, width: size.0, height: size.1 };
-        let stream = stream(g);
         let mut host_draws = None;
-        match driver {
-            Driver::Dgc { dev, layout, exec } => {
+        for p in 0..if two_pass { 2usize } else { 1 } {
+            if p == 1 {
+                // The pyramid's time runs from pass 0's draw-end timestamp.
+                g.pyramid.record(d, cmd, g.build_pyramid, g.compute_layout, g.depth.image, input.size);
+                ts(d, cmd, g, SLOT_PYRAMID);
+                attachments_to_next_pass(d, cmd);
+            }
+            if gpu_culls {
+                cull_pass(d, cmd, g, p, pass_word(input.culling, p as u32))?;
+                if let Some(v) = input.validators.get(p) {
+                    v.record(d, cmd, &stream(g, p))?;
+                }
+            }
+            let n = draw_pass(d, cmd, g, input, p)?;
+            host_draws = host_draws.or(n);
+        }
+        let mut readbacks = vec![];
+        if input.readback {
+            readbacks.push((g.color.image, g.readback.buffer));
+            if let (Some(ids), Some(buffer)) = (&g.ids, &g.id_readback) {
+                readbacks.push((ids.image, buffer.buffer));
+            }
+        }
+        for (image, buffer) in readbacks {
+            let to_transfer = [vk::ImageMemoryBarrier2::default()
+                .src_stage_mask(vk::PipelineStageFlags2::COLOR_ATTACHMENT_OUTPUT)
+                .src_access_mask(vk::AccessFlags2::COLOR_ATTACHMENT_WRITE)
+                .dst_stage_mask(vk::PipelineStageFlags2::TRANSFER)
+                .dst_access_mask(vk::AccessFlags2::TRANSFER_READ)
+                .old_layout(vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL)
+                .new_layout(vk::ImageLayout::TRANSFER_SRC_OPTIMAL)
+                .image(image)
+                .subresource_range(range(vk::ImageAspectFlags::COLOR))];
+            image_barrier(d, cmd, &to_transfer);
+            let region = [vk::BufferImageCopy::default()
+                .image_subresource(vk::ImageSubresourceLayers {
+                    aspect_mask: vk::ImageAspectFlags::COLOR,
+                    mip_level: 0,
+                    base_array_layer: 0,
+                    layer_count: 1,
+                })
+                .image_extent(vk::Extent3D { width, height, depth: 1 })];
+            d.cmd_copy_image_to_buffer(cmd, image, vk::ImageLayout::TRANSFER_SRC_OPTIMAL, buffer, &region);
+        }
+        if let (true, Some(host)) = (input.readback, &g.stream_readback) {
+            for (pass, buffer) in g.passes.iter().zip(host) {
+                let region = [vk::BufferCopy { src_offset: 0, dst_offset: 0, size: buffer.size.min(pass.stream.size) }];
+                d.cmd_copy_buffer(cmd, pass.stream.buffer, buffer.buffer, &region);
+            }
+        }
+        // The counts (and the subgroup size the kernel saw) for the host, read after the fence; the
+        // barrier below makes the copies (images and counts) visible to the host.
+        for (p, pass) in g.passes.iter().enumerate() {
+            let region = [vk::BufferCopy { src_offset: 0, dst_offset: COUNT_BYTES * p as u64, size: COUNT_BYTES }];
+            d.cmd_copy_buffer(cmd, pass.counts.buffer, g.count_readback.buffer, &region);
+        }
+        let host = [vk::MemoryBarrier2::default()
+            .src_stage_mask(vk::PipelineStageFlags2::TRANSFER)
+            .src_access_mask(vk::AccessFlags2::TRANSFER_WRITE)
+            .dst_stage_mask(vk::PipelineStageFlags2::HOST)
+            .dst_access_mask(vk::AccessFlags2::HOST_READ)];
+        d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().memory_barriers(&host));
+        if gpu_culls && g.compaction == Compaction::Fused {
+            // Clear the counts for the next frame's fused kernels once everything that reads them —
+            // the draws (and DGC preprocessing) and the copies above — is done. Barriers order
+            // later submissions on the queue too, so the next frame starts from zero without a
+            // clear (and its barrier) in front of its culling.
+            let mut readers = vk::PipelineStageFlags2::DRAW_INDIRECT
+                | vk::PipelineStageFlags2::TRANSFER
+                | vk::PipelineStageFlags2::VERTEX_SHADER;
+            if matches!(input.driver, Driver::Dgc { .. }) {
+                readers |= dgcc::runtime::ext_dgc::bits::PIPELINE_STAGE_2_COMMAND_PREPROCESS_EXT;
+            }
+            let done = [vk::MemoryBarrier2::default()
+                .src_stage_mask(readers)
+                .dst_stage_mask(vk::PipelineStageFlags2::TRANSFER)];
+            d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().memory_barriers(&done));
+            for pass in &g.passes {
+                d.cmd_fill_buffer(cmd, pass.counts.buffer, 0, 16, 0);
+            }
+            let cleared = [vk::MemoryBarrier2::default()
+                .src_stage_mask(vk::PipelineStageFlags2::TRANSFER)
+                .src_access_mask(vk::AccessFlags2::TRANSFER_WRITE)
+                .dst_stage_mask(vk::PipelineStageFlags2::COMPUTE_SHADER)
+                .dst_access_mask(vk::AccessFlags2::SHADER_READ | vk::AccessFlags2::SHADER_WRITE)];
+            d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().memory_barriers(&cleared));
+        }
+        ts(d, cmd, g, SLOT_END);
+        Ok(Recorded { host_draws })
+    }
+}
+
+/// Cull (and compact) pass `p` on the GPU.
+///
+/// # Safety
+/// As `record`.
+unsafe fn cull_pass(d: &ash::Device, cmd: vk::CommandBuffer, g: &SceneGpu, p: usize, word: u32) -> Result<()> {
+    let compute = vk::PipelineBindPoint::COMPUTE;
+    let [after_cull, after_compact, ..] = pass_slots(p as u32);
+    // What reads the stream and the count after the culling passes.
+    let consumers = (
+        vk::PipelineStageFlags2::COMPUTE_SHADER
+            | vk::PipelineStageFlags2::DRAW_INDIRECT
+            | vk::PipelineStageFlags2::VERTEX_SHADER
+            | vk::PipelineStageFlags2::TRANSFER,
+        vk::AccessFlags2::SHADER_READ
+            | vk::AccessFlags2::SHADER_WRITE
+            | vk::AccessFlags2::INDIRECT_COMMAND_READ
+            | vk::AccessFlags2::TRANSFER_READ,
+    );
+    // SAFETY: the caller's contract.
+    unsafe {
+        d.cmd_bind_descriptor_sets(cmd, compute, g.compute_layout, 0, &[g.passes[p].set.set, g.pyramid.set], &[]);
+        d.cmd_push_constants(cmd, g.compute_layout, vk::ShaderStageFlags::COMPUTE, 0, &word.to_le_bytes());
+        if g.compaction == Compaction::Fused {
+            d.cmd_bind_pipeline(cmd, compute, g.cull_compact);
+            d.cmd_dispatch(cmd, g.fused_groups, 1, 1);
+            // A pass ends when its kernel has finished (an ALL_COMMANDS timestamp waits for it); the
+            // barrier that makes its writes visible to the draws is timed apart (cull → compact is
+            // not reported for the fused kernel), as the bandwidth probe times its copies.
+            ts(d, cmd, g, after_cull);
+            memory_barrier(d, cmd, consumers.0, consumers.1);
+            ts(d, cmd, g, after_compact);
+        } else {
+            d.cmd_bind_pipeline(cmd, compute, g.cull);
+            d.cmd_dispatch(cmd, g.groups, 1, 1);
+            ts(d, cmd, g, after_cull);
+            memory_barrier(d, cmd, vk::PipelineStageFlags2::COMPUTE_SHADER, vk::AccessFlags2::SHADER_READ);
+            d.cmd_bind_pipeline(cmd, compute, g.compact);
+            for phase in [0u32, 1] {
+                d.cmd_push_constants(cmd, g.compute_layout, vk::ShaderStageFlags::COMPUTE, 0, &phase.to_le_bytes());
+                d.cmd_dispatch(cmd, g.groups, 1, 1);
+                if phase == 1 {
+                    ts(d, cmd, g, after_compact);
+                }
+                memory_barrier(d, cmd, consumers.0, consumers.1);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Draw pass `p`'s stream (cpu mode: the host's culling, pass 0 only); `Some(draws)` in cpu mode.
+///
+/// # Safety
+/// As `record`.
+unsafe fn draw_pass(
+    d: &ash::Device,
+    cmd: vk::CommandBuffer,
+    g: &SceneGpu,
+    input: &FrameInput<'_>,
+    p: usize,
+) -> Result<Option<u32>> {
+    let graphics = vk::PipelineBindPoint::GRAPHICS;
+    let [_, _, draw_begin, draw_end] = pass_slots(p as u32);
+    let pipeline = match input.driver {
+        Driver::Cpu { .. } => g.draw_push,
+        _ if g.object_id == ObjectId::Instance => g.draw_instance,
+        Driver::Mdi(_) => g.draw_mdi,
+        Driver::Dgc { .. } => g.draw_push,
+    };
+    let (width, height) = input.size;
+    let mut render = Render {
+        d,
+        g,
+        width,
+        height,
+        clear: p == 0,
+        chunk_base: SLOT_CHUNKS + 4 * input.chunk_slots * p as u32,
+        chunk_slots: input.chunk_slots,
+    };
+    let stream = stream(g, p);
+    // SAFETY: the caller's contract.
+    unsafe {
+        d.cmd_bind_pipeline(cmd, graphics, pipeline);
+        d.cmd_bind_descriptor_sets(cmd, graphics, g.graphics_layout, 0, &[g.passes[p].set.set], &[]);
+        match &input.driver {
+            Driver::Dgc { dev, layout, execs } => {
+                ts(d, cmd, g, draw_begin);
                 // Used when the layout has no INDEX_BUFFER token (`RunOptions::bind_index_buffer`);
                 // a token overrides it per sequence.
                 d.cmd_bind_index_buffer(cmd, g.indices.buffer, 0, vk::IndexType::UINT32);
-                exec.record(dev, layout, cmd, &stream, &mut render)?
+                execs[p].record(dev, layout, cmd, &stream, &mut render)?;
+                ts(d, cmd, g, draw_end);
+                Ok(None)
             }
             Driver::Mdi(fallback) => {
-                render.begin_rendering(cmd, true);
-                ts(d, cmd, g, SLOT_DRAW_BEGIN);
+                render.begin_rendering(cmd, p == 0);
+                ts(d, cmd, g, draw_begin);
                 d.cmd_bind_index_buffer(cmd, g.indices.buffer, 0, vk::IndexType::UINT32);
                 fallback.record(d, cmd, &stream, g.graphics_layout, None)?;
-                ts(d, cmd, g, SLOT_DRAW_END);
+                ts(d, cmd, g, draw_end);
                 d.cmd_end_rendering(cmd);
+                Ok(None)
             }
-            Driver::Cpu { objects, frame, lods } => {
+            Driver::Cpu { objects, lods } => {
                 render.begin_rendering(cmd, true);
-                ts(d, cmd, g, SLOT_DRAW_BEGIN);
+                ts(d, cmd, g, draw_begin);
                 d.cmd_bind_index_buffer(cmd, g.indices.buffer, 0, vk::IndexType::UINT32);
                 let mut draws = 0;
+                let frustum = input.culling != Culling::None;
                 for (i, o) in objects.iter().enumerate() {
-                    let Some(lod) = world::cull(frame, o) else { continue };
+                    if frustum && !world::in_frustum(input.frame, o) {
+                        continue;
+                    }
+                    let lod = world::lod_index(input.frame, o);
                     let push = [i as u32, o.info[0]];
                     dgcc::runtime::push::push(
                         d,
@@ -302,73 +510,11 @@ pub unsafe fn record(
                     d.cmd_draw_indexed(cmd, l.index_count, 1, l.first_index, l.vertex_offset, 0);
                     draws += 1;
                 }
-                host_draws = Some(draws);
-                ts(d, cmd, g, SLOT_DRAW_END);
+                ts(d, cmd, g, draw_end);
                 d.cmd_end_rendering(cmd);
+                Ok(Some(draws))
             }
         }
-        if readback {
-            let to_transfer = [vk::ImageMemoryBarrier2::default()
-                .src_stage_mask(vk::PipelineStageFlags2::COLOR_ATTACHMENT_OUTPUT)
-                .src_access_mask(vk::AccessFlags2::COLOR_ATTACHMENT_WRITE)
-                .dst_stage_mask(vk::PipelineStageFlags2::TRANSFER)
-                .dst_access_mask(vk::AccessFlags2::TRANSFER_READ)
-                .old_layout(vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL)
-                .new_layout(vk::ImageLayout::TRANSFER_SRC_OPTIMAL)
-                .image(g.color.image)
-                .subresource_range(range(vk::ImageAspectFlags::COLOR))];
-            image_barrier(d, cmd, &to_transfer);
-            let region = [vk::BufferImageCopy::default()
-                .image_subresource(vk::ImageSubresourceLayers {
-                    aspect_mask: vk::ImageAspectFlags::COLOR,
-                    mip_level: 0,
-                    base_array_layer: 0,
-                    layer_count: 1,
-                })
-                .image_extent(vk::Extent3D { width: size.0, height: size.1, depth: 1 })];
-            d.cmd_copy_image_to_buffer(
-                cmd,
-                g.color.image,
-                vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
-                g.readback.buffer,
-                &region,
-            );
-        }
-        // The count (and the subgroup size the kernel saw) for the host, read after the fence; the
-        // barrier below makes both copies (image and count) visible to the host.
-        let region = [vk::BufferCopy { src_offset: 0, dst_offset: 0, size: 16 }];
-        d.cmd_copy_buffer(cmd, g.counts.buffer, g.count_readback.buffer, &region);
-        let host = [vk::MemoryBarrier2::default()
-            .src_stage_mask(vk::PipelineStageFlags2::TRANSFER)
-            .src_access_mask(vk::AccessFlags2::TRANSFER_WRITE)
-            .dst_stage_mask(vk::PipelineStageFlags2::HOST)
-            .dst_access_mask(vk::AccessFlags2::HOST_READ)];
-        d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().memory_barriers(&host));
-        if fused {
-            // Clear the count for the next frame's fused kernel once everything that reads it —
-            // the draws (and DGC preprocessing) and the copy above — is done. Barriers order
-            // later submissions on the queue too, so the next frame starts from zero without a
-            // clear (and its barrier) in front of its culling.
-            let mut readers = vk::PipelineStageFlags2::DRAW_INDIRECT
-                | vk::PipelineStageFlags2::TRANSFER
-                | vk::PipelineStageFlags2::VERTEX_SHADER;
-            if matches!(driver, Driver::Dgc { .. }) {
-                readers |= dgcc::runtime::ext_dgc::bits::PIPELINE_STAGE_2_COMMAND_PREPROCESS_EXT;
-            }
-            let done = [vk::MemoryBarrier2::default()
-                .src_stage_mask(readers)
-                .dst_stage_mask(vk::PipelineStageFlags2::TRANSFER)];
-            d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().memory_barriers(&done));
-            d.cmd_fill_buffer(cmd, g.counts.buffer, 0, 16, 0);
-            let cleared = [vk::MemoryBarrier2::default()
-                .src_stage_mask(vk::PipelineStageFlags2::TRANSFER)
-                .src_access_mask(vk::AccessFlags2::TRANSFER_WRITE)
-                .dst_stage_mask(vk::PipelineStageFlags2::COMPUTE_SHADER)
-                .dst_access_mask(vk::AccessFlags2::SHADER_READ | vk::AccessFlags2::SHADER_WRITE)];
-            d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().memory_barriers(&cleared));
-        }
-        ts(d, cmd, g, SLOT_END);
-        Ok(Recorded { host_draws })
     }
 }
 

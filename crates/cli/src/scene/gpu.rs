@@ -1,10 +1,13 @@
-//! The scene's GPU objects: buffers, the descriptor set, the four pipelines, the offscreen
-//! colour and depth targets, the timestamp pool.
+//! The scene's GPU objects: buffers, the descriptor sets, the pipelines, the offscreen colour,
+//! depth and object-id targets, the depth pyramid, the timestamp pool.
 //!
-//! Why one descriptor set for everything: every shader of the scene reads the same handful of
-//! buffers (objects, frame, visibility, stream, candidates, counts, vertices — bindings 0..6 as
-//! in `scene_data.glsl` and the `#define`s before each `#include "generated/scene.glsl"`), so
-//! one set bound at both bind points keeps the recording short.
+//! Why one descriptor set layout for everything: every shader of the scene reads the same
+//! handful of buffers (objects, frame, flags, stream, candidates, counts, vertices, last
+//! visibility — bindings 0..7 as in `scene_data.glsl`, `cull_common.glsl` and the `#define`s
+//! before each `#include "generated/scene.glsl"`), so one set bound at both bind points keeps
+//! the recording short. There are two sets of that layout, one per culling pass: each pass has
+//! its own flags, stream and count, so the late pass never writes what the early pass's draws
+//! still read. Set 1 is the depth pyramid's (`pyramid`).
 //!
 //! Why everything the GPU reads per frame is device-local (uploaded once through a staging
 //! buffer) and the count is copied out to a small host buffer at the end of the frame: on a
@@ -12,6 +15,7 @@
 //! indices from it, or the compaction writing its sums there, would measure the bus, not the
 //! technique (`dgcc bench` compares the passes against the memory's copy bandwidth).
 
+use super::pyramid::Pyramid;
 use super::world::{Frame, Meshes, Object};
 use super::{Compaction, ObjectId};
 use ash::vk;
@@ -28,6 +32,7 @@ const COMPACT_SPV: &[u8] = include_bytes!("../../../../shaders/runtime/spv/compa
 const CULL_COMPACT_SPV: &[u8] = include_bytes!("../../../../shaders/runtime/spv/cull_compact.comp.spv");
 const VERT_SPV: &[u8] = include_bytes!("../../../../shaders/runtime/spv/scene.vert.spv");
 const FRAG_SPV: &[u8] = include_bytes!("../../../../shaders/runtime/spv/scene.frag.spv");
+const PYRAMID_SPV: &[u8] = include_bytes!("../../../../shaders/runtime/spv/depth_pyramid.comp.spv");
 
 /// Objects each invocation of the fused kernel culls (its specialization constant 1): a
 /// subgroup claims its slots with one atomic per `subgroup size × this` objects. Measured on an
@@ -39,6 +44,9 @@ pub const FUSED_OBJECTS_PER_INVOCATION: u32 = 4;
 
 pub const COLOR_FORMAT: vk::Format = vk::Format::R8G8B8A8_UNORM;
 pub const DEPTH_FORMAT: vk::Format = vk::Format::D32_SFLOAT;
+pub const ID_FORMAT: vk::Format = vk::Format::R32_UINT;
+/// Bytes of one pass's slot in `count_readback`: its total and the subgroup size its kernel saw.
+pub const COUNT_BYTES: u64 = 16;
 
 pub struct Target {
     pub image: vk::Image,
@@ -46,19 +54,35 @@ pub struct Target {
     pub view: vk::ImageView,
 }
 
+/// What belongs to one culling pass (the single pass of `none` and `frustum`, or the early and
+/// the late pass of `occlusion`).
+pub struct PassGpu {
+    /// One word per object: drawn in this pass (the ordered compaction's input).
+    pub flags: Buffer,
+    pub stream: Buffer,
+    /// Total, subgroup size, two pad words, then the ordered compaction's group sums.
+    pub counts: Buffer,
+    /// Bindings 0..7 with this pass's flags, stream and counts.
+    pub set: StorageSet,
+}
+
 pub struct SceneGpu {
     pub objects: Buffer,
     pub frame: Buffer,
-    pub visibility: Buffer,
-    pub stream: Buffer,
     pub candidates: Buffer,
-    pub counts: Buffer,
-    /// The first 16 bytes of `counts` (total, subgroup size), copied at the end of each frame.
+    /// One word per object: visible at the end of the last frame's late pass (occlusion).
+    pub last_visible: Buffer,
+    pub passes: [PassGpu; 2],
+    /// Each pass's first 16 bytes of `counts` (total, subgroup size), copied at the end of each frame.
     pub count_readback: Buffer,
     pub vertices: Buffer,
     pub indices: Buffer,
     pub readback: Buffer,
-    pub set: StorageSet,
+    /// The object-id target's pixels (runs that count pixel owners).
+    pub id_readback: Option<Buffer>,
+    /// Both passes' streams for the host (runs that keep every frame's object ids), to list
+    /// what was drawn.
+    pub stream_readback: Option<[Buffer; 2]>,
     pub compute_layout: vk::PipelineLayout,
     pub graphics_layout: vk::PipelineLayout,
     pub cull: vk::Pipeline,
@@ -72,10 +96,15 @@ pub struct SceneGpu {
     pub draw_mdi: vk::Pipeline,
     /// The object id from `gl_InstanceIndex` (`ObjectId::Instance`, dgc and mdi).
     pub draw_instance: vk::Pipeline,
+    /// Builds the depth pyramid (`depth_pyramid.comp`).
+    pub build_pyramid: vk::Pipeline,
+    pub pyramid: Pyramid,
     /// Where the draws of this scene read the object id.
     pub object_id: ObjectId,
     pub color: Target,
     pub depth: Target,
+    /// Object id + 1 per pixel (0: background), when the run counts pixel owners.
+    pub ids: Option<Target>,
     pub queries: vk::QueryPool,
     pub query_count: u32,
     pub groups: u32,
@@ -100,6 +129,12 @@ pub struct SceneSetup<'a> {
     pub query_count: u32,
     pub compaction: Compaction,
     pub object_id: ObjectId,
+    /// How the depth pyramid's kernel is pinned (its kernel in the description).
+    pub pyramid_pin: Option<SubgroupPin>,
+    /// Render object ids into an R32_UINT target and read them back every frame.
+    pub object_ids: bool,
+    /// Read both passes' streams back every frame too.
+    pub streams_for_host: bool,
 }
 
 impl SceneGpu {
@@ -112,22 +147,34 @@ impl SceneGpu {
         })?;
         let stride = s.layout.stride as u64;
         let storage = vk::BufferUsageFlags::STORAGE_BUFFER;
-        let indirect = storage | vk::BufferUsageFlags::INDIRECT_BUFFER;
+        let indirect = storage | vk::BufferUsageFlags::INDIRECT_BUFFER | vk::BufferUsageFlags::TRANSFER_SRC;
         let groups = (n as u32).div_ceil(s.local_size);
         let upload_dst = storage | vk::BufferUsageFlags::TRANSFER_DST;
         let objects = Buffer::new(ctx, 32 * n, upload_dst, Location::Device)?;
         upload(ctx, &objects, as_bytes(s.objects))?;
+        // The frame uniforms are rewritten at the start of every frame (`vkCmdUpdateBuffer`).
         let frame = Buffer::new(ctx, std::mem::size_of::<Frame>() as u64, upload_dst, Location::Device)?;
-        let visibility = Buffer::new(ctx, 4 * n, storage, Location::Device)?;
-        let stream = Buffer::new(ctx, stride * n, indirect, Location::Device)?;
         let candidates = Buffer::new(ctx, stride * n, storage, Location::Device)?;
         let transfer = vk::BufferUsageFlags::TRANSFER_SRC | vk::BufferUsageFlags::TRANSFER_DST;
-        let counts = Buffer::new(ctx, 16 + 4 * groups as u64, indirect | transfer, Location::Device)?;
-        let count_readback = Buffer::new(ctx, 16, vk::BufferUsageFlags::TRANSFER_DST, Location::Host)?;
-        // The fused kernel adds to the count; every frame leaves it at zero for the next.
+        let last_visible = Buffer::new(ctx, 4 * n, storage | transfer, Location::Device)?;
+        let mut pass_buffers = vec![];
+        for _ in 0..2 {
+            let flags = Buffer::new(ctx, 4 * n, storage, Location::Device)?;
+            let stream = Buffer::new(ctx, stride * n, indirect, Location::Device)?;
+            let counts = Buffer::new(ctx, 16 + 4 * groups as u64, indirect | transfer, Location::Device)?;
+            pass_buffers.push((flags, stream, counts));
+        }
+        let count_readback = Buffer::new(ctx, 2 * COUNT_BYTES, vk::BufferUsageFlags::TRANSFER_DST, Location::Host)?;
+        // The fused kernel adds to the counts; every frame leaves them at zero for the next. No
+        // object was visible before the first frame.
         ctx.one_shot(|cmd| {
-            // SAFETY: a fresh buffer with TRANSFER_DST.
-            unsafe { ctx.device.cmd_fill_buffer(cmd, counts.buffer, 0, vk::WHOLE_SIZE, 0) };
+            // SAFETY: fresh buffers with TRANSFER_DST.
+            unsafe {
+                for (_, _, counts) in &pass_buffers {
+                    ctx.device.cmd_fill_buffer(cmd, counts.buffer, 0, vk::WHOLE_SIZE, 0);
+                }
+                ctx.device.cmd_fill_buffer(cmd, last_visible.buffer, 0, vk::WHOLE_SIZE, 0);
+            }
             Ok(())
         })?;
         let vertices = Buffer::new(ctx, 16 * s.meshes.vertices.len() as u64, upload_dst, Location::Device)?;
@@ -139,28 +186,72 @@ impl SceneGpu {
             Location::Device,
         )?;
         upload(ctx, &indices, as_bytes(&s.meshes.indices))?;
-        let readback =
-            Buffer::new(ctx, 4 * s.width as u64 * s.height as u64, vk::BufferUsageFlags::TRANSFER_DST, Location::Host)?;
+        let pixels = s.width as u64 * s.height as u64;
+        let readback = Buffer::new(ctx, 4 * pixels, vk::BufferUsageFlags::TRANSFER_DST, Location::Host)?;
+        let id_readback = match s.object_ids {
+            true => Some(Buffer::new(ctx, 4 * pixels, vk::BufferUsageFlags::TRANSFER_DST, Location::Host)?),
+            false => None,
+        };
+        let stream_readback = match s.streams_for_host {
+            true => Some([
+                Buffer::new(ctx, stride * n, vk::BufferUsageFlags::TRANSFER_DST, Location::Host)?,
+                Buffer::new(ctx, stride * n, vk::BufferUsageFlags::TRANSFER_DST, Location::Host)?,
+            ]),
+            false => None,
+        };
         let d = &ctx.device;
         let stages = vk::ShaderStageFlags::COMPUTE | vk::ShaderStageFlags::VERTEX | vk::ShaderStageFlags::FRAGMENT;
-        let bound = [
-            objects.buffer,
-            frame.buffer,
-            visibility.buffer,
-            stream.buffer,
-            candidates.buffer,
-            counts.buffer,
-            vertices.buffer,
-        ];
-        // SAFETY: live storage buffers of this device, destroyed after the set (`destroy`).
-        let set = unsafe { StorageSet::new(d, stages, &bound)? };
+        let mut passes = vec![];
+        for (flags, stream, counts) in pass_buffers {
+            let bound = [
+                objects.buffer,
+                frame.buffer,
+                flags.buffer,
+                stream.buffer,
+                candidates.buffer,
+                counts.buffer,
+                vertices.buffer,
+                last_visible.buffer,
+            ];
+            // SAFETY: live storage buffers of this device, destroyed after the set (`destroy`).
+            let set = unsafe { StorageSet::new(d, stages, &bound)? };
+            passes.push(PassGpu { flags, stream, counts, set });
+        }
+        let passes: [PassGpu; 2] = passes.try_into().map_err(|_| RuntimeError::Invalid("two passes".into()))?;
+        let color = target(
+            ctx,
+            COLOR_FORMAT,
+            vk::ImageUsageFlags::COLOR_ATTACHMENT | vk::ImageUsageFlags::TRANSFER_SRC,
+            vk::ImageAspectFlags::COLOR,
+            s,
+        )?;
+        let depth = target(
+            ctx,
+            DEPTH_FORMAT,
+            vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT | vk::ImageUsageFlags::SAMPLED,
+            vk::ImageAspectFlags::DEPTH,
+            s,
+        )?;
+        let ids = match s.object_ids {
+            true => Some(target(
+                ctx,
+                ID_FORMAT,
+                vk::ImageUsageFlags::COLOR_ATTACHMENT | vk::ImageUsageFlags::TRANSFER_SRC,
+                vk::ImageAspectFlags::COLOR,
+                s,
+            )?),
+            false => None,
+        };
+        let pyramid = Pyramid::new(ctx, depth.view, s.width, s.height)?;
+        let set_layout = passes[0].set.layout;
+        // Offset 0: the culling pass or the compaction phase; 4..16: the pyramid's size.
         let compute_layout = pipeline_layout(
             d,
-            set.layout,
-            &[vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::COMPUTE, offset: 0, size: 4 }],
+            &[set_layout, pyramid.set_layout],
+            &[vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::COMPUTE, offset: 0, size: 16 }],
         )?;
         let ranges = vk_ranges(s.push_constants);
-        let graphics_layout = pipeline_layout(d, set.layout, &ranges)?;
+        let graphics_layout = pipeline_layout(d, &[set_layout], &ranges)?;
         // SAFETY (the three kernels): embedded SPIR-V compiled for `compute_layout` (the set and a
         // 4-byte compute push range); `s.pin` was checked against the device by the caller.
         let cull = unsafe { compute_pipeline(d, compute_layout, CULL_SPV, &[(0, s.local_size)], None)? };
@@ -173,18 +264,13 @@ impl SceneGpu {
         } else {
             vk::Pipeline::null()
         };
-        let draw_push = graphics_pipeline(d, graphics_layout, ObjectSource::Push, s.width, s.height)?;
-        let draw_mdi = graphics_pipeline(d, graphics_layout, ObjectSource::DrawId, s.width, s.height)?;
-        let draw_instance = graphics_pipeline(d, graphics_layout, ObjectSource::Instance, s.width, s.height)?;
-        let color = target(
-            ctx,
-            COLOR_FORMAT,
-            vk::ImageUsageFlags::COLOR_ATTACHMENT | vk::ImageUsageFlags::TRANSFER_SRC,
-            vk::ImageAspectFlags::COLOR,
-            s,
-        )?;
-        let depth =
-            target(ctx, DEPTH_FORMAT, vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT, vk::ImageAspectFlags::DEPTH, s)?;
+        // SAFETY: as above; the kernel declares its own 256-wide workgroup, and its pin was
+        // checked against the device by the caller.
+        let build_pyramid = unsafe { compute_pipeline(d, compute_layout, PYRAMID_SPV, &[], s.pyramid_pin)? };
+        let targets = Targets { width: s.width, height: s.height, ids: s.object_ids };
+        let draw_push = graphics_pipeline(d, graphics_layout, ObjectSource::Push, targets)?;
+        let draw_mdi = graphics_pipeline(d, graphics_layout, ObjectSource::DrawId, targets)?;
+        let draw_instance = graphics_pipeline(d, graphics_layout, ObjectSource::Instance, targets)?;
         let pool_info =
             vk::QueryPoolCreateInfo::default().query_type(vk::QueryType::TIMESTAMP).query_count(s.query_count);
         // SAFETY: valid create info.
@@ -193,15 +279,15 @@ impl SceneGpu {
         Ok(SceneGpu {
             objects,
             frame,
-            visibility,
-            stream,
             candidates,
-            counts,
+            last_visible,
+            passes,
             count_readback,
             vertices,
             indices,
             readback,
-            set,
+            id_readback,
+            stream_readback,
             compute_layout,
             graphics_layout,
             cull,
@@ -210,9 +296,12 @@ impl SceneGpu {
             draw_push,
             draw_mdi,
             draw_instance,
+            build_pyramid,
+            pyramid,
             object_id: s.object_id,
             color,
             depth,
+            ids,
             queries,
             query_count: s.query_count,
             groups,
@@ -230,10 +319,8 @@ impl SceneGpu {
             for b in [
                 &mut self.objects,
                 &mut self.frame,
-                &mut self.visibility,
-                &mut self.stream,
                 &mut self.candidates,
-                &mut self.counts,
+                &mut self.last_visible,
                 &mut self.count_readback,
                 &mut self.vertices,
                 &mut self.indices,
@@ -241,13 +328,33 @@ impl SceneGpu {
             ] {
                 b.destroy(d);
             }
-            self.set.destroy(d);
-            for p in [self.cull, self.compact, self.cull_compact, self.draw_push, self.draw_mdi, self.draw_instance] {
+            if let Some(b) = &mut self.id_readback {
+                b.destroy(d);
+            }
+            for b in self.stream_readback.iter_mut().flatten() {
+                b.destroy(d);
+            }
+            for p in &mut self.passes {
+                p.set.destroy(d);
+                p.flags.destroy(d);
+                p.stream.destroy(d);
+                p.counts.destroy(d);
+            }
+            for p in [
+                self.cull,
+                self.compact,
+                self.cull_compact,
+                self.draw_push,
+                self.draw_mdi,
+                self.draw_instance,
+                self.build_pyramid,
+            ] {
                 d.destroy_pipeline(p, None);
             }
             d.destroy_pipeline_layout(self.compute_layout, None);
             d.destroy_pipeline_layout(self.graphics_layout, None);
-            for t in [&self.color, &self.depth] {
+            self.pyramid.destroy(d);
+            for t in [Some(&self.color), Some(&self.depth), self.ids.as_ref()].into_iter().flatten() {
                 d.destroy_image_view(t.view, None);
                 d.destroy_image(t.image, None);
                 d.free_memory(t.memory, None);
@@ -287,11 +394,10 @@ pub fn upload(ctx: &GpuContext, dst: &Buffer, data: &[u8]) -> Result<()> {
 
 fn pipeline_layout(
     d: &ash::Device,
-    set: vk::DescriptorSetLayout,
+    sets: &[vk::DescriptorSetLayout],
     ranges: &[vk::PushConstantRange],
 ) -> Result<vk::PipelineLayout> {
-    let sets = [set];
-    let info = vk::PipelineLayoutCreateInfo::default().set_layouts(&sets).push_constant_ranges(ranges);
+    let info = vk::PipelineLayoutCreateInfo::default().set_layouts(sets).push_constant_ranges(ranges);
     // SAFETY: valid create info.
     unsafe { d.create_pipeline_layout(&info, None) }.map_err(RuntimeError::vk("vkCreatePipelineLayout"))
 }
@@ -304,13 +410,22 @@ enum ObjectSource {
     Instance,
 }
 
+/// What the draws render into.
+#[derive(Clone, Copy)]
+struct Targets {
+    width: u32,
+    height: u32,
+    /// A second colour attachment for object ids.
+    ids: bool,
+}
+
 fn graphics_pipeline(
     d: &ash::Device,
     layout: vk::PipelineLayout,
     source: ObjectSource,
-    width: u32,
-    height: u32,
+    targets: Targets,
 ) -> Result<vk::Pipeline> {
+    let Targets { width, height, ids } = targets;
     // SAFETY: the scene's embedded, valid SPIR-V.
     let vert = unsafe { module(d, VERT_SPV)? };
     // SAFETY: as above.
@@ -352,11 +467,13 @@ fn graphics_pipeline(
         .depth_write_enable(true)
         .depth_compare_op(vk::CompareOp::LESS);
     let attachments =
-        [vk::PipelineColorBlendAttachmentState::default().color_write_mask(vk::ColorComponentFlags::RGBA)];
-    let blend = vk::PipelineColorBlendStateCreateInfo::default().attachments(&attachments);
-    let formats = [COLOR_FORMAT];
+        [vk::PipelineColorBlendAttachmentState::default().color_write_mask(vk::ColorComponentFlags::RGBA); 2];
+    let count = if ids { 2 } else { 1 };
+    let blend = vk::PipelineColorBlendStateCreateInfo::default().attachments(&attachments[..count]);
+    let formats = [COLOR_FORMAT, ID_FORMAT];
+    let formats = &formats[..count];
     let mut rendering = vk::PipelineRenderingCreateInfo::default()
-        .color_attachment_formats(&formats)
+        .color_attachment_formats(formats)
         .depth_attachment_format(DEPTH_FORMAT);
     let info = [vk::GraphicsPipelineCreateInfo::default()
         .stages(&stages)
@@ -386,11 +503,44 @@ fn target(
     s: &SceneSetup<'_>,
 ) -> Result<Target> {
     let d = &ctx.device;
+    let (image, memory) = make_image(ctx, format, s.width, s.height, 1, usage)?;
+    let view_info = vk::ImageViewCreateInfo::default()
+        .image(image)
+        .view_type(vk::ImageViewType::TYPE_2D)
+        .format(format)
+        .subresource_range(vk::ImageSubresourceRange {
+            aspect_mask: aspect,
+            base_mip_level: 0,
+            level_count: 1,
+            base_array_layer: 0,
+            layer_count: 1,
+        });
+    // SAFETY: a view of the live image just made; both are destroyed on failure.
+    unsafe {
+        let view = d.create_image_view(&view_info, None).map_err(|r| {
+            d.destroy_image(image, None);
+            d.free_memory(memory, None);
+            RuntimeError::Vulkan { call: "vkCreateImageView", result: r }
+        })?;
+        Ok(Target { image, memory, view })
+    }
+}
+
+/// A 2D device-local image with `mips` levels, bound to its own memory.
+pub(super) fn make_image(
+    ctx: &GpuContext,
+    format: vk::Format,
+    width: u32,
+    height: u32,
+    mips: u32,
+    usage: vk::ImageUsageFlags,
+) -> Result<(vk::Image, vk::DeviceMemory)> {
+    let d = &ctx.device;
     let info = vk::ImageCreateInfo::default()
         .image_type(vk::ImageType::TYPE_2D)
         .format(format)
-        .extent(vk::Extent3D { width: s.width, height: s.height, depth: 1 })
-        .mip_levels(1)
+        .extent(vk::Extent3D { width, height, depth: 1 })
+        .mip_levels(mips)
         .array_layers(1)
         .samples(vk::SampleCountFlags::TYPE_1)
         .tiling(vk::ImageTiling::OPTIMAL)
@@ -418,23 +568,11 @@ fn target(
                 return Err(RuntimeError::Vulkan { call: "vkAllocateMemory", result: r });
             }
         };
-        let view_info = vk::ImageViewCreateInfo::default()
-            .image(image)
-            .view_type(vk::ImageViewType::TYPE_2D)
-            .format(format)
-            .subresource_range(vk::ImageSubresourceRange {
-                aspect_mask: aspect,
-                base_mip_level: 0,
-                level_count: 1,
-                base_array_layer: 0,
-                layer_count: 1,
-            });
-        let view =
-            d.bind_image_memory(image, memory, 0).and_then(|_| d.create_image_view(&view_info, None)).map_err(|r| {
-                d.destroy_image(image, None);
-                d.free_memory(memory, None);
-                RuntimeError::Vulkan { call: "vkCreateImageView", result: r }
-            })?;
-        Ok(Target { image, memory, view })
+        d.bind_image_memory(image, memory, 0).map_err(|r| {
+            d.destroy_image(image, None);
+            d.free_memory(memory, None);
+            RuntimeError::Vulkan { call: "vkBindImageMemory", result: r }
+        })?;
+        Ok((image, memory))
     }
 }

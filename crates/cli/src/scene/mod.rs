@@ -1,18 +1,27 @@
-//! `dgcc run`: a headless GPU-driven scene executed three ways.
+//! `dgcc run`: a headless GPU-driven scene executed three ways, culled three ways.
 //!
-//! N spheres (three levels of detail) are culled against the camera (frustum + distance LOD)
-//! by a compute kernel that writes each visible object's draw record with the generated GLSL
-//! writers; a compaction kernel packs the records in object order with subgroup operations and
-//! writes the count; then the stream is drawn into an offscreen colour + depth target by
+//! N objects of a procedural world (`world`: a city of buildings, trees, rocks and barrels by
+//! default, four meshes with three levels of detail each) are culled as `Culling` says — not at
+//! all, against the frustum, or against the frustum and two-pass occlusion — by a compute kernel
+//! that writes each drawn object's record with the generated GLSL writers (distance LOD in
+//! every case); a compaction kernel packs the records in object order with subgroup operations
+//! and writes the count; then the stream is drawn into an offscreen colour + depth target by
 //! - `dgc`: `vkCmdExecuteGeneratedCommandsEXT` through the executor (chunked under the
 //!   preprocess budget),
 //! - `mdi`: the fallback, one `vkCmdDrawIndexedIndirectCount` over the same stream, the vertex
 //!   shader reading per-draw data through the generated reader and `gl_DrawID`,
 //! - `cpu`: the classic loop, re-recorded every frame: `vkCmdPushConstants` +
 //!   `vkCmdDrawIndexed` per visible object, with visibility **computed on the host** by the
-//!   reference culling (`world::cull`); the cull and compact kernels do not run.
+//!   reference culling (`world::cull`); the cull and compact kernels do not run. The host has
+//!   no depth pyramid, so `cpu` culls `none` or `frustum` and refuses `occlusion`.
 //!
-//! The three must give the same visible count and the same pixels; the tests hold them to it.
+//! Occlusion culling is two passes per frame (`cull_common.glsl` says how): the objects visible
+//! last frame are drawn, a depth pyramid is built from that depth (`pyramid`), everything else
+//! is tested against it and the newly visible ones drawn by a second execute (or multi-draw).
+//! The camera moves along a path (`world::CameraPath`), cutting to another street now and then.
+//!
+//! Every mode and culling choice must give the same pixels; the tests hold them to it, frame by
+//! frame along the path, and count with an object-id target which objects own pixels.
 //!
 //! For `dgcc bench` the scene also offers: warm-up frames that are run but not reported, the
 //! fused culling kernel (`Compaction::Fused`: one pass, unordered output, same visible set),
@@ -29,13 +38,15 @@
 mod compat;
 mod frame;
 mod gpu;
+mod pyramid;
 mod report;
 pub mod world;
 
 pub use compat::{builtin_manifest, scene_layout};
 pub use gpu::{upload, FUSED_OBJECTS_PER_INVOCATION};
-pub use report::{FrameImage, FrameReport, PassTimes, RunReport, SubgroupReport};
-pub use world::Camera;
+pub use pyramid::level_sizes;
+pub use report::{owners, FrameImage, FrameReport, PassTimes, RunReport, SubgroupReport};
+pub use world::{Camera, CameraPath, SceneKind};
 
 use ash::vk;
 use dgcc::ir::Manifest;
@@ -47,7 +58,7 @@ use dgcc::runtime::fallback::{Fallback, FallbackCaps};
 use dgcc::runtime::probe::probe_physical;
 use dgcc::runtime::validate::{RegisteredBuffer, StreamLimits, StreamReport, StreamValidator};
 use dgcc::runtime::{ContextOptions, GpuContext};
-use frame::{Driver, SLOT_CHUNKS, SLOT_COMPACT, SLOT_CULL, SLOT_DRAW_BEGIN, SLOT_DRAW_END, SLOT_END, SLOT_START};
+use frame::{pass_slots, Driver, FrameInput, SLOT_CHUNKS, SLOT_END, SLOT_PYRAMID, SLOT_START};
 use serde::Serialize;
 use std::time::Instant;
 
@@ -71,6 +82,42 @@ impl Mode {
     pub fn from_name(s: &str) -> Option<Mode> {
         [Mode::Dgc, Mode::Mdi, Mode::Cpu].into_iter().find(|m| m.name() == s)
     }
+}
+
+/// What is culled before drawing (distance LOD applies in every case).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Culling {
+    /// Every object is drawn through the GPU-driven path (or the CPU loop).
+    None,
+    /// Objects outside the view frustum are not drawn.
+    #[default]
+    Frustum,
+    /// Frustum, and two-pass occlusion culling against a depth pyramid (dgc and mdi).
+    Occlusion,
+}
+
+impl Culling {
+    pub fn name(self) -> &'static str {
+        match self {
+            Culling::None => "none",
+            Culling::Frustum => "frustum",
+            Culling::Occlusion => "occlusion",
+        }
+    }
+    pub fn from_name(s: &str) -> Option<Culling> {
+        [Culling::None, Culling::Frustum, Culling::Occlusion].into_iter().find(|c| c.name() == s)
+    }
+    fn code(self) -> u32 {
+        self as u32
+    }
+}
+
+/// A deliberate mistake in the occlusion test, for the tests that show the checks catch one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PyramidFault {
+    /// Read the pyramid one level finer than the footprint needs (at that level's coordinates).
+    LevelShifted,
 }
 
 /// How culled objects become the stream (dgc and mdi modes).
@@ -116,7 +163,20 @@ pub struct RunOptions {
     pub frames: u32,
     pub mode: Mode,
     pub seed: u64,
-    pub camera: Camera,
+    pub scene: SceneKind,
+    pub culling: Culling,
+    /// A fixed camera instead of the scene's path.
+    pub camera: Option<Camera>,
+    /// The city's camera cuts to another street every this many frames (0: never).
+    pub cut_every: u32,
+    /// Render object ids too and count, per frame, the objects that own a pixel (slower: a
+    /// second colour target read back every frame).
+    pub object_ids: bool,
+    /// Keep every reported frame's image (and object ids, and with them the ids of the objects
+    /// each GPU-driven frame drew), not only the last one's.
+    pub capture_frames: bool,
+    /// A deliberate mistake in the occlusion test (tests only).
+    pub pyramid_fault: Option<PyramidFault>,
     pub width: u32,
     pub height: u32,
     /// Bytes of preprocess memory the executor may use (dgc mode).
@@ -150,7 +210,13 @@ impl Default for RunOptions {
             frames: 3,
             mode: Mode::Dgc,
             seed: 1,
-            camera: Camera::default(),
+            scene: SceneKind::City,
+            culling: Culling::Frustum,
+            camera: None,
+            cut_every: 50,
+            object_ids: false,
+            capture_frames: false,
+            pyramid_fault: None,
             width: 256,
             height: 256,
             preprocess_budget: 64 << 20,
@@ -212,6 +278,11 @@ fn check_options(options: &RunOptions) -> Result<()> {
             "--validate-stream checks the stream the GPU writes; --mode cpu writes none".into(),
         ));
     }
+    if options.culling == Culling::Occlusion && options.mode == Mode::Cpu {
+        return Err(RuntimeError::Invalid(
+            "--culling occlusion tests objects against a depth pyramid on the GPU; --mode cpu culls on the host, which has no depth buffer: use --culling none or frustum with --mode cpu".into(),
+        ));
+    }
     if options.object_id == ObjectId::Instance && options.mode == Mode::Cpu {
         return Err(RuntimeError::Invalid(
             "--object-id instance reads the object id from an indirect draw's firstInstance; --mode cpu draws directly"
@@ -264,10 +335,15 @@ fn run_checked(
         )));
     }
     let (pin, note) = compat::subgroup_pin(kernel, &live, local_size, &ctx.caps);
+    let pyramid_kernel = manifest.kernels.iter().find(|k| k.name == PYRAMID_KERNEL);
+    let (pyramid_pin, pyramid_note) = match pyramid_kernel {
+        Some(k) => compat::subgroup_pin(Some(k), &live, pyramid::WORKGROUP, &ctx.caps),
+        None => (None, Some(format!("the description declares no kernel `{PYRAMID_KERNEL}`"))),
+    };
     let meshes = world::meshes();
-    let objects = world::objects(options.objects, options.seed);
-    let max_chunks = if options.mode == Mode::Dgc { options.objects } else { 0 };
-    let query_count = SLOT_CHUNKS + 4 * max_chunks.min(1024);
+    let objects = world::objects(options.scene, options.objects, options.seed);
+    let chunk_slots = if options.mode == Mode::Dgc { options.objects.min(512) } else { 0 };
+    let query_count = SLOT_CHUNKS + 2 * 4 * chunk_slots;
     let setup = gpu::SceneSetup {
         objects: &objects,
         meshes: &meshes,
@@ -281,11 +357,15 @@ fn run_checked(
         compaction: options.compaction,
         // `check_options` refused instance ids in cpu mode.
         object_id: options.object_id,
+        pyramid_pin,
+        object_ids: options.object_ids,
+        streams_for_host: options.object_ids && options.capture_frames && options.mode != Mode::Cpu,
     };
     let mut g = gpu::SceneGpu::new(ctx, &setup)?;
     let g_object_id = g.object_id;
     let mut stream_validation = vec![];
-    let result = run_frames(ctx, &mut g, manifest, layout, options, &objects, &meshes, &mut stream_validation);
+    let run = FrameRun { manifest, layout, options, objects: &objects, meshes: &meshes, chunk_slots };
+    let result = run_frames(ctx, &mut g, &run, &mut stream_validation);
     // SAFETY: run_frames waits for every submission; nothing is pending.
     unsafe {
         let _ = ctx.device.device_wait_idle();
@@ -295,6 +375,8 @@ fn run_checked(
     Ok(RunReport {
         device: ctx.device_name.clone(),
         mode: options.mode,
+        scene: options.scene,
+        culling: options.culling,
         layout: layout.name.clone(),
         objects: options.objects,
         width: options.width,
@@ -315,12 +397,35 @@ fn run_checked(
             observed_size: observed,
             note,
         },
+        pyramid_subgroup: (options.culling == Culling::Occlusion && options.mode != Mode::Cpu).then(|| {
+            SubgroupReport {
+                required_size: pyramid_pin.and_then(|p| p.required_size),
+                require_full: pyramid_pin.is_some_and(|p| p.flags & 0x2 != 0),
+                observed_size: None,
+                note: pyramid_note,
+            }
+        }),
         image,
         stream_validation,
     })
 }
 
+/// The kernel of the description that builds the depth pyramid (its subgroup decision pins
+/// `depth_pyramid.comp`).
+pub const PYRAMID_KERNEL: &str = "depth_pyramid";
+
 type FramesOut = (Vec<FrameReport>, Option<dgcc::runtime::preprocess::ChunkPlan>, FrameImage, Option<u32>, Option<u32>);
+
+/// What `run_frames` works from.
+struct FrameRun<'a> {
+    manifest: &'a Manifest,
+    layout: &'a dgcc::ir::CompiledLayout,
+    options: &'a RunOptions,
+    objects: &'a [world::Object],
+    meshes: &'a world::Meshes,
+    /// Chunks per pass the query pool has timestamp slots for.
+    chunk_slots: u32,
+}
 
 /// The layout's usage flags with the run's overrides applied.
 fn layout_flags(flags: u32, options: &RunOptions) -> u32 {
@@ -350,28 +455,40 @@ fn submit_timed(ctx: &GpuContext, cmd: vk::CommandBuffer, fence: vk::Fence) -> R
     Ok(ms)
 }
 
-#[allow(clippy::too_many_arguments)]
+/// The frame uniforms of frame `f` (warm-up frames count) for this run.
+pub fn frame_uniforms(options: &RunOptions, lods: &[world::Lod; 3 * world::MESH_KINDS], f: u32) -> world::Frame {
+    let path = camera_path(options);
+    let mut frame = world::frame(&path.camera(f), options.width, options.height, lods);
+    let levels = level_sizes(options.width, options.height);
+    frame.counts = [
+        options.objects,
+        (options.object_id == ObjectId::Instance) as u32,
+        options.culling.code(),
+        (!path.is_cut(f)) as u32,
+    ];
+    frame.pyramid = [levels.len() as u32, levels[0].0, levels[0].1, options.pyramid_fault.is_some() as u32];
+    frame
+}
+
+/// The camera path of a run.
+pub fn camera_path(options: &RunOptions) -> CameraPath {
+    CameraPath { scene: options.scene, objects: options.objects, cut_every: options.cut_every, fixed: options.camera }
+}
+
+/// Objects in the view frustum at frame `f`, by the host's reference culling.
+pub fn reference_in_view(options: &RunOptions, objects: &[world::Object], f: u32) -> u32 {
+    let frame = frame_uniforms(options, &world::meshes().lods, f);
+    objects.iter().filter(|o| world::in_frustum(&frame, o)).count() as u32
+}
+
 fn run_frames(
     ctx: &GpuContext,
     g: &mut gpu::SceneGpu,
-    manifest: &Manifest,
-    layout: &dgcc::ir::CompiledLayout,
-    options: &RunOptions,
-    objects: &[world::Object],
-    meshes: &world::Meshes,
+    run: &FrameRun<'_>,
     stream_validation: &mut Vec<StreamReport>,
 ) -> Result<FramesOut> {
-    let mut frame_data = world::frame(
-        &options.camera,
-        options.width,
-        options.height,
-        options.objects,
-        meshes.lods,
-        g.indices.address,
-        g.indices.size as u32,
-    );
-    frame_data.counts[1] = (g.object_id == ObjectId::Instance) as u32;
-    gpu::upload(ctx, &g.frame, dgcc::runtime::memory::as_bytes(&[frame_data]))?;
+    let FrameRun { manifest, layout, options, objects, meshes, chunk_slots } = *run;
+    let two_pass = options.culling == Culling::Occlusion && options.mode != Mode::Cpu;
     let mut flags = None;
     let mut dgc_parts = None;
     let mut fallback = None;
@@ -392,20 +509,35 @@ fn run_frames(
             let l = unsafe { dev.create_layout(&layout, &manifest.push_constants, g.graphics_layout)? };
             // The pipeline the frames bind: the executor names it to the driver at execute time.
             let pipeline = if g.object_id == ObjectId::Instance { g.draw_instance } else { g.draw_push };
-            // SAFETY: `l` is `dev`'s; the pipeline was made with the graphics layout for the
-            // layout's vertex and fragment stages and outlives the execution.
-            let exec = unsafe {
-                Execution::new(&dev, &l, Bound::Pipeline(pipeline), options.objects, 0, options.preprocess_budget)
-            };
-            match exec {
-                Ok(e) => dgc_parts = Some((dev, l, e)),
-                Err(e) => {
-                    let mut l = l;
-                    // SAFETY: no work has used the layout yet.
-                    unsafe { l.destroy(&dev) };
-                    return Err(e);
+            // One execution per pass: each has its own preprocess memory, so the late execute
+            // never overwrites what the early one still reads.
+            let mut execs = vec![];
+            let mut failed = None;
+            for _ in 0..if two_pass { 2 } else { 1 } {
+                // SAFETY: `l` is `dev`'s; the pipeline was made with the graphics layout for the
+                // layout's vertex and fragment stages and outlives the execution.
+                match unsafe {
+                    Execution::new(&dev, &l, Bound::Pipeline(pipeline), options.objects, 0, options.preprocess_budget)
+                } {
+                    Ok(e) => execs.push(e),
+                    Err(e) => {
+                        failed = Some(e);
+                        break;
+                    }
                 }
             }
+            if let Some(e) = failed {
+                let mut l = l;
+                // SAFETY: no work has used the layout or the executions yet.
+                unsafe {
+                    for mut x in execs {
+                        x.destroy(&dev);
+                    }
+                    l.destroy(&dev);
+                }
+                return Err(e);
+            }
+            dgc_parts = Some((dev, l, execs));
         }
         Mode::Mdi => {
             fallback =
@@ -413,10 +545,12 @@ fn run_frames(
         }
         Mode::Cpu => {}
     }
-    let mut validator = None;
+    let mut validators = vec![];
     let result = (|| {
         if options.validate_stream {
-            validator = Some(scene_validator(ctx, g, layout, options.objects)?);
+            for _ in 0..if two_pass { 2 } else { 1 } {
+                validators.push(scene_validator(ctx, g, layout, options.objects)?);
+            }
         }
         let alloc = vk::CommandBufferAllocateInfo::default().command_pool(ctx.pool).command_buffer_count(1);
         // SAFETY: freed below after the last wait.
@@ -432,15 +566,32 @@ fn run_frames(
         };
         let mut frames = vec![];
         let mut observed = None;
+        let mut last_image = FrameImage::default();
         let period_ms = ctx.timestamp_period() / 1e6;
         let out = (|| {
             for f in 0..options.warmup + options.frames {
+                let mut frame_data = frame_uniforms(options, &meshes.lods, f);
+                frame_data.index_buffer =
+                    [g.indices.address as u32, (g.indices.address >> 32) as u32, g.indices.size as u32, 0];
                 let driver = match (&dgc_parts, &fallback) {
-                    (Some((dev, l, exec)), _) => Driver::Dgc { dev, layout: l, exec },
+                    (Some((dev, l, execs)), _) => {
+                        Driver::Dgc { dev, layout: l, execs: [&execs[0], execs.last().unwrap_or(&execs[0])] }
+                    }
                     (_, Some(fb)) => Driver::Mdi(fb),
-                    _ => Driver::Cpu { objects, frame: &frame_data, lods: meshes.lods },
+                    _ => Driver::Cpu { objects, lods: &meshes.lods },
                 };
+                let reported = f >= options.warmup;
                 let last = f + 1 == options.warmup + options.frames;
+                let readback = last || (reported && (options.capture_frames || options.object_ids));
+                let input = FrameInput {
+                    driver,
+                    frame: &frame_data,
+                    culling: options.culling,
+                    size: (options.width, options.height),
+                    readback,
+                    validators: &validators,
+                    chunk_slots,
+                };
                 let t0 = Instant::now();
                 // SAFETY: `cmd` is not in use (we waited for the previous frame).
                 let recorded = unsafe {
@@ -450,27 +601,26 @@ fn run_frames(
                             &vk::CommandBufferBeginInfo::default().flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT),
                         )
                         .map_err(RuntimeError::vk("vkBeginCommandBuffer"))?;
-                    let r =
-                        frame::record(ctx, g, cmd, &driver, (options.width, options.height), last, validator.as_ref())?;
+                    let r = frame::record(ctx, g, cmd, &input)?;
                     ctx.device.end_command_buffer(cmd).map_err(RuntimeError::vk("vkEndCommandBuffer"))?;
                     r
                 };
                 let cpu_record_ms = t0.elapsed().as_secs_f64() * 1e3;
                 let cpu_submit_ms = submit_timed(ctx, cmd, fence)?;
-                stream_validation.extend(validator.as_ref().map(StreamValidator::read_report));
-                if f < options.warmup {
+                stream_validation.extend(validators.iter().map(StreamValidator::read_report));
+                if !reported {
                     continue;
                 }
-                let counts = g
-                    .count_readback
-                    .bytes()
-                    .map(|b| [0, 1].map(|i| u32::from_le_bytes(b[4 * i..4 * i + 4].try_into().unwrap_or_default())));
-                let visible = match recorded.host_draws {
-                    Some(n) => n,
-                    None => counts.map_or(0, |c| c[0]),
+                let word = |b: &[u8], i: usize| u32::from_le_bytes(b[4 * i..4 * i + 4].try_into().unwrap_or_default());
+                // Per pass: total, subgroup size.
+                let counts = g.count_readback.bytes().map(|b| [0, 1].map(|p| [word(b, 4 * p), word(b, 4 * p + 1)]));
+                let (early, late) = match (recorded.host_draws, counts) {
+                    (Some(n), _) => (n, 0),
+                    (None, Some(c)) => (c[0][0], if two_pass { c[1][0] } else { 0 }),
+                    (None, None) => (0, 0),
                 };
                 if recorded.host_draws.is_none() {
-                    observed = counts.map(|c| c[1]);
+                    observed = counts.map(|c| c[0][1]);
                 }
                 let t = frame::timestamps(ctx, g);
                 let span =
@@ -480,32 +630,83 @@ fn run_frames(
                         _ => None,
                     };
                 let chunk_sum = |first: u32| {
-                    let spans: Vec<f64> = (0..((g.query_count - SLOT_CHUNKS) / 4))
+                    let spans: Vec<f64> = (0..2 * chunk_slots)
                         .filter_map(|k| span(SLOT_CHUNKS + 4 * k + first, SLOT_CHUNKS + 4 * k + first + 1))
                         .collect();
                     (!spans.is_empty()).then(|| spans.iter().sum())
                 };
+                let [cull0, compact0, draw0, draw0_end] = pass_slots(0);
+                let [cull1, compact1, draw1, draw1_end] = pass_slots(1);
+                let gpu_culls = options.mode != Mode::Cpu;
+                let fused = options.compaction == Compaction::Fused;
                 let passes = PassTimes {
-                    cull_ms: span(SLOT_START, SLOT_CULL),
-                    compact_ms: if options.compaction == Compaction::Fused {
-                        None
-                    } else {
-                        span(SLOT_CULL, SLOT_COMPACT)
-                    },
+                    cull_ms: if gpu_culls { span(SLOT_START, cull0) } else { None },
+                    compact_ms: if gpu_culls && !fused { span(cull0, compact0) } else { None },
                     preprocess_ms: if options.mode == Mode::Dgc { chunk_sum(0) } else { None },
-                    execute_ms: if options.mode == Mode::Dgc {
-                        chunk_sum(2)
+                    execute_ms: if options.mode == Mode::Dgc { chunk_sum(2) } else { span(draw0, draw0_end) },
+                    draw_ms: span(draw0, draw0_end),
+                    pyramid_ms: if two_pass { span(draw0_end, SLOT_PYRAMID) } else { None },
+                    late_cull_ms: if two_pass {
+                        span(SLOT_PYRAMID, if fused { cull1 } else { compact1 })
                     } else {
-                        span(SLOT_DRAW_BEGIN, SLOT_DRAW_END)
+                        None
                     },
+                    late_draw_ms: if two_pass { span(draw1, draw1_end) } else { None },
                 };
+                let image = if readback {
+                    FrameImage {
+                        width: options.width,
+                        height: options.height,
+                        rgba: g.readback.bytes().map(<[u8]>::to_vec).unwrap_or_default(),
+                    }
+                } else {
+                    FrameImage::default()
+                };
+                let ids: Option<Vec<u32>> = g
+                    .id_readback
+                    .as_ref()
+                    .filter(|_| readback)
+                    .and_then(|b| b.bytes())
+                    .map(|b| b.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect());
+                if last {
+                    last_image = image.clone();
+                }
+                // The objects each pass drew, from the record's object id (GPU-driven modes).
+                let object_offset = layout
+                    .tokens
+                    .iter()
+                    .find(|t| t.token_type == dgcc::ir::TokenType::PushConstant)
+                    .map_or(0, |t| t.offset as usize);
+                let drawn: Option<Vec<u32>> = g.stream_readback.as_ref().filter(|_| readback).map(|host| {
+                    let mut ids = vec![];
+                    for (buffer, count) in host.iter().zip([early, late]) {
+                        if let Some(bytes) = buffer.bytes() {
+                            for r in 0..count as usize {
+                                let at = r * layout.stride as usize + object_offset;
+                                if let Some(w) = bytes.get(at..at + 4) {
+                                    ids.push(u32::from_le_bytes([w[0], w[1], w[2], w[3]]));
+                                }
+                            }
+                        }
+                    }
+                    ids.sort_unstable();
+                    ids
+                });
                 frames.push(FrameReport {
-                    visible,
-                    draws: visible,
+                    in_view: reference_in_view(options, objects, f),
+                    visible: early + late,
+                    draws: early + late,
+                    early_draws: early,
+                    late_draws: late,
+                    owners: ids.as_deref().map(owners),
+                    cut: camera_path(options).is_cut(f),
                     cpu_record_ms,
                     cpu_submit_ms,
                     gpu_ms: span(SLOT_START, SLOT_END),
                     passes,
+                    image: if options.capture_frames { Some(image) } else { None },
+                    ids: ids.filter(|_| options.capture_frames),
+                    drawn,
                 });
             }
             Ok::<_, RuntimeError>(())
@@ -516,22 +717,22 @@ fn run_frames(
             ctx.device.destroy_fence(fence, None);
         }
         out?;
-        let rgba = g.readback.bytes().map(<[u8]>::to_vec).unwrap_or_default();
-        let image = FrameImage { width: options.width, height: options.height, rgba };
-        Ok((frames, dgc_parts.as_ref().map(|(_, _, e)| e.plan().clone()), image, observed, flags))
+        Ok((frames, dgc_parts.as_ref().map(|(_, _, e)| e[0].plan().clone()), last_image, observed, flags))
     })();
-    if let Some(mut v) = validator {
+    for mut v in validators {
         // SAFETY: every submission was waited for.
         unsafe {
             let _ = ctx.device.device_wait_idle();
             v.destroy(&ctx.device);
         }
     }
-    if let Some((dev, mut l, mut e)) = dgc_parts {
+    if let Some((dev, mut l, execs)) = dgc_parts {
         // SAFETY: the device is idle after the last wait.
         unsafe {
             let _ = ctx.device.device_wait_idle();
-            e.destroy(&dev);
+            for mut e in execs {
+                e.destroy(&dev);
+            }
             l.destroy(&dev);
         }
     }

@@ -2,11 +2,15 @@
 //! frame's pixels.
 //!
 //! Why these fields: the bench work reuses them, so every pass that can be timed on its own is
-//! (cull, compact, preprocess, execute), CPU recording time is separate from GPU time, and the
+//! (cull, compact, preprocess, execute; under occlusion culling the early draw, the pyramid, the
+//! late cull and the late draw), CPU recording time is separate from GPU time, and the
 //! preprocess size is the driver's number for the chunk actually used. Times are `None` when
-//! the device has no timestamps, never 0.
+//! the device has no timestamps, never 0. Culling efficiency is drawn objects over objects
+//! that own a pixel of the final image, counted from an object-id target when the run renders
+//! one (`RunOptions::object_ids`).
 
-use super::{Compaction, Mode, ObjectId};
+use super::world::SceneKind;
+use super::{Compaction, Culling, Mode, ObjectId};
 use dgcc::runtime::preprocess::ChunkPlan;
 use dgcc::runtime::validate::StreamReport;
 use serde::Serialize;
@@ -19,15 +23,34 @@ pub struct PassTimes {
     pub compact_ms: Option<f64>,
     /// Explicit preprocessing only; implicit preprocessing is inside `execute_ms`.
     pub preprocess_ms: Option<f64>,
+    /// dgc: the execute commands of both passes; mdi and cpu: pass 0's draws.
     pub execute_ms: Option<f64>,
+    /// Pass 0's draws (the early pass under occlusion culling), preprocessing included.
+    pub draw_ms: Option<f64>,
+    /// Building the depth pyramid, layout transitions included (occlusion).
+    pub pyramid_ms: Option<f64>,
+    /// The late pass's cull and compaction (occlusion).
+    pub late_cull_ms: Option<f64>,
+    /// The late pass's draws (occlusion).
+    pub late_draw_ms: Option<f64>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct FrameReport {
-    /// Objects that passed culling.
+    /// Objects in the view frustum (the host's reference culling).
+    pub in_view: u32,
+    /// Objects drawn (both passes).
     pub visible: u32,
     /// Draws issued: sequences executed (dgc, mdi) or vkCmdDrawIndexed calls (cpu).
     pub draws: u32,
+    /// Drawn in pass 0 (the only pass without occlusion culling; the early pass with it).
+    pub early_draws: u32,
+    /// Drawn in the late pass (occlusion).
+    pub late_draws: u32,
+    /// Objects owning at least one pixel of the frame's image (runs with object ids).
+    pub owners: Option<u32>,
+    /// The frame starts a new shot: nothing is known from the last frame.
+    pub cut: bool,
     /// Host time spent recording the frame's command buffer (cpu mode includes its culling).
     pub cpu_record_ms: f64,
     /// Host time spent in `vkQueueSubmit` for the frame.
@@ -35,6 +58,30 @@ pub struct FrameReport {
     /// The whole frame on the GPU.
     pub gpu_ms: Option<f64>,
     pub passes: PassTimes,
+    /// The frame's colour target (`RunOptions::capture_frames`).
+    #[serde(skip)]
+    pub image: Option<FrameImage>,
+    /// The frame's object ids + 1 per pixel, 0 for background (`capture_frames` with `object_ids`).
+    #[serde(skip)]
+    pub ids: Option<Vec<u32>>,
+    /// The objects drawn, sorted (`capture_frames` with `object_ids`, dgc and mdi).
+    #[serde(skip)]
+    pub drawn: Option<Vec<u32>>,
+}
+
+impl FrameReport {
+    /// Drawn objects per object that owns a pixel (1.0 is perfect culling).
+    pub fn culling_efficiency(&self) -> Option<f64> {
+        self.owners.filter(|&o| o > 0).map(|o| self.draws as f64 / o as f64)
+    }
+}
+
+/// Distinct objects in an object-id image (ids + 1; 0 is the background).
+pub fn owners(ids: &[u32]) -> u32 {
+    let mut seen: Vec<u32> = ids.iter().copied().filter(|&i| i != 0).collect();
+    seen.sort_unstable();
+    seen.dedup();
+    seen.len() as u32
 }
 
 /// How the compaction kernel's subgroups were set up and what it ran with.
@@ -62,6 +109,8 @@ pub struct FrameImage {
 pub struct RunReport {
     pub device: String,
     pub mode: Mode,
+    pub scene: SceneKind,
+    pub culling: Culling,
     pub layout: String,
     pub objects: u32,
     pub width: u32,
@@ -82,6 +131,8 @@ pub struct RunReport {
     /// Where the draws read the object id (`record` in cpu mode, which pushes it).
     pub object_id: ObjectId,
     pub subgroup: SubgroupReport,
+    /// How the depth pyramid's kernel was pinned (occlusion culling on the GPU).
+    pub pyramid_subgroup: Option<SubgroupReport>,
     #[serde(skip)]
     pub image: FrameImage,
     /// One stream-validation report per frame, with `--validate-stream`.
@@ -109,13 +160,15 @@ impl fmt::Display for RunReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(
             f,
-            "{} on {}: layout `{}`, {} objects, {}x{}",
+            "{} on {}: layout `{}`, {} objects of the {} scene, {}x{}, culling {}",
             self.mode.name(),
             self.device,
             self.layout,
             self.objects,
+            self.scene.name(),
             self.width,
-            self.height
+            self.height,
+            self.culling.name()
         )?;
         if let Some(p) = &self.preprocess {
             writeln!(
@@ -145,14 +198,36 @@ impl fmt::Display for RunReport {
             write!(f, " ({n})")?;
         }
         writeln!(f)?;
-        writeln!(f, "frame  visible  draws  cpu ms   gpu ms   cull     compact  preproc  execute")?;
+        if let Some(p) = &self.pyramid_subgroup {
+            match p.required_size {
+                Some(r) => write!(
+                    f,
+                    "depth pyramid subgroups: required size {r}{}",
+                    if p.require_full { ", full" } else { "" }
+                )?,
+                None => write!(f, "depth pyramid subgroups: size not pinned")?,
+            }
+            if let Some(n) = &p.note {
+                write!(f, " ({n})")?;
+            }
+            writeln!(f)?;
+        }
+        let two_pass = self.culling == Culling::Occlusion;
+        write!(f, "frame  in view  draws   owners  cpu ms   gpu ms   cull     compact  preproc  execute")?;
+        if two_pass {
+            write!(f, "  early  late   e.draw   pyramid  l.cull   l.draw")?;
+        }
+        writeln!(f)?;
         for (i, fr) in self.frames.iter().enumerate() {
             let p = fr.passes;
-            writeln!(
+            let owners = fr.owners.map_or_else(|| "-".to_string(), |o| o.to_string());
+            write!(
                 f,
-                "{i:>5}  {:>7}  {:>5}  {:>7.3}  {:>7}  {:>7}  {:>7}  {:>7}  {:>7}",
-                fr.visible,
+                "{i:>5}{} {:>7}  {:>6}  {:>6}  {:>7.3}  {:>7}  {:>7}  {:>7}  {:>7}  {:>7}",
+                if fr.cut { "*" } else { " " },
+                fr.in_view,
                 fr.draws,
+                owners,
                 fr.cpu_record_ms,
                 ms(fr.gpu_ms),
                 ms(p.cull_ms),
@@ -160,6 +235,28 @@ impl fmt::Display for RunReport {
                 ms(p.preprocess_ms),
                 ms(p.execute_ms)
             )?;
+            if two_pass {
+                write!(
+                    f,
+                    "  {:>5}  {:>5}  {:>7}  {:>7}  {:>7}  {:>7}",
+                    fr.early_draws,
+                    fr.late_draws,
+                    ms(p.draw_ms),
+                    ms(p.pyramid_ms),
+                    ms(p.late_cull_ms),
+                    ms(p.late_draw_ms)
+                )?;
+            }
+            writeln!(f)?;
+        }
+        if self.frames.iter().any(|fr| fr.cut) {
+            writeln!(f, "* a camera cut: no history, everything is tested in the late pass")?;
+        }
+        let eff: Vec<f64> = self.frames.iter().filter_map(FrameReport::culling_efficiency).collect();
+        if !eff.is_empty() {
+            let worst = eff.iter().copied().fold(0.0, f64::max);
+            let mean = eff.iter().sum::<f64>() / eff.len() as f64;
+            writeln!(f, "culling efficiency (draws per object owning a pixel): mean {mean:.3}, worst {worst:.3}")?;
         }
         if let Some(last) = self.stream_validation.last() {
             let frames = self.stream_validation.len();
