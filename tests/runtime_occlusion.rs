@@ -98,9 +98,12 @@ fn occlusion_culling_never_changes_the_picture_in_any_mode() {
                 assert_eq!(o.in_view, fr.draws, "frame {f}: in view is what frustum culling draws");
                 assert_eq!(o.draws, o.early_draws + o.late_draws);
                 if o.cut {
+                    // Everything in view is tested late, against an empty pyramid: only objects
+                    // between pixel centres (which make no fragment) are culled.
                     assert_eq!(o.early_draws, 0, "frame {f}: a cut has no history to draw early");
-                    assert_eq!(o.late_draws, o.in_view, "frame {f}: after a cut everything in view is drawn late");
+                    assert!(o.late_draws <= o.in_view && o.late_draws * 10 > o.in_view * 8, "frame {f}: {o:?}");
                 }
+                assert!(o.draws >= o.owners.unwrap(), "frame {f}: fewer draws than objects on screen");
             }
             // Culling that works, once a frame of history has settled: far fewer draws than
             // objects in view (the city hides most of what the frustum holds).

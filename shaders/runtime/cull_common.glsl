@@ -15,7 +15,8 @@
 // pyramid level is the finest at which the rectangle spans at most 6 × 6 texels and every texel
 // under it is read, every texel of a level holds the farthest depth of its whole footprint, and
 // the object's nearest depth is taken a little nearer still. Objects that reach the near plane
-// are visible.
+// are visible. An object whose bounds hold no pixel centre makes no fragment and is culled
+// like a hidden one (far props down a street are often smaller than a pixel).
 #ifndef DGCC_CULL_COMMON_GLSL
 #define DGCC_CULL_COMMON_GLSL
 
@@ -40,10 +41,20 @@ ivec4 pixel_rect(vec2 p0, vec2 p1) {
     return ivec4(clamp(ivec2(floor(p0 - 0.5)), ivec2(0), last), clamp(ivec2(ceil(p1 - 0.5)), ivec2(0), last));
 }
 
+// Whether no pixel centre of the image lies inside [p0, p1]: an object inside those bounds then
+// makes no fragment at all (single-sampled rasterisation covers pixel centres only), so culling
+// it cannot change the picture. A hundredth of a pixel to spare covers rounding here and the
+// rasteriser's snapping of vertices to its sub-pixel grid (1/256 of a pixel or finer).
+bool covers_no_pixel(vec2 p0, vec2 p1) {
+    vec2 first = max(ceil(p0 - 0.5 - 0.01), vec2(0.0));
+    vec2 last = min(floor(p1 - 0.5 + 0.01), frame.depth_map.zw - 1.0);
+    return any(greaterThan(first, last));
+}
+
 // The screen rectangle of a sphere at view-space centre `c` (z < 0 in front) in pixels,
-// inclusive (pixel_rect), and its nearest view distance; false when the sphere reaches the near
-// plane.
-bool sphere_pixels(vec3 c, float r, out ivec4 rect, out float nearest) {
+// inclusive (pixel_rect), its nearest view distance, and whether it covers no pixel centre;
+// false when the sphere reaches the near plane.
+bool sphere_pixels(vec3 c, float r, out ivec4 rect, out float nearest, out bool empty) {
     float depth = -c.z; // distance along the view direction
     nearest = depth - r;
     if (nearest <= frame.projection.z) {
@@ -63,16 +74,18 @@ bool sphere_pixels(vec3 c, float r, out ivec4 rect, out float nearest) {
     vec2 p0 = (vec2(x_lo * frame.projection.x, -y_hi * frame.projection.y) * 0.5 + 0.5) * size;
     vec2 p1 = (vec2(x_hi * frame.projection.x, -y_lo * frame.projection.y) * 0.5 + 0.5) * size;
     rect = pixel_rect(p0, p1);
+    empty = covers_no_pixel(p0, p1);
     return true;
 }
 
 // The same for a box (much tighter than its sphere for a tall building): the projection of a
 // box in front of the eye lies inside the rectangle of its projected corners, and its nearest
 // point is a corner.
-bool box_pixels(vec3 center, vec3 half_extent, out ivec4 rect, out float nearest) {
+bool box_pixels(vec3 center, vec3 half_extent, out ivec4 rect, out float nearest, out bool empty) {
     vec2 lo = vec2(1e30);
     vec2 hi = vec2(-1e30);
     nearest = 1e30;
+    empty = false;
     for (int k = 0; k < 8; k++) {
         vec3 corner = center + half_extent * vec3((k & 1) != 0 ? 1.0 : -1.0, (k & 2) != 0 ? 1.0 : -1.0, (k & 4) != 0 ? 1.0 : -1.0);
         vec4 clip = frame.view_proj * vec4(corner, 1.0);
@@ -85,7 +98,10 @@ bool box_pixels(vec3 center, vec3 half_extent, out ivec4 rect, out float nearest
         nearest = min(nearest, clip.w);
     }
     vec2 size = frame.depth_map.zw;
-    rect = pixel_rect((lo * 0.5 + 0.5) * size, (hi * 0.5 + 0.5) * size);
+    vec2 p0 = (lo * 0.5 + 0.5) * size;
+    vec2 p1 = (hi * 0.5 + 0.5) * size;
+    rect = pixel_rect(p0, p1);
+    empty = covers_no_pixel(p0, p1);
     return true;
 }
 
@@ -99,20 +115,24 @@ bool occluded(Object o) {
     ivec4 rect;
     float nearest;
     bool in_front;
+    bool empty;
     vec3 half_extent = vec3(unpackHalf2x16(o.info.z), unpackHalf2x16(o.info.w).x);
     if (o.info.y == KIND_BOX) {
-        in_front = box_pixels(o.center_radius.xyz, half_extent, rect, nearest);
+        in_front = box_pixels(o.center_radius.xyz, half_extent, rect, nearest, empty);
     } else if (o.info.y == KIND_TREE) {
-        in_front = box_pixels(o.center_radius.xyz, half_extent * TREE_BOX, rect, nearest);
+        in_front = box_pixels(o.center_radius.xyz, half_extent * TREE_BOX, rect, nearest, empty);
     } else {
         vec3 c = (frame.view * vec4(o.center_radius.xyz, 1.0)).xyz;
-        in_front = sphere_pixels(c, o.center_radius.w, rect, nearest);
+        in_front = sphere_pixels(c, o.center_radius.w, rect, nearest, empty);
     }
     if (!in_front) {
         return false;
     }
-    // The nearest point's depth, from a point 1 % nearer against rounding in the rasteriser.
-    float depth = frame.depth_map.x - frame.depth_map.y / max(nearest * 0.99, frame.projection.z);
+    if (empty) {
+        return true; // between pixel centres: it would not be seen even with nothing in front
+    }
+    // The nearest point's depth, from a point 0.1 % nearer against rounding in the rasteriser.
+    float depth = frame.depth_map.x - frame.depth_map.y / max(nearest * 0.999, frame.projection.z);
     // Level k's texel x covers pixels [x·2^(k+1), (x+1)·2^(k+1)): take the finest level at which
     // the rectangle spans at most FOOTPRINT texels along each axis, and every texel it touches.
     uint levels = frame.pyramid.x;

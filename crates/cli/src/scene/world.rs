@@ -314,7 +314,7 @@ impl CameraPath {
                     fov_y_degrees: 60.0,
                     near: 0.5,
                     far: 500.0,
-                    lod_distances: [50.0, 150.0],
+                    lod_distances: [60.0, 200.0],
                 }
             }
         }
@@ -407,8 +407,9 @@ fn cube(b: &mut Builder, n: u32) {
     }
 }
 
-/// A tree inside the unit sphere: a trunk (radius 0.1, y from -0.98 to -0.4) and two cones.
-fn tree(b: &mut Builder, segments: u32) {
+/// A tree inside the unit sphere: a trunk (radius 0.1, y from -0.98 to -0.4) and two cones,
+/// `segments` around and `stacks` rings up each part.
+fn tree(b: &mut Builder, segments: u32, stacks: u32) {
     let ring = |b: &mut Builder, y: f32, r: f32, n: [f32; 2]| -> Vec<u32> {
         (0..=segments)
             .map(|k| {
@@ -424,15 +425,22 @@ fn tree(b: &mut Builder, segments: u32) {
             b.triangle(lo[k + 1], hi[k], hi[k + 1]);
         }
     };
-    let bottom = ring(b, -0.98, 0.1, [1.0, 0.0]);
-    let top = ring(b, -0.4, 0.1, [1.0, 0.0]);
-    band(b, &bottom, &top);
+    // A surface of revolution from (y0, r0) to (y1, r1) in `stacks` bands.
+    let side = |b: &mut Builder, (y0, r0): (f32, f32), (y1, r1): (f32, f32), n: [f32; 2]| {
+        let mut lo = ring(b, y0, r0, n);
+        for i in 1..=stacks {
+            let t = i as f32 / stacks as f32;
+            let hi = ring(b, y0 + (y1 - y0) * t, r0 + (r1 - r0) * t, n);
+            band(b, &lo, &hi);
+            lo = hi;
+        }
+    };
+    side(b, (-0.98, 0.1), (-0.4, 0.1), [1.0, 0.0]);
     // Cones: (base y, base radius, apex y); every base point is inside the unit sphere.
     for (y0, r, y1) in [(-0.5f32, 0.62f32, 0.45f32), (0.05, 0.45, 0.98)] {
         let slope = [y1 - y0, r];
-        let base = ring(b, y0, r, slope);
-        let apex = ring(b, y1, 0.0, slope);
-        band(b, &base, &apex);
+        side(b, (y0, r), (y1, 0.0), slope);
+        let base = ring(b, y0, r, [0.0, -1.0]);
         let center = b.vertex([0.0, y0, 0.0], [0.0, -1.0, 0.0]);
         for k in 0..segments as usize {
             b.triangle(center, base[k + 1], base[k]);
@@ -448,14 +456,19 @@ pub fn meshes() -> Meshes {
             b.base = b.vertices.len() as u32 / 2;
             let first_index = b.indices.len() as u32;
             match kind {
+                // About 2,000–7,000 triangles at LOD 0, a few hundred at LOD 1, under a hundred
+                // at LOD 2: the detail of real props, so that drawing what cannot be seen costs.
                 KIND_SPHERE => {
-                    let (slices, stacks) = [(32, 16), (16, 8), (8, 4)][lod];
+                    let (slices, stacks) = [(64, 32), (24, 12), (10, 5)][lod];
                     sphere(&mut b, slices, stacks, &|_, _| 1.0);
                 }
-                KIND_BOX => cube(&mut b, [8, 4, 1][lod]),
-                KIND_TREE => tree(&mut b, [24, 12, 6][lod]),
+                KIND_BOX => cube(&mut b, [24, 8, 2][lod]),
+                KIND_TREE => {
+                    let (segments, stacks) = [(48, 8), (16, 3), (6, 1)][lod];
+                    tree(&mut b, segments, stacks)
+                }
                 _ => {
-                    let (slices, stacks) = [(20, 12), (10, 6), (6, 4)][lod];
+                    let (slices, stacks) = [(40, 24), (16, 10), (6, 4)][lod];
                     // Bumps from the vertex's place on the sphere only: every LOD the same rock.
                     let bump = move |i: u32, j: u32| {
                         let h = (i * 7919 + j * 104_729 + slices).wrapping_mul(2_654_435_761);
