@@ -68,6 +68,28 @@ pub fn compile_source(path: &Path, text: &str, options: &Options) -> Compilation
     c.diagnostics.extend(crate::check::check(&pipeline, &c.laid, &c.profiles));
     if !c.has_errors() {
         c.manifest = build_manifest(&pipeline, &c.laid, &c.profiles, &mut c.diagnostics);
+        if let Some(m) = &c.manifest {
+            // The names as the emitters print them, then the emitters themselves: `dgcc check`
+            // refuses exactly what `dgcc compile` could not write.
+            c.diagnostics.extend(crate::check::generated_names(&pipeline, m));
+            if !c.has_errors() {
+                for output in crate::emit::Output::ALL {
+                    if let Err(e) = crate::emit::emit(m, output) {
+                        c.diagnostics.push(
+                            Diagnostic::new(
+                                "E0499",
+                                format!("internal error: the {output} output cannot be printed: {e}"),
+                            )
+                            .primary(pipeline.name.span, "while printing this pipeline")
+                            .note("please report this description to the dgcc developers"),
+                        );
+                    }
+                }
+            }
+            if c.has_errors() {
+                c.manifest = None;
+            }
+        }
         if let (true, Some(m)) = (options.check_kernels, &c.manifest) {
             c.diagnostics.extend(crate::shader::check_kernels(&base, &pipeline, m));
             if c.has_errors() {
