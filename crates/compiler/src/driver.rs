@@ -203,13 +203,21 @@ fn build_manifest(
 /// Read and compile a description file. I/O and UTF-8 problems are `Err` (exit 2 at the CLI
 /// for I/O; not-UTF-8 is a diagnostic-carrying error).
 pub fn compile_file(path: &Path, options: &Options) -> Result<(String, Compilation), FileError> {
-    let bytes = std::fs::read(path).map_err(|e| FileError::Io(format!("cannot read {}: {e}", path.display())))?;
+    let bytes = read_description(path).map_err(FileError::Io)?;
     let text = match syntax::decode(&bytes) {
         Ok(t) => t.to_string(),
         Err(d) => return Err(FileError::NotUtf8(d)),
     };
     let c = compile_source(path, &text, options);
     Ok((text, c))
+}
+
+/// The bytes of a description file: a regular file of at most
+/// [`syntax::limits::MAX_SOURCE_BYTES`] (a FIFO or `/dev/zero` is refused, not waited on or
+/// read without end). `Err` is the message, naming the file.
+pub fn read_description(path: &Path) -> Result<Vec<u8>, String> {
+    dgcc_core::files::read_regular(path, syntax::limits::MAX_SOURCE_BYTES as u64)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))
 }
 
 /// Why a file could not be compiled at all.

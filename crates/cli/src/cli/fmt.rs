@@ -29,10 +29,10 @@ pub fn run(args: &FmtArgs) -> i32 {
         eprintln!("error: `{name}` is neither a `.ron` nor a `.dgc` description");
         return USAGE;
     };
-    let bytes = match std::fs::read(&args.file) {
+    let bytes = match dgcc::driver::read_description(&args.file) {
         Ok(b) => b,
         Err(e) => {
-            eprintln!("error: cannot read {name}: {e}");
+            eprintln!("error: {e}");
             return USAGE;
         }
     };
