@@ -128,6 +128,7 @@ impl<'a> Clipped<'a> {
         (l.window.start + into).min(l.end.max(l.window.start))
     }
 
+    #[cfg(test)]
     pub fn text(&self) -> &str {
         &self.text
     }
