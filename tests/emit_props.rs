@@ -34,7 +34,8 @@ struct Case {
 }
 
 fn case() -> impl Strategy<Value = Case> {
-    let token = (0u8..3, prop::collection::vec(0usize..PARTS.len(), 1..3), prop::collection::vec(0usize..FIELDS.len(), 1..3));
+    let token =
+        (0u8..3, prop::collection::vec(0usize..PARTS.len(), 1..3), prop::collection::vec(0usize..FIELDS.len(), 1..3));
     let layout = (prop::collection::vec(0usize..PARTS.len(), 1..3), prop::collection::vec(token, 0..4), any::<bool>());
     (prop::collection::vec(layout, 1..4), prop::collection::vec(prop::collection::vec(0usize..PARTS.len(), 1..3), 0..3))
         .prop_map(|(layouts, kernels)| Case { layouts, kernels })
@@ -52,8 +53,12 @@ fn ron(i: usize, c: &Case) -> String {
             let tname = name("", tn);
             match kind {
                 0 if push_at < 96 => {
-                    let fs: Vec<String> = fields.iter().map(|&f| format!("(name: \"{}\", ty: U32)", FIELDS[f])).collect();
-                    t.push(format!("PushConstant(name: \"{tname}\", stages: [Vertex], offset: {push_at}, fields: [{}])", fs.join(", ")));
+                    let fs: Vec<String> =
+                        fields.iter().map(|&f| format!("(name: \"{}\", ty: U32)", FIELDS[f])).collect();
+                    t.push(format!(
+                        "PushConstant(name: \"{tname}\", stages: [Vertex], offset: {push_at}, fields: [{}])",
+                        fs.join(", ")
+                    ));
                     push_at += 4 * fields.len() as u32;
                 }
                 1 => {
@@ -92,7 +97,9 @@ fn run(cmd: &mut Command, what: &str) {
     let stderr = String::from_utf8_lossy(&out.stderr);
     let stdout = String::from_utf8_lossy(&out.stdout);
     let all = format!("{stdout}{stderr}");
-    let redefined = all.lines().find(|l| l.contains("redefin") || l.contains("defined multiple times") || l.contains("previous definition"));
+    let redefined = all
+        .lines()
+        .find(|l| l.contains("redefin") || l.contains("defined multiple times") || l.contains("previous definition"));
     assert!(out.status.success() && redefined.is_none(), "{what} failed:\n{}", &all[..all.len().min(6000)]);
 }
 
@@ -133,7 +140,8 @@ fn random_valid_descriptions_compile_under_rustc_gcc_gxx_and_glslang() {
             refused += 1;
             continue;
         };
-        let files = emit::emit_all(&m, &Output::ALL).unwrap_or_else(|e| panic!("case {i}: check passed, emit failed: {e}\n{text}"));
+        let files = emit::emit_all(&m, &Output::ALL)
+            .unwrap_or_else(|e| panic!("case {i}: check passed, emit failed: {e}\n{text}"));
         for (f, body) in &files {
             std::fs::write(dir.join(f), body).unwrap();
         }
@@ -155,7 +163,11 @@ fn random_valid_descriptions_compile_under_rustc_gcc_gxx_and_glslang() {
                 let f = dir.join(format!("batch{b}.{ext}"));
                 std::fs::write(&f, &src).unwrap();
                 run(
-                    Command::new(cc).args([std, "-fsyntax-only", "-Wall", "-Wextra", "-pedantic", "-Wno-unused"]).arg("-I").arg(&dir).arg(&f),
+                    Command::new(cc)
+                        .args([std, "-fsyntax-only", "-Wall", "-Wextra", "-pedantic", "-Wno-unused"])
+                        .arg("-I")
+                        .arg(&dir)
+                        .arg(&f),
                     &format!("{cc} {std} batch {b}"),
                 );
             }
@@ -187,7 +199,8 @@ fn random_valid_descriptions_compile_under_rustc_gcc_gxx_and_glslang() {
         // one push-constant block), for the first cases that have one.
         let mut readers = 0;
         for (i, m) in accepted.iter().take(200) {
-            let Some(l) = m.layouts.iter().find(|l| (0..l.tokens.len()).any(|t| dgcc::names::plan::reads_push(l, t))) else {
+            let Some(l) = m.layouts.iter().find(|l| (0..l.tokens.len()).any(|t| dgcc::names::plan::reads_push(l, t)))
+            else {
                 continue;
             };
             let u = dgcc::names::screaming(&l.name);
@@ -198,7 +211,11 @@ fn random_valid_descriptions_compile_under_rustc_gcc_gxx_and_glslang() {
             let f = dir.join(format!("reader{i}.vert"));
             std::fs::write(&f, &src).unwrap();
             run(
-                Command::new("glslangValidator").args(["--target-env", "vulkan1.2", "-V"]).arg(&f).arg("-o").arg(dir.join(format!("reader{i}.spv"))),
+                Command::new("glslangValidator")
+                    .args(["--target-env", "vulkan1.2", "-V"])
+                    .arg(&f)
+                    .arg("-o")
+                    .arg(dir.join(format!("reader{i}.spv"))),
                 &format!("glslang reader of case {i}"),
             );
             readers += 1;
