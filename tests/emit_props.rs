@@ -27,9 +27,13 @@ fn name(prefix: &str, parts: &[usize]) -> String {
     s
 }
 
+/// A token: its kind (push constant, vertex buffer, sequence index), name parts and fields.
+type TokenCase = (u8, Vec<usize>, Vec<usize>);
+
 #[derive(Clone, Debug)]
 struct Case {
-    layouts: Vec<(Vec<usize>, Vec<(u8, Vec<usize>, Vec<usize>)>, bool)>,
+    /// Per layout: name parts, tokens, and whether it draws indexed.
+    layouts: Vec<(Vec<usize>, Vec<TokenCase>, bool)>,
     kernels: Vec<Vec<usize>>,
 }
 

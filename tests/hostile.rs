@@ -212,7 +212,7 @@ fn a_compile_into_a_full_disk_leaves_the_previous_outputs_as_they_were() {
     let mnt = dir.join("mnt");
     std::fs::create_dir_all(&mnt).unwrap();
     if !mount_tmpfs(&mnt, 256) {
-        eprintln!("note: {}: cannot mount a tmpfs here (not root?); skipped", "a_compile_into_a_full_disk");
+        eprintln!("note: a_compile_into_a_full_disk: cannot mount a tmpfs here (not root?); skipped");
         return;
     }
     struct Unmount(PathBuf);
@@ -242,7 +242,7 @@ fn a_compile_into_a_full_disk_leaves_the_previous_outputs_as_they_were() {
     let len = std::fs::metadata(&filler).unwrap().len();
     std::fs::OpenOptions::new().write(true).open(&filler).unwrap().set_len(len.saturating_sub(8192)).unwrap();
     // A bigger description with the same pipeline name: the same four files, longer.
-    let big = numbered(6).replace("Draw", "Draw").replace(
+    let big = numbered(6).replace(
         "layouts: [",
         &format!("layouts: [{}", (0..12).map(|i| format!("(name: \"L{i}\", stages: [Vertex], max_sequences: 64, align: Some(4), tokens: [VertexBuffer(name: \"x\", binding: 0), Draw]), ")).collect::<String>()),
     );

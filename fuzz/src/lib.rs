@@ -178,7 +178,7 @@ mod compiler {
     pub fn described(data: &[u8]) -> String {
         let mut it = data.iter().copied();
         let mut next = move || it.next();
-        let mut name = |next: &mut dyn FnMut() -> Option<u8>, prefix: &str| -> String {
+        let name = |next: &mut dyn FnMut() -> Option<u8>, prefix: &str| -> String {
             let mut s = prefix.to_string();
             let n = next().map_or(1, |b| 1 + (b % 3) as usize);
             for _ in 0..n {
