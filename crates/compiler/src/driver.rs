@@ -203,7 +203,21 @@ fn build_manifest(
 /// Read and compile a description file. I/O and UTF-8 problems are `Err` (exit 2 at the CLI
 /// for I/O; not-UTF-8 is a diagnostic-carrying error).
 pub fn compile_file(path: &Path, options: &Options) -> Result<(String, Compilation), FileError> {
-    let bytes = read_description(path).map_err(FileError::Io)?;
+    let bytes = match dgcc_core::files::read_regular(path, syntax::limits::MAX_SOURCE_BYTES as u64) {
+        Ok(b) => b,
+        // Too long is the description's fault, as E0012 says for text: exit 1, not 2.
+        Err(dgcc_core::files::ReadError::TooLarge { len, .. }) => {
+            let size = len.map_or_else(|| "more than 4 MiB".to_string(), |n| format!("{n} bytes"));
+            return Err(FileError::TooLarge(Diagnostic::new(
+                "E0012",
+                format!(
+                    "the description is {size} long; dgcc reads at most {} bytes (4 MiB)",
+                    syntax::limits::MAX_SOURCE_BYTES
+                ),
+            )));
+        }
+        Err(e) => return Err(FileError::Io(format!("cannot read {}: {e}", path.display()))),
+    };
     let text = match syntax::decode(&bytes) {
         Ok(t) => t.to_string(),
         Err(d) => return Err(FileError::NotUtf8(d)),
@@ -225,4 +239,6 @@ pub fn read_description(path: &Path) -> Result<Vec<u8>, String> {
 pub enum FileError {
     Io(String),
     NotUtf8(Diagnostic),
+    /// Longer than a description may be (E0012), refused before it is read whole.
+    TooLarge(Diagnostic),
 }

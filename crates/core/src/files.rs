@@ -30,7 +30,7 @@ impl std::fmt::Display for ReadError {
                 write!(f, "it is {kind}, not a regular file (dgcc reads only regular files)")
             }
             ReadError::TooLarge { limit, len: Some(len) } => {
-                write!(f, "it is {len} bytes long; dgcc reads at most {limit} bytes of it")
+                write!(f, "it is {len} bytes long, more than the {limit} bytes dgcc reads of it")
             }
             ReadError::TooLarge { limit, len: None } => {
                 write!(f, "it is longer than the {limit} bytes dgcc reads of it")

@@ -42,7 +42,7 @@ pub(super) fn compile_and_report(path: &Path, options: &CompileOptions) -> Optio
             eprintln!("error: {msg}");
             None
         }
-        Err(FileError::NotUtf8(d)) => {
+        Err(FileError::NotUtf8(d) | FileError::TooLarge(d)) => {
             report(&SourceFile { name: &name, text: "" }, &[d], options);
             Some((false, Compilation::default()))
         }
