@@ -6,7 +6,8 @@
 # fuzz/artifacts/<target>/ — copy it to tests/fuzz_regressions/<target>/ once understood.
 # Needs the nightly toolchain and cargo-fuzz (installed if missing). The sanitizer is off: the
 # code is safe Rust, where AddressSanitizer finds nothing more and costs most of the speed;
-# debug assertions are on so integer overflow is a crash, not a silent wrap.
+# debug assertions are on so integer overflow is a crash, not a silent wrap. Inputs may be up to
+# 1 MiB (DGCC_FUZZ_MAX_LEN), past the 64 KiB where long names used to panic the emitters.
 # DGCC_FUZZ_TARGET_DIR picks the build folder (default fuzz/target). DGCC_FUZZ_SEED (default 1)
 # seeds libFuzzer's random choices, so a run retraces the mutations a longer run with the same
 # seed made first (Rust's randomly keyed hash maps still vary coverage a little from run to run);
@@ -17,7 +18,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(ron dgc profile_json pipeline manifest kernel_lint)
+[ ${#targets[@]} -gt 0 ] || targets=(ron dgc profile_json pipeline manifest kernel_lint names emit_compile)
 target_dir=${DGCC_FUZZ_TARGET_DIR:-fuzz/target}
 
 command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked
@@ -52,7 +53,7 @@ for t in "${targets[@]}"; do
   status=0
   # shellcheck disable=SC2046
   cargo "${toolchain[@]}" fuzz run "${flags[@]}" "$t" -- -max_total_time="$seconds" -timeout=10 \
-    -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 -seed="${DGCC_FUZZ_SEED:-1}" $(dict_for "$t") \
+    -rss_limit_mb=2048 -max_len="${DGCC_FUZZ_MAX_LEN:-1048576}" -print_final_stats=1 -seed="${DGCC_FUZZ_SEED:-1}" $(dict_for "$t") \
     >"$log" 2>&1 || status=$?
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
   rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -n 1)

@@ -115,7 +115,7 @@ pub use dgcc_compiler::check;
 pub use dgcc_core::check;
 
 #[cfg(feature = "compiler")]
-pub use dgcc_compiler::{ast, build, driver, emit, layout, render, shader, syntax};
+pub use dgcc_compiler::{ast, build, driver, emit, layout, names, output, render, shader, syntax};
 
 #[cfg(feature = "runtime")]
 pub use dgcc_runtime as runtime;

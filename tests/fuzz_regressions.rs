@@ -106,6 +106,15 @@ fn pipeline_inputs() {
 }
 
 #[test]
+fn names_inputs() {
+    check_target("names", entry::names, 0);
+    // The name variants the target builds, with a long run (0xff) past 64 KiB of name.
+    for data in [&b"\x02\x05\x06\x01\x02\x00\x01"[..], b"\x01\xff\xff\x01", b"\x00\x03\x01\x02\x03\x00"] {
+        entry::names(data);
+    }
+}
+
+#[test]
 fn manifest_inputs() {
     check_target("manifest", entry::manifest, 0);
 }

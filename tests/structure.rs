@@ -46,6 +46,7 @@ fn each_crate_depends_only_on_what_its_users_may_get() {
                 "pest",
                 "pest_derive",
                 "codespan-reporting",
+                "tempfile",
                 "shaderc",
                 "naga",
             ],

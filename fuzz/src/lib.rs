@@ -165,4 +165,148 @@ mod compiler {
             );
         }
     }
+
+    /// Name parts in case and separator variants: descriptions built from them meet every
+    /// rule of the naming authority (`dgcc::names::plan`).
+    const PARTS: &[&str] =
+        &["a", "A", "b_c", "bC", "B_C", "vb", "VB", "x_", "_y", "v", "draw", "Type", "t2", "gl", "GL_", "main"];
+    const FIELDS: &[&str] = &["v", "w", "draw_index_count", "_pad0", "a_v", "V", "type_", "x"];
+
+    /// A description from bytes: every byte picks a name part, a token kind or a length. Long
+    /// inputs give long names (past glslang's 1,024 characters and the 64 KiB the other targets
+    /// see), repeated parts give names that differ only in case or separators.
+    pub fn described(data: &[u8]) -> String {
+        let mut it = data.iter().copied();
+        let mut next = move || it.next();
+        let name = |next: &mut dyn FnMut() -> Option<u8>, prefix: &str| -> String {
+            let mut s = prefix.to_string();
+            let n = next().map_or(1, |b| 1 + (b % 3) as usize);
+            for _ in 0..n {
+                let b = next().unwrap_or(0);
+                if b == 0xff {
+                    // A long run: the next byte times 64 characters.
+                    let k = next().unwrap_or(1) as usize * 64;
+                    s.push_str(&"n".repeat(k));
+                } else {
+                    s.push_str(PARTS[b as usize % PARTS.len()]);
+                }
+            }
+            s
+        };
+        let pipeline = name(&mut next, "p");
+        let mut out = format!("Pipeline(name: \"{pipeline}\", targets: [\"lavapipe\"], push_constants: [(stages: [Vertex], offset: 0, size: 128)], layouts: [\n");
+        let layouts = next().map_or(1, |b| 1 + (b % 3) as usize);
+        for _ in 0..layouts {
+            let l = name(&mut next, "L");
+            let mut tokens = vec![];
+            let (mut push_at, mut binding) = (0u32, 0u32);
+            for _ in 0..next().map_or(0, |b| (b % 4) as usize) {
+                let t = name(&mut next, "");
+                match next().unwrap_or(0) % 3 {
+                    0 if push_at < 96 => {
+                        let n = 1 + next().unwrap_or(0) as usize % 3;
+                        let fs: Vec<String> = (0..n)
+                            .map(|_| {
+                                format!("(name: \"{}\", ty: U32)", FIELDS[next().unwrap_or(0) as usize % FIELDS.len()])
+                            })
+                            .collect();
+                        tokens.push(format!(
+                            "PushConstant(name: \"{t}\", stages: [Vertex], offset: {push_at}, fields: [{}])",
+                            fs.join(", ")
+                        ));
+                        push_at += 4 * n as u32;
+                    }
+                    1 => {
+                        tokens.push(format!("VertexBuffer(name: \"{t}\", binding: {binding})"));
+                        binding += 1;
+                    }
+                    _ => tokens.push(format!("SequenceIndex(name: \"{t}\", stages: [Vertex], offset: 124)")),
+                }
+            }
+            tokens.push("Draw(name: \"draw\")".into());
+            out.push_str(&format!(
+                "    (name: \"{l}\", stages: [Vertex], max_sequences: 64, align: Some(4), tokens: [{}]),\n",
+                tokens.join(", ")
+            ));
+        }
+        out.push_str("], kernels: [\n");
+        for _ in 0..next().map_or(0, |b| (b % 3) as usize) {
+            let k = name(&mut next, "k");
+            out.push_str(&format!("    (name: \"{k}\", source: \"k.comp\", local_size: (64, 1, 1)),\n"));
+        }
+        out.push_str("])\n");
+        out
+    }
+
+    /// Names in case and separator variants: `dgcc check` accepts exactly what every emitter
+    /// prints, and what it accepts has no printed name that clashes or that a compiler refuses.
+    pub fn names(data: &[u8]) {
+        let text = described(data);
+        let c = compile_source(Path::new("fuzz.ron"), &text, &Options::default());
+        match &c.manifest {
+            None => assert!(c.has_errors(), "no manifest and no error:\n{text}"),
+            Some(m) => {
+                let problems = dgcc::names::plan::problems(m);
+                assert!(problems.is_empty(), "the check passed names the plan refuses: {problems:?}\n{text}");
+                for output in Output::ALL {
+                    emit::emit(m, output).unwrap_or_else(|e| panic!("check passed, {output:?} refused: {e}\n{text}"));
+                }
+            }
+        }
+    }
+
+    /// What the emitters print compiles: C with gcc (C11), C++ with g++ (C++17), GLSL with
+    /// glslang, for every description from [`described`] that the check accepts; an error or a
+    /// redefinition warning is a crash. (rustc is left to `tests/emit_props.rs`: starting it per
+    /// input would make the target too slow to explore anything.)
+    pub fn emit_compile(data: &[u8]) {
+        use std::process::Command;
+        let text = described(data);
+        let c = compile_source(Path::new("fuzz.ron"), &text, &Options::default());
+        let Some(m) = &c.manifest else { return };
+        let dir = std::env::temp_dir().join(format!("dgcc-fuzz-emit-{}", std::process::id()));
+        let _ = std::fs::create_dir_all(&dir);
+        for output in [Output::C, Output::Glsl] {
+            let body = emit::emit(m, output).unwrap_or_else(|e| panic!("{output:?}: {e}"));
+            let _ = std::fs::write(dir.join(output.file_name(&m.pipeline)), body);
+        }
+        let check = |cmd: &mut Command, what: &str| {
+            let Ok(out) = cmd.output() else { return };
+            let all = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+            assert!(out.status.success() && !all.contains("redefin"), "{what}:\n{all}\n{text}");
+        };
+        let main_c = dir.join("main.c");
+        let _ = std::fs::write(
+            &main_c,
+            format!("#include \"{}\"\nint main(void) {{ return 0; }}\n", Output::C.file_name(&m.pipeline)),
+        );
+        let main_cpp = dir.join("main.cpp");
+        let _ = std::fs::copy(&main_c, &main_cpp);
+        check(
+            Command::new("gcc").args(["-std=c11", "-fsyntax-only", "-Wall", "-Wextra", "-Wno-unused"]).arg(&main_c),
+            "gcc",
+        );
+        check(
+            Command::new("g++").args(["-std=c++17", "-fsyntax-only", "-Wall", "-Wextra", "-Wno-unused"]).arg(&main_cpp),
+            "g++",
+        );
+        let mut shader = String::from("#version 460\n#extension GL_GOOGLE_include_directive : require\n");
+        for l in &m.layouts {
+            shader.push_str(&format!("#define {}_WRITER\n", dgcc::names::screaming(&l.name)));
+        }
+        shader.push_str(&format!(
+            "#include \"{}\"\nlayout(local_size_x = 64) in;\nvoid main() {{}}\n",
+            Output::Glsl.file_name(&m.pipeline)
+        ));
+        let comp = dir.join("main.comp");
+        let _ = std::fs::write(&comp, shader);
+        check(
+            Command::new("glslangValidator")
+                .args(["--target-env", "vulkan1.2", "-V"])
+                .arg(&comp)
+                .arg("-o")
+                .arg(dir.join("main.spv")),
+            "glslang",
+        );
+    }
 }

@@ -68,6 +68,28 @@ pub fn compile_source(path: &Path, text: &str, options: &Options) -> Compilation
     c.diagnostics.extend(crate::check::check(&pipeline, &c.laid, &c.profiles));
     if !c.has_errors() {
         c.manifest = build_manifest(&pipeline, &c.laid, &c.profiles, &mut c.diagnostics);
+        if let Some(m) = &c.manifest {
+            // The names as the emitters print them, then the emitters themselves: `dgcc check`
+            // refuses exactly what `dgcc compile` could not write.
+            c.diagnostics.extend(crate::check::generated_names(&pipeline, m));
+            if !c.has_errors() {
+                for output in crate::emit::Output::ALL {
+                    if let Err(e) = crate::emit::emit(m, output) {
+                        c.diagnostics.push(
+                            Diagnostic::new(
+                                "E0499",
+                                format!("internal error: the {output} output cannot be printed: {e}"),
+                            )
+                            .primary(pipeline.name.span, "while printing this pipeline")
+                            .note("please report this description to the dgcc developers"),
+                        );
+                    }
+                }
+            }
+            if c.has_errors() {
+                c.manifest = None;
+            }
+        }
         if let (true, Some(m)) = (options.check_kernels, &c.manifest) {
             c.diagnostics.extend(crate::shader::check_kernels(&base, &pipeline, m));
             if c.has_errors() {
@@ -181,7 +203,21 @@ fn build_manifest(
 /// Read and compile a description file. I/O and UTF-8 problems are `Err` (exit 2 at the CLI
 /// for I/O; not-UTF-8 is a diagnostic-carrying error).
 pub fn compile_file(path: &Path, options: &Options) -> Result<(String, Compilation), FileError> {
-    let bytes = std::fs::read(path).map_err(|e| FileError::Io(format!("cannot read {}: {e}", path.display())))?;
+    let bytes = match dgcc_core::files::read_regular(path, syntax::limits::MAX_SOURCE_BYTES as u64) {
+        Ok(b) => b,
+        // Too long is the description's fault, as E0012 says for text: exit 1, not 2.
+        Err(dgcc_core::files::ReadError::TooLarge { len, .. }) => {
+            let size = len.map_or_else(|| "more than 4 MiB".to_string(), |n| format!("{n} bytes"));
+            return Err(FileError::TooLarge(Diagnostic::new(
+                "E0012",
+                format!(
+                    "the description is {size} long; dgcc reads at most {} bytes (4 MiB)",
+                    syntax::limits::MAX_SOURCE_BYTES
+                ),
+            )));
+        }
+        Err(e) => return Err(FileError::Io(format!("cannot read {}: {e}", path.display()))),
+    };
     let text = match syntax::decode(&bytes) {
         Ok(t) => t.to_string(),
         Err(d) => return Err(FileError::NotUtf8(d)),
@@ -190,9 +226,19 @@ pub fn compile_file(path: &Path, options: &Options) -> Result<(String, Compilati
     Ok((text, c))
 }
 
+/// The bytes of a description file: a regular file of at most
+/// [`syntax::limits::MAX_SOURCE_BYTES`] (a FIFO or `/dev/zero` is refused, not waited on or
+/// read without end). `Err` is the message, naming the file.
+pub fn read_description(path: &Path) -> Result<Vec<u8>, String> {
+    dgcc_core::files::read_regular(path, syntax::limits::MAX_SOURCE_BYTES as u64)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))
+}
+
 /// Why a file could not be compiled at all.
 #[derive(Debug)]
 pub enum FileError {
     Io(String),
     NotUtf8(Diagnostic),
+    /// Longer than a description may be (E0012), refused before it is read whole.
+    TooLarge(Diagnostic),
 }

@@ -30,6 +30,7 @@ pub mod driver;
 pub mod emit;
 pub mod layout;
 pub mod names;
+pub mod output;
 pub mod render;
 pub mod shader;
 pub mod syntax;

@@ -28,6 +28,7 @@
 pub mod check;
 pub mod device;
 pub mod diag;
+pub mod files;
 pub mod ir;
 pub mod rules;
 pub mod severity;

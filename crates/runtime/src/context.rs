@@ -461,6 +461,9 @@ unsafe impl super::memory::Allocator for GpuContext {
     fn memory_properties(&self) -> &vk::PhysicalDeviceMemoryProperties {
         &self.memory
     }
+    fn limits(&self) -> Option<&vk::PhysicalDeviceLimits> {
+        Some(&self.properties.limits)
+    }
 }
 
 impl Drop for GpuContext {

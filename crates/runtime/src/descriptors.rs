@@ -15,6 +15,25 @@ pub struct StorageSet {
 }
 
 impl StorageSet {
+    /// [`StorageSet::new`] for runtime buffers, after checking the set against the device's
+    /// limits: each buffer (bound whole) within `maxStorageBufferRange`, and the number of
+    /// bindings within `maxPerStageDescriptorStorageBuffers` and
+    /// `maxDescriptorSetStorageBuffers`. `Err` names the limit.
+    ///
+    /// # Safety
+    /// As for [`StorageSet::new`].
+    pub unsafe fn for_buffers(
+        d: &ash::Device,
+        limits: &vk::PhysicalDeviceLimits,
+        stages: vk::ShaderStageFlags,
+        buffers: &[&super::memory::Buffer],
+    ) -> Result<StorageSet> {
+        check_bindings(limits, buffers.iter().map(|b| b.size))?;
+        let handles: Vec<vk::Buffer> = buffers.iter().map(|b| b.buffer).collect();
+        // SAFETY: the caller's contract.
+        unsafe { Self::new(d, stages, &handles) }
+    }
+
     /// A set whose binding `i` is the whole of `buffers[i]`, visible to `stages`.
     ///
     /// # Safety
@@ -93,5 +112,49 @@ impl StorageSet {
             }
             self.pool = vk::DescriptorPool::null();
         }
+    }
+}
+
+/// Whether storage buffers of `sizes`, each bound whole at bindings 0..n of one set, fit the
+/// device's limits (`VUID-VkWriteDescriptorSet-descriptorType-00333` and the set layout's
+/// descriptor counts). `Err` names the limit and the binding.
+pub fn check_bindings(limits: &vk::PhysicalDeviceLimits, sizes: impl Iterator<Item = u64>) -> Result<()> {
+    let mut n = 0u64;
+    for (i, size) in sizes.enumerate() {
+        if size > limits.max_storage_buffer_range as u64 {
+            return Err(RuntimeError::Invalid(format!(
+                "binding {i}: a {size}-byte storage buffer is larger than the device's maxStorageBufferRange ({} bytes)",
+                limits.max_storage_buffer_range
+            )));
+        }
+        n += 1;
+    }
+    let most = limits.max_per_stage_descriptor_storage_buffers.min(limits.max_descriptor_set_storage_buffers) as u64;
+    if n > most {
+        return Err(RuntimeError::Invalid(format!(
+            "{n} storage buffers in one set are more than the device allows (maxPerStageDescriptorStorageBuffers {}, maxDescriptorSetStorageBuffers {})",
+            limits.max_per_stage_descriptor_storage_buffers, limits.max_descriptor_set_storage_buffers
+        )));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bindings_past_max_storage_buffer_range_are_refused_naming_it() {
+        let limits = vk::PhysicalDeviceLimits {
+            max_storage_buffer_range: 1 << 27,
+            max_per_stage_descriptor_storage_buffers: 8,
+            max_descriptor_set_storage_buffers: 8,
+            ..Default::default()
+        };
+        assert!(check_bindings(&limits, [16u64, 1 << 27].into_iter()).is_ok());
+        let e = check_bindings(&limits, [16u64, (1 << 27) + 4].into_iter()).unwrap_err().to_string();
+        assert!(e.contains("maxStorageBufferRange") && e.contains("binding 1"), "{e}");
+        let e = check_bindings(&limits, std::iter::repeat_n(4u64, 9)).unwrap_err().to_string();
+        assert!(e.contains("maxPerStageDescriptorStorageBuffers"), "{e}");
     }
 }

@@ -38,6 +38,7 @@ pub struct DgcDevice {
     pub(crate) device: ash::Device,
     pub(crate) ext: x::Device,
     memory: vk::PhysicalDeviceMemoryProperties,
+    limits: vk::PhysicalDeviceLimits,
     profile: Profile,
     /// Features the hardware has that the device was created without.
     not_enabled: Vec<Limit>,
@@ -51,6 +52,9 @@ unsafe impl Allocator for DgcDevice {
     }
     fn memory_properties(&self) -> &vk::PhysicalDeviceMemoryProperties {
         &self.memory
+    }
+    fn limits(&self) -> Option<&vk::PhysicalDeviceLimits> {
+        Some(&self.limits)
     }
 }
 
@@ -89,7 +93,9 @@ impl DgcDevice {
         })?;
         // SAFETY: `physical` belongs to `instance` (the caller's contract).
         let memory = unsafe { instance.get_physical_device_memory_properties(physical) };
-        Ok(DgcDevice { device: device.clone(), ext, memory, profile: probe.profile, not_enabled })
+        // SAFETY: as above.
+        let limits = unsafe { instance.get_physical_device_properties(physical) }.limits;
+        Ok(DgcDevice { device: device.clone(), ext, memory, limits, profile: probe.profile, not_enabled })
     }
 
     /// The runtime's own headless context, when it enabled the extension (feature `headless`).

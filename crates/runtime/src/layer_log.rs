@@ -59,6 +59,22 @@ impl fmt::Display for LayerMessage {
     }
 }
 
+/// The validation errors of every log in this process: how many, and the first
+/// [`PROCESS_ERRORS_KEPT`] of them. A program that runs Vulkan through code that makes its own
+/// context (the CLI's `dgcc run` and `dgcc bench`) reads them here, because the layer stops
+/// printing once a messenger is installed: without this, a run the layer complained about
+/// would end with exit 0 and no word.
+static PROCESS_ERRORS: Mutex<(usize, Vec<LayerMessage>)> = Mutex::new((0, Vec::new()));
+
+/// How many of the process's validation errors [`process_errors`] keeps the text of.
+pub const PROCESS_ERRORS_KEPT: usize = 32;
+
+/// Every validation error any log of this process received so far: the count and the first
+/// [`PROCESS_ERRORS_KEPT`] messages.
+pub fn process_errors() -> (usize, Vec<LayerMessage>) {
+    PROCESS_ERRORS.lock().map(|e| (e.0, e.1.clone())).unwrap_or_default()
+}
+
 /// Every message of one or more contexts that were given this log.
 #[derive(Debug, Default)]
 pub struct LayerLog {
@@ -99,6 +115,14 @@ impl LayerLog {
 
     #[cfg(any(feature = "headless", test))]
     fn push(&self, message: LayerMessage) {
+        if message.severity == LayerSeverity::Error {
+            if let Ok(mut e) = PROCESS_ERRORS.lock() {
+                e.0 += 1;
+                if e.1.len() < PROCESS_ERRORS_KEPT {
+                    e.1.push(message.clone());
+                }
+            }
+        }
         if let Ok(mut m) = self.messages.lock() {
             m.push(message);
         }
@@ -215,6 +239,7 @@ mod tests {
         assert_eq!(send(S::WARNING, c"UNASSIGNED-BestPractices"), vk::FALSE);
         assert_eq!(send(S::WARNING, c"Loader Message"), vk::FALSE);
         assert_eq!(log.error_count(), 1);
+        assert!(process_errors().0 >= 1, "the process-wide count sees every log's errors");
         assert_eq!(log.messages().len(), 2);
         assert!(log.describe_errors().contains("VUID-vkDestroyDevice-device-05137: something is off"));
         assert_eq!(log.take().len(), 2);

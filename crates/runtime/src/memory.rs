@@ -19,6 +19,48 @@ use ash::vk;
 pub unsafe trait Allocator {
     fn device(&self) -> &ash::Device;
     fn memory_properties(&self) -> &vk::PhysicalDeviceMemoryProperties;
+    /// The device's limits, when the allocator knows them: every buffer is then checked
+    /// against them (see [`check_buffer`]) before it is created.
+    fn limits(&self) -> Option<&vk::PhysicalDeviceLimits> {
+        None
+    }
+}
+
+/// Whether a buffer of `size` bytes with `usage` may be created and bound whole on a device
+/// with `limits` and `memory`: `Err` names the limit. The runtime binds storage and uniform
+/// buffers whole (`StorageSet` writes `VK_WHOLE_SIZE`), so a larger one would break
+/// `VUID-VkWriteDescriptorSet-descriptorType-00333` (or `-00332`): undefined behaviour on a
+/// real driver, which the validation layer only reports after the fact. A buffer larger than
+/// every heap it could live in would fail to allocate at best.
+pub fn check_buffer(
+    size: u64,
+    usage: vk::BufferUsageFlags,
+    limits: Option<&vk::PhysicalDeviceLimits>,
+    memory: &vk::PhysicalDeviceMemoryProperties,
+) -> Result<()> {
+    if let Some(l) = limits {
+        if usage.contains(vk::BufferUsageFlags::STORAGE_BUFFER) && size > l.max_storage_buffer_range as u64 {
+            return Err(RuntimeError::Invalid(format!(
+                "a {size}-byte storage buffer is larger than the device's maxStorageBufferRange ({} bytes), and the runtime binds storage buffers whole",
+                l.max_storage_buffer_range
+            )));
+        }
+        if usage.contains(vk::BufferUsageFlags::UNIFORM_BUFFER) && size > l.max_uniform_buffer_range as u64 {
+            return Err(RuntimeError::Invalid(format!(
+                "a {size}-byte uniform buffer is larger than the device's maxUniformBufferRange ({} bytes)",
+                l.max_uniform_buffer_range
+            )));
+        }
+    }
+    let heaps = &memory.memory_heaps[..(memory.memory_heap_count as usize).min(memory.memory_heaps.len())];
+    if let Some(largest) = heaps.iter().map(|h| h.size).max() {
+        if size > largest {
+            return Err(RuntimeError::Invalid(format!(
+                "a {size}-byte buffer is larger than the device's largest memory heap ({largest} bytes)"
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// A memory type index among `type_bits` with the `required` flags, preferring `preferred` too.
@@ -79,6 +121,7 @@ impl Buffer {
         type_bits: u32,
     ) -> Result<Buffer> {
         let size = size.max(4);
+        check_buffer(size, usage, ctx.limits(), ctx.memory_properties())?;
         let usage = usage | vk::BufferUsageFlags::SHADER_DEVICE_ADDRESS;
         let mut usage2 = vk::BufferUsageFlags2CreateInfoKHR::default().usage(
             vk::BufferUsageFlags2KHR::from_raw(usage.as_raw() as u64)
@@ -206,4 +249,29 @@ impl Buffer {
 /// whose reading would be undefined behaviour.
 pub fn as_bytes<T: bytemuck::NoUninit>(items: &[T]) -> &[u8] {
     bytemuck::cast_slice(items)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn buffers_are_checked_against_the_limits_before_they_are_made() {
+        let limits = vk::PhysicalDeviceLimits {
+            max_storage_buffer_range: 1 << 27,
+            max_uniform_buffer_range: 1 << 16,
+            ..Default::default()
+        };
+        let mut memory = vk::PhysicalDeviceMemoryProperties { memory_heap_count: 1, ..Default::default() };
+        memory.memory_heaps[0].size = 1 << 30;
+        let storage = vk::BufferUsageFlags::STORAGE_BUFFER;
+        assert!(check_buffer(1 << 27, storage, Some(&limits), &memory).is_ok());
+        let e = check_buffer((1 << 27) + 4, storage, Some(&limits), &memory).unwrap_err().to_string();
+        assert!(e.contains("maxStorageBufferRange (134217728 bytes)"), "{e}");
+        let e = check_buffer(64 << 30, vk::BufferUsageFlags::INDIRECT_BUFFER, Some(&limits), &memory)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("largest memory heap"), "{e}");
+        assert!(check_buffer((1 << 16) + 4, vk::BufferUsageFlags::UNIFORM_BUFFER, Some(&limits), &memory).is_err());
+    }
 }

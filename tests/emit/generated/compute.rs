@@ -8,7 +8,7 @@
 /// text that must not break any output: a C trigraph, a trailing backslash, comment markers.
 ///
 /// Pipeline `compute`: its indirect-commands layouts and kernels, as compiled by dgcc.
-#[allow(dead_code, unused_imports, non_upper_case_globals, clippy::all)]
+#[allow(dead_code, unused_imports, non_upper_case_globals, non_snake_case, non_camel_case_types, clippy::all)]
 pub mod compute {
     use ::dgcc::ash::vk;
     use ::dgcc::runtime::ext_dgc;

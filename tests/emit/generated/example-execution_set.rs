@@ -7,7 +7,7 @@
 /// Every target binds compute pipelines through execution sets (radv binds nothing else).
 ///
 /// Pipeline `execution_set`: its indirect-commands layouts and kernels, as compiled by dgcc.
-#[allow(dead_code, unused_imports, non_upper_case_globals, clippy::all)]
+#[allow(dead_code, unused_imports, non_upper_case_globals, non_snake_case, non_camel_case_types, clippy::all)]
 pub mod execution_set {
     use ::dgcc::ash::vk;
     use ::dgcc::runtime::ext_dgc;

@@ -7,7 +7,7 @@
 /// radv is not a target: its built-in profile does not state meshShader.
 ///
 /// Pipeline `mesh`: its indirect-commands layouts and kernels, as compiled by dgcc.
-#[allow(dead_code, unused_imports, non_upper_case_globals, clippy::all)]
+#[allow(dead_code, unused_imports, non_upper_case_globals, non_snake_case, non_camel_case_types, clippy::all)]
 pub mod mesh {
     use ::dgcc::ash::vk;
     use ::dgcc::runtime::ext_dgc;

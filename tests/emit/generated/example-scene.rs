@@ -7,7 +7,7 @@
 /// with the object's ids pushed as push constants and its index buffer bound per sequence.
 ///
 /// Pipeline `scene`: its indirect-commands layouts and kernels, as compiled by dgcc.
-#[allow(dead_code, unused_imports, non_upper_case_globals, clippy::all)]
+#[allow(dead_code, unused_imports, non_upper_case_globals, non_snake_case, non_camel_case_types, clippy::all)]
 pub mod scene {
     use ::dgcc::ash::vk;
     use ::dgcc::runtime::ext_dgc;

@@ -7,7 +7,7 @@
 /// vec3, mat4, arrays, a 64-bit integer and a device address, and all four mesh action tokens.
 ///
 /// Pipeline `mesh`: its indirect-commands layouts and kernels, as compiled by dgcc.
-#[allow(dead_code, unused_imports, non_upper_case_globals, clippy::all)]
+#[allow(dead_code, unused_imports, non_upper_case_globals, non_snake_case, non_camel_case_types, clippy::all)]
 pub mod mesh {
     use ::dgcc::ash::vk;
     use ::dgcc::runtime::ext_dgc;

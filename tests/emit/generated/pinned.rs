@@ -7,7 +7,7 @@
 /// and the two multi-draw count tokens; a layout padded by `align`.
 ///
 /// Pipeline `pinned`: its indirect-commands layouts and kernels, as compiled by dgcc.
-#[allow(dead_code, unused_imports, non_upper_case_globals, clippy::all)]
+#[allow(dead_code, unused_imports, non_upper_case_globals, non_snake_case, non_camel_case_types, clippy::all)]
 pub mod pinned {
     use ::dgcc::ash::vk;
     use ::dgcc::runtime::ext_dgc;

@@ -6,7 +6,7 @@
 /// Ray tracing: a raw push constant and TRACE_RAYS2, whose 104 bytes end in padding.
 ///
 /// Pipeline `raytrace`: its indirect-commands layouts and kernels, as compiled by dgcc.
-#[allow(dead_code, unused_imports, non_upper_case_globals, clippy::all)]
+#[allow(dead_code, unused_imports, non_upper_case_globals, non_snake_case, non_camel_case_types, clippy::all)]
 pub mod raytrace {
     use ::dgcc::ash::vk;
     use ::dgcc::runtime::ext_dgc;

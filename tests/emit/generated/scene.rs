@@ -6,7 +6,7 @@
 /// The contract's example: per-draw push data, an index buffer and an indexed draw.
 ///
 /// Pipeline `scene`: its indirect-commands layouts and kernels, as compiled by dgcc.
-#[allow(dead_code, unused_imports, non_upper_case_globals, clippy::all)]
+#[allow(dead_code, unused_imports, non_upper_case_globals, non_snake_case, non_camel_case_types, clippy::all)]
 pub mod scene {
     use ::dgcc::ash::vk;
     use ::dgcc::runtime::ext_dgc;

@@ -92,6 +92,10 @@ pub fn run(args: &BenchArgs) -> i32 {
             return USAGE;
         }
     };
+    if let Some(e) = args.objects.iter().find_map(|&n| super::run::check_objects(n).err()) {
+        eprintln!("error: {e}");
+        return USAGE;
+    }
     let compile =
         CompileOptions { targets: args.targets.clone(), message_format: MessageFormat::Human, deny_warnings: false };
     let Some((ok, compilation)) = super::check::compile_and_report(&args.file, &compile) else {
@@ -138,10 +142,15 @@ pub fn run(args: &BenchArgs) -> i32 {
     let mut report = match result {
         Ok(r) => r,
         Err(e) => {
+            // The device could not run it (a missing driver included): exit 1, as `dgcc run`.
+            super::run::report_validation_errors();
             eprintln!("error: {e}");
-            return USAGE;
+            return FAILED;
         }
     };
+    if super::run::report_validation_errors() {
+        return FAILED;
+    }
     report.command_line = std::env::args().collect();
     match bench::output::write(&report, &args.out) {
         Ok(paths) => {

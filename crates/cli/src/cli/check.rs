@@ -42,7 +42,7 @@ pub(super) fn compile_and_report(path: &Path, options: &CompileOptions) -> Optio
             eprintln!("error: {msg}");
             None
         }
-        Err(FileError::NotUtf8(d)) => {
+        Err(FileError::NotUtf8(d) | FileError::TooLarge(d)) => {
             report(&SourceFile { name: &name, text: "" }, &[d], options);
             Some((false, Compilation::default()))
         }
@@ -72,9 +72,13 @@ fn report(file: &SourceFile, diags: &[Diagnostic], options: &CompileOptions) {
     }
 }
 
-fn summary(errors: usize, warnings: usize, files: usize, options: &CompileOptions) {
+fn summary(errors: usize, warnings: usize, files: usize, unread: usize, options: &CompileOptions) {
     if options.message_format == MessageFormat::Human {
-        if errors == 0 && warnings == 0 {
+        if unread > 0 {
+            eprintln!(
+                "{unread} of {files} file(s) could not be read; {errors} error(s), {warnings} warning(s) in the others"
+            );
+        } else if errors == 0 && warnings == 0 {
             eprintln!("ok: {files} file(s) checked, no problems");
         } else {
             eprintln!("{errors} error(s), {warnings} warning(s) in {files} file(s)");
@@ -97,10 +101,13 @@ pub fn run_check(args: &CheckArgs) -> i32 {
         note_skipped_checks(&args.options);
     }
     let mut worst = OK;
-    let (mut errors, mut warnings) = (0, 0);
+    let (mut errors, mut warnings, mut unread) = (0, 0, 0);
     for f in &args.files {
         match compile_and_report(f, &args.options) {
-            None => worst = USAGE,
+            None => {
+                worst = USAGE;
+                unread += 1;
+            }
             Some((ok, c)) => {
                 errors += c.diagnostics.iter().filter(|d| d.severity == Severity::Error).count()
                     + usize::from(!ok && c.diagnostics.is_empty());
@@ -111,7 +118,7 @@ pub fn run_check(args: &CheckArgs) -> i32 {
             }
         }
     }
-    summary(errors, warnings, args.files.len(), &args.options);
+    summary(errors, warnings, args.files.len(), unread, &args.options);
     worst
 }
 
@@ -131,6 +138,10 @@ pub fn run_compile(args: &CompileArgs) -> i32 {
             }
         }
     }
+    if outputs.is_empty() {
+        eprintln!("error: --emit names no output (expected one or more of rust, c, glsl, json)");
+        return USAGE;
+    }
     let Some((ok, c)) = compile_and_report(&args.file, &args.options) else { return USAGE };
     let Some(manifest) = c.manifest.filter(|_| ok) else {
         return FAILED;
@@ -142,21 +153,21 @@ pub fn run_compile(args: &CompileArgs) -> i32 {
             return FAILED;
         }
     };
-    if let Err(e) = std::fs::create_dir_all(&args.out_dir) {
-        eprintln!("error: cannot create {}: {e}", args.out_dir.display());
-        return USAGE;
-    }
-    for (file, text) in files {
-        let path = args.out_dir.join(&file);
-        if let Err(err) = std::fs::write(&path, text) {
-            eprintln!("error: cannot write {}: {err}", path.display());
-            return USAGE;
+    // All or nothing: a compile that fails here leaves the previous outputs as they were.
+    match dgcc::output::write_all(&args.out_dir, &files, dgcc::output::Unchanged::Rewrite) {
+        Ok(paths) => {
+            if args.options.message_format == MessageFormat::Human {
+                for p in paths {
+                    eprintln!("wrote {}", p.display());
+                }
+            }
+            OK
         }
-        if args.options.message_format == MessageFormat::Human {
-            eprintln!("wrote {}", path.display());
+        Err(e) => {
+            eprintln!("error: {e}");
+            USAGE
         }
     }
-    OK
 }
 
 /// Compile a description for the commands that run it (`run`, `bench`): diagnostics are shown,
@@ -174,5 +185,5 @@ pub fn manifest_for_run(file: &Path, targets: &[String]) -> Result<dgcc::ir::Man
 /// Whether a description mentions a kernel (a cheap look, only to decide whether the note about
 /// skipped kernel checks is worth printing).
 fn file_has_kernels(path: &Path) -> bool {
-    std::fs::read_to_string(path).is_ok_and(|t| t.contains("kernel"))
+    driver::read_description(path).is_ok_and(|t| t.windows(6).any(|w| w == b"kernel"))
 }

@@ -128,7 +128,80 @@ pub struct RunArgs {
     pub targets: Vec<String>,
 }
 
+/// The most objects the demo scene is run with: its host-side world takes 32 bytes per object
+/// and its GPU buffers up to the stream's stride per object, so 2^31 objects asked for 64 GiB
+/// at once and aborted (exit 134). Devices limit it further (each storage buffer within
+/// `maxStorageBufferRange`, which `dgcc_runtime::memory::check_buffer` checks before creating
+/// it, naming the limit).
+pub const MAX_OBJECTS: u32 = 1 << 24;
+/// The largest image side: `maxImageDimension2D` is 16384 on every current desktop driver.
+pub const MAX_SIZE: u32 = 16384;
+
+/// `--objects` (and `dgcc bench`'s) within [`MAX_OBJECTS`]; `Err` is the message.
+pub fn check_objects(objects: u32) -> Result<(), String> {
+    if objects == 0 {
+        return Err("--objects must be at least 1".into());
+    }
+    if objects > MAX_OBJECTS {
+        return Err(format!(
+            "--objects {objects} is more than the {MAX_OBJECTS} objects the demo scene runs (2^24: its buffers hold up to 48 bytes per object, and a device's maxStorageBufferRange bounds each)"
+        ));
+    }
+    Ok(())
+}
+
+/// Whether `path` can be written, before a run that ends by writing it.
+pub fn check_writable(path: &Path) -> Result<(), String> {
+    if path.is_dir() {
+        return Err(format!("{} is a folder", path.display()));
+    }
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    if !dir.is_dir() {
+        return Err(format!("the folder {} does not exist", dir.display()));
+    }
+    let existed = path.exists();
+    std::fs::OpenOptions::new().append(true).create(true).open(path).map_err(|e| e.to_string())?;
+    if !existed {
+        let _ = std::fs::remove_file(path);
+    }
+    Ok(())
+}
+
+/// Print the validation errors this process's runs received, if any; `true` when there were.
+/// (Under `DGCC_VALIDATION=1` the runtime's messenger counts them and the layer no longer
+/// prints them itself.)
+pub fn report_validation_errors() -> bool {
+    let (count, first) = dgcc::runtime::layer_log::process_errors();
+    if count == 0 {
+        return false;
+    }
+    for m in &first {
+        eprintln!("{m}");
+    }
+    if count > first.len() {
+        eprintln!("... and {} more", count - first.len());
+    }
+    eprintln!("error: the validation layer reported {count} error(s) during the run");
+    true
+}
+
 pub fn run(args: &RunArgs) -> i32 {
+    if let Err(e) = check_objects(args.objects) {
+        eprintln!("error: {e}");
+        return USAGE;
+    }
+    for (flag, value) in [("--size", Some(args.size)), ("--width", args.width), ("--height", args.height)] {
+        if let Some(v) = value.filter(|&v| v == 0 || v > MAX_SIZE) {
+            eprintln!("error: {flag} {v} is outside 1..={MAX_SIZE} (maxImageDimension2D)");
+            return USAGE;
+        }
+    }
+    if let Some(p) = &args.png {
+        if let Err(e) = check_writable(p) {
+            eprintln!("error: cannot write --png {}: {e}", p.display());
+            return USAGE;
+        }
+    }
     let manifest = match super::check::manifest_for_run(&args.file, &args.targets) {
         Ok(m) => m,
         Err(code) => return code,
@@ -160,6 +233,7 @@ pub fn run(args: &RunArgs) -> i32 {
     let report = match scene::run(&manifest, &options) {
         Ok(r) => r,
         Err(e) => {
+            report_validation_errors();
             eprintln!("error: {e}");
             return FAILED;
         }
@@ -183,7 +257,8 @@ pub fn run(args: &RunArgs) -> i32 {
         }
         eprintln!("wrote {}", path.display());
     }
-    if report.stream_is_clean() {
+    let layer_complained = report_validation_errors();
+    if report.stream_is_clean() && !layer_complained {
         OK
     } else {
         FAILED

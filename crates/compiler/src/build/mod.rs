@@ -197,10 +197,12 @@ impl Build {
         let options = Options { targets: self.targets.clone(), check_kernels: self.check_kernels };
         for path in &files {
             report.inputs.push(path.clone());
-            let text = match std::fs::read_to_string(path) {
+            let text = match driver::read_description(path)
+                .and_then(|b| String::from_utf8(b).map_err(|_| format!("{} is not UTF-8 text", path.display())))
+            {
                 Ok(t) => t,
                 Err(e) => {
-                    errors.push_str(&format!("dgcc: cannot read {}: {e}\n", path.display()));
+                    errors.push_str(&format!("dgcc: {e}\n"));
                     continue;
                 }
             };
@@ -239,17 +241,16 @@ impl Build {
                 &report.inputs,
             ));
         }
-        std::fs::create_dir_all(&out_dir)
-            .map_err(|e| fail(format!("dgcc: cannot create {}: {e}", out_dir.display()), &report.inputs))?;
+        // Every output of every description is printed before the first is written, and the
+        // set is written all or nothing (`crate::output`): a failed build leaves the previous
+        // outputs as they were.
+        let mut outputs = vec![];
         for m in &report.manifests {
-            let outputs = emit::emit_all(m, &self.outputs).map_err(|e| fail(format!("dgcc: {e}"), &report.inputs))?;
-            for (file_name, contents) in outputs {
-                let path = out_dir.join(file_name);
-                write_if_changed(&path, &contents)
-                    .map_err(|e| fail(format!("dgcc: cannot write {}: {e}", path.display()), &report.inputs))?;
-                report.files.push(path);
-            }
+            outputs.extend(emit::emit_all(m, &self.outputs).map_err(|e| fail(format!("dgcc: {e}"), &report.inputs))?);
         }
+        let written = crate::output::write_all(&out_dir, &outputs, crate::output::Unchanged::Keep)
+            .map_err(|e| fail(format!("dgcc: {e}"), &report.inputs))?;
+        report.files.extend(written);
         report.inputs.sort();
         report.inputs.dedup();
         Ok(report)
@@ -264,11 +265,4 @@ fn profile_files(p: &crate::ast::Pipeline, override_targets: &[String], base: &P
         override_targets.iter().map(String::as_str).collect()
     };
     targets.into_iter().filter(|t| dgcc_core::device::builtin(t).is_none()).map(|t| base.join(t)).collect()
-}
-
-fn write_if_changed(path: &Path, contents: &str) -> std::io::Result<()> {
-    if std::fs::read_to_string(path).is_ok_and(|old| old == contents) {
-        return Ok(());
-    }
-    std::fs::write(path, contents)
 }

@@ -8,9 +8,11 @@
 
 pub use dgcc_core::check::*;
 
+mod generated;
 mod names;
 mod pipeline;
 mod source_rules;
 mod spans;
 
+pub use generated::diagnostics as generated_names;
 pub use pipeline::{check, kernel_target};

@@ -109,8 +109,7 @@ pub fn check(pipeline: &Pipeline, laid: &[LaidOut], profiles: &[Profile]) -> Vec
         emit(findings, &r, &mut out);
     }
 
-    let compiled: Vec<_> = laid.iter().map(|l| &l.layout).collect();
-    out.extend(names::name_diagnostics(pipeline, &compiled));
+    out.extend(names::name_diagnostics(pipeline));
 
     dedup_missing(&mut out);
     out.sort_by_key(|d| d.primary_span().map(|s| (s.start, s.end)).unwrap_or((usize::MAX, 0)));

@@ -265,7 +265,7 @@ fn layout_section(o: &mut String, l: &Layout) {
         if m.padded_elem {
             what.push_str(&format!(", {} padded to 16 bytes", m.glsl_type()));
         }
-        out!(o, "    {:<width$} /* {:>4}: {what} */", format!("{};", decl(m)), m.offset());
+        out!(o, "    {}/* {:>4}: {what} */", model::pad(&format!("{};", decl(m)), width), m.offset());
     }
     out!(o, "}} {};", l.record);
     out!(o, "");
@@ -275,7 +275,7 @@ fn layout_section(o: &mut String, l: &Layout) {
     out!(o, "#define {u}_MAX_SEQUENCES {}u", raw.max_sequences);
     out!(o, "#define {u}_TOKEN_COUNT {}u", raw.tokens.len());
     for t in &l.tokens {
-        out!(o, "#define {u}_{}_OFFSET {}u", t.name.to_ascii_uppercase(), t.raw.offset);
+        out!(o, "#define {u}_{}_OFFSET {}u", super::names::plan::token_upper(&t.raw.name), t.raw.offset);
     }
     out!(o, "");
     out!(

@@ -126,7 +126,7 @@ fn layout_section(o: &mut String, l: &Layout) {
             }
             _ => "padding".to_string(),
         };
-        out!(o, "    {:<width$} // {:>4}: {what}", format!("{};", decl(m)), m.offset());
+        out!(o, "    {}// {:>4}: {what}", model::pad(&format!("{};", decl(m)), width), m.offset());
     }
     out!(o, "}};");
     out!(o, "");
@@ -134,7 +134,7 @@ fn layout_section(o: &mut String, l: &Layout) {
     out!(o, "const uint {u}_STRIDE_UINTS = {}u;", raw.stride / 4);
     out!(o, "const uint {u}_MAX_SEQUENCES = {}u;", raw.max_sequences);
     for t in &l.tokens {
-        out!(o, "const uint {u}_{}_OFFSET = {}u;", t.name.to_ascii_uppercase(), t.raw.offset);
+        out!(o, "const uint {u}_{}_OFFSET = {}u;", super::names::plan::token_upper(&t.raw.name), t.raw.offset);
     }
 
     let has_push = l.tokens.iter().any(|t| t.reads_push());

@@ -67,11 +67,7 @@ pub(crate) struct Token<'a> {
 impl Token<'_> {
     /// A parameter name for the sequence index that no member parameter of this token uses.
     pub fn sequence_param(&self, members: &[Member]) -> String {
-        let mut name = String::from("sequence");
-        while self.members.iter().any(|&i| members[i].param == name) {
-            name.push('_');
-        }
-        name
+        names::plan::sequence_param(self.members.iter().map(|&i| members[i].param.as_str()))
     }
     /// Tokens whose data lands in push-constant space, so that a shader reads it per draw.
     pub fn is_push(&self) -> bool {
@@ -110,7 +106,9 @@ impl Layout<'_> {
         if self.tokens.get(t).and_then(|t| t.members.first()) == Some(&i) {
             doc.extend(token.doc.iter().cloned());
         }
-        if let Some(f) = token.fields.iter().find(|f| f.name == m.raw.name) {
+        // A field's member is the k-th member of its token (its name may be qualified).
+        let k = self.tokens.get(t).and_then(|t| t.members.iter().position(|&j| j == i));
+        if let Some(f) = k.and_then(|k| token.fields.get(k)) {
             doc.extend(f.doc.iter().cloned());
         }
         doc
@@ -131,6 +129,8 @@ impl Layout<'_> {
 pub(crate) struct Pipeline<'a> {
     pub raw: &'a Manifest,
     pub snake: String,
+    /// The Rust module: `snake`, escaped if it is a keyword.
+    pub module: String,
     pub upper: String,
     pub layouts: Vec<Layout<'a>>,
 }
@@ -151,6 +151,20 @@ pub(crate) fn comment_text(line: &str) -> String {
     s
 }
 
+/// The widest column the member comments of a record are aligned to; a longer declaration gets
+/// one space before its comment. Padding is written by hand: `format!`'s `{:<width$}` panics
+/// on a width of 65,536 or more, which a long name reached.
+pub(crate) const ALIGN_COLUMN: usize = 100;
+
+/// `text` padded with spaces to `width` characters (at most [`ALIGN_COLUMN`]), then one space.
+pub(crate) fn pad(text: &str, width: usize) -> String {
+    let fill = width.min(ALIGN_COLUMN).saturating_sub(text.chars().count());
+    let mut s = String::with_capacity(text.len() + fill + 1);
+    s.push_str(text);
+    s.extend(std::iter::repeat_n(' ', fill + 1));
+    s
+}
+
 /// Write `doc` as comment lines, `prefix` (indentation and comment marker) before each.
 pub(crate) fn write_doc(o: &mut String, doc: &[String], prefix: &str) {
     for l in doc {
@@ -160,6 +174,21 @@ pub(crate) fn write_doc(o: &mut String, doc: &[String], prefix: &str) {
 }
 
 pub(crate) fn model(m: &Manifest) -> Result<Pipeline<'_>, EmitError> {
+    // The names first: a manifest whose printed identifiers clash, or that a compiler would not
+    // read, is refused here exactly as `dgcc check` refuses its description.
+    if let Some(p) = names::plan::problems(m).into_iter().find(names::plan::Problem::is_hard) {
+        let layout = match &p {
+            names::plan::Problem::Clash { first: i, .. }
+            | names::plan::Problem::Reserved { ident: i, .. }
+            | names::plan::Problem::TooLong { ident: i, .. } => match i.owner {
+                names::plan::Owner::Layout(l) | names::plan::Owner::Token(l, _) | names::plan::Owner::Member(l, _) => {
+                    m.layouts.get(l).map(|l| l.name.as_str())
+                }
+                _ => None,
+            },
+        };
+        return Err(EmitError::new(layout, p.message()));
+    }
     let mut layouts = vec![];
     let mut type_names = HashSet::new();
     for l in &m.layouts {
@@ -172,7 +201,13 @@ pub(crate) fn model(m: &Manifest) -> Result<Pipeline<'_>, EmitError> {
         }
         layouts.push(layout);
     }
-    Ok(Pipeline { raw: m, snake: names::snake(&m.pipeline), upper: names::screaming(&m.pipeline), layouts })
+    Ok(Pipeline {
+        raw: m,
+        snake: names::snake(&m.pipeline),
+        module: names::plan::rust_module(&m.pipeline),
+        upper: names::screaming(&m.pipeline),
+        layouts,
+    })
 }
 
 fn model_layout(l: &CompiledLayout) -> Result<Layout<'_>, EmitError> {
@@ -182,7 +217,7 @@ fn model_layout(l: &CompiledLayout) -> Result<Layout<'_>, EmitError> {
     }
     let scalar_layout = l.glsl_layout == GlslLayout::Scalar;
     let mut tokens: Vec<Token> =
-        l.tokens.iter().map(|t| Token { raw: t, name: names::member(&t.name), members: vec![] }).collect();
+        l.tokens.iter().map(|t| Token { raw: t, name: names::plan::token(&t.name), members: vec![] }).collect();
     let mut members = vec![];
     let mut seen = HashSet::new();
     for (i, rm) in l.record.iter().enumerate() {
@@ -218,19 +253,9 @@ fn model_layout(l: &CompiledLayout) -> Result<Layout<'_>, EmitError> {
             Some(t) => return Err(err(format!("member `{}` belongs to token {t}, which does not exist", rm.name))),
             None => None,
         };
-        let tail = token.is_some_and(|t| {
-            l.tokens[t].token_type == TokenType::TraceRays2 && rm.name == format!("{}_pad", l.tokens[t].name)
-        });
+        let tail = names::plan::is_tail(l, rm);
         let param = match token {
-            // Push-constant fields keep their names; a raw push constant is named after its token.
-            Some(t) if l.tokens[t].token_type == TokenType::PushConstant => name.clone(),
-            Some(t) => {
-                let prefix = format!("{}_", l.tokens[t].name);
-                match rm.name.strip_prefix(&prefix) {
-                    Some(rest) if !rest.is_empty() => names::member(rest),
-                    _ => name.clone(),
-                }
-            }
+            Some(t) => names::plan::param(&l.tokens[t], &rm.name),
             None => name.clone(),
         };
         if let (Some(t), false) = (token, tail) {
@@ -262,7 +287,7 @@ fn model_layout(l: &CompiledLayout) -> Result<Layout<'_>, EmitError> {
         raw: l,
         snake: names::snake(&l.name),
         upper: names::screaming(&l.name),
-        record: format!("{camel}Record"),
+        record: names::plan::record_type(&l.name),
         camel,
         scalar_layout,
         members,

@@ -34,8 +34,8 @@ pub fn emit(m: &Manifest) -> Result<String, EmitError> {
     out!(o, "");
     doc(&mut o, &p.raw.doc, "/// ");
     out!(o, "/// Pipeline `{}`: its indirect-commands layouts and kernels, as compiled by dgcc.", p.raw.pipeline);
-    out!(o, "#[allow(dead_code, unused_imports, non_upper_case_globals, clippy::all)]");
-    out!(o, "pub mod {} {{", p.snake);
+    out!(o, "#[allow(dead_code, unused_imports, non_upper_case_globals, non_snake_case, non_camel_case_types, clippy::all)]");
+    out!(o, "pub mod {} {{", p.module);
     out!(o, "    use ::dgcc::ash::vk;");
     out!(o, "    use ::dgcc::runtime::ext_dgc;");
     push_constant_ranges(&mut o, &p);
@@ -196,7 +196,7 @@ fn layout_table(o: &mut String, p: &Pipeline) {
     out!(o, "    /// Every layout, in description order.");
     out!(o, "    pub static LAYOUTS: [LayoutInfo; {}] = [", p.layouts.len());
     for l in &p.layouts {
-        let m = format!("layouts::{}", names::member(&l.snake));
+        let m = format!("layouts::{}", names::plan::rust_module(&l.raw.name));
         out!(o, "        LayoutInfo {{");
         out!(o, "            name: {:?},", l.raw.name);
         out!(o, "            stride: {m}::STRIDE,");
@@ -257,7 +257,7 @@ fn token_data(t: &CompiledToken) -> Option<String> {
 
 fn token_expr(t: &model::Token) -> String {
     let ty = format!("ext_dgc::IndirectCommandsTokenTypeEXT::{}", t.raw.token_type.manifest_name());
-    let data = format!("&{}_DATA", t.name.to_ascii_uppercase());
+    let data = format!("&{}_DATA", names::plan::token_upper(&t.raw.name));
     let off = t.raw.offset;
     match t.raw.token_type {
         TokenType::PushConstant | TokenType::SequenceIndex if t.raw.push_constant.is_some() => {
@@ -276,7 +276,7 @@ fn layout_module(o: &mut String, l: &Layout) {
     let raw = l.raw;
     out!(o, "");
     out!(o, "        /// Layout `{}`.", raw.name);
-    out!(o, "        pub mod {} {{", names::member(&l.snake));
+    out!(o, "        pub mod {} {{", names::plan::rust_module(&l.raw.name));
     out!(o, "            use super::*;");
     out!(o, "            /// The stream record.");
     out!(o, "            pub type Record = super::super::{};", l.record);
@@ -293,14 +293,14 @@ fn layout_module(o: &mut String, l: &Layout) {
     out!(o, "            pub const TOKEN_COUNT: usize = {};", raw.tokens.len());
     for t in &l.tokens {
         out!(o, "            /// Byte offset of token `{}` in the record.", t.raw.name);
-        out!(o, "            pub const {}_OFFSET: u32 = {};", t.name.to_ascii_uppercase(), t.raw.offset);
+        out!(o, "            pub const {}_OFFSET: u32 = {};", names::plan::token_upper(&t.raw.name), t.raw.offset);
     }
     for t in &l.tokens {
         if let Some(init) = token_data(t.raw) {
             out!(
                 o,
                 "            static {}_DATA: ext_dgc::{} = {init};",
-                t.name.to_ascii_uppercase(),
+                names::plan::token_upper(&t.raw.name),
                 token_data_type(t.raw.token_type)
             );
         }
@@ -357,7 +357,7 @@ fn kernels(o: &mut String, m: &Manifest) {
         out!(o, "");
         doc(o, &k.doc, "        /// ");
         out!(o, "        /// Kernel `{}`.", k.name);
-        out!(o, "        pub mod {} {{", names::member(&names::snake(&k.name)));
+        out!(o, "        pub mod {} {{", names::plan::rust_module(&k.name));
         out!(o, "            use super::*;");
         out!(o, "            /// The GLSL source, relative to the description.");
         out!(o, "            pub const SOURCE: &str = {:?};", k.source);

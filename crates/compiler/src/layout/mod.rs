@@ -411,6 +411,22 @@ pub fn lay_out(layout: &ast::Layout) -> (LaidOut, Vec<Diagnostic>) {
         push_pad(&mut members, end, stride, &mut pad);
     }
 
+    // Member names: a push-constant field keeps its own unless another member has it too
+    // (then it is qualified with its token's name); see `names::unique_members`.
+    let qualifier: Vec<Option<String>> = members
+        .iter()
+        .map(|m| match m.token.and_then(|t| layout.tokens.get(t)) {
+            Some(t) if matches!(t.node.kind, TokenKind::PushConstant { data: PushData::Fields(_), .. }) => {
+                Some(t.node.field_name())
+            }
+            _ => None,
+        })
+        .collect();
+    let wanted: Vec<String> = members.iter().map(|m| m.name.clone()).collect();
+    for (m, name) in members.iter_mut().zip(crate::names::unique_members(&wanted, &qualifier)) {
+        m.name = name;
+    }
+
     let compiled = CompiledLayout {
         name: layout.name.node.clone(),
         doc: layout.doc.clone(),

@@ -36,7 +36,7 @@ pub(crate) fn compile(
             .map(Path::to_path_buf)
             .unwrap_or_else(|| kernel_dir.clone());
         let candidate: PathBuf = base.join(requested);
-        match std::fs::read_to_string(&candidate) {
+        match super::read_source(&candidate) {
             Ok(content) if !content.contains('\0') => {
                 Ok(shaderc::ResolvedInclude { resolved_name: candidate.display().to_string(), content })
             }

@@ -50,6 +50,14 @@ pub fn check_kernels(base_dir: &Path, pipeline: &ast::Pipeline, manifest: &Manif
     out
 }
 
+/// The largest kernel source (or included file) read, in bytes: 4 MiB, like a description.
+pub const MAX_KERNEL_SOURCE_BYTES: u64 = 4 << 20;
+
+/// A kernel source or an included file: a regular file of at most [`MAX_KERNEL_SOURCE_BYTES`].
+pub(crate) fn read_source(path: &Path) -> Result<String, String> {
+    dgcc_core::files::read_regular_text(path, MAX_KERNEL_SOURCE_BYTES)
+}
+
 fn check_kernel(
     base_dir: &Path,
     kernel: &ast::Kernel,
@@ -58,7 +66,7 @@ fn check_kernel(
     out: &mut Vec<Diagnostic>,
 ) {
     let path = base_dir.join(&kernel.source.node);
-    let source = match std::fs::read_to_string(&path) {
+    let source = match read_source(&path) {
         Ok(s) => s,
         Err(e) => {
             out.push(

@@ -14,11 +14,20 @@ use crate::ast::Doc;
 pub struct Docs<'s> {
     source: &'s str,
     comments: Vec<Comment>,
+    /// Which comments became a doc line, for `dgcc fmt` to name the others.
+    used: std::cell::RefCell<Vec<bool>>,
 }
 
 impl<'s> Docs<'s> {
     pub fn new(source: &'s str, comments: Vec<Comment>) -> Self {
-        Docs { source, comments }
+        let used = std::cell::RefCell::new(vec![false; comments.len()]);
+        Docs { source, comments, used }
+    }
+
+    /// The byte offsets of the comments that no item took as its doc.
+    pub fn unused(&self) -> Vec<usize> {
+        let used = self.used.borrow();
+        self.comments.iter().zip(used.iter()).filter(|(_, u)| !**u).map(|(c, _)| c.span.start).collect()
     }
 
     /// The doc lines of the item starting at byte `item_start`.
@@ -34,6 +43,9 @@ impl<'s> Docs<'s> {
                 break;
             }
             lines.push(doc_line(&self.source[comment.span.range()]));
+            if let Some(u) = self.used.borrow_mut().get_mut(index - 1) {
+                *u = true;
+            }
             next_start = comment.span.start;
             index -= 1;
         }

@@ -92,6 +92,28 @@ pub fn dropped_comments(source: &str, kind: SyntaxKind) -> usize {
     }
 }
 
+/// The 1-based lines of the comments of `source` that are not doc comments of an item: what
+/// [`dropped_comments`] counts, for `dgcc fmt` to name. For a source that does not parse, every
+/// comment's line.
+pub fn dropped_comment_lines(source: &str, kind: SyntaxKind) -> Vec<usize> {
+    let starts: Vec<usize> = std::iter::once(0).chain(source.match_indices('\n').map(|(i, _)| i + 1)).collect();
+    let line = |at: usize| starts.partition_point(|&s| s <= at);
+    let scan = lex::scan(source, kind, limits::MAX_NESTING);
+    let all: Vec<usize> = scan.comments.iter().map(|c| c.span.start).collect();
+    if limits::check_size(source).is_err() || scan.too_deep.is_some() {
+        return all.into_iter().map(line).collect();
+    }
+    let docs = docs::Docs::new(source, scan.comments);
+    let parsed = match kind {
+        SyntaxKind::Ron => ron::parse(source, &docs).is_ok(),
+        SyntaxKind::Dsl => dsl::parse(source, &docs).is_ok(),
+    };
+    let unused = if parsed { docs.unused() } else { all };
+    let mut lines: Vec<usize> = unused.into_iter().map(line).collect();
+    lines.dedup();
+    lines
+}
+
 /// The number of doc lines in a pipeline (each came from one comment).
 fn doc_lines(p: &Pipeline) -> usize {
     let ranges: usize = p.push_constants.iter().map(|r| r.doc.len()).sum();

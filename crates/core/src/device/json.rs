@@ -25,7 +25,6 @@ mod profiles_format;
 mod values;
 mod write;
 
-use std::io::Read as _;
 use std::path::Path;
 
 use serde_json::Value;
@@ -48,21 +47,7 @@ pub const MAX_FILE_BYTES: u64 = 16 << 20;
 /// on a FIFO.
 pub fn load_file(path: &Path) -> Result<Profile, String> {
     let cannot = |why: String| format!("{}: cannot read profile: {why}", path.display());
-    let meta = std::fs::metadata(path).map_err(|e| cannot(e.to_string()))?;
-    if !meta.is_file() {
-        return Err(cannot("not a regular file".into()));
-    }
-    if meta.len() > MAX_FILE_BYTES {
-        return Err(cannot(format!("{} bytes is more than the {MAX_FILE_BYTES} a profile may have", meta.len())));
-    }
-    let mut bytes = Vec::new();
-    let file = std::fs::File::open(path).map_err(|e| cannot(e.to_string()))?;
-    file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes).map_err(|e| cannot(e.to_string()))?;
-    if bytes.len() as u64 > MAX_FILE_BYTES {
-        return Err(cannot(format!("more than the {MAX_FILE_BYTES} bytes a profile may have")));
-    }
-    let text = String::from_utf8(bytes)
-        .map_err(|e| cannot(format!("not UTF-8 text (byte {})", e.utf8_error().valid_up_to())))?;
+    let text = crate::files::read_regular_text(path, MAX_FILE_BYTES).map_err(cannot)?;
     parse(&text, path)
 }
 

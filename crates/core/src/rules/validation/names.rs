@@ -99,15 +99,19 @@ Fix: another name, e.g. `kind` or `type_`."#,
         code: "E0707",
         vuid: None,
         severity: Error,
-        title: "two members of the generated record struct have the same name",
-        explanation: r#"The record struct of a layout is flat: push-constant fields keep their own names, the members of other tokens are `<token>_<member>` (`draw_index_count`), padding is `_pad0`, `_pad1`, …. A field can therefore collide with another token's member it never named.
+        title: "two names are spelled the same in generated code",
+        explanation: r#"dgcc prints every name of a description into Rust, C and GLSL after casing it (`SceneDraw`, `scene_draw`, `SCENE_DRAW`) and joining it with others (`<LAYOUT>_<TOKEN>_OFFSET`, `<layout>_write_<token>`). Two names that differ as written can then meet in one scope: a layout `A` with a token `b_c` and a layout `A_B` with a token `c` both give the C macro `A_B_C_OFFSET`, and the value a program sees would belong to one of them. A C macro also replaces a struct member of the same name. (Two layouts, kernels or tokens that differ only in case are E0701, E0702 and E0703.)
 
 ```ron
-PushConstant(name: "object", stages: [Vertex], offset: 0, fields: [(name: "draw_index_count", ty: U32)]),
-DrawIndexed(name: "draw"),          // declares draw_index_count too
+layouts: [
+    (name: "A", stages: [Vertex], max_sequences: 64, tokens: [VertexBuffer(name: "b_c", binding: 0), Draw]),
+    (name: "A_B", stages: [Vertex], max_sequences: 64, tokens: [VertexBuffer(name: "c", binding: 0), Draw]),
+],
 ```
 
-Fix: rename the field or the token."#,
+The names of record members are dgcc's own choice and never refused: a push-constant field named like another member (each of two tokens' fields called `v`, or a field `draw_index_count` beside a `DrawIndexed` token named `draw`) is qualified with its token's name (`a_v`, `b_v`, `object_draw_index_count`), and a join that still meets another is numbered (`_2`). The manifest, and so every output, has the final names.
+
+Fix: rename one of the two."#,
     },
     Rule {
         code: "E0708",
@@ -121,5 +125,18 @@ kernels: [(name: "cull", source: "cull.comp", local_size: (64, 1, 1), writes: So
 ```
 
 Fix: the layout's exact name."#,
+    },
+    Rule {
+        code: "E0709",
+        vuid: None,
+        severity: Error,
+        title: "a name is too long for generated code",
+        explanation: r#"glslang reads identifiers of at most 1,024 characters and most file systems file names of at most 255 bytes. A name from which dgcc prints a longer GLSL identifier (the longest are joins such as `<layout>_write_<token>` and `<Layout>Push<Token>`), or a pipeline name that makes the output file names longer, would give output that does not compile or cannot be written, so `dgcc check` refuses it.
+
+```ron
+PushConstant(name: "aaaa…(1,020 characters)…", stages: [Vertex], offset: 0, size: 4),
+```
+
+Fix: a shorter name."#,
     },
 ];

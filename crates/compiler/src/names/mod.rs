@@ -17,6 +17,8 @@
 //! `SCENE_DRAW`. The check rejects names that are not identifiers; [`member`] still turns
 //! anything into a valid identifier, so that emitting never fails on a strange name.
 
+pub mod plan;
+
 /// Rust keywords, strict and reserved (2024 edition).
 #[rustfmt::skip]
 const RUST: &[&str] = &[
@@ -194,6 +196,63 @@ pub fn member(name: &str) -> String {
     }
 }
 
+/// `object` + `v` → `object_v`: a push-constant field's member name when its own name is taken.
+/// The joint never doubles an underscore (`object` + `_pad0` → `object_pad0`), since GLSL and C
+/// reserve names containing `__`.
+pub fn qualify(token: &str, field: &str) -> String {
+    let (t, f) = (token.trim_end_matches('_'), field.trim_start_matches('_'));
+    match (t.is_empty(), f.is_empty()) {
+        (true, _) => field.to_string(),
+        (_, true) => format!("{t}_"),
+        _ => format!("{t}_{f}"),
+    }
+}
+
+/// Record member names made unique: `names[i]` is member `i`'s wanted name and `qualifier[i]`,
+/// for a push-constant field, its token's name. A field whose name another member has too is
+/// qualified with its token's name ([`qualify`]); any name still taken (the layout engine's
+/// `<token>_<member>` joins can meet: a token `a` with `a_index_count` and a token named
+/// `a_index_count`) gets the first free `_2`, `_3`, …, in record order. A layout is never refused
+/// for the names dgcc chose for it.
+pub fn unique_members(names: &[String], qualifier: &[Option<String>]) -> Vec<String> {
+    use std::collections::{HashMap, HashSet};
+    let mut count: HashMap<String, usize> = HashMap::new();
+    for n in names {
+        *count.entry(member(n)).or_default() += 1;
+    }
+    let mut wanted: Vec<String> = names
+        .iter()
+        .zip(qualifier)
+        .map(|(n, q)| match q {
+            Some(t) if count.get(&member(n)).copied().unwrap_or(0) > 1 => qualify(t, n),
+            _ => n.clone(),
+        })
+        .collect();
+    // Names that stay as written first, so that a qualified or numbered name never takes one.
+    let mut used: HashSet<String> = HashSet::new();
+    let mut taken_by: Vec<bool> = vec![false; wanted.len()];
+    for (i, w) in wanted.iter().enumerate() {
+        if qualifier[i].is_none() && used.insert(member(w)) {
+            taken_by[i] = true;
+        }
+    }
+    for (i, w) in wanted.iter_mut().enumerate() {
+        if taken_by[i] {
+            continue;
+        }
+        if used.insert(member(w)) {
+            continue;
+        }
+        let mut n = 2usize;
+        while used.contains(&member(&format!("{w}_{n}"))) {
+            n += 1;
+        }
+        *w = format!("{w}_{n}");
+        used.insert(member(w));
+    }
+    wanted
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -217,6 +276,27 @@ mod tests {
         ] {
             assert_eq!(identifier_problem(bad).map(|p| p.0), Some(code), "{bad}");
         }
+    }
+
+    #[test]
+    fn push_fields_are_qualified_only_on_collision() {
+        let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+        let q = |v: &[Option<&str>]| v.iter().map(|x| x.map(str::to_string)).collect::<Vec<_>>();
+        // Each token's field is called `v`: both are qualified.
+        assert_eq!(unique_members(&s(&["v", "v"]), &q(&[Some("a"), Some("b")])), s(&["a_v", "b_v"]));
+        // A field named like another token's member gives way; the member keeps its name.
+        assert_eq!(
+            unique_members(&s(&["draw_index_count", "draw_index_count"]), &q(&[Some("object"), None])),
+            s(&["object_draw_index_count", "draw_index_count"])
+        );
+        // `_pad0` as a field: qualified without a double underscore.
+        assert_eq!(unique_members(&s(&["_pad0", "_pad0"]), &q(&[Some("object"), None])), s(&["object_pad0", "_pad0"]));
+        // Joins that meet again are numbered.
+        assert_eq!(
+            unique_members(&s(&["b_c", "b_c", "a_b_c", "a_b_c"]), &q(&[Some("a"), Some("a_b"), None, None])),
+            s(&["a_b_c_2", "a_b_b_c", "a_b_c", "a_b_c_3"])
+        );
+        assert_eq!(unique_members(&s(&["x", "y"]), &q(&[Some("a"), None])), s(&["x", "y"]));
     }
 
     #[test]

@@ -3,11 +3,21 @@
 //! Why here and not in `diag`: the library produces data; only the command line (and tests that
 //! snapshot what users see) turn it into text. Both renderers take the same inputs, so the JSON
 //! line and the human report of one diagnostic always agree on file, line and column.
+//!
+//! The human report is bounded whatever the input: at most [`MAX_RENDERED`] diagnostics are
+//! rendered, then one note says how many more there were, and a line longer than
+//! [`MAX_QUOTED_LINE`] bytes is quoted as a window around the labels (`clip`). The JSON
+//! lines, which a tool reads, are every diagnostic in full.
 
 use codespan_reporting::diagnostic::{Diagnostic as CsDiagnostic, Label as CsLabel, LabelStyle};
-use codespan_reporting::files::SimpleFile;
 use codespan_reporting::term::{self, Config};
 use dgcc_core::diag::{Diagnostic, Severity};
+
+mod clip;
+pub use clip::MAX_QUOTED_LINE;
+
+/// The most diagnostics a human report renders.
+pub const MAX_RENDERED: usize = 100;
 
 /// A source file as diagnostics see it.
 pub struct SourceFile<'a> {
@@ -28,7 +38,7 @@ pub fn line_col(text: &str, byte: usize) -> (usize, usize) {
     (line, col)
 }
 
-fn to_codespan(d: &Diagnostic, text_len: usize) -> CsDiagnostic<()> {
+fn to_codespan(d: &Diagnostic, file: &clip::Clipped) -> CsDiagnostic<()> {
     let sev = match d.severity {
         Severity::Error => codespan_reporting::diagnostic::Severity::Error,
         Severity::Warning => codespan_reporting::diagnostic::Severity::Warning,
@@ -38,8 +48,8 @@ fn to_codespan(d: &Diagnostic, text_len: usize) -> CsDiagnostic<()> {
         .labels
         .iter()
         .map(|l| {
-            let start = l.span.start.min(text_len);
-            let end = l.span.end.clamp(start, text_len);
+            let start = file.map(l.span.start);
+            let end = file.map(l.span.end.max(l.span.start)).max(start);
             let style = if l.primary { LabelStyle::Primary } else { LabelStyle::Secondary };
             CsLabel::new(style, (), start..end).with_message(l.message.clone())
         })
@@ -55,19 +65,33 @@ fn to_codespan(d: &Diagnostic, text_len: usize) -> CsDiagnostic<()> {
     CsDiagnostic::new(sev).with_code(d.code).with_message(d.message.clone()).with_labels(labels).with_notes(notes)
 }
 
+/// The note after the first [`MAX_RENDERED`] diagnostics, if there are more.
+fn more_note(diags: &[Diagnostic]) -> Option<String> {
+    let rest = diags.get(MAX_RENDERED..).filter(|r| !r.is_empty())?;
+    let errors = rest.iter().filter(|d| d.severity == Severity::Error).count();
+    let warnings = rest.iter().filter(|d| d.severity == Severity::Warning).count();
+    Some(format!(
+        "note: {} more diagnostic(s) not shown ({errors} error(s), {warnings} warning(s)); `--message-format json` prints every one\n",
+        rest.len()
+    ))
+}
+
 /// Render diagnostics for people, without colour (for snapshots and pipes).
 pub fn human(file: &SourceFile, diags: &[Diagnostic]) -> String {
-    let simple = SimpleFile::new(file.name, file.text);
     let config = Config::default();
     let mut out = String::new();
-    for d in diags {
-        let cs = to_codespan(d, file.text.len());
-        match term::emit_into_string(&config, &simple, &cs) {
+    for d in diags.iter().take(MAX_RENDERED) {
+        let clipped = clip::Clipped::new(file.name, file.text, d);
+        let cs = to_codespan(d, &clipped);
+        match term::emit_into_string(&config, &clipped, &cs) {
             Ok(s) => out.push_str(&s),
             Err(e) => {
                 out.push_str(&format!("{}[{}]: {} (could not render: {e})\n", d.severity.name(), d.code, d.message))
             }
         }
+    }
+    if let Some(n) = more_note(diags) {
+        out.push_str(&n);
     }
     out
 }
@@ -76,18 +100,21 @@ pub fn human(file: &SourceFile, diags: &[Diagnostic]) -> String {
 pub fn human_to_stderr(file: &SourceFile, diags: &[Diagnostic], color: bool) {
     use codespan_reporting::term::termcolor::{ColorChoice, StandardStream};
     use std::io::Write;
-    let simple = SimpleFile::new(file.name, file.text);
     let choice = if color { ColorChoice::Auto } else { ColorChoice::Never };
     let stream = StandardStream::stderr(choice);
     let mut lock = stream.lock();
     let config = Config::default();
-    for d in diags {
-        let cs = to_codespan(d, file.text.len());
-        if term::emit_to_write_style(&mut lock, &config, &simple, &cs).is_err() {
+    for d in diags.iter().take(MAX_RENDERED) {
+        let clipped = clip::Clipped::new(file.name, file.text, d);
+        let cs = to_codespan(d, &clipped);
+        if term::emit_to_write_style(&mut lock, &config, &clipped, &cs).is_err() {
             // The styled report failed (a closed or odd terminal): say it plainly on the same
             // stream, and if even that fails there is no one left to tell.
             let _ = writeln!(lock, "{}[{}]: {}", d.severity.name(), d.code, d.message);
         }
+    }
+    if let Some(n) = more_note(diags) {
+        let _ = write!(lock, "{n}");
     }
 }
 

@@ -1,0 +1,484 @@
+//! Every identifier the emitters print, listed once per output language and scope, and what is
+//! wrong with them: two that are spelled the same in one scope, one that the language
+//! reserves, one longer than the language's compiler reads.
+//!
+//! Why a list of the printed names rather than rules on the written ones: the duplicate checks
+//! used to compare names as written while the emitters cased them, joined them (`A` + `b_c`
+//! and `A_B` + `c` are both `A_B_C_OFFSET`) and shortened nothing, so `dgcc check` passed
+//! descriptions whose C header defined one macro twice, whose Rust opened `pub mod type {` or
+//! whose GLSL glslang refused. Here the spellings come from the same functions the emitters
+//! call (`super::snake`, `super::member`, …), per scope: one C translation unit (macros are
+//! global and also replace struct members), one GLSL shader, each Rust module and each record
+//! struct. `dgcc check` (the driver) turns every [`Problem`] into a diagnostic on the names that
+//! produced it, and the emitters refuse a manifest with a hard problem, so check and compile
+//! agree on every name. A test (`every_printed_identifier_is_planned`) holds the emitters to
+//! this list.
+
+use super::{camel, member, screaming, snake};
+use dgcc_core::ir::{CompiledLayout, CompiledToken, Manifest, TokenType};
+use std::collections::HashMap;
+
+/// The longest identifier glslang reads (its `MaxTokenLength`): longer ones are an error.
+pub const GLSL_MAX_IDENTIFIER: usize = 1024;
+/// The longest file name most file systems take (`NAME_MAX`), in bytes.
+pub const MAX_FILE_NAME: usize = 255;
+
+/// What produced an identifier.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Owner {
+    /// The pipeline's name.
+    Pipeline,
+    /// Layout `i`'s name.
+    Layout(usize),
+    /// Token `t` of layout `l`.
+    Token(usize, usize),
+    /// Record member `m` of layout `l`.
+    Member(usize, usize),
+    /// Kernel `k`'s name.
+    Kernel(usize),
+    /// Target `name` of kernel `k`, spelled in its per-target constants.
+    Target(usize, String),
+    /// A name every output declares itself (`DGCC_STATIC_ASSERT`, `vk`, `LAYOUTS`).
+    Fixed,
+}
+
+/// The output an identifier is printed in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Lang {
+    Rust,
+    C,
+    Glsl,
+    /// A file name of `dgcc compile`.
+    File,
+}
+
+impl Lang {
+    pub fn name(self) -> &'static str {
+        match self {
+            Lang::Rust => "Rust",
+            Lang::C => "C",
+            Lang::Glsl => "GLSL",
+            Lang::File => "the output file names",
+        }
+    }
+}
+
+/// One printed identifier.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ident {
+    pub lang: Lang,
+    /// The scope it is declared in: `""` for the file's global scope, else a name.
+    pub scope: String,
+    pub name: String,
+    pub owner: Owner,
+    /// A preprocessor macro: it replaces the same word in every scope of its file.
+    pub is_macro: bool,
+    /// A name cased from the description's that is a reserved word, which the emitters
+    /// print with `_` appended.
+    pub escaped_from: Option<String>,
+}
+
+/// What is wrong with the printed names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Problem {
+    /// Two identifiers spelled the same in one scope (or a macro and any other identifier).
+    Clash { first: Ident, second: Ident },
+    /// The language reserves the identifier. `hard`: the emitters cannot escape it (a macro
+    /// GLSL reserves, `__`); otherwise they append `_`, which the check does not let pass.
+    Reserved { ident: Ident, why: String, hard: bool },
+    /// Longer than the language's compiler or the file system reads.
+    TooLong { ident: Ident, limit: usize },
+}
+
+impl Problem {
+    /// Whether the emitters must refuse: their output would not compile or not be written.
+    pub fn is_hard(&self) -> bool {
+        match self {
+            Problem::Reserved { hard, .. } => *hard,
+            _ => true,
+        }
+    }
+
+    /// One sentence, without the owners' names (the check adds those).
+    pub fn message(&self) -> String {
+        match self {
+            Problem::Clash { first, .. } => {
+                format!("`{}` is declared twice in the generated {}", first.name, first.lang.name())
+            }
+            Problem::Reserved { ident, why, .. } => {
+                format!("the generated {} name `{}` {why}", ident.lang.name(), ident.name)
+            }
+            Problem::TooLong { ident, limit } => format!(
+                "the generated {} name `{}…` is {} characters long; {} reads at most {limit}",
+                ident.lang.name(),
+                ident.name.chars().take(24).collect::<String>(),
+                ident.name.len(),
+                if ident.lang == Lang::File { "a file system" } else { "glslang" }
+            ),
+        }
+    }
+}
+
+/// A token's name in every output: as written, made an identifier.
+pub fn token(name: &str) -> String {
+    member(name)
+}
+
+/// A token's name in constants: `object` → `OBJECT` (`<L>_OBJECT_OFFSET`).
+pub fn token_upper(name: &str) -> String {
+    member(name).to_ascii_uppercase()
+}
+
+/// The record struct of a layout: `SceneDraw` → `SceneDrawRecord`.
+pub fn record_type(layout: &str) -> String {
+    format!("{}Record", camel(layout))
+}
+
+/// A Rust module named after a layout or a kernel: `SceneDraw` → `scene_draw`.
+pub fn rust_module(name: &str) -> String {
+    member(&snake(name))
+}
+
+/// The writer parameter of record member `member_name` of token `t`: a command member without
+/// its token's prefix (`draw_index_count` → `index_count`), a push-constant field as it is.
+pub fn param(t: &CompiledToken, member_name: &str) -> String {
+    let name = member(member_name);
+    if t.token_type == TokenType::PushConstant {
+        return name;
+    }
+    match member_name.strip_prefix(&format!("{}_", t.name)) {
+        Some(rest) if !rest.is_empty() => member(rest),
+        _ => name,
+    }
+}
+
+/// The parameter for the sequence index that none of `params` uses.
+pub fn sequence_param<'a>(params: impl Iterator<Item = &'a str> + Clone) -> String {
+    let mut name = String::from("sequence");
+    while params.clone().any(|p| p == name) {
+        name.push('_');
+    }
+    name
+}
+
+/// Whether token `t` of `l` puts data in push-constant space that a shader reads.
+pub fn reads_push(l: &CompiledLayout, t: usize) -> bool {
+    let is_push =
+        l.tokens.get(t).is_some_and(|t| matches!(t.token_type, TokenType::PushConstant | TokenType::SequenceIndex));
+    is_push && l.record.iter().any(|m| m.token == Some(t) && !is_tail(l, m))
+}
+
+/// The `_pad` tail of a `TraceRays2` token, which belongs to the token but is padding.
+pub fn is_tail(l: &CompiledLayout, m: &dgcc_core::ir::RecordMember) -> bool {
+    m.token
+        .and_then(|t| l.tokens.get(t))
+        .is_some_and(|t| t.token_type == TokenType::TraceRays2 && m.name == format!("{}_pad", t.name))
+}
+
+/// Whether the GLSL readers of `l` pick the stream record under the fallback.
+pub fn glsl_fallback(l: &CompiledLayout) -> bool {
+    let has_push = (0..l.tokens.len()).any(|t| reads_push(l, t));
+    let action = l.action().map(|t| t.token_type);
+    let draw = action.is_some_and(|t| t.is_vertex_draw() || t.is_mesh());
+    let dispatch_seq = action == Some(TokenType::Dispatch)
+        && l.tokens.iter().enumerate().any(|(i, t)| t.token_type == TokenType::SequenceIndex && reads_push(l, i));
+    has_push && (draw || dispatch_seq)
+}
+
+/// Whether the C and Rust outputs declare a data struct for token `t`.
+pub fn has_token_data(t: &CompiledToken) -> bool {
+    match t.token_type {
+        TokenType::PushConstant | TokenType::SequenceIndex => t.push_constant.is_some(),
+        TokenType::VertexBuffer | TokenType::IndexBuffer => true,
+        TokenType::ExecutionSet => t.execution_set.is_some(),
+        _ => false,
+    }
+}
+
+/// What the C header declares itself, whatever the pipeline.
+const C_FIXED: &[&str] = &[
+    "DGCC_COMMON_DEFINITIONS",
+    "DGCC_STATIC_ASSERT",
+    "DGCC_EXT_DGC_FALLBACK",
+    "DGCC_TOKEN_DATA",
+    "dgcc_token_data_pPushConstant",
+    "dgcc_token_data_pVertexBuffer",
+    "dgcc_token_data_pIndexBuffer",
+    "dgcc_token_data_pExecutionSet",
+    // Macros of the standard headers it includes, which would replace a member of that name.
+    "NULL",
+    "offsetof",
+];
+
+struct Plan {
+    idents: Vec<Ident>,
+}
+
+impl Plan {
+    fn add(&mut self, lang: Lang, scope: &str, name: String, owner: Owner, is_macro: bool) {
+        self.idents.push(Ident { lang, scope: scope.to_string(), name, owner, is_macro, escaped_from: None });
+    }
+    /// A Rust module named after `written` (a layout's, a kernel's or the pipeline's name).
+    fn module(&mut self, scope: &str, written: &str, owner: Owner) {
+        let cased = snake(written);
+        let printed = member(&cased);
+        let escaped_from = (printed != cased && printed != written).then_some(cased);
+        self.idents.push(Ident {
+            lang: Lang::Rust,
+            scope: scope.to_string(),
+            name: printed,
+            owner,
+            is_macro: false,
+            escaped_from,
+        });
+    }
+}
+
+/// Every identifier and file name the emitters print for `m`.
+pub fn identifiers(m: &Manifest) -> Vec<Ident> {
+    let mut p = Plan { idents: vec![] };
+    let (ps, pu) = (snake(&m.pipeline), screaming(&m.pipeline));
+    for ext in ["rs", "h", "glsl", "dgc.json"] {
+        p.add(Lang::File, "", format!("{ps}.{ext}"), Owner::Pipeline, false);
+    }
+    // C: one translation unit.
+    for f in C_FIXED {
+        p.add(Lang::C, "", f.to_string(), Owner::Fixed, f.chars().all(|c| !c.is_ascii_lowercase()));
+    }
+    p.add(Lang::C, "", format!("DGCC_{pu}_H"), Owner::Pipeline, true);
+    if !m.push_constants.is_empty() {
+        p.add(Lang::C, "", format!("{pu}_PUSH_CONSTANT_RANGE_COUNT"), Owner::Pipeline, true);
+        p.add(Lang::C, "", format!("{ps}_push_constant_ranges"), Owner::Pipeline, false);
+    }
+    // GLSL: one shader.
+    p.add(Lang::Glsl, "", format!("DGCC_{pu}_GLSL"), Owner::Pipeline, true);
+    // Rust: the module file.
+    p.module("", &m.pipeline, Owner::Pipeline);
+    for f in [
+        "vk",
+        "ext_dgc",
+        "PUSH_CONSTANT_RANGES",
+        "LayoutInfo",
+        "LAYOUTS",
+        "layout",
+        "layouts",
+        "SubgroupDecision",
+        "kernels",
+    ] {
+        p.add(Lang::Rust, "mod pipeline", f.to_string(), Owner::Fixed, false);
+    }
+    for f in ["vk", "ext_dgc"] {
+        p.add(Lang::Rust, "mod layouts", f.to_string(), Owner::Fixed, false);
+        p.add(Lang::Rust, "mod kernels", f.to_string(), Owner::Fixed, false);
+    }
+    p.add(Lang::Rust, "mod kernels", "SubgroupDecision".into(), Owner::Fixed, false);
+
+    for (li, l) in m.layouts.iter().enumerate() {
+        layout(&mut p, li, l);
+    }
+    for (ki, k) in m.kernels.iter().enumerate() {
+        let ku = screaming(&k.name);
+        for axis in ["X", "Y", "Z"] {
+            p.add(Lang::C, "", format!("{ku}_LOCAL_SIZE_{axis}"), Owner::Kernel(ki), true);
+            p.add(Lang::Glsl, "", format!("{ku}_LOCAL_SIZE_{axis}"), Owner::Kernel(ki), true);
+        }
+        for target in k.targets.keys() {
+            let tu = screaming(target);
+            let owner = Owner::Target(ki, target.clone());
+            p.add(Lang::C, "", format!("{ku}_{tu}_REQUIRED_SUBGROUP_SIZE"), owner.clone(), true);
+            p.add(Lang::C, "", format!("{ku}_{tu}_STAGE_FLAGS"), owner, true);
+        }
+        p.module("mod kernels", &k.name, Owner::Kernel(ki));
+    }
+    p.idents
+}
+
+fn layout(p: &mut Plan, li: usize, l: &CompiledLayout) {
+    let (s, u, c) = (snake(&l.name), screaming(&l.name), camel(&l.name));
+    let record = record_type(&l.name);
+    let own = || Owner::Layout(li);
+    // C.
+    p.add(Lang::C, "", record.clone(), own(), false);
+    for suffix in ["STRIDE", "SHADER_STAGES", "USAGE_FLAGS", "MAX_SEQUENCES", "TOKEN_COUNT"] {
+        p.add(Lang::C, "", format!("{u}_{suffix}"), own(), true);
+    }
+    p.add(Lang::C, "", format!("{s}_tokens"), own(), false);
+    p.add(Lang::C, "", format!("{s}_create_info"), own(), false);
+    for (ti, t) in l.tokens.iter().enumerate() {
+        let owner = Owner::Token(li, ti);
+        p.add(Lang::C, "", format!("{u}_{}_OFFSET", token_upper(&t.name)), owner.clone(), true);
+        if has_token_data(t) {
+            p.add(Lang::C, "", format!("{s}_{}_data", token(&t.name)), owner, false);
+        }
+    }
+    // GLSL.
+    p.add(Lang::Glsl, "", record.clone(), own(), false);
+    for suffix in ["LAYOUT", "STREAM_SET", "STREAM_BINDING", "STREAM_ACCESS", "WRITER", "READER"] {
+        p.add(Lang::Glsl, "", format!("{u}_{suffix}"), own(), true);
+    }
+    for suffix in ["STRIDE", "STRIDE_UINTS", "MAX_SEQUENCES"] {
+        p.add(Lang::Glsl, "", format!("{u}_{suffix}"), own(), false);
+    }
+    p.add(Lang::Glsl, "", format!("{c}Stream"), own(), false);
+    p.add(Lang::Glsl, "", format!("{s}_stream"), own(), false);
+    let has_push = (0..l.tokens.len()).any(|t| reads_push(l, t));
+    if has_push {
+        p.add(Lang::Glsl, "", format!("{u}_PUSH_EXTRA"), own(), true);
+        p.add(Lang::Glsl, "", format!("{c}Push"), own(), false);
+        p.add(Lang::Glsl, "", format!("{s}_push"), own(), false);
+    }
+    if glsl_fallback(l) {
+        p.add(Lang::Glsl, "", format!("{u}_MDI_CONSTANT_ID"), own(), true);
+        p.add(Lang::Glsl, "", format!("{u}_RECORD_INDEX"), own(), true);
+        p.add(Lang::Glsl, "", format!("{s}_fallback"), own(), false);
+    }
+    for (ti, t) in l.tokens.iter().enumerate() {
+        let owner = Owner::Token(li, ti);
+        let tn = token(&t.name);
+        p.add(Lang::Glsl, "", format!("{u}_{}_OFFSET", token_upper(&t.name)), owner.clone(), false);
+        let members: Vec<usize> =
+            (0..l.record.len()).filter(|&i| l.record[i].token == Some(ti) && !is_tail(l, &l.record[i])).collect();
+        if !members.is_empty() && t.token_type != TokenType::SequenceIndex {
+            p.add(Lang::Glsl, "", format!("{s}_write_{tn}"), owner.clone(), false);
+            let scope = format!("{s}_write_{tn}");
+            let params: Vec<String> = members.iter().map(|&i| param(t, &l.record[i].name)).collect();
+            for (&i, prm) in members.iter().zip(&params) {
+                p.add(Lang::Glsl, &scope, prm.clone(), Owner::Member(li, i), false);
+            }
+            p.add(Lang::Glsl, &scope, sequence_param(params.iter().map(String::as_str)), owner.clone(), false);
+            // The writer's body names the stream buffer, which a parameter must not hide.
+            p.add(Lang::Glsl, &scope, format!("{s}_stream"), own(), false);
+        }
+        if reads_push(l, ti) {
+            p.add(Lang::Glsl, "", format!("{s}_read_{tn}"), owner.clone(), false);
+            if t.token_type != TokenType::SequenceIndex {
+                p.add(Lang::Glsl, "", format!("{c}Push{}", camel(&t.name)), owner.clone(), false);
+            }
+        }
+    }
+    // The record struct: one spelling for every language.
+    let scope = format!("struct {record}");
+    for (i, m) in l.record.iter().enumerate() {
+        for lang in [Lang::C, Lang::Glsl, Lang::Rust] {
+            p.add(lang, &scope, member(&m.name), Owner::Member(li, i), false);
+        }
+    }
+    // Rust.
+    p.add(Lang::Rust, "mod pipeline", record, own(), false);
+    p.module("mod layouts", &l.name, own());
+    let scope = format!("mod layouts::{}", rust_module(&l.name));
+    for f in [
+        "vk",
+        "ext_dgc",
+        "Record",
+        "STRIDE",
+        "SHADER_STAGES",
+        "USAGE_FLAGS",
+        "MAX_SEQUENCES",
+        "TOKEN_COUNT",
+        "tokens",
+        "token_vec",
+        "create_info",
+    ] {
+        p.add(Lang::Rust, &scope, f.to_string(), Owner::Fixed, false);
+    }
+    for (ti, t) in l.tokens.iter().enumerate() {
+        let tu = token_upper(&t.name);
+        p.add(Lang::Rust, &scope, format!("{tu}_OFFSET"), Owner::Token(li, ti), false);
+        if has_token_data(t) {
+            p.add(Lang::Rust, &scope, format!("{tu}_DATA"), Owner::Token(li, ti), false);
+        }
+    }
+}
+
+/// Why a printed identifier is reserved in its language, and whether the emitters can escape
+/// it (`None`: it is not).
+fn reserved(ident: &Ident) -> Option<(String, bool)> {
+    let n = ident.name.as_str();
+    match ident.lang {
+        Lang::Glsl if n.starts_with("GL_") && ident.is_macro => {
+            Some(("starts with `GL_`, which GLSL reserves for macros".into(), true))
+        }
+        Lang::Glsl | Lang::C if n.contains("__") => {
+            Some((format!("contains `__`, which {} reserves", ident.lang.name()), true))
+        }
+        Lang::Glsl if n.starts_with("gl_") => Some(("starts with `gl_`, which GLSL reserves".into(), true)),
+        // The emitters print these with a `_` appended; the check refuses them so that no name
+        // is renamed behind the user's back.
+        _ => ident
+            .escaped_from
+            .as_ref()
+            .map(|w| (format!("would be `{w}`, a reserved word, and is printed `{n}`"), false)),
+    }
+}
+
+/// Every problem with the identifiers of `m`, in a stable order.
+pub fn problems(m: &Manifest) -> Vec<Problem> {
+    let idents = identifiers(m);
+    let mut out = vec![];
+    // Clashes: per (language, scope); a macro clashes with any word of its file.
+    let mut seen: HashMap<(Lang, &str, &str), usize> = HashMap::new();
+    let mut macros: HashMap<(Lang, &str), usize> = HashMap::new();
+    for (i, id) in idents.iter().enumerate() {
+        if id.is_macro {
+            macros.entry((id.lang, id.name.as_str())).or_insert(i);
+        }
+    }
+    for (i, id) in idents.iter().enumerate() {
+        match seen.get(&(id.lang, id.scope.as_str(), id.name.as_str())) {
+            Some(&j) => {
+                if !(idents[j].owner == id.owner && idents[j].owner == Owner::Fixed) && idents[j] != *id {
+                    out.push(Problem::Clash { first: idents[j].clone(), second: id.clone() });
+                }
+            }
+            None => {
+                seen.insert((id.lang, &id.scope, &id.name), i);
+                if let Some(&j) = macros.get(&(id.lang, id.name.as_str())) {
+                    if j != i && !id.is_macro && idents[j].scope != id.scope {
+                        out.push(Problem::Clash { first: idents[j].clone(), second: id.clone() });
+                    }
+                }
+            }
+        }
+    }
+    for id in &idents {
+        if let Some((why, hard)) = reserved(id) {
+            out.push(Problem::Reserved { ident: id.clone(), why, hard });
+        }
+        let limit = match id.lang {
+            Lang::Glsl => GLSL_MAX_IDENTIFIER,
+            Lang::File => MAX_FILE_NAME,
+            _ => usize::MAX,
+        };
+        if id.name.len() > limit {
+            out.push(Problem::TooLong { ident: id.clone(), limit });
+        }
+    }
+    // One report per pair of names: the same two owners clash in many identifiers at once.
+    let mut reported: Vec<(Owner, Owner)> = vec![];
+    out.retain(|p| match p {
+        Problem::Clash { first, second } => {
+            let key = (first.owner.clone(), second.owner.clone());
+            if reported.contains(&key) {
+                false
+            } else {
+                reported.push(key);
+                true
+            }
+        }
+        _ => true,
+    });
+    let mut long: Vec<Owner> = vec![];
+    out.retain(|p| match p {
+        Problem::TooLong { ident, .. } => {
+            if long.contains(&ident.owner) {
+                false
+            } else {
+                long.push(ident.owner.clone());
+                true
+            }
+        }
+        _ => true,
+    });
+    out
+}

@@ -1,0 +1,385 @@
+//! Hostile input and failure (issue 16): no panic, no hang, no broken output reported as
+//! success, no lost file. One test per class, named for what it protects; each failed on the
+//! code before the fix.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn dgcc_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_dgcc")).args(args).current_dir(dir).output().expect("dgcc runs")
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("dgcc-hostile-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn text(o: &Output) -> String {
+    format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
+}
+
+/// A pipeline with one draw layout per `(layout, tokens)`, the tokens given as RON.
+fn pipeline(name: &str, layouts: &[(&str, &str)], kernels: &[&str]) -> String {
+    let mut s = format!("Pipeline(\n    name: \"{name}\",\n    targets: [\"lavapipe\"],\n");
+    s.push_str("    push_constants: [(stages: [Vertex], offset: 0, size: 64)],\n    layouts: [\n");
+    for (l, tokens) in layouts {
+        s.push_str(&format!(
+            "        (name: \"{l}\", stages: [Vertex], max_sequences: 64, align: Some(4), tokens: [{tokens}]),\n"
+        ));
+    }
+    s.push_str("    ],\n    kernels: [\n");
+    for k in kernels {
+        s.push_str(&format!("        (name: \"{k}\", source: \"k.comp\", local_size: (64, 1, 1)),\n"));
+    }
+    s.push_str("    ],\n)\n");
+    s
+}
+
+fn check_and_compile(dir: &Path, file: &str, src: &str) -> (Output, Output) {
+    std::fs::write(dir.join(file), src).unwrap();
+    (dgcc_in(dir, &["check", file]), dgcc_in(dir, &["compile", file, "--out-dir", "out"]))
+}
+
+// ---- 1 and 2: one naming authority --------------------------------------------------------
+
+#[test]
+fn names_that_meet_after_case_conversion_are_refused_by_check_and_compile_alike() {
+    let dir = scratch("names");
+    let cases = [
+        // Tokens `VB` and `vb`: `A_VB_OFFSET` twice in C.
+        (
+            "E0703",
+            pipeline(
+                "p",
+                &[("A", "VertexBuffer(name: \"VB\", binding: 0), VertexBuffer(name: \"vb\", binding: 1), Draw")],
+                &[],
+            ),
+        ),
+        // Layout `A` + token `b_c` and layout `A_B` + token `c`: `A_B_C_OFFSET`.
+        (
+            "E0707",
+            pipeline(
+                "p",
+                &[
+                    ("A", "VertexBuffer(name: \"b_c\", binding: 0), Draw"),
+                    ("A_B", "VertexBuffer(name: \"c\", binding: 0), Draw"),
+                ],
+                &[],
+            ),
+        ),
+        // Kernels `cull` and `Cull`: one Rust module, one C macro.
+        ("E0702", pipeline("p", &[("A", "Draw")], &["cull", "Cull"])),
+        // Layouts `sceneDraw` and `scene_draw`.
+        ("E0701", pipeline("p", &[("sceneDraw", "Draw"), ("scene_draw", "Draw")], &[])),
+        // Pipeline `Type`: `pub mod type {`.
+        ("E0706", pipeline("Type", &[("A", "Draw")], &[])),
+        // A token whose GLSL names pass glslang's 1,024 characters.
+        (
+            "E0709",
+            pipeline("p", &[("A", &format!("VertexBuffer(name: \"{}\", binding: 0), Draw", "v".repeat(1100)))], &[]),
+        ),
+    ];
+    for (code, src) in cases {
+        let _ = std::fs::remove_dir_all(dir.join("out"));
+        let (check, compile) = check_and_compile(&dir, "x.ron", &src);
+        assert_eq!(check.status.code(), Some(1), "{code}: check must refuse:\n{}", text(&check));
+        assert!(text(&check).contains(&format!("[{code}]")), "{code}:\n{}", text(&check));
+        assert_eq!(compile.status.code(), Some(1), "{code}: compile must refuse as check does:\n{}", text(&compile));
+        assert!(!dir.join("out").exists(), "{code}: nothing written");
+    }
+}
+
+#[test]
+fn push_constant_fields_with_one_name_are_qualified_not_refused() {
+    // Issue 15 item 4: each token's field is called `v`; a field named like the draw's member.
+    let dir = scratch("qualify");
+    let src = pipeline(
+        "p",
+        &[(
+            "A",
+            "PushConstant(name: \"a\", stages: [Vertex], offset: 0, fields: [(name: \"v\", ty: U32)]), \
+             PushConstant(name: \"b\", stages: [Vertex], offset: 4, fields: [(name: \"v\", ty: U32), (name: \"draw_index_count\", ty: U32)]), \
+             DrawIndexed(name: \"draw\")",
+        )],
+        &[],
+    );
+    let src = src
+        .replace("tokens: [", "tokens: [IndexBuffer(name: \"ib\", mode: Vulkan), ")
+        .replace("IndexBuffer(name: \"ib\", mode: Vulkan), PushConstant(name: \"a\"", "PushConstant(name: \"a\"");
+    let src = src
+        .replace("DrawIndexed(name: \"draw\")", "IndexBuffer(name: \"ib\", mode: Vulkan), DrawIndexed(name: \"draw\")");
+    let (check, compile) = check_and_compile(&dir, "q.ron", &src);
+    assert!(check.status.success(), "{}", text(&check));
+    assert!(compile.status.success(), "{}", text(&compile));
+    let h = std::fs::read_to_string(dir.join("out/p.h")).unwrap();
+    for m in ["a_v;", "b_v;", "b_draw_index_count;", "draw_index_count;"] {
+        assert!(h.contains(m), "{m} in\n{h}");
+    }
+}
+
+#[test]
+fn a_name_of_65536_characters_is_refused_without_a_panic() {
+    let dir = scratch("long");
+    let src =
+        pipeline("p", &[("A", &format!("VertexBuffer(name: \"{}\", binding: 0), Draw", "n".repeat(70_000)))], &[]);
+    let (check, compile) = check_and_compile(&dir, "l.ron", &src);
+    assert_eq!(check.status.code(), Some(1), "{}", &text(&check)[..2000.min(text(&check).len())]);
+    assert_eq!(compile.status.code(), Some(1));
+    assert!(!text(&compile).contains("panicked"));
+    // The quoted line is clipped: the report is small although the line is 70 KB.
+    assert!(check.stderr.len() < 20_000, "{} bytes of diagnostics", check.stderr.len());
+    // The emitters themselves, on a manifest with that name, refuse instead of panicking.
+    let ok = pipeline("p", &[("A", "VertexBuffer(name: \"n\", binding: 0), Draw")], &[]);
+    let c = dgcc::driver::compile_source(Path::new("x.ron"), &ok, &Default::default());
+    let mut m = c.manifest.expect("compiles");
+    m.layouts[0].tokens[0].name = "n".repeat(70_000);
+    for r in &mut m.layouts[0].record {
+        r.name = r.name.replacen('n', &"n".repeat(70_000), 1);
+    }
+    for o in dgcc::emit::Output::ALL {
+        let _ = dgcc::emit::emit(&m, o); // Ok or Err, never a panic
+    }
+}
+
+// ---- 3: all-or-nothing writes ---------------------------------------------------------------
+
+/// A description whose every output differs from every other `i`'s, in size too.
+fn numbered(i: usize) -> String {
+    let tokens: Vec<String> = (0..=i % 7).map(|t| format!("VertexBuffer(name: \"v{t}\", binding: {t})")).collect();
+    pipeline("p", &[("A", &format!("{}, Draw", tokens.join(", ")))], &[])
+        .replace("max_sequences: 64", &format!("max_sequences: {}", 64 + i))
+}
+
+#[test]
+fn concurrent_compiles_into_one_folder_leave_only_whole_outputs() {
+    let dir = scratch("concurrent");
+    let n = 20;
+    let mut expected: Vec<Vec<(String, String)>> = vec![];
+    for i in 0..n {
+        std::fs::write(dir.join(format!("d{i}.ron")), numbered(i)).unwrap();
+        let c = dgcc::driver::compile_source(Path::new("d.ron"), &numbered(i), &Default::default());
+        expected.push(dgcc::emit::emit_all(&c.manifest.unwrap(), &dgcc::emit::Output::ALL).unwrap());
+    }
+    let repeats: usize = std::env::var("DGCC_CONCURRENT_REPEATS").ok().and_then(|v| v.parse().ok()).unwrap_or(50);
+    for round in 0..repeats {
+        let children: Vec<_> = (0..n)
+            .map(|i| {
+                Command::new(env!("CARGO_BIN_EXE_dgcc"))
+                    .args(["compile", &format!("d{i}.ron"), "--out-dir", "out"])
+                    .current_dir(&dir)
+                    .stdout(Stdio::null())
+                    .stderr(Stdio::null())
+                    .spawn()
+                    .unwrap()
+            })
+            .collect();
+        for mut c in children {
+            assert!(c.wait().unwrap().success(), "round {round}");
+        }
+        for (k, (file, _)) in expected[0].iter().enumerate() {
+            let got = std::fs::read_to_string(dir.join("out").join(file)).unwrap();
+            assert!(
+                expected.iter().any(|e| e[k].1 == got),
+                "round {round}: out/{file} is not exactly one compile's output ({} bytes)",
+                got.len()
+            );
+        }
+        let stray: Vec<_> = std::fs::read_dir(dir.join("out"))
+            .unwrap()
+            .filter_map(|e| e.ok())
+            .filter(|e| e.file_name().to_string_lossy().starts_with('.'))
+            .collect();
+        assert!(stray.is_empty(), "round {round}: temporary files left: {stray:?}");
+    }
+}
+
+/// Mount a tmpfs of `kib` KiB at `at` (root only); `false` where this machine cannot.
+fn mount_tmpfs(at: &Path, kib: u32) -> bool {
+    Command::new("mount")
+        .args(["-t", "tmpfs", "-o", &format!("size={kib}k"), "tmpfs"])
+        .arg(at)
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+#[test]
+fn a_compile_into_a_full_disk_leaves_the_previous_outputs_as_they_were() {
+    // A real full disk: a 256 KiB tmpfs (needs root, as the CI runs). No simulation.
+    let dir = scratch("full");
+    let mnt = dir.join("mnt");
+    std::fs::create_dir_all(&mnt).unwrap();
+    if !mount_tmpfs(&mnt, 256) {
+        eprintln!("note: a_compile_into_a_full_disk: cannot mount a tmpfs here (not root?); skipped");
+        return;
+    }
+    struct Unmount(PathBuf);
+    impl Drop for Unmount {
+        fn drop(&mut self) {
+            let _ = Command::new("umount").arg(&self.0).status();
+        }
+    }
+    let _guard = Unmount(mnt.clone());
+    std::fs::write(dir.join("small.ron"), numbered(0)).unwrap();
+    let out = mnt.join("out");
+    let first = dgcc_in(&dir, &["compile", "small.ron", "--out-dir", out.to_str().unwrap()]);
+    assert!(first.status.success(), "{}", text(&first));
+    let before: Vec<(PathBuf, Vec<u8>)> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .map(|p| (p.clone(), std::fs::read(&p).unwrap()))
+        .collect();
+    // Fill the disk, leaving less than the bigger compile's outputs need.
+    let filler = mnt.join("filler");
+    {
+        use std::io::Write;
+        let mut f = std::fs::File::create(&filler).unwrap();
+        let block = vec![0u8; 4096];
+        while f.write_all(&block).and_then(|_| f.sync_all()).is_ok() {}
+    }
+    let len = std::fs::metadata(&filler).unwrap().len();
+    std::fs::OpenOptions::new().write(true).open(&filler).unwrap().set_len(len.saturating_sub(8192)).unwrap();
+    // A bigger description with the same pipeline name: the same four files, longer.
+    let big = numbered(6).replace(
+        "layouts: [",
+        &format!("layouts: [{}", (0..12).map(|i| format!("(name: \"L{i}\", stages: [Vertex], max_sequences: 64, align: Some(4), tokens: [VertexBuffer(name: \"x\", binding: 0), Draw]), ")).collect::<String>()),
+    );
+    std::fs::write(dir.join("big.ron"), big).unwrap();
+    let second = dgcc_in(&dir, &["compile", "big.ron", "--out-dir", out.to_str().unwrap()]);
+    assert!(!second.status.success(), "the disk was full, yet: {}", text(&second));
+    assert!(text(&second).contains("no output was changed"), "{}", text(&second));
+    for (p, bytes) in &before {
+        assert_eq!(&std::fs::read(p).unwrap(), bytes, "{} changed", p.display());
+    }
+    let names: Vec<String> =
+        std::fs::read_dir(&out).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    assert_eq!(names.len(), before.len(), "no temporary file is left: {names:?}");
+}
+
+// ---- 4: bounded reads of regular files ------------------------------------------------------
+
+fn mkfifo(path: &Path) -> bool {
+    Command::new("mkfifo").arg(path).status().is_ok_and(|s| s.success())
+}
+
+/// Run dgcc with a time limit; `None` if it did not finish.
+fn with_deadline(dir: &Path, args: &[&str], secs: u64) -> Option<Output> {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_dgcc"))
+        .args(args)
+        .current_dir(dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    while start.elapsed().as_secs() < secs {
+        if child.try_wait().unwrap().is_some() {
+            return Some(child.wait_with_output().unwrap());
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    None
+}
+
+#[test]
+fn fifos_and_devices_are_refused_as_descriptions_and_kernel_sources() {
+    let dir = scratch("fifo");
+    if !mkfifo(&dir.join("pipe.ron")) || !mkfifo(&dir.join("k.comp")) {
+        eprintln!("note: no mkfifo here; skipped");
+        return;
+    }
+    std::os::unix::fs::symlink("/dev/zero", dir.join("zero.ron")).unwrap();
+    for (file, want) in [("pipe.ron", "a FIFO"), ("zero.ron", "a character device")] {
+        for cmd in ["check", "compile", "fmt"] {
+            let o = with_deadline(&dir, &[cmd, file], 20).unwrap_or_else(|| panic!("dgcc {cmd} {file} hangs"));
+            assert_eq!(o.status.code(), Some(2), "{cmd} {file}: {}", text(&o));
+            assert!(text(&o).contains(want) && !text(&o).contains("ok:"), "{cmd} {file}: {}", text(&o));
+        }
+    }
+    // A kernel source that is a FIFO, then /dev/zero.
+    std::fs::write(dir.join("k.ron"), pipeline("p", &[("A", "Draw")], &["cull"])).unwrap();
+    let o = with_deadline(&dir, &["check", "k.ron"], 20).expect("a FIFO kernel source hangs dgcc check");
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(text(&o).contains("E0580") && text(&o).contains("a FIFO"), "{}", text(&o));
+    std::fs::remove_file(dir.join("k.comp")).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", dir.join("k.comp")).unwrap();
+    let o = with_deadline(&dir, &["check", "k.ron"], 20).expect("/dev/zero as a kernel source");
+    assert!(text(&o).contains("a character device"), "{}", text(&o));
+}
+
+// ---- 5: bounded diagnostics -----------------------------------------------------------------
+
+#[test]
+fn diagnostics_are_capped_in_number_and_quoted_width() {
+    let dir = scratch("many");
+    // One line of 4,000 unknown stages: 4,000 errors on one 40 KB line.
+    let stages = vec!["Nope"; 4000].join(", ");
+    let src = format!("Pipeline(name: \"p\", targets: [\"lavapipe\"], layouts: [(name: \"A\", stages: [{stages}], max_sequences: 1, tokens: [Draw])])\n");
+    std::fs::write(dir.join("m.ron"), &src).unwrap();
+    let start = std::time::Instant::now();
+    let o = with_deadline(&dir, &["check", "m.ron"], 60).expect("rendering 4,000 diagnostics finishes");
+    let took = start.elapsed();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(err.contains("more diagnostic(s) not shown"), "{}", &err[err.len().saturating_sub(500)..]);
+    assert!(o.stderr.len() < 200_000, "{} bytes", o.stderr.len());
+    assert!(took.as_secs() < 30, "{took:?}");
+    assert!(err.lines().all(|l| l.chars().count() < 400), "a quoted line is clipped");
+    // JSON keeps every diagnostic.
+    let j = dgcc_in(&dir, &["check", "m.ron", "--message-format", "json"]);
+    assert!(String::from_utf8_lossy(&j.stdout).lines().count() >= 4000);
+}
+
+// ---- 6: fmt never loses what the user wrote -------------------------------------------------
+
+#[test]
+fn fmt_never_drops_comments_or_writes_one_syntax_into_the_other() {
+    let dir = scratch("fmt");
+    let src = "pipeline p {\n    // the layout\n    layout L [vertex] {\n        max_sequences 4; // four\n        draw d;\n    }\n}\n";
+    std::fs::write(dir.join("f.dgc"), src).unwrap();
+    let o = dgcc_in(&dir, &["fmt", "f.dgc", "-o", "f.dgc"]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(text(&o).contains("line 4"), "{}", text(&o));
+    assert_eq!(std::fs::read_to_string(dir.join("f.dgc")).unwrap(), src, "the file is untouched");
+    let o = dgcc_in(&dir, &["fmt", "f.dgc", "--to", "ron", "-o", "f.dgc", "--drop-comments"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert_eq!(std::fs::read_to_string(dir.join("f.dgc")).unwrap(), src);
+    assert!(!String::from_utf8_lossy(&o.stderr).contains('\u{1b}'), "no colour on a pipe");
+    // --check: exit 1 when not formatted, 0 after formatting.
+    assert_eq!(dgcc_in(&dir, &["fmt", "f.dgc", "--check"]).status.code(), Some(1));
+    assert!(dgcc_in(&dir, &["fmt", "f.dgc", "-o", "f.dgc", "--drop-comments"]).status.success());
+    assert!(dgcc_in(&dir, &["fmt", "f.dgc", "--check"]).status.success());
+    assert!(std::fs::read_to_string(dir.join("f.dgc")).unwrap().contains("// the layout"));
+}
+
+// ---- 7 and 9: the command line's bounds -----------------------------------------------------
+
+#[test]
+fn run_refuses_an_object_count_past_its_limit_before_allocating() {
+    let o = dgcc_in(Path::new(env!("DGCC_CHECKOUT")), &["run", "examples/scene.ron", "--objects", "2147483648"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("16777216"), "{}", text(&o));
+    let o =
+        dgcc_in(Path::new(env!("DGCC_CHECKOUT")), &["run", "examples/scene.ron", "--png", "/nonexistent-folder/x.png"]);
+    assert_eq!(o.status.code(), Some(2), "--png is checked before the run: {}", text(&o));
+    let o = dgcc_in(Path::new(env!("DGCC_CHECKOUT")), &["bench", "examples/scene.ron", "--objects", "4294967295"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+}
+
+#[test]
+fn smaller_cli_promises_hold() {
+    let dir = scratch("small");
+    // No "ok" after a file that could not be read.
+    let o = dgcc_in(&dir, &["check", "missing.ron"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(!text(&o).contains("ok:"), "{}", text(&o));
+    // --emit '' writes nothing and says so.
+    std::fs::write(dir.join("e.ron"), pipeline("p", &[("A", "Draw")], &[])).unwrap();
+    let o = dgcc_in(&dir, &["compile", "e.ron", "--emit", "", "--out-dir", "out"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(!dir.join("out").exists());
+}
