@@ -62,7 +62,7 @@ fn the_three_modes_agree_pixel_for_pixel_and_with_the_reference_culling() {
     assert_eq!(json["mode"], "dgc");
     assert!(json["frames"][0]["passes"].get("execute_ms").is_some());
     assert!(reports[0].preprocess.as_ref().is_some_and(|p| p.preprocess_bytes > 0));
-    assert!(reports[0].to_string().contains("visible"));
+    assert!(reports[0].to_string().contains("in view"));
 }
 
 #[test]

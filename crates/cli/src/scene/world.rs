@@ -456,10 +456,11 @@ pub fn meshes() -> Meshes {
             b.base = b.vertices.len() as u32 / 2;
             let first_index = b.indices.len() as u32;
             match kind {
-                // About 2,000–7,000 triangles at LOD 0, a few hundred at LOD 1, under a hundred
+                // About 2,000–7,000 triangles at LOD 0 (the city's buildings, trees and rocks), a few hundred at LOD 1, under a hundred
                 // at LOD 2: the detail of real props, so that drawing what cannot be seen costs.
+                // The sphere keeps dgcc 0.1's detail: the field's numbers stay comparable.
                 KIND_SPHERE => {
-                    let (slices, stacks) = [(64, 32), (24, 12), (10, 5)][lod];
+                    let (slices, stacks) = [(32, 16), (16, 8), (8, 4)][lod];
                     sphere(&mut b, slices, stacks, &|_, _| 1.0);
                 }
                 KIND_BOX => cube(&mut b, [24, 8, 2][lod]),
