@@ -1,7 +1,8 @@
 #version 460
 // Draws one object: its mesh (vertex pulling by gl_VertexIndex, which includes the LOD's
-// vertexOffset; two vec4 per vertex, position then normal, both in the unit mesh) scaled by
-// the object's half extents and moved to its centre. The object id comes through the generated
+// vertexOffset; every position, then every normal from frame.mesh.x on, both of the unit mesh)
+// scaled by the object's half extents and moved to its centre. A sphere is scaled by its
+// radius and its normal is its position: its draws read 16 bytes a vertex, as dgcc 0.1's. The object id comes through the generated
 // reader: push constants under DGC and in the CPU loop, the stream record of gl_DrawID under
 // the multi-draw fallback (specialization constant 0). With OBJECT_FROM_INSTANCE (constant 1)
 // it comes from the draw's firstInstance instead (gl_InstanceIndex, one instance per draw) and
@@ -35,10 +36,15 @@ void main() {
         material_id = o.material_id;
     }
     Object obj = objects[object_id];
-    vec3 half_extent = vec3(unpackHalf2x16(obj.info.z), unpackHalf2x16(obj.info.w).x);
-    vec3 p = vertices[2 * gl_VertexIndex].xyz;
-    gl_Position = frame.view_proj * vec4(obj.center_radius.xyz + p * half_extent, 1.0);
-    normal = vertices[2 * gl_VertexIndex + 1].xyz;
+    vec3 p = vertices[gl_VertexIndex].xyz;
+    if (obj.info.y == KIND_SPHERE) {
+        gl_Position = frame.view_proj * vec4(obj.center_radius.xyz + p * obj.center_radius.w, 1.0);
+        normal = p;
+    } else {
+        vec3 half_extent = vec3(unpackHalf2x16(obj.info.z), unpackHalf2x16(obj.info.w).x);
+        gl_Position = frame.view_proj * vec4(obj.center_radius.xyz + p * half_extent, 1.0);
+        normal = vertices[frame.mesh.x + uint(gl_VertexIndex)].xyz;
+    }
     material = material_id;
     object = object_id;
 }

@@ -17,6 +17,7 @@ struct Lod {
 // Mesh kinds, three LODs each: lods[kind * 3 + lod]. Every mesh but the box fits the unit
 // sphere; a box's bound is its half extents (info.zw).
 const uint MESH_KINDS = 4u;
+const uint KIND_SPHERE = 0u;
 const uint KIND_BOX = 1u;
 const uint KIND_TREE = 2u;
 // The box a unit tree fits in (crates/cli/src/scene/world.rs: tree).
@@ -42,6 +43,7 @@ struct Frame {
                            // z: culling choice, w: 1 when last frame's visibility is valid
     uvec4 index_buffer;    // xy: address of the shared index buffer, z: its size in bytes
     uvec4 pyramid;         // x: levels, y/z: level-0 size, w: test fault (0 = none)
+    uvec4 mesh;            // x: where the normals start in the vertex buffer
     Lod lods[12];
 };
 

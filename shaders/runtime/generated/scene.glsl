@@ -149,6 +149,8 @@ SceneDrawPushObject scene_draw_read_object() {
 #define CULL_LOCAL_SIZE_X 64
 #define CULL_LOCAL_SIZE_Y 1
 #define CULL_LOCAL_SIZE_Z 1
+// Occlusion culling's depth pyramid, every level in one dispatch: subgroup shuffles
+// where the subgroups allow, shared memory where not.
 // Kernel `depth_pyramid` (../shaders/runtime/depth_pyramid.comp).
 //   on lavapipe: requiredSubgroupSize 8, REQUIRE_FULL_SUBGROUPS
 //   on nvidia: requiredSubgroupSize 32, REQUIRE_FULL_SUBGROUPS

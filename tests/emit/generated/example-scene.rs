@@ -216,5 +216,28 @@ pub mod scene {
                 TARGETS.iter().find(|d| d.target == target)
             }
         }
+
+        /// Occlusion culling's depth pyramid, every level in one dispatch: subgroup shuffles
+        /// where the subgroups allow, shared memory where not.
+        ///
+        /// Kernel `depth_pyramid`.
+        pub mod depth_pyramid {
+            use super::*;
+            /// The GLSL source, relative to the description.
+            pub const SOURCE: &str = "../shaders/runtime/depth_pyramid.comp";
+            pub const LOCAL_SIZE: [u32; 3] = [256, 1, 1];
+            /// The layout whose stream the kernel writes.
+            pub const WRITES: Option<&str> = None;
+            /// The subgroup decision per target, in target order.
+            pub const TARGETS: &[SubgroupDecision] = &[
+                SubgroupDecision { target: "lavapipe", required_subgroup_size: Some(8), flags: vk::PipelineShaderStageCreateFlags::from_raw(0x2) },
+                SubgroupDecision { target: "nvidia", required_subgroup_size: Some(32), flags: vk::PipelineShaderStageCreateFlags::from_raw(0x2) },
+                SubgroupDecision { target: "radv", required_subgroup_size: Some(32), flags: vk::PipelineShaderStageCreateFlags::from_raw(0x2) },
+            ];
+            /// The decision for one target.
+            pub fn subgroup(target: &str) -> Option<&'static SubgroupDecision> {
+                TARGETS.iter().find(|d| d.target == target)
+            }
+        }
     }
 }

@@ -224,7 +224,7 @@ impl fmt::Display for RunReport {
             write!(
                 f,
                 "{i:>5}{} {:>7}  {:>6}  {:>6}  {:>7.3}  {:>7}  {:>7}  {:>7}  {:>7}  {:>7}",
-                if fr.cut { "*" } else { " " },
+                if fr.cut && two_pass { "*" } else { " " },
                 fr.in_view,
                 fr.draws,
                 owners,
@@ -249,7 +249,7 @@ impl fmt::Display for RunReport {
             }
             writeln!(f)?;
         }
-        if self.frames.iter().any(|fr| fr.cut) {
+        if two_pass && self.frames.iter().any(|fr| fr.cut) {
             writeln!(f, "* a camera cut: no history, everything is tested in the late pass")?;
         }
         let eff: Vec<f64> = self.frames.iter().filter_map(FrameReport::culling_efficiency).collect();

@@ -47,7 +47,7 @@ pub const KIND_BOX: u32 = 1;
 pub const KIND_TREE: u32 = 2;
 pub const KIND_ROCK: u32 = 3;
 
-/// `Frame` in `scene_data.glsl` (std430, 528 bytes; `Pod`: no padding, uploaded as bytes).
+/// `Frame` in `scene_data.glsl` (std430, 544 bytes; `Pod`: no padding, uploaded as bytes).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
 pub struct Frame {
@@ -65,13 +65,15 @@ pub struct Frame {
     pub index_buffer: [u32; 4],
     /// Levels, level-0 width and height, test fault.
     pub pyramid: [u32; 4],
+    /// x: where the normals start in the vertex buffer (`Meshes::normal_offset`).
+    pub mesh: [u32; 4],
     pub lods: [Lod; 3 * MESH_KINDS],
 }
 
 const _: () = assert!(std::mem::size_of::<Object>() == 32);
-const _: () = assert!(std::mem::size_of::<Frame>() == 528);
+const _: () = assert!(std::mem::size_of::<Frame>() == 544);
 const _: () = assert!(std::mem::offset_of!(Frame, counts) == 288);
-const _: () = assert!(std::mem::offset_of!(Frame, lods) == 336);
+const _: () = assert!(std::mem::offset_of!(Frame, lods) == 352);
 
 /// Which world to build.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
@@ -178,9 +180,10 @@ fn field(count: u32, seed: u64) -> Vec<Object> {
             let c = [rng.range(-100.0, 100.0), rng.range(-3.0, 6.0), rng.range(-100.0, 100.0)];
             let r = rng.range(0.6, 1.6);
             let material = (rng.next_u64() % 8) as u32;
-            // Exactly the radius drawn (no f16 rounding of the field's spheres' bounds).
+            // A sphere is drawn at its exact radius (the vertex shader scales by it), as in dgcc
+            // 0.1; the f16 half extents are unused for spheres.
             let mut o = object(KIND_SPHERE, material, c, [r; 3]);
-            o.center_radius[3] = o.center_radius[3].max(r);
+            o.center_radius[3] = r;
             o
         })
         .collect()
@@ -330,25 +333,29 @@ impl CameraPath {
     }
 }
 
-/// Every mesh kind with three levels of detail in one vertex and one index array. Vertices are
-/// two `[f32; 4]` each: position (w = 1) and normal (w = 0), both of the unit mesh.
+/// Every mesh kind with three levels of detail in one vertex and one index array. `vertices`
+/// holds every position (w = 1) and then, from `normal_offset` on, every normal (w = 0), both
+/// of the unit mesh: a sphere's normal is its position, so the field's draws read positions
+/// only, 16 bytes a vertex as in dgcc 0.1.
 pub struct Meshes {
     pub vertices: Vec<[f32; 4]>,
+    pub normal_offset: u32,
     pub indices: Vec<u32>,
     pub lods: [Lod; 3 * MESH_KINDS],
 }
 
 struct Builder {
-    vertices: Vec<[f32; 4]>,
+    positions: Vec<[f32; 4]>,
+    normals: Vec<[f32; 4]>,
     indices: Vec<u32>,
     base: u32,
 }
 
 impl Builder {
     fn vertex(&mut self, p: [f32; 3], n: [f32; 3]) -> u32 {
-        self.vertices.push([p[0], p[1], p[2], 1.0]);
-        self.vertices.push([n[0], n[1], n[2], 0.0]);
-        (self.vertices.len() / 2 - 1) as u32 - self.base
+        self.positions.push([p[0], p[1], p[2], 1.0]);
+        self.normals.push([n[0], n[1], n[2], 0.0]);
+        (self.positions.len() - 1) as u32 - self.base
     }
     fn triangle(&mut self, a: u32, b: u32, c: u32) {
         self.indices.extend_from_slice(&[a, b, c]);
@@ -385,7 +392,7 @@ fn cube(b: &mut Builder, n: u32) {
             let (u_axis, v_axis) = ((axis + 1) % 3, (axis + 2) % 3);
             let mut normal = [0.0; 3];
             normal[axis] = sign;
-            let first = b.vertices.len() as u32 / 2 - b.base;
+            let first = b.positions.len() as u32 - b.base;
             for i in 0..=n {
                 for j in 0..=n {
                     let mut p = [0.0; 3];
@@ -449,11 +456,11 @@ fn tree(b: &mut Builder, segments: u32, stacks: u32) {
 }
 
 pub fn meshes() -> Meshes {
-    let mut b = Builder { vertices: vec![], indices: vec![], base: 0 };
+    let mut b = Builder { positions: vec![], normals: vec![], indices: vec![], base: 0 };
     let mut lods = [Lod::default(); 3 * MESH_KINDS];
     for kind in 0..MESH_KINDS as u32 {
         for lod in 0..3usize {
-            b.base = b.vertices.len() as u32 / 2;
+            b.base = b.positions.len() as u32;
             let first_index = b.indices.len() as u32;
             match kind {
                 // About 2,000–7,000 triangles at LOD 0 (the city's buildings, trees and rocks), a few hundred at LOD 1, under a hundred
@@ -486,7 +493,10 @@ pub fn meshes() -> Meshes {
             };
         }
     }
-    Meshes { vertices: b.vertices, indices: b.indices, lods }
+    let normal_offset = b.positions.len() as u32;
+    let mut vertices = b.positions;
+    vertices.extend(b.normals);
+    Meshes { vertices, normal_offset, indices: b.indices, lods }
 }
 
 type Mat4 = [f32; 16];
@@ -580,6 +590,7 @@ pub fn frame(cam: &Camera, width: u32, height: u32, lods: &[Lod; 3 * MESH_KINDS]
         counts: [0; 4],
         index_buffer: [0; 4],
         pyramid: [0; 4],
+        mesh: [0; 4],
         lods: *lods,
     }
 }
@@ -650,8 +661,8 @@ mod tests {
         for l in m.lods {
             let end = (l.first_index + l.index_count) as usize;
             for &i in &m.indices[l.first_index as usize..end] {
-                let v = 2 * (i as i32 + l.vertex_offset) as usize;
-                assert!(v + 1 < m.vertices.len());
+                let v = (i as i32 + l.vertex_offset) as usize;
+                assert!(v < m.normal_offset as usize);
             }
         }
         // Every mesh but the cube fits the unit sphere (the cube's bound is its corner).
@@ -660,7 +671,7 @@ mod tests {
             for l in lods {
                 let end = (l.first_index + l.index_count) as usize;
                 for &i in &m.indices[l.first_index as usize..end] {
-                    let p = m.vertices[2 * (i as i32 + l.vertex_offset) as usize];
+                    let p = m.vertices[(i as i32 + l.vertex_offset) as usize];
                     let r = (p[0] * p[0] + p[1] * p[1] + p[2] * p[2]).sqrt();
                     assert!(r <= limit * 1.0001, "kind {kind}: a vertex at radius {r}");
                 }
