@@ -2,7 +2,7 @@
 // Draws one object: its mesh (vertex pulling by gl_VertexIndex, which includes the LOD's
 // vertexOffset; every position, then every normal from frame.mesh.x on, both of the unit mesh)
 // scaled by the object's half extents and moved to its centre. A sphere is scaled by its
-// radius and its normal is its position: its draws read 16 bytes a vertex, as dgcc 0.1's. The object id comes through the generated
+// radius and its normal is its position: its draws read what dgcc 0.1's did. The object id comes through the generated
 // reader: push constants under DGC and in the CPU loop, the stream record of gl_DrawID under
 // the multi-draw fallback (specialization constant 0). With OBJECT_FROM_INSTANCE (constant 1)
 // it comes from the draw's firstInstance instead (gl_InstanceIndex, one instance per draw) and
@@ -23,6 +23,8 @@ layout(location = 1) flat out uint material;
 layout(location = 2) flat out uint object;
 
 layout(constant_id = 1) const bool OBJECT_FROM_INSTANCE = false;
+// Pass the object id on for the object-id target (runs that count pixel owners).
+layout(constant_id = 2) const bool OBJECT_IDS = false;
 
 void main() {
     uint object_id;
@@ -35,16 +37,19 @@ void main() {
         object_id = o.object_id;
         material_id = o.material_id;
     }
-    Object obj = objects[object_id];
     vec3 p = vertices[gl_VertexIndex].xyz;
-    if (obj.info.y == KIND_SPHERE) {
-        gl_Position = frame.view_proj * vec4(obj.center_radius.xyz + p * obj.center_radius.w, 1.0);
+    // The sphere meshes come first in the vertex buffer (frame.mesh.y vertices): a sphere
+    // needs only its centre and radius, as in dgcc 0.1.
+    if (uint(gl_VertexIndex) < frame.mesh.y) {
+        vec4 cr = objects[object_id].center_radius;
+        gl_Position = frame.view_proj * vec4(cr.xyz + p * cr.w, 1.0);
         normal = p;
     } else {
+        Object obj = objects[object_id];
         vec3 half_extent = vec3(unpackHalf2x16(obj.info.z), unpackHalf2x16(obj.info.w).x);
         gl_Position = frame.view_proj * vec4(obj.center_radius.xyz + p * half_extent, 1.0);
         normal = vertices[frame.mesh.x + uint(gl_VertexIndex)].xyz;
     }
     material = material_id;
-    object = object_id;
+    object = OBJECT_IDS ? object_id : 0u;
 }

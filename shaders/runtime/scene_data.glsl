@@ -43,7 +43,7 @@ struct Frame {
                            // z: culling choice, w: 1 when last frame's visibility is valid
     uvec4 index_buffer;    // xy: address of the shared index buffer, z: its size in bytes
     uvec4 pyramid;         // x: levels, y/z: level-0 size, w: test fault (0 = none)
-    uvec4 mesh;            // x: where the normals start in the vertex buffer
+    uvec4 mesh;            // x: where the normals start in the vertex buffer, y: sphere vertices (first)
     Lod lods[12];
 };
 

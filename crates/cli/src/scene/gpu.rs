@@ -437,10 +437,10 @@ fn graphics_pipeline(
         }
     };
     // Constant 0 is SCENE_DRAW_MDI_CONSTANT_ID's default: the generated reader's switch;
-    // constant 1 is scene.vert's OBJECT_FROM_INSTANCE.
+    // constant 1 is scene.vert's OBJECT_FROM_INSTANCE, 2 its OBJECT_IDS.
     let multi_draw = matches!(source, ObjectSource::DrawId);
     let from_instance = matches!(source, ObjectSource::Instance);
-    let spec = Spec::new(&[(0, multi_draw as u32), (1, from_instance as u32)]);
+    let spec = Spec::new(&[(0, multi_draw as u32), (1, from_instance as u32), (2, ids as u32)]);
     let spec_info = spec.info();
     let stages = [
         vk::PipelineShaderStageCreateInfo::default()

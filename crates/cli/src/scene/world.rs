@@ -65,7 +65,8 @@ pub struct Frame {
     pub index_buffer: [u32; 4],
     /// Levels, level-0 width and height, test fault.
     pub pyramid: [u32; 4],
-    /// x: where the normals start in the vertex buffer (`Meshes::normal_offset`).
+    /// x: where the normals start in the vertex buffer (`Meshes::normal_offset`), y: how many
+    /// vertices the sphere meshes have (they come first: `Meshes::sphere_vertices`).
     pub mesh: [u32; 4],
     pub lods: [Lod; 3 * MESH_KINDS],
 }
@@ -340,6 +341,8 @@ impl CameraPath {
 pub struct Meshes {
     pub vertices: Vec<[f32; 4]>,
     pub normal_offset: u32,
+    /// The sphere meshes' vertices, the first in `vertices`.
+    pub sphere_vertices: u32,
     pub indices: Vec<u32>,
     pub lods: [Lod; 3 * MESH_KINDS],
 }
@@ -458,7 +461,11 @@ fn tree(b: &mut Builder, segments: u32, stacks: u32) {
 pub fn meshes() -> Meshes {
     let mut b = Builder { positions: vec![], normals: vec![], indices: vec![], base: 0 };
     let mut lods = [Lod::default(); 3 * MESH_KINDS];
+    let mut sphere_vertices = 0;
     for kind in 0..MESH_KINDS as u32 {
+        if kind == KIND_SPHERE + 1 {
+            sphere_vertices = b.positions.len() as u32;
+        }
         for lod in 0..3usize {
             b.base = b.positions.len() as u32;
             let first_index = b.indices.len() as u32;
@@ -496,7 +503,7 @@ pub fn meshes() -> Meshes {
     let normal_offset = b.positions.len() as u32;
     let mut vertices = b.positions;
     vertices.extend(b.normals);
-    Meshes { vertices, normal_offset, indices: b.indices, lods }
+    Meshes { vertices, normal_offset, sphere_vertices, indices: b.indices, lods }
 }
 
 type Mat4 = [f32; 16];
