@@ -56,7 +56,7 @@ pub struct Frame {
     pub planes: [[f32; 4]; 6],
     pub eye: [f32; 4],
     pub lod_distance2: [f32; 4],
-    /// P[0][0], -P[1][1], near.
+    /// `P[0][0]`, `-P[1][1]` (positive), near.
     pub projection: [f32; 4],
     /// depth(d) = x - y / d; z, w: image size.
     pub depth_map: [f32; 4],
@@ -470,20 +470,20 @@ pub fn meshes() -> Meshes {
             b.base = b.positions.len() as u32;
             let first_index = b.indices.len() as u32;
             match kind {
-                // About 2,000–7,000 triangles at LOD 0 (the city's buildings, trees and rocks), a few hundred at LOD 1, under a hundred
-                // at LOD 2: the detail of real props, so that drawing what cannot be seen costs.
+                // About 2,000–7,000 triangles at LOD 0 (the city's buildings, trees and rocks),
+                // roughly halving per level, as real props' LOD chains do.
                 // The sphere keeps dgcc 0.1's detail: the field's numbers stay comparable.
                 KIND_SPHERE => {
                     let (slices, stacks) = [(32, 16), (16, 8), (8, 4)][lod];
                     sphere(&mut b, slices, stacks, &|_, _| 1.0);
                 }
-                KIND_BOX => cube(&mut b, [24, 8, 2][lod]),
+                KIND_BOX => cube(&mut b, [24, 16, 8][lod]),
                 KIND_TREE => {
-                    let (segments, stacks) = [(48, 8), (16, 3), (6, 1)][lod];
+                    let (segments, stacks) = [(48, 8), (32, 4), (16, 2)][lod];
                     tree(&mut b, segments, stacks)
                 }
                 _ => {
-                    let (slices, stacks) = [(40, 24), (16, 10), (6, 4)][lod];
+                    let (slices, stacks) = [(40, 24), (28, 16), (16, 8)][lod];
                     // Bumps from the vertex's place on the sphere only: every LOD the same rock.
                     let bump = move |i: u32, j: u32| {
                         let h = (i * 7919 + j * 104_729 + slices).wrapping_mul(2_654_435_761);
