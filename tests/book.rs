@@ -52,6 +52,9 @@ reused or deleted.\n\n| code | severity | VUID | what |\n|---|---|---|---|\n",
         if let Some(v) = r.vuid {
             page.push_str(&format!(" · Enforces `{v}`"));
         }
+        for v in r.also() {
+            page.push_str(&format!(", also `{v}`"));
+        }
         page.push_str("\n\n");
         page.push_str(r.explanation.trim());
         page.push('\n');

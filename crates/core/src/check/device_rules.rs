@@ -173,7 +173,6 @@ fn limits(q: &mut Query, layout: &CompiledLayout, out: &mut Vec<Finding>) {
                 out.push(
                     Finding::new("E0204", Location::MaxSequences, format!("`max_sequences: {}` exceeds {}", layout.max_sequences, q.show(MaxIndirectSequenceCount, max)))
                         .label(format!("{} > {}", layout.max_sequences, Limit::MaxIndirectSequenceCount.format(max)))
-                        .note("the same bound applies to the memory-requirements query (VUID-VkGeneratedCommandsMemoryRequirementsInfoEXT-maxSequencesCount-11009)")
                         .help(format!("lower `max_sequences` to {max} and execute larger streams in several calls")),
                 );
             }

@@ -68,7 +68,14 @@ fn order(layout: &CompiledLayout, out: &mut Vec<Finding>) {
     let of = |tt: TokenType| -> Vec<usize> { (0..tokens.len()).filter(|&i| tokens[i].token_type == tt).collect() };
     let actions: Vec<usize> = (0..tokens.len()).filter(|&i| tokens[i].token_type.is_action()).collect();
     let last = tokens.len().saturating_sub(1);
-    if actions.is_empty() {
+    if tokens.is_empty() {
+        out.push(
+            Finding::new("E0109", Location::Layout, format!("layout `{}` has no tokens", layout.name))
+                .label("tokenCount = 0")
+                .note("a layout is the list of tokens of one sequence; the list must not be empty")
+                .help("list the tokens of one sequence, ending with its action, e.g. `tokens: [Draw]`"),
+        );
+    } else if actions.is_empty() {
         out.push(
             Finding::new("E0101", Location::Layout, format!("layout `{}` has no action token", layout.name))
                 .label("no Draw, Dispatch, DrawMeshTasks or TraceRays2 token")
@@ -369,6 +376,25 @@ fn numbers(layout: &CompiledLayout, out: &mut Vec<Finding>) {
                     )
                     .label("zero")
                     .help("give the number of pipelines or shaders the set holds (at least 1)"),
+                );
+            }
+            let stages = set.stages.count_ones();
+            if set.kind == 1 && set.max_entries > 0 && set.max_entries < stages {
+                out.push(
+                    Finding::new(
+                        "E0612",
+                        Location::token(i, TokenPart::MaxEntries),
+                        format!(
+                            "shader-object execution set `{}` has `max_entries: {}` but {stages} stages ({})",
+                            t.name,
+                            set.max_entries,
+                            stage_list(set.stages)
+                        ),
+                    )
+                    .label(format!("{} < {stages}", set.max_entries))
+                    .related(Location::token(i, TokenPart::Stages), format!("{stages} initial shaders, one per stage"))
+                    .note("the set is created with one initial shader per stage, and maxShaderCount must be at least their number")
+                    .help(format!("set `max_entries` to at least {stages}")),
                 );
             }
             if set.stages == 0 {

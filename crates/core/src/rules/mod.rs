@@ -15,6 +15,7 @@
 
 use crate::severity::Severity;
 
+mod also;
 mod input;
 mod layout;
 mod profiles;

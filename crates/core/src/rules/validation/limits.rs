@@ -52,10 +52,10 @@ Fix: drop the target, or draw through the vertex pipeline on it."#,
     },
     Rule {
         code: "E0204",
-        vuid: Some("VUID-VkGeneratedCommandsInfoEXT-maxSequenceCount-11067"),
+        vuid: Some("VUID-VkGeneratedCommandsMemoryRequirementsInfoEXT-maxSequencesCount-11009"),
         severity: Error,
         title: "max_sequences exceeds maxIndirectSequenceCount",
-        explanation: r#"`max_sequences` is the `maxSequenceCount` the runtime executes with and sizes buffers for; it must be at most the target's `maxIndirectSequenceCount` (2^20 on most drivers, 4194303 on NVIDIA). The same bound applies to the memory-requirements query (`VUID-VkGeneratedCommandsMemoryRequirementsInfoEXT-maxSequencesCount-11009`).
+        explanation: r#"`max_sequences` is the `maxSequenceCount` the runtime executes with and sizes buffers for; it must be at most the target's `maxIndirectSequenceCount` (2^20 on most drivers, 4194303 on NVIDIA). The first call that breaks it is the memory-requirements query the runtime sizes the preprocess buffer with (`VUID-VkGeneratedCommandsMemoryRequirementsInfoEXT-maxSequencesCount-11009`, this rule's own); executing with it breaks `VUID-VkGeneratedCommandsInfoEXT-maxSequenceCount-11067` too.
 
 ```ron
 (name: "Draws", stages: [Vertex, Fragment], max_sequences: 2000000, tokens: [Draw]),

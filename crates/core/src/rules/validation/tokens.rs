@@ -144,6 +144,19 @@ tokens: [
 Fix: give each token its own binding."#,
     },
     Rule {
+        code: "E0109",
+        vuid: vuid!("tokenCount-arraylength"),
+        severity: Error,
+        title: "the layout has no tokens",
+        explanation: r#"`tokenCount` must be greater than 0: a layout is a list of tokens, and an empty list is not a layout at all (`VUID-VkIndirectCommandsLayoutCreateInfoEXT-tokenCount-arraylength`). It is reported instead of E0101 (no action token), which an empty list also breaks, because the fix is not to add a draw to something else but to write the sequence.
+
+```ron
+(name: "Nothing", stages: [Vertex, Fragment], max_sequences: 64, tokens: []),
+```
+
+Fix: list the tokens of one sequence, ending with its action, e.g. `tokens: [Draw]`."#,
+    },
+    Rule {
         code: "E0110",
         vuid: vuid!("pTokens-11104"),
         severity: Error,
