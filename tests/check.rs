@@ -28,6 +28,10 @@ const NO_FILE: &[(&str, &str)] = &[
         "E0123",
         "a description names one index-buffer mode (`Vulkan` or `Dxgi`); only an edited manifest has 0 or both bits",
     ),
+    (
+        "E0312",
+        "a description writes no stages for push data and dgcc declares VK_SHADER_STAGE_ALL; only an edited manifest has others",
+    ),
     ("E0309", "dgcc always declares a sequence index as 4 bytes; only an edited manifest has another size"),
     ("E0410", "the layout engine always builds a record that tiles the stride; only an edited manifest breaks it"),
     ("E0499", "an internal error of the layout engine: a description that triggers it is a bug to fix, not a test"),

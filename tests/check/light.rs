@@ -213,3 +213,21 @@ fn overlapping_tokens_and_an_odd_stride_are_e0401_and_e0405() {
     m.layouts[0].stride = 46;
     assert_eq!(codes(&findings_on(&m, "lavapipe")), ["E0405"]);
 }
+
+/// A push-data token of an edited manifest whose range names stages other than
+/// VK_SHADER_STAGE_ALL (a description cannot write stages for push data).
+#[test]
+fn a_push_data_range_with_stages_other_than_all_is_e0312() {
+    let mut m = scene();
+    let t = &mut m.layouts[0].tokens[0];
+    t.token_type = dgcc::ir::TokenType::PushData;
+    t.type_value = dgcc::ir::TokenType::PushData.value();
+    let mut p = builtin("lavapipe").unwrap();
+    p.set(Limit::DescriptorHeap, 1).set(Limit::MaxPushDataSize, 256);
+    let f = device_findings(&m.layouts[0], &m.push_constants, &p);
+    assert_eq!(codes(&f), ["E0312"], "{f:?}");
+    m.layouts[0].tokens[0].push_constant.as_mut().unwrap().stages = 0x7FFF_FFFF;
+    assert_eq!(device_findings(&m.layouts[0], &m.push_constants, &p), vec![]);
+    // Without descriptor heaps (every built-in target), E0216 names the feature.
+    assert_eq!(codes(&findings_on(&m, "lavapipe")), ["E0216"]);
+}

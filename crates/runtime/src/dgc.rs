@@ -296,7 +296,10 @@ impl TokenParts {
                 RuntimeError::Invalid(format!("token `{}` of layout `{}` has no {what}", t.name, layout.name))
             };
             match t.token_type {
-                TokenType::PushConstant | TokenType::SequenceIndex => {
+                TokenType::PushConstant
+                | TokenType::SequenceIndex
+                | TokenType::PushData
+                | TokenType::PushDataSequenceIndex => {
                     let r = t.push_constant.ok_or_else(|| missing("push_constant range"))?;
                     let update_range = vk::PushConstantRange {
                         stage_flags: vk::ShaderStageFlags::from_raw(r.stages),
@@ -340,9 +343,10 @@ impl TokenParts {
             .map(|t| {
                 let ty = x::IndirectCommandsTokenTypeEXT::from_raw(t.token_type.value() as i32);
                 match t.token_type {
-                    TokenType::PushConstant | TokenType::SequenceIndex => {
-                        Token::push_constant(ty, t.offset, &self.push[next(&mut p)])
-                    }
+                    TokenType::PushConstant
+                    | TokenType::SequenceIndex
+                    | TokenType::PushData
+                    | TokenType::PushDataSequenceIndex => Token::push_constant(ty, t.offset, &self.push[next(&mut p)]),
                     TokenType::VertexBuffer => Token::vertex_buffer(t.offset, &self.vertex[next(&mut v)]),
                     TokenType::IndexBuffer => Token::index_buffer(t.offset, &self.index[next(&mut i)]),
                     TokenType::ExecutionSet => Token::execution_set(t.offset, &self.set[next(&mut s)]),

@@ -149,6 +149,14 @@ pub unsafe fn probe_physical(instance: &ash::Instance, pd: vk::PhysicalDevice) -
     set(Limit::SubgroupSizeControl, b(f13.subgroup_size_control));
     set(Limit::ComputeFullSubgroups, b(f13.compute_full_subgroups));
     set(Limit::NvMeshShader, has_nv_mesh as u64);
+    // ash 0.38 predates VK_EXT_descriptor_heap (Vulkan 1.4.340), so its feature and
+    // maxPushDataSize cannot be queried here: a device without the extension has no
+    // descriptorHeap and no push data, and one with it leaves both unstated (a rule that needs
+    // them says so).
+    if !has(c"VK_EXT_descriptor_heap") {
+        set(Limit::DescriptorHeap, 0);
+        set(Limit::MaxPushDataSize, 0);
+    }
     set(Limit::SubgroupSize, p11.subgroup_size as u64);
     set(Limit::MinSubgroupSize, p13.min_subgroup_size as u64);
     set(Limit::MaxSubgroupSize, p13.max_subgroup_size as u64);
@@ -221,7 +229,7 @@ pub const EXTENSIONS: &str = "extensions";
 /// Where each limit lives in the Profiles document: (limit, structure, member). The
 /// three `maxComputeWorkGroupSize` entries share one array member; extension values live in
 /// `EXTENSIONS`.
-pub const LIMIT_HOMES: [(Limit, &str, &str); 34] = {
+pub const LIMIT_HOMES: [(Limit, &str, &str); 36] = {
     use Limit::*;
     const DGC_P: &str = "VkPhysicalDeviceDeviceGeneratedCommandsPropertiesEXT";
     const DGC_F: &str = "VkPhysicalDeviceDeviceGeneratedCommandsFeaturesEXT";
@@ -255,6 +263,7 @@ pub const LIMIT_HOMES: [(Limit, &str, &str); 34] = {
         (ShaderObject, "VkPhysicalDeviceShaderObjectFeaturesEXT", "shaderObject"),
         (SubgroupSizeControl, "VkPhysicalDeviceVulkan13Features", "subgroupSizeControl"),
         (ComputeFullSubgroups, "VkPhysicalDeviceVulkan13Features", "computeFullSubgroups"),
+        (DescriptorHeap, "VkPhysicalDeviceDescriptorHeapFeaturesEXT", "descriptorHeap"),
         (NvMeshShader, EXTENSIONS, "VK_NV_mesh_shader"),
         (SubgroupSize, "VkPhysicalDeviceVulkan11Properties", "subgroupSize"),
         (MinSubgroupSize, "VkPhysicalDeviceVulkan13Properties", "minSubgroupSize"),
@@ -269,6 +278,7 @@ pub const LIMIT_HOMES: [(Limit, &str, &str); 34] = {
         (MaxPushConstantsSize, LIMITS, "maxPushConstantsSize"),
         (MaxVertexInputBindings, LIMITS, "maxVertexInputBindings"),
         (MaxDrawIndirectCount, LIMITS, "maxDrawIndirectCount"),
+        (MaxPushDataSize, "VkPhysicalDeviceDescriptorHeapPropertiesEXT", "maxPushDataSize"),
     ]
 };
 

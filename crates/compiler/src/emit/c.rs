@@ -203,8 +203,15 @@ fn usage_flags(flags: u32) -> String {
     format!("((VkIndirectCommandsLayoutUsageFlagsEXT)({}))", parts.join(" | "))
 }
 
-fn token_type(t: TokenType) -> &'static str {
-    t.vk_name()
+/// The token type as C spells it. The push-data types (VK_EXT_descriptor_heap, Vulkan
+/// 1.4.340) are cast from their values, so that headers between 1.3.296 and 1.4.339, which
+/// declare the extension's enum without them, compile the header too.
+fn token_type(t: TokenType) -> String {
+    if t.is_push_data() {
+        format!("((VkIndirectCommandsTokenTypeEXT){}) /* {} */", t.value(), t.vk_name())
+    } else {
+        t.vk_name().to_string()
+    }
 }
 
 /// The C declaration of a member: `uint32_t name`, `float name[4][3]`.
@@ -336,7 +343,10 @@ fn layout_section(o: &mut String, l: &Layout) {
 /// The union member a token type's data goes through, if it has data.
 fn union_member(t: TokenType) -> Option<&'static str> {
     match t {
-        TokenType::PushConstant | TokenType::SequenceIndex => Some("pPushConstant"),
+        TokenType::PushConstant
+        | TokenType::SequenceIndex
+        | TokenType::PushData
+        | TokenType::PushDataSequenceIndex => Some("pPushConstant"),
         TokenType::VertexBuffer => Some("pVertexBuffer"),
         TokenType::IndexBuffer => Some("pIndexBuffer"),
         TokenType::ExecutionSet => Some("pExecutionSet"),
@@ -356,7 +366,7 @@ fn init_type(t: &CompiledToken) -> &'static str {
 /// The initializer of a token's data struct.
 fn token_data(t: &CompiledToken) -> Option<String> {
     match t.token_type {
-        TokenType::PushConstant | TokenType::SequenceIndex => {
+        TokenType::PushConstant | TokenType::SequenceIndex | TokenType::PushData | TokenType::PushDataSequenceIndex => {
             let r = t.push_constant?;
             Some(format!("{{ {{ {}, {}u, {}u }} }}", stages(r.stages), r.offset, r.size))
         }

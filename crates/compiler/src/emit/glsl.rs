@@ -182,7 +182,7 @@ fn writers(o: &mut String, l: &Layout) {
     out!(o, "#ifdef {u}_WRITER");
     for t in &l.tokens {
         // The sequence-index token's stream data is a placeholder that DGC never reads.
-        if t.members.is_empty() || t.raw.token_type == dgcc_core::ir::TokenType::SequenceIndex {
+        if t.members.is_empty() || t.raw.token_type.is_sequence_index() {
             continue;
         }
         let seq = t.sequence_param(&l.members);
@@ -211,7 +211,7 @@ fn dispatch_sequence_index<'a>(l: &'a Layout<'_>) -> Option<&'a str> {
     if l.action() != Some(dgcc_core::ir::TokenType::Dispatch) {
         return None;
     }
-    let t = l.tokens.iter().find(|t| t.raw.token_type == dgcc_core::ir::TokenType::SequenceIndex && t.reads_push())?;
+    let t = l.tokens.iter().find(|t| t.raw.token_type.is_sequence_index() && t.reads_push())?;
     Some(l.members[t.members[0]].name.as_str())
 }
 
@@ -285,7 +285,7 @@ fn readers(o: &mut String, l: &Layout, fallback: bool) {
     }
     for t in l.tokens.iter().filter(|t| t.reads_push()) {
         let value = format!("{}Push{}", l.camel, super::names::camel(&t.raw.name));
-        if t.raw.token_type == dgcc_core::ir::TokenType::SequenceIndex {
+        if t.raw.token_type.is_sequence_index() {
             let m = &l.members[t.members[0]];
             out!(o, "// The index of the sequence (token `{}`).", t.raw.name);
             out!(o, "uint {s}_read_{}() {{", t.name);

@@ -69,9 +69,13 @@ impl Token<'_> {
     pub fn sequence_param(&self, members: &[Member]) -> String {
         names::plan::sequence_param(self.members.iter().map(|&i| members[i].param.as_str()))
     }
-    /// Tokens whose data lands in push-constant space, so that a shader reads it per draw.
+    /// Tokens whose data lands in push-constant (or, under descriptor heaps, push-data)
+    /// space, so that a shader reads it per draw.
     pub fn is_push(&self) -> bool {
-        matches!(self.raw.token_type, TokenType::PushConstant | TokenType::SequenceIndex)
+        matches!(
+            self.raw.token_type,
+            TokenType::PushConstant | TokenType::SequenceIndex | TokenType::PushData | TokenType::PushDataSequenceIndex
+        )
     }
     /// A push token with data, which a shader reads through push constants.
     pub fn reads_push(&self) -> bool {

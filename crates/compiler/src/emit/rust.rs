@@ -227,7 +227,7 @@ fn token_data_type(t: TokenType) -> &'static str {
 /// The initializer of a token's data, if the token type has data.
 fn token_data(t: &CompiledToken) -> Option<String> {
     Some(match t.token_type {
-        TokenType::PushConstant | TokenType::SequenceIndex => {
+        TokenType::PushConstant | TokenType::SequenceIndex | TokenType::PushData | TokenType::PushDataSequenceIndex => {
             let r = t.push_constant?;
             format!(
                 "ext_dgc::IndirectCommandsPushConstantTokenEXT {{ update_range: vk::PushConstantRange {{ stage_flags: {}, offset: {}, size: {} }} }}",
@@ -260,7 +260,9 @@ fn token_expr(t: &model::Token) -> String {
     let data = format!("&{}_DATA", names::plan::token_upper(&t.raw.name));
     let off = t.raw.offset;
     match t.raw.token_type {
-        TokenType::PushConstant | TokenType::SequenceIndex if t.raw.push_constant.is_some() => {
+        TokenType::PushConstant | TokenType::SequenceIndex | TokenType::PushData | TokenType::PushDataSequenceIndex
+            if t.raw.push_constant.is_some() =>
+        {
             format!("ext_dgc::IndirectCommandsLayoutTokenEXT::push_constant({ty}, {off}, {data})")
         }
         TokenType::VertexBuffer => format!("ext_dgc::IndirectCommandsLayoutTokenEXT::vertex_buffer({off}, {data})"),

@@ -454,6 +454,15 @@ pub fn lay_out(layout: &ast::Layout) -> (LaidOut, Vec<Diagnostic>) {
     (out, diags)
 }
 
+/// A push token's `updateRange.stageFlags`: as written for push constants, and
+/// `VK_SHADER_STAGE_ALL` for push data (VUID-VkIndirectCommandsLayoutTokenEXT-type-11333).
+fn push_stages(stages: &ast::StageList, space: ast::PushSpace) -> u32 {
+    match space {
+        ast::PushSpace::Constants => stages.mask().0,
+        ast::PushSpace::Data => 0x7FFF_FFFF,
+    }
+}
+
 fn compiled_token(tok: &ast::Token, offset: u32, size: u32) -> CompiledToken {
     let tt = tok.kind.token_type();
     let mut t = CompiledToken {
@@ -470,15 +479,16 @@ fn compiled_token(tok: &ast::Token, offset: u32, size: u32) -> CompiledToken {
         fields: vec![],
     };
     match &tok.kind {
-        TokenKind::PushConstant { stages, offset: pc, data } => {
+        TokenKind::PushConstant { stages, offset: pc, data, space } => {
             let size = match data {
                 PushData::Size(s) => s.node,
                 PushData::Fields(_) => size,
             };
-            t.push_constant = Some(PushConstantRange { stages: stages.mask().0, offset: pc.node, size });
+            t.push_constant = Some(PushConstantRange { stages: push_stages(stages, *space), offset: pc.node, size });
         }
-        TokenKind::SequenceIndex { stages, offset: pc } => {
-            t.push_constant = Some(PushConstantRange { stages: stages.mask().0, offset: pc.node, size: 4 });
+        TokenKind::SequenceIndex { stages, offset: pc, space } => {
+            t.push_constant =
+                Some(PushConstantRange { stages: push_stages(stages, *space), offset: pc.node, size: 4 });
         }
         TokenKind::IndexBuffer { mode } => t.index_mode = Some(mode.node.bit()),
         TokenKind::VertexBuffer { binding } => t.vertex_binding = Some(binding.node),

@@ -237,12 +237,50 @@ fn token(q: &mut Query, layout: &CompiledLayout, i: usize, t: &CompiledToken, ou
         }
     }
     gates(q, i, t, out);
-    if let Some(r) = &t.push_constant {
+    if t.token_type.is_push_data() {
+        push_data(q, i, t, out);
+    } else if let Some(r) = &t.push_constant {
         let what = format!("the push-constant range of `{}`", t.name);
         push_space(q, r, at(TokenPart::PushOffset), at(TokenPart::PushSize), &what, out);
     }
     if let Some(set) = &t.execution_set {
         execution_set(q, layout, i, set, out);
+    }
+}
+
+/// The push-data tokens: the descriptorHeap feature (11332), then the bytes they write
+/// against maxPushDataSize (no VUID; E0313).
+fn push_data(q: &mut Query, i: usize, t: &CompiledToken, out: &mut Vec<Finding>) {
+    match q.flag(DescriptorHeap, "push-data tokens") {
+        Some(false) => {
+            out.push(
+                Finding::new(
+                    "E0216",
+                    Location::token(i, TokenPart::Kind),
+                    format!("{} needs descriptorHeap, which is false on {}", show(t), q.target()),
+                )
+                .label(format!("descriptorHeap = false on {}", q.target()))
+                .note("PUSH_DATA and PUSH_DATA_SEQUENCE_INDEX update the push data of VK_EXT_descriptor_heap")
+                .help("drop the target, or push through `PushConstant` / `SequenceIndex` and a pipeline layout's push-constant ranges there"),
+            );
+        }
+        Some(true) => {
+            let Some(r) = t.push_constant else { return };
+            let Some(max) = q.get(MaxPushDataSize, "push-data tokens") else { return };
+            let end = r.offset as u64 + r.size as u64;
+            if end > max {
+                out.push(
+                    Finding::new(
+                        "E0313",
+                        Location::token(i, TokenPart::PushSize),
+                        format!("`{}` writes push-data bytes {}..{end}, past {}", t.name, r.offset, q.show(MaxPushDataSize, max)),
+                    )
+                    .label(format!("ends at byte {end}"))
+                    .help(format!("keep push data within the first {max} bytes, or push a buffer address instead")),
+                );
+            }
+        }
+        None => {}
     }
 }
 

@@ -78,6 +78,8 @@ fn minimum() -> Profile {
     p.set_cited(SubgroupSizeControl, 1, SPEC13);
     p.set_cited(ComputeFullSubgroups, 1, SPEC13);
     p.set_cited(NvMeshShader, 0, "[spec] VK_NV_mesh_shader is an optional extension");
+    p.set_cited(DescriptorHeap, 0, "[spec] VK_EXT_descriptor_heap is an optional extension");
+    p.set_cited(MaxPushDataSize, 0, "[spec] no push data without VK_EXT_descriptor_heap");
     p
 }
 
@@ -129,6 +131,12 @@ fn lavapipe() -> Profile {
         0,
         "[measured] lavapipe, Mesa 25.0.7: its vulkaninfo extension list (tests/profiles/lavapipe-vulkaninfo-1.3.239.json) has no VK_NV_mesh_shader",
     );
+    p.set_cited(
+        DescriptorHeap,
+        0,
+        "[measured] lavapipe, Mesa 25.0.7: its vulkaninfo extension list (tests/profiles/lavapipe-vulkaninfo-1.3.239.json) has no VK_EXT_descriptor_heap",
+    );
+    p.set_cited(MaxPushDataSize, 0, "[measured] lavapipe, Mesa 25.0.7: no VK_EXT_descriptor_heap, so no push data");
     p
 }
 
@@ -181,6 +189,12 @@ fn nvidia() -> Profile {
         1,
         "[measured] NVIDIA H200 580.159.04: vulkaninfo and `dgcc probe` (tests/profiles/nvidia-h200-probe.json) list VK_NV_mesh_shader",
     );
+    p.set_cited(
+        DescriptorHeap,
+        0,
+        "[measured] NVIDIA H200 580.159.04: neither vulkaninfo nor `dgcc probe` (tests/profiles/nvidia-h200-probe.json) lists VK_EXT_descriptor_heap",
+    );
+    p.set_cited(MaxPushDataSize, 0, "[measured] NVIDIA H200 580.159.04: no VK_EXT_descriptor_heap, so no push data");
     p
 }
 

@@ -46,6 +46,8 @@ pub enum Limit {
     ShaderObject,
     SubgroupSizeControl,
     ComputeFullSubgroups,
+    /// `VkPhysicalDeviceDescriptorHeapFeaturesEXT::descriptorHeap` (VK_EXT_descriptor_heap).
+    DescriptorHeap,
     // Device extensions (present or absent, no struct of their own that dgcc reads)
     NvMeshShader,
     // Subgroups (Vulkan 1.1 / 1.3 properties)
@@ -63,6 +65,8 @@ pub enum Limit {
     MaxPushConstantsSize,
     MaxVertexInputBindings,
     MaxDrawIndirectCount,
+    /// `VkPhysicalDeviceDescriptorHeapPropertiesEXT::maxPushDataSize`.
+    MaxPushDataSize,
 }
 
 /// How a value is printed and compared.
@@ -79,7 +83,7 @@ pub enum LimitKind {
 }
 
 impl Limit {
-    pub const ALL: [Limit; 34] = [
+    pub const ALL: [Limit; 36] = [
         Limit::MaxIndirectPipelineCount,
         Limit::MaxIndirectShaderObjectCount,
         Limit::MaxIndirectSequenceCount,
@@ -100,6 +104,7 @@ impl Limit {
         Limit::ShaderObject,
         Limit::SubgroupSizeControl,
         Limit::ComputeFullSubgroups,
+        Limit::DescriptorHeap,
         Limit::NvMeshShader,
         Limit::SubgroupSize,
         Limit::MinSubgroupSize,
@@ -114,6 +119,7 @@ impl Limit {
         Limit::MaxPushConstantsSize,
         Limit::MaxVertexInputBindings,
         Limit::MaxDrawIndirectCount,
+        Limit::MaxPushDataSize,
     ];
 
     /// The Vulkan member name, as in the spec and in profile JSON.
@@ -143,6 +149,7 @@ impl Limit {
             Limit::ShaderObject => "shaderObject",
             Limit::SubgroupSizeControl => "subgroupSizeControl",
             Limit::ComputeFullSubgroups => "computeFullSubgroups",
+            Limit::DescriptorHeap => "descriptorHeap",
             Limit::NvMeshShader => "VK_NV_mesh_shader",
             Limit::SubgroupSize => "subgroupSize",
             Limit::MinSubgroupSize => "minSubgroupSize",
@@ -157,6 +164,7 @@ impl Limit {
             Limit::MaxPushConstantsSize => "maxPushConstantsSize",
             Limit::MaxVertexInputBindings => "maxVertexInputBindings",
             Limit::MaxDrawIndirectCount => "maxDrawIndirectCount",
+            Limit::MaxPushDataSize => "maxPushDataSize",
         }
     }
 
@@ -178,6 +186,7 @@ impl Limit {
             | Limit::ShaderObject
             | Limit::SubgroupSizeControl
             | Limit::ComputeFullSubgroups
+            | Limit::DescriptorHeap
             | Limit::NvMeshShader => LimitKind::Bool,
             _ => LimitKind::Count,
         }
@@ -195,6 +204,7 @@ impl Limit {
                 | Limit::ShaderObject
                 | Limit::SubgroupSizeControl
                 | Limit::ComputeFullSubgroups
+                | Limit::DescriptorHeap
         )
     }
 

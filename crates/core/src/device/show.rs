@@ -39,6 +39,7 @@ fn section(limit: Limit) -> &'static str {
         | MaxVertexInputBindings
         | MaxDrawIndirectCount => "VkPhysicalDeviceLimits",
         NvMeshShader => "device extensions",
+        MaxPushDataSize => "VkPhysicalDeviceDescriptorHeapPropertiesEXT",
         _ => "features",
     }
 }
@@ -117,7 +118,7 @@ mod tests {
         assert!(lines[stages].contains("Vertex | TessControl") && !lines[stages].contains("[measured]"));
         assert!(lines[stages + 1].trim_start().starts_with("[measured]"));
         assert!(text.contains("maxIndirectCommandsTokenOffset") && text.contains("0xFFFFFFFF"));
-        assert!(text.contains("states 34 of 34 values"));
+        assert!(text.contains("states 36 of 36 values"));
     }
 
     #[test]

@@ -214,4 +214,18 @@ Fix: remove the target, or run there through the runtime's multi-draw-indirect f
 
 Fix: use the EXT tokens, `DrawMeshTasks` for `DrawMeshTasksNv` and `DrawMeshTasksCount` for `DrawMeshTasksCountNv`. Their record is a `VkDrawMeshTasksIndirectCommandEXT` (three group counts, 12 bytes) instead of NV's task count and first task (8 bytes), so whatever writes the stream changes with them, and the shaders must be EXT mesh shaders."#,
     },
+    Rule {
+        code: "E0216",
+        vuid: Some("VUID-VkIndirectCommandsLayoutTokenEXT-descriptorHeap-11332"),
+        severity: Error,
+        title: "a push-data token on a target without descriptor heaps",
+        explanation: r#"`PushData` and `PushDataSequenceIndex` (the token types `VK_INDIRECT_COMMANDS_TOKEN_TYPE_PUSH_DATA_EXT` and `…_PUSH_DATA_SEQUENCE_INDEX_EXT`) update the push data of VK_EXT_descriptor_heap (Vulkan 1.4.340), and need its `descriptorHeap` feature. vkd3d-proton translates D3D12 root constants into them on drivers with descriptor heaps. No built-in target has the feature today: lavapipe (Mesa 25.0) and NVIDIA's 580 driver do not expose the extension, and `minimum` makes no promise of an optional extension.
+
+```ron
+// targets: ["lavapipe"]
+PushData(name: "root", offset: 0, size: 16),
+```
+
+Fix: drop the target, or use `PushConstant` (and `SequenceIndex`) with a pipeline layout's push-constant ranges there."#,
+    },
 ];
