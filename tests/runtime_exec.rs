@@ -306,7 +306,10 @@ fn a_push_data_layout_is_refused_where_the_device_has_no_descriptor_heaps() {
     };
     let dev = DgcDevice::from_context(&ctx).unwrap();
     if dev.profile().value(dgcc::device::Limit::DescriptorHeap) != Some(0) {
-        let _ = std::io::Write::write_all(&mut std::io::stderr(), b"SKIP: this device may have descriptor heaps (lavapipe has none)\n");
+        let _ = std::io::Write::write_all(
+            &mut std::io::stderr(),
+            b"SKIP: this device may have descriptor heaps (lavapipe has none)\n",
+        );
         return;
     }
     // SAFETY: refused before any Vulkan call (which is what the test checks).

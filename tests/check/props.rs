@@ -205,11 +205,14 @@ fn build(spec: &Spec) -> Pipeline {
         ));
     }
     if spec.sequence_index && pc_end + 4 <= PUSH_BUDGET {
-        tokens.push(token(None, TokenKind::SequenceIndex {
-            stages: stages(&push_stages),
-            offset: sp(pc_end),
-            space: dgcc::ast::PushSpace::Constants,
-        }));
+        tokens.push(token(
+            None,
+            TokenKind::SequenceIndex {
+                stages: stages(&push_stages),
+                offset: sp(pc_end),
+                space: dgcc::ast::PushSpace::Constants,
+            },
+        ));
         pc_end += 4;
     }
     if let Shape::Vertex(kind) = &spec.shape {

@@ -98,10 +98,7 @@ fn field() -> impl Strategy<Value = Spanned<Field>> {
 fn token_kind() -> impl Strategy<Value = TokenKind> {
     let set_kind = prop::sample::select(vec![ExecutionSetKind::Pipelines, ExecutionSetKind::ShaderObjects]);
     let data = || {
-        prop_oneof![
-            prop::collection::vec(field(), 0..4).prop_map(PushData::Fields),
-            number().prop_map(PushData::Size),
-        ]
+        prop_oneof![prop::collection::vec(field(), 0..4).prop_map(PushData::Fields), number().prop_map(PushData::Size),]
     };
     let (constants, heap) = (dgcc::ast::PushSpace::Constants, dgcc::ast::PushSpace::Data);
     prop_oneof![
@@ -110,9 +107,17 @@ fn token_kind() -> impl Strategy<Value = TokenKind> {
             stages,
             max_entries
         }),
-        (stages(), number(), data())
-            .prop_map(move |(stages, offset, data)| TokenKind::PushConstant { stages, offset, data, space: constants }),
-        (stages(), number()).prop_map(move |(stages, offset)| TokenKind::SequenceIndex { stages, offset, space: constants }),
+        (stages(), number(), data()).prop_map(move |(stages, offset, data)| TokenKind::PushConstant {
+            stages,
+            offset,
+            data,
+            space: constants
+        }),
+        (stages(), number()).prop_map(move |(stages, offset)| TokenKind::SequenceIndex {
+            stages,
+            offset,
+            space: constants
+        }),
         // Push data has no stages of its own.
         (number(), data()).prop_map(move |(offset, data)| TokenKind::PushConstant {
             stages: Default::default(),

@@ -211,13 +211,30 @@ pub struct Field {
 /// What a token is (`VkIndirectCommandsTokenTypeEXT`) with its parameters.
 #[derive(Clone, Debug, PartialEq)]
 pub enum TokenKind {
-    ExecutionSet { kind: Spanned<ExecutionSetKind>, stages: StageList, max_entries: Spanned<u32> },
+    ExecutionSet {
+        kind: Spanned<ExecutionSetKind>,
+        stages: StageList,
+        max_entries: Spanned<u32>,
+    },
     /// `PushConstant`, or `PushData` with `space: Data` (whose `stages` are empty).
-    PushConstant { stages: StageList, offset: Spanned<u32>, data: PushData, space: PushSpace },
+    PushConstant {
+        stages: StageList,
+        offset: Spanned<u32>,
+        data: PushData,
+        space: PushSpace,
+    },
     /// `SequenceIndex`, or `PushDataSequenceIndex` with `space: Data`.
-    SequenceIndex { stages: StageList, offset: Spanned<u32>, space: PushSpace },
-    IndexBuffer { mode: Spanned<IndexMode> },
-    VertexBuffer { binding: Spanned<u32> },
+    SequenceIndex {
+        stages: StageList,
+        offset: Spanned<u32>,
+        space: PushSpace,
+    },
+    IndexBuffer {
+        mode: Spanned<IndexMode>,
+    },
+    VertexBuffer {
+        binding: Spanned<u32>,
+    },
     Draw,
     DrawIndexed,
     DrawCount,

@@ -331,7 +331,10 @@ mod tests {
             assert_eq!(TokenType::from_dgc(r.dgc), Some(r.ty));
             assert_eq!(TokenType::from_manifest(r.manifest), Some(r.ty));
             assert_eq!(TokenType::from_value(r.value), Some(r.ty));
-            assert_eq!(r.fixed_size.is_none(), matches!(r.ty, TokenType::PushConstant | TokenType::PushData | TokenType::ExecutionSet));
+            assert_eq!(
+                r.fixed_size.is_none(),
+                matches!(r.ty, TokenType::PushConstant | TokenType::PushData | TokenType::ExecutionSet)
+            );
             assert!(!r.count || r.ron.contains("Count"));
         }
     }
@@ -366,7 +369,25 @@ mod tests {
         let values: Vec<u32> = by_value().iter().map(|r| r.value).collect();
         assert_eq!(
             values,
-            [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 1_000_135_000, 1_000_135_001, 1_000_202_002, 1_000_202_003, 1_000_328_000, 1_000_328_001, 1_000_386_004]
+            [
+                0,
+                1,
+                2,
+                3,
+                4,
+                5,
+                6,
+                7,
+                8,
+                9,
+                1_000_135_000,
+                1_000_135_001,
+                1_000_202_002,
+                1_000_202_003,
+                1_000_328_000,
+                1_000_328_001,
+                1_000_386_004
+            ]
         );
     }
 }

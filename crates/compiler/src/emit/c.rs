@@ -343,10 +343,9 @@ fn layout_section(o: &mut String, l: &Layout) {
 /// The union member a token type's data goes through, if it has data.
 fn union_member(t: TokenType) -> Option<&'static str> {
     match t {
-        TokenType::PushConstant
-        | TokenType::SequenceIndex
-        | TokenType::PushData
-        | TokenType::PushDataSequenceIndex => Some("pPushConstant"),
+        TokenType::PushConstant | TokenType::SequenceIndex | TokenType::PushData | TokenType::PushDataSequenceIndex => {
+            Some("pPushConstant")
+        }
         TokenType::VertexBuffer => Some("pVertexBuffer"),
         TokenType::IndexBuffer => Some("pIndexBuffer"),
         TokenType::ExecutionSet => Some("pExecutionSet"),

@@ -210,7 +210,9 @@ pub fn lay_out(layout: &ast::Layout) -> (LaidOut, Vec<Diagnostic>) {
     let mut tokens: Vec<CompiledToken> = vec![];
     let mut ends: Vec<u64> = vec![];
     let mut pad = 0usize;
-    let mut prev: Option<(Span, u64, u64)> = None; // span, offset, end of the previous token
+    // Span, name, offset and end of the token whose data reaches furthest so far: the one a
+    // token that starts before `cursor` overlaps (not always the previous token, after E0130).
+    let mut reach: Option<(Span, String, u64, u64)> = None;
 
     let push_pad = |members: &mut Vec<RecordMember>, from: u64, to: u64, pad: &mut usize| {
         if to > from && (to - from).is_multiple_of(4) && from.is_multiple_of(4) {
@@ -264,19 +266,21 @@ pub fn lay_out(layout: &ast::Layout) -> (LaidOut, Vec<Diagnostic>) {
                 }
                 if n < cursor {
                     valid = false;
-                    let (pspan, poff, pend) = prev.expect("cursor > 0 implies a previous token");
-                    if n >= poff {
-                        // In order but overlapping: a layout rule (no VUID states it).
+                    let prev_offset = tokens.last().map(|t| t.offset as u64).unwrap_or(0);
+                    let (pspan, pname, poff, pend) = reach.clone().expect("cursor > 0 implies a previous token");
+                    if n >= prev_offset {
+                        // In order but overlapping: a layout rule (no VUID states it). The token
+                        // named is the one whose data runs to `cursor`.
                         diags.push(
                             Diagnostic::new(
                                 "E0401",
                                 format!(
-                                    "`{}` at offset {n} overlaps the previous token's data, which runs to byte {pend}",
+                                    "`{}` at offset {n} overlaps the data of `{pname}`, which runs to byte {pend}",
                                     tok.node.field_name()
                                 ),
                             )
                             .primary(at.span, format!("starts at {n}"))
-                            .secondary(pspan, format!("occupies bytes {poff}..{pend}"))
+                            .secondary(pspan, format!("`{pname}` occupies bytes {poff}..{pend}"))
                             .note(format!("help: pin it at {} or later", align_up64(pend, align as u64))),
                         );
                     }
@@ -310,7 +314,10 @@ pub fn lay_out(layout: &ast::Layout) -> (LaidOut, Vec<Diagnostic>) {
         }
         tokens.push(compiled_token(&tok.node, off32, size));
         ends.push(end);
-        prev = Some((tok.node.at.as_ref().map(|a| a.span).unwrap_or(tok.span), offset, end));
+        if end > cursor || reach.is_none() {
+            let span = tok.node.at.as_ref().map(|a| a.span).unwrap_or(tok.span);
+            reach = Some((span, tok.node.field_name(), offset, end));
+        }
         cursor = cursor.max(end);
     }
 
@@ -487,8 +494,7 @@ fn compiled_token(tok: &ast::Token, offset: u32, size: u32) -> CompiledToken {
             t.push_constant = Some(PushConstantRange { stages: push_stages(stages, *space), offset: pc.node, size });
         }
         TokenKind::SequenceIndex { stages, offset: pc, space } => {
-            t.push_constant =
-                Some(PushConstantRange { stages: push_stages(stages, *space), offset: pc.node, size: 4 });
+            t.push_constant = Some(PushConstantRange { stages: push_stages(stages, *space), offset: pc.node, size: 4 });
         }
         TokenKind::IndexBuffer { mode } => t.index_mode = Some(mode.node.bit()),
         TokenKind::VertexBuffer { binding } => t.vertex_binding = Some(binding.node),

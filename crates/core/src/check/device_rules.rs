@@ -171,9 +171,17 @@ fn limits(q: &mut Query, layout: &CompiledLayout, out: &mut Vec<Finding>) {
         if let Some(max) = q.get(MaxIndirectSequenceCount, "`max_sequences`") {
             if layout.max_sequences as u64 > max {
                 out.push(
-                    Finding::new("E0204", Location::MaxSequences, format!("`max_sequences: {}` exceeds {}", layout.max_sequences, q.show(MaxIndirectSequenceCount, max)))
-                        .label(format!("{} > {}", layout.max_sequences, Limit::MaxIndirectSequenceCount.format(max)))
-                        .help(format!("lower `max_sequences` to {max} and execute larger streams in several calls")),
+                    Finding::new(
+                        "E0204",
+                        Location::MaxSequences,
+                        format!(
+                            "`max_sequences: {}` exceeds {}",
+                            layout.max_sequences,
+                            q.show(MaxIndirectSequenceCount, max)
+                        ),
+                    )
+                    .label(format!("{} > {}", layout.max_sequences, Limit::MaxIndirectSequenceCount.format(max)))
+                    .help(format!("lower `max_sequences` to {max} and execute larger streams in several calls")),
                 );
             }
         }
@@ -273,7 +281,12 @@ fn push_data(q: &mut Query, i: usize, t: &CompiledToken, out: &mut Vec<Finding>)
                     Finding::new(
                         "E0313",
                         Location::token(i, TokenPart::PushSize),
-                        format!("`{}` writes push-data bytes {}..{end}, past {}", t.name, r.offset, q.show(MaxPushDataSize, max)),
+                        format!(
+                            "`{}` writes push-data bytes {}..{end}, past {}",
+                            t.name,
+                            r.offset,
+                            q.show(MaxPushDataSize, max)
+                        ),
                     )
                     .label(format!("ends at byte {end}"))
                     .help(format!("keep push data within the first {max} bytes, or push a buffer address instead")),

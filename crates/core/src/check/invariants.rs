@@ -91,7 +91,10 @@ fn record_align(l: &CompiledLayout, out: &mut Vec<Finding>) {
 /// not overlapping, inside the stride.
 fn tokens(l: &CompiledLayout, structure: bool, out: &mut Vec<Finding>) {
     let at = |i| Location::token(i, TokenPart::Offset);
-    let mut end = 0u64;
+    // The furthest end of the data of the tokens so far, and the token that reaches it: the one
+    // an overlapping token is measured against and named (after tokens out of order, not
+    // always the previous one).
+    let (mut end, mut reach) = (0u64, 0usize);
     for (i, t) in l.tokens.iter().enumerate() {
         let offset = t.offset as u64;
         if offset < end {
@@ -112,17 +115,18 @@ fn tokens(l: &CompiledLayout, structure: bool, out: &mut Vec<Finding>) {
                     );
                 }
             } else {
+                let r = &l.tokens[reach];
                 out.push(
                     Finding::new(
                         "E0401",
                         at(i),
                         format!(
-                            "`{}` at offset {} overlaps the previous token's data, which runs to byte {end}",
-                            t.name, t.offset
+                            "`{}` at offset {} overlaps the data of `{}`, which runs to byte {end}",
+                            t.name, t.offset, r.name
                         ),
                     )
                     .label(format!("starts at {}", t.offset))
-                    .related(at(i - 1), format!("occupies bytes {}..{end}", p.offset)),
+                    .related(at(reach), format!("`{}` occupies bytes {}..{end}", r.name, r.offset)),
                 );
             }
         }
@@ -132,7 +136,11 @@ fn tokens(l: &CompiledLayout, structure: bool, out: &mut Vec<Finding>) {
                     .label("not 4-byte aligned"),
             );
         }
-        end = offset + t.size as u64;
+        let token_end = offset + t.size as u64;
+        if token_end > end {
+            (end, reach) = (token_end, i);
+        }
+        let end = token_end;
         if end > l.stride as u64 {
             out.push(
                 Finding::new(

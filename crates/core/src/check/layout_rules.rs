@@ -336,10 +336,14 @@ fn token_stage_rules(layout: &CompiledLayout, i: usize, t: &CompiledToken) -> Ve
     if s & GRAPHICS != 0 && matches!(tt, TokenType::Dispatch | TokenType::TraceRays2) {
         out.extend(forbids("E0115", "graphics", "graphics state tokens and draws"));
     }
-    let general = matches!(tt, TokenType::ExecutionSet | TokenType::PushConstant | TokenType::SequenceIndex)
-        || tt.is_push_data();
+    let general =
+        matches!(tt, TokenType::ExecutionSet | TokenType::PushConstant | TokenType::SequenceIndex) || tt.is_push_data();
     if s & COMPUTE != 0 && !(general || tt == TokenType::Dispatch) {
-        out.extend(forbids("E0116", "compute", "ExecutionSet, PushConstant, SequenceIndex, PushData, PushDataSequenceIndex and Dispatch"));
+        out.extend(forbids(
+            "E0116",
+            "compute",
+            "ExecutionSet, PushConstant, SequenceIndex, PushData, PushDataSequenceIndex and Dispatch",
+        ));
     }
     if s & RAY_TRACING != 0 && !(general || tt == TokenType::TraceRays2) {
         out.extend(forbids(

@@ -9,7 +9,9 @@ use pest::iterators::Pair;
 
 use super::build::{child, push, span, Builder};
 use super::Rule;
-use crate::ast::{Field, FieldType, PushData, PushSpace, Spanned, StageList, SubgroupReq, SubgroupSize, Token, TokenKind};
+use crate::ast::{
+    Field, FieldType, PushData, PushSpace, Spanned, StageList, SubgroupReq, SubgroupSize, Token, TokenKind,
+};
 use crate::syntax::limits::{self, Count};
 use crate::syntax::names::{self, field_types, token_kinds};
 use crate::syntax::SyntaxKind::Dsl as DSL;

@@ -7,8 +7,7 @@
 
 use super::{indent, quote};
 use crate::ast::{
-    PushSpace,
-    FieldType, Kernel, Layout, Pipeline, PushData, StageList, SubgroupReq, SubgroupSize, Token, TokenKind,
+    FieldType, Kernel, Layout, Pipeline, PushData, PushSpace, StageList, SubgroupReq, SubgroupSize, Token, TokenKind,
 };
 use crate::syntax::docs::write_doc;
 use crate::syntax::names;

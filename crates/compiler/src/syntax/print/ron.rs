@@ -6,8 +6,8 @@
 
 use super::{indent, quote};
 use crate::ast::{
-    PushSpace,
-    Field, FieldType, Kernel, Layout, Pipeline, PushData, StageList, SubgroupReq, SubgroupSize, Token, TokenKind,
+    Field, FieldType, Kernel, Layout, Pipeline, PushData, PushSpace, StageList, SubgroupReq, SubgroupSize, Token,
+    TokenKind,
 };
 use crate::syntax::docs::write_doc;
 use crate::syntax::names;

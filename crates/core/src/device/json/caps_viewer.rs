@@ -155,9 +155,7 @@ fn read_extensions(stated: &mut Stated, list: &Value) -> Result<(), String> {
         }
     }
     unlisted_extensions_are_absent(stated);
-    let listed = |name: &str| {
-        entries.iter().any(|e| e.get("extensionName").and_then(Value::as_str) == Some(name))
-    };
+    let listed = |name: &str| entries.iter().any(|e| e.get("extensionName").and_then(Value::as_str) == Some(name));
     without_extension_structs(stated, listed);
     Ok(())
 }
