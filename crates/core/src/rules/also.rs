@@ -33,6 +33,8 @@ pub(super) static ALSO: &[(&str, &[&str])] = &[
             "VUID-vkCmdPreprocessGeneratedCommandsEXT-deviceGeneratedCommands-11087",
         ],
     ),
+    // Without VK_EXT_descriptor_heap the push-data token types are no values of the enum at all.
+    ("E0216", &["VUID-VkIndirectCommandsLayoutTokenEXT-type-parameter"]),
 ];
 
 impl Rule {
