@@ -13,6 +13,8 @@ use super::Rule;
 /// `(code, the VUIDs it also enforces)`, in code order.
 pub(super) static ALSO: &[(&str, &[&str])] = &[
     ("E0105", &["VUID-VkIndirectCommandsLayoutCreateInfoEXT-pTokens-11094"]),
+    // An empty list has no action token as its last token either; the layers report that.
+    ("E0109", &["VUID-VkIndirectCommandsLayoutCreateInfoEXT-pTokens-11100"]),
     ("E0120", &["VUID-VkGeneratedCommandsInfoEXT-shaderStages-requiredbitmask"]),
     ("E0121", &["VUID-VkIndirectCommandsPushConstantTokenEXT-updateRange-parameter"]),
     ("E0122", &["VUID-VkIndirectExecutionSetShaderInfoEXT-shaderCount-arraylength"]),
