@@ -245,6 +245,7 @@ fn the_summary_lists_every_chapter_and_diagnostics_page() {
     for e in std::fs::read_dir(root().join("book/src"))
         .unwrap()
         .chain(std::fs::read_dir(root().join("book/src/diagnostics")).unwrap())
+        .chain(std::fs::read_dir(root().join("book/src/measured")).unwrap())
     {
         let p = e.unwrap().path();
         if p.extension().is_none_or(|x| x != "md") || p.ends_with("SUMMARY.md") {

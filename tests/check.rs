@@ -32,6 +32,10 @@ const NO_FILE: &[(&str, &str)] = &[
         "E0312",
         "a description writes no stages for push data and dgcc declares VK_SHADER_STAGE_ALL; only an edited manifest has others",
     ),
+    (
+        "E0401",
+        "retired: token data that overlap are legal Vulkan, now the warning W0011; no input produces E0401",
+    ),
     ("E0309", "dgcc always declares a sequence index as 4 bytes; only an edited manifest has another size"),
     ("E0410", "the layout engine always builds a record that tiles the stride; only an edited manifest breaks it"),
     ("E0499", "an internal error of the layout engine: a description that triggers it is a bug to fix, not a test"),

@@ -119,6 +119,26 @@ fn deny_warnings_turns_warnings_into_failure() {
 }
 
 #[test]
+fn deny_code_makes_one_warning_an_error() {
+    // Tokens that share bytes are legal (W0011, a warning): exit 0, and 1 under `--deny W0011`;
+    // `--deny` of another code leaves it a warning, and an unknown code is a usage error.
+    let shared = GOOD
+        .replace("SequenceIndex(stages: [Compute], offset: 4),", "")
+        .replace("Dispatch(),", "Dispatch(at: Some(0)),");
+    let d = tmp("deny-code");
+    let f = write(&d, "shared.ron", shared.as_bytes());
+    let plain = dgcc(&["check", &f, "--message-format", "json"]);
+    no_panic(&plain);
+    assert_eq!(code(&plain), 0, "{}", stderr(&plain));
+    assert!(stdout(&plain).contains("\"code\":\"W0011\""), "{}", stdout(&plain));
+    let denied = dgcc(&["check", &f, "--deny", "W0011", "--message-format", "json"]);
+    assert_eq!(code(&denied), 1);
+    assert!(stdout(&denied).lines().any(|l| l.contains("W0011") && l.contains("\"severity\":\"error\"")));
+    assert_eq!(code(&dgcc(&["check", &f, "--deny", "W0001"])), 0);
+    assert_eq!(code(&dgcc(&["check", &f, "--deny", "W9999"])), 2);
+}
+
+#[test]
 fn explain_and_profiles() {
     let o = dgcc(&["explain", "E0404"]);
     assert_eq!(code(&o), 0);

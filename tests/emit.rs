@@ -20,7 +20,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-const FIXTURES: [&str; 5] = ["scene", "mesh", "pinned", "compute", "raytrace"];
+const FIXTURES: [&str; 6] = ["scene", "mesh", "pinned", "compute", "raytrace", "overlap"];
 
 fn fixture_dir() -> PathBuf {
     Path::new(env!("DGCC_CHECKOUT")).join("tests/emit/fixtures")

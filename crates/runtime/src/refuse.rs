@@ -22,7 +22,8 @@ pub fn refusal(
 }
 
 /// `Err(Refused)` when the layout's stream breaks a layout invariant (a stride that is not a
-/// multiple of 4, tokens that overlap or run past the stride: E0405, E0401, E0404). The
+/// multiple of 4, tokens that run past the stride: E0405, E0404; tokens that share bytes are only
+/// the warning W0011, which the spec allows). The
 /// fallback and the stream validator call it before touching the device, as `DgcDevice` does
 /// through `device_findings`: a hand-edited manifest would otherwise read its draws from the
 /// next record.

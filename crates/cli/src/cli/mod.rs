@@ -67,6 +67,15 @@ pub struct CompileOptions {
     /// Treat warnings as errors.
     #[arg(long)]
     pub deny_warnings: bool,
+    /// Treat this code's warnings as errors (`--deny W0011`); repeat for several.
+    #[arg(long = "deny", value_name = "CODE")]
+    pub deny: Vec<String>,
+}
+
+impl Default for CompileOptions {
+    fn default() -> CompileOptions {
+        CompileOptions { targets: vec![], message_format: MessageFormat::Human, deny_warnings: false, deny: vec![] }
+    }
 }
 
 pub fn main() -> i32 {

@@ -77,9 +77,11 @@ impl Token<'_> {
             TokenType::PushConstant | TokenType::SequenceIndex | TokenType::PushData | TokenType::PushDataSequenceIndex
         )
     }
-    /// A push token with data, which a shader reads through push constants.
+    /// A push token with data, which a shader reads through push constants. A sequence index
+    /// always is: its value is pushed whether or not its placeholder word is a record member
+    /// (it is not where another token reads those stream bytes).
     pub fn reads_push(&self) -> bool {
-        self.is_push() && !self.members.is_empty()
+        self.is_push() && (!self.members.is_empty() || self.raw.token_type.is_sequence_index())
     }
 }
 

@@ -18,7 +18,7 @@
 //!   collects every diagnostic (it never stops at the first).
 //!
 //! Codes and explanations live in the rule registry (`crate::rules`, `validation/` files);
-//! what the layout engine already reports (overlap E0401, past the stride E0404, …) is not
+//! what the layout engine already reports (shared bytes W0011, past the stride E0404, …) is not
 //! reported again by `layout_findings`. Those are the layout invariants
 //! ([`invariants`]): the layout engine re-checks its result with them,
 //! the emitters refuse a manifest that breaks them, and [`device_findings`] adds the ones about

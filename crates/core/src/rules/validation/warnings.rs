@@ -154,4 +154,20 @@ PushConstant(name: "object", stages: [Vertex], offset: 0, size: 8),
 
 Fix: give the token the stages of the range that holds it."#,
     },
+    Rule {
+        code: "W0011",
+        vuid: None,
+        severity: Warning,
+        title: "tokens read the same stream bytes",
+        explanation: r#"A token pinned with `at` starts inside the bytes of an earlier token. The specification allows it (no valid-usage rule forbids it, and the validation layers' own tests create such layouts): each token reads the shared bytes with its own meaning. It is usually a mistake, since whatever the culling shader writes for one token is read as the other, so dgcc says which bytes are shared and what each token reads there. The record struct declares shared bytes once, as the earlier token's members.
+
+```ron
+VertexBuffer(name: "vb", binding: 0, at: Some(8)),   // bytes 8..24
+Draw(name: "draw", at: Some(16)),                   // bytes 16..32: vb_size and vb_stride are vertex_count and instance_count
+```
+
+A `SequenceIndex` or `PushDataSequenceIndex` token is never reported: its stream data is a placeholder no one reads (the value pushed is the sequence's index), and clients such as vkd3d-proton and Granite pin it on bytes another token uses. Pin it with `at` where your stream puts it.
+
+Fix: if each token should read its own data, pin the later token at or after the end of the earlier one, or leave `at` out and let dgcc place it. To refuse shared bytes, pass `--deny W0011` (or `--deny-warnings`) to `dgcc check` and `dgcc compile`."#,
+    },
 ];
