@@ -139,6 +139,24 @@ fn deny_code_makes_one_warning_an_error() {
 }
 
 #[test]
+fn strict_makes_a_value_a_profile_does_not_state_an_error() {
+    // vulkaninfo 1.3.239 predates the extension: one warning (W0013), exit 0; an error and
+    // exit 1 under `--strict`.
+    let d = tmp("strict");
+    let f = write(&d, "tiny.ron", GOOD.as_bytes());
+    let old = "tests/profiles/lavapipe-vulkaninfo-1.3.239.json";
+    let plain = dgcc(&["check", &f, "--target", old, "--message-format", "json"]);
+    no_panic(&plain);
+    assert_eq!(code(&plain), 0, "{}", stderr(&plain));
+    let lines: Vec<&str> = stdout(&plain).lines().filter(|l| l.contains("W0013")).collect();
+    assert_eq!(lines.len(), 1, "{}", stdout(&plain));
+    assert!(lines[0].contains("dgcc probe"), "{}", lines[0]);
+    let strict = dgcc(&["check", &f, "--target", old, "--strict"]);
+    assert_eq!(code(&strict), 1);
+    assert!(stderr(&strict).contains("error[W0013]"), "{}", stderr(&strict));
+}
+
+#[test]
 fn explain_and_profiles() {
     let o = dgcc(&["explain", "E0404"]);
     assert_eq!(code(&o), 0);

@@ -52,7 +52,9 @@ pub(super) fn compile_and_report(path: &Path, options: &CompileOptions) -> Optio
         }
         Ok((text, mut c)) => {
             for d in &mut c.diagnostics {
-                let denied = options.deny_warnings || options.deny.iter().any(|code| code.eq_ignore_ascii_case(d.code));
+                let denied = options.deny_warnings
+                    || options.deny.iter().any(|code| code.eq_ignore_ascii_case(d.code))
+                    || (options.strict && super::STRICT_CODES.contains(&d.code));
                 if denied && d.severity == Severity::Warning {
                     d.severity = Severity::Error;
                 }

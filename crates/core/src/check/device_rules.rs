@@ -8,7 +8,7 @@
 //! finding here names the target and the device value it was compared with
 //! ("stride 2064 exceeds maxIndirectCommandsIndirectStride = 2048 on radv"). Values are asked
 //! for only when a rule needs them, so a profile lacking `meshShader` is fine until a layout
-//! uses a mesh token; then it is reported once (E0021).
+//! uses a mesh token; then it is reported once (W0012, a warning; an error under `--strict`).
 
 use super::finding::{Finding, Location, RangePart, TokenPart};
 use super::layout_rules::{show, COMPUTE, GRAPHICS, RAY_TRACING};
@@ -36,22 +36,12 @@ pub fn device_findings(
     out
 }
 
-/// Rules on the pipeline as a whole for one target: the DGC feature itself and the pipeline's
-/// push-constant ranges against `maxPushConstantsSize`.
+/// Rules on the pipeline as a whole for one target: the pipeline's push-constant ranges against
+/// `maxPushConstantsSize` (a target without the DGC feature is checked per layout, against
+/// the fallback: `target_findings`).
 pub fn pipeline_target_findings(ranges: &[PushConstantRange], profile: &Profile) -> Vec<Finding> {
     let mut q = Query::new(profile);
     let mut out = vec![];
-    if q.flag(DeviceGeneratedCommands, "that device-generated commands are supported") == Some(false) {
-        out.push(
-            Finding::new(
-                "E0214",
-                Location::Target,
-                format!("{} does not support device-generated commands", q.target()),
-            )
-            .label(format!("deviceGeneratedCommands = false on {}", q.target()))
-            .help("remove the target, or run the pipeline through the runtime's multi-draw-indirect fallback there"),
-        );
-    }
     for (i, r) in ranges.iter().enumerate() {
         let at = |part| Location::PushConstantRange { index: i, part };
         push_space(&mut q, r, at(RangePart::Offset), at(RangePart::Size), "this push-constant range", &mut out);
@@ -101,7 +91,15 @@ fn push_space(
 }
 
 /// The device-dependent rules for one layout on one target.
+///
+/// On a target without device-generated commands (`deviceGeneratedCommands = false`) no
+/// indirect-commands layout is created, so none of those rules apply: what must hold is that
+/// the runtime's multi-draw-indirect fallback runs the layout (E0214 names the token that
+/// stops it).
 pub fn target_findings(layout: &CompiledLayout, profile: &Profile) -> Vec<Finding> {
+    if profile.value(DeviceGeneratedCommands) == Some(0) {
+        return super::fallback::fallback_findings(layout, profile);
+    }
     let mut q = Query::new(profile);
     let mut out = vec![];
     limits(&mut q, layout, &mut out);

@@ -10,7 +10,7 @@
 //! Why `Result<Profile, String>` and not diagnostics: a profile file is not the description the
 //! user is editing, so there is no span to point at; the caller (target resolution) wraps the
 //! message, which always starts with the file path, in the E0022 diagnostic. Values a file
-//! does not state stay `None`, so the rule that needs one reports it (E0021) instead of dgcc
+//! does not state stay `None`, so the rule that needs one reports it (the warning W0012) instead of dgcc
 //! guessing. Requirement profiles are accepted: every value is the bound each matching device
 //! meets (the lower bound of a "max" limit, the upper bound of `minSubgroupSize`, the bits
 //! every device has), which is exactly the conservative value a check against "any device that

@@ -7,7 +7,7 @@
 //! listing, the JSON loader and the live probe all agree on spelling. A device extension whose
 //! presence alone decides what is valid (`VK_NV_mesh_shader`: the `*_NV` mesh token values
 //! exist only with it) is a boolean value like a feature, named by the extension
-//! (`Limit::is_extension`), so rules, messages and E0021 treat it like any other value.
+//! (`Limit::is_extension`), so rules, messages and W0012 treat it like any other value.
 //!
 //! Sources: `builtin.rs` cites where each built-in value comes from; `json.rs` reads Vulkan
 //! Profiles JSON (what `vulkaninfo --json` and `dgcc probe` write) and VulkanCapsViewer
@@ -205,6 +205,29 @@ impl Limit {
                 | Limit::SubgroupSizeControl
                 | Limit::ComputeFullSubgroups
                 | Limit::DescriptorHeap
+        )
+    }
+
+    /// Whether the value belongs to VK_EXT_device_generated_commands itself (its feature and
+    /// properties structs): a device file that states none of them was written by a tool older
+    /// than the extension (`vulkaninfo` before 1.3.296), or one that drops it (W0013).
+    pub const fn is_dgc_value(self) -> bool {
+        matches!(
+            self,
+            Limit::MaxIndirectPipelineCount
+                | Limit::MaxIndirectShaderObjectCount
+                | Limit::MaxIndirectSequenceCount
+                | Limit::MaxIndirectCommandsTokenCount
+                | Limit::MaxIndirectCommandsTokenOffset
+                | Limit::MaxIndirectCommandsIndirectStride
+                | Limit::SupportedIndirectCommandsInputModes
+                | Limit::SupportedIndirectCommandsShaderStages
+                | Limit::SupportedIndirectCommandsShaderStagesPipelineBinding
+                | Limit::SupportedIndirectCommandsShaderStagesShaderBinding
+                | Limit::DeviceGeneratedCommandsTransformFeedback
+                | Limit::DeviceGeneratedCommandsMultiDrawIndirectCount
+                | Limit::DeviceGeneratedCommands
+                | Limit::DynamicGeneratedPipelineLayout
         )
     }
 

@@ -190,15 +190,18 @@ Fix: lower `max_sequences`. W0002 says which `maxDrawCount` a valid `max_sequenc
         code: "E0214",
         vuid: Some("VUID-vkCreateIndirectCommandsLayoutEXT-deviceGeneratedCommands-11089"),
         severity: Error,
-        title: "the target does not support device-generated commands",
-        explanation: r#"A profile whose `deviceGeneratedCommands` feature is false cannot create any indirect-commands layout. This happens with profiles written from devices without VK_EXT_device_generated_commands.
+        title: "a layout the fallback cannot run, on a target without device-generated commands",
+        explanation: r#"On a target whose `deviceGeneratedCommands` feature is false (the built-in `anv`, or a profile written on a device without VK_EXT_device_generated_commands) no indirect-commands layout can be created, so the runtime runs each layout through its multi-draw-indirect fallback instead, and the device-generated-commands limits do not apply there. `dgcc check` proves per layout that the fallback can run it: push constants (the shader reads them from the record), a sequence index, an index buffer under an indexed draw (one buffer bound for every record), and a `Draw`, `DrawIndexed` or `Dispatch` action; a dispatch whose push constants the shader reads needs a `SequenceIndex` to find its record. Any other token changes state per sequence, which one multi-draw call or a dispatch loop cannot, and this error names it. The runtime's fallback refuses the layout in the same words.
 
 ```ron
-// a profile written on a device without the extension: deviceGeneratedCommands = false
-targets: ["old-gpu.json"],
+// targets: ["anv"]
+tokens: [
+    VertexBuffer(binding: 0),   // a vertex buffer per sequence: the fallback stops here
+    Draw,
+],
 ```
 
-Fix: remove the target, or run there through the runtime's multi-draw-indirect fallback."#,
+Fix: remove the target, or give that target a layout without the token (bind the vertex buffer once, for every draw)."#,
     },
     Rule {
         code: "E0215",
