@@ -148,8 +148,9 @@ fn strict_makes_a_value_a_profile_does_not_state_an_error() {
     let plain = dgcc(&["check", &f, "--target", old, "--message-format", "json"]);
     no_panic(&plain);
     assert_eq!(code(&plain), 0, "{}", stderr(&plain));
-    let lines: Vec<&str> = stdout(&plain).lines().filter(|l| l.contains("W0013")).collect();
-    assert_eq!(lines.len(), 1, "{}", stdout(&plain));
+    let out = stdout(&plain);
+    let lines: Vec<&str> = out.lines().filter(|l| l.contains("W0013")).collect();
+    assert_eq!(lines.len(), 1, "{out}");
     assert!(lines[0].contains("dgcc probe"), "{}", lines[0]);
     let strict = dgcc(&["check", &f, "--target", old, "--strict"]);
     assert_eq!(code(&strict), 1);
