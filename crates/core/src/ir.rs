@@ -85,6 +85,11 @@ pub struct CompiledLayout {
     pub tokens: Vec<CompiledToken>,
     /// The record struct member by member, padding included: what the emitters declare.
     pub record: Vec<RecordMember>,
+    /// What must hold when the layout is recorded (`crate::requirements`): derived from the
+    /// layout, exposed by the generated Rust and C, enforced by the runtime. Absent in a
+    /// manifest of an older dgcc; the runtime derives them again either way.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub requirements: Vec<crate::requirements::Requirement>,
 }
 
 impl CompiledLayout {

@@ -399,6 +399,13 @@ impl DgcLayout {
     pub fn explicit_preprocess(&self) -> bool {
         self.compiled.flags & x::IndirectCommandsLayoutUsageFlagsEXT::EXPLICIT_PREPROCESS.as_raw() != 0
     }
+    /// Refuse a recording that breaks one of the layout's record-time requirements (E0901–E0909;
+    /// `refuse::check_record`). `Execution::record` calls it with what it knows itself and
+    /// what the engine stated (`Execution::set_record_state`).
+    pub fn check_record(&self, state: &dgcc_core::requirements::RecordState) -> Result<()> {
+        super::refuse::check_record(&self.compiled, state)
+    }
+
     pub fn has_execution_set(&self) -> bool {
         self.compiled.tokens.iter().any(|t| t.token_type == TokenType::ExecutionSet)
     }

@@ -570,7 +570,10 @@ pub fn lay_out(layout: &ast::Layout) -> (LaidOut, Vec<Diagnostic>) {
         record_align,
         tokens,
         record: members,
+        requirements: vec![],
     };
+    let mut compiled = compiled;
+    compiled.requirements = dgcc_core::requirements::requirements_of(&compiled);
     let out = LaidOut { layout: compiled, ends, valid };
     if out.valid {
         if let Some(f) = dgcc_core::check::invariants::first_broken(&out.layout) {

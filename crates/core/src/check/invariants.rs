@@ -10,6 +10,8 @@
 //!    is a power of two of at least 4 (E0410).
 //! 5. The record members tile `[0, stride)` exactly, in increasing offset, each inside the
 //!    token it belongs to (E0410).
+//! 6. The record-time requirements, when the manifest states them, are those the layout
+//!    implies (`crate::requirements::requirements_of`; E0410).
 //!
 //! Why here and as findings: the layout engine guarantees them for what it produces, but a
 //! manifest can also be written by an older dgcc or edited by hand, and three consumers rely on
@@ -35,7 +37,31 @@ pub fn invariant_findings(l: &CompiledLayout) -> Vec<Finding> {
     record_align(l, &mut out);
     tokens(l, true, &mut out);
     record(l, &mut out);
+    requirements(l, &mut out);
     out
+}
+
+/// A manifest's record-time requirements, when it states them, are the ones its layout implies
+/// (E0410): an edited list would make the generated checks disagree with the runtime's.
+fn requirements(l: &CompiledLayout, out: &mut Vec<Finding>) {
+    if l.requirements.is_empty() {
+        return;
+    }
+    let derived = crate::requirements::requirements_of(l);
+    if l.requirements != derived {
+        out.push(
+            Finding::new(
+                "E0410",
+                Location::Layout,
+                format!(
+                    "the manifest's requirements of `{}` are not the ones its tokens and flags imply ({})",
+                    l.name,
+                    derived.iter().map(|r| r.kind()).collect::<Vec<_>>().join(", ")
+                ),
+            )
+            .label("requirements"),
+        );
+    }
 }
 
 /// The invariants about the stream's bytes that `structure_findings` does not check: the
