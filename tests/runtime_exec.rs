@@ -177,6 +177,52 @@ fn the_executor_binds_the_pipeline_it_was_prepared_for() {
 }
 
 #[test]
+fn the_executor_refuses_a_recording_that_breaks_a_requirement() {
+    // The layout's record-time requirements, on a live device: what the engine states with
+    // `set_record_state` is checked before anything is recorded (transform feedback active on
+    // a device whose DGC cannot run with it: E0903); a state that breaks none records.
+    let Some(ctx) = common::gpu("the_executor_refuses_a_recording_that_breaks_a_requirement") else { return };
+    let layout = layouts::accumulate(true, 20);
+    let dev = DgcDevice::from_context(&ctx).unwrap();
+    let mut rig = Rig::new(&ctx, &layout, false);
+    // SAFETY: the rig's pipeline layout holds the accumulate ranges; its pipeline was made with it.
+    let mut dgc_layout =
+        unsafe { dev.create_layout(&layout, &layouts::accumulate_push_ranges(), rig.pipeline_layout) }.unwrap();
+    // SAFETY: as above.
+    let mut exec = unsafe { Execution::new(&dev, &dgc_layout, Bound::Pipeline(rig.pipeline), 3, 0, 64 << 20) }.unwrap();
+    exec.set_record_state(dgcc::requirements::RecordState {
+        transform_feedback_active: Some(true),
+        dgc_transform_feedback: Some(false),
+        ..Default::default()
+    });
+    let stream = rig.stream(3, None);
+    let err = ctx
+        .one_shot(|cmd| {
+            rig.bind(&ctx, cmd);
+            unsafe { exec.record(&dev, &dgc_layout, cmd, &stream, &mut NoPass(|_, _| {})) }
+        })
+        .expect_err("a broken requirement is refused");
+    let dgcc::runtime::RuntimeError::Refused { diagnostics, .. } = &err else { panic!("{err}") };
+    assert_eq!(diagnostics.iter().map(|d| d.code).collect::<Vec<_>>(), ["E0903"]);
+    assert_eq!(rig.totals(), [0, 0, 0], "nothing ran");
+    exec.set_record_state(dgcc::requirements::RecordState {
+        transform_feedback_active: Some(false),
+        ..Default::default()
+    });
+    ctx.one_shot(|cmd| {
+        rig.bind(&ctx, cmd);
+        unsafe { exec.record(&dev, &dgc_layout, cmd, &stream, &mut NoPass(|_, _| {})) }
+    })
+    .unwrap();
+    assert_eq!(rig.totals(), [121, 4, 4]);
+    unsafe {
+        exec.destroy(&dev);
+        dgc_layout.destroy(&dev);
+    }
+    rig.destroy(&ctx);
+}
+
+#[test]
 fn a_small_budget_runs_the_stream_in_chunks_with_a_split_gpu_count() {
     let Some(ctx) = common::gpu("a_small_budget_runs_the_stream_in_chunks_with_a_split_gpu_count") else { return };
     let layout = layouts::accumulate(false, 16);
