@@ -433,6 +433,15 @@ fn the_live_probe_states_every_value_and_writes_profiles_json() {
     assert_eq!(stride.as_u64(), probe.profile.value(dgcc::device::Limit::MaxIndirectCommandsIndirectStride));
     assert!(device["extensions"]["VK_EXT_device_generated_commands"].is_u64());
     assert!(probe.json_text().ends_with("}\n"));
+    // The cooperative-matrix shapes (vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR; an
+    // empty list without the extension, as on lavapipe), written and read back.
+    let shapes = probe.profile.cooperative_matrix.as_ref().expect("the probe states the cooperative-matrix list");
+    let has = device["extensions"]["VK_KHR_cooperative_matrix"].is_u64();
+    if !has {
+        assert!(shapes.shapes.is_empty(), "no shapes without the extension");
+    }
+    let back = dgcc::device::json::parse(&probe.json_text(), std::path::Path::new("live.json")).unwrap();
+    assert_eq!(back.cooperative_matrix.map(|m| m.shapes), Some(shapes.shapes.clone()));
 }
 
 /// `accumulate(false, 20)` after an EXECUTION_SET token (entries of compute pipelines) at byte

@@ -6,12 +6,16 @@
 //! Mesa source of the named driver (`radv_physical_device.c`, `nvk_physical_device.c`).
 //! A value no source confirms is left out, so a rule that needs it reports it as missing
 //! rather than trusting a guess: `radv` and `nvk` do not state `VK_NV_mesh_shader`, because
-//! the Mesa files cited here were not read for their extension tables, and `radv` does not
+//! the Mesa files cited here were not read for their extension tables; `nvidia` does not state
+//! its cooperative-matrix shapes: the H200 lists VK_KHR_cooperative_matrix (its vulkaninfo),
+//! but the shape list was never read there (the Vulkan ICD does not start in the container the
+//! project measures in), and `dgcc probe` on the device writes it; `radv` does not
 //! state mesh shading, which depends on the GPU generation: `radv-mesh` is RADV on the GPUs
 //! that have it. `anv` is a device without VK_EXT_device_generated_commands: on it, `dgcc
 //! check` proves that the runtime's multi-draw-indirect fallback runs each layout (E0214
 //! names the token that stops it), and the DGC limits do not apply.
 
+use super::coopmat::CoopMatrices;
 use super::{Limit, Profile, ProfileSource};
 use Limit::*;
 
@@ -86,6 +90,10 @@ fn minimum() -> Profile {
     p.set_cited(NvMeshShader, 0, "[spec] VK_NV_mesh_shader is an optional extension");
     p.set_cited(DescriptorHeap, 0, "[spec] VK_EXT_descriptor_heap is an optional extension");
     p.set_cited(MaxPushDataSize, 0, "[spec] no push data without VK_EXT_descriptor_heap");
+    p.cooperative_matrix = Some(CoopMatrices {
+        shapes: vec![],
+        citation: "[spec] VK_KHR_cooperative_matrix is an optional extension".into(),
+    });
     p
 }
 
@@ -143,6 +151,10 @@ fn lavapipe() -> Profile {
         "[measured] lavapipe, Mesa 25.0.7: its vulkaninfo extension list (tests/profiles/lavapipe-vulkaninfo-1.3.239.json) has no VK_EXT_descriptor_heap",
     );
     p.set_cited(MaxPushDataSize, 0, "[measured] lavapipe, Mesa 25.0.7: no VK_EXT_descriptor_heap, so no push data");
+    p.cooperative_matrix = Some(CoopMatrices {
+        shapes: vec![],
+        citation: "[measured] lavapipe, Mesa 25.0.7: `dgcc probe` finds no VK_KHR_cooperative_matrix".into(),
+    });
     p
 }
 

@@ -20,6 +20,7 @@
 //! access is checked), and the `profile_json` fuzz target and a proptest hold it to that.
 
 mod caps_viewer;
+pub mod coopmat;
 mod flags;
 mod profiles_format;
 mod values;
@@ -87,6 +88,7 @@ fn from_value(root: Value, path: &Path) -> Result<Profile, String> {
     for (limit, value) in stated.iter() {
         profile.set_cited(limit, value, citation);
     }
+    profile.cooperative_matrix = coopmat::read(&root, citation)?;
     Ok(profile)
 }
 

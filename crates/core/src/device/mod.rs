@@ -14,6 +14,7 @@
 //! reports; `show.rs` renders profiles for `dgcc profiles`.
 
 mod builtin;
+pub mod coopmat;
 pub mod json;
 pub mod show;
 
@@ -299,6 +300,8 @@ pub struct Profile {
     values: [Option<u64>; Limit::ALL.len()],
     /// Per value, where it comes from (`[spec]`, `[measured] …`, `[src] …`).
     citations: [Option<&'static str>; Limit::ALL.len()],
+    /// `VkCooperativeMatrixPropertiesKHR` entries, when the profile states them.
+    pub cooperative_matrix: Option<coopmat::CoopMatrices>,
 }
 
 /// A rule asked for a value the profile does not state.
@@ -322,6 +325,7 @@ impl Profile {
             source,
             values: [None; Limit::ALL.len()],
             citations: [None; Limit::ALL.len()],
+            cooperative_matrix: None,
         }
     }
 

@@ -79,6 +79,23 @@ pub fn render_profile(profile: &Profile) -> String {
             let _ = writeln!(out, "{}", line.trim_end());
         }
     }
+    let _ = writeln!(out, "\ncooperative matrices (VkCooperativeMatrixPropertiesKHR, M×N×K A×B+C=result)");
+    match &profile.cooperative_matrix {
+        None => {
+            let _ = writeln!(out, "  (not stated)");
+        }
+        Some(m) => {
+            let _ = writeln!(out, "  {} shape(s)  {}", m.shapes.len(), m.citation);
+            for s in &m.shapes {
+                let _ = writeln!(
+                    out,
+                    "  {}  {}",
+                    crate::device::coopmat::scope_name(s.scope).to_lowercase(),
+                    crate::device::coopmat::describe_shape(s)
+                );
+            }
+        }
+    }
     out
 }
 

@@ -58,6 +58,9 @@ pub fn to_profiles_json(profile: &Profile, api_version: &str) -> String {
     if !limits.is_empty() {
         properties.insert("VkPhysicalDeviceProperties".into(), json!({ "limits": limits }));
     }
+    if let Some(m) = &profile.cooperative_matrix {
+        properties.insert(super::coopmat::KEY.into(), super::coopmat::write(m));
+    }
     let mut device = Map::new();
     if let Some(list) = extensions.as_mut() {
         // A list read back states descriptorHeap and maxPushDataSize false and 0 when it lacks
