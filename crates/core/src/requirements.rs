@@ -31,26 +31,11 @@
 //! [`RecordState`] is what the engine knows; `None` is "not known", which no requirement is
 //! checked against, so an engine states what it can.
 
+pub use crate::ir::Requirement;
 use crate::ir::{CompiledLayout, PushConstantRange, TokenType};
-use serde::{Deserialize, Serialize};
 
 /// `VK_INDIRECT_COMMANDS_LAYOUT_USAGE_EXPLICIT_PREPROCESS_BIT_EXT`.
 const EXPLICIT_PREPROCESS: u32 = 0x1;
-
-/// One record-time requirement of a layout.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum Requirement {
-    RenderPass { inside: bool },
-    Preprocess { explicit: bool },
-    TransformFeedback { execution_set: bool },
-    VertexInputBindingStride,
-    IndirectBindable { shader_objects: bool },
-    NoDynamicDescriptors { shader_objects: bool },
-    InitialShaderStages { stages: u32 },
-    ExecutionSetPushConstants { ranges: Vec<PushConstantRange> },
-    NoMultiview,
-}
 
 /// What an engine knows when it records a layout. Each `None` is unknown and not checked.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
