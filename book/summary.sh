@@ -32,6 +32,8 @@ CHAPTERS
   # a new measured page is never silently left out of the book.
   measured=(
     "h200-bench.md|H200 benchmark output"
+    "h200-four-rows.md|H200 four rows: the city scene by culling choice"
+    "h200-four-rows-scale.md|H200 four rows at 100k and 1M objects"
     "h200-bench-4m.md|H200 benchmark at 4M objects"
     "h200-bench-device-per-row.md|H200 benchmark, device time per row"
     "h200-order.md|H200 draw time and what ran before"

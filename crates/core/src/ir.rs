@@ -202,4 +202,3 @@ pub enum Requirement {
     ExecutionSetPushConstants { ranges: Vec<PushConstantRange> },
     NoMultiview,
 }
-

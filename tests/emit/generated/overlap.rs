@@ -9,7 +9,7 @@
 /// placeholder word only where no other token reads it.
 ///
 /// Pipeline `overlap`: its indirect-commands layouts and kernels, as compiled by dgcc.
-#[allow(dead_code, unused_imports, non_upper_case_globals, clippy::all)]
+#[allow(dead_code, unused_imports, non_upper_case_globals, non_snake_case, non_camel_case_types, clippy::all)]
 pub mod overlap {
     use ::dgcc::ash::vk;
     use ::dgcc::runtime::ext_dgc;

@@ -96,8 +96,7 @@ pub fn run(args: &BenchArgs) -> i32 {
         eprintln!("error: {e}");
         return USAGE;
     }
-    let compile =
-        CompileOptions { targets: args.targets.clone(), ..CompileOptions::default() };
+    let compile = CompileOptions { targets: args.targets.clone(), ..CompileOptions::default() };
     let Some((ok, compilation)) = super::check::compile_and_report(&args.file, &compile) else {
         return USAGE;
     };
