@@ -5,6 +5,7 @@
 set -euo pipefail
 export LC_ALL=C
 cd "$(dirname "$0")/src"
+trap 'rm -f SUMMARY.md.new' EXIT
 
 {
   cat <<'CHAPTERS'
@@ -25,11 +26,41 @@ CHAPTERS
     title=$(head -n 1 "$page" | sed -e 's/^# //' -e 's/\\/\\\\/g' -e 's/\[/\\[/g' -e 's/\]/\\]/g')
     printf '  - [%s](%s)\n' "$title" "$page"
   done
+  echo '- [Performance](performance.md)'
+  # Every page of measured/ (raw tool output, whose own headings are not titles), in this
+  # order, each under the title given here; a page without a title fails the script, so that
+  # a new measured page is never silently left out of the book.
+  measured=(
+    "h200-bench.md|H200 benchmark output"
+    "h200-four-rows.md|H200 four rows: the city scene by culling choice"
+    "h200-four-rows-scale.md|H200 four rows at 100k and 1M objects"
+    "h200-bench-4m.md|H200 benchmark at 4M objects"
+    "h200-bench-device-per-row.md|H200 benchmark, device time per row"
+    "h200-order.md|H200 draw time and what ran before"
+    "h200-fused-sweep.md|H200 fused culling kernel variants"
+    "h200-differential.md|H200 differential check output"
+  )
+  for page in measured/*.md; do
+    found=0
+    for entry in "${measured[@]}"; do
+      [[ "measured/${entry%%|*}" == "$page" ]] && found=1
+    done
+    if [[ $found == 0 ]]; then
+      echo "book/summary.sh: $page has no title in the measured list" >&2
+      exit 1
+    fi
+  done
+  for entry in "${measured[@]}"; do
+    page="measured/${entry%%|*}"
+    if [[ ! -f $page ]]; then
+      echo "book/summary.sh: $page is listed but missing" >&2
+      exit 1
+    fi
+    printf '  - [%s](%s)\n' "${entry#*|}" "$page"
+  done
   cat <<'CHAPTERS'
-- [Performance](performance.md)
-  - [H200 benchmark output](measured/h200-bench.md)
-  - [H200 differential check output](measured/h200-differential.md)
 - [Design](design.md)
 - [Changelog](changelog.md)
 CHAPTERS
-} > SUMMARY.md
+} > SUMMARY.md.new
+mv SUMMARY.md.new SUMMARY.md

@@ -52,6 +52,9 @@ reused or deleted.\n\n| code | severity | VUID | what |\n|---|---|---|---|\n",
         if let Some(v) = r.vuid {
             page.push_str(&format!(" · Enforces `{v}`"));
         }
+        for v in r.also() {
+            page.push_str(&format!(", also `{v}`"));
+        }
         page.push_str("\n\n");
         page.push_str(r.explanation.trim());
         page.push('\n');
@@ -242,6 +245,7 @@ fn the_summary_lists_every_chapter_and_diagnostics_page() {
     for e in std::fs::read_dir(root().join("book/src"))
         .unwrap()
         .chain(std::fs::read_dir(root().join("book/src/diagnostics")).unwrap())
+        .chain(std::fs::read_dir(root().join("book/src/measured")).unwrap())
     {
         let p = e.unwrap().path();
         if p.extension().is_none_or(|x| x != "md") || p.ends_with("SUMMARY.md") {

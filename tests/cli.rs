@@ -119,6 +119,45 @@ fn deny_warnings_turns_warnings_into_failure() {
 }
 
 #[test]
+fn deny_code_makes_one_warning_an_error() {
+    // Tokens that share bytes are legal (W0011, a warning): exit 0, and 1 under `--deny W0011`;
+    // `--deny` of another code leaves it a warning, and an unknown code is a usage error.
+    let shared = GOOD
+        .replace("SequenceIndex(stages: [Compute], offset: 4),", "")
+        .replace("Dispatch(),", "Dispatch(at: Some(0)),");
+    let d = tmp("deny-code");
+    let f = write(&d, "shared.ron", shared.as_bytes());
+    let plain = dgcc(&["check", &f, "--message-format", "json"]);
+    no_panic(&plain);
+    assert_eq!(code(&plain), 0, "{}", stderr(&plain));
+    assert!(stdout(&plain).contains("\"code\":\"W0011\""), "{}", stdout(&plain));
+    let denied = dgcc(&["check", &f, "--deny", "W0011", "--message-format", "json"]);
+    assert_eq!(code(&denied), 1);
+    assert!(stdout(&denied).lines().any(|l| l.contains("W0011") && l.contains("\"severity\":\"error\"")));
+    assert_eq!(code(&dgcc(&["check", &f, "--deny", "W0001"])), 0);
+    assert_eq!(code(&dgcc(&["check", &f, "--deny", "W9999"])), 2);
+}
+
+#[test]
+fn strict_makes_a_value_a_profile_does_not_state_an_error() {
+    // vulkaninfo 1.3.239 predates the extension: one warning (W0013), exit 0; an error and
+    // exit 1 under `--strict`.
+    let d = tmp("strict");
+    let f = write(&d, "tiny.ron", GOOD.as_bytes());
+    let old = "tests/profiles/lavapipe-vulkaninfo-1.3.239.json";
+    let plain = dgcc(&["check", &f, "--target", old, "--message-format", "json"]);
+    no_panic(&plain);
+    assert_eq!(code(&plain), 0, "{}", stderr(&plain));
+    let out = stdout(&plain);
+    let lines: Vec<&str> = out.lines().filter(|l| l.contains("W0013")).collect();
+    assert_eq!(lines.len(), 1, "{out}");
+    assert!(lines[0].contains("dgcc probe"), "{}", lines[0]);
+    let strict = dgcc(&["check", &f, "--target", old, "--strict"]);
+    assert_eq!(code(&strict), 1);
+    assert!(stderr(&strict).contains("error[W0013]"), "{}", stderr(&strict));
+}
+
+#[test]
 fn explain_and_profiles() {
     let o = dgcc(&["explain", "E0404"]);
     assert_eq!(code(&o), 0);

@@ -20,7 +20,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-const FIXTURES: [&str; 5] = ["scene", "mesh", "pinned", "compute", "raytrace"];
+const FIXTURES: [&str; 6] = ["scene", "mesh", "pinned", "compute", "raytrace", "overlap"];
 
 fn fixture_dir() -> PathBuf {
     Path::new(env!("DGCC_CHECKOUT")).join("tests/emit/fixtures")
@@ -395,6 +395,17 @@ fn c_program(m: &Manifest, header: &str) -> (String, String) {
             writeln!(src, "    printf(\"{r}.{f} %zu\\n\", offsetof({r}, {f}));").unwrap();
             writeln!(expect, "{r}.{f} {}", mem.offset).unwrap();
         }
+        // The record-time checks: nothing known breaks nothing; the wrong side of a render pass
+        // is the requirement `render_pass` (E0901), and the assertion holds for the first.
+        let draws = l.requirements.contains(&dgcc::requirements::Requirement::RenderPass { inside: true });
+        writeln!(
+            src,
+            "    {{\n        DgccRecordState st = dgcc_record_state_unknown();\n        {u}_ASSERT_RECORD(&st);\n        printf(\"record %d\", {s}_check_record(&st) == NULL);\n        st.inside_render_pass = {};\n        printf(\" %.5s\\n\", {s}_check_record(&st));\n    }}",
+            u8::from(!draws),
+            u = names::screaming(&l.name)
+        )
+        .unwrap();
+        writeln!(expect, "record 1 E0901").unwrap();
         writeln!(src, "    {{\n        VkIndirectCommandsLayoutCreateInfoEXT info = {s}_create_info(VK_NULL_HANDLE);")
             .unwrap();
         src.push_str(

@@ -14,6 +14,7 @@ include!("emit/generated/mesh.rs");
 include!("emit/generated/pinned.rs");
 include!("emit/generated/compute.rs");
 include!("emit/generated/raytrace.rs");
+include!("emit/generated/overlap.rs");
 
 /// The examples' pipelines share names with the fixtures, so they live one module down.
 mod examples {
@@ -25,8 +26,9 @@ mod examples {
 }
 
 /// Every file above, so that a new fixture or example cannot go unchecked.
-const INCLUDED: [&str; 10] = [
+const INCLUDED: [&str; 11] = [
     "scene",
+    "overlap",
     "mesh",
     "pinned",
     "compute",
@@ -68,6 +70,17 @@ macro_rules! check_layout {
         assert_eq!(info.indirect_stride, want.stride);
         assert_eq!(info.token_count as usize, want.tokens.len());
         assert_eq!(info.p_tokens, tokens.as_ptr());
+        // The record-time requirements: the manifest's, checked by the generated functions.
+        assert_eq!($($module)::+::requirements(), want.requirements, "{}", $name);
+        let unknown = dgcc::requirements::RecordState::default();
+        assert_eq!($($module)::+::check_record(&unknown), Vec::<String>::new());
+        $($module)::+::debug_assert_record(&unknown);
+        let draws = want.requirements.contains(&dgcc::requirements::Requirement::RenderPass { inside: true });
+        let wrong_side = dgcc::requirements::RecordState { inside_render_pass: Some(!draws), ..Default::default() };
+        let broken = $($module)::+::check_record(&wrong_side);
+        assert!(broken.len() == 1 && broken[0].starts_with("E0901: ") && broken[0].contains("10769") == draws, "{broken:?}");
+        let refused = std::panic::catch_unwind(|| $($module)::+::debug_assert_record(&wrong_side));
+        assert!(refused.is_err(), "debug_assert_record panics in a debug build");
     }};
 }
 
@@ -109,6 +122,7 @@ fn every_layout_table_is_the_manifest() {
     check_pipeline!("pinned", pinned);
     check_pipeline!("compute", compute);
     check_pipeline!("raytrace", raytrace);
+    check_pipeline!("overlap", overlap);
     check_pipeline!("example-compute", examples::compute);
     check_pipeline!("example-execution_set", examples::execution_set);
     check_pipeline!("example-mesh", examples::mesh);

@@ -357,7 +357,9 @@ fn every_builtin_round_trips_through_the_probe_format() {
             let want = original.value(limit).map(|v| comparable(limit, v));
             assert_eq!(back.value(limit).map(|v| comparable(limit, v)), want, "{name}: {limit}");
         }
-        assert_eq!(back.description, format!("{} (profile VP_DGCC_{name}, Vulkan 1.4.305)", original.description));
+        // Profile names are identifiers: `radv-mesh` is written `VP_DGCC_radv_mesh`.
+        let vp = name.replace('-', "_");
+        assert_eq!(back.description, format!("{} (profile VP_DGCC_{vp}, Vulkan 1.4.305)", original.description));
         assert_eq!(
             back.citation(Limit::MaxPushConstantsSize).is_some(),
             original.value(Limit::MaxPushConstantsSize).is_some()
@@ -575,4 +577,24 @@ fn written_files_keep_an_absent_extension_apart_from_an_unknown_one() {
         let back = json::parse(&text, Path::new("dev.json")).unwrap();
         assert_eq!(back.value(Limit::NvMeshShader), value);
     }
+}
+
+#[test]
+fn cooperative_matrix_shapes_are_read_written_and_read_back() {
+    // dgcc's key in a Profiles file (`dgcc probe` writes it): one entry per shape, by enum name.
+    let path = Path::new(env!("DGCC_CHECKOUT")).join("tests/shader/coopmat-device.json");
+    let p = json::load_file(&path).unwrap();
+    let m = p.cooperative_matrix.clone().expect("the file states its shapes");
+    assert_eq!(m.shapes.len(), 1);
+    let s = m.shapes[0];
+    assert_eq!((s.m, s.n, s.k, s.a, s.c, s.scope, s.saturating), (16, 16, 16, 0, 1, 3, false));
+    let back = json::parse(&json::to_profiles_json(&p, "1.3.296"), Path::new("back.json")).unwrap();
+    assert_eq!(back.cooperative_matrix.map(|m| m.shapes), Some(m.shapes));
+    // A file without the key does not state the list; the built-ins say what they know.
+    assert_eq!(load("lavapipe-modern.json").cooperative_matrix, None);
+    assert_eq!(builtin("lavapipe").unwrap().cooperative_matrix.map(|m| m.shapes.len()), Some(0));
+    assert!(builtin("nvidia").unwrap().cooperative_matrix.is_none(), "the H200's list was never measured");
+    let bad = r#"{"capabilities": {"d": {"properties": {"VkCooperativeMatrixPropertiesKHR": [{"MSize": 16}]}}}}"#;
+    let err = json::parse(bad, Path::new("bad.json")).unwrap_err();
+    assert!(err.contains("NSize"), "{err}");
 }

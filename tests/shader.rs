@@ -87,6 +87,54 @@ fn every_broken_kernel_warns_on_exactly_the_marked_lines() {
     assert_eq!(seen, all, "every subgroup warning has a broken kernel");
 }
 
+/// The cooperative-matrix kernels of `tests/shader/coopmat.ron`: (kernel, code, line, target) of
+/// every W0507, E0584 and W0012 they produce.
+fn coopmat_findings() -> BTreeSet<(String, String, Option<usize>, Option<String>)> {
+    let dir = Path::new(env!("DGCC_CHECKOUT")).join("tests/shader");
+    let (p, m) = load::load(&dir.join("coopmat.ron"));
+    let diags = dgcc::shader::check_kernels(&dir, &p, &m);
+    let mut out = BTreeSet::new();
+    for d in diags.iter().filter(|d| ["W0507", "E0584", "W0012"].contains(&d.code)) {
+        let kernel = p.kernels.iter().find(|k| {
+            d.message.starts_with(&format!("{}:", k.source.node))
+                || d.notes.iter().chain([&d.message]).any(|n| n.contains(&format!("`{}`", k.name.node)))
+                || d.labels.iter().any(|l| l.message.contains(&format!("`{}`", k.name.node)))
+        });
+        let line = d.message.split(':').nth(1).and_then(|l| l.parse().ok());
+        out.insert((
+            kernel.map(|k| k.name.node.clone()).unwrap_or_default(),
+            d.code.to_string(),
+            line,
+            d.target.clone(),
+        ));
+    }
+    out
+}
+
+#[test]
+fn cooperative_matrices_are_checked_against_each_targets_shapes() {
+    let found = coopmat_findings();
+    let s = |k: &str, c: &str, line: Option<usize>, t: Option<&str>| {
+        (k.to_string(), c.to_string(), line, t.map(str::to_string))
+    };
+    let expected: BTreeSet<_> = [
+        // The pinned kernel's shape is the device file's; lavapipe has no cooperative matrices,
+        // and nvidia's built-in profile does not state its list.
+        s("tiled", "E0584", Some(11), Some("lavapipe")),
+        s("tiled", "E0584", Some(12), Some("lavapipe")),
+        s("tiled", "E0584", Some(13), Some("lavapipe")),
+        s("tiled", "W0012", None, Some("nvidia")),
+        // The unpinned kernel: W0507 once, and its 32×32 tile on no target.
+        s("unpinned", "W0507", Some(11), None),
+        s("unpinned", "E0584", Some(11), Some("coopmat-device")),
+        s("unpinned", "E0584", Some(11), Some("lavapipe")),
+        s("unpinned", "W0012", None, Some("nvidia")),
+    ]
+    .into_iter()
+    .collect();
+    assert_eq!(found, expected);
+}
+
 #[test]
 fn a_missing_kernel_source_is_an_error_at_its_source() {
     let (p, diags) = check("kernels");

@@ -110,11 +110,15 @@ mod compiler {
         let ctx = lint::KernelContext {
             local_size: [word(0), word(2), 1],
             smallest_subgroup: (head[6] & 1 != 0).then(|| (word(4), "fuzz".to_owned())),
+            required_subgroup_size: head[6] & 2 != 0,
         };
         let lines = source.lines().count().max(1);
         for f in lint::lint(source, &ctx) {
             assert!(dgcc::rules::lookup(f.code).is_some(), "lint code {} is not in the registry", f.code);
             assert!((1..=lines + 1).contains(&f.line), "line {} of a {lines}-line source: {f:?}", f.line);
+        }
+        for (line, _) in lint::coopmat_decls(source) {
+            assert!((1..=lines + 1).contains(&line), "a cooperative matrix at line {line} of {lines}");
         }
     }
 

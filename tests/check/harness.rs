@@ -9,6 +9,7 @@
 //! Profile edits: `//@ set TARGET VALUE = N` and `//@ unset TARGET VALUE` change a built-in
 //! profile for this file only (`VALUE` is the Vulkan name, as in `dgcc profiles`), for rules
 //! that no built-in device breaks (a device without multi-draw count but with mesh shaders…).
+//! `//@ strict` checks the file as `dgcc check --strict` does.
 //! Files without edits go through `dgcc::driver::compile_source`, exactly the CLI's path.
 
 use dgcc::device::{self, Limit, Profile};
@@ -59,14 +60,28 @@ fn edits(text: &str) -> Vec<Edit> {
                 out.push(Edit { target: target.to_string(), limit: limit(name), value: Some(parse_number(value)) })
             }
             ["unset", target, name] => out.push(Edit { target: target.to_string(), limit: limit(name), value: None }),
+            ["strict"] => {}
             _ => panic!("bad directive `{line}`: use `//@ set TARGET VALUE = N` or `//@ unset TARGET VALUE`"),
         }
     }
     out
 }
 
-/// Every diagnostic of the file, as `dgcc check` would report them.
+/// Every diagnostic of the file, as `dgcc check` would report them (as `dgcc check --strict`
+/// with a `//@ strict` line: W0012 and W0013 become errors).
 pub fn diagnostics(path: &Path, text: &str) -> Vec<Diagnostic> {
+    let mut diags = diagnostics_as_written(path, text);
+    if text.lines().any(|l| l.trim() == "//@ strict") {
+        for d in &mut diags {
+            if d.code == "W0012" || d.code == "W0013" {
+                d.severity = dgcc::diag::Severity::Error;
+            }
+        }
+    }
+    diags
+}
+
+fn diagnostics_as_written(path: &Path, text: &str) -> Vec<Diagnostic> {
     let edits = edits(text);
     if edits.is_empty() {
         return dgcc::driver::compile_source(path, text, &Default::default()).diagnostics;

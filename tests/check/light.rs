@@ -95,8 +95,9 @@ fn a_missing_profile_value_is_reported_once_per_value() {
         l.tokens.push(t);
     }
     let f = findings_on(&m, "radv");
-    let missing: Vec<&Finding> = f.iter().filter(|f| f.code == "E0021").collect();
+    let missing: Vec<&Finding> = f.iter().filter(|f| f.code == "W0012").collect();
     assert_eq!(missing.len(), 2, "{missing:#?}");
+    assert!(missing.iter().all(|f| !f.is_error()), "a value a profile does not state is a warning");
     assert!(missing.iter().any(|f| f.message.contains("`meshShader`")));
     assert!(missing.iter().any(|f| f.message.contains("`taskShader`")));
     assert!(missing.iter().all(|f| f.target.as_deref() == Some("radv") && f.location == Location::Target));
@@ -108,8 +109,39 @@ fn a_value_removed_from_a_profile_is_asked_for_not_guessed() {
     p.clear(Limit::MaxIndirectCommandsIndirectStride);
     let m = scene();
     let f = device_findings(&m.layouts[0], &m.push_constants, &p);
-    assert_eq!(codes(&f), vec!["E0021"]);
+    assert_eq!(codes(&f), vec!["W0012"]);
     assert!(f[0].message.contains("maxIndirectCommandsIndirectStride"));
+}
+
+#[test]
+fn a_profile_without_any_dgc_value_is_one_w0013() {
+    // Every value of the extension cleared, as in a vulkaninfo older than it: one warning for
+    // the target, however many rules asked, and the values outside it still one by one.
+    let mut p = builtin("lavapipe").unwrap();
+    for l in Limit::ALL.into_iter().filter(|l| l.is_dgc_value()) {
+        p.clear(l);
+    }
+    p.clear(Limit::MaxPushConstantsSize);
+    let m = scene();
+    let f = device_findings(&m.layouts[0], &m.push_constants, &p);
+    assert_eq!(codes(&f), vec!["W0012", "W0013"], "{f:#?}");
+    let one = f.iter().find(|f| f.code == "W0013").unwrap();
+    assert!(one.notes.iter().any(|n| n.contains("dgcc probe")), "{:?}", one.notes);
+    assert!(f.iter().any(|f| f.code == "W0012" && f.message.contains("maxPushConstantsSize")));
+}
+
+#[test]
+fn on_a_target_without_dgc_the_fallback_decides() {
+    // The scene's draw layout runs through the fallback on anv: nothing to report, and none of
+    // the DGC limits (anv states none) is asked for.
+    let m = scene();
+    assert_eq!(findings_on(&m, "anv"), vec![]);
+    // A vertex buffer stops it: E0214 at that token.
+    let mut m = scene();
+    m.layouts[0].tokens[1].token_type = dgcc::ir::TokenType::VertexBuffer;
+    let f = findings_on(&m, "anv");
+    assert_eq!(codes(&f), vec!["E0214"]);
+    assert_eq!(f[0].location, Location::Token { index: 1, part: TokenPart::Kind });
 }
 
 #[test]
@@ -185,8 +217,8 @@ fn nv_mesh_tokens_need_the_nv_extension_on_the_device() {
         assert!(!codes(&radv).contains(&"E0215"));
         let missing = radv
             .iter()
-            .find(|f| f.code == "E0021" && f.message.contains("VK_NV_mesh_shader"))
-            .unwrap_or_else(|| panic!("E0021 for the extension on radv: {radv:?}"));
+            .find(|f| f.code == "W0012" && f.message.contains("VK_NV_mesh_shader"))
+            .unwrap_or_else(|| panic!("W0012 for the extension on radv: {radv:?}"));
         assert!(missing.notes.iter().any(|n| n.contains("extensions")), "{:?}", missing.notes);
     }
     // The EXT forms do not need it.
@@ -205,11 +237,31 @@ fn token_data_past_the_stride_is_e0404_as_in_a_description() {
 }
 
 #[test]
-fn overlapping_tokens_and_an_odd_stride_are_e0401_and_e0405() {
+fn overlapping_tokens_warn_w0011_and_an_odd_stride_is_e0405() {
     let mut m = scene();
     m.layouts[0].tokens[2].offset = 20;
-    assert_eq!(codes(&findings_on(&m, "lavapipe")), ["E0401"]);
+    let f = findings_on(&m, "lavapipe");
+    assert_eq!(codes(&f), ["W0011"]);
+    assert!(!f[0].is_error(), "shared bytes are legal: the runtime does not refuse them");
     let mut m = scene();
     m.layouts[0].stride = 46;
     assert_eq!(codes(&findings_on(&m, "lavapipe")), ["E0405"]);
+}
+
+/// A push-data token of an edited manifest whose range names stages other than
+/// VK_SHADER_STAGE_ALL (a description cannot write stages for push data).
+#[test]
+fn a_push_data_range_with_stages_other_than_all_is_e0312() {
+    let mut m = scene();
+    let t = &mut m.layouts[0].tokens[0];
+    t.token_type = dgcc::ir::TokenType::PushData;
+    t.type_value = dgcc::ir::TokenType::PushData.value();
+    let mut p = builtin("lavapipe").unwrap();
+    p.set(Limit::DescriptorHeap, 1).set(Limit::MaxPushDataSize, 256);
+    let f = device_findings(&m.layouts[0], &m.push_constants, &p);
+    assert_eq!(codes(&f), ["E0312"], "{f:?}");
+    m.layouts[0].tokens[0].push_constant.as_mut().unwrap().stages = 0x7FFF_FFFF;
+    assert_eq!(device_findings(&m.layouts[0], &m.push_constants, &p), vec![]);
+    // Without descriptor heaps (every built-in target), E0216 names the feature.
+    assert_eq!(codes(&findings_on(&m, "lavapipe")), ["E0216"]);
 }

@@ -196,11 +196,23 @@ fn build(spec: &Spec) -> Pipeline {
         pc_end = offset + size;
         tokens.push(token(
             Some(format!("push{i}")),
-            TokenKind::PushConstant { stages: stages(&push_stages), offset: sp(offset), data },
+            TokenKind::PushConstant {
+                stages: stages(&push_stages),
+                offset: sp(offset),
+                data,
+                space: dgcc::ast::PushSpace::Constants,
+            },
         ));
     }
     if spec.sequence_index && pc_end + 4 <= PUSH_BUDGET {
-        tokens.push(token(None, TokenKind::SequenceIndex { stages: stages(&push_stages), offset: sp(pc_end) }));
+        tokens.push(token(
+            None,
+            TokenKind::SequenceIndex {
+                stages: stages(&push_stages),
+                offset: sp(pc_end),
+                space: dgcc::ast::PushSpace::Constants,
+            },
+        ));
         pc_end += 4;
     }
     if let Shape::Vertex(kind) = &spec.shape {

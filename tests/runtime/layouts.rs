@@ -81,6 +81,7 @@ pub fn accumulate(with_sequence_index: bool, stride: u32) -> CompiledLayout {
         record_align: 4,
         tokens,
         record,
+        requirements: vec![],
     }
 }
 

@@ -43,6 +43,7 @@ pub fn layout(name: &str, stride: u32, stages: u32, tokens: Vec<CompiledToken>) 
         record_align: 4,
         tokens,
         record: vec![],
+        requirements: vec![],
     }
 }
 

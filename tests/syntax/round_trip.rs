@@ -97,18 +97,35 @@ fn field() -> impl Strategy<Value = Spanned<Field>> {
 
 fn token_kind() -> impl Strategy<Value = TokenKind> {
     let set_kind = prop::sample::select(vec![ExecutionSetKind::Pipelines, ExecutionSetKind::ShaderObjects]);
-    let data = prop_oneof![
-        prop::collection::vec(field(), 0..4).prop_map(PushData::Fields),
-        number().prop_map(PushData::Size),
-    ];
+    let data = || {
+        prop_oneof![prop::collection::vec(field(), 0..4).prop_map(PushData::Fields), number().prop_map(PushData::Size),]
+    };
+    let (constants, heap) = (dgcc::ast::PushSpace::Constants, dgcc::ast::PushSpace::Data);
     prop_oneof![
         (set_kind, stages(), number()).prop_map(|(k, stages, max_entries)| TokenKind::ExecutionSet {
             kind: sp(k),
             stages,
             max_entries
         }),
-        (stages(), number(), data).prop_map(|(stages, offset, data)| TokenKind::PushConstant { stages, offset, data }),
-        (stages(), number()).prop_map(|(stages, offset)| TokenKind::SequenceIndex { stages, offset }),
+        (stages(), number(), data()).prop_map(move |(stages, offset, data)| TokenKind::PushConstant {
+            stages,
+            offset,
+            data,
+            space: constants
+        }),
+        (stages(), number()).prop_map(move |(stages, offset)| TokenKind::SequenceIndex {
+            stages,
+            offset,
+            space: constants
+        }),
+        // Push data has no stages of its own.
+        (number(), data()).prop_map(move |(offset, data)| TokenKind::PushConstant {
+            stages: Default::default(),
+            offset,
+            data,
+            space: heap
+        }),
+        number().prop_map(move |offset| TokenKind::SequenceIndex { stages: Default::default(), offset, space: heap }),
         prop::sample::select(vec![IndexMode::Vulkan, IndexMode::Dxgi])
             .prop_map(|m| TokenKind::IndexBuffer { mode: sp(m) }),
         number().prop_map(|binding| TokenKind::VertexBuffer { binding }),

@@ -377,11 +377,13 @@ pub fn compare_file(dev: &Device<'_>, path: &Path, target: &Path, repo: &Path) -
         let mine: Vec<&dgcc::diag::Diagnostic> =
             c.diagnostics.iter().filter(|d| owner(d).is_none_or(|o| o == i)).collect();
         let dgcc_errors: Vec<&'static str> = mine.iter().filter(|d| d.is_error()).map(|d| d.code).collect();
-        let dgcc_vuids: BTreeSet<&str> = mine.iter().filter_map(|d| dgcc::rules::lookup(d.code)?.vuid).collect();
+        // A rule's every VUID counts: its own and those it also enforces (`Rule::also`).
+        let vuids_of = |code: &str| dgcc::rules::lookup(code).map(|r| r.vuids()).unwrap_or_default();
+        let dgcc_vuids: BTreeSet<&str> = mine.iter().flat_map(|d| vuids_of(d.code)).collect();
         let dgcc_rejects_creation = mine
             .iter()
             .filter(|d| d.is_error())
-            .filter_map(|d| dgcc::rules::lookup(d.code)?.vuid)
+            .flat_map(|d| vuids_of(d.code))
             .any(|v| CREATION.iter().any(|p| v.starts_with(p)));
         let mut messages = pl_messages.clone();
         let layer = match Built::new(l) {
@@ -424,7 +426,7 @@ pub fn compare_file(dev: &Device<'_>, path: &Path, target: &Path, repo: &Path) -
         let dgcc_only = mine
             .iter()
             .filter(|d| d.is_error())
-            .filter(|d| dgcc::rules::lookup(d.code).and_then(|r| r.vuid).is_none_or(|v| !layer_ids.contains(v)))
+            .filter(|d| !vuids_of(d.code).iter().any(|v| layer_ids.contains(*v)))
             .map(|d| (d.code, category(d.code, l, layer_rejected)))
             .collect();
         out.push(Outcome {

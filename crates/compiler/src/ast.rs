@@ -184,6 +184,16 @@ impl IndexMode {
     }
 }
 
+/// Where a push token writes: push constants (`PushConstant`, `SequenceIndex`, through the
+/// pipeline layout's ranges) or the push data of VK_EXT_descriptor_heap (`PushData`,
+/// `PushDataSequenceIndex`, whose range has no stages of its own: every stage reads it).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum PushSpace {
+    #[default]
+    Constants,
+    Data,
+}
+
 /// The data of a push-constant token: typed fields or a raw size.
 #[derive(Clone, Debug, PartialEq)]
 pub enum PushData {
@@ -201,11 +211,30 @@ pub struct Field {
 /// What a token is (`VkIndirectCommandsTokenTypeEXT`) with its parameters.
 #[derive(Clone, Debug, PartialEq)]
 pub enum TokenKind {
-    ExecutionSet { kind: Spanned<ExecutionSetKind>, stages: StageList, max_entries: Spanned<u32> },
-    PushConstant { stages: StageList, offset: Spanned<u32>, data: PushData },
-    SequenceIndex { stages: StageList, offset: Spanned<u32> },
-    IndexBuffer { mode: Spanned<IndexMode> },
-    VertexBuffer { binding: Spanned<u32> },
+    ExecutionSet {
+        kind: Spanned<ExecutionSetKind>,
+        stages: StageList,
+        max_entries: Spanned<u32>,
+    },
+    /// `PushConstant`, or `PushData` with `space: Data` (whose `stages` are empty).
+    PushConstant {
+        stages: StageList,
+        offset: Spanned<u32>,
+        data: PushData,
+        space: PushSpace,
+    },
+    /// `SequenceIndex`, or `PushDataSequenceIndex` with `space: Data`.
+    SequenceIndex {
+        stages: StageList,
+        offset: Spanned<u32>,
+        space: PushSpace,
+    },
+    IndexBuffer {
+        mode: Spanned<IndexMode>,
+    },
+    VertexBuffer {
+        binding: Spanned<u32>,
+    },
     Draw,
     DrawIndexed,
     DrawCount,
@@ -224,8 +253,10 @@ impl TokenKind {
     pub const fn token_type(&self) -> TokenType {
         match self {
             TokenKind::ExecutionSet { .. } => TokenType::ExecutionSet,
-            TokenKind::PushConstant { .. } => TokenType::PushConstant,
-            TokenKind::SequenceIndex { .. } => TokenType::SequenceIndex,
+            TokenKind::PushConstant { space: PushSpace::Constants, .. } => TokenType::PushConstant,
+            TokenKind::PushConstant { space: PushSpace::Data, .. } => TokenType::PushData,
+            TokenKind::SequenceIndex { space: PushSpace::Constants, .. } => TokenType::SequenceIndex,
+            TokenKind::SequenceIndex { space: PushSpace::Data, .. } => TokenType::PushDataSequenceIndex,
             TokenKind::IndexBuffer { .. } => TokenType::IndexBuffer,
             TokenKind::VertexBuffer { .. } => TokenType::VertexBuffer,
             TokenKind::Draw => TokenType::Draw,
@@ -260,6 +291,8 @@ impl TokenKind {
             TokenType::ExecutionSet
             | TokenType::PushConstant
             | TokenType::SequenceIndex
+            | TokenType::PushData
+            | TokenType::PushDataSequenceIndex
             | TokenType::IndexBuffer
             | TokenType::VertexBuffer => return None,
         })

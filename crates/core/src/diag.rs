@@ -63,6 +63,10 @@ impl Diagnostic {
     pub fn vuid(&self) -> Option<&'static str> {
         crate::rules::lookup(self.code).and_then(|r| r.vuid)
     }
+    /// The VUIDs the rule enforces besides [`Diagnostic::vuid`] (`rules::Rule::also`).
+    pub fn also_vuids(&self) -> &'static [&'static str] {
+        crate::rules::lookup(self.code).map(|r| r.also()).unwrap_or(&[])
+    }
     pub fn primary_span(&self) -> Option<Span> {
         self.labels.iter().find(|l| l.primary).map(|l| l.span)
     }

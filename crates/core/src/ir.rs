@@ -85,6 +85,11 @@ pub struct CompiledLayout {
     pub tokens: Vec<CompiledToken>,
     /// The record struct member by member, padding included: what the emitters declare.
     pub record: Vec<RecordMember>,
+    /// What must hold when the layout is recorded (`crate::requirements`): derived from the
+    /// layout, exposed by the generated Rust and C, enforced by the runtime. Absent in a
+    /// manifest of an older dgcc; the runtime derives them again either way.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub requirements: Vec<Requirement>,
 }
 
 impl CompiledLayout {
@@ -180,4 +185,20 @@ pub struct KernelTarget {
     pub required_subgroup_size: Option<u32>,
     /// `VkPipelineShaderStageCreateFlags`: 0x1 allow varying, 0x2 require full.
     pub flags: u32,
+}
+
+/// One record-time requirement of a layout (`crate::requirements` derives, describes and
+/// checks them; the type lives here so that the manifest depends on nothing else).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Requirement {
+    RenderPass { inside: bool },
+    Preprocess { explicit: bool },
+    TransformFeedback { execution_set: bool },
+    VertexInputBindingStride,
+    IndirectBindable { shader_objects: bool },
+    NoDynamicDescriptors { shader_objects: bool },
+    InitialShaderStages { stages: u32 },
+    ExecutionSetPushConstants { ranges: Vec<PushConstantRange> },
+    NoMultiview,
 }

@@ -24,6 +24,8 @@ pub enum TokenType {
     ExecutionSet,
     PushConstant,
     SequenceIndex,
+    PushData,
+    PushDataSequenceIndex,
     IndexBuffer,
     VertexBuffer,
     Draw,
@@ -96,10 +98,13 @@ const INDEXED: TokenClass = TokenClass::Draw { indexed: true };
 
 /// Every token type, one row each, in [`TokenType`]'s declaration order.
 #[rustfmt::skip]
-pub static TOKENS: [TokenInfo; 15] = [
+pub static TOKENS: [TokenInfo; 17] = [
     row(TokenType::ExecutionSet, ["ExecutionSet", "execution_set", "EXECUTION_SET", "VK_INDIRECT_COMMANDS_TOKEN_TYPE_EXECUTION_SET_EXT"], 0, None, STATE, false),
     row(TokenType::PushConstant, ["PushConstant", "push_constant", "PUSH_CONSTANT", "VK_INDIRECT_COMMANDS_TOKEN_TYPE_PUSH_CONSTANT_EXT"], 1, None, STATE, false),
     row(TokenType::SequenceIndex, ["SequenceIndex", "sequence_index", "SEQUENCE_INDEX", "VK_INDIRECT_COMMANDS_TOKEN_TYPE_SEQUENCE_INDEX_EXT"], 2, Some(4), STATE, false),
+    // VK_EXT_descriptor_heap (Vulkan 1.4.340): the descriptor-heap model's push data, `u8[]` raw data and a `u32` placeholder.
+    row(TokenType::PushData, ["PushData", "push_data", "PUSH_DATA", "VK_INDIRECT_COMMANDS_TOKEN_TYPE_PUSH_DATA_EXT"], 1_000_135_000, None, STATE, false),
+    row(TokenType::PushDataSequenceIndex, ["PushDataSequenceIndex", "push_data_sequence_index", "PUSH_DATA_SEQUENCE_INDEX", "VK_INDIRECT_COMMANDS_TOKEN_TYPE_PUSH_DATA_SEQUENCE_INDEX_EXT"], 1_000_135_001, Some(4), STATE, false),
     row(TokenType::IndexBuffer, ["IndexBuffer", "index_buffer", "INDEX_BUFFER", "VK_INDIRECT_COMMANDS_TOKEN_TYPE_INDEX_BUFFER_EXT"], 3, Some(16), STATE, false),
     row(TokenType::VertexBuffer, ["VertexBuffer", "vertex_buffer", "VERTEX_BUFFER", "VK_INDIRECT_COMMANDS_TOKEN_TYPE_VERTEX_BUFFER_EXT"], 4, Some(16), STATE, false),
     row(TokenType::Draw, ["Draw", "draw", "DRAW", "VK_INDIRECT_COMMANDS_TOKEN_TYPE_DRAW_EXT"], 6, Some(16), DRAW, false),
@@ -226,6 +231,18 @@ impl TokenType {
         matches!(self.class(), TokenClass::Mesh)
     }
 
+    /// The descriptor-heap tokens (`PUSH_DATA`, `PUSH_DATA_SEQUENCE_INDEX`), which update push
+    /// data rather than push constants.
+    pub const fn is_push_data(self) -> bool {
+        matches!(self, TokenType::PushData | TokenType::PushDataSequenceIndex)
+    }
+
+    /// The tokens that push the sequence index (`SEQUENCE_INDEX`, `PUSH_DATA_SEQUENCE_INDEX`),
+    /// whose stream data is a placeholder nobody reads.
+    pub const fn is_sequence_index(self) -> bool {
+        matches!(self, TokenType::SequenceIndex | TokenType::PushDataSequenceIndex)
+    }
+
     /// The multi-draw `*_COUNT` tokens.
     pub const fn is_count(self) -> bool {
         self.info().count
@@ -264,7 +281,7 @@ impl<'de> Deserialize<'de> for TokenType {
                         TOKENS
                             .get(v as usize)
                             .map(|r| Tag(r.ty))
-                            .ok_or_else(|| E::invalid_value(de::Unexpected::Unsigned(v), &"variant index 0 <= i < 15"))
+                            .ok_or_else(|| E::invalid_value(de::Unexpected::Unsigned(v), &"variant index 0 <= i < 17"))
                     }
                 }
                 d.deserialize_identifier(V)
@@ -314,7 +331,10 @@ mod tests {
             assert_eq!(TokenType::from_dgc(r.dgc), Some(r.ty));
             assert_eq!(TokenType::from_manifest(r.manifest), Some(r.ty));
             assert_eq!(TokenType::from_value(r.value), Some(r.ty));
-            assert_eq!(r.fixed_size.is_none(), matches!(r.ty, TokenType::PushConstant | TokenType::ExecutionSet));
+            assert_eq!(
+                r.fixed_size.is_none(),
+                matches!(r.ty, TokenType::PushConstant | TokenType::PushData | TokenType::ExecutionSet)
+            );
             assert!(!r.count || r.ron.contains("Count"));
         }
     }
@@ -349,7 +369,25 @@ mod tests {
         let values: Vec<u32> = by_value().iter().map(|r| r.value).collect();
         assert_eq!(
             values,
-            [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 1_000_202_002, 1_000_202_003, 1_000_328_000, 1_000_328_001, 1_000_386_004]
+            [
+                0,
+                1,
+                2,
+                3,
+                4,
+                5,
+                6,
+                7,
+                8,
+                9,
+                1_000_135_000,
+                1_000_135_001,
+                1_000_202_002,
+                1_000_202_003,
+                1_000_328_000,
+                1_000_328_001,
+                1_000_386_004
+            ]
         );
     }
 }

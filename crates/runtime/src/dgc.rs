@@ -296,7 +296,10 @@ impl TokenParts {
                 RuntimeError::Invalid(format!("token `{}` of layout `{}` has no {what}", t.name, layout.name))
             };
             match t.token_type {
-                TokenType::PushConstant | TokenType::SequenceIndex => {
+                TokenType::PushConstant
+                | TokenType::SequenceIndex
+                | TokenType::PushData
+                | TokenType::PushDataSequenceIndex => {
                     let r = t.push_constant.ok_or_else(|| missing("push_constant range"))?;
                     let update_range = vk::PushConstantRange {
                         stage_flags: vk::ShaderStageFlags::from_raw(r.stages),
@@ -340,9 +343,10 @@ impl TokenParts {
             .map(|t| {
                 let ty = x::IndirectCommandsTokenTypeEXT::from_raw(t.token_type.value() as i32);
                 match t.token_type {
-                    TokenType::PushConstant | TokenType::SequenceIndex => {
-                        Token::push_constant(ty, t.offset, &self.push[next(&mut p)])
-                    }
+                    TokenType::PushConstant
+                    | TokenType::SequenceIndex
+                    | TokenType::PushData
+                    | TokenType::PushDataSequenceIndex => Token::push_constant(ty, t.offset, &self.push[next(&mut p)]),
                     TokenType::VertexBuffer => Token::vertex_buffer(t.offset, &self.vertex[next(&mut v)]),
                     TokenType::IndexBuffer => Token::index_buffer(t.offset, &self.index[next(&mut i)]),
                     TokenType::ExecutionSet => Token::execution_set(t.offset, &self.set[next(&mut s)]),
@@ -395,6 +399,13 @@ impl DgcLayout {
     pub fn explicit_preprocess(&self) -> bool {
         self.compiled.flags & x::IndirectCommandsLayoutUsageFlagsEXT::EXPLICIT_PREPROCESS.as_raw() != 0
     }
+    /// Refuse a recording that breaks one of the layout's record-time requirements (E0901–E0909;
+    /// `refuse::check_record`). `Execution::record` calls it with what it knows itself and
+    /// what the engine stated (`Execution::set_record_state`).
+    pub fn check_record(&self, state: &dgcc_core::requirements::RecordState) -> Result<()> {
+        super::refuse::check_record(&self.compiled, state)
+    }
+
     pub fn has_execution_set(&self) -> bool {
         self.compiled.tokens.iter().any(|t| t.token_type == TokenType::ExecutionSet)
     }

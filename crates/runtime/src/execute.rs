@@ -28,6 +28,7 @@ use super::preprocess::{plan, ChunkPlan};
 pub use super::stream::{Count, Stream};
 use super::validate::StreamValidator;
 use ash::vk;
+use dgcc_core::requirements::RecordState;
 
 /// What is bound when the layout has no execution set: the pipeline the sequences run with.
 #[derive(Clone, Copy, Debug)]
@@ -87,6 +88,9 @@ pub struct Execution {
     split: Option<(vk::PipelineLayout, vk::Pipeline)>,
     /// Stream validation recorded before every execute (`set_validator`).
     validator: Option<StreamValidator>,
+    /// What the engine states about its recording (`set_record_state`), checked against the
+    /// layout's requirements by `record`.
+    record_state: RecordState,
 }
 
 const SPLIT_COUNT_SPV: &[u8] = include_bytes!("../../../shaders/runtime/spv/split_count.comp.spv");
@@ -154,6 +158,7 @@ impl Execution {
             chunk_counts: None,
             split: None,
             validator: None,
+            record_state: RecordState::default(),
         };
         if exec.plan.chunks > 1 {
             let usage = vk::BufferUsageFlags::STORAGE_BUFFER | vk::BufferUsageFlags::INDIRECT_BUFFER;
@@ -185,6 +190,16 @@ impl Execution {
     /// the one it holds).
     pub fn set_validator(&mut self, validator: Option<StreamValidator>) -> Option<StreamValidator> {
         std::mem::replace(&mut self.validator, validator)
+    }
+
+    /// State what the engine knows about its pipelines and recording (the execution set's
+    /// initial stages and push-constant ranges, the bound pipeline's dynamic state, transform
+    /// feedback, the view mask…): `record` refuses, before recording anything, when it breaks
+    /// one of the layout's record-time requirements (E0901–E0909). What `record` decides itself
+    /// (inside a render pass for draw layouts, `isPreprocessed` from the layout's flag) it
+    /// states over the engine's values.
+    pub fn set_record_state(&mut self, state: RecordState) {
+        self.record_state = state;
     }
 
     pub fn validator(&self) -> Option<&StreamValidator> {
@@ -227,8 +242,16 @@ impl Execution {
                 stream.max_sequences, self.max_sequences
             )));
         }
-        let d = &dev.device;
         let graphics = layout.is_graphics();
+        // The layout's record-time requirements, with what this function does itself: it
+        // opens the engine's pass around a draw layout's execute, and preprocesses exactly
+        // when the layout has EXPLICIT_PREPROCESS.
+        layout.check_record(&RecordState {
+            inside_render_pass: Some(graphics),
+            is_preprocessed: Some(layout.explicit_preprocess()),
+            ..self.record_state.clone()
+        })?;
+        let d = &dev.device;
         // SAFETY (every command recorded below): `cmd` is recording on `dev` outside a render
         // pass, and every handle named is alive (the caller's contract); the preprocess and
         // count buffers and the split kernel are this execution's own.

@@ -17,7 +17,9 @@
 //!   count on the host.
 //!
 //! Anything else (execution sets, vertex buffers, `*_COUNT`, mesh and ray-tracing tokens) is
-//! refused with a message that says which token cannot be expressed.
+//! refused with a message that says which token cannot be expressed. That decision is
+//! `dgcc_core::check::fallback_blocker`, which `dgcc check` applies on a target without
+//! device-generated commands (E0214), so a layout it passes there, the fallback runs.
 //!
 //! The sequence index is pushed with the token's stages unless `with_push_constants` gives the
 //! pipeline layout's ranges; then it names every stage those ranges require (`push.rs`).
@@ -75,46 +77,24 @@ impl Fallback {
                 layout.name
             ))
         };
-        let action = layout.action().ok_or_else(|| refuse("it has no action token".into()))?;
-        let mut sequence_index = None;
-        for t in &layout.tokens[..layout.tokens.len() - 1] {
-            match t.token_type {
-                TokenType::PushConstant => {}
-                TokenType::IndexBuffer if action.token_type == TokenType::DrawIndexed => {}
-                TokenType::SequenceIndex => {
-                    let r = t
-                        .push_constant
-                        .ok_or_else(|| refuse(format!("token `{}` has no push-constant range", t.name)))?;
-                    sequence_index = Some((r.stages, r.offset));
-                }
-                other => {
-                    return Err(refuse(format!(
-                        "token `{}` ({}) changes state per sequence, which a multi-draw or dispatch loop cannot",
-                        t.name,
-                        other.manifest_name()
-                    )))
-                }
-            }
+        // What the fallback can run is one rule, shared with `dgcc check` on a target without
+        // device-generated commands (E0214 there), so both refuse a layout in the same words.
+        if let Some((_, why)) = dgcc_core::check::fallback_blocker(layout) {
+            return Err(refuse(why));
         }
+        let action = layout.action().ok_or_else(|| refuse("it has no action token".into()))?;
+        let sequence_index = layout
+            .tokens
+            .iter()
+            .find(|t| t.token_type == TokenType::SequenceIndex)
+            .and_then(|t| t.push_constant)
+            .map(|r| (r.stages, r.offset));
         let action = match action.token_type {
             TokenType::Draw => Action::Draw { indexed: false, offset: action.offset },
             TokenType::DrawIndexed => Action::Draw { indexed: true, offset: action.offset },
             TokenType::Dispatch => Action::Dispatch { offset: action.offset, sequence_index },
-            other => {
-                return Err(refuse(format!(
-                    "its action token is {}; the fallback runs DRAW, DRAW_INDEXED and DISPATCH",
-                    other.manifest_name()
-                )))
-            }
+            other => return Err(refuse(format!("its action token is {}", other.manifest_name()))),
         };
-        let pushes_data = layout.tokens.iter().any(|t| t.token_type == TokenType::PushConstant);
-        if let Action::Dispatch { sequence_index: None, .. } = action {
-            if pushes_data {
-                return Err(refuse(
-                    "its push-constant data can only be read from the stream by a shader that knows its sequence index, and the layout has no SEQUENCE_INDEX token to push it".into(),
-                ));
-            }
-        }
         if matches!(action, Action::Draw { .. }) && !layout.stride.is_multiple_of(4) {
             return Err(refuse(format!("stride {} is not a multiple of 4", layout.stride)));
         }

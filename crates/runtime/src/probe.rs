@@ -18,6 +18,7 @@
 
 use super::ext_dgc;
 use ash::vk;
+use dgcc_core::device::coopmat::{CoopMatShape, CoopMatrices};
 use dgcc_core::device::{Limit, LimitKind, Profile, ProfileSource};
 use serde_json::{json, Map, Value};
 use std::ffi::{CStr, CString};
@@ -149,6 +150,14 @@ pub unsafe fn probe_physical(instance: &ash::Instance, pd: vk::PhysicalDevice) -
     set(Limit::SubgroupSizeControl, b(f13.subgroup_size_control));
     set(Limit::ComputeFullSubgroups, b(f13.compute_full_subgroups));
     set(Limit::NvMeshShader, has_nv_mesh as u64);
+    // ash 0.38 predates VK_EXT_descriptor_heap (Vulkan 1.4.340), so its feature and
+    // maxPushDataSize cannot be queried here: a device without the extension has no
+    // descriptorHeap and no push data, and one with it leaves both unstated (a rule that needs
+    // them says so).
+    if !has(c"VK_EXT_descriptor_heap") {
+        set(Limit::DescriptorHeap, 0);
+        set(Limit::MaxPushDataSize, 0);
+    }
     set(Limit::SubgroupSize, p11.subgroup_size as u64);
     set(Limit::MinSubgroupSize, p13.min_subgroup_size as u64);
     set(Limit::MaxSubgroupSize, p13.max_subgroup_size as u64);
@@ -162,6 +171,8 @@ pub unsafe fn probe_physical(instance: &ash::Instance, pd: vk::PhysicalDevice) -
     set(Limit::MaxPushConstantsSize, lim.max_push_constants_size as u64);
     set(Limit::MaxVertexInputBindings, lim.max_vertex_input_bindings as u64);
     set(Limit::MaxDrawIndirectCount, lim.max_draw_indirect_count as u64);
+    // SAFETY: the caller's contract (a physical device of this live instance).
+    profile.cooperative_matrix = unsafe { cooperative_matrices(instance, pd, has(ash::khr::cooperative_matrix::NAME)) };
 
     // SAFETY: a valid physical device.
     let ext_props = unsafe { instance.enumerate_device_extension_properties(pd) }.unwrap_or_default();
@@ -183,6 +194,48 @@ pub unsafe fn probe_physical(instance: &ash::Instance, pd: vk::PhysicalDevice) -
         Extra { device_properties: device_props, subgroup_operations: p11.subgroup_supported_operations.as_raw() };
     let json = profiles_document(&profile, &api_version, ext_map, extra);
     Probe { profile, json, device_name: name, api_version }
+}
+
+/// The device's `VkCooperativeMatrixPropertiesKHR` list: empty without the extension, `None`
+/// when it cannot be read (the loader does not load, or the query fails).
+///
+/// Why a second `Entry`: the instance-level query needs `vkGetInstanceProcAddr`, which an
+/// `ash::Instance` does not keep; loading the Vulkan loader again yields the same loader the
+/// instance was created with.
+///
+/// # Safety
+/// `pd` was enumerated from `instance`, which is alive.
+unsafe fn cooperative_matrices(
+    instance: &ash::Instance,
+    pd: vk::PhysicalDevice,
+    has_ext: bool,
+) -> Option<CoopMatrices> {
+    if !has_ext {
+        return Some(CoopMatrices {
+            shapes: vec![],
+            citation: "[live] the device does not expose VK_KHR_cooperative_matrix".into(),
+        });
+    }
+    // SAFETY: loading the system's Vulkan loader, which this process already uses.
+    let entry = unsafe { ash::Entry::load() }.ok()?;
+    let ext = ash::khr::cooperative_matrix::Instance::new(&entry, instance);
+    // SAFETY: the caller's contract; the device has the extension.
+    let props = unsafe { ext.get_physical_device_cooperative_matrix_properties(pd) }.ok()?;
+    let shapes = props
+        .iter()
+        .map(|p| CoopMatShape {
+            m: p.m_size,
+            n: p.n_size,
+            k: p.k_size,
+            a: p.a_type.as_raw() as u32,
+            b: p.b_type.as_raw() as u32,
+            c: p.c_type.as_raw() as u32,
+            result: p.result_type.as_raw() as u32,
+            saturating: p.saturating_accumulation == vk::TRUE,
+            scope: p.scope.as_raw() as u32,
+        })
+        .collect();
+    Some(CoopMatrices { shapes, citation: "[live] vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR".into() })
 }
 
 /// The stage bits the Profiles format can name (`VkShaderStageFlagBits` of core, mesh and ray tracing).
@@ -221,7 +274,7 @@ pub const EXTENSIONS: &str = "extensions";
 /// Where each limit lives in the Profiles document: (limit, structure, member). The
 /// three `maxComputeWorkGroupSize` entries share one array member; extension values live in
 /// `EXTENSIONS`.
-pub const LIMIT_HOMES: [(Limit, &str, &str); 34] = {
+pub const LIMIT_HOMES: [(Limit, &str, &str); 36] = {
     use Limit::*;
     const DGC_P: &str = "VkPhysicalDeviceDeviceGeneratedCommandsPropertiesEXT";
     const DGC_F: &str = "VkPhysicalDeviceDeviceGeneratedCommandsFeaturesEXT";
@@ -255,6 +308,7 @@ pub const LIMIT_HOMES: [(Limit, &str, &str); 34] = {
         (ShaderObject, "VkPhysicalDeviceShaderObjectFeaturesEXT", "shaderObject"),
         (SubgroupSizeControl, "VkPhysicalDeviceVulkan13Features", "subgroupSizeControl"),
         (ComputeFullSubgroups, "VkPhysicalDeviceVulkan13Features", "computeFullSubgroups"),
+        (DescriptorHeap, "VkPhysicalDeviceDescriptorHeapFeaturesEXT", "descriptorHeap"),
         (NvMeshShader, EXTENSIONS, "VK_NV_mesh_shader"),
         (SubgroupSize, "VkPhysicalDeviceVulkan11Properties", "subgroupSize"),
         (MinSubgroupSize, "VkPhysicalDeviceVulkan13Properties", "minSubgroupSize"),
@@ -269,6 +323,7 @@ pub const LIMIT_HOMES: [(Limit, &str, &str); 34] = {
         (MaxPushConstantsSize, LIMITS, "maxPushConstantsSize"),
         (MaxVertexInputBindings, LIMITS, "maxVertexInputBindings"),
         (MaxDrawIndirectCount, LIMITS, "maxDrawIndirectCount"),
+        (MaxPushDataSize, "VkPhysicalDeviceDescriptorHeapPropertiesEXT", "maxPushDataSize"),
     ]
 };
 
@@ -359,6 +414,9 @@ fn profiles_document(profile: &Profile, api_version: &str, mut extensions: Map<S
     limits.insert("maxComputeWorkGroupSize".into(), json!(work_group));
     device_props.insert("limits".into(), Value::Object(limits));
     properties.insert("VkPhysicalDeviceProperties".into(), Value::Object(device_props));
+    if let Some(m) = &profile.cooperative_matrix {
+        properties.insert(dgcc_core::device::json::coopmat::KEY.into(), dgcc_core::device::json::coopmat::write(m));
+    }
     if let Some(Value::Object(m)) = properties.get_mut("VkPhysicalDeviceVulkan11Properties") {
         m.insert("subgroupSupportedOperations".into(), flag_names(extra.subgroup_operations, &SUBGROUP_OP_NAMES));
     }

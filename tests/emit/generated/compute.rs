@@ -217,6 +217,44 @@ pub mod compute {
                     .pipeline_layout(pipeline_layout)
                     .tokens(tokens)
             }
+
+            /// What must hold when this layout is recorded (the manifest's `requirements`), one line each:
+            /// - render_pass (E0901): execute outside a render pass (the layout does not draw)
+            /// - preprocess (E0902): execute with isPreprocessed = VK_FALSE and never preprocess (the layout has no EXPLICIT_PREPROCESS)
+            /// - transform_feedback (E0903): transform feedback is not active (the layout has an execution set)
+            /// - indirect_bindable (E0905): the execution set's pipelines are created with VK_PIPELINE_CREATE_2_INDIRECT_BINDABLE_BIT_EXT
+            /// - no_dynamic_descriptors (E0906): the execution set's initial pipeline uses no dynamic uniform or storage buffer descriptors
+            /// - initial_shader_stages (E0907): the execution set's initial pipeline or shaders have exactly the stages Compute and are bound when recording
+            /// - execution_set_push_constants (E0908): the execution set's pipeline layout holds the push-constant bytes 16..196, 0..4
+            pub fn requirements() -> Vec<::dgcc::requirements::Requirement> {
+                use ::dgcc::requirements::Requirement::*;
+                vec![
+                    RenderPass { inside: false },
+                    Preprocess { explicit: false },
+                    TransformFeedback { execution_set: true },
+                    IndirectBindable { shader_objects: false },
+                    NoDynamicDescriptors { shader_objects: false },
+                    InitialShaderStages { stages: 0x20 },
+                    ExecutionSetPushConstants { ranges: vec![::dgcc::ir::PushConstantRange { stages: 0x20, offset: 16, size: 180 }, ::dgcc::ir::PushConstantRange { stages: 0x20, offset: 0, size: 4 }] },
+                ]
+            }
+
+            /// Every requirement `state` breaks, with its code and VUIDs (empty when each holds or is unknown).
+            pub fn check_record(state: &::dgcc::requirements::RecordState) -> Vec<String> {
+                let requirements = requirements();
+                ::dgcc::requirements::broken(&requirements, state)
+                    .into_iter()
+                    .map(|(r, why)| format!("{}: layout `Simulate` must {why} ({})", r.code(), r.vuids().join(", ")))
+                    .collect()
+            }
+
+            /// A debug assertion that `state` breaks none of [`requirements`]; nothing in release builds.
+            pub fn debug_assert_record(state: &::dgcc::requirements::RecordState) {
+                if cfg!(debug_assertions) {
+                    let broken = check_record(state);
+                    assert!(broken.is_empty(), "{}", broken.join("\n"));
+                }
+            }
         }
     }
 

@@ -165,6 +165,36 @@ pub mod compute {
                     .pipeline_layout(pipeline_layout)
                     .tokens(tokens)
             }
+
+            /// What must hold when this layout is recorded (the manifest's `requirements`), one line each:
+            /// - render_pass (E0901): execute outside a render pass (the layout does not draw)
+            /// - preprocess (E0902): execute with isPreprocessed = VK_FALSE and never preprocess (the layout has no EXPLICIT_PREPROCESS)
+            /// - transform_feedback (E0903): transform feedback is active only where deviceGeneratedCommandsTransformFeedback is true
+            pub fn requirements() -> Vec<::dgcc::requirements::Requirement> {
+                use ::dgcc::requirements::Requirement::*;
+                vec![
+                    RenderPass { inside: false },
+                    Preprocess { explicit: false },
+                    TransformFeedback { execution_set: false },
+                ]
+            }
+
+            /// Every requirement `state` breaks, with its code and VUIDs (empty when each holds or is unknown).
+            pub fn check_record(state: &::dgcc::requirements::RecordState) -> Vec<String> {
+                let requirements = requirements();
+                ::dgcc::requirements::broken(&requirements, state)
+                    .into_iter()
+                    .map(|(r, why)| format!("{}: layout `Jobs` must {why} ({})", r.code(), r.vuids().join(", ")))
+                    .collect()
+            }
+
+            /// A debug assertion that `state` breaks none of [`requirements`]; nothing in release builds.
+            pub fn debug_assert_record(state: &::dgcc::requirements::RecordState) {
+                if cfg!(debug_assertions) {
+                    let broken = check_record(state);
+                    assert!(broken.is_empty(), "{}", broken.join("\n"));
+                }
+            }
         }
     }
 

@@ -341,6 +341,46 @@ pub mod mesh {
                     .pipeline_layout(pipeline_layout)
                     .tokens(tokens)
             }
+
+            /// What must hold when this layout is recorded (the manifest's `requirements`), one line each:
+            /// - render_pass (E0901): execute inside a render pass (the layout draws)
+            /// - preprocess (E0902): preprocess first and execute with isPreprocessed = VK_TRUE (the layout has EXPLICIT_PREPROCESS)
+            /// - transform_feedback (E0903): transform feedback is not active (the layout has an execution set)
+            /// - indirect_bindable (E0905): the execution set's shaders are created with VK_SHADER_CREATE_INDIRECT_BINDABLE_BIT_EXT
+            /// - no_dynamic_descriptors (E0906): the execution set's descriptor set layouts have no dynamic uniform or storage buffer descriptors
+            /// - initial_shader_stages (E0907): the execution set's initial pipeline or shaders have exactly the stages Fragment | Task | Mesh and are bound when recording
+            /// - execution_set_push_constants (E0908): the execution set's pipeline layout holds the push-constant bytes 0..120, 124..128
+            /// - no_multiview (E0909): the render pass has view mask 0 (the layout has an execution set)
+            pub fn requirements() -> Vec<::dgcc::requirements::Requirement> {
+                use ::dgcc::requirements::Requirement::*;
+                vec![
+                    RenderPass { inside: true },
+                    Preprocess { explicit: true },
+                    TransformFeedback { execution_set: true },
+                    IndirectBindable { shader_objects: true },
+                    NoDynamicDescriptors { shader_objects: true },
+                    InitialShaderStages { stages: 0xd0 },
+                    ExecutionSetPushConstants { ranges: vec![::dgcc::ir::PushConstantRange { stages: 0xc0, offset: 0, size: 120 }, ::dgcc::ir::PushConstantRange { stages: 0x80, offset: 124, size: 4 }] },
+                    NoMultiview,
+                ]
+            }
+
+            /// Every requirement `state` breaks, with its code and VUIDs (empty when each holds or is unknown).
+            pub fn check_record(state: &::dgcc::requirements::RecordState) -> Vec<String> {
+                let requirements = requirements();
+                ::dgcc::requirements::broken(&requirements, state)
+                    .into_iter()
+                    .map(|(r, why)| format!("{}: layout `MeshDraw` must {why} ({})", r.code(), r.vuids().join(", ")))
+                    .collect()
+            }
+
+            /// A debug assertion that `state` breaks none of [`requirements`]; nothing in release builds.
+            pub fn debug_assert_record(state: &::dgcc::requirements::RecordState) {
+                if cfg!(debug_assertions) {
+                    let broken = check_record(state);
+                    assert!(broken.is_empty(), "{}", broken.join("\n"));
+                }
+            }
         }
 
         /// Layout `MeshDrawCount`.
@@ -386,6 +426,36 @@ pub mod mesh {
                     .pipeline_layout(pipeline_layout)
                     .tokens(tokens)
             }
+
+            /// What must hold when this layout is recorded (the manifest's `requirements`), one line each:
+            /// - render_pass (E0901): execute inside a render pass (the layout draws)
+            /// - preprocess (E0902): execute with isPreprocessed = VK_FALSE and never preprocess (the layout has no EXPLICIT_PREPROCESS)
+            /// - transform_feedback (E0903): transform feedback is active only where deviceGeneratedCommandsTransformFeedback is true
+            pub fn requirements() -> Vec<::dgcc::requirements::Requirement> {
+                use ::dgcc::requirements::Requirement::*;
+                vec![
+                    RenderPass { inside: true },
+                    Preprocess { explicit: false },
+                    TransformFeedback { execution_set: false },
+                ]
+            }
+
+            /// Every requirement `state` breaks, with its code and VUIDs (empty when each holds or is unknown).
+            pub fn check_record(state: &::dgcc::requirements::RecordState) -> Vec<String> {
+                let requirements = requirements();
+                ::dgcc::requirements::broken(&requirements, state)
+                    .into_iter()
+                    .map(|(r, why)| format!("{}: layout `MeshDrawCount` must {why} ({})", r.code(), r.vuids().join(", ")))
+                    .collect()
+            }
+
+            /// A debug assertion that `state` breaks none of [`requirements`]; nothing in release builds.
+            pub fn debug_assert_record(state: &::dgcc::requirements::RecordState) {
+                if cfg!(debug_assertions) {
+                    let broken = check_record(state);
+                    assert!(broken.is_empty(), "{}", broken.join("\n"));
+                }
+            }
         }
 
         /// Layout `MeshDrawNv`.
@@ -427,6 +497,36 @@ pub mod mesh {
                     .pipeline_layout(pipeline_layout)
                     .tokens(tokens)
             }
+
+            /// What must hold when this layout is recorded (the manifest's `requirements`), one line each:
+            /// - render_pass (E0901): execute inside a render pass (the layout draws)
+            /// - preprocess (E0902): execute with isPreprocessed = VK_FALSE and never preprocess (the layout has no EXPLICIT_PREPROCESS)
+            /// - transform_feedback (E0903): transform feedback is active only where deviceGeneratedCommandsTransformFeedback is true
+            pub fn requirements() -> Vec<::dgcc::requirements::Requirement> {
+                use ::dgcc::requirements::Requirement::*;
+                vec![
+                    RenderPass { inside: true },
+                    Preprocess { explicit: false },
+                    TransformFeedback { execution_set: false },
+                ]
+            }
+
+            /// Every requirement `state` breaks, with its code and VUIDs (empty when each holds or is unknown).
+            pub fn check_record(state: &::dgcc::requirements::RecordState) -> Vec<String> {
+                let requirements = requirements();
+                ::dgcc::requirements::broken(&requirements, state)
+                    .into_iter()
+                    .map(|(r, why)| format!("{}: layout `MeshDrawNv` must {why} ({})", r.code(), r.vuids().join(", ")))
+                    .collect()
+            }
+
+            /// A debug assertion that `state` breaks none of [`requirements`]; nothing in release builds.
+            pub fn debug_assert_record(state: &::dgcc::requirements::RecordState) {
+                if cfg!(debug_assertions) {
+                    let broken = check_record(state);
+                    assert!(broken.is_empty(), "{}", broken.join("\n"));
+                }
+            }
         }
 
         /// Layout `MeshDrawCountNv`.
@@ -467,6 +567,36 @@ pub mod mesh {
                     .indirect_stride(STRIDE)
                     .pipeline_layout(pipeline_layout)
                     .tokens(tokens)
+            }
+
+            /// What must hold when this layout is recorded (the manifest's `requirements`), one line each:
+            /// - render_pass (E0901): execute inside a render pass (the layout draws)
+            /// - preprocess (E0902): execute with isPreprocessed = VK_FALSE and never preprocess (the layout has no EXPLICIT_PREPROCESS)
+            /// - transform_feedback (E0903): transform feedback is active only where deviceGeneratedCommandsTransformFeedback is true
+            pub fn requirements() -> Vec<::dgcc::requirements::Requirement> {
+                use ::dgcc::requirements::Requirement::*;
+                vec![
+                    RenderPass { inside: true },
+                    Preprocess { explicit: false },
+                    TransformFeedback { execution_set: false },
+                ]
+            }
+
+            /// Every requirement `state` breaks, with its code and VUIDs (empty when each holds or is unknown).
+            pub fn check_record(state: &::dgcc::requirements::RecordState) -> Vec<String> {
+                let requirements = requirements();
+                ::dgcc::requirements::broken(&requirements, state)
+                    .into_iter()
+                    .map(|(r, why)| format!("{}: layout `MeshDrawCountNv` must {why} ({})", r.code(), r.vuids().join(", ")))
+                    .collect()
+            }
+
+            /// A debug assertion that `state` breaks none of [`requirements`]; nothing in release builds.
+            pub fn debug_assert_record(state: &::dgcc::requirements::RecordState) {
+                if cfg!(debug_assertions) {
+                    let broken = check_record(state);
+                    assert!(broken.is_empty(), "{}", broken.join("\n"));
+                }
             }
         }
     }

@@ -5,7 +5,7 @@
 //! Exit codes: 0 when every row ran, 1 when the description has errors or some row failed
 //! (the files are still written, the failures are in them), 2 for bad usage, I/O, or no device.
 
-use super::{CompileOptions, MessageFormat, FAILED, OK, USAGE};
+use super::{CompileOptions, FAILED, OK, USAGE};
 use dgcc_cli::bench::{self, BenchOptions, Step, Variant};
 use dgcc_cli::scene::{Compaction, Culling, RunOptions, SceneKind};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -96,8 +96,7 @@ pub fn run(args: &BenchArgs) -> i32 {
         eprintln!("error: {e}");
         return USAGE;
     }
-    let compile =
-        CompileOptions { targets: args.targets.clone(), message_format: MessageFormat::Human, deny_warnings: false };
+    let compile = CompileOptions { targets: args.targets.clone(), ..CompileOptions::default() };
     let Some((ok, compilation)) = super::check::compile_and_report(&args.file, &compile) else {
         return USAGE;
     };

@@ -35,6 +35,10 @@ pub struct CompileArgs {
 
 /// Compile one file and print its diagnostics. `None` for an I/O failure (already reported).
 pub(super) fn compile_and_report(path: &Path, options: &CompileOptions) -> Option<(bool, Compilation)> {
+    if let Some(unknown) = options.deny.iter().find(|c| dgcc::rules::lookup(c).is_none()) {
+        eprintln!("error: `--deny {unknown}`: no such code (`dgcc explain` lists them)");
+        return None;
+    }
     let opts = driver::Options { targets: options.targets.clone(), check_kernels: true };
     let name = path.display().to_string();
     match driver::compile_file(path, &opts) {
@@ -47,11 +51,12 @@ pub(super) fn compile_and_report(path: &Path, options: &CompileOptions) -> Optio
             Some((false, Compilation::default()))
         }
         Ok((text, mut c)) => {
-            if options.deny_warnings {
-                for d in &mut c.diagnostics {
-                    if d.severity == Severity::Warning {
-                        d.severity = Severity::Error;
-                    }
+            for d in &mut c.diagnostics {
+                let denied = options.deny_warnings
+                    || options.deny.iter().any(|code| code.eq_ignore_ascii_case(d.code))
+                    || (options.strict && super::STRICT_CODES.contains(&d.code));
+                if denied && d.severity == Severity::Warning {
+                    d.severity = Severity::Error;
                 }
             }
             report(&SourceFile { name: &name, text: &text }, &c.diagnostics, options);
@@ -173,8 +178,7 @@ pub fn run_compile(args: &CompileArgs) -> i32 {
 /// Compile a description for the commands that run it (`run`, `bench`): diagnostics are shown,
 /// errors end the command with exit 1.
 pub fn manifest_for_run(file: &Path, targets: &[String]) -> Result<dgcc::ir::Manifest, i32> {
-    let options =
-        CompileOptions { targets: targets.to_vec(), message_format: MessageFormat::Human, deny_warnings: false };
+    let options = CompileOptions { targets: targets.to_vec(), ..CompileOptions::default() };
     let Some((ok, c)) = compile_and_report(file, &options) else { return Err(USAGE) };
     match c.manifest.filter(|_| ok) {
         Some(m) => Ok(m),

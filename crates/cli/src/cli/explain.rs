@@ -16,6 +16,9 @@ pub fn run(args: &ExplainArgs) -> i32 {
             if let Some(v) = rule.vuid {
                 println!("vuid: {v}");
             }
+            for v in rule.also() {
+                println!("also: {v}");
+            }
             println!();
             println!("{}", rule.explanation);
             OK

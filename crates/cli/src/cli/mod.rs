@@ -67,6 +67,28 @@ pub struct CompileOptions {
     /// Treat warnings as errors.
     #[arg(long)]
     pub deny_warnings: bool,
+    /// Treat this code's warnings as errors (`--deny W0011`); repeat for several.
+    #[arg(long = "deny", value_name = "CODE")]
+    pub deny: Vec<String>,
+    /// Fail when a target does not state a value a check needs (W0012) or predates
+    /// VK_EXT_device_generated_commands (W0013): every rule proven on every target.
+    #[arg(long)]
+    pub strict: bool,
+}
+
+/// The codes `--strict` makes errors: a check skipped for a value a target does not state.
+pub const STRICT_CODES: [&str; 2] = ["W0012", "W0013"];
+
+impl Default for CompileOptions {
+    fn default() -> CompileOptions {
+        CompileOptions {
+            targets: vec![],
+            message_format: MessageFormat::Human,
+            deny_warnings: false,
+            deny: vec![],
+            strict: false,
+        }
+    }
 }
 
 pub fn main() -> i32 {

@@ -19,7 +19,7 @@ use dgcc_core::ir::{KernelTarget, PushConstantRange};
 /// The subgroup decision for one kernel on one target: the required size (with `Min`/`Max`
 /// resolved to the target's values) and the `VkPipelineShaderStageCreateFlags`
 /// (0x1 allow varying, 0x2 require full). Errors when the target lacks `minSubgroupSize` or
-/// `maxSubgroupSize` and the kernel asks for it (E0021, pointing at the kernel's `subgroup`).
+/// `maxSubgroupSize` and the kernel asks for it (W0012, pointing at the kernel's `subgroup`).
 pub fn kernel_target(kernel: &Kernel, profile: &Profile) -> Result<KernelTarget, Diagnostic> {
     decide(kernel, profile).map_err(|m| {
         super::query::missing_value(&profile.name, m.limit, "the kernel's subgroup size")
@@ -116,11 +116,11 @@ pub fn check(pipeline: &Pipeline, laid: &[LaidOut], profiles: &[Profile]) -> Vec
     out
 }
 
-/// One E0021 per (target, message), wherever it came from.
+/// One W0012 or W0013 per (target, message), wherever it came from.
 fn dedup_missing(out: &mut Vec<Diagnostic>) {
     let mut seen: Vec<(Option<String>, String)> = vec![];
     out.retain(|d| {
-        if d.code != "E0021" {
+        if d.code != "W0012" && d.code != "W0013" {
             return true;
         }
         let key = (d.target.clone(), d.message.clone());

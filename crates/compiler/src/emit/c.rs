@@ -18,6 +18,7 @@
 use super::model::{self, Layout, Member, Pipeline};
 use super::EmitError;
 use dgcc_core::ir::{CompiledToken, Manifest, TokenType};
+use dgcc_core::requirements::{requirements_of, Requirement};
 
 pub fn emit(m: &Manifest) -> Result<String, EmitError> {
     let p = model::model(m)?;
@@ -177,6 +178,62 @@ static inline VkIndirectCommandsTokenDataEXT dgcc_token_data_pExecutionSet(const
 #endif
 
 #endif /* DGCC_COMMON_DEFINITIONS */
+
+#ifndef DGCC_RECORD_STATE_DEFINITIONS
+#define DGCC_RECORD_STATE_DEFINITIONS 1
+#include <assert.h>
+/* What an engine knows when it records a layout, for <layout>_check_record: each flag is 1,
+ * 0 or DGCC_UNKNOWN, which no requirement is checked against. */
+#define DGCC_UNKNOWN (-1)
+typedef struct DgccRecordState {
+    int inside_render_pass;                  /* the execute is inside a render pass */
+    int is_preprocessed;                     /* isPreprocessed (and a preprocess is recorded) */
+    int transform_feedback_active;
+    int dgc_transform_feedback;              /* deviceGeneratedCommandsTransformFeedback */
+    int shader_objects_bound;                /* shader objects, not a pipeline, are bound */
+    int vertex_input_binding_stride_dynamic; /* the pipeline has that dynamic state */
+    int indirect_bindable;                   /* the execution set's pipelines or shaders are */
+    int dynamic_descriptors;                 /* the execution set's layouts have some */
+    int64_t initial_stages;                  /* the execution set's initial stages, or DGCC_UNKNOWN */
+    const VkPushConstantRange* execution_set_push_constants; /* its pipeline layout's; NULL: unknown */
+    uint32_t execution_set_push_constant_count;
+    int64_t view_mask;                       /* the render pass's, or DGCC_UNKNOWN */
+} DgccRecordState;
+/* A state with every field unknown, to fill in. */
+static inline DgccRecordState dgcc_record_state_unknown(void) {
+    DgccRecordState s;
+    s.inside_render_pass = DGCC_UNKNOWN;
+    s.is_preprocessed = DGCC_UNKNOWN;
+    s.transform_feedback_active = DGCC_UNKNOWN;
+    s.dgc_transform_feedback = DGCC_UNKNOWN;
+    s.shader_objects_bound = DGCC_UNKNOWN;
+    s.vertex_input_binding_stride_dynamic = DGCC_UNKNOWN;
+    s.indirect_bindable = DGCC_UNKNOWN;
+    s.dynamic_descriptors = DGCC_UNKNOWN;
+    s.initial_stages = DGCC_UNKNOWN;
+    s.execution_set_push_constants = NULL;
+    s.execution_set_push_constant_count = 0;
+    s.view_mask = DGCC_UNKNOWN;
+    return s;
+}
+/* Whether the execution set's push-constant ranges hold bytes offset..offset+size. */
+static inline int dgcc_push_bytes_held(const DgccRecordState* s, uint32_t offset, uint32_t size) {
+    uint32_t b, i;
+    for (b = offset; b < offset + size; ++b) {
+        int held = 0;
+        for (i = 0; i < s->execution_set_push_constant_count; ++i) {
+            const VkPushConstantRange* r = &s->execution_set_push_constants[i];
+            if (r->offset <= b && (uint64_t)b < (uint64_t)r->offset + r->size) {
+                held = 1;
+            }
+        }
+        if (!held) {
+            return 0;
+        }
+    }
+    return 1;
+}
+#endif /* DGCC_RECORD_STATE_DEFINITIONS */
 "#;
 
 /// `(VkShaderStageFlags)(VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT)`.
@@ -203,8 +260,15 @@ fn usage_flags(flags: u32) -> String {
     format!("((VkIndirectCommandsLayoutUsageFlagsEXT)({}))", parts.join(" | "))
 }
 
-fn token_type(t: TokenType) -> &'static str {
-    t.vk_name()
+/// The token type as C spells it. The push-data types (VK_EXT_descriptor_heap, Vulkan
+/// 1.4.340) are cast from their values, so that headers between 1.3.296 and 1.4.339, which
+/// declare the extension's enum without them, compile the header too.
+fn token_type(t: TokenType) -> String {
+    if t.is_push_data() {
+        format!("((VkIndirectCommandsTokenTypeEXT){}) /* {} */", t.value(), t.vk_name())
+    } else {
+        t.vk_name().to_string()
+    }
 }
 
 /// The C declaration of a member: `uint32_t name`, `float name[4][3]`.
@@ -331,12 +395,76 @@ fn layout_section(o: &mut String, l: &Layout) {
     out!(o, "    info.pTokens = {s}_tokens;");
     out!(o, "    return info;");
     out!(o, "}}");
+    record_checks(o, l);
+}
+
+/// The C condition under which `s` breaks `r`.
+fn broken_condition(r: &Requirement) -> String {
+    let not = |b: bool| u8::from(!b);
+    match r {
+        Requirement::RenderPass { inside } => format!("s->inside_render_pass == {}", not(*inside)),
+        Requirement::Preprocess { explicit } => format!("s->is_preprocessed == {}", not(*explicit)),
+        Requirement::TransformFeedback { execution_set: true } => "s->transform_feedback_active == 1".into(),
+        Requirement::TransformFeedback { execution_set: false } => {
+            "s->transform_feedback_active == 1 && s->dgc_transform_feedback == 0".into()
+        }
+        Requirement::VertexInputBindingStride => {
+            "s->shader_objects_bound != 1 && s->vertex_input_binding_stride_dynamic == 0".into()
+        }
+        Requirement::IndirectBindable { .. } => "s->indirect_bindable == 0".into(),
+        Requirement::NoDynamicDescriptors { .. } => "s->dynamic_descriptors == 1".into(),
+        Requirement::InitialShaderStages { stages } => {
+            format!("s->initial_stages != DGCC_UNKNOWN && s->initial_stages != {stages:#x}")
+        }
+        Requirement::ExecutionSetPushConstants { ranges } => format!(
+            "s->execution_set_push_constants != NULL && !({})",
+            ranges
+                .iter()
+                .map(|r| format!("dgcc_push_bytes_held(s, {}u, {}u)", r.offset, r.size))
+                .collect::<Vec<_>>()
+                .join(" && ")
+        ),
+        Requirement::NoMultiview => {
+            "s->inside_render_pass != 0 && s->view_mask != DGCC_UNKNOWN && s->view_mask != 0".into()
+        }
+    }
+}
+
+/// `<layout>_check_record` and `<LAYOUT>_ASSERT_RECORD`: the layout's record-time requirements
+/// (the manifest's `requirements`) as checks an engine calls before recording.
+fn record_checks(o: &mut String, l: &Layout) {
+    let (s, u) = (&l.snake, &l.upper);
+    out!(o, "");
+    out!(o, "/* What must hold when layout {} is recorded (the manifest's requirements):", l.raw.name);
+    for r in requirements_of(l.raw) {
+        out!(o, " * - {} ({}): {}", r.kind(), r.code(), r.describe());
+    }
+    out!(o, " * {s}_check_record returns NULL when `s` breaks none of them (or they are unknown), else the");
+    out!(o, " * first it breaks, with its code and VUIDs; {u}_ASSERT_RECORD(s) asserts it (debug builds). */");
+    out!(o, "static inline const char* {s}_check_record(const DgccRecordState* s) {{");
+    for r in requirements_of(l.raw) {
+        out!(o, "    if ({}) {{", broken_condition(&r));
+        out!(
+            o,
+            "        return \"{}: layout `{}` must {} ({})\";",
+            r.code(),
+            l.raw.name,
+            r.describe(),
+            r.vuids().join(", ")
+        );
+        out!(o, "    }}");
+    }
+    out!(o, "    return NULL;");
+    out!(o, "}}");
+    out!(o, "#define {u}_ASSERT_RECORD(s) assert({s}_check_record(s) == NULL)");
 }
 
 /// The union member a token type's data goes through, if it has data.
 fn union_member(t: TokenType) -> Option<&'static str> {
     match t {
-        TokenType::PushConstant | TokenType::SequenceIndex => Some("pPushConstant"),
+        TokenType::PushConstant | TokenType::SequenceIndex | TokenType::PushData | TokenType::PushDataSequenceIndex => {
+            Some("pPushConstant")
+        }
         TokenType::VertexBuffer => Some("pVertexBuffer"),
         TokenType::IndexBuffer => Some("pIndexBuffer"),
         TokenType::ExecutionSet => Some("pExecutionSet"),
@@ -356,7 +484,7 @@ fn init_type(t: &CompiledToken) -> &'static str {
 /// The initializer of a token's data struct.
 fn token_data(t: &CompiledToken) -> Option<String> {
     match t.token_type {
-        TokenType::PushConstant | TokenType::SequenceIndex => {
+        TokenType::PushConstant | TokenType::SequenceIndex | TokenType::PushData | TokenType::PushDataSequenceIndex => {
             let r = t.push_constant?;
             Some(format!("{{ {{ {}, {}u, {}u }} }}", stages(r.stages), r.offset, r.size))
         }

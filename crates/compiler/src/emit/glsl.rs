@@ -182,7 +182,7 @@ fn writers(o: &mut String, l: &Layout) {
     out!(o, "#ifdef {u}_WRITER");
     for t in &l.tokens {
         // The sequence-index token's stream data is a placeholder that DGC never reads.
-        if t.members.is_empty() || t.raw.token_type == dgcc_core::ir::TokenType::SequenceIndex {
+        if t.members.is_empty() || t.raw.token_type.is_sequence_index() {
             continue;
         }
         let seq = t.sequence_param(&l.members);
@@ -211,8 +211,8 @@ fn dispatch_sequence_index<'a>(l: &'a Layout<'_>) -> Option<&'a str> {
     if l.action() != Some(dgcc_core::ir::TokenType::Dispatch) {
         return None;
     }
-    let t = l.tokens.iter().find(|t| t.raw.token_type == dgcc_core::ir::TokenType::SequenceIndex && t.reads_push())?;
-    Some(l.members[t.members[0]].name.as_str())
+    let t = l.tokens.iter().find(|t| t.raw.token_type.is_sequence_index() && t.reads_push())?;
+    Some(t.members.first().map(|&i| l.members[i].name.as_str()).unwrap_or(t.name.as_str()))
 }
 
 /// Whether the readers' push-constant block must be `scalar`: the layout is scalar, or a
@@ -245,6 +245,13 @@ fn readers(o: &mut String, l: &Layout, fallback: bool) {
     out!(o, "// The push constants the layout's tokens write under DGC.");
     out!(o, "layout(push_constant, {}) uniform {}Push {{", if scalar_push { "scalar" } else { "std430" }, l.camel);
     for t in l.tokens.iter().filter(|t| t.reads_push()) {
+        if t.members.is_empty() {
+            // A sequence index whose placeholder is another token's bytes in the stream: its
+            // value is still pushed at its push-constant offset.
+            let at = t.raw.push_constant.map(|r| r.offset).unwrap_or(0);
+            out!(o, "    layout(offset = {at}) uint {};", t.name);
+            continue;
+        }
         for &i in &t.members {
             let m = &l.members[i];
             let d = if m.padded_elem && scalar_push {
@@ -285,14 +292,14 @@ fn readers(o: &mut String, l: &Layout, fallback: bool) {
     }
     for t in l.tokens.iter().filter(|t| t.reads_push()) {
         let value = format!("{}Push{}", l.camel, super::names::camel(&t.raw.name));
-        if t.raw.token_type == dgcc_core::ir::TokenType::SequenceIndex {
-            let m = &l.members[t.members[0]];
+        if t.raw.token_type.is_sequence_index() {
+            let pushed = t.members.first().map(|&i| l.members[i].name.as_str()).unwrap_or(t.name.as_str());
             out!(o, "// The index of the sequence (token `{}`).", t.raw.name);
             out!(o, "uint {s}_read_{}() {{", t.name);
             if fallback && l.action_is_draw() {
-                out!(o, "    return {s}_fallback ? uint({u}_RECORD_INDEX) : {s}_push.{};", m.name);
+                out!(o, "    return {s}_fallback ? uint({u}_RECORD_INDEX) : {s}_push.{pushed};");
             } else {
-                out!(o, "    return {s}_push.{};", m.name);
+                out!(o, "    return {s}_push.{pushed};");
             }
             out!(o, "}}");
             continue;

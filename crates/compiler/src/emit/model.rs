@@ -69,13 +69,19 @@ impl Token<'_> {
     pub fn sequence_param(&self, members: &[Member]) -> String {
         names::plan::sequence_param(self.members.iter().map(|&i| members[i].param.as_str()))
     }
-    /// Tokens whose data lands in push-constant space, so that a shader reads it per draw.
+    /// Tokens whose data lands in push-constant (or, under descriptor heaps, push-data)
+    /// space, so that a shader reads it per draw.
     pub fn is_push(&self) -> bool {
-        matches!(self.raw.token_type, TokenType::PushConstant | TokenType::SequenceIndex)
+        matches!(
+            self.raw.token_type,
+            TokenType::PushConstant | TokenType::SequenceIndex | TokenType::PushData | TokenType::PushDataSequenceIndex
+        )
     }
-    /// A push token with data, which a shader reads through push constants.
+    /// A push token with data, which a shader reads through push constants. A sequence index
+    /// always is: its value is pushed whether or not its placeholder word is a record member
+    /// (it is not where another token reads those stream bytes).
     pub fn reads_push(&self) -> bool {
-        self.is_push() && !self.members.is_empty()
+        self.is_push() && (!self.members.is_empty() || self.raw.token_type.is_sequence_index())
     }
 }
 

@@ -17,7 +17,8 @@
 
 use super::model::{self, Layout, Member, Pipeline};
 use super::{names, EmitError};
-use dgcc_core::ir::{CompiledToken, Manifest, TokenType};
+use dgcc_core::ir::{CompiledLayout, CompiledToken, Manifest, TokenType};
+use dgcc_core::requirements::{requirements_of, Requirement};
 
 /// The module for a manifest.
 pub fn emit(m: &Manifest) -> Result<String, EmitError> {
@@ -227,7 +228,7 @@ fn token_data_type(t: TokenType) -> &'static str {
 /// The initializer of a token's data, if the token type has data.
 fn token_data(t: &CompiledToken) -> Option<String> {
     Some(match t.token_type {
-        TokenType::PushConstant | TokenType::SequenceIndex => {
+        TokenType::PushConstant | TokenType::SequenceIndex | TokenType::PushData | TokenType::PushDataSequenceIndex => {
             let r = t.push_constant?;
             format!(
                 "ext_dgc::IndirectCommandsPushConstantTokenEXT {{ update_range: vk::PushConstantRange {{ stage_flags: {}, offset: {}, size: {} }} }}",
@@ -260,7 +261,9 @@ fn token_expr(t: &model::Token) -> String {
     let data = format!("&{}_DATA", names::plan::token_upper(&t.raw.name));
     let off = t.raw.offset;
     match t.raw.token_type {
-        TokenType::PushConstant | TokenType::SequenceIndex if t.raw.push_constant.is_some() => {
+        TokenType::PushConstant | TokenType::SequenceIndex | TokenType::PushData | TokenType::PushDataSequenceIndex
+            if t.raw.push_constant.is_some() =>
+        {
             format!("ext_dgc::IndirectCommandsLayoutTokenEXT::push_constant({ty}, {off}, {data})")
         }
         TokenType::VertexBuffer => format!("ext_dgc::IndirectCommandsLayoutTokenEXT::vertex_buffer({off}, {data})"),
@@ -332,7 +335,79 @@ fn layout_module(o: &mut String, l: &Layout) {
     out!(o, "                    .pipeline_layout(pipeline_layout)");
     out!(o, "                    .tokens(tokens)");
     out!(o, "            }}");
+    record_checks(o, raw);
     out!(o, "        }}");
+}
+
+/// A requirement as a Rust expression of `::dgcc::requirements::Requirement`.
+fn requirement_expr(r: &Requirement) -> String {
+    match r {
+        Requirement::RenderPass { inside } => format!("RenderPass {{ inside: {inside} }}"),
+        Requirement::Preprocess { explicit } => format!("Preprocess {{ explicit: {explicit} }}"),
+        Requirement::TransformFeedback { execution_set } => {
+            format!("TransformFeedback {{ execution_set: {execution_set} }}")
+        }
+        Requirement::VertexInputBindingStride => "VertexInputBindingStride".into(),
+        Requirement::IndirectBindable { shader_objects } => {
+            format!("IndirectBindable {{ shader_objects: {shader_objects} }}")
+        }
+        Requirement::NoDynamicDescriptors { shader_objects } => {
+            format!("NoDynamicDescriptors {{ shader_objects: {shader_objects} }}")
+        }
+        Requirement::InitialShaderStages { stages } => format!("InitialShaderStages {{ stages: {stages:#x} }}"),
+        Requirement::ExecutionSetPushConstants { ranges } => format!(
+            "ExecutionSetPushConstants {{ ranges: vec![{}] }}",
+            ranges
+                .iter()
+                .map(|r| format!(
+                    "::dgcc::ir::PushConstantRange {{ stages: {:#x}, offset: {}, size: {} }}",
+                    r.stages, r.offset, r.size
+                ))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        Requirement::NoMultiview => "NoMultiview".into(),
+    }
+}
+
+/// The layout's record-time requirements and the checks an engine calls before recording.
+fn record_checks(o: &mut String, raw: &CompiledLayout) {
+    out!(o, "");
+    out!(
+        o,
+        "            /// What must hold when this layout is recorded (the manifest's `requirements`), one line each:"
+    );
+    for r in requirements_of(raw) {
+        out!(o, "            /// - {} ({}): {}", r.kind(), r.code(), r.describe());
+    }
+    out!(o, "            pub fn requirements() -> Vec<::dgcc::requirements::Requirement> {{");
+    out!(o, "                use ::dgcc::requirements::Requirement::*;");
+    out!(o, "                vec![");
+    for r in requirements_of(raw) {
+        out!(o, "                    {},", requirement_expr(&r));
+    }
+    out!(o, "                ]");
+    out!(o, "            }}");
+    out!(o, "");
+    out!(o, "            /// Every requirement `state` breaks, with its code and VUIDs (empty when each holds or is unknown).");
+    out!(o, "            pub fn check_record(state: &::dgcc::requirements::RecordState) -> Vec<String> {{");
+    out!(o, "                let requirements = requirements();");
+    out!(o, "                ::dgcc::requirements::broken(&requirements, state)");
+    out!(o, "                    .into_iter()");
+    out!(o, "                    .map(|(r, why)| format!(\"{{}}: layout `{}` must {{why}} ({{}})\", r.code(), r.vuids().join(\", \")))", raw.name);
+    out!(o, "                    .collect()");
+    out!(o, "            }}");
+    out!(o, "");
+    out!(
+        o,
+        "            /// A debug assertion that `state` breaks none of [`requirements`]; nothing in release builds."
+    );
+    out!(o, "            pub fn debug_assert_record(state: &::dgcc::requirements::RecordState) {{");
+    out!(o, "                if cfg!(debug_assertions) {{");
+    out!(o, "                    let broken = check_record(state);");
+    out!(o, "                    assert!(broken.is_empty(), \"{{}}\", broken.join(\"\\n\"));");
+    out!(o, "                }}");
+    out!(o, "            }}");
 }
 
 fn kernels(o: &mut String, m: &Manifest) {

@@ -2,15 +2,17 @@
 //!
 //! # Invariants (checked again on every result by `dgcc_core::check::invariants`)
 //!
-//! 1. Tokens are placed in description order; each token's offset is ≥ the end of the
-//!    previous token's data (in order, non-overlapping).
+//! 1. Tokens are placed in description order; each token's offset is ≥ the previous token's
+//!    offset. Token data may overlap (the spec allows it): a warning (W0011) says what each
+//!    token reads there, and the record declares those bytes once, as the earlier token's.
 //! 2. Every offset is a multiple of 4 (the spec's alignment for every token) and a multiple of
 //!    the token data's GLSL alignment under the layout's `glsl_layout`, so that the flattened
 //!    GLSL record struct places each member at exactly the stream offset.
 //! 3. Every token's data lies inside the record: `offset + size ≤ stride`.
 //! 4. The stride is a multiple of 4, of the record's GLSL alignment (the array stride of
 //!    `Record records[]`), and of `align` when given.
-//! 5. The record members (data and padding) tile `[0, stride)` exactly, in increasing offset.
+//! 5. The record members (data and padding) tile `[0, stride)` exactly, in increasing offset;
+//!    a sequence index's placeholder word is a member only where no other token reads it.
 //!
 //! The check lives in `dgcc-core` because a manifest needs it too: the emitters refuse one that
 //! breaks an invariant, and the runtime one whose tokens do not fit the stride. A broken result
@@ -199,6 +201,158 @@ fn is_pow2(v: u32) -> bool {
     v != 0 && v & (v - 1) == 0
 }
 
+/// A token as placed: where its data sits, whether it is a sequence index (whose data no one
+/// reads), and its record parts (relative to `offset`).
+struct Placed {
+    span: Span,
+    name: String,
+    offset: u64,
+    end: u64,
+    is_seq: bool,
+    parts: Vec<Part>,
+}
+
+/// `uint _padN` members for the bytes `from..to`, when both are 4-byte aligned.
+fn push_pad(members: &mut Vec<RecordMember>, from: u64, to: u64, pad: &mut usize) {
+    if to > from && (to - from).is_multiple_of(4) && from.is_multiple_of(4) {
+        let words = ((to - from) / 4) as u32;
+        members.push(RecordMember {
+            name: format!("_pad{pad}"),
+            glsl_type: MemberType::Uint,
+            array: if words > 1 { words } else { 0 },
+            array_stride: if words > 1 { 4 } else { 0 },
+            offset: from as u32,
+            size: 4 * words,
+            token: None,
+        });
+        *pad += 1;
+    }
+}
+
+/// The names of a token's parts that read bytes `from..to` (absolute), an array as the
+/// elements it has there: `object[2..4]`.
+fn parts_reading(p: &Placed, parts: &[Part], from: u64, to: u64) -> String {
+    let mut names = vec![];
+    for part in parts {
+        let (a, b) = (p.offset + part.offset as u64, p.offset + part.offset as u64 + part.size as u64);
+        if a >= to || b <= from {
+            continue;
+        }
+        if part.array > 0 && part.array_stride > 0 {
+            let s = part.array_stride as u64;
+            let first = from.saturating_sub(a) / s;
+            let last = (to.min(b) - a).div_ceil(s);
+            if first == 0 && last == part.array as u64 {
+                names.push(format!("`{}`", part.name));
+            } else {
+                names.push(format!("`{}[{first}..{last}]`", part.name));
+            }
+        } else {
+            names.push(format!("`{}`", part.name));
+        }
+    }
+    if names.is_empty() {
+        "padding".into()
+    } else {
+        names.join(", ")
+    }
+}
+
+/// W0011 for a token `me` (not a sequence index) whose bytes earlier tokens also read: every
+/// earlier token it shares bytes with (sequence indices left out), and what each reads there.
+fn overlap_warning(me: &Placed, my_parts: &[Part], placed: &[Placed]) -> Option<Diagnostic> {
+    let shared: Vec<&Placed> =
+        placed.iter().filter(|p| !p.is_seq && p.offset < me.end && p.end > me.offset && p.end > p.offset).collect();
+    // Named in the message: the one whose data reaches furthest (after E0130, not always the
+    // previous token).
+    let far = shared.iter().max_by_key(|p| p.end)?;
+    let mut d = Diagnostic::new(
+        "W0011",
+        format!(
+            "`{}` at offset {} shares bytes {}..{} with `{}`, which reads bytes {}..{}",
+            me.name,
+            me.offset,
+            me.offset.max(far.offset),
+            me.end.min(far.end),
+            far.name,
+            far.offset,
+            far.end
+        ),
+    )
+    .primary(me.span, format!("`{}` reads bytes {}..{}", me.name, me.offset, me.end));
+    for p in &shared {
+        d = d.secondary(p.span, format!("`{}` reads bytes {}..{}", p.name, p.offset, p.end));
+    }
+    for p in &shared {
+        let (from, to) = (me.offset.max(p.offset), me.end.min(p.end));
+        d = d.note(format!(
+            "bytes {from}..{to} are {} of `{}` and {} of `{}`",
+            parts_reading(p, &p.parts, from, to),
+            p.name,
+            parts_reading(me, my_parts, from, to),
+            me.name
+        ));
+    }
+    let hi = shared.iter().map(|p| p.end).max().unwrap_or(me.end);
+    Some(d.note(
+        "the record struct declares those bytes once, as the earlier token's members: a culling shader writes one value both tokens read",
+    ).note(format!("help: if each token should read its own data, pin `{}` at {hi} or later, or leave `at` out", me.name)))
+}
+
+/// The record members: the parts of every token in offset order, padding between them and
+/// past the last. Bytes that two tokens read belong to the earlier token (a later token's
+/// parts that start inside them are left out, and the rest of such a part becomes padding),
+/// and a sequence index's placeholder word is a member only where no other token reads it.
+fn record_members(placed: &[Placed], pad: &mut usize) -> Vec<RecordMember> {
+    let mut chosen: Vec<RecordMember> = vec![];
+    let mut hi = 0u64;
+    for (i, p) in placed.iter().enumerate() {
+        if p.is_seq {
+            continue;
+        }
+        for part in &p.parts {
+            let at = p.offset + part.offset as u64;
+            if at >= hi {
+                chosen.push(member(i, p, part));
+            }
+        }
+        hi = hi.max(p.end);
+    }
+    for (i, p) in placed.iter().enumerate().filter(|(_, p)| p.is_seq) {
+        let read_by_another = placed.iter().any(|q| !q.is_seq && q.offset < p.end && q.end > p.offset);
+        if !read_by_another {
+            chosen.extend(p.parts.iter().map(|part| member(i, p, part)));
+        }
+    }
+    chosen.sort_by_key(|m| m.offset);
+    let mut out = vec![];
+    let mut at = 0u64;
+    for m in chosen {
+        if (m.offset as u64) > at {
+            push_pad(&mut out, at, m.offset as u64, pad);
+        }
+        at = at.max(m.offset as u64 + m.size as u64);
+        out.push(m);
+    }
+    let end = placed.iter().map(|p| p.end).max().unwrap_or(0);
+    if end > at {
+        push_pad(&mut out, at, end, pad);
+    }
+    out
+}
+
+fn member(token: usize, p: &Placed, part: &Part) -> RecordMember {
+    RecordMember {
+        name: part.name.clone(),
+        glsl_type: part.ty,
+        array: part.array,
+        array_stride: part.array_stride,
+        offset: (p.offset.min(u32::MAX as u64) as u32).saturating_add(part.offset),
+        size: part.size,
+        token: Some(token),
+    }
+}
+
 /// Lay out one layout. Never panics, whatever the numbers.
 pub fn lay_out(layout: &ast::Layout) -> (LaidOut, Vec<Diagnostic>) {
     let gl = layout.glsl_layout.node;
@@ -206,32 +360,20 @@ pub fn lay_out(layout: &ast::Layout) -> (LaidOut, Vec<Diagnostic>) {
     let mut valid = true;
     let mut cursor: u64 = 0;
     let mut record_align: u32 = 4;
-    let mut members: Vec<RecordMember> = vec![];
     let mut tokens: Vec<CompiledToken> = vec![];
     let mut ends: Vec<u64> = vec![];
     let mut pad = 0usize;
-    let mut prev: Option<(Span, u64, u64)> = None; // span, offset, end of the previous token
+    // Every token placed so far, with its bytes and record parts: what an overlapping token
+    // is measured against (every earlier token it shares bytes with, not only the previous
+    // one, after E0130) and what the record is built from.
+    let mut placed: Vec<Placed> = vec![];
 
-    let push_pad = |members: &mut Vec<RecordMember>, from: u64, to: u64, pad: &mut usize| {
-        if to > from && (to - from).is_multiple_of(4) && from.is_multiple_of(4) {
-            let words = ((to - from) / 4) as u32;
-            members.push(RecordMember {
-                name: format!("_pad{pad}"),
-                glsl_type: MemberType::Uint,
-                array: if words > 1 { words } else { 0 },
-                array_stride: if words > 1 { 4 } else { 0 },
-                offset: from as u32,
-                size: 4 * words,
-                token: None,
-            });
-            *pad += 1;
-        }
-    };
-
-    for (i, tok) in layout.tokens.iter().enumerate() {
+    for tok in &layout.tokens {
         let (parts, size, align) = token_parts(&tok.node, gl, &mut diags);
+        let is_seq = tok.node.kind.token_type().is_sequence_index();
         record_align = record_align.max(align);
         let natural = align_up64(cursor, align as u64);
+        let span = tok.node.at.as_ref().map(|a| a.span).unwrap_or(tok.span);
         let offset: u64 = match &tok.node.at {
             Some(at) => {
                 let n = at.node as u64;
@@ -262,57 +404,47 @@ pub fn lay_out(layout: &ast::Layout) -> (LaidOut, Vec<Diagnostic>) {
                         )),
                     );
                 }
-                if n < cursor {
+                let prev_offset = placed.last().map(|p| p.offset).unwrap_or(0);
+                if n < prev_offset {
+                    // Out of order: the validator reports VUID 11103, and no record can be built.
                     valid = false;
-                    let (pspan, poff, pend) = prev.expect("cursor > 0 implies a previous token");
-                    if n >= poff {
-                        // In order but overlapping: a layout rule (no VUID states it).
-                        diags.push(
-                            Diagnostic::new(
-                                "E0401",
-                                format!(
-                                    "`{}` at offset {n} overlaps the previous token's data, which runs to byte {pend}",
-                                    tok.node.field_name()
-                                ),
-                            )
-                            .primary(at.span, format!("starts at {n}"))
-                            .secondary(pspan, format!("occupies bytes {poff}..{pend}"))
-                            .note(format!("help: pin it at {} or later", align_up64(pend, align as u64))),
-                        );
+                } else if n < cursor && !is_seq {
+                    // In order but sharing bytes with earlier tokens: legal (the spec does not
+                    // forbid it, the layers' own tests do it), so a warning that says what each
+                    // token reads there. A sequence index's data is a placeholder no one reads,
+                    // so it is never measured, on either side.
+                    let me = Placed {
+                        span,
+                        name: tok.node.field_name(),
+                        offset: n,
+                        end: n + size as u64,
+                        is_seq,
+                        parts: vec![],
+                    };
+                    if let Some(d) = overlap_warning(&me, &parts, &placed) {
+                        diags.push(d);
                     }
-                    // n < poff is out of order: the validator reports VUID 11103.
                 }
                 n
             }
             None => natural,
         };
-        if offset > cursor {
-            push_pad(&mut members, cursor, offset, &mut pad);
-        }
         let end = offset + size as u64;
         let off32 = offset.min(u32::MAX as u64) as u32;
-        let mut member_end = offset;
-        for p in &parts {
-            let at = offset + p.offset as u64;
-            if at > member_end {
-                push_pad(&mut members, member_end, at, &mut pad);
+        let mut t = compiled_token(&tok.node, off32, size);
+        if !t.fields.is_empty() && t.fields.len() == parts.len() {
+            for (f, p) in t.fields.iter_mut().zip(&parts) {
+                f.offset = p.offset;
+                f.size = p.size;
             }
-            member_end = at + p.size as u64;
-            members.push(RecordMember {
-                name: p.name.clone(),
-                glsl_type: p.ty,
-                array: p.array,
-                array_stride: p.array_stride,
-                offset: off32.saturating_add(p.offset),
-                size: p.size,
-                token: Some(i),
-            });
         }
-        tokens.push(compiled_token(&tok.node, off32, size));
+        tokens.push(t);
         ends.push(end);
-        prev = Some((tok.node.at.as_ref().map(|a| a.span).unwrap_or(tok.span), offset, end));
+        placed.push(Placed { span, name: tok.node.field_name(), offset, end, is_seq, parts });
         cursor = cursor.max(end);
     }
+    let members_end = cursor;
+    let mut members = record_members(&placed, &mut pad);
 
     // The stride.
     let end = cursor;
@@ -407,8 +539,8 @@ pub fn lay_out(layout: &ast::Layout) -> (LaidOut, Vec<Diagnostic>) {
                 .primary(layout.name.span, "this layout"),
         );
     }
-    if valid && stride > end {
-        push_pad(&mut members, end, stride, &mut pad);
+    if valid && stride > members_end {
+        push_pad(&mut members, members_end, stride, &mut pad);
     }
 
     // Member names: a push-constant field keeps its own unless another member has it too
@@ -438,7 +570,10 @@ pub fn lay_out(layout: &ast::Layout) -> (LaidOut, Vec<Diagnostic>) {
         record_align,
         tokens,
         record: members,
+        requirements: vec![],
     };
+    let mut compiled = compiled;
+    compiled.requirements = dgcc_core::requirements::requirements_of(&compiled);
     let out = LaidOut { layout: compiled, ends, valid };
     if out.valid {
         if let Some(f) = dgcc_core::check::invariants::first_broken(&out.layout) {
@@ -452,6 +587,15 @@ pub fn lay_out(layout: &ast::Layout) -> (LaidOut, Vec<Diagnostic>) {
         }
     }
     (out, diags)
+}
+
+/// A push token's `updateRange.stageFlags`: as written for push constants, and
+/// `VK_SHADER_STAGE_ALL` for push data (VUID-VkIndirectCommandsLayoutTokenEXT-type-11333).
+fn push_stages(stages: &ast::StageList, space: ast::PushSpace) -> u32 {
+    match space {
+        ast::PushSpace::Constants => stages.mask().0,
+        ast::PushSpace::Data => 0x7FFF_FFFF,
+    }
 }
 
 fn compiled_token(tok: &ast::Token, offset: u32, size: u32) -> CompiledToken {
@@ -470,15 +614,15 @@ fn compiled_token(tok: &ast::Token, offset: u32, size: u32) -> CompiledToken {
         fields: vec![],
     };
     match &tok.kind {
-        TokenKind::PushConstant { stages, offset: pc, data } => {
+        TokenKind::PushConstant { stages, offset: pc, data, space } => {
             let size = match data {
                 PushData::Size(s) => s.node,
                 PushData::Fields(_) => size,
             };
-            t.push_constant = Some(PushConstantRange { stages: stages.mask().0, offset: pc.node, size });
+            t.push_constant = Some(PushConstantRange { stages: push_stages(stages, *space), offset: pc.node, size });
         }
-        TokenKind::SequenceIndex { stages, offset: pc } => {
-            t.push_constant = Some(PushConstantRange { stages: stages.mask().0, offset: pc.node, size: 4 });
+        TokenKind::SequenceIndex { stages, offset: pc, space } => {
+            t.push_constant = Some(PushConstantRange { stages: push_stages(stages, *space), offset: pc.node, size: 4 });
         }
         TokenKind::IndexBuffer { mode } => t.index_mode = Some(mode.node.bit()),
         TokenKind::VertexBuffer { binding } => t.vertex_binding = Some(binding.node),
@@ -525,7 +669,9 @@ pub fn verify(l: &CompiledLayout) -> Result<(), String> {
 pub fn fill_field_offsets(l: &mut CompiledLayout) {
     let record = l.record.clone();
     for (i, t) in l.tokens.iter_mut().enumerate() {
-        if t.fields.is_empty() {
+        // `lay_out` fills them from the token's own parts (a token whose bytes an earlier
+        // token also reads has no record members there); this is for a layout built elsewhere.
+        if t.fields.is_empty() || t.fields.iter().any(|f| f.size != 0) {
             continue;
         }
         let mine: Vec<&RecordMember> = record.iter().filter(|m| m.token == Some(i)).collect();

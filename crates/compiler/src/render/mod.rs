@@ -61,6 +61,9 @@ fn to_codespan(d: &Diagnostic, file: &clip::Clipped) -> CsDiagnostic<()> {
     if let Some(v) = d.vuid() {
         notes.push(format!("vuid: {v}"));
     }
+    for v in d.also_vuids() {
+        notes.push(format!("also: {v}"));
+    }
     notes.extend(d.notes.iter().cloned());
     CsDiagnostic::new(sev).with_code(d.code).with_message(d.message.clone()).with_labels(labels).with_notes(notes)
 }
@@ -130,7 +133,7 @@ pub fn json_line(file: &SourceFile, d: &Diagnostic) -> String {
         }
         None => (None, None, None, None),
     };
-    let value = serde_json::json!({
+    let mut value = serde_json::json!({
         "severity": d.severity.name(),
         "code": d.code,
         "vuid": d.vuid(),
@@ -143,6 +146,10 @@ pub fn json_line(file: &SourceFile, d: &Diagnostic) -> String {
         "target": d.target,
         "notes": d.notes,
     });
+    // Added to the contract's shape only where a rule enforces more than one VUID.
+    if !d.also_vuids().is_empty() {
+        value["also_vuids"] = serde_json::json!(d.also_vuids());
+    }
     value.to_string()
 }
 

@@ -1,4 +1,6 @@
-//! Subgroup misuse in a kernel's GLSL source (W0501–W0504), found on tokens, with the line.
+//! Subgroup misuse in a kernel's GLSL source (W0501–W0504, W0507), found on tokens, with the
+//! line; and the cooperative matrices a kernel declares (`coopmat_decls`), which the shader
+//! checks compare with each target's cooperative-matrix properties (E0584).
 //!
 //! Why on the source and not on SPIR-V: these mistakes are visible as written (`lane & 31`,
 //! `shared uint partial[256 / 32]`, `ballot.x`), the user needs the line to fix them, and the
@@ -7,6 +9,8 @@
 //! `gl_LocalInvocationID.x / 32` spans several tokens, and ballot variables are tracked across
 //! lines. The patterns are the ones that broke real engines (see the rule explanations); each is
 //! narrow on purpose, because a lint that cries wolf gets turned off.
+
+use dgcc_core::device::coopmat::{component_from_glsl, scope_from_glsl, MatrixDecl, MatrixUse};
 
 /// One token of GLSL with its 1-based line.
 #[derive(Clone, Debug, PartialEq)]
@@ -93,7 +97,7 @@ fn tokenize(src: &str) -> Vec<Tok> {
 /// A warning found in a kernel's source.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Finding {
-    /// W0501–W0504.
+    /// W0501–W0504, W0507.
     pub code: &'static str,
     /// 1-based line in the kernel source.
     pub line: usize,
@@ -108,6 +112,8 @@ pub struct KernelContext {
     pub local_size: [u32; 3],
     /// The smallest subgroup size among the targets, with the target that has it.
     pub smallest_subgroup: Option<(u32, String)>,
+    /// The kernel pins its subgroup size (`subgroup: Required(…)`).
+    pub required_subgroup_size: bool,
 }
 
 fn is(t: Option<&Tok>, text: &str) -> bool {
@@ -135,6 +141,7 @@ pub fn lint(src: &str, ctx: &KernelContext) -> Vec<Finding> {
     shared_per_subgroup(&t, ctx, &mut out);
     ballot_x_only(&t, &mut out);
     size_as_active_lanes(&t, &mut out);
+    coopmat_without_required_size(&t, ctx, &mut out);
     out.sort_by(|a, b| (a.line, a.code).cmp(&(b.line, b.code)));
     out.dedup_by(|a, b| a.line == b.line && a.code == b.code);
     out
@@ -307,6 +314,65 @@ fn shared_per_subgroup(t: &[Tok], ctx: &KernelContext, out: &mut Vec<Finding>) {
     }
 }
 
+/// The `coopmat<T, scope, rows, cols, use>` declarations of a kernel with their lines, those
+/// whose five arguments are all spelled out (a size given by a constant is not read).
+pub fn coopmat_decls(src: &str) -> Vec<(usize, MatrixDecl)> {
+    decls(&tokenize(src))
+}
+
+fn decls(t: &[Tok]) -> Vec<(usize, MatrixDecl)> {
+    let mut out = vec![];
+    for i in 0..t.len() {
+        if t[i].kind != Kind::Ident || t[i].text != "coopmat" || !is(t.get(i + 1), "<") {
+            continue;
+        }
+        let arg = |k: usize| t.get(i + 2 + 2 * k);
+        let commas = (0..4).all(|k| is(t.get(i + 3 + 2 * k), ","));
+        if !commas || !is(t.get(i + 11), ">") {
+            continue;
+        }
+        let name = |k: usize| arg(k).map(|a| a.text.as_str()).unwrap_or("");
+        let (Some(component), Some(scope), Some(rows), Some(cols), Some(usage)) = (
+            component_from_glsl(name(0)),
+            scope_from_glsl(name(1)),
+            int(arg(2)),
+            int(arg(3)),
+            MatrixUse::from_glsl(name(4)),
+        ) else {
+            continue;
+        };
+        out.push((
+            t[i].line,
+            MatrixDecl {
+                component,
+                scope,
+                rows: rows.min(u32::MAX as u64) as u32,
+                cols: cols.min(u32::MAX as u64) as u32,
+                usage,
+            },
+        ));
+    }
+    out
+}
+
+/// W0507: a cooperative matrix at subgroup scope in a kernel that does not pin its subgroup
+/// size. A subgroup-scope matrix is spread over the lanes of one subgroup, so its tile shape
+/// (and any code that indexes its elements per lane) is written for one width.
+fn coopmat_without_required_size(t: &[Tok], ctx: &KernelContext, out: &mut Vec<Finding>) {
+    if ctx.required_subgroup_size {
+        return;
+    }
+    let at_subgroup =
+        |i: usize| t[i].text == "coopmat" && is(t.get(i + 1), "<") && is(t.get(i + 4), "gl_ScopeSubgroup");
+    if let Some(i) = (0..t.len()).find(|&i| at_subgroup(i)) {
+        out.push(finding(
+            "W0507",
+            t[i].line,
+            "a cooperative matrix at subgroup scope, in a kernel that does not require a subgroup size".to_string(),
+        ));
+    }
+}
+
 /// W0503: `subgroupBallot(p).x`, and ballot variables only ever read through `.x`.
 fn ballot_x_only(t: &[Tok], out: &mut Vec<Finding>) {
     let mut vars: Vec<(String, usize)> = vec![]; // name, index of the name at its assignment
@@ -406,10 +472,17 @@ mod tests {
     use super::*;
 
     fn codes(src: &str) -> Vec<(&'static str, usize)> {
-        lint(src, &KernelContext { local_size: [256, 1, 1], smallest_subgroup: Some((4, "lavapipe".into())) })
-            .into_iter()
-            .map(|f| (f.code, f.line))
-            .collect()
+        lint(
+            src,
+            &KernelContext {
+                local_size: [256, 1, 1],
+                smallest_subgroup: Some((4, "lavapipe".into())),
+                required_subgroup_size: false,
+            },
+        )
+        .into_iter()
+        .map(|f| (f.code, f.line))
+        .collect()
     }
 
     #[test]
@@ -466,5 +539,24 @@ mod tests {
         assert!(codes("uint last = gl_SubgroupSize - 1;").is_empty());
         assert!(codes("uint sg = id / gl_SubgroupSize;").is_empty());
         assert!(codes("if (gl_SubgroupInvocationID < gl_SubgroupSize / 2) {}").is_empty());
+    }
+
+    #[test]
+    fn cooperative_matrices_at_subgroup_scope_need_a_required_size() {
+        let src = "#version 450\n// coopmat<float16_t, gl_ScopeSubgroup, 16, 16, gl_MatrixUseA> in a comment\n\
+            coopmat<float16_t, gl_ScopeSubgroup, 16, 16, gl_MatrixUseA> a;\n\
+            coopmat<float, gl_ScopeSubgroup, 16, 8, gl_MatrixUseAccumulator> c;\n\
+            coopmat<float16_t, gl_ScopeWorkgroup, 64, 64, gl_MatrixUseB> w;\n";
+        assert_eq!(codes(src), [("W0507", 3)], "once, at the first, never in a comment");
+        let pinned = KernelContext { required_subgroup_size: true, ..KernelContext::default() };
+        assert_eq!(lint(src, &pinned), vec![]);
+        let d = coopmat_decls(src);
+        assert_eq!(
+            d.iter().map(|(l, d)| (*l, d.rows, d.cols, d.usage)).collect::<Vec<_>>(),
+            [(3, 16, 16, MatrixUse::A), (4, 16, 8, MatrixUse::Accumulator), (5, 64, 64, MatrixUse::B)]
+        );
+        assert_eq!((d[1].1.component, d[2].1.scope), (1, 2));
+        // A size given by a constant is not read.
+        assert_eq!(coopmat_decls("coopmat<float16_t, gl_ScopeSubgroup, TILE, 16, gl_MatrixUseA> a;"), vec![]);
     }
 }

@@ -3,7 +3,8 @@
 //! Why here and why these: the description promises that the host layout, the tokens and the
 //! struct a compute shader writes agree; the kernel is the one artifact dgcc does not generate,
 //! so it is where they can still disagree. [`check_kernels`] reads each kernel and
-//! - lints its source for subgroup misuse (W0501–W0504, always: they need only the text);
+//! - lints its source for subgroup misuse (W0501–W0504, W0507, always: they need only the
+//!   text), and compares the cooperative matrices it declares with each target's shapes (E0584);
 //! - with the `shaderc` feature, compiles it (GLSL → SPIR-V 1.3, which naga can read), and
 //!   checks with naga that the workgroup size is the description's `local_size` (E0582) and that
 //!   the `<Layout>Record` struct it writes has the manifest's offsets and stride (E0583).
@@ -43,9 +44,13 @@ pub const SKIPPED_CHECKS: &[&str] = &[];
 /// kernel `source` paths and profile paths are relative to.
 pub fn check_kernels(base_dir: &Path, pipeline: &ast::Pipeline, manifest: &Manifest) -> Vec<Diagnostic> {
     let mut out = vec![];
+    // The targets as written (a file's profile is named by its stem, which the kernels'
+    // decisions are keyed by).
+    let profiles: Vec<dgcc_core::device::Profile> =
+        pipeline.targets.iter().filter_map(|t| dgcc_core::device::resolve(&t.node, base_dir).ok()).collect();
     for kernel in &pipeline.kernels {
         let compiled = manifest.kernels.iter().find(|k| k.name == kernel.name.node);
-        check_kernel(base_dir, &kernel.node, compiled, manifest, &mut out);
+        check_kernel(base_dir, &kernel.node, compiled, manifest, &profiles, &mut out);
     }
     out
 }
@@ -63,6 +68,7 @@ fn check_kernel(
     kernel: &ast::Kernel,
     compiled: Option<&CompiledKernel>,
     manifest: &Manifest,
+    profiles: &[dgcc_core::device::Profile],
     out: &mut Vec<Diagnostic>,
 ) {
     let path = base_dir.join(&kernel.source.node);
@@ -82,6 +88,7 @@ fn check_kernel(
     let ctx = lint::KernelContext {
         local_size: kernel.local_size.node,
         smallest_subgroup: compiled.and_then(|k| smallest_subgroup(base_dir, k)),
+        required_subgroup_size: matches!(kernel.subgroup.node, ast::SubgroupReq::Required { .. }),
     };
     for f in lint::lint(&source, &ctx) {
         let line_text = source.lines().nth(f.line.saturating_sub(1)).unwrap_or("").trim();
@@ -93,6 +100,9 @@ fn check_kernel(
             d = d.target(t);
         }
         out.push(d);
+    }
+    if let Some(k) = compiled {
+        coopmat_checks(base_dir, &source, kernel, k, profiles, out);
     }
     #[cfg(feature = "shaderc")]
     compiled_checks(&path, &source, kernel, manifest, out);
@@ -117,12 +127,81 @@ fn smallest_subgroup(base_dir: &Path, k: &CompiledKernel) -> Option<(u32, String
         .min()
 }
 
+/// E0584: every cooperative matrix the kernel declares against each target's
+/// cooperative-matrix properties; W0012 for a target that does not state them.
+fn coopmat_checks(
+    base_dir: &Path,
+    source: &str,
+    kernel: &ast::Kernel,
+    k: &CompiledKernel,
+    profiles: &[dgcc_core::device::Profile],
+    out: &mut Vec<Diagnostic>,
+) {
+    let decls = lint::coopmat_decls(source);
+    if decls.is_empty() {
+        return;
+    }
+    for target in k.targets.keys() {
+        let profile = match profiles.iter().find(|p| &p.name == target) {
+            Some(p) => p.clone(),
+            None => match dgcc_core::device::resolve(target, base_dir) {
+                Ok(p) => p,
+                Err(_) => continue,
+            },
+        };
+        let target = &profile.name;
+        let Some(props) = &profile.cooperative_matrix else {
+            out.push(
+                Diagnostic::new("W0012", format!("target `{target}` does not state its cooperative-matrix properties"))
+                    .primary(kernel.source.span, format!("kernel `{}` declares cooperative matrices", kernel.name.node))
+                    .note("dgcc needs VkCooperativeMatrixPropertiesKHR to check the kernel's tile shapes; that check was skipped for this target (`--strict` makes this an error)")
+                    .note("help: write the profile on the device with `dgcc probe`, which reads them with vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR")
+                    .target(target.clone()),
+            );
+            continue;
+        };
+        let mut seen = vec![];
+        for (line, d) in &decls {
+            if seen.contains(d) || props.shapes.iter().any(|s| d.runs_on(s)) {
+                continue;
+            }
+            seen.push(*d);
+            let line_text = source.lines().nth(line.saturating_sub(1)).unwrap_or("").trim();
+            let listed = props.describe(d.scope);
+            out.push(
+                Diagnostic::new(
+                    "E0584",
+                    format!(
+                        "{}:{line}: a {}×{} {} {} matrix at {} scope is no cooperative-matrix shape of {target}",
+                        kernel.source.node,
+                        d.rows,
+                        d.cols,
+                        dgcc_core::device::coopmat::component_name(d.component),
+                        d.usage.glsl(),
+                        dgcc_core::device::coopmat::scope_name(d.scope)
+                    ),
+                )
+                .primary(kernel.source.span, format!("in kernel `{}`", kernel.name.node))
+                .note(format!("{line} | {line_text}"))
+                .note(if listed.is_empty() {
+                    format!("{target} states no cooperative-matrix shape at that scope")
+                } else {
+                    format!("{target} runs (M×N×K A×B+C=result): {}", listed.join(", "))
+                })
+                .note("help: use a tile of a listed shape (A is M×K, B is K×N, the accumulator M×N), or leave the target out")
+                .target(target.clone()),
+            );
+        }
+    }
+}
+
 fn help(code: &str) -> &'static str {
     match code {
         "W0501" => "help: use gl_SubgroupSize, gl_SubgroupInvocationID and gl_SubgroupID, or pin the size with `subgroup: Required(size: Fixed(N), full: true)`; widths range from 4 (lavapipe) to 128 (Adreno)",
         "W0502" => "help: size it by the local size divided by the smallest subgroup size of the targets, or pin the subgroup size",
         "W0503" => "help: a ballot is a uvec4 (lanes 32-63 in .y, 64-127 in .z and .w); use subgroupBallotBitCount, subgroupBallotExclusiveBitCount or subgroupBallotFindLSB",
         "W0504" => "help: count active lanes with subgroupBallotBitCount(subgroupBallot(true)), or require full subgroups",
+        "W0507" => "help: pin the size the tile shape is written for with `subgroup: Required(size: Fixed(N), full: true)`; a subgroup-scope matrix is spread over one subgroup's lanes",
         _ => "",
     }
 }

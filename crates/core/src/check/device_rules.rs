@@ -8,7 +8,7 @@
 //! finding here names the target and the device value it was compared with
 //! ("stride 2064 exceeds maxIndirectCommandsIndirectStride = 2048 on radv"). Values are asked
 //! for only when a rule needs them, so a profile lacking `meshShader` is fine until a layout
-//! uses a mesh token; then it is reported once (E0021).
+//! uses a mesh token; then it is reported once (W0012, a warning; an error under `--strict`).
 
 use super::finding::{Finding, Location, RangePart, TokenPart};
 use super::layout_rules::{show, COMPUTE, GRAPHICS, RAY_TRACING};
@@ -36,22 +36,12 @@ pub fn device_findings(
     out
 }
 
-/// Rules on the pipeline as a whole for one target: the DGC feature itself and the pipeline's
-/// push-constant ranges against `maxPushConstantsSize`.
+/// Rules on the pipeline as a whole for one target: the pipeline's push-constant ranges against
+/// `maxPushConstantsSize` (a target without the DGC feature is checked per layout, against
+/// the fallback: `target_findings`).
 pub fn pipeline_target_findings(ranges: &[PushConstantRange], profile: &Profile) -> Vec<Finding> {
     let mut q = Query::new(profile);
     let mut out = vec![];
-    if q.flag(DeviceGeneratedCommands, "that device-generated commands are supported") == Some(false) {
-        out.push(
-            Finding::new(
-                "E0214",
-                Location::Target,
-                format!("{} does not support device-generated commands", q.target()),
-            )
-            .label(format!("deviceGeneratedCommands = false on {}", q.target()))
-            .help("remove the target, or run the pipeline through the runtime's multi-draw-indirect fallback there"),
-        );
-    }
     for (i, r) in ranges.iter().enumerate() {
         let at = |part| Location::PushConstantRange { index: i, part };
         push_space(&mut q, r, at(RangePart::Offset), at(RangePart::Size), "this push-constant range", &mut out);
@@ -101,7 +91,15 @@ fn push_space(
 }
 
 /// The device-dependent rules for one layout on one target.
+///
+/// On a target without device-generated commands (`deviceGeneratedCommands = false`) no
+/// indirect-commands layout is created, so none of those rules apply: what must hold is that
+/// the runtime's multi-draw-indirect fallback runs the layout (E0214 names the token that
+/// stops it).
 pub fn target_findings(layout: &CompiledLayout, profile: &Profile) -> Vec<Finding> {
+    if profile.value(DeviceGeneratedCommands) == Some(0) {
+        return super::fallback::fallback_findings(layout, profile);
+    }
     let mut q = Query::new(profile);
     let mut out = vec![];
     limits(&mut q, layout, &mut out);
@@ -171,10 +169,17 @@ fn limits(q: &mut Query, layout: &CompiledLayout, out: &mut Vec<Finding>) {
         if let Some(max) = q.get(MaxIndirectSequenceCount, "`max_sequences`") {
             if layout.max_sequences as u64 > max {
                 out.push(
-                    Finding::new("E0204", Location::MaxSequences, format!("`max_sequences: {}` exceeds {}", layout.max_sequences, q.show(MaxIndirectSequenceCount, max)))
-                        .label(format!("{} > {}", layout.max_sequences, Limit::MaxIndirectSequenceCount.format(max)))
-                        .note("the same bound applies to the memory-requirements query (VUID-VkGeneratedCommandsMemoryRequirementsInfoEXT-maxSequencesCount-11009)")
-                        .help(format!("lower `max_sequences` to {max} and execute larger streams in several calls")),
+                    Finding::new(
+                        "E0204",
+                        Location::MaxSequences,
+                        format!(
+                            "`max_sequences: {}` exceeds {}",
+                            layout.max_sequences,
+                            q.show(MaxIndirectSequenceCount, max)
+                        ),
+                    )
+                    .label(format!("{} > {}", layout.max_sequences, Limit::MaxIndirectSequenceCount.format(max)))
+                    .help(format!("lower `max_sequences` to {max} and execute larger streams in several calls")),
                 );
             }
         }
@@ -238,12 +243,55 @@ fn token(q: &mut Query, layout: &CompiledLayout, i: usize, t: &CompiledToken, ou
         }
     }
     gates(q, i, t, out);
-    if let Some(r) = &t.push_constant {
+    if t.token_type.is_push_data() {
+        push_data(q, i, t, out);
+    } else if let Some(r) = &t.push_constant {
         let what = format!("the push-constant range of `{}`", t.name);
         push_space(q, r, at(TokenPart::PushOffset), at(TokenPart::PushSize), &what, out);
     }
     if let Some(set) = &t.execution_set {
         execution_set(q, layout, i, set, out);
+    }
+}
+
+/// The push-data tokens: the descriptorHeap feature (11332), then the bytes they write
+/// against maxPushDataSize (no VUID; E0313).
+fn push_data(q: &mut Query, i: usize, t: &CompiledToken, out: &mut Vec<Finding>) {
+    match q.flag(DescriptorHeap, "push-data tokens") {
+        Some(false) => {
+            out.push(
+                Finding::new(
+                    "E0216",
+                    Location::token(i, TokenPart::Kind),
+                    format!("{} needs descriptorHeap, which is false on {}", show(t), q.target()),
+                )
+                .label(format!("descriptorHeap = false on {}", q.target()))
+                .note("PUSH_DATA and PUSH_DATA_SEQUENCE_INDEX update the push data of VK_EXT_descriptor_heap")
+                .help("drop the target, or push through `PushConstant` / `SequenceIndex` and a pipeline layout's push-constant ranges there"),
+            );
+        }
+        Some(true) => {
+            let Some(r) = t.push_constant else { return };
+            let Some(max) = q.get(MaxPushDataSize, "push-data tokens") else { return };
+            let end = r.offset as u64 + r.size as u64;
+            if end > max {
+                out.push(
+                    Finding::new(
+                        "E0313",
+                        Location::token(i, TokenPart::PushSize),
+                        format!(
+                            "`{}` writes push-data bytes {}..{end}, past {}",
+                            t.name,
+                            r.offset,
+                            q.show(MaxPushDataSize, max)
+                        ),
+                    )
+                    .label(format!("ends at byte {end}"))
+                    .help(format!("keep push data within the first {max} bytes, or push a buffer address instead")),
+                );
+            }
+        }
+        None => {}
     }
 }
 

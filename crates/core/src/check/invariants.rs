@@ -1,7 +1,8 @@
 //! The layout invariants: what every laid-out layout satisfies, as findings with codes.
 //!
-//! 1. Tokens are in order and do not overlap: each offset is ≥ the end of the previous
-//!    token's data (E0130 out of order, E0401 overlapping).
+//! 1. Tokens are in order: each offset is ≥ the previous token's (E0130). Token data may
+//!    overlap, which the spec allows: a warning (W0011) names what shares bytes, never for a
+//!    sequence index, whose data is a placeholder no one reads.
 //! 2. Every offset is a multiple of 4 (E0132), and every record member sits at a multiple of
 //!    its GLSL alignment under the layout's `glsl_layout` (E0403).
 //! 3. Every token's data lies inside the record: `offset + size ≤ stride` (E0404).
@@ -9,6 +10,8 @@
 //!    is a power of two of at least 4 (E0410).
 //! 5. The record members tile `[0, stride)` exactly, in increasing offset, each inside the
 //!    token it belongs to (E0410).
+//! 6. The record-time requirements, when the manifest states them, are those the layout
+//!    implies (`crate::requirements::requirements_of`; E0410).
 //!
 //! Why here and as findings: the layout engine guarantees them for what it produces, but a
 //! manifest can also be written by an older dgcc or edited by hand, and three consumers rely on
@@ -16,7 +19,7 @@
 //! the emitters refuse to print a struct whose offsets do not hold, and the runtime refuses a
 //! layout whose token data run past the stride before `vkCreateIndirectCommandsLayoutEXT`,
 //! which would accept it. One function, one set of codes: where the layout engine reports the
-//! same mistake in a description (E0401, E0403–E0406), the manifest gets that code; what only
+//! same mistake in a description (W0011, E0403–E0406), the manifest gets that code; what only
 //! an edited manifest can break (the record) is E0410.
 //!
 //! [`invariant_findings`] checks everything; [`stream_findings`] only what the runtime reads
@@ -34,11 +37,35 @@ pub fn invariant_findings(l: &CompiledLayout) -> Vec<Finding> {
     record_align(l, &mut out);
     tokens(l, true, &mut out);
     record(l, &mut out);
+    requirements(l, &mut out);
     out
 }
 
+/// A manifest's record-time requirements, when it states them, are the ones its layout implies
+/// (E0410): an edited list would make the generated checks disagree with the runtime's.
+fn requirements(l: &CompiledLayout, out: &mut Vec<Finding>) {
+    if l.requirements.is_empty() {
+        return;
+    }
+    let derived = crate::requirements::requirements_of(l);
+    if l.requirements != derived {
+        out.push(
+            Finding::new(
+                "E0410",
+                Location::Layout,
+                format!(
+                    "the manifest's requirements of `{}` are not the ones its tokens and flags imply ({})",
+                    l.name,
+                    derived.iter().map(|r| r.kind()).collect::<Vec<_>>().join(", ")
+                ),
+            )
+            .label("requirements"),
+        );
+    }
+}
+
 /// The invariants about the stream's bytes that `structure_findings` does not check: the
-/// stride a multiple of 4 (E0405), tokens not overlapping (E0401) and inside the stride
+/// stride a multiple of 4 (E0405), tokens sharing bytes (W0011, a warning) and inside the stride
 /// (E0404). What the runtime adds before creating a layout.
 pub fn stream_findings(l: &CompiledLayout) -> Vec<Finding> {
     let mut out = vec![];
@@ -91,6 +118,8 @@ fn record_align(l: &CompiledLayout, out: &mut Vec<Finding>) {
 /// not overlapping, inside the stride.
 fn tokens(l: &CompiledLayout, structure: bool, out: &mut Vec<Finding>) {
     let at = |i| Location::token(i, TokenPart::Offset);
+    // The furthest end of the data of the tokens so far: a token that starts before it shares
+    // bytes with an earlier token (or is out of order).
     let mut end = 0u64;
     for (i, t) in l.tokens.iter().enumerate() {
         let offset = t.offset as u64;
@@ -111,19 +140,45 @@ fn tokens(l: &CompiledLayout, structure: bool, out: &mut Vec<Finding>) {
                         .related(at(i - 1), format!("`{}` is at {}", p.name, p.offset)),
                     );
                 }
-            } else {
-                out.push(
-                    Finding::new(
-                        "E0401",
+            } else if !t.token_type.is_sequence_index() {
+                // Sharing bytes is legal: a warning naming every earlier token that reads them
+                // (sequence indices, whose placeholder no one reads, left out on both sides).
+                let token_end = offset + t.size as u64;
+                let shared: Vec<usize> = (0..i)
+                    .filter(|&j| {
+                        let q = &l.tokens[j];
+                        !q.token_type.is_sequence_index()
+                            && (q.offset as u64) < token_end
+                            && q.offset as u64 + q.size as u64 > offset
+                    })
+                    .collect();
+                if let Some(&far) = shared.iter().max_by_key(|&&j| l.tokens[j].offset as u64 + l.tokens[j].size as u64)
+                {
+                    let r = &l.tokens[far];
+                    let r_end = r.offset as u64 + r.size as u64;
+                    let mut f = Finding::new(
+                        "W0011",
                         at(i),
                         format!(
-                            "`{}` at offset {} overlaps the previous token's data, which runs to byte {end}",
-                            t.name, t.offset
+                            "`{}` at offset {} shares bytes {}..{} with `{}`, which reads bytes {}..{r_end}",
+                            t.name,
+                            t.offset,
+                            offset.max(r.offset as u64),
+                            token_end.min(r_end),
+                            r.name,
+                            r.offset
                         ),
                     )
-                    .label(format!("starts at {}", t.offset))
-                    .related(at(i - 1), format!("occupies bytes {}..{end}", p.offset)),
-                );
+                    .label(format!("`{}` reads bytes {}..{token_end}", t.name, t.offset));
+                    for j in shared {
+                        let q = &l.tokens[j];
+                        f = f.related(
+                            Location::token(j, TokenPart::Offset),
+                            format!("`{}` reads bytes {}..{}", q.name, q.offset, q.offset as u64 + q.size as u64),
+                        );
+                    }
+                    out.push(f);
+                }
             }
         }
         if structure && !t.offset.is_multiple_of(4) {
@@ -132,7 +187,11 @@ fn tokens(l: &CompiledLayout, structure: bool, out: &mut Vec<Finding>) {
                     .label("not 4-byte aligned"),
             );
         }
-        end = offset + t.size as u64;
+        let token_end = offset + t.size as u64;
+        if token_end > end {
+            end = token_end;
+        }
+        let end = token_end;
         if end > l.stride as u64 {
             out.push(
                 Finding::new(
@@ -273,14 +332,29 @@ mod tests {
     }
 
     #[test]
-    fn overlapping_tokens_are_e0401() {
+    fn overlapping_tokens_are_a_warning_w0011() {
         let mut l = good();
         l.tokens[2].offset = 20;
         l.tokens[2].size = 24;
         let f = stream_findings(&l);
-        assert_eq!(codes(&f), ["E0401"]);
+        assert_eq!(codes(&f), ["W0011"]);
+        assert!(!f[0].is_error(), "the spec allows shared bytes");
         assert_eq!(f[0].location, Location::token(2, TokenPart::Offset));
         assert_eq!(f[0].related[0].0, Location::token(1, TokenPart::Offset));
+    }
+
+    #[test]
+    fn a_sequence_index_never_shares_bytes() {
+        use crate::tokens::TokenType::SequenceIndex;
+        // A sequence index on another token's bytes (4..8 of `object`)…
+        let mut l = good();
+        (l.tokens[1].token_type, l.tokens[1].offset, l.tokens[1].size) = (SequenceIndex, 4, 4);
+        assert_eq!(stream_findings(&l), vec![]);
+        // …and a token on a sequence index's (`indices` at 0, on the index at 0..4).
+        let mut l = good();
+        (l.tokens[0].token_type, l.tokens[0].size) = (SequenceIndex, 4);
+        l.tokens[1].offset = 0;
+        assert_eq!(stream_findings(&l), vec![]);
     }
 
     #[test]

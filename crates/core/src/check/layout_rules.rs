@@ -23,6 +23,9 @@ const VERTEX: u32 = 0x1;
 const MESH: u32 = 0x80;
 /// `VK_INDIRECT_COMMANDS_LAYOUT_USAGE_UNORDERED_SEQUENCES_BIT_EXT`.
 const UNORDERED_SEQUENCES: u32 = 0x2;
+/// `VK_SHADER_STAGE_ALL`: the stages of every push-data range (11333), and a stage group of its
+/// own for a layout's stages under descriptor heaps (11112).
+pub(crate) const ALL_STAGES: u32 = 0x7FFF_FFFF;
 /// The stage groups of VUID 11112: a layout's stages come from exactly one.
 const GROUPS: [(u32, &str); 4] = [
     (0x1F, "graphics (Vertex, TessControl, TessEval, Geometry, Fragment)"),
@@ -68,7 +71,14 @@ fn order(layout: &CompiledLayout, out: &mut Vec<Finding>) {
     let of = |tt: TokenType| -> Vec<usize> { (0..tokens.len()).filter(|&i| tokens[i].token_type == tt).collect() };
     let actions: Vec<usize> = (0..tokens.len()).filter(|&i| tokens[i].token_type.is_action()).collect();
     let last = tokens.len().saturating_sub(1);
-    if actions.is_empty() {
+    if tokens.is_empty() {
+        out.push(
+            Finding::new("E0109", Location::Layout, format!("layout `{}` has no tokens", layout.name))
+                .label("tokenCount = 0")
+                .note("a layout is the list of tokens of one sequence; the list must not be empty")
+                .help("list the tokens of one sequence, ending with its action, e.g. `tokens: [Draw]`"),
+        );
+    } else if actions.is_empty() {
         out.push(
             Finding::new("E0101", Location::Layout, format!("layout `{}` has no action token", layout.name))
                 .label("no Draw, Dispatch, DrawMeshTasks or TraceRays2 token")
@@ -132,6 +142,28 @@ fn order(layout: &CompiledLayout, out: &mut Vec<Finding>) {
                 .related(kind(seq[0]), "the first one")
                 .note("this also breaks VUID-VkIndirectCommandsLayoutCreateInfoEXT-pTokens-11094 (at most one SEQUENCE_INDEX or PUSH_DATA_SEQUENCE_INDEX token)")
                 .help("every sequence index token pushes the same value; keep one and read it where needed"),
+        );
+    }
+
+    // 11094: one token of either sequence-index kind. Two SEQUENCE_INDEX tokens are E0105
+    // (which names 11094 too); a pair with a PUSH_DATA_SEQUENCE_INDEX is this rule alone.
+    let any_seq: Vec<usize> = (0..tokens.len()).filter(|&i| tokens[i].token_type.is_sequence_index()).collect();
+    for &s in any_seq.iter().skip(1) {
+        let first = any_seq[0];
+        let both_plain = tokens[s].token_type == TokenType::SequenceIndex && seq.first() != Some(&s) && seq.len() > 1;
+        if both_plain {
+            continue;
+        }
+        out.push(
+            Finding::new(
+                "E0124",
+                kind(s),
+                format!("{} is a second token that pushes the sequence index", show(&tokens[s])),
+            )
+            .label("second sequence index")
+            .related(kind(first), format!("{} pushes it already", show(&tokens[first])))
+            .note("a layout has at most one SEQUENCE_INDEX or PUSH_DATA_SEQUENCE_INDEX token")
+            .help("keep one; every sequence-index token pushes the same value"),
         );
     }
 
@@ -222,7 +254,7 @@ fn stages(layout: &CompiledLayout, out: &mut Vec<Finding>) {
         );
         return;
     }
-    if !GROUPS.iter().any(|(g, _)| s & !g == 0) {
+    if s != ALL_STAGES && !GROUPS.iter().any(|(g, _)| s & !g == 0) {
         let present: Vec<&str> = GROUPS.iter().filter(|(g, _)| s & g != 0).map(|(_, n)| *n).collect();
         out.push(
             Finding::new(
@@ -304,12 +336,21 @@ fn token_stage_rules(layout: &CompiledLayout, i: usize, t: &CompiledToken) -> Ve
     if s & GRAPHICS != 0 && matches!(tt, TokenType::Dispatch | TokenType::TraceRays2) {
         out.extend(forbids("E0115", "graphics", "graphics state tokens and draws"));
     }
-    let general = matches!(tt, TokenType::ExecutionSet | TokenType::PushConstant | TokenType::SequenceIndex);
+    let general =
+        matches!(tt, TokenType::ExecutionSet | TokenType::PushConstant | TokenType::SequenceIndex) || tt.is_push_data();
     if s & COMPUTE != 0 && !(general || tt == TokenType::Dispatch) {
-        out.extend(forbids("E0116", "compute", "ExecutionSet, PushConstant, SequenceIndex and Dispatch"));
+        out.extend(forbids(
+            "E0116",
+            "compute",
+            "ExecutionSet, PushConstant, SequenceIndex, PushData, PushDataSequenceIndex and Dispatch",
+        ));
     }
     if s & RAY_TRACING != 0 && !(general || tt == TokenType::TraceRays2) {
-        out.extend(forbids("E0117", "ray tracing", "ExecutionSet, PushConstant, SequenceIndex and TraceRays2"));
+        out.extend(forbids(
+            "E0117",
+            "ray tracing",
+            "ExecutionSet, PushConstant, SequenceIndex, PushData, PushDataSequenceIndex and TraceRays2",
+        ));
     }
     out
 }
@@ -371,6 +412,25 @@ fn numbers(layout: &CompiledLayout, out: &mut Vec<Finding>) {
                     .help("give the number of pipelines or shaders the set holds (at least 1)"),
                 );
             }
+            let stages = set.stages.count_ones();
+            if set.kind == 1 && set.max_entries > 0 && set.max_entries < stages {
+                out.push(
+                    Finding::new(
+                        "E0612",
+                        Location::token(i, TokenPart::MaxEntries),
+                        format!(
+                            "shader-object execution set `{}` has `max_entries: {}` but {stages} stages ({})",
+                            t.name,
+                            set.max_entries,
+                            stage_list(set.stages)
+                        ),
+                    )
+                    .label(format!("{} < {stages}", set.max_entries))
+                    .related(Location::token(i, TokenPart::Stages), format!("{stages} initial shaders, one per stage"))
+                    .note("the set is created with one initial shader per stage, and maxShaderCount must be at least their number")
+                    .help(format!("set `max_entries` to at least {stages}")),
+                );
+            }
             if set.stages == 0 {
                 out.push(
                     Finding::new(
@@ -395,7 +455,25 @@ fn numbers(layout: &CompiledLayout, out: &mut Vec<Finding>) {
                 );
             }
         }
-        if t.token_type == TokenType::SequenceIndex {
+        if t.token_type.is_push_data() {
+            if let Some(r) = t.push_constant {
+                if r.stages != ALL_STAGES {
+                    out.push(
+                        Finding::new(
+                            "E0312",
+                            Location::token(i, TokenPart::Stages),
+                            format!(
+                                "push-data token `{}` updates {}, not every stage (VK_SHADER_STAGE_ALL)",
+                                t.name,
+                                stage_list(r.stages)
+                            ),
+                        )
+                        .label("stages must be VK_SHADER_STAGE_ALL (0x7FFFFFFF)"),
+                    );
+                }
+            }
+        }
+        if t.token_type.is_sequence_index() {
             if let Some(r) = t.push_constant {
                 if r.size != 4 {
                     out.push(

@@ -18,13 +18,14 @@
 //!   collects every diagnostic (it never stops at the first).
 //!
 //! Codes and explanations live in the rule registry (`crate::rules`, `validation/` files);
-//! what the layout engine already reports (overlap E0401, past the stride E0404, …) is not
+//! what the layout engine already reports (shared bytes W0011, past the stride E0404, …) is not
 //! reported again by `layout_findings`. Those are the layout invariants
 //! ([`invariants`]): the layout engine re-checks its result with them,
 //! the emitters refuse a manifest that breaks them, and [`device_findings`] adds the ones about
 //! the stream's bytes, so the runtime refuses an edited manifest with `dgcc check`'s code.
 
 pub mod device_rules;
+pub mod fallback;
 pub mod finding;
 pub mod invariants;
 pub mod kernel_rules;
@@ -34,6 +35,7 @@ pub mod push_rules;
 pub mod query;
 
 pub use device_rules::{device_findings, pipeline_target_findings, target_findings};
+pub use fallback::{fallback_blocker, fallback_findings};
 pub use finding::{has_errors, Finding, KernelPart, Location, RangePart, TokenPart};
 pub use invariants::{invariant_findings, stream_findings};
 pub use kernel_rules::{kernel_findings, kernel_shape_findings};
@@ -49,12 +51,12 @@ pub fn layout_findings(layout: &CompiledLayout, ranges: &[PushConstantRange]) ->
     out
 }
 
-/// Keep the first `E0021` per (target, message): one report per missing value and target,
+/// Keep the first `W0012` or `W0013` per (target, message): one report per missing value and target,
 /// however many rules and layouts asked for it.
 pub fn dedup_missing(findings: &mut Vec<Finding>) {
     let mut seen: Vec<(Option<String>, String)> = vec![];
     findings.retain(|f| {
-        if f.code != "E0021" {
+        if f.code != "W0012" && f.code != "W0013" {
             return true;
         }
         let key = (f.target.clone(), f.message.clone());

@@ -99,6 +99,13 @@ pub fn token_range_findings(layout: &CompiledLayout, ranges: &[PushConstantRange
         let t = &layout.tokens[i];
         let at = |part| Location::token(i, part);
         let what = format!("the push-constant range of `{}`", t.name);
+        if t.token_type.is_push_data() {
+            // Push data has no pipeline-layout ranges to lie in (11132 is for PUSH_CONSTANT and
+            // SEQUENCE_INDEX) and its stages are VK_SHADER_STAGE_ALL (E0312, with the layout
+            // rules); its bound is the device's maxPushDataSize (E0313).
+            range_shape(r.offset, r.size, at(TokenPart::PushOffset), at(TokenPart::PushSize), &what, &mut out);
+            continue;
+        }
         if r.stages == 0 {
             out.push(
                 Finding::new("E0121", at(TokenPart::Stages), format!("`{}` pushes to no stages", t.name))

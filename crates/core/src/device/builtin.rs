@@ -6,12 +6,20 @@
 //! Mesa source of the named driver (`radv_physical_device.c`, `nvk_physical_device.c`).
 //! A value no source confirms is left out, so a rule that needs it reports it as missing
 //! rather than trusting a guess: `radv` and `nvk` do not state `VK_NV_mesh_shader`, because
-//! the Mesa files cited here were not read for their extension tables.
+//! the Mesa files cited here were not read for their extension tables; `nvidia` does not state
+//! its cooperative-matrix shapes: the H200 lists VK_KHR_cooperative_matrix (its vulkaninfo),
+//! but the shape list was never read there (the Vulkan ICD does not start in the container the
+//! project measures in), and `dgcc probe` on the device writes it; `radv` does not
+//! state mesh shading, which depends on the GPU generation: `radv-mesh` is RADV on the GPUs
+//! that have it. `anv` is a device without VK_EXT_device_generated_commands: on it, `dgcc
+//! check` proves that the runtime's multi-draw-indirect fallback runs each layout (E0214
+//! names the token that stops it), and the DGC limits do not apply.
 
+use super::coopmat::CoopMatrices;
 use super::{Limit, Profile, ProfileSource};
 use Limit::*;
 
-pub const BUILTIN_NAMES: [&str; 5] = ["minimum", "lavapipe", "nvidia", "radv", "nvk"];
+pub const BUILTIN_NAMES: [&str; 7] = ["minimum", "lavapipe", "nvidia", "radv", "radv-mesh", "nvk", "anv"];
 
 pub fn builtin_names() -> &'static [&'static str] {
     &BUILTIN_NAMES
@@ -23,7 +31,9 @@ pub fn builtin(name: &str) -> Option<Profile> {
         "lavapipe" => lavapipe(),
         "nvidia" => nvidia(),
         "radv" => radv(),
+        "radv-mesh" => radv_mesh(),
         "nvk" => nvk(),
+        "anv" => anv(),
         _ => return None,
     })
 }
@@ -78,6 +88,12 @@ fn minimum() -> Profile {
     p.set_cited(SubgroupSizeControl, 1, SPEC13);
     p.set_cited(ComputeFullSubgroups, 1, SPEC13);
     p.set_cited(NvMeshShader, 0, "[spec] VK_NV_mesh_shader is an optional extension");
+    p.set_cited(DescriptorHeap, 0, "[spec] VK_EXT_descriptor_heap is an optional extension");
+    p.set_cited(MaxPushDataSize, 0, "[spec] no push data without VK_EXT_descriptor_heap");
+    p.cooperative_matrix = Some(CoopMatrices {
+        shapes: vec![],
+        citation: "[spec] VK_KHR_cooperative_matrix is an optional extension".into(),
+    });
     p
 }
 
@@ -129,6 +145,16 @@ fn lavapipe() -> Profile {
         0,
         "[measured] lavapipe, Mesa 25.0.7: its vulkaninfo extension list (tests/profiles/lavapipe-vulkaninfo-1.3.239.json) has no VK_NV_mesh_shader",
     );
+    p.set_cited(
+        DescriptorHeap,
+        0,
+        "[measured] lavapipe, Mesa 25.0.7: its vulkaninfo extension list (tests/profiles/lavapipe-vulkaninfo-1.3.239.json) has no VK_EXT_descriptor_heap",
+    );
+    p.set_cited(MaxPushDataSize, 0, "[measured] lavapipe, Mesa 25.0.7: no VK_EXT_descriptor_heap, so no push data");
+    p.cooperative_matrix = Some(CoopMatrices {
+        shapes: vec![],
+        citation: "[measured] lavapipe, Mesa 25.0.7: `dgcc probe` finds no VK_KHR_cooperative_matrix".into(),
+    });
     p
 }
 
@@ -181,6 +207,12 @@ fn nvidia() -> Profile {
         1,
         "[measured] NVIDIA H200 580.159.04: vulkaninfo and `dgcc probe` (tests/profiles/nvidia-h200-probe.json) list VK_NV_mesh_shader",
     );
+    p.set_cited(
+        DescriptorHeap,
+        0,
+        "[measured] NVIDIA H200 580.159.04: neither vulkaninfo nor `dgcc probe` (tests/profiles/nvidia-h200-probe.json) lists VK_EXT_descriptor_heap",
+    );
+    p.set_cited(MaxPushDataSize, 0, "[measured] NVIDIA H200 580.159.04: no VK_EXT_descriptor_heap, so no push data");
     p
 }
 
@@ -224,6 +256,61 @@ fn radv() -> Profile {
     ] {
         p.set_cited(l, v, "[src] Mesa radv_physical_device.c (compute rows not verified on hardware)");
     }
+    p
+}
+
+/// `radv` on RDNA2 and newer, where RADV enables mesh and task shading.
+fn radv_mesh() -> Profile {
+    let mut p = radv();
+    p.name = "radv-mesh".into();
+    p.description =
+        "Mesa RADV on RDNA2 or newer (GFX10.3+): `radv` with VK_EXT_mesh_shader's meshShader and taskShader".into();
+    for l in [MeshShader, TaskShader] {
+        p.set_cited(
+            l,
+            1,
+            "[src] Mesa radv_physical_device.c: meshShader = taskShader = radv_taskmesh_enabled(), true on GFX10.3+ (RDNA2 and newer) with NGG, ACO and a compute queue",
+        );
+    }
+    p
+}
+
+/// Intel's Mesa driver, which does not expose VK_EXT_device_generated_commands.
+fn anv() -> Profile {
+    let mut p = Profile::new(
+        "anv",
+        "Mesa ANV (Intel Gen12/Xe-HPG): no VK_EXT_device_generated_commands, so layouts run through the runtime's multi-draw-indirect fallback",
+        ProfileSource::Builtin,
+    );
+    p.set_cited(
+        DeviceGeneratedCommands,
+        0,
+        "[src] Mesa src/intel/vulkan has no VK_EXT_device_generated_commands implementation, and no 2026 ANV gpuinfo.org export lists the extension (absence not confirmed on hardware)",
+    );
+    const ANV: &str =
+        "[src] Mesa anv_physical_device.c get_properties_1_3 (Gen12/Xe-HPG; TGL maxComputeWorkgroupSubgroups)";
+    for (l, v) in [
+        (SubgroupSize, 32),
+        (MinSubgroupSize, 8),
+        (MaxSubgroupSize, 32),
+        (MaxComputeWorkgroupSubgroups, 64),
+        (RequiredSubgroupSizeStages, 0xE0),
+    ] {
+        p.set_cited(l, v, ANV);
+    }
+    p.set_cited(SubgroupSizeControl, 1, SPEC13);
+    p.set_cited(ComputeFullSubgroups, 1, SPEC13);
+    p.set_cited(
+        MaxComputeWorkGroupInvocations,
+        1024,
+        "[report] gpuinfo.org: 1024 on the ANV Gen12 devices listed (1792 on old Gen9)",
+    );
+    p.set_cited(
+        MaxPushConstantsSize,
+        128,
+        "[spec] Required Limits minimum (the ANV value was not read, so the least any device has)",
+    );
+    p.set_cited(DescriptorHeap, 0, "[spec] no device-generated commands, so no push-data tokens to run");
     p
 }
 

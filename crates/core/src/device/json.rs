@@ -10,7 +10,7 @@
 //! Why `Result<Profile, String>` and not diagnostics: a profile file is not the description the
 //! user is editing, so there is no span to point at; the caller (target resolution) wraps the
 //! message, which always starts with the file path, in the E0022 diagnostic. Values a file
-//! does not state stay `None`, so the rule that needs one reports it (E0021) instead of dgcc
+//! does not state stay `None`, so the rule that needs one reports it (the warning W0012) instead of dgcc
 //! guessing. Requirement profiles are accepted: every value is the bound each matching device
 //! meets (the lower bound of a "max" limit, the upper bound of `minSubgroupSize`, the bits
 //! every device has), which is exactly the conservative value a check against "any device that
@@ -20,6 +20,7 @@
 //! access is checked), and the `profile_json` fuzz target and a proptest hold it to that.
 
 mod caps_viewer;
+pub mod coopmat;
 mod flags;
 mod profiles_format;
 mod values;
@@ -87,6 +88,7 @@ fn from_value(root: Value, path: &Path) -> Result<Profile, String> {
     for (limit, value) in stated.iter() {
         profile.set_cited(limit, value, citation);
     }
+    profile.cooperative_matrix = coopmat::read(&root, citation)?;
     Ok(profile)
 }
 

@@ -7,13 +7,14 @@
 //! listing, the JSON loader and the live probe all agree on spelling. A device extension whose
 //! presence alone decides what is valid (`VK_NV_mesh_shader`: the `*_NV` mesh token values
 //! exist only with it) is a boolean value like a feature, named by the extension
-//! (`Limit::is_extension`), so rules, messages and E0021 treat it like any other value.
+//! (`Limit::is_extension`), so rules, messages and W0012 treat it like any other value.
 //!
 //! Sources: `builtin.rs` cites where each built-in value comes from; `json.rs` reads Vulkan
 //! Profiles JSON (what `vulkaninfo --json` and `dgcc probe` write) and VulkanCapsViewer
 //! reports; `show.rs` renders profiles for `dgcc profiles`.
 
 mod builtin;
+pub mod coopmat;
 pub mod json;
 pub mod show;
 
@@ -46,6 +47,8 @@ pub enum Limit {
     ShaderObject,
     SubgroupSizeControl,
     ComputeFullSubgroups,
+    /// `VkPhysicalDeviceDescriptorHeapFeaturesEXT::descriptorHeap` (VK_EXT_descriptor_heap).
+    DescriptorHeap,
     // Device extensions (present or absent, no struct of their own that dgcc reads)
     NvMeshShader,
     // Subgroups (Vulkan 1.1 / 1.3 properties)
@@ -63,6 +66,8 @@ pub enum Limit {
     MaxPushConstantsSize,
     MaxVertexInputBindings,
     MaxDrawIndirectCount,
+    /// `VkPhysicalDeviceDescriptorHeapPropertiesEXT::maxPushDataSize`.
+    MaxPushDataSize,
 }
 
 /// How a value is printed and compared.
@@ -79,7 +84,7 @@ pub enum LimitKind {
 }
 
 impl Limit {
-    pub const ALL: [Limit; 34] = [
+    pub const ALL: [Limit; 36] = [
         Limit::MaxIndirectPipelineCount,
         Limit::MaxIndirectShaderObjectCount,
         Limit::MaxIndirectSequenceCount,
@@ -100,6 +105,7 @@ impl Limit {
         Limit::ShaderObject,
         Limit::SubgroupSizeControl,
         Limit::ComputeFullSubgroups,
+        Limit::DescriptorHeap,
         Limit::NvMeshShader,
         Limit::SubgroupSize,
         Limit::MinSubgroupSize,
@@ -114,6 +120,7 @@ impl Limit {
         Limit::MaxPushConstantsSize,
         Limit::MaxVertexInputBindings,
         Limit::MaxDrawIndirectCount,
+        Limit::MaxPushDataSize,
     ];
 
     /// The Vulkan member name, as in the spec and in profile JSON.
@@ -143,6 +150,7 @@ impl Limit {
             Limit::ShaderObject => "shaderObject",
             Limit::SubgroupSizeControl => "subgroupSizeControl",
             Limit::ComputeFullSubgroups => "computeFullSubgroups",
+            Limit::DescriptorHeap => "descriptorHeap",
             Limit::NvMeshShader => "VK_NV_mesh_shader",
             Limit::SubgroupSize => "subgroupSize",
             Limit::MinSubgroupSize => "minSubgroupSize",
@@ -157,6 +165,7 @@ impl Limit {
             Limit::MaxPushConstantsSize => "maxPushConstantsSize",
             Limit::MaxVertexInputBindings => "maxVertexInputBindings",
             Limit::MaxDrawIndirectCount => "maxDrawIndirectCount",
+            Limit::MaxPushDataSize => "maxPushDataSize",
         }
     }
 
@@ -178,6 +187,7 @@ impl Limit {
             | Limit::ShaderObject
             | Limit::SubgroupSizeControl
             | Limit::ComputeFullSubgroups
+            | Limit::DescriptorHeap
             | Limit::NvMeshShader => LimitKind::Bool,
             _ => LimitKind::Count,
         }
@@ -195,6 +205,30 @@ impl Limit {
                 | Limit::ShaderObject
                 | Limit::SubgroupSizeControl
                 | Limit::ComputeFullSubgroups
+                | Limit::DescriptorHeap
+        )
+    }
+
+    /// Whether the value belongs to VK_EXT_device_generated_commands itself (its feature and
+    /// properties structs): a device file that states none of them was written by a tool older
+    /// than the extension (`vulkaninfo` before 1.3.296), or one that drops it (W0013).
+    pub const fn is_dgc_value(self) -> bool {
+        matches!(
+            self,
+            Limit::MaxIndirectPipelineCount
+                | Limit::MaxIndirectShaderObjectCount
+                | Limit::MaxIndirectSequenceCount
+                | Limit::MaxIndirectCommandsTokenCount
+                | Limit::MaxIndirectCommandsTokenOffset
+                | Limit::MaxIndirectCommandsIndirectStride
+                | Limit::SupportedIndirectCommandsInputModes
+                | Limit::SupportedIndirectCommandsShaderStages
+                | Limit::SupportedIndirectCommandsShaderStagesPipelineBinding
+                | Limit::SupportedIndirectCommandsShaderStagesShaderBinding
+                | Limit::DeviceGeneratedCommandsTransformFeedback
+                | Limit::DeviceGeneratedCommandsMultiDrawIndirectCount
+                | Limit::DeviceGeneratedCommands
+                | Limit::DynamicGeneratedPipelineLayout
         )
     }
 
@@ -266,6 +300,8 @@ pub struct Profile {
     values: [Option<u64>; Limit::ALL.len()],
     /// Per value, where it comes from (`[spec]`, `[measured] …`, `[src] …`).
     citations: [Option<&'static str>; Limit::ALL.len()],
+    /// `VkCooperativeMatrixPropertiesKHR` entries, when the profile states them.
+    pub cooperative_matrix: Option<coopmat::CoopMatrices>,
 }
 
 /// A rule asked for a value the profile does not state.
@@ -289,6 +325,7 @@ impl Profile {
             source,
             values: [None; Limit::ALL.len()],
             citations: [None; Limit::ALL.len()],
+            cooperative_matrix: None,
         }
     }
 

@@ -39,6 +39,7 @@ fn section(limit: Limit) -> &'static str {
         | MaxVertexInputBindings
         | MaxDrawIndirectCount => "VkPhysicalDeviceLimits",
         NvMeshShader => "device extensions",
+        MaxPushDataSize => "VkPhysicalDeviceDescriptorHeapPropertiesEXT",
         _ => "features",
     }
 }
@@ -76,6 +77,23 @@ pub fn render_profile(profile: &Profile) -> String {
         } else {
             let line = format!("  {:name_width$}  {:value_width$}  {cite}", limit.vk_name(), shown);
             let _ = writeln!(out, "{}", line.trim_end());
+        }
+    }
+    let _ = writeln!(out, "\ncooperative matrices (VkCooperativeMatrixPropertiesKHR, M×N×K A×B+C=result)");
+    match &profile.cooperative_matrix {
+        None => {
+            let _ = writeln!(out, "  (not stated)");
+        }
+        Some(m) => {
+            let _ = writeln!(out, "  {} shape(s)  {}", m.shapes.len(), m.citation);
+            for s in &m.shapes {
+                let _ = writeln!(
+                    out,
+                    "  {}  {}",
+                    crate::device::coopmat::scope_name(s.scope).to_lowercase(),
+                    crate::device::coopmat::describe_shape(s)
+                );
+            }
         }
     }
     out
@@ -117,7 +135,7 @@ mod tests {
         assert!(lines[stages].contains("Vertex | TessControl") && !lines[stages].contains("[measured]"));
         assert!(lines[stages + 1].trim_start().starts_with("[measured]"));
         assert!(text.contains("maxIndirectCommandsTokenOffset") && text.contains("0xFFFFFFFF"));
-        assert!(text.contains("states 34 of 34 values"));
+        assert!(text.contains("states 36 of 36 values"));
     }
 
     #[test]

@@ -187,11 +187,12 @@ file as UTF-8.",
         code: "E0021",
         vuid: None,
         severity: Error,
-        title: "a profile does not state a value a rule needs",
-        explanation: "A rule compares the description with a device value (for example \
-`maxIndirectCommandsTokenOffset`) and the target profile does not state it. A Vulkan Profiles \
-file written by a `vulkaninfo` older than 1.3.296 lacks every VK_EXT_device_generated_commands \
-property, and gpuinfo.org exports drop extensions their schema does not know. dgcc never \
-guesses: add the value to the profile, or write the profile with `dgcc probe` on the device.",
+        title: "retired: a profile does not state a value a rule needs (now the warning W0012)",
+        explanation: "Retired. A value a target profile does not state was an error, so a mesh \
+layout on a built-in profile that does not state `meshShader` could only pass by editing the \
+profile. It is now the warning [W0012](W0012.md), which names the value and says which check was \
+skipped, and `--strict` makes it an error; a profile that states none of \
+VK_EXT_device_generated_commands' values gets the one warning [W0013](W0013.md). No input \
+produces E0021 any more; the code stays reserved.",
     },
 ];

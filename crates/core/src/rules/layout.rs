@@ -10,14 +10,15 @@ pub static RULES: &[Rule] = &[
         code: "E0401",
         vuid: None,
         severity: Error,
-        title: "token data overlaps the previous token's data",
-        explanation: "A token pinned with `at` starts inside the bytes of the token before it. \
-The offsets are still in order, so no Vulkan valid-usage rule fires and the validation layers \
-accept the layout, but both tokens read the same bytes: whatever the culling shader writes for one \
-is read as the other.\n\n```ron\nPushConstant(name: \"object\", stages: [Vertex], offset: 0, size: 8),\n\
-DrawIndexed(name: \"draw\", at: Some(4)),   // bytes 4..24 overlap object's 0..8\n```\n\n\
-Fix: pin the token at or after the end of the previous token's data, or leave `at` out and let \
-dgcc place it.",
+        title: "retired: token data overlaps an earlier token's data (now the warning W0011)",
+        explanation: "Retired. dgcc used to refuse a token pinned with `at` inside the bytes of an \
+earlier token. The specification allows it: tokens that read the same stream bytes each read them \
+with their own meaning, the validation layers' own positive tests create such layouts (two \
+push-constant tokens of 16 bytes at offsets 0, 8 and 16; a vertex buffer at 8..24 under a draw at \
+16), and vkd3d-proton and Granite place a `SequenceIndex` token on bytes another token uses. \
+Shared bytes are now the warning [W0011](W0011.md), which says what each token reads there and is \
+never given for a sequence index. No description or manifest produces E0401 any more; the code \
+stays reserved.",
     },
     Rule {
         code: "E0403",
@@ -108,7 +109,7 @@ produces such a record, so no description can break this; a manifest written by 
 produced by something else can. The emitters refuse to print a struct whose offsets do not \
 hold, since the shader and the stream would disagree about where each member is.\n\n\
 The other invariants of a laid-out layout have the codes a description gets for the same \
-mistake: out of order E0130, not 4-byte aligned E0132, overlapping E0401, misaligned for GLSL \
+mistake: out of order E0130, not 4-byte aligned E0132, sharing bytes W0011 (a warning), misaligned for GLSL \
 E0403, past the stride E0404, stride not a multiple of 4 E0405 or of the record alignment \
 E0406. The runtime refuses a layout that breaks those about the stream's bytes before any Vulkan \
 call.\n\nFix: regenerate the manifest with `dgcc compile` from its description instead of \

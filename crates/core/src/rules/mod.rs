@@ -8,23 +8,26 @@
 //! Ranges: E00xx input and syntax, E002x profiles, E01xx token order and kinds, E02xx device
 //! limits and features, E03xx push constants, E04xx stream layout, E05xx kernels and subgroups,
 //! E06xx execution sets, E07xx names and references, E08xx stream contents (found on the GPU
-//! by the runtime's stream validator, never in a description); W0xxx warnings.
+//! by the runtime's stream validator, never in a description), E09xx record-time requirements
+//! (refused by the runtime and the generated checks, never in a description); W0xxx warnings.
 //!
 //! The registry imports only [`Severity`] (from `crate::severity`), never `crate::diag`:
 //! diagnostics look their default severity up here, so the dependency runs one way.
 
 use crate::severity::Severity;
 
+mod also;
 mod input;
 mod layout;
 mod profiles;
+mod requirements;
 mod shader;
 mod stream;
 mod validation;
 
 /// Every table of the registry; a new area adds its file here.
-fn tables() -> [&'static [Rule]; 6] {
-    [input::RULES, profiles::RULES, layout::RULES, shader::RULES, validation::RULES, stream::RULES]
+fn tables() -> [&'static [Rule]; 7] {
+    [input::RULES, profiles::RULES, layout::RULES, shader::RULES, validation::RULES, stream::RULES, requirements::RULES]
 }
 
 /// One rule of the registry.

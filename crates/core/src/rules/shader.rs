@@ -130,4 +130,37 @@ support every instruction, for example `subgroupElect`), so the workgroup-size a
 did not run for this kernel. The kernel may be correct; dgcc just cannot tell.\n\nFix: none needed \
 for the kernel; the note names the instruction naga stopped at.",
     },
+    Rule {
+        code: "W0507",
+        vuid: Some("VUID-VkPipelineShaderStageCreateInfo-module-08987"),
+        severity: Warning,
+        title: "a cooperative matrix at subgroup scope without a required subgroup size",
+        explanation: "A `coopmat<…, gl_ScopeSubgroup, …>` is spread over the invocations of one \
+subgroup: the tile shape a kernel hard-codes, and any code that works out which elements a lane \
+holds, are written for one subgroup width, and `VK_KHR_cooperative_matrix` lists its shapes for \
+the device's subgroup size; a compute kernel's `local_size_x` must also be a multiple of the \
+subgroup size it runs with (`VUID-VkPipelineShaderStageCreateInfo-module-08987`). On a device \
+whose width varies per pipeline (RADV picks wave32 or wave64, Intel 8 to 32), the same kernel may \
+run with another width. dgcc warns when a kernel \
+declares a subgroup-scope cooperative matrix and its `subgroup:` is not `Required`.\n\n```glsl\n\
+coopmat<float16_t, gl_ScopeSubgroup, 16, 16, gl_MatrixUseA> a;   // subgroup: Any\n```\n\nFix: \
+pin the width the kernel is written for, `subgroup: Required(size: Fixed(32), full: true)` (dgcc \
+then checks each target allows it).",
+    },
+    Rule {
+        code: "E0584",
+        vuid: Some("VUID-RuntimeSpirv-MSize-08975"),
+        severity: Error,
+        title: "a cooperative-matrix tile shape the target does not support",
+        explanation: "A kernel's `coopmat<T, scope, rows, cols, use>` must match an entry of the \
+device's `vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR` list at that scope: an A operand is \
+M×K of the entry's A type (`VUID-RuntimeSpirv-MSize-08975`), B is K×N of its B type \
+(`VUID-RuntimeSpirv-KSize-08977`), an accumulator M×N of its C or result type \
+(`VUID-RuntimeSpirv-MSize-08979`, `-08981`). \
+dgcc compares every matrix the kernel spells out (sizes given by constants are not read) with \
+each target's list, and names the shapes the target has. A target that does not state the list \
+gets W0012; `dgcc probe` reads it from the device.\n\n```glsl\n\
+coopmat<float16_t, gl_ScopeSubgroup, 32, 32, gl_MatrixUseA> a;   // no 32×…×32 FLOAT16 entry\n```\n\n\
+Fix: use a tile of a listed shape, or leave the target out.",
+    },
 ];

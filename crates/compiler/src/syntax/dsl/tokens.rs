@@ -9,7 +9,9 @@ use pest::iterators::Pair;
 
 use super::build::{child, push, span, Builder};
 use super::Rule;
-use crate::ast::{Field, FieldType, PushData, Spanned, SubgroupReq, SubgroupSize, Token, TokenKind};
+use crate::ast::{
+    Field, FieldType, PushData, PushSpace, Spanned, StageList, SubgroupReq, SubgroupSize, Token, TokenKind,
+};
 use crate::syntax::limits::{self, Count};
 use crate::syntax::names::{self, field_types, token_kinds};
 use crate::syntax::SyntaxKind::Dsl as DSL;
@@ -44,12 +46,29 @@ impl<'s> Builder<'s, '_> {
                     Some(block) => self.fields(block).map(PushData::Fields),
                     None => self.number(child(&inner, Rule::size), "`size`").map(PushData::Size),
                 };
-                TokenKind::PushConstant { stages: stages?, offset: offset?, data: data? }
+                TokenKind::PushConstant { stages: stages?, offset: offset?, data: data?, space: PushSpace::Constants }
+            }
+            Rule::push_data => {
+                let offset = self.number(child(&inner, Rule::offset), "`offset`");
+                let data = match child(&inner, Rule::field_block) {
+                    Some(block) => self.fields(block).map(PushData::Fields),
+                    None => self.number(child(&inner, Rule::size), "`size`").map(PushData::Size),
+                };
+                TokenKind::PushConstant {
+                    stages: StageList::default(),
+                    offset: offset?,
+                    data: data?,
+                    space: PushSpace::Data,
+                }
             }
             Rule::sequence_index => {
                 let stages = self.stage_list(child(&inner, Rule::stage_list));
                 let offset = self.number(child(&inner, Rule::offset), "`offset`");
-                TokenKind::SequenceIndex { stages: stages?, offset: offset? }
+                TokenKind::SequenceIndex { stages: stages?, offset: offset?, space: PushSpace::Constants }
+            }
+            Rule::push_data_sequence_index => {
+                let offset = self.number(child(&inner, Rule::offset), "`offset`");
+                TokenKind::SequenceIndex { stages: StageList::default(), offset: offset?, space: PushSpace::Data }
             }
             Rule::index_buffer => {
                 let mode =

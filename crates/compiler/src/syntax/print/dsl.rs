@@ -7,7 +7,7 @@
 
 use super::{indent, quote};
 use crate::ast::{
-    FieldType, Kernel, Layout, Pipeline, PushData, StageList, SubgroupReq, SubgroupSize, Token, TokenKind,
+    FieldType, Kernel, Layout, Pipeline, PushData, PushSpace, StageList, SubgroupReq, SubgroupSize, Token, TokenKind,
 };
 use crate::syntax::docs::write_doc;
 use crate::syntax::names;
@@ -110,8 +110,11 @@ fn print_token(out: &mut String, t: &Token) {
             stages(list),
             max_entries.node
         )),
-        TokenKind::PushConstant { stages: list, offset, data } => {
-            line.push_str(&format!(" {} offset {}", stages(list), offset.node));
+        TokenKind::PushConstant { stages: list, offset, data, space } => {
+            if *space == PushSpace::Constants {
+                line.push_str(&format!(" {}", stages(list)));
+            }
+            line.push_str(&format!(" offset {}", offset.node));
             if let PushData::Fields(fields) = data {
                 out.push_str(&format!("{i2}{line}{pin} {{\n"));
                 for f in fields {
@@ -125,8 +128,11 @@ fn print_token(out: &mut String, t: &Token) {
                 line.push_str(&format!(" size {}", size.node));
             }
         }
-        TokenKind::SequenceIndex { stages: list, offset } => {
-            line.push_str(&format!(" {} offset {}", stages(list), offset.node))
+        TokenKind::SequenceIndex { stages: list, offset, space } => {
+            if *space == PushSpace::Constants {
+                line.push_str(&format!(" {}", stages(list)));
+            }
+            line.push_str(&format!(" offset {}", offset.node))
         }
         TokenKind::IndexBuffer { mode } => {
             line.push(' ');

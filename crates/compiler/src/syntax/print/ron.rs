@@ -6,7 +6,8 @@
 
 use super::{indent, quote};
 use crate::ast::{
-    Field, FieldType, Kernel, Layout, Pipeline, PushData, StageList, SubgroupReq, SubgroupSize, Token, TokenKind,
+    Field, FieldType, Kernel, Layout, Pipeline, PushData, PushSpace, StageList, SubgroupReq, SubgroupSize, Token,
+    TokenKind,
 };
 use crate::syntax::docs::write_doc;
 use crate::syntax::names;
@@ -111,8 +112,10 @@ fn print_token(out: &mut String, t: &Token) {
             params.push(format!("stages: {}", stages(list)));
             params.push(format!("max_entries: {}", max_entries.node));
         }
-        TokenKind::PushConstant { stages: list, offset, data } => {
-            params.push(format!("stages: {}", stages(list)));
+        TokenKind::PushConstant { stages: list, offset, data, space } => {
+            if *space == PushSpace::Constants {
+                params.push(format!("stages: {}", stages(list)));
+            }
             params.push(format!("offset: {}", offset.node));
             match data {
                 PushData::Size(size) => params.push(format!("size: {}", size.node)),
@@ -120,8 +123,10 @@ fn print_token(out: &mut String, t: &Token) {
                 PushData::Fields(fs) => fields = Some(fs),
             }
         }
-        TokenKind::SequenceIndex { stages: list, offset } => {
-            params.push(format!("stages: {}", stages(list)));
+        TokenKind::SequenceIndex { stages: list, offset, space } => {
+            if *space == PushSpace::Constants {
+                params.push(format!("stages: {}", stages(list)));
+            }
             params.push(format!("offset: {}", offset.node));
         }
         TokenKind::IndexBuffer { mode } => params.push(format!("mode: {}", names::INDEX_MODES.name(mode.node, RON))),

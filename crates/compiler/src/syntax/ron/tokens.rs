@@ -9,7 +9,7 @@ use super::fields::Fields;
 use super::reader::{Body, Raw, Shape, Struct};
 use super::Ron;
 use crate::ast::{
-    ExecutionSetKind, Field, FieldType, GlslLayout, LayoutFlag, PushData, Spanned, StageList, SubgroupReq,
+    ExecutionSetKind, Field, FieldType, GlslLayout, LayoutFlag, PushData, PushSpace, Spanned, StageList, SubgroupReq,
     SubgroupSize, Token, TokenKind,
 };
 use crate::syntax::limits::{self, Count};
@@ -22,6 +22,9 @@ const ACTION: &[&str] = &["name", "at"];
 const EXECUTION_SET: &[&str] = &["name", "at", "kind", "stages", "max_entries"];
 const PUSH_CONSTANT: &[&str] = &["name", "at", "stages", "offset", "fields", "size"];
 const SEQUENCE_INDEX: &[&str] = &["name", "at", "stages", "offset"];
+/// Push data has no stages to write: its range is VK_SHADER_STAGE_ALL (11333).
+const PUSH_DATA: &[&str] = &["name", "at", "offset", "fields", "size"];
+const PUSH_DATA_SEQUENCE_INDEX: &[&str] = &["name", "at", "offset"];
 const INDEX_BUFFER: &[&str] = &["name", "at", "mode"];
 const VERTEX_BUFFER: &[&str] = &["name", "at", "binding"];
 const FIELD: &[&str] = &["name", "ty"];
@@ -32,6 +35,8 @@ fn params(kind: TokenType) -> (&'static [&'static str], &'static str) {
         TokenType::ExecutionSet => (EXECUTION_SET, "an `ExecutionSet` token"),
         TokenType::PushConstant => (PUSH_CONSTANT, "a `PushConstant` token"),
         TokenType::SequenceIndex => (SEQUENCE_INDEX, "a `SequenceIndex` token"),
+        TokenType::PushData => (PUSH_DATA, "a `PushData` token"),
+        TokenType::PushDataSequenceIndex => (PUSH_DATA_SEQUENCE_INDEX, "a `PushDataSequenceIndex` token"),
         TokenType::IndexBuffer => (INDEX_BUFFER, "an `IndexBuffer` token"),
         TokenType::VertexBuffer => (VERTEX_BUFFER, "a `VertexBuffer` token"),
         _ => (ACTION, "an action token"),
@@ -162,13 +167,33 @@ impl<'s> Ron<'s, '_> {
                 let stages = f.required(&mut self.r, "stages").and_then(|v| self.stages(v));
                 let offset = number(self, "offset");
                 let data = self.push_data(f);
-                Some(TokenKind::PushConstant { stages: stages?, offset: offset?, data: data? })
+                Some(TokenKind::PushConstant {
+                    stages: stages?,
+                    offset: offset?,
+                    data: data?,
+                    space: PushSpace::Constants,
+                })
+            }
+            TokenType::PushData => {
+                let offset = number(self, "offset");
+                let data = self.push_data(f);
+                Some(TokenKind::PushConstant {
+                    stages: StageList::default(),
+                    offset: offset?,
+                    data: data?,
+                    space: PushSpace::Data,
+                })
             }
             TokenType::SequenceIndex => {
                 let stages = f.required(&mut self.r, "stages").and_then(|v| self.stages(v));
                 let offset = number(self, "offset");
-                Some(TokenKind::SequenceIndex { stages: stages?, offset: offset? })
+                Some(TokenKind::SequenceIndex { stages: stages?, offset: offset?, space: PushSpace::Constants })
             }
+            TokenType::PushDataSequenceIndex => Some(TokenKind::SequenceIndex {
+                stages: StageList::default(),
+                offset: number(self, "offset")?,
+                space: PushSpace::Data,
+            }),
             TokenType::IndexBuffer => {
                 let mode = f
                     .required(&mut self.r, "mode")

@@ -14,7 +14,7 @@
 
 use serde_json::{Map, Value};
 
-use super::profiles_format::{read_limits, unlisted_extensions_are_absent};
+use super::profiles_format::{read_limits, unlisted_extensions_are_absent, without_extension_structs};
 use super::values::{self, expected, Dialect, Stated};
 use crate::device::Limit::{self, *};
 
@@ -155,6 +155,8 @@ fn read_extensions(stated: &mut Stated, list: &Value) -> Result<(), String> {
         }
     }
     unlisted_extensions_are_absent(stated);
+    let listed = |name: &str| entries.iter().any(|e| e.get("extensionName").and_then(Value::as_str) == Some(name));
+    without_extension_structs(stated, listed);
     Ok(())
 }
 

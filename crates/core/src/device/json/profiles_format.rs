@@ -79,6 +79,8 @@ const STRUCTS: &[StructTable] = &[
     ),
     (&["VkPhysicalDeviceMeshShaderFeaturesEXT"], &[("meshShader", MeshShader), ("taskShader", TaskShader)]),
     (&["VkPhysicalDeviceShaderObjectFeaturesEXT"], &[("shaderObject", ShaderObject)]),
+    (&["VkPhysicalDeviceDescriptorHeapFeaturesEXT"], &[("descriptorHeap", DescriptorHeap)]),
+    (&["VkPhysicalDeviceDescriptorHeapPropertiesEXT"], &[("maxPushDataSize", MaxPushDataSize)]),
     (&["VkPhysicalDeviceRayTracingMaintenance1FeaturesKHR"], &[("rayTracingMaintenance1", RayTracingMaintenance1)]),
     (
         &[
@@ -313,6 +315,7 @@ fn block(capabilities: &Map<String, Value>, name: &str) -> Result<Stated, String
                 stated.state(limit, 1);
             }
         }
+        without_extension_structs(&mut stated, |name| list.contains_key(name));
     }
     Ok(stated)
 }
@@ -320,6 +323,20 @@ fn block(capabilities: &Map<String, Value>, name: &str) -> Result<Stated, String
 /// Whether a capability block has an `extensions` object.
 fn lists_extensions(block: &Value) -> bool {
     matches!(block.get("extensions"), Some(Value::Object(_)))
+}
+
+/// The values of an extension dgcc reads through its structs, which a device without the
+/// extension does not have: VK_EXT_descriptor_heap's `descriptorHeap` and `maxPushDataSize`.
+/// An extension list that lacks it states them false and 0 (a list that has it leaves them to
+/// the structs, which an exporter older than the extension does not write).
+pub fn without_extension_structs(stated: &mut Stated, listed: impl Fn(&str) -> bool) {
+    if !listed("VK_EXT_descriptor_heap") {
+        for limit in [Limit::DescriptorHeap, Limit::MaxPushDataSize] {
+            if stated.value(limit).is_none() {
+                stated.state(limit, 0);
+            }
+        }
+    }
 }
 
 /// A device's whole extension list was read: every extension value it did not list is false.

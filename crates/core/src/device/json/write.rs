@@ -58,7 +58,18 @@ pub fn to_profiles_json(profile: &Profile, api_version: &str) -> String {
     if !limits.is_empty() {
         properties.insert("VkPhysicalDeviceProperties".into(), json!({ "limits": limits }));
     }
+    if let Some(m) = &profile.cooperative_matrix {
+        properties.insert(super::coopmat::KEY.into(), super::coopmat::write(m));
+    }
     let mut device = Map::new();
+    if let Some(list) = extensions.as_mut() {
+        // A list read back states descriptorHeap and maxPushDataSize false and 0 when it lacks
+        // VK_EXT_descriptor_heap; list it unless the profile states exactly that.
+        let heap = [Limit::DescriptorHeap, Limit::MaxPushDataSize].map(|l| profile.value(l));
+        if heap != [Some(0), Some(0)] {
+            list.insert("VK_EXT_descriptor_heap".into(), json!(1));
+        }
+    }
     if let Some(list) = extensions {
         device.insert("extensions".into(), Value::Object(list));
     }

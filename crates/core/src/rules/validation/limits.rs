@@ -52,10 +52,10 @@ Fix: drop the target, or draw through the vertex pipeline on it."#,
     },
     Rule {
         code: "E0204",
-        vuid: Some("VUID-VkGeneratedCommandsInfoEXT-maxSequenceCount-11067"),
+        vuid: Some("VUID-VkGeneratedCommandsMemoryRequirementsInfoEXT-maxSequencesCount-11009"),
         severity: Error,
         title: "max_sequences exceeds maxIndirectSequenceCount",
-        explanation: r#"`max_sequences` is the `maxSequenceCount` the runtime executes with and sizes buffers for; it must be at most the target's `maxIndirectSequenceCount` (2^20 on most drivers, 4194303 on NVIDIA). The same bound applies to the memory-requirements query (`VUID-VkGeneratedCommandsMemoryRequirementsInfoEXT-maxSequencesCount-11009`).
+        explanation: r#"`max_sequences` is the `maxSequenceCount` the runtime executes with and sizes buffers for; it must be at most the target's `maxIndirectSequenceCount` (2^20 on most drivers, 4194303 on NVIDIA). The first call that breaks it is the memory-requirements query the runtime sizes the preprocess buffer with (`VUID-VkGeneratedCommandsMemoryRequirementsInfoEXT-maxSequencesCount-11009`, this rule's own); executing with it breaks `VUID-VkGeneratedCommandsInfoEXT-maxSequenceCount-11067` too.
 
 ```ron
 (name: "Draws", stages: [Vertex, Fragment], max_sequences: 2000000, tokens: [Draw]),
@@ -190,15 +190,18 @@ Fix: lower `max_sequences`. W0002 says which `maxDrawCount` a valid `max_sequenc
         code: "E0214",
         vuid: Some("VUID-vkCreateIndirectCommandsLayoutEXT-deviceGeneratedCommands-11089"),
         severity: Error,
-        title: "the target does not support device-generated commands",
-        explanation: r#"A profile whose `deviceGeneratedCommands` feature is false cannot create any indirect-commands layout. This happens with profiles written from devices without VK_EXT_device_generated_commands.
+        title: "a layout the fallback cannot run, on a target without device-generated commands",
+        explanation: r#"On a target whose `deviceGeneratedCommands` feature is false (the built-in `anv`, or a profile written on a device without VK_EXT_device_generated_commands) no indirect-commands layout can be created, so the runtime runs each layout through its multi-draw-indirect fallback instead, and the device-generated-commands limits do not apply there. `dgcc check` proves per layout that the fallback can run it: push constants (the shader reads them from the record), a sequence index, an index buffer under an indexed draw (one buffer bound for every record), and a `Draw`, `DrawIndexed` or `Dispatch` action; a dispatch whose push constants the shader reads needs a `SequenceIndex` to find its record. Any other token changes state per sequence, which one multi-draw call or a dispatch loop cannot, and this error names it. The runtime's fallback refuses the layout in the same words.
 
 ```ron
-// a profile written on a device without the extension: deviceGeneratedCommands = false
-targets: ["old-gpu.json"],
+// targets: ["anv"]
+tokens: [
+    VertexBuffer(binding: 0),   // a vertex buffer per sequence: the fallback stops here
+    Draw,
+],
 ```
 
-Fix: remove the target, or run there through the runtime's multi-draw-indirect fallback."#,
+Fix: remove the target, or give that target a layout without the token (bind the vertex buffer once, for every draw)."#,
     },
     Rule {
         code: "E0215",
@@ -213,5 +216,19 @@ Fix: remove the target, or run there through the runtime's multi-draw-indirect f
 ```
 
 Fix: use the EXT tokens, `DrawMeshTasks` for `DrawMeshTasksNv` and `DrawMeshTasksCount` for `DrawMeshTasksCountNv`. Their record is a `VkDrawMeshTasksIndirectCommandEXT` (three group counts, 12 bytes) instead of NV's task count and first task (8 bytes), so whatever writes the stream changes with them, and the shaders must be EXT mesh shaders."#,
+    },
+    Rule {
+        code: "E0216",
+        vuid: Some("VUID-VkIndirectCommandsLayoutTokenEXT-descriptorHeap-11332"),
+        severity: Error,
+        title: "a push-data token on a target without descriptor heaps",
+        explanation: r#"`PushData` and `PushDataSequenceIndex` (the token types `VK_INDIRECT_COMMANDS_TOKEN_TYPE_PUSH_DATA_EXT` and `…_PUSH_DATA_SEQUENCE_INDEX_EXT`) update the push data of VK_EXT_descriptor_heap (Vulkan 1.4.340), and need its `descriptorHeap` feature. vkd3d-proton translates D3D12 root constants into them on drivers with descriptor heaps. No built-in target has the feature today: lavapipe (Mesa 25.0) and NVIDIA's 580 driver do not expose the extension, and `minimum` makes no promise of an optional extension.
+
+```ron
+// targets: ["lavapipe"]
+PushData(name: "root", offset: 0, size: 16),
+```
+
+Fix: drop the target, or use `PushConstant` (and `SequenceIndex`) with a pipeline layout's push-constant ranges there."#,
     },
 ];

@@ -106,7 +106,7 @@ Fix: grow the pipeline range to cover the token's bytes, or move the token's `of
         vuid: Some("VUID-VkIndirectCommandsLayoutCreateInfoEXT-pTokens-11099"),
         severity: Error,
         title: "two tokens update the same push-constant bytes",
-        explanation: r#"The push-constant ranges of `PushConstant` and `SequenceIndex` tokens in one layout must not overlap, whatever their stages: the later token would overwrite the earlier one's values.
+        explanation: r#"The push-constant ranges of `PushConstant`, `SequenceIndex` and the push-data tokens (`PushData`, `PushDataSequenceIndex`) in one layout must not overlap, whatever their stages: the later token would overwrite the earlier one's values.
 
 ```ron
 PushConstant(name: "object", stages: [Vertex], offset: 0, size: 8),
@@ -120,7 +120,7 @@ Fix: move one token's `offset` past the other's end."#,
         vuid: Some("VUID-VkIndirectCommandsPushConstantTokenEXT-size-11133"),
         severity: Error,
         title: "a sequence index token does not push exactly 4 bytes",
-        explanation: r#"A `SequenceIndex` token pushes one `uint`, so its range's size is 4. dgcc always declares it so; this appears only for a manifest edited by hand.
+        explanation: r#"A `SequenceIndex` (or `PushDataSequenceIndex`) token pushes one `uint`, so its range's size is 4. dgcc always declares it so; this appears only for a manifest edited by hand.
 
 ```json
 {"name": "index", "type": "SEQUENCE_INDEX", "push_constant": {"stages": 1, "offset": 0, "size": 8}}
@@ -158,5 +158,32 @@ PushConstant(name: "object", stages: [Vertex], offset: 4, fields: [
 ```
 
 Fix: use an offset that is a multiple of the widest field's alignment (here 16)."#,
+    },
+    Rule {
+        code: "E0312",
+        vuid: Some("VUID-VkIndirectCommandsLayoutTokenEXT-type-11333"),
+        severity: Error,
+        title: "a push-data token's range does not name every stage",
+        explanation: r#"Push data is shared by every stage: the `updateRange.stageFlags` of a `PUSH_DATA` or `PUSH_DATA_SEQUENCE_INDEX` token must be `VK_SHADER_STAGE_ALL` (0x7FFFFFFF). A description writes no stages for push data and dgcc always declares them so; this appears only for a manifest edited by hand.
+
+```json
+{"name": "root", "type": "PUSH_DATA", "offset": 0, "size": 16,
+ "push_constant": {"stages": 1, "offset": 0, "size": 16}}
+```
+
+Fix: `"stages": 2147483647`, or regenerate the manifest with `dgcc compile`."#,
+    },
+    Rule {
+        code: "E0313",
+        vuid: None,
+        severity: Error,
+        title: "a push-data token writes past maxPushDataSize",
+        explanation: r#"A `PushData` or `PushDataSequenceIndex` token writes push-data bytes `offset..offset+size`, which must lie inside the device's push data: `VkPhysicalDeviceDescriptorHeapPropertiesEXT::maxPushDataSize` bytes. No valid-usage rule of the indirect-commands layout states this bound (push constants have theirs, E0305 and E0306, through the pipeline layout; push data has no pipeline layout), but `vkCmdPushDataEXT` does for the same bytes pushed from the host, and a token that writes past it writes bytes no shader can read.
+
+```ron
+PushData(name: "root", offset: 240, size: 32),   // ends at 272 on a device with maxPushDataSize 256
+```
+
+Fix: keep push data within the first `maxPushDataSize` bytes, or move bulk data into a buffer and push its address."#,
     },
 ];

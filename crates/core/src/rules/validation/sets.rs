@@ -163,4 +163,17 @@ ExecutionSet(kind: ShaderObjects, stages: [Compute], max_entries: 0),
 
 Fix: the number of shaders the stream chooses from."#,
     },
+    Rule {
+        code: "E0612",
+        vuid: Some("VUID-VkIndirectExecutionSetShaderInfoEXT-maxShaderCount-11036"),
+        severity: Error,
+        title: "a shader-object execution set holds fewer shaders than it has stages",
+        explanation: r#"A shader-object execution set is created with one initial shader per stage of its token (`shaderCount`, one per bit of `stages`, each stage once: `VUID-VkIndirectExecutionSetShaderInfoEXT-stage-11023`), and `maxShaderCount` must be at least `shaderCount`. So `max_entries` of a set with `stages: [Vertex, Fragment]` is at least 2: the set holds a vertex and a fragment shader before the stream chooses among them. Zero is E0611.
+
+```ron
+ExecutionSet(kind: ShaderObjects, stages: [Vertex, Fragment], max_entries: 1),
+```
+
+Fix: `max_entries` of at least the number of stages (here 2), counting every shader the stream may pick."#,
+    },
 ];

@@ -82,7 +82,7 @@ Fix: move the `ExecutionSet` token to the start of `tokens`."#,
         vuid: vuid!("pTokens-11145"),
         severity: Error,
         title: "more than one sequence index token",
-        explanation: r#"A `SequenceIndex` token pushes the index of the sequence into push-constant space. A layout may have at most one. The same duplicate also breaks `VUID-VkIndirectCommandsLayoutCreateInfoEXT-pTokens-11094`, which since Vulkan 1.4.340 allows at most one token that is `SEQUENCE_INDEX` or `PUSH_DATA_SEQUENCE_INDEX`; dgcc has no push-data tokens, so the two rules coincide and are reported once, under this code. (Before 1.4.340, 11094 limited INDEX_BUFFER tokens; see W0001.)
+        explanation: r#"A `SequenceIndex` token pushes the index of the sequence into push-constant space. A layout may have at most one. The same duplicate also breaks `VUID-VkIndirectCommandsLayoutCreateInfoEXT-pTokens-11094`, which since Vulkan 1.4.340 allows at most one token that is `SEQUENCE_INDEX` or `PUSH_DATA_SEQUENCE_INDEX`: one mistake, reported once, under this code. A `SequenceIndex` beside a `PushDataSequenceIndex`, or two of the latter, break only 11094 (E0124). (Before 1.4.340, 11094 limited INDEX_BUFFER tokens; see W0001.)
 
 ```ron
 tokens: [
@@ -142,6 +142,19 @@ tokens: [
 ```
 
 Fix: give each token its own binding."#,
+    },
+    Rule {
+        code: "E0109",
+        vuid: vuid!("tokenCount-arraylength"),
+        severity: Error,
+        title: "the layout has no tokens",
+        explanation: r#"`tokenCount` must be greater than 0: a layout is a list of tokens, and an empty list is not a layout at all (`VUID-VkIndirectCommandsLayoutCreateInfoEXT-tokenCount-arraylength`). It is reported instead of E0101 (no action token), which an empty list also breaks, because the fix is not to add a draw to something else but to write the sequence.
+
+```ron
+(name: "Nothing", stages: [Vertex, Fragment], max_sequences: 64, tokens: []),
+```
+
+Fix: list the tokens of one sequence, ending with its action, e.g. `tokens: [Draw]`."#,
     },
     Rule {
         code: "E0110",
@@ -226,7 +239,7 @@ Fix: one layout per kind of pipeline."#,
         vuid: vuid!("shaderStages-11110"),
         severity: Error,
         title: "a token that compute layouts do not allow",
-        explanation: r#"A layout with the `Compute` stage allows only `ExecutionSet`, `PushConstant`, `SequenceIndex` and `Dispatch`. Tokens that need graphics stages are reported as E0110 first, so this code appears when compute and graphics stages are mixed.
+        explanation: r#"A layout with the `Compute` stage allows only `ExecutionSet`, `PushConstant`, `SequenceIndex`, the push-data tokens (`PushData`, `PushDataSequenceIndex`) and `Dispatch`. Tokens that need graphics stages are reported as E0110 first, so this code appears when compute and graphics stages are mixed.
 
 ```ron
 (name: "Mixed", stages: [Compute, Vertex], max_sequences: 64, tokens: [IndexBuffer(mode: Vulkan), Dispatch]),
@@ -239,7 +252,7 @@ Fix: remove the token, or split the layout."#,
         vuid: vuid!("shaderStages-11111"),
         severity: Error,
         title: "a token that ray-tracing layouts do not allow",
-        explanation: r#"A layout with ray tracing stages allows only `ExecutionSet`, `PushConstant`, `SequenceIndex` and `TraceRays2`.
+        explanation: r#"A layout with ray tracing stages allows only `ExecutionSet`, `PushConstant`, `SequenceIndex`, the push-data tokens (`PushData`, `PushDataSequenceIndex`) and `TraceRays2`.
 
 ```ron
 (name: "Mixed", stages: [RayGen, Vertex], max_sequences: 64, tokens: [IndexBuffer(mode: Vulkan), TraceRays2]),
@@ -368,5 +381,22 @@ DrawIndexed(at: Some(6)),
 ```
 
 Fix: pin it at a multiple of 4 (here 8), or leave `at` out."#,
+    },
+    Rule {
+        code: "E0124",
+        vuid: vuid!("pTokens-11094"),
+        severity: Error,
+        title: "more than one token pushes the sequence index",
+        explanation: r#"Since Vulkan 1.4.340 a layout has at most one token that pushes the sequence index, of either kind: `SequenceIndex` (into push constants) or `PushDataSequenceIndex` (into push data, VK_EXT_descriptor_heap). Two `SequenceIndex` tokens are E0105, which names this VUID too; this code is for the pairs that involve a `PushDataSequenceIndex`.
+
+```ron
+tokens: [
+    SequenceIndex(stages: [Compute], offset: 0),
+    PushDataSequenceIndex(offset: 16),   // a second sequence index
+    Dispatch,
+],
+```
+
+Fix: keep one; both would push the same value."#,
     },
 ];

@@ -154,4 +154,49 @@ PushConstant(name: "object", stages: [Vertex], offset: 0, size: 8),
 
 Fix: give the token the stages of the range that holds it."#,
     },
+    Rule {
+        code: "W0011",
+        vuid: None,
+        severity: Warning,
+        title: "tokens read the same stream bytes",
+        explanation: r#"A token pinned with `at` starts inside the bytes of an earlier token. The specification allows it (no valid-usage rule forbids it, and the validation layers' own tests create such layouts): each token reads the shared bytes with its own meaning. It is usually a mistake, since whatever the culling shader writes for one token is read as the other, so dgcc says which bytes are shared and what each token reads there. The record struct declares shared bytes once, as the earlier token's members.
+
+```ron
+VertexBuffer(name: "vb", binding: 0, at: Some(8)),   // bytes 8..24
+Draw(name: "draw", at: Some(16)),                   // bytes 16..32: vb_size and vb_stride are vertex_count and instance_count
+```
+
+A `SequenceIndex` or `PushDataSequenceIndex` token is never reported: its stream data is a placeholder no one reads (the value pushed is the sequence's index), and clients such as vkd3d-proton and Granite pin it on bytes another token uses. Pin it with `at` where your stream puts it.
+
+Fix: if each token should read its own data, pin the later token at or after the end of the earlier one, or leave `at` out and let dgcc place it. To refuse shared bytes, pass `--deny W0011` (or `--deny-warnings`) to `dgcc check` and `dgcc compile`."#,
+    },
+    Rule {
+        code: "W0012",
+        vuid: None,
+        severity: Warning,
+        title: "a target does not state a value a check needs",
+        explanation: r#"A check compares the description with a device value (for example `meshShader`, or `maxIndirectCommandsTokenOffset`) and the target profile does not state it. dgcc never guesses: the check is skipped for that target and this warning names the value, the target and the check, once per value and target however many layouts asked. `--strict` makes it an error, for a build that must prove every rule on every target.
+
+```ron
+// radv's built-in profile does not state shaderObject
+targets: ["radv"],
+// …
+ExecutionSet(kind: ShaderObjects, stages: [Compute], max_entries: 8),
+```
+
+Fix: use a profile that states the value (a built-in one such as `radv-mesh` for mesh shading on RADV, or one written on the device with `dgcc probe`), or add the value to your profile file."#,
+    },
+    Rule {
+        code: "W0013",
+        vuid: None,
+        severity: Warning,
+        title: "a target profile predates VK_EXT_device_generated_commands",
+        explanation: r#"The target profile states none of VK_EXT_device_generated_commands' own values (its feature and properties structs) although a check needs them. Such a file was written by a tool older than the extension (`vulkaninfo --json` before 1.3.296, which does not know `VkPhysicalDeviceDeviceGeneratedCommandsPropertiesEXT`) or by one that drops it (gpuinfo.org exports). One warning says so instead of one per missing value, and every device-generated-commands limit check is skipped for the target; values outside the extension (subgroups, push constants) are still checked, and still reported one by one when missing (W0012). `--strict` makes it an error.
+
+```ron
+targets: ["old-vulkaninfo.json"],   // vulkaninfo 1.3.239 --json
+```
+
+Fix: write the profile on the device with `dgcc probe > device.json`, which reads every value dgcc checks, or with a `vulkaninfo` of 1.3.296 or later."#,
+    },
 ];
