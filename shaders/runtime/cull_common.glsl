@@ -10,8 +10,10 @@
 // holds the far plane everywhere, and the late pass draws everything in the frustum.
 //
 // Conservative by construction, since a false "hidden" is a hole in the picture: an object's
-// screen rectangle contains its projection (a sphere's is exact, from the tangent planes
-// through the eye; a box's holds its projected corners) widened by a pixel on each side, the
+// screen bounds contain its projection (a sphere's are exact, from the tangent planes through
+// the eye; a box's — buildings, and the box around a tree — hold its projected corners), the
+// test covers every pixel whose centre lies inside them (single-sampled rasterisation makes
+// fragments at pixel centres only; a hundredth of a pixel to spare covers rounding), the
 // pyramid level is the finest at which the rectangle spans at most 6 × 6 texels and every texel
 // under it is read, every texel of a level holds the farthest depth of its whole footprint, and
 // the object's nearest depth is taken a little nearer still. Objects that reach the near plane
@@ -33,12 +35,15 @@ float pyramid_texel(int level, ivec2 p) {
     return pyramid.texels[pyramid_level_offset(level0, level) + uint(q.y * (last.x + 1) + q.x)];
 }
 
-// The pixels whose centres can fall inside [p0, p1] (framebuffer coordinates), inclusive, with
-// half a pixel to spare on each side against rounding, clamped to the image. A pixel x is
-// covered only if x + 0.5 lies in [p0.x, p1.x], that is x in [ceil(p0.x - 0.5), floor(p1.x - 0.5)].
+// The pixels whose centres can fall inside [p0, p1] (framebuffer coordinates), inclusive,
+// clamped to the image: a pixel x is covered only if x + 0.5 lies in [p0.x, p1.x], that is x in
+// [ceil(p0.x - 0.5), floor(p1.x - 0.5)], with the same hundredth of a pixel to spare as
+// covers_no_pixel (which culls the object first when the range is empty).
 ivec4 pixel_rect(vec2 p0, vec2 p1) {
     ivec2 last = ivec2(frame.depth_map.zw) - 1;
-    return ivec4(clamp(ivec2(floor(p0 - 0.5)), ivec2(0), last), clamp(ivec2(ceil(p1 - 0.5)), ivec2(0), last));
+    ivec2 first_px = ivec2(ceil(p0 - 0.5 - 0.01));
+    ivec2 last_px = ivec2(floor(p1 - 0.5 + 0.01));
+    return ivec4(clamp(first_px, ivec2(0), last), clamp(last_px, ivec2(0), last));
 }
 
 // Whether no pixel centre of the image lies inside [p0, p1]: an object inside those bounds then

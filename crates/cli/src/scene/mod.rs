@@ -693,7 +693,7 @@ fn run_frames(
                     ids
                 });
                 frames.push(FrameReport {
-                    in_view: reference_in_view(options, objects, f),
+                    in_view: objects.iter().filter(|o| world::in_frustum(&frame_data, o)).count() as u32,
                     visible: early + late,
                     draws: early + late,
                     early_draws: early,
