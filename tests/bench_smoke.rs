@@ -177,4 +177,12 @@ fn bad_modes_are_a_usage_error_before_any_device_work() {
         .expect("dgcc runs");
     assert_eq!(run.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&run.stderr).contains("unknown dgc option `fast`"));
+    let run = Command::new(env!("CARGO_BIN_EXE_dgcc"))
+        .arg("bench")
+        .arg(&scene)
+        .args(["--culling", "frustum,sometimes"])
+        .output()
+        .expect("dgcc runs");
+    assert_eq!(run.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&run.stderr).contains("unknown culling `sometimes`"));
 }

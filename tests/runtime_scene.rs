@@ -29,15 +29,6 @@ fn run_ok(o: &RunOptions) -> RunReport {
     report
 }
 
-fn is_lavapipe(test: &str) -> bool {
-    let Ok(p) = dgcc::runtime::probe() else { return false };
-    if p.profile.name == "lavapipe" {
-        return true;
-    }
-    common::loud(&format!("SKIP {test}: needs lavapipe, the device is {}", p.device_name));
-    false
-}
-
 #[test]
 fn the_three_modes_agree_pixel_for_pixel_and_with_the_reference_culling() {
     if common::gpu("the_three_modes_agree_pixel_for_pixel_and_with_the_reference_culling").is_none() {
@@ -87,7 +78,7 @@ fn a_preprocess_budget_smaller_than_the_stream_runs_in_chunks_and_draws_the_same
 #[test]
 fn lavapipes_wrapped_preprocess_size_at_ten_thousand_sequences_is_caught() {
     if common::gpu("lavapipes_wrapped_preprocess_size_at_ten_thousand_sequences_is_caught").is_none()
-        || !is_lavapipe("lavapipes_wrapped_preprocess_size_at_ten_thousand_sequences_is_caught")
+        || !common::is_lavapipe("lavapipes_wrapped_preprocess_size_at_ten_thousand_sequences_is_caught")
     {
         return;
     }
@@ -126,7 +117,7 @@ fn child_compaction_at_this_vector_width() {
 #[test]
 fn compaction_is_correct_at_subgroup_sizes_4_and_8() {
     if common::gpu("compaction_is_correct_at_subgroup_sizes_4_and_8").is_none()
-        || !is_lavapipe("compaction_is_correct_at_subgroup_sizes_4_and_8")
+        || !common::is_lavapipe("compaction_is_correct_at_subgroup_sizes_4_and_8")
     {
         return;
     }

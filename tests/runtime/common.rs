@@ -26,6 +26,16 @@ pub fn validation_required() -> bool {
     std::env::var("DGCC_VALIDATION").is_ok_and(|v| v == "1")
 }
 
+/// Whether the device is lavapipe; says loudly why a lavapipe-only test skips otherwise.
+pub fn is_lavapipe(test: &str) -> bool {
+    let Ok(p) = dgcc::runtime::probe() else { return false };
+    if p.profile.name == "lavapipe" {
+        return true;
+    }
+    loud(&format!("SKIP {test}: needs lavapipe, the device is {}", p.device_name));
+    false
+}
+
 /// Print a line the harness does not capture.
 pub fn loud(line: &str) {
     let _ = writeln!(std::io::stderr(), "{line}");

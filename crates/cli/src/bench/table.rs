@@ -125,7 +125,7 @@ pub fn markdown(report: &BenchReport) -> String {
             r.culling.name(),
             count(r.visible),
             if r.visible_stable { "" } else { " (varies)" },
-            mean(r.draws_mean).replace('–', &count(r.draws)),
+            r.draws_mean.map_or_else(|| count(r.draws), |d| format!("{d:.0}")),
             spread(r.cpu_ms),
             spread(r.gpu_ms),
             ms(r.cull_ms),

@@ -527,7 +527,7 @@ fn target(
 }
 
 /// A 2D device-local image with `mips` levels, bound to its own memory.
-pub(super) fn make_image(
+fn make_image(
     ctx: &GpuContext,
     format: vk::Format,
     width: u32,

@@ -84,17 +84,18 @@ impl Mode {
     }
 }
 
-/// What is culled before drawing (distance LOD applies in every case).
+/// What is culled before drawing (distance LOD applies in every case). The discriminants are
+/// `CULLING_*` in `scene_data.glsl` (`Frame::counts[2]`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Culling {
     /// Every object is drawn through the GPU-driven path (or the CPU loop).
-    None,
+    None = 0,
     /// Objects outside the view frustum are not drawn.
     #[default]
-    Frustum,
+    Frustum = 1,
     /// Frustum, and two-pass occlusion culling against a depth pyramid (dgc and mdi).
-    Occlusion,
+    Occlusion = 2,
 }
 
 impl Culling {
@@ -477,7 +478,8 @@ pub fn camera_path(options: &RunOptions) -> CameraPath {
 
 /// Objects in the view frustum at frame `f`, by the host's reference culling.
 pub fn reference_in_view(options: &RunOptions, objects: &[world::Object], f: u32) -> u32 {
-    let frame = frame_uniforms(options, &world::meshes().lods, f);
+    // The frustum test reads the planes only: no meshes needed for the LOD table.
+    let frame = frame_uniforms(options, &[world::Lod::default(); 3 * world::MESH_KINDS], f);
     objects.iter().filter(|o| world::in_frustum(&frame, o)).count() as u32
 }
 
@@ -568,6 +570,13 @@ fn run_frames(
         let mut observed = None;
         let mut last_image = FrameImage::default();
         let period_ms = ctx.timestamp_period() / 1e6;
+        let path = camera_path(options);
+        // Where a record holds its object id (the drawn set is read from the streams).
+        let object_offset = layout
+            .tokens
+            .iter()
+            .find(|t| t.token_type == dgcc::ir::TokenType::PushConstant)
+            .map_or(0, |t| t.offset as usize);
         let out = (|| {
             for f in 0..options.warmup + options.frames {
                 let mut frame_data = frame_uniforms(options, &meshes.lods, f);
@@ -672,11 +681,6 @@ fn run_frames(
                     last_image = image.clone();
                 }
                 // The objects each pass drew, from the record's object id (GPU-driven modes).
-                let object_offset = layout
-                    .tokens
-                    .iter()
-                    .find(|t| t.token_type == dgcc::ir::TokenType::PushConstant)
-                    .map_or(0, |t| t.offset as usize);
                 let drawn: Option<Vec<u32>> = g.stream_readback.as_ref().filter(|_| readback).map(|host| {
                     let mut ids = vec![];
                     for (buffer, count) in host.iter().zip([early, late]) {
@@ -699,7 +703,7 @@ fn run_frames(
                     early_draws: early,
                     late_draws: late,
                     owners: ids.as_deref().map(owners),
-                    cut: camera_path(options).is_cut(f),
+                    cut: path.is_cut(f),
                     cpu_record_ms,
                     cpu_submit_ms,
                     gpu_ms: span(SLOT_START, SLOT_END),

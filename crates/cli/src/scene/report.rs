@@ -78,10 +78,15 @@ impl FrameReport {
 
 /// Distinct objects in an object-id image (ids + 1; 0 is the background).
 pub fn owners(ids: &[u32]) -> u32 {
-    let mut seen: Vec<u32> = ids.iter().copied().filter(|&i| i != 0).collect();
-    seen.sort_unstable();
-    seen.dedup();
-    seen.len() as u32
+    let top = ids.iter().copied().max().unwrap_or(0) as usize;
+    let mut seen = vec![false; top + 1];
+    let mut count = 0;
+    for &i in ids.iter().filter(|&&i| i != 0) {
+        if !std::mem::replace(&mut seen[i as usize], true) {
+            count += 1;
+        }
+    }
+    count
 }
 
 /// How the compaction kernel's subgroups were set up and what it ran with.
@@ -275,5 +280,17 @@ impl fmt::Display for RunReport {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::owners;
+
+    #[test]
+    fn owners_counts_distinct_objects_and_not_the_background() {
+        assert_eq!(owners(&[]), 0);
+        assert_eq!(owners(&[0, 0, 0]), 0);
+        assert_eq!(owners(&[3, 0, 3, 1, 7, 1]), 3);
     }
 }
