@@ -168,6 +168,12 @@ pub enum ExecutionSetKind {
     ShaderObjects,
 }
 
+/// What a layout with an execution set does on a target that cannot bind it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SetFallback {
+    Binned,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum IndexMode {
     Vulkan,
@@ -215,6 +221,8 @@ pub enum TokenKind {
         kind: Spanned<ExecutionSetKind>,
         stages: StageList,
         max_entries: Spanned<u32>,
+        /// `fallback: Binned` (RON) / `fallback binned` (`.dgc`).
+        fallback: Option<Spanned<SetFallback>>,
     },
     /// `PushConstant`, or `PushData` with `space: Data` (whose `stages` are empty).
     PushConstant {

@@ -97,6 +97,7 @@ pub fn describe(layout: &CompiledLayout, at: Location) -> String {
                 TokenPart::Binding => ": binding".into(),
                 TokenPart::SetKind => ": execution-set kind".into(),
                 TokenPart::MaxEntries => ": max_entries".into(),
+                TokenPart::Fallback => ": fallback".into(),
             };
             format!("{l}, token {index} `{name}`{part}")
         }

@@ -104,12 +104,17 @@ fn print_token(out: &mut String, t: &Token) {
     }
     let pin = t.at.as_ref().map(|a| format!(" @ {}", a.node)).unwrap_or_default();
     match &t.kind {
-        TokenKind::ExecutionSet { kind, stages: list, max_entries } => line.push_str(&format!(
-            " {} {} max_entries {}",
-            names::EXECUTION_SET_KINDS.name(kind.node, DSL),
-            stages(list),
-            max_entries.node
-        )),
+        TokenKind::ExecutionSet { kind, stages: list, max_entries, fallback } => {
+            line.push_str(&format!(
+                " {} {} max_entries {}",
+                names::EXECUTION_SET_KINDS.name(kind.node, DSL),
+                stages(list),
+                max_entries.node
+            ));
+            if let Some(f) = fallback {
+                line.push_str(&format!(" fallback {}", names::SET_FALLBACKS.name(f.node, DSL)));
+            }
+        }
         TokenKind::PushConstant { stages: list, offset, data, space } => {
             if *space == PushSpace::Constants {
                 line.push_str(&format!(" {}", stages(list)));

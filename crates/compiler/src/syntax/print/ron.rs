@@ -107,10 +107,13 @@ fn print_token(out: &mut String, t: &Token) {
     }
     let mut fields: Option<&[crate::ast::Spanned<Field>]> = None;
     match &t.kind {
-        TokenKind::ExecutionSet { kind, stages: list, max_entries } => {
+        TokenKind::ExecutionSet { kind, stages: list, max_entries, fallback } => {
             params.push(format!("kind: {}", names::EXECUTION_SET_KINDS.name(kind.node, RON)));
             params.push(format!("stages: {}", stages(list)));
             params.push(format!("max_entries: {}", max_entries.node));
+            if let Some(f) = fallback {
+                params.push(format!("fallback: {}", names::SET_FALLBACKS.name(f.node, RON)));
+            }
         }
         TokenKind::PushConstant { stages: list, offset, data, space } => {
             if *space == PushSpace::Constants {
