@@ -39,7 +39,7 @@ fn about<'a>(p: &Pipeline, diags: &'a [Diagnostic], kernel: &str) -> Vec<&'a Dia
 #[test]
 fn the_culling_kernel_and_every_fixture_kernel_pass_every_check() {
     let (_, diags) = check("scene");
-    assert!(diags.is_empty(), "shaders/cull.comp: {diags:#?}");
+    assert!(diags.is_empty(), "tests/emit/fixtures/cull.comp: {diags:#?}");
     for name in ["mesh", "compute"] {
         let (_, diags) = check(name);
         assert!(diags.is_empty(), "{name}: {diags:#?}");

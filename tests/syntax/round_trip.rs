@@ -102,10 +102,13 @@ fn token_kind() -> impl Strategy<Value = TokenKind> {
     };
     let (constants, heap) = (dgcc::ast::PushSpace::Constants, dgcc::ast::PushSpace::Data);
     prop_oneof![
-        (set_kind, stages(), number()).prop_map(|(k, stages, max_entries)| TokenKind::ExecutionSet {
-            kind: sp(k),
-            stages,
-            max_entries
+        (set_kind, stages(), number(), any::<bool>()).prop_map(|(k, stages, max_entries, binned)| {
+            TokenKind::ExecutionSet {
+                kind: sp(k),
+                stages,
+                max_entries,
+                fallback: binned.then(|| sp(dgcc::ast::SetFallback::Binned)),
+            }
         }),
         (stages(), number(), data()).prop_map(move |(stages, offset, data)| TokenKind::PushConstant {
             stages,

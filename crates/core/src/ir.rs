@@ -107,7 +107,18 @@ impl CompiledLayout {
     /// pipeline bound (`SetFallback::Binned`).
     pub fn without_execution_set(&self) -> CompiledLayout {
         let mut binned = self.clone();
-        binned.tokens.retain(|t| t.token_type != TokenType::ExecutionSet);
+        let Some(set) = self.tokens.iter().position(|t| t.token_type == TokenType::ExecutionSet) else {
+            return binned;
+        };
+        binned.tokens.remove(set);
+        // The set's bytes stay in the record, read by no token now; later tokens move down one.
+        for m in &mut binned.record {
+            m.token = match m.token {
+                Some(t) if t == set => None,
+                Some(t) if t > set => Some(t - 1),
+                other => other,
+            };
+        }
         binned
     }
 }
@@ -161,7 +172,7 @@ pub enum SetFallback {
     #[default]
     None,
     /// The stream is binned by its set index and executed once per entry, with the entry's
-    /// pipeline bound and the layout's EXECUTION_SET token left out (W0014 says so per target).
+    /// pipeline bound and the layout's EXECUTION_SET token left out (N0001 says so per target).
     Binned,
 }
 

@@ -132,20 +132,24 @@ impl DgcDevice {
     }
 
     /// `Some(why)` when this device cannot bind `layout`'s execution set, which says
-    /// `fallback: Binned` (the finding `dgcc check` reports for this device as W0014): run
+    /// `fallback: Binned` (the finding `dgcc check` reports for this device as N0001): run
     /// `layout.without_execution_set()` once per entry instead. `None` when it can, or when the
     /// layout has no set. (A set without a fallback that the device cannot bind is refused by
     /// `check_layout`.)
-    pub fn execution_set_unbindable(&self, layout: &CompiledLayout, push_constants: &[PushConstantRange]) -> Option<String> {
+    pub fn execution_set_unbindable(
+        &self,
+        layout: &CompiledLayout,
+        push_constants: &[PushConstantRange],
+    ) -> Option<String> {
         layout.execution_set()?;
         dgcc_core::check::device_findings(layout, push_constants, &self.profile)
             .into_iter()
-            .find(|f| f.code == "W0014")
+            .find(|f| f.code == "N0001")
             .map(|f| format!("{} ({})", f.message, f.code))
     }
 
     /// Refuse a layout the device cannot run: `Err(Refused)` with `dgcc check`'s diagnostics,
-    /// and an execution set the device cannot bind (W0014: run it binned).
+    /// and an execution set the device cannot bind (N0001: run it binned).
     pub fn check_layout(&self, layout: &CompiledLayout, push_constants: &[PushConstantRange]) -> Result<()> {
         if let Some(why) = self.execution_set_unbindable(layout, push_constants) {
             return Err(RuntimeError::Invalid(format!(

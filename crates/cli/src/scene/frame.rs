@@ -17,12 +17,12 @@
 use super::gpu::{SceneGpu, COUNT_BYTES};
 use super::world::{self, Frame, Lod, Object, MESH_KINDS};
 use super::{Compaction, Culling};
-use dgcc::runtime::memory::as_bytes;
 use ash::vk;
 use dgcc::runtime::dgc::{DgcDevice, DgcLayout};
 use dgcc::runtime::error::Result;
 use dgcc::runtime::execute::{Count, Execution, Pass, Phase, Stream};
 use dgcc::runtime::fallback::Fallback;
+use dgcc::runtime::memory::as_bytes;
 use dgcc::runtime::validate::StreamValidator;
 use dgcc::runtime::GpuContext;
 
@@ -50,18 +50,10 @@ fn pass_word(culling: Culling, p: u32) -> u32 {
 pub enum Driver<'a> {
     /// One execution per pass (each with its own preprocess memory), with one pipeline bound
     /// or an execution set of the materials' pipelines.
-    Dgc {
-        dev: &'a DgcDevice,
-        layout: &'a DgcLayout,
-        execs: [&'a Execution; 2],
-    },
+    Dgc { dev: &'a DgcDevice, layout: &'a DgcLayout, execs: [&'a Execution; 2] },
     /// One execution per pass and material, over the material's region of the binned stream,
     /// with the material's pipeline bound (`layout` has no EXECUTION_SET token).
-    DgcBinned {
-        dev: &'a DgcDevice,
-        layout: &'a DgcLayout,
-        execs: [&'a [Execution]; 2],
-    },
+    DgcBinned { dev: &'a DgcDevice, layout: &'a DgcLayout, execs: [&'a [Execution]; 2] },
     /// One multi-draw per pass, or per pass and material over the binned stream.
     Mdi(&'a Fallback),
     Cpu {
@@ -515,7 +507,10 @@ unsafe fn bin_pass(d: &ash::Device, cmd: vk::CommandBuffer, g: &SceneGpu, p: usi
             // Phase 1 reads the counts; the draws read the binned stream and the counts (the
             // executor's own barrier makes them visible to DGC preprocessing).
             let (dst, access) = if phase == 0 {
-                (vk::PipelineStageFlags2::COMPUTE_SHADER, vk::AccessFlags2::SHADER_READ | vk::AccessFlags2::SHADER_WRITE)
+                (
+                    vk::PipelineStageFlags2::COMPUTE_SHADER,
+                    vk::AccessFlags2::SHADER_READ | vk::AccessFlags2::SHADER_WRITE,
+                )
             } else {
                 (
                     vk::PipelineStageFlags2::DRAW_INDIRECT

@@ -401,7 +401,10 @@ impl SceneGpu {
                 p.binned.destroy(d);
                 p.bins.destroy(d);
             }
-            for p in [self.cull, self.compact, self.cull_compact, self.bin, self.build_pyramid].into_iter().chain(self.draws.drain(..)) {
+            for p in [self.cull, self.compact, self.cull_compact, self.bin, self.build_pyramid]
+                .into_iter()
+                .chain(self.draws.drain(..))
+            {
                 d.destroy_pipeline(p, None);
             }
             d.destroy_pipeline_layout(self.compute_layout, None);

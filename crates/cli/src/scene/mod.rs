@@ -162,7 +162,7 @@ pub enum Bind {
 #[serde(rename_all = "lowercase")]
 pub enum DgcMaterials {
     /// The execution set where the device binds the layout's stages through one, else binned
-    /// (the device rule `dgcc check` reports as W0014).
+    /// (the device rule `dgcc check` reports as N0001).
     #[default]
     Auto,
     /// The execution set; refused where the device cannot bind it.
@@ -274,6 +274,9 @@ pub struct RunOptions {
     pub sort_materials: bool,
     /// What the execution set holds (dgc).
     pub bind: Bind,
+    /// Write these two materials' pipelines into each other's entries of the execution set
+    /// (tests only: the set, not the shaders, must decide what a sequence draws with).
+    pub swap_set_entries: Option<(u32, u32)>,
     /// Check the compacted stream on the GPU before drawing it, every frame (dgc, mdi).
     pub validate_stream: bool,
     /// Run under `VK_LAYER_KHRONOS_validation`, its messages recorded here (teardown included).
@@ -309,6 +312,7 @@ impl Default for RunOptions {
             dgc_materials: DgcMaterials::Auto,
             sort_materials: false,
             bind: Bind::Pipelines,
+            swap_set_entries: None,
             validate_stream: false,
             layer_log: dgcc::runtime::LayerLog::from_env(),
         }
@@ -384,7 +388,8 @@ fn check_options(options: &RunOptions) -> Result<()> {
     }
     if options.dgc_materials != DgcMaterials::Auto && (options.mode != Mode::Dgc || options.materials == 1) {
         return Err(RuntimeError::Invalid(
-            "--material-draw chooses how dgc draws several materials: it needs --mode dgc and --materials 2 or more".into(),
+            "--material-draw chooses how dgc draws several materials: it needs --mode dgc and --materials 2 or more"
+                .into(),
         ));
     }
     if options.bind == Bind::ShaderObjects && (options.mode != Mode::Dgc || options.materials == 1) {
@@ -588,9 +593,9 @@ fn material_plan(
     let set = if options.sort_materials { MaterialDraw::SortedSet } else { MaterialDraw::Set };
     match (options.dgc_materials, unbindable) {
         (DgcMaterials::Binned, _) => Ok((MaterialDraw::Binned, Some("binned, as --material-draw binned asks".into()))),
-        (DgcMaterials::Set, Some(why)) => Err(RuntimeError::Invalid(format!(
-            "--material-draw set: {why}; use --material-draw binned (or auto)"
-        ))),
+        (DgcMaterials::Set, Some(why)) => {
+            Err(RuntimeError::Invalid(format!("--material-draw set: {why}; use --material-draw binned (or auto)")))
+        }
         (DgcMaterials::Auto, Some(why)) => Ok((MaterialDraw::Binned, Some(why))),
         (_, None) => Ok((set, None)),
     }
@@ -689,11 +694,18 @@ fn run_frames(
                 // SAFETY: the materials' pipelines were made INDIRECT_BINDABLE with the graphics
                 // layout for the layout's vertex and fragment stages, and live until `g.destroy`,
                 // after the set; nothing has used the set yet.
-                let made = unsafe { dev.create_execution_set(&l, g.draws[0]) }.and_then(|s| {
-                    for (m, &pipeline) in g.draws.iter().enumerate().skip(1) {
-                        unsafe { dev.write_execution_set(&s, m as u32, pipeline)? };
+                let entry = |m: u32| match options.swap_set_entries {
+                    Some((a, b)) if m == a => b,
+                    Some((a, b)) if m == b => a,
+                    _ => m,
+                };
+                let initial = g.draws[entry(0) as usize];
+                let made = unsafe { dev.create_execution_set(&l, initial) }.and_then(|s| {
+                    for m in 1..g.draws.len() as u32 {
+                        let pipeline = *g.draws.get(entry(m) as usize).unwrap_or(&g.draws[0]);
+                        unsafe { dev.write_execution_set(&s, m, pipeline)? };
                     }
-                    Ok(s)
+                    Ok((s, initial))
                 });
                 match made {
                     Ok(s) => set = Some(s),
@@ -708,13 +720,10 @@ fn run_frames(
             // What each execution of a pass is bound to, and how many records it reads: the set,
             // or one pipeline per material region (binned), or the one pipeline.
             let bounds: Vec<(Bound, u32)> = match &set {
-                Some(s) => vec![(Bound::ExecutionSet(s.handle, g.draws[0]), options.objects)],
-                None if binned_dgc => g
-                    .draws
-                    .iter()
-                    .zip(&g.material_counts)
-                    .map(|(&p, &n)| (Bound::Pipeline(p), n.max(1)))
-                    .collect(),
+                Some((s, initial)) => vec![(Bound::ExecutionSet(s.handle, *initial), options.objects)],
+                None if binned_dgc => {
+                    g.draws.iter().zip(&g.material_counts).map(|(&p, &n)| (Bound::Pipeline(p), n.max(1))).collect()
+                }
                 None => vec![(Bound::Pipeline(g.draws[0]), options.objects)],
             };
             // One execution per pass (and material, binned): each has its own preprocess memory,
@@ -744,7 +753,7 @@ fn run_frames(
                     for mut x in execs.into_iter().flatten() {
                         x.destroy(&dev);
                     }
-                    if let Some(mut s) = set {
+                    if let Some((mut s, _)) = set {
                         s.destroy(&dev);
                     }
                     l.destroy(&dev);
@@ -754,8 +763,10 @@ fn run_frames(
             dgc_parts = Some((dev, l, execs, set));
         }
         Mode::Mdi => {
-            fallback =
-                Some(Fallback::new(&layout.without_execution_set(), FallbackCaps::from(ctx))?.with_push_constants(&manifest.push_constants)?)
+            fallback = Some(
+                Fallback::new(&layout.without_execution_set(), FallbackCaps::from(ctx))?
+                    .with_push_constants(&manifest.push_constants)?,
+            )
         }
         Mode::Cpu => {}
     }
@@ -873,8 +884,13 @@ fn run_frames(
                 let passes = PassTimes {
                     cull_ms: if gpu_culls { span(SLOT_START, cull0) } else { None },
                     compact_ms: if gpu_culls && !fused { span(cull0, compact0) } else { None },
+                    // Binned dgc executes once per material: only its passes are timed.
                     preprocess_ms: if options.mode == Mode::Dgc { chunk_sum(0) } else { None },
-                    execute_ms: if options.mode == Mode::Dgc { chunk_sum(2) } else { span(draw0, draw0_end) },
+                    execute_ms: if options.mode == Mode::Dgc && !binned_dgc {
+                        chunk_sum(2)
+                    } else {
+                        span(draw0, draw0_end)
+                    },
                     draw_ms: span(draw0, draw0_end),
                     pyramid_ms: if two_pass { span(draw0_end, SLOT_PYRAMID) } else { None },
                     late_cull_ms: if two_pass {
@@ -960,7 +976,7 @@ fn run_frames(
             for mut e in execs.into_iter().flatten() {
                 e.destroy(&dev);
             }
-            if let Some(mut s) = set {
+            if let Some((mut s, _)) = set {
                 s.destroy(&dev);
             }
             l.destroy(&dev);

@@ -10,7 +10,7 @@
 //! one (`RunOptions::object_ids`).
 
 use super::world::SceneKind;
-use super::{Compaction, Culling, Mode, ObjectId, MaterialDraw};
+use super::{Compaction, Culling, MaterialDraw, Mode, ObjectId};
 use dgcc::runtime::preprocess::ChunkPlan;
 use dgcc::runtime::validate::StreamReport;
 use serde::Serialize;

@@ -371,7 +371,7 @@ fn ext_form_of_nv_mesh(tt: TokenType) -> Option<&'static str> {
     }
 }
 
-/// The set's rules; with `fallback: Binned`, what the target cannot bind becomes one W0014:
+/// The set's rules; with `fallback: Binned`, what the target cannot bind becomes one N0001:
 /// the layout runs binned there (the runtime reads the same finding to choose that path).
 fn execution_set_findings(
     q: &mut Query,
@@ -386,12 +386,13 @@ fn execution_set_findings(
         out.extend(found);
         return;
     }
-    let (unbindable, rest): (Vec<Finding>, Vec<Finding>) = found.into_iter().partition(|f| UNBINDABLE.contains(&f.code));
+    let (unbindable, rest): (Vec<Finding>, Vec<Finding>) =
+        found.into_iter().partition(|f| UNBINDABLE.contains(&f.code));
     out.extend(rest);
     let Some(first) = unbindable.first() else { return };
     let mut w = Finding::new(
-        "W0014",
-        first.location.clone(),
+        "N0001",
+        first.location,
         format!(
             "{} cannot bind this execution set: layout `{}` runs binned there, one execute per entry",
             q.target(),

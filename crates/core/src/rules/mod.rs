@@ -63,8 +63,9 @@ mod tests {
             assert_ne!(w[0].code, w[1].code, "duplicate code");
         }
         for r in &all {
-            assert!(r.code.len() == 5 && (r.code.starts_with('E') || r.code.starts_with('W')), "{}", r.code);
+            assert!(r.code.len() == 5 && ["E", "W", "N"].iter().any(|p| r.code.starts_with(p)), "{}", r.code);
             assert_eq!(r.code.starts_with('W'), r.severity == super::Severity::Warning, "{}", r.code);
+            assert_eq!(r.code.starts_with('N'), r.severity == super::Severity::Note, "{}", r.code);
             assert!(!r.title.is_empty() && r.explanation.len() > 40, "{} needs an explanation", r.code);
             if let Some(v) = r.vuid {
                 assert!(v.starts_with("VUID-"), "{}", r.code);
