@@ -269,6 +269,7 @@ fn build(spec: &Spec) -> Pipeline {
         push_constants,
         layouts: vec![sp(layout)],
         kernels,
+        shaders: vec![],
     }
 }
 
