@@ -270,6 +270,7 @@ fn build(spec: &Spec) -> Pipeline {
         push_constants,
         layouts: vec![sp(layout)],
         kernels,
+        shaders: vec![],
     }
 }
 

@@ -110,7 +110,7 @@ pub fn run(args: &FmtArgs) -> i32 {
     if !lost.is_empty() && !args.drop_comments {
         let lines: Vec<String> = lost.iter().map(|l| l.to_string()).collect();
         eprintln!(
-            "error: {} comment(s) of {name} (line {}) are not directly above an item (pipeline, layout, token, field, kernel, push-constant range), so the formatted description would not keep them; nothing was written",
+            "error: {} comment(s) of {name} (line {}) are not directly above an item (pipeline, layout, token, field, kernel, shader, push-constant range), so the formatted description would not keep them; nothing was written",
             lost.len(),
             lines.join(", ")
         );

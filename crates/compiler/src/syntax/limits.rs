@@ -22,6 +22,8 @@ pub const MAX_LAYOUTS: usize = 16384;
 pub const MAX_TOKENS_PER_LAYOUT: usize = 256;
 pub const MAX_FIELDS_PER_PUSH_CONSTANT: usize = 256;
 pub const MAX_KERNELS: usize = 256;
+/// Draw and dispatch shaders per description (`shaders:`): each is read and compiled.
+pub const MAX_SHADERS: usize = 256;
 
 /// The source text of a description read as bytes, or E0018 at the first byte that is not
 /// UTF-8.
@@ -77,6 +79,7 @@ pub enum Count {
     TokensPerLayout,
     FieldsPerPushConstant,
     Kernels,
+    Shaders,
 }
 
 impl Count {
@@ -86,6 +89,7 @@ impl Count {
             Count::TokensPerLayout => MAX_TOKENS_PER_LAYOUT,
             Count::FieldsPerPushConstant => MAX_FIELDS_PER_PUSH_CONSTANT,
             Count::Kernels => MAX_KERNELS,
+            Count::Shaders => MAX_SHADERS,
         }
     }
     const fn code(self) -> &'static str {
@@ -94,6 +98,7 @@ impl Count {
             Count::TokensPerLayout => "E0015",
             Count::FieldsPerPushConstant => "E0016",
             Count::Kernels => "E0017",
+            Count::Shaders => "E0019",
         }
     }
     const fn what(self) -> (&'static str, &'static str) {
@@ -102,6 +107,7 @@ impl Count {
             Count::TokensPerLayout => ("tokens", "a layout"),
             Count::FieldsPerPushConstant => ("fields", "a push constant"),
             Count::Kernels => ("kernels", "a pipeline"),
+            Count::Shaders => ("shaders", "a pipeline"),
         }
     }
 }

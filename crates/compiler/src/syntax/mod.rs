@@ -7,7 +7,7 @@
 //! first. The printers (`print_ron`, `print_dsl`) write the canonical form of either syntax;
 //! parsing their output gives back an equal AST, which is what `dgcc fmt` relies on.
 //!
-//! Doc comments: `//` lines directly above a pipeline, layout, token, field, kernel or
+//! Doc comments: `//` lines directly above a pipeline, layout, token, field, kernel, shader or
 //! push-constant range become its `doc` (see `docs`); [`dropped_comments`] counts the others.
 
 mod docs;
@@ -138,7 +138,16 @@ fn doc_lines(p: &Pipeline) -> usize {
         })
         .sum();
     let kernels: usize = p.kernels.iter().map(|k| k.doc.len()).sum();
-    p.doc.len() + ranges + layouts + kernels
+    let shaders: usize = p.shaders.iter().map(|s| s.doc.len()).sum();
+    p.doc.len() + ranges + layouts + kernels + shaders
+}
+
+/// E0002 for vertex attributes on a shader of another stage, in either syntax: only a vertex
+/// shader reads vertex input bindings.
+fn attributes_off_vertex(stage: dgcc_core::stages::Stage, at: dgcc_core::span::Span) -> Diagnostic {
+    Diagnostic::new("E0002", format!("a {} shader has no vertex attributes", stage.name()))
+        .primary(at, "only a vertex shader has attributes")
+        .note("attributes map a vertex shader's input locations to vertex buffer bindings")
 }
 
 #[cfg(test)]

@@ -184,6 +184,13 @@ byte that is not valid UTF-8 (often a file saved as Latin-1 or UTF-16 by an edit
 file as UTF-8.",
     },
     Rule {
+        code: "E0019",
+        vuid: None,
+        severity: Error,
+        title: "too many shaders",
+        explanation: "A pipeline names at most 256 draw and dispatch shaders (`shaders:`); each is read, compiled and compared with every layout of its stage, so the cap keeps `dgcc check` fast on any input. A real pipeline has a handful, or one per pipeline of an execution set.",
+    },
+    Rule {
         code: "E0021",
         vuid: None,
         severity: Error,

@@ -7,7 +7,8 @@
 
 use super::{indent, quote};
 use crate::ast::{
-    FieldType, Kernel, Layout, Pipeline, PushData, PushSpace, StageList, SubgroupReq, SubgroupSize, Token, TokenKind,
+    FieldType, Kernel, Layout, Pipeline, PushData, PushSpace, Shader, StageList, SubgroupReq, SubgroupSize, Token,
+    TokenKind,
 };
 use crate::syntax::docs::write_doc;
 use crate::syntax::names;
@@ -42,6 +43,9 @@ pub fn print_dsl(p: &Pipeline) -> String {
     }
     for kernel in &p.kernels {
         sections.push(print_kernel(kernel));
+    }
+    for shader in &p.shaders {
+        sections.push(print_shader(shader));
     }
     out.push_str(&sections.join("\n"));
     out.push_str("}\n");
@@ -179,6 +183,23 @@ fn print_kernel(k: &Kernel) -> String {
     } else {
         out.push_str(&format!(" {{\n{body}{i1}}}\n"));
     }
+    out
+}
+
+fn print_shader(s: &Shader) -> String {
+    let (i1, i2) = (indent(1), indent(2));
+    let mut out = String::new();
+    write_doc(&mut out, &s.doc, &i1);
+    out.push_str(&format!("{i1}shader {} {}", names::STAGES.name(s.stage.node, DSL), quote(&s.source)));
+    if s.attributes.is_empty() {
+        out.push_str(";\n");
+        return out;
+    }
+    out.push_str(" {\n");
+    for a in &s.attributes {
+        out.push_str(&format!("{i2}attribute location {} binding {};\n", a.location.node, a.binding.node));
+    }
+    out.push_str(&format!("{i1}}}\n"));
     out
 }
 

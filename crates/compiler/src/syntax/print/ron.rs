@@ -6,8 +6,8 @@
 
 use super::{indent, quote};
 use crate::ast::{
-    Field, FieldType, Kernel, Layout, Pipeline, PushData, PushSpace, StageList, SubgroupReq, SubgroupSize, Token,
-    TokenKind,
+    Field, FieldType, Kernel, Layout, Pipeline, PushData, PushSpace, Shader, StageList, SubgroupReq, SubgroupSize,
+    Token, TokenKind,
 };
 use crate::syntax::docs::write_doc;
 use crate::syntax::names;
@@ -51,6 +51,13 @@ pub fn print_ron(p: &Pipeline) -> String {
         out.push_str(&format!("{i1}kernels: [\n"));
         for kernel in &p.kernels {
             print_kernel(&mut out, kernel);
+        }
+        out.push_str(&format!("{i1}],\n"));
+    }
+    if !p.shaders.is_empty() {
+        out.push_str(&format!("{i1}shaders: [\n"));
+        for shader in &p.shaders {
+            print_shader(&mut out, shader);
         }
         out.push_str(&format!("{i1}],\n"));
     }
@@ -175,6 +182,23 @@ fn print_kernel(out: &mut String, k: &Kernel) {
         out.push_str(&format!("{i3}writes: Some({}),\n", quote(writes)));
     }
     out.push_str(&format!("{i2}),\n"));
+}
+
+/// One shader on one line: `(stage: Vertex, source: "…", attributes: [(location: 0, binding: 0)]),`.
+fn print_shader(out: &mut String, s: &Shader) {
+    let i2 = indent(2);
+    write_doc(out, &s.doc, &i2);
+    let stage = names::STAGES.name(s.stage.node, RON);
+    out.push_str(&format!("{i2}(stage: {stage}, source: {}", quote(&s.source)));
+    if !s.attributes.is_empty() {
+        let attributes: Vec<String> = s
+            .attributes
+            .iter()
+            .map(|a| format!("(location: {}, binding: {})", a.location.node, a.binding.node))
+            .collect();
+        out.push_str(&format!(", attributes: [{}]", attributes.join(", ")));
+    }
+    out.push_str("),\n");
 }
 
 fn subgroup(req: SubgroupReq) -> String {

@@ -105,6 +105,11 @@ impl<'s> Ron<'s, '_> {
         Some(StageList { items: stages.into_iter().collect::<Option<_>>()?, span: raw.span })
     }
 
+    /// One stage: a shader's `stage`.
+    pub(super) fn stage(&mut self, raw: Raw<'s>) -> Option<Spanned<dgcc_core::stages::Stage>> {
+        self.enum_name(raw, &names::STAGES, "E0006", "stage")
+    }
+
     pub(super) fn flags(&mut self, raw: Raw<'s>) -> Option<Vec<Spanned<LayoutFlag>>> {
         let items = self.r.list(raw, "a list of flags `[UnorderedSequences, …]`")?;
         let flags: Vec<_> =
