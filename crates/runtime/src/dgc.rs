@@ -113,6 +113,7 @@ impl DgcDevice {
             mesh_shader: ctx.caps.mesh_shader,
             task_shader: ctx.caps.task_shader,
             dynamic_generated_pipeline_layout: ctx.caps.dgc_dynamic_layout,
+            shader_object: ctx.caps.shader_object,
             ..EnabledFeatures::default()
         };
         // SAFETY: the context picked `physical` from its instance and created `device` from it
