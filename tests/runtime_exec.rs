@@ -542,6 +542,18 @@ fn every_gpu_object_is_destroyed_explicitly_and_once() {
             // SAFETY: as above; index 2 is refused before any Vulkan call.
             let past = unsafe { dev.write_execution_set(&set, 2, bindable) };
             assert!(past.is_err_and(|e| e.to_string().contains("past its 2 entries")));
+            // Executes through a set are never chunked: a budget that fits only part of the
+            // stream is refused, naming what the whole stream needs.
+            let bound = Bound::ExecutionSet(set.handle, bindable);
+            // SAFETY: the set was made for `sl`, with `bindable` as its initial pipeline.
+            let (one, _) = unsafe { dgcc::runtime::execute::requirements(&dev, &sl, bound, 1, 0) };
+            let (many, _) = unsafe { dgcc::runtime::execute::requirements(&dev, &sl, bound, 4096, 0) };
+            if many > 2 * one.max(1) {
+                // SAFETY: as above; refused before anything is allocated.
+                let chunked = unsafe { Execution::new(&dev, &sl, bound, 4096, 0, 2 * one.max(1)) };
+                let e = chunked.err().map(|e| e.to_string()).unwrap_or_default();
+                assert!(e.contains("are not chunked") && e.contains(&format!("needs {many} bytes")), "{e}");
+            }
             Some((sl, set))
         }
         Err(e) => {

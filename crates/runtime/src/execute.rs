@@ -144,6 +144,14 @@ impl Execution {
                 chunk_plan.anomaly.as_ref().map(|a| format!(" ({a})")).unwrap_or_default()
             )));
         }
+        if layout.has_execution_set() && chunk_plan.chunks > 1 {
+            // SAFETY: as for the plan above.
+            let (whole, _) = unsafe { requirements(dev, layout, bound, max_sequences, max_draw_count) };
+            return Err(RuntimeError::Invalid(format!(
+                "layout `{}` selects its pipelines through an execution set, and executes of such a layout are not chunked (on NVIDIA 580.159.04 a stream split over several executes lost the device: the book's performance chapter has the reproducer), but only {} of its {max_sequences} sequences fit one execute under the preprocess budget of {budget} bytes; the whole stream needs {whole} bytes: raise the budget to that",
+                layout.compiled.name, chunk_plan.sequences_per_chunk
+            )));
+        }
         let preprocess = if chunk_plan.preprocess_bytes > 0 {
             Some(Buffer::preprocess(dev, chunk_plan.preprocess_bytes, type_bits)?)
         } else {

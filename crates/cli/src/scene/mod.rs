@@ -248,7 +248,8 @@ pub struct RunOptions {
     pub pyramid_fault: Option<PyramidFault>,
     pub width: u32,
     pub height: u32,
-    /// Bytes of preprocess memory the executor may use (dgc mode).
+    /// Bytes of preprocess memory the executor may use (dgc mode; an execution set takes what
+    /// the whole stream needs, since its executes are never chunked).
     pub preprocess_budget: u64,
     /// The draw layout to run; `None` picks the layout a kernel `writes`, else the first.
     pub layout: Option<String>,
@@ -588,6 +589,19 @@ fn material_plan(
             options.materials, options.materials, layout.name
         )));
     }
+    if options.bind == Bind::ShaderObjects {
+        if !ctx.caps.shader_object {
+            return Err(RuntimeError::MissingFeature {
+                device: ctx.device_name.clone(),
+                feature: "VK_EXT_shader_object (shaderObject)".into(),
+                needed_for: "--bind shader-objects".into(),
+            });
+        }
+        return Err(RuntimeError::Invalid(format!(
+            "--bind shader-objects: {} has VK_EXT_shader_object, but dgcc run draws its materials through pipelines only: the scene's layout `{}` selects pipelines (`kind: Pipelines`), and the runtime does not create shader objects yet; use --bind pipelines",
+            ctx.device_name, layout.name
+        )));
+    }
     let dev = DgcDevice::from_context(ctx)?;
     let unbindable = dev.execution_set_unbindable(layout, &manifest.push_constants);
     let set = if options.sort_materials { MaterialDraw::SortedSet } else { MaterialDraw::Set };
@@ -735,7 +749,10 @@ fn run_frames(
                 for &(bound, n) in &bounds {
                     // SAFETY: `l` is `dev`'s; what `bound` names was made for its stages with the
                     // graphics layout and outlives the execution.
-                    match unsafe { Execution::new(&dev, &l, bound, n, 0, options.preprocess_budget) } {
+                    // An execution set's executes are never chunked (`Execution::new` says why): the
+                    // whole stream's preprocess memory, whatever the budget.
+                    let budget = if set.is_some() { u64::MAX } else { options.preprocess_budget };
+                    match unsafe { Execution::new(&dev, &l, bound, n, 0, budget) } {
                         Ok(e) => pass.push(e),
                         Err(e) => {
                             failed = Some(e);
