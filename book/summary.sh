@@ -39,6 +39,9 @@ CHAPTERS
     "h200-order.md|H200 draw time and what ran before"
     "h200-fused-sweep.md|H200 fused culling kernel variants"
     "h200-differential.md|H200 differential check output"
+    "h200-materials.md|H200 materials: 16 pipelines, every object drawn"
+    "h200-materials-counts.md|H200 materials: 1, 4 and 16 pipelines"
+    "h200-materials-frustum.md|H200 materials with frustum culling"
   )
   for page in measured/*.md; do
     found=0
