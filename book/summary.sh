@@ -22,7 +22,7 @@ trap 'rm -f SUMMARY.md.new' EXIT
 - [Hostile input and validation](robustness.md)
 - [Diagnostics index](diagnostics/index.md)
 CHAPTERS
-  for page in diagnostics/[EW][0-9][0-9][0-9][0-9].md; do
+  for page in diagnostics/[ENW][0-9][0-9][0-9][0-9].md; do
     title=$(head -n 1 "$page" | sed -e 's/^# //' -e 's/\\/\\\\/g' -e 's/\[/\\[/g' -e 's/\]/\\]/g')
     printf '  - [%s](%s)\n' "$title" "$page"
   done

@@ -2,9 +2,9 @@
 // cull.comp: frustum culling that fills the indirect stream of layout `SceneDraw` (the `cull`
 // kernel of the scene pipeline).
 //
-// One invocation per object. A visible object gets one record: its object and material ids
-// (the PUSH_CONSTANT token the vertex shader reads), the index buffer of its mesh and an indexed
-// draw. Records are compacted per subgroup: an exclusive prefix sum gives each visible lane its
+// One invocation per object. A visible object gets one record: its material's index in the
+// execution set (the pipeline that draws it), its object id (the PUSH_CONSTANT token the vertex
+// shader reads), the index buffer of its mesh and an indexed draw. Records are compacted per subgroup: an exclusive prefix sum gives each visible lane its
 // slot, one lane reserves the subgroup's records with a single atomic, and a broadcast shares
 // the base. Nothing here assumes a subgroup width: it is correct for 4-wide lavapipe subgroups,
 // 32-wide NVIDIA and 64-wide AMD ones, which is what `dgcc check` verifies.
@@ -75,7 +75,8 @@ void main() {
     if (visible) {
         Object o = objects[id];
         uint seq = base + slot;
-        scene_draw_write_object(seq, id, o.material_id);
+        scene_draw_write_material(seq, o.material_id);
+        scene_draw_write_object(seq, id);
         scene_draw_write_indices(seq, o.index_address, (o.first_index + o.index_count) * 4u, INDEX_TYPE_UINT32);
         scene_draw_write_draw(seq, o.index_count, 1u, o.first_index, o.vertex_offset, 0u);
     }

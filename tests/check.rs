@@ -59,8 +59,8 @@ fn every_registry_code_has_an_error_file() {
     let files: BTreeSet<String> =
         ron_files(&dir).iter().map(|p| p.file_stem().unwrap().to_string_lossy().into_owned()).collect();
     // E00xx are the front ends' and the profile loader's codes, tested with their own inputs in
-    // tests/syntax.rs and tests/profiles.rs; E058x and W05xx are the kernel checks', tested with
-    // kernel sources in tests/shader.rs; E08xx are stream contents the GPU stream validator
+    // tests/syntax.rs and tests/profiles.rs; E058x, W05xx and N05xx are the kernel and shader
+    // checks', tested with shader sources in tests/shader.rs; E08xx are stream contents the GPU stream validator
     // finds, tested with planted records in tests/runtime_validate.rs; E09xx are record-time
     // requirements the runtime and the generated checks refuse, tested per family in
     // dgcc-core's `requirements` and dgcc-runtime's `refuse` (and tests/emit*.rs for the
@@ -69,6 +69,7 @@ fn every_registry_code_has_an_error_file() {
         c.starts_with("E00")
             || c.starts_with("E058")
             || c.starts_with("W05")
+            || c.starts_with("N05")
             || c.starts_with("E08")
             || c.starts_with("E09")
     };

@@ -106,6 +106,40 @@ fn errors_exit_1_and_json_lines_follow_the_contract() {
     assert!(lines.iter().any(|v| v["severity"] == "error"));
 }
 
+/// `dgcc check` on a description naming shaders: the JSON lines name the shader file, line and
+/// column of what it declares (with `shaderc`), and the human report quotes it.
+#[cfg(feature = "shaderc")]
+#[test]
+fn shader_diagnostics_point_into_the_shader_file_in_both_formats() {
+    let o = dgcc(&["check", "tests/shader/interface/push.ron", "--message-format", "json"]);
+    no_panic(&o);
+    assert_eq!(code(&o), 1, "{}", stderr(&o));
+    let lines: Vec<serde_json::Value> = stdout(&o).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let at = |code: &str| -> Vec<(String, u64, u64)> {
+        lines
+            .iter()
+            .filter(|v| v["code"] == code)
+            .map(|v| {
+                (v["file"].as_str().unwrap().to_string(), v["line"].as_u64().unwrap(), v["column"].as_u64().unwrap())
+            })
+            .collect()
+    };
+    let shader = "tests/shader/interface/push_misplaced.vert".to_string();
+    assert_eq!(at("E0585")[0], (shader.clone(), 6, 11), "{lines:#?}");
+    assert_eq!(at("W0508"), [(shader, 8, 30)]);
+    assert_eq!(at("E0586"), [("tests/shader/interface/push_outside.frag".to_string(), 3, 1)]);
+    let o = dgcc(&["check", "tests/shader/interface/push.ron"]);
+    let e = stderr(&o);
+    assert!(
+        e.contains("┌─ tests/shader/interface/push_misplaced.vert:6:11") && e.contains("6 │     float material;"),
+        "{e}"
+    );
+    assert!(e.contains("┌─ tests/shader/interface/push.ron:16:21"), "the token's field as the second label: {e}");
+    let o = dgcc(&["explain", "N0501"]);
+    assert_eq!(code(&o), 0);
+    assert!(stdout(&o).starts_with("N0501: "), "{}", stdout(&o));
+}
+
 #[test]
 fn deny_warnings_turns_warnings_into_failure() {
     // A stride that is not a multiple of 16 is legal but slow on some hardware: a warning.

@@ -28,7 +28,7 @@ fn writes_what_the_emitters_print_and_lists_every_input() {
     }
     assert!(report.inputs.contains(&fixture("scene")));
     assert!(
-        report.inputs.iter().any(|i| i.ends_with("shaders/cull.comp")),
+        report.inputs.iter().any(|i| i.ends_with("fixtures/cull.comp")),
         "the kernel source is an input: {:?}",
         report.inputs
     );

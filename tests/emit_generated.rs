@@ -19,6 +19,7 @@ include!("emit/generated/overlap.rs");
 /// The examples' pipelines share names with the fixtures, so they live one module down.
 mod examples {
     include!("emit/generated/example-compute.rs");
+    include!("emit/generated/example-draw_shaders.rs");
     include!("emit/generated/example-execution_set.rs");
     include!("emit/generated/example-mesh.rs");
     include!("emit/generated/example-multi_draw.rs");
@@ -26,7 +27,7 @@ mod examples {
 }
 
 /// Every file above, so that a new fixture or example cannot go unchecked.
-const INCLUDED: [&str; 11] = [
+const INCLUDED: [&str; 12] = [
     "scene",
     "overlap",
     "mesh",
@@ -34,6 +35,7 @@ const INCLUDED: [&str; 11] = [
     "compute",
     "raytrace",
     "example-compute",
+    "example-draw_shaders",
     "example-execution_set",
     "example-mesh",
     "example-multi_draw",
@@ -124,6 +126,7 @@ fn every_layout_table_is_the_manifest() {
     check_pipeline!("raytrace", raytrace);
     check_pipeline!("overlap", overlap);
     check_pipeline!("example-compute", examples::compute);
+    check_pipeline!("example-draw_shaders", examples::draw_shaders);
     check_pipeline!("example-execution_set", examples::execution_set);
     check_pipeline!("example-mesh", examples::mesh);
     check_pipeline!("example-multi_draw", examples::multi_draw);

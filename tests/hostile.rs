@@ -309,6 +309,16 @@ fn fifos_and_devices_are_refused_as_descriptions_and_kernel_sources() {
     std::os::unix::fs::symlink("/dev/zero", dir.join("k.comp")).unwrap();
     let o = with_deadline(&dir, &["check", "k.ron"], 20).expect("/dev/zero as a kernel source");
     assert!(text(&o).contains("a character device"), "{}", text(&o));
+    // A draw shader that is a FIFO, and a SPIR-V one that is /dev/zero.
+    assert!(mkfifo(&dir.join("s.vert")));
+    std::os::unix::fs::symlink("/dev/zero", dir.join("s.spv")).unwrap();
+    let shaders = r#"Pipeline(name: "p", layouts: [(name: "A", stages: [Vertex], max_sequences: 1, tokens: [Draw])],
+    shaders: [(stage: Vertex, source: "s.vert"), (stage: Vertex, source: "s.spv")])"#;
+    std::fs::write(dir.join("s.ron"), shaders).unwrap();
+    let o = with_deadline(&dir, &["check", "s.ron"], 20).expect("a FIFO shader source hangs dgcc check");
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(text(&o).contains("E0587") && text(&o).contains("a FIFO"), "{}", text(&o));
+    assert!(text(&o).contains("a character device"), "{}", text(&o));
 }
 
 // ---- 5: bounded diagnostics -----------------------------------------------------------------

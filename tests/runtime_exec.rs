@@ -463,7 +463,12 @@ fn accumulate_with_execution_set() -> CompiledLayout {
     set.offset = 0;
     set.size = 4;
     set.push_constant = None;
-    set.execution_set = Some(dgcc::ir::ExecutionSet { kind: 0, stages: layouts::COMPUTE, max_entries: 2 });
+    set.execution_set = Some(dgcc::ir::ExecutionSet {
+        kind: 0,
+        stages: layouts::COMPUTE,
+        max_entries: 2,
+        fallback: Default::default(),
+    });
     layout.tokens.insert(0, set);
     let mut member = layout.record[0].clone();
     member.name = "pipeline".into();

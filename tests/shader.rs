@@ -3,6 +3,12 @@
 //! `shaderc` feature) the compiled checks catch a wrong workgroup size, a stale record struct and
 //! a kernel that does not compile, while naga's reflection of the generated GLSL reports exactly
 //! the manifest's offsets and strides.
+//!
+//! The draw and dispatch shaders a description names (`shaders:`): the descriptions of
+//! `tests/shader/interface/` mark each expected diagnostic where its primary label is, `//~
+//! CODE` on a line of the description or `// expect: CODE` on a line of a shader, and must
+//! produce exactly those; their rendered diagnostics, human and JSON, are snapshots
+//! (`tests/shader/snapshots/`).
 
 #[path = "emit/load.rs"]
 mod load;
@@ -39,7 +45,7 @@ fn about<'a>(p: &Pipeline, diags: &'a [Diagnostic], kernel: &str) -> Vec<&'a Dia
 #[test]
 fn the_culling_kernel_and_every_fixture_kernel_pass_every_check() {
     let (_, diags) = check("scene");
-    assert!(diags.is_empty(), "shaders/cull.comp: {diags:#?}");
+    assert!(diags.is_empty(), "tests/emit/fixtures/cull.comp: {diags:#?}");
     for name in ["mesh", "compute"] {
         let (_, diags) = check(name);
         assert!(diags.is_empty(), "{name}: {diags:#?}");
@@ -163,10 +169,150 @@ fn subgroup_warnings_count_subgroups_on_the_narrowest_target() {
 #[cfg(not(feature = "shaderc"))]
 #[test]
 fn without_shaderc_the_compiled_checks_are_named_as_skipped() {
-    assert_eq!(dgcc::shader::SKIPPED_CHECKS.len(), 3);
+    assert_eq!(dgcc::shader::SKIPPED_CHECKS.len(), 4);
+    // The shaders are still read: a missing one is an error in every build.
+    let dir = interface_dir();
+    let (p, m) = load::load(&dir.join("files.ron"));
+    let codes: Vec<&str> = dgcc::shader::interface::check_shaders(&dir, &p, &m).iter().map(|d| d.code).collect();
+    assert_eq!(codes, ["E0587", "E0587"]);
     let (p, diags) = check("kernels");
     for k in ["wrong_size", "stale", "broken"] {
         assert!(about(&p, &diags, k).iter().all(|d| !d.is_error()), "{k} needs shaderc to be caught");
+    }
+}
+
+fn interface_dir() -> PathBuf {
+    Path::new(env!("DGCC_CHECKOUT")).join("tests/shader/interface")
+}
+
+#[cfg(feature = "shaderc")]
+mod interface {
+    use super::*;
+    use dgcc::render::{human, json_line, SourceFile};
+
+    /// `(file name, line, code)` of every expected diagnostic of a description of
+    /// `tests/shader/interface/`: its `//~ CODE` markers and those of its shaders' `// expect: CODE`.
+    fn shader_markers(description: &Path, p: &Pipeline) -> Vec<(String, usize, String)> {
+        let dir = description.parent().unwrap();
+        let mut files = vec![(description.to_path_buf(), "//~")];
+        for s in &p.shaders {
+            let path = dir.join(&s.source.node);
+            if path.exists() && !s.is_spirv() && !files.iter().any(|(f, _)| *f == path) {
+                files.push((path, "// expect:"));
+            }
+        }
+        let mut out = vec![];
+        for (path, marker) in files {
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            for (i, line) in std::fs::read_to_string(&path).unwrap().lines().enumerate() {
+                if let Some((_, codes)) = line.split_once(marker) {
+                    let is_code = |c: &&str| c.len() == 5 && c[1..].chars().all(|d| d.is_ascii_digit());
+                    out.extend(codes.split_whitespace().filter(is_code).map(|c| (name.clone(), i + 1, c.to_string())));
+                }
+            }
+        }
+        out.sort();
+        out
+    }
+
+    /// `(file name, line, code)` of each diagnostic's primary label: in the shader file it points
+    /// into, or in the description.
+    fn shader_findings(description: &Path, diags: &[Diagnostic]) -> Vec<(String, usize, String)> {
+        let text = std::fs::read_to_string(description).unwrap();
+        let mut out: Vec<(String, usize, String)> = diags
+            .iter()
+            .map(|d| {
+                let l = d.primary_label().unwrap_or_else(|| panic!("{} has no primary label", d.code));
+                let (name, text) = match &l.file {
+                    Some(f) => {
+                        (Path::new(&f.name).file_name().unwrap().to_string_lossy().into_owned(), f.text.as_str())
+                    }
+                    None => (description.file_name().unwrap().to_string_lossy().into_owned(), text.as_str()),
+                };
+                (name, dgcc::render::line_col(text, l.span.start).0, d.code.to_string())
+            })
+            .collect();
+        out.sort();
+        out
+    }
+
+    fn check(description: &Path) -> (Pipeline, Vec<Diagnostic>) {
+        let (p, m) = load::load(description);
+        let diags = dgcc::shader::interface::check_shaders(description.parent().unwrap(), &p, &m);
+        (p, diags)
+    }
+
+    #[test]
+    fn every_description_reports_exactly_its_markers() {
+        let mut seen = BTreeSet::new();
+        for name in ["push.ron", "bindings.ron", "files.ron"] {
+            let path = interface_dir().join(name);
+            let (p, diags) = check(&path);
+            assert_eq!(
+                shader_findings(&path, &diags),
+                shader_markers(&path, &p),
+                "{name}: found (left) and marked (right)"
+            );
+            seen.extend(diags.iter().map(|d| d.code));
+        }
+        let all: BTreeSet<&str> = ["E0585", "E0586", "E0587", "E0588", "W0508", "W0509", "W0511", "N0501"].into();
+        assert_eq!(seen, all, "every rule of the shader files has a case");
+    }
+
+    #[test]
+    fn rendered_shader_diagnostics_point_into_the_shader_files() {
+        insta::with_settings!({ snapshot_path => "shader/snapshots", prepend_module_to_snapshot => false }, {
+            insta::glob!("shader/interface", "*.ron", |path| {
+                let (_, diags) = check(path);
+                let text = std::fs::read_to_string(path).unwrap();
+                let root = format!("{}/", env!("DGCC_CHECKOUT"));
+                let name = path.strip_prefix(&root).unwrap().display().to_string();
+                let file = SourceFile { name: &name, text: &text };
+                let mut shown = human(&file, &diags);
+                for d in &diags {
+                    shown.push_str(&json_line(&file, d));
+                    shown.push('\n');
+                }
+                insta::assert_snapshot!(shown.replace(&root, ""));
+            });
+        });
+    }
+
+    #[test]
+    fn a_spirv_file_is_read_as_it_is_and_its_diagnostics_point_at_its_source() {
+        let glsl = std::fs::read_to_string(interface_dir().join("push_misplaced.vert")).unwrap();
+        let compiler = shaderc::Compiler::new().unwrap();
+        let mut options = shaderc::CompileOptions::new().unwrap();
+        options.set_target_env(shaderc::TargetEnv::Vulkan, shaderc::EnvVersion::Vulkan1_2 as u32);
+        let spv = compiler
+            .compile_into_spirv(&glsl, shaderc::ShaderKind::Vertex, "push_misplaced.vert", "main", Some(&options))
+            .unwrap();
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("shader-spirv");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("misplaced.spv"), spv.as_binary_u8()).unwrap();
+        let push = std::fs::read_to_string(interface_dir().join("push.ron")).unwrap();
+        let (layouts, _) = push.split_once("    shaders: [").unwrap();
+        let description = format!(
+            "{layouts}    shaders: [\n        (stage: Vertex, source: \"misplaced.spv\"),\n        (stage: Fragment, source: \"misplaced.spv\"),\n    ],\n)\n"
+        );
+        std::fs::write(dir.join("push.ron"), &description).unwrap();
+        let (_, diags) = check(&dir.join("push.ron"));
+        let codes: Vec<&str> = diags.iter().map(|d| d.code).collect();
+        // The same findings as from the GLSL, and a module that has no fragment entry point.
+        assert_eq!(codes, ["E0585", "E0585", "E0585", "W0508", "E0588"]);
+        for d in &diags {
+            let l = d.primary_label().unwrap();
+            assert!(l.file.is_none(), "{}: a SPIR-V file has no text to point into", d.code);
+            assert_eq!(&description[l.span.range()], "\"misplaced.spv\"");
+        }
+    }
+
+    #[test]
+    fn the_example_shaders_match_their_layouts() {
+        let path = Path::new(env!("DGCC_CHECKOUT")).join("examples/draw_shaders.ron");
+        let (p, diags) = check(&path);
+        assert_eq!(p.shaders.len(), 2);
+        assert!(diags.is_empty(), "{diags:#?}");
     }
 }
 

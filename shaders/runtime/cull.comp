@@ -27,7 +27,8 @@ void main() {
     visible[i] = draw ? 1u : 0u;
     if (draw) {
         Lod lod = frame.lods[lod_index(o.info.y, o.center_radius.xyz)];
-        scene_draw_write_object(i, i, o.info.x);
+        scene_draw_write_material(i, object_material(o));
+        scene_draw_write_object(i, i);
         scene_draw_write_indices(i, frame.index_buffer.xy, frame.index_buffer.z, 1u /* VK_INDEX_TYPE_UINT32 */);
         // firstInstance carries the object id when the frame asks for it (counts.y: see scene.vert).
         scene_draw_write_draw(i, lod.index_count, 1u, lod.first_index, lod.vertex_offset, frame.counts.y != 0u ? i : 0u);

@@ -70,8 +70,8 @@ void stage(uint slot, uint object, uint material, Lod lod) {
     for (uint k = 0u; k < RECORD_WORDS; k++) {
         w[k] = 0u;
     }
+    w[SCENE_DRAW_MATERIAL_OFFSET / 4u] = material;
     w[SCENE_DRAW_OBJECT_OFFSET / 4u] = object;
-    w[SCENE_DRAW_OBJECT_OFFSET / 4u + 1u] = material;
     w[SCENE_DRAW_INDICES_OFFSET / 4u] = frame.index_buffer.x;
     w[SCENE_DRAW_INDICES_OFFSET / 4u + 1u] = frame.index_buffer.y;
     w[SCENE_DRAW_INDICES_OFFSET / 4u + 2u] = frame.index_buffer.z;
@@ -124,7 +124,7 @@ void main() {
         uvec4 ballot = subgroupBallot(vis);
         if (vis) {
             Lod lod = frame.lods[(lods >> (4u * r)) & 15u];
-            stage(region + subgroupBallotExclusiveBitCount(ballot), first + r * size, loaded[r].info.x, lod);
+            stage(region + subgroupBallotExclusiveBitCount(ballot), first + r * size, object_material(loaded[r]), lod);
         }
         subgroupMemoryBarrierShared();
         subgroupBarrier();

@@ -5,22 +5,34 @@
 // radius and its normal is its position: its draws read what dgcc 0.1's did. The object id comes through the generated
 // reader: push constants under DGC and in the CPU loop, the stream record of gl_DrawID under
 // the multi-draw fallback (specialization constant 0). With OBJECT_FROM_INSTANCE (constant 1)
-// it comes from the draw's firstInstance instead (gl_InstanceIndex, one instance per draw) and
-// the material from the object: per-draw data without any per-draw state change, which lets a
-// DGC layout drop its PUSH_CONSTANT token (`dgcc run --object-id instance`).
+// it comes from the draw's firstInstance instead (gl_InstanceIndex, one instance per draw):
+// per-draw data without any per-draw state change, which lets a DGC layout drop its
+// PUSH_CONSTANT token (`dgcc run --object-id instance`).
+//
+// Materials (constant 3, `materials.glsl`): each is its own pipeline. The wind material sways
+// the mesh here, inside the object's bounds, so culling stays exact. Under the binned
+// multi-draw fallback (constant 4) each material's draws are one multi-draw over its region of
+// the binned stream, where gl_DrawID counts from the region's start (`bins.region`).
 #extension GL_GOOGLE_include_directive : require
 
 #include "scene_data.glsl"
+#include "materials.glsl"
+
+// Binned multi-draw: records are read at the material's region start + gl_DrawID.
+layout(constant_id = 4) const bool BINNED = false;
+layout(std430, set = 0, binding = 9) readonly buffer Bins { uint count[16]; uint cursor[16]; uint region[16]; } bins;
 
 #define SCENE_DRAW_READER
 #define SCENE_DRAW_STREAM_BINDING 3
+#define SCENE_DRAW_RECORD_INDEX (BINNED ? bins.region[MATERIAL] + uint(gl_DrawID) : uint(gl_DrawID))
 #include "generated/scene.glsl"
 
 layout(std430, set = 0, binding = 6) readonly buffer Vertices { vec4 vertices[]; };
 
 layout(location = 0) out vec3 normal;
-layout(location = 1) flat out uint material;
+layout(location = 1) flat out uint colour;
 layout(location = 2) flat out uint object;
+layout(location = 3) out vec3 world;
 
 layout(constant_id = 1) const bool OBJECT_FROM_INSTANCE = false;
 // Pass the object id on for the object-id target (runs that count pixel owners).
@@ -28,28 +40,27 @@ layout(constant_id = 2) const bool OBJECT_IDS = false;
 
 void main() {
     uint object_id;
-    uint material_id;
     if (OBJECT_FROM_INSTANCE) {
         object_id = uint(gl_InstanceIndex);
-        material_id = objects[object_id].info.x;
     } else {
         SceneDrawPushObject o = scene_draw_read_object();
         object_id = o.object_id;
-        material_id = o.material_id;
     }
-    vec3 p = vertices[gl_VertexIndex].xyz;
+    Object obj = objects[object_id];
+    vec3 p = material_sway(vertices[gl_VertexIndex].xyz, obj.center_radius.xyz);
     // The sphere meshes come first in the vertex buffer (frame.mesh.y vertices): a sphere
     // needs only its centre and radius, as in dgcc 0.1.
+    vec3 w;
     if (uint(gl_VertexIndex) < frame.mesh.y) {
-        vec4 cr = objects[object_id].center_radius;
-        gl_Position = frame.view_proj * vec4(cr.xyz + p * cr.w, 1.0);
-        normal = p;
+        w = obj.center_radius.xyz + p * obj.center_radius.w;
+        normal = vertices[gl_VertexIndex].xyz;
     } else {
-        Object obj = objects[object_id];
         vec3 half_extent = vec3(unpackHalf2x16(obj.info.z), unpackHalf2x16(obj.info.w).x);
-        gl_Position = frame.view_proj * vec4(obj.center_radius.xyz + p * half_extent, 1.0);
+        w = obj.center_radius.xyz + p * half_extent;
         normal = vertices[frame.mesh.x + uint(gl_VertexIndex)].xyz;
     }
-    material = material_id;
+    gl_Position = frame.view_proj * vec4(w, 1.0);
+    world = w;
+    colour = object_colour(obj);
     object = OBJECT_IDS ? object_id : 0u;
 }

@@ -4,7 +4,8 @@
 
 struct Object {
     vec4 center_radius; // xyz: world-space centre, w: bounding-sphere radius
-    uvec4 info;         // x: material, y: mesh kind, z/w: half extents x, y / z as packHalf2x16
+    uvec4 info;         // x: colour (bits 0..7) and material (8..15), y: mesh kind,
+                        // z/w: half extents x, y / z as packHalf2x16
 };
 
 struct Lod {
@@ -44,8 +45,18 @@ struct Frame {
     uvec4 index_buffer;    // xy: address of the shared index buffer, z: its size in bytes
     uvec4 pyramid;         // x: levels, y/z: level-0 size, w: test fault (0 = none)
     uvec4 mesh;            // x: where the normals start in the vertex buffer, y: sphere vertices (first)
+    uvec4 materials;       // x: materials, y: frame number (the wind's clock)
     Lod lods[12];
 };
+
+// An object's colour (the palette index the fragment shader lights) and its material (the
+// pipeline that draws it: its index in the execution set).
+uint object_colour(Object o) {
+    return o.info.x & 0xffu;
+}
+uint object_material(Object o) {
+    return (o.info.x >> 8) & 0xffu;
+}
 
 layout(std430, set = 0, binding = 0) readonly buffer Objects { Object objects[]; };
 layout(std430, set = 0, binding = 1) readonly buffer FrameData { Frame frame; };

@@ -133,7 +133,7 @@ pub fn expected(text: &str) -> Vec<(String, usize)> {
         if let Some(pos) = line.find("//~") {
             for code in line[pos + 3..].split_whitespace() {
                 assert!(
-                    code.len() == 5 && (code.starts_with('E') || code.starts_with('W')),
+                    code.len() == 5 && ["E", "W", "N"].iter().any(|p| code.starts_with(p)),
                     "line {}: `{code}` after //~ is not a diagnostic code",
                     i + 1
                 );

@@ -162,6 +162,7 @@ fn build(spec: &Spec) -> Pipeline {
                 kind: sp(ExecutionSetKind::Pipelines),
                 stages: stages(&stage_list),
                 max_entries: sp(entries),
+                fallback: None,
             },
         ));
     }
@@ -269,6 +270,7 @@ fn build(spec: &Spec) -> Pipeline {
         push_constants,
         layouts: vec![sp(layout)],
         kernels,
+        shaders: vec![],
     }
 }
 
@@ -351,6 +353,7 @@ proptest! {
                 kind: sp(if entries % 2 == 0 { ExecutionSetKind::Pipelines } else { ExecutionSetKind::ShaderObjects }),
                 stages: stages(&[Stage::Compute, Stage::Vertex]),
                 max_entries: sp(entries),
+                fallback: None,
             }));
         }
         if let Some(r) = p.push_constants.first_mut() {

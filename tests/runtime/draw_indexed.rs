@@ -162,6 +162,16 @@ fn command(d: &Draw) -> [u8; 20] {
 
 /// Execute `layout` (an indexed draw layout) and return `(what ran, what should have)`.
 pub fn run(ctx: &GpuContext, dev: &DgcDevice, m: &Manifest, layout: &CompiledLayout) -> (Tally, Tally) {
+    // A draw layout that picks its pipeline through an execution set runs here binned, with the
+    // one tally pipeline bound (the records are the same, the set index unread): drawing through
+    // the set itself is tests/runtime_materials.rs's, with the scene's material pipelines.
+    let binned;
+    let layout = if layout.execution_set().is_some() {
+        binned = layout.without_execution_set();
+        &binned
+    } else {
+        layout
+    };
     let action = layout.action().expect("an action token").token_type;
     let counted = action == TokenType::DrawIndexedCount;
     assert!(counted || action == TokenType::DrawIndexed, "{action:?} is not an indexed draw");
@@ -170,6 +180,8 @@ pub fn run(ctx: &GpuContext, dev: &DgcDevice, m: &Manifest, layout: &CompiledLay
     let (sequences, vert) = match (counted, push_fields.len()) {
         (true, 1) => (count_sequences(), BATCH_VERT),
         (false, 2) => (single_sequences(), OBJECT_VERT),
+        // One pushed word (scene.ron's object id, multi_draw.ron's batch): the slot, nothing summed.
+        (false, 1) => (single_sequences().into_iter().map(|s| Sequence { extra: 0, ..s }).collect(), BATCH_VERT),
         other => panic!("no indexed draw rig for `{}` ({other:?}: count token, pushed fields)", layout.name),
     };
     let n = sequences.len() as u32;

@@ -62,7 +62,8 @@ pub fn draws() -> CompiledLayout {
 /// EXECUTION_SET (4 pipelines) @0 · INDEX_BUFFER @4 · DRAW_INDEXED_COUNT @20; stride 48.
 pub fn count_draws() -> CompiledLayout {
     let mut set = token("material", TokenType::ExecutionSet, 0);
-    set.execution_set = Some(ExecutionSet { kind: 0, stages: VERTEX | 0x10, max_entries: 4 });
+    set.execution_set =
+        Some(ExecutionSet { kind: 0, stages: VERTEX | 0x10, max_entries: 4, fallback: Default::default() });
     let mut indices = token("indices", TokenType::IndexBuffer, 4);
     indices.index_mode = Some(1);
     layout("CountDraws", 48, VERTEX | 0x10, vec![set, indices, token("draws", TokenType::DrawIndexedCount, 20)])

@@ -204,7 +204,43 @@ fn cases() -> Vec<(&'static str, SyntaxKind, String, &'static str, &'static str)
             "E0013",
             "[2]",
         ),
+        (
+            "ron attributes of a fragment shader",
+            R,
+            ron_shaders("(stage: Fragment, source: \"f.frag\", attributes: [(location: 0, binding: 0)])"),
+            "E0002",
+            "attributes",
+        ),
+        (
+            "dsl attributes of a fragment shader",
+            D,
+            "pipeline p { shader fragment \"f.frag\" { attribute location 0 binding 0; } }".into(),
+            "E0002",
+            "attribute",
+        ),
+        ("ron unknown shader stage", R, ron_shaders("(stage: Vertx, source: \"v.vert\")"), "E0006", "Vertx"),
+        ("dsl unknown shader stage", D, "pipeline p { shader vertx \"v.vert\"; }".into(), "E0006", "vertx"),
+        ("ron unknown shader field", R, ron_shaders("(stage: Vertex, sources: \"v.vert\")"), "E0002", "sources"),
+        (
+            "dsl unknown shader setting",
+            D,
+            "pipeline p { shader vertex \"v.vert\" { atribute location 0 binding 0; } }".into(),
+            "E0002",
+            "atribute",
+        ),
+        (
+            "ron attribute without a binding",
+            R,
+            ron_shaders("(stage: Vertex, source: \"v.vert\", attributes: [(location: 0)])"),
+            "E0003",
+            "(",
+        ),
     ]
+}
+
+/// A RON pipeline without layouts whose `shaders` are `shaders`.
+fn ron_shaders(shaders: &str) -> String {
+    format!("Pipeline(name: \"p\", layouts: [], shaders: [{shaders}])")
 }
 
 #[test]

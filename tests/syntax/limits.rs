@@ -4,7 +4,7 @@
 use std::time::{Duration, Instant};
 
 use dgcc::syntax::limits::{
-    MAX_FIELDS_PER_PUSH_CONSTANT, MAX_KERNELS, MAX_LAYOUTS, MAX_SOURCE_BYTES, MAX_TOKENS_PER_LAYOUT,
+    MAX_FIELDS_PER_PUSH_CONSTANT, MAX_KERNELS, MAX_LAYOUTS, MAX_SHADERS, MAX_SOURCE_BYTES, MAX_TOKENS_PER_LAYOUT,
 };
 use dgcc::syntax::{self, SyntaxKind};
 
@@ -89,6 +89,23 @@ fn dsl_layouts(layouts: usize, tokens: usize, fields: usize, kernels: usize) -> 
     let others = "layout M[]{max_sequences 1;}\n".repeat(layouts - 1);
     let kernel = "kernel k \"k.comp\" local_size(1, 1, 1);\n";
     format!("pipeline p {{\n{first}{others}{}}}", kernel.repeat(kernels))
+}
+
+#[test]
+fn a_pipeline_names_at_most_256_shaders() {
+    let ron = |n: usize| {
+        let shaders = vec!["(stage: Vertex, source: \"v.vert\")"; n].join(", ");
+        format!("Pipeline(name: \"p\", layouts: [], shaders: [{shaders}])")
+    };
+    let dsl = |n: usize| format!("pipeline p {{ {} }}", "shader vertex \"v.vert\"; ".repeat(n));
+    for (kind, source) in [(SyntaxKind::Ron, ron as fn(usize) -> String), (SyntaxKind::Dsl, dsl)] {
+        assert!(codes(&source(MAX_SHADERS), kind).0.is_empty(), "{kind:?}");
+        let over = source(MAX_SHADERS + 1);
+        let diags = syntax::parse(&over, kind).unwrap_err();
+        assert_eq!(diags.iter().map(|d| d.code).collect::<Vec<_>>(), ["E0019"], "{kind:?}");
+        let under = &over[diags[0].primary_span().unwrap().range()];
+        assert!(under.starts_with(if kind == SyntaxKind::Ron { "(stage:" } else { "shader vertex" }), "{under}");
+    }
 }
 
 #[test]

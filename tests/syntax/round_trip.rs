@@ -3,8 +3,8 @@
 //! byte mutations of the fixtures never panic, and whatever still parses round-trips too.
 
 use dgcc::ast::{
-    ExecutionSetKind, Field, FieldType, GlslLayout, IndexMode, Kernel, Layout, LayoutFlag, Pipeline, PushConstantRange,
-    PushData, Spanned, StageList, SubgroupReq, SubgroupSize, Token, TokenKind,
+    Attribute, ExecutionSetKind, Field, FieldType, GlslLayout, IndexMode, Kernel, Layout, LayoutFlag, Pipeline,
+    PushConstantRange, PushData, Shader, Spanned, StageList, SubgroupReq, SubgroupSize, Token, TokenKind,
 };
 use dgcc::span::Span;
 use dgcc::stages::Stage;
@@ -102,10 +102,13 @@ fn token_kind() -> impl Strategy<Value = TokenKind> {
     };
     let (constants, heap) = (dgcc::ast::PushSpace::Constants, dgcc::ast::PushSpace::Data);
     prop_oneof![
-        (set_kind, stages(), number()).prop_map(|(k, stages, max_entries)| TokenKind::ExecutionSet {
-            kind: sp(k),
-            stages,
-            max_entries
+        (set_kind, stages(), number(), any::<bool>()).prop_map(|(k, stages, max_entries, binned)| {
+            TokenKind::ExecutionSet {
+                kind: sp(k),
+                stages,
+                max_entries,
+                fallback: binned.then(|| sp(dgcc::ast::SetFallback::Binned)),
+            }
         }),
         (stages(), number(), data()).prop_map(move |(stages, offset, data)| TokenKind::PushConstant {
             stages,
@@ -191,6 +194,17 @@ fn kernel() -> impl Strategy<Value = Spanned<Kernel>> {
     )
 }
 
+fn shader() -> impl Strategy<Value = Spanned<Shader>> {
+    let attribute = (number(), number()).prop_map(|(location, binding)| sp(Attribute { location, binding }));
+    (doc(), prop::sample::select(Stage::ALL.to_vec()), name(), prop::collection::vec(attribute, 0..3)).prop_map(
+        |(doc, stage, source, attributes)| {
+            // Only a vertex shader has attributes (E0002 elsewhere).
+            let attributes = if stage == Stage::Vertex { attributes } else { vec![] };
+            sp(Shader { doc, stage: sp(stage), source: sp(source), attributes })
+        },
+    )
+}
+
 fn pipeline() -> impl Strategy<Value = Pipeline> {
     let range = (doc(), stages(), number(), number())
         .prop_map(|(doc, stages, offset, size)| sp(PushConstantRange { doc, stages, offset, size }));
@@ -199,8 +213,9 @@ fn pipeline() -> impl Strategy<Value = Pipeline> {
         prop::collection::vec(range, 0..3),
         prop::collection::vec(layout(), 0..3),
         prop::collection::vec(kernel(), 0..3),
+        prop::collection::vec(shader(), 0..3),
     )
-        .prop_map(|((doc, name, targets), push_constants, layouts, kernels)| {
+        .prop_map(|((doc, name, targets), push_constants, layouts, kernels, shaders)| {
             let targets_defaulted = targets.is_empty();
             let targets = if targets_defaulted { vec!["minimum".to_string()] } else { targets };
             Pipeline {
@@ -211,6 +226,7 @@ fn pipeline() -> impl Strategy<Value = Pipeline> {
                 push_constants,
                 layouts,
                 kernels,
+                shaders,
             }
         })
 }

@@ -9,10 +9,10 @@
 //! Defaults are resolved by the front ends (an omitted `glsl_layout` is `Std430`), but
 //! `Option`s stay options: `stride: None` means "computed", not "zero".
 //!
-//! Comments written directly above a pipeline item (layout, token, field, kernel, push-constant
-//! range) are kept as `doc` lines: `dgcc fmt` carries them across syntaxes, and those of the
-//! pipeline, layouts, tokens, fields and kernels go into the manifest and, as comments, into the
-//! generated code.
+//! Comments written directly above a pipeline item (layout, token, field, kernel, shader,
+//! push-constant range) are kept as `doc` lines: `dgcc fmt` carries them across syntaxes, and
+//! those of the pipeline, layouts, tokens, fields and kernels go into the manifest and, as
+//! comments, into the generated code.
 //!
 //! Spans are ignored by `PartialEq` on `Spanned`, so two descriptions that mean the same thing
 //! compare equal whatever their spelling (this is what the round-trip tests compare).
@@ -53,7 +53,7 @@ impl<T> std::ops::Deref for Spanned<T> {
 /// Comment lines written above an item, without the `//` and one leading space.
 pub type Doc = Vec<String>;
 
-/// One description file: a pipeline with its layouts and kernels.
+/// One description file: a pipeline with its layouts, kernels and shaders.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Pipeline {
     pub doc: Doc,
@@ -65,6 +65,9 @@ pub struct Pipeline {
     pub push_constants: Vec<Spanned<PushConstantRange>>,
     pub layouts: Vec<Spanned<Layout>>,
     pub kernels: Vec<Spanned<Kernel>>,
+    /// The draw and dispatch shaders of the pipeline, checked against the layouts of their
+    /// stage; empty when the description names none (nothing is checked then).
+    pub shaders: Vec<Spanned<Shader>>,
 }
 
 /// A list of stages with a span for each and one for the whole list.
@@ -168,6 +171,12 @@ pub enum ExecutionSetKind {
     ShaderObjects,
 }
 
+/// What a layout with an execution set does on a target that cannot bind it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SetFallback {
+    Binned,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum IndexMode {
     Vulkan,
@@ -215,6 +224,8 @@ pub enum TokenKind {
         kind: Spanned<ExecutionSetKind>,
         stages: StageList,
         max_entries: Spanned<u32>,
+        /// `fallback: Binned` (RON) / `fallback binned` (`.dgc`).
+        fallback: Option<Spanned<SetFallback>>,
     },
     /// `PushConstant`, or `PushData` with `space: Data` (whose `stages` are empty).
     PushConstant {
@@ -342,4 +353,31 @@ pub enum SubgroupSize {
     Min,
     /// The target's `maxSubgroupSize`.
     Max,
+}
+
+/// A shader of the pipeline that runs from the generated commands: a draw or dispatch stage
+/// whose push-constant block and vertex inputs must agree with the tokens (`crate::shader`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Shader {
+    pub doc: Doc,
+    pub stage: Spanned<Stage>,
+    /// Path relative to the description file: GLSL, or SPIR-V when it ends in `.spv`.
+    pub source: Spanned<String>,
+    /// A vertex shader's `VkVertexInputAttributeDescription`s: the binding each input location
+    /// reads. Empty when not stated (other stages have none).
+    pub attributes: Vec<Spanned<Attribute>>,
+}
+
+impl Shader {
+    /// Whether `source` names a SPIR-V module rather than GLSL.
+    pub fn is_spirv(&self) -> bool {
+        std::path::Path::new(&self.source.node).extension().is_some_and(|e| e.eq_ignore_ascii_case("spv"))
+    }
+}
+
+/// Vertex input location `location` reads binding `binding`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Attribute {
+    pub location: Spanned<u32>,
+    pub binding: Spanned<u32>,
 }

@@ -35,8 +35,10 @@ pub struct Options {
     /// `--target`: replaces the description's `targets` when not empty.
     pub targets: Vec<String>,
     /// Read each kernel's source and check it (`crate::shader`): subgroup lints always, and with
-    /// the `shaderc` feature its workgroup size and the offsets of the record it writes. Off by
-    /// default so that descriptions can be compiled before their kernels exist; the CLI turns it on.
+    /// the `shaderc` feature its workgroup size and the offsets of the record it writes; and
+    /// read each of the pipeline's `shaders` and, with the feature, compare what it declares
+    /// with the layouts (`crate::shader::interface`). Off by default so that descriptions can be
+    /// compiled before their shaders exist; the CLI turns it on.
     pub check_kernels: bool,
 }
 
@@ -92,12 +94,13 @@ pub fn compile_source(path: &Path, text: &str, options: &Options) -> Compilation
         }
         if let (true, Some(m)) = (options.check_kernels, &c.manifest) {
             c.diagnostics.extend(crate::shader::check_kernels(&base, &pipeline, m));
+            c.diagnostics.extend(crate::shader::interface::check_shaders(&base, &pipeline, m));
             if c.has_errors() {
                 c.manifest = None;
             }
         }
     }
-    c.diagnostics.sort_by_key(|d| (d.primary_span().map(|s| s.start).unwrap_or(0), std::cmp::Reverse(d.severity)));
+    c.diagnostics.sort_by_key(|d| (d.description_span().map(|s| s.start).unwrap_or(0), std::cmp::Reverse(d.severity)));
     c.pipeline = Some(pipeline);
     c
 }

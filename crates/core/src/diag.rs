@@ -8,16 +8,33 @@
 //! The dependency runs one way: `diag` asks the registry for a code's default severity, and
 //! the registry knows nothing of diagnostics; both share [`Severity`] from `crate::severity`
 //! (re-exported here, so `diag::Severity` keeps working).
+//!
+//! Most labels point into the description being compiled, which the renderer is given. A check
+//! that reads another file (a draw shader's GLSL) points into that file instead: such a label
+//! carries the file ([`SourceText`], shared by every label into it), so a diagnostic can say
+//! "this member of the shader" and "this token of the description" at once, and the renderers
+//! give the shader's path, line and column.
 
 pub use crate::severity::Severity;
 use crate::span::Span;
+use std::sync::Arc;
 
-/// A span in the description with what to say about it.
+/// A file other than the description that labels point into: its name as shown (the path as
+/// the description's folder and the `source` make it) and its text.
+#[derive(Debug, PartialEq, Eq)]
+pub struct SourceText {
+    pub name: String,
+    pub text: String,
+}
+
+/// A span with what to say about it: in the description, or in another file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Label {
     pub span: Span,
     pub message: String,
     pub primary: bool,
+    /// `None`: the span is in the description. `Some`: it is in this file (a shader source).
+    pub file: Option<Arc<SourceText>>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -40,11 +57,21 @@ impl Diagnostic {
         Diagnostic { severity, code, message: message.into(), labels: vec![], notes: vec![], target: None }
     }
     pub fn primary(mut self, span: Span, message: impl Into<String>) -> Self {
-        self.labels.push(Label { span, message: message.into(), primary: true });
+        self.labels.push(Label { span, message: message.into(), primary: true, file: None });
         self
     }
     pub fn secondary(mut self, span: Span, message: impl Into<String>) -> Self {
-        self.labels.push(Label { span, message: message.into(), primary: false });
+        self.labels.push(Label { span, message: message.into(), primary: false, file: None });
+        self
+    }
+    /// The primary label, in another file than the description.
+    pub fn primary_in(mut self, file: &Arc<SourceText>, span: Span, message: impl Into<String>) -> Self {
+        self.labels.push(Label { span, message: message.into(), primary: true, file: Some(file.clone()) });
+        self
+    }
+    /// A secondary label in another file than the description.
+    pub fn secondary_in(mut self, file: &Arc<SourceText>, span: Span, message: impl Into<String>) -> Self {
+        self.labels.push(Label { span, message: message.into(), primary: false, file: Some(file.clone()) });
         self
     }
     pub fn note(mut self, note: impl Into<String>) -> Self {
@@ -67,8 +94,23 @@ impl Diagnostic {
     pub fn also_vuids(&self) -> &'static [&'static str] {
         crate::rules::lookup(self.code).map(|r| r.also()).unwrap_or(&[])
     }
+    /// The primary label's span, in whichever file it is ([`Label::file`]).
     pub fn primary_span(&self) -> Option<Span> {
-        self.labels.iter().find(|l| l.primary).map(|l| l.span)
+        self.primary_label().map(|l| l.span)
+    }
+    pub fn primary_label(&self) -> Option<&Label> {
+        self.labels.iter().find(|l| l.primary)
+    }
+    /// Where in the description the diagnostic is: its primary label when that is in the
+    /// description, else its first label there (a shader diagnostic's token or `source`).
+    pub fn description_span(&self) -> Option<Span> {
+        let in_description = |l: &&Label| l.file.is_none();
+        self.labels
+            .iter()
+            .filter(|l| l.primary)
+            .find(in_description)
+            .or_else(|| self.labels.iter().find(in_description))
+            .map(|l| l.span)
     }
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error

@@ -96,6 +96,31 @@ impl CompiledLayout {
     pub fn action(&self) -> Option<&CompiledToken> {
         self.tokens.last().filter(|t| t.token_type.is_action())
     }
+
+    /// The layout's execution set, if it has one.
+    pub fn execution_set(&self) -> Option<&ExecutionSet> {
+        self.tokens.iter().find(|t| t.token_type == TokenType::ExecutionSet).and_then(|t| t.execution_set.as_ref())
+    }
+
+    /// The layout binned: the same records (stride and every other token where they were),
+    /// without its EXECUTION_SET token, for one execute per set entry with that entry's
+    /// pipeline bound (`SetFallback::Binned`).
+    pub fn without_execution_set(&self) -> CompiledLayout {
+        let mut binned = self.clone();
+        let Some(set) = self.tokens.iter().position(|t| t.token_type == TokenType::ExecutionSet) else {
+            return binned;
+        };
+        binned.tokens.remove(set);
+        // The set's bytes stay in the record, read by no token now; later tokens move down one.
+        for m in &mut binned.record {
+            m.token = match m.token {
+                Some(t) if t == set => None,
+                Some(t) if t > set => Some(t - 1),
+                other => other,
+            };
+        }
+        binned
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -133,6 +158,28 @@ pub struct ExecutionSet {
     pub kind: u32,
     pub stages: u32,
     pub max_entries: u32,
+    /// What the engine does on a target that cannot bind the set's stages (`fallback:` in the
+    /// description); absent from the manifest when the description states none.
+    #[serde(default, skip_serializing_if = "SetFallback::is_none")]
+    pub fallback: SetFallback,
+}
+
+/// How a layout with an execution set runs where the target cannot bind the set's stages.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SetFallback {
+    /// Nothing: the layout is refused there (E0605–E0610).
+    #[default]
+    None,
+    /// The stream is binned by its set index and executed once per entry, with the entry's
+    /// pipeline bound and the layout's EXECUTION_SET token left out (N0001 says so per target).
+    Binned,
+}
+
+impl SetFallback {
+    pub fn is_none(&self) -> bool {
+        *self == SetFallback::None
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

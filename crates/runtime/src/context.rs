@@ -73,6 +73,9 @@ pub struct Capabilities {
     /// `fragmentStoresAndAtomics`: fragment shaders may write storage buffers (the draw tests
     /// count fragments with atomics).
     pub fragment_stores_and_atomics: bool,
+    /// `VK_EXT_shader_object` with `shaderObject` enabled (shader-object execution sets; only
+    /// on contexts with DGC).
+    pub shader_object: bool,
 }
 
 /// A headless instance, device, queue and command pool (feature `headless`). Dropping it waits
@@ -87,6 +90,8 @@ pub struct GpuContext {
     pub pool: vk::CommandPool,
     /// The extension's entry points, when it is enabled.
     pub dgc: Option<ext_dgc::Device>,
+    /// `VK_EXT_shader_object`'s entry points, when it is enabled (`caps.shader_object`).
+    pub shader_object: Option<ash::ext::shader_object::Device>,
     pub caps: Capabilities,
     pub properties: vk::PhysicalDeviceProperties,
     pub memory: vk::PhysicalDeviceMemoryProperties,
@@ -221,6 +226,7 @@ impl GpuContext {
         let has = |name: &CStr| extensions.iter().any(|e| e.as_c_str() == name);
         let has_dgc_ext = has(ext_dgc::NAME) && has(ash::khr::maintenance5::NAME);
         let has_mesh_ext = has(ash::ext::mesh_shader::NAME);
+        let has_object_ext = has(ash::ext::shader_object::NAME);
 
         // Query what the device supports.
         let mut f11 = vk::PhysicalDeviceVulkan11Features::default();
@@ -229,6 +235,7 @@ impl GpuContext {
         let mut m5 = vk::PhysicalDeviceMaintenance5FeaturesKHR::default();
         let mut dgc = ext_dgc::PhysicalDeviceDeviceGeneratedCommandsFeaturesEXT::default();
         let mut mesh = vk::PhysicalDeviceMeshShaderFeaturesEXT::default();
+        let mut object = vk::PhysicalDeviceShaderObjectFeaturesEXT::default();
         let mut f2 = vk::PhysicalDeviceFeatures2::default().push_next(&mut f11).push_next(&mut f12).push_next(&mut f13);
         if has_dgc_ext {
             f2 = f2.push_next(&mut m5).push_next(&mut dgc);
@@ -236,10 +243,13 @@ impl GpuContext {
         if has_mesh_ext {
             f2 = f2.push_next(&mut mesh);
         }
+        if has_object_ext {
+            f2 = f2.push_next(&mut object);
+        }
         // SAFETY: a valid feature chain of structures this device knows.
         unsafe { instance.get_physical_device_features2(physical, &mut f2) };
         let base = f2.features;
-        let (f11, f12, f13, m5, dgc, mesh) = (f11, f12, f13, m5, dgc, mesh);
+        let (f11, f12, f13, m5, dgc, mesh, object) = (f11, f12, f13, m5, dgc, mesh, object);
 
         let dgc_available = has_dgc_ext && dgc.device_generated_commands == vk::TRUE && m5.maintenance5 == vk::TRUE;
         if options.require_dgc && !dgc_available {
@@ -276,6 +286,7 @@ impl GpuContext {
             mesh_shader: has_mesh_ext && on(mesh.mesh_shader),
             task_shader: has_mesh_ext && on(mesh.task_shader),
             fragment_stores_and_atomics: on(base.fragment_stores_and_atomics),
+            shader_object: use_dgc && has_object_ext && on(object.shader_object),
         };
 
         // Enable exactly what the runtime uses and the device has.
@@ -304,6 +315,7 @@ impl GpuContext {
             .device_generated_commands(true)
             .dynamic_generated_pipeline_layout(caps.dgc_dynamic_layout);
         let use_mesh = caps.mesh_shader || caps.task_shader;
+        let mut e_object = vk::PhysicalDeviceShaderObjectFeaturesEXT::default().shader_object(true);
         let mut e_mesh = vk::PhysicalDeviceMeshShaderFeaturesEXT::default()
             .mesh_shader(caps.mesh_shader)
             .task_shader(caps.task_shader);
@@ -330,6 +342,9 @@ impl GpuContext {
         if use_mesh {
             ext_names.push(ash::ext::mesh_shader::NAME.as_ptr());
         }
+        if caps.shader_object {
+            ext_names.push(ash::ext::shader_object::NAME.as_ptr());
+        }
         let mut info = vk::DeviceCreateInfo::default()
             .queue_create_infos(&queue_info)
             .enabled_extension_names(&ext_names)
@@ -342,6 +357,9 @@ impl GpuContext {
         }
         if use_mesh {
             info = info.push_next(&mut e_mesh);
+        }
+        if caps.shader_object {
+            info = info.push_next(&mut e_object);
         }
         // SAFETY: the chain holds only features the device reported.
         let device =
@@ -362,6 +380,7 @@ impl GpuContext {
         } else {
             None
         };
+        let shader_object = caps.shader_object.then(|| ash::ext::shader_object::Device::new(&instance, &device));
         // SAFETY: family and index 0 were requested above.
         let queue = unsafe { device.get_device_queue(queue_family, 0) };
         let pool_info = vk::CommandPoolCreateInfo::default()
@@ -385,6 +404,7 @@ impl GpuContext {
             queue_family,
             pool,
             dgc,
+            shader_object,
             caps,
             properties,
             memory,

@@ -113,6 +113,7 @@ impl DgcDevice {
             mesh_shader: ctx.caps.mesh_shader,
             task_shader: ctx.caps.task_shader,
             dynamic_generated_pipeline_layout: ctx.caps.dgc_dynamic_layout,
+            shader_object: ctx.caps.shader_object,
             ..EnabledFeatures::default()
         };
         // SAFETY: the context picked `physical` from its instance and created `device` from it
@@ -131,8 +132,31 @@ impl DgcDevice {
         &self.ext
     }
 
-    /// Refuse a layout the device cannot run: `Err(Refused)` with `dgcc check`'s diagnostics.
+    /// `Some(why)` when this device cannot bind `layout`'s execution set, which says
+    /// `fallback: Binned` (the finding `dgcc check` reports for this device as N0001): run
+    /// `layout.without_execution_set()` once per entry instead. `None` when it can, or when the
+    /// layout has no set. (A set without a fallback that the device cannot bind is refused by
+    /// `check_layout`.)
+    pub fn execution_set_unbindable(
+        &self,
+        layout: &CompiledLayout,
+        push_constants: &[PushConstantRange],
+    ) -> Option<String> {
+        layout.execution_set()?;
+        dgcc_core::check::device_findings(layout, push_constants, &self.profile)
+            .into_iter()
+            .find(|f| f.code == "N0001")
+            .map(|f| format!("{} ({})", f.message, f.code))
+    }
+
+    /// Refuse a layout the device cannot run: `Err(Refused)` with `dgcc check`'s diagnostics,
+    /// and an execution set the device cannot bind (N0001: run it binned).
     pub fn check_layout(&self, layout: &CompiledLayout, push_constants: &[PushConstantRange]) -> Result<()> {
+        if let Some(why) = self.execution_set_unbindable(layout, push_constants) {
+            return Err(RuntimeError::Invalid(format!(
+                "{why}: create `layout.without_execution_set()` and execute it once per entry with that entry's pipeline bound"
+            )));
+        }
         let Some(mut diagnostics) = refusal(layout, push_constants, &self.profile) else { return Ok(()) };
         // "false on <device>" is true of the device as created, not of the hardware: say so.
         for d in &mut diagnostics {

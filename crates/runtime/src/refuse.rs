@@ -97,6 +97,7 @@ pub fn describe(layout: &CompiledLayout, at: Location) -> String {
                 TokenPart::Binding => ": binding".into(),
                 TokenPart::SetKind => ": execution-set kind".into(),
                 TokenPart::MaxEntries => ": max_entries".into(),
+                TokenPart::Fallback => ": fallback".into(),
             };
             format!("{l}, token {index} `{name}`{part}")
         }
@@ -129,7 +130,8 @@ mod record_tests {
         let mut set = l.tokens[0].clone();
         set.token_type = TokenType::ExecutionSet;
         set.push_constant = None;
-        set.execution_set = Some(ExecutionSet { kind: 0, stages: l.shader_stages, max_entries: 4 });
+        set.execution_set =
+            Some(ExecutionSet { kind: 0, stages: l.shader_stages, max_entries: 4, fallback: Default::default() });
         l.tokens.insert(0, set);
         let vb = &mut l.tokens[2];
         vb.token_type = TokenType::VertexBuffer;

@@ -23,21 +23,24 @@
 //                       a shader's other push constants (give them explicit offsets)
 
 // The GPU-driven scene: a culling kernel writes one DrawIndexed sequence per visible object,
-// with the object's ids pushed as push constants and its index buffer bound per sequence.
+// choosing the object's material pipeline through an execution set, with the object's id
+// pushed as a push constant and its index buffer bound per sequence.
 
 #ifndef DGCC_SCENE_GLSL
 #define DGCC_SCENE_GLSL
 
 // ---------------------------------------------------------------------------------------------
-// Layout `SceneDraw` (<L> = SCENE_DRAW, <l> = scene_draw): std430, stride 48 bytes, 3 tokens.
+// Layout `SceneDraw` (<L> = SCENE_DRAW, <l> = scene_draw): std430, stride 48 bytes, 4 tokens.
 // ---------------------------------------------------------------------------------------------
 // The qualifier of any block that holds SceneDrawRecord.
 #define SCENE_DRAW_LAYOUT std430
 
 struct SceneDrawRecord {
-    // Which object and material this draw is.
-    uint object_id;           //    0: object (PUSH_CONSTANT)
-    uint material_id;         //    4: object (PUSH_CONSTANT)
+    // The material's pipeline. Where a target cannot bind graphics pipelines this
+    // way (radv), the stream is binned by material and drawn once per material.
+    uint material;            //    0: material (EXECUTION_SET)
+    // Which object this draw is.
+    uint object_id;           //    4: object (PUSH_CONSTANT)
     uvec2 indices_address;    //    8: indices (INDEX_BUFFER)
     uint indices_size;        //   16: indices (INDEX_BUFFER)
     uint indices_index_type;  //   20: indices (INDEX_BUFFER)
@@ -52,7 +55,8 @@ struct SceneDrawRecord {
 const uint SCENE_DRAW_STRIDE = 48u;
 const uint SCENE_DRAW_STRIDE_UINTS = 12u;
 const uint SCENE_DRAW_MAX_SEQUENCES = 1024u;
-const uint SCENE_DRAW_OBJECT_OFFSET = 0u;
+const uint SCENE_DRAW_MATERIAL_OFFSET = 0u;
+const uint SCENE_DRAW_OBJECT_OFFSET = 4u;
 const uint SCENE_DRAW_INDICES_OFFSET = 8u;
 const uint SCENE_DRAW_DRAW_OFFSET = 24u;
 
@@ -76,10 +80,13 @@ layout(SCENE_DRAW_LAYOUT, set = SCENE_DRAW_STREAM_SET, binding = SCENE_DRAW_STRE
 #endif
 
 #ifdef SCENE_DRAW_WRITER
-// Write token `object` (PUSH_CONSTANT, 8 bytes at offset 0) of record `sequence`.
-void scene_draw_write_object(uint sequence, uint object_id, uint material_id) {
+// Write token `material` (EXECUTION_SET, 4 bytes at offset 0) of record `sequence`.
+void scene_draw_write_material(uint sequence, uint material) {
+    scene_draw_stream.records[sequence].material = material;
+}
+// Write token `object` (PUSH_CONSTANT, 4 bytes at offset 4) of record `sequence`.
+void scene_draw_write_object(uint sequence, uint object_id) {
     scene_draw_stream.records[sequence].object_id = object_id;
-    scene_draw_stream.records[sequence].material_id = material_id;
 }
 // Write token `indices` (INDEX_BUFFER, 16 bytes at offset 8) of record `sequence`.
 void scene_draw_write_indices(uint sequence, uvec2 address, uint size, uint index_type) {
@@ -104,7 +111,6 @@ void scene_draw_write_draw(uint sequence, uint index_count, uint instance_count,
 // The push constants the layout's tokens write under DGC.
 layout(push_constant, std430) uniform SceneDrawPush {
     layout(offset = 0) uint object_id;
-    layout(offset = 4) uint material_id;
     SCENE_DRAW_PUSH_EXTRA
 } scene_draw_push;
 #ifndef SCENE_DRAW_MDI_CONSTANT_ID
@@ -123,16 +129,13 @@ layout(constant_id = SCENE_DRAW_MDI_CONSTANT_ID) const bool scene_draw_fallback 
 // The data of token `object` for the current draw.
 struct SceneDrawPushObject {
     uint object_id;
-    uint material_id;
 };
 SceneDrawPushObject scene_draw_read_object() {
     SceneDrawPushObject v;
     if (scene_draw_fallback) {
         v.object_id = scene_draw_stream.records[SCENE_DRAW_RECORD_INDEX].object_id;
-        v.material_id = scene_draw_stream.records[SCENE_DRAW_RECORD_INDEX].material_id;
     } else {
         v.object_id = scene_draw_push.object_id;
-        v.material_id = scene_draw_push.material_id;
     }
     return v;
 }

@@ -4,7 +4,8 @@
 // `dgcc::build`, or as a module file. Needs the `dgcc` crate with its `runtime` feature.
 
 /// The GPU-driven scene: a culling kernel writes one DrawIndexed sequence per visible object,
-/// with the object's ids pushed as push constants and its index buffer bound per sequence.
+/// choosing the object's material pipeline through an execution set, with the object's id
+/// pushed as a push constant and its index buffer bound per sequence.
 ///
 /// Pipeline `scene`: its indirect-commands layouts and kernels, as compiled by dgcc.
 #[allow(dead_code, unused_imports, non_upper_case_globals, non_snake_case, non_camel_case_types, clippy::all)]
@@ -21,12 +22,15 @@ pub mod scene {
     #[repr(C)]
     #[derive(Clone, Copy, Debug, PartialEq)]
     pub struct SceneDrawRecord {
-        /// Which object and material this draw is.
+        /// The material's pipeline. Where a target cannot bind graphics pipelines this
+        /// way (radv), the stream is binned by material and drawn once per material.
         ///
-        /// Token `object` (PUSH_CONSTANT), bytes 0..4.
-        pub object_id: u32,
+        /// Token `material` (EXECUTION_SET), bytes 0..4.
+        pub material: u32,
+        /// Which object this draw is.
+        ///
         /// Token `object` (PUSH_CONSTANT), bytes 4..8.
-        pub material_id: u32,
+        pub object_id: u32,
         /// Token `indices` (INDEX_BUFFER), bytes 8..16.
         pub indices_address: [u32; 2],
         /// Token `indices` (INDEX_BUFFER), bytes 16..20.
@@ -50,8 +54,8 @@ pub mod scene {
     impl Default for SceneDrawRecord {
         fn default() -> Self {
             Self {
+                material: 0,
                 object_id: 0,
-                material_id: 0,
                 indices_address: [0; 2],
                 indices_size: 0,
                 indices_index_type: 0,
@@ -81,8 +85,8 @@ pub mod scene {
 
     const _: () = {
         assert!(::core::mem::size_of::<SceneDrawRecord>() == 48);
-        assert!(::core::mem::offset_of!(SceneDrawRecord, object_id) == 0);
-        assert!(::core::mem::offset_of!(SceneDrawRecord, material_id) == 4);
+        assert!(::core::mem::offset_of!(SceneDrawRecord, material) == 0);
+        assert!(::core::mem::offset_of!(SceneDrawRecord, object_id) == 4);
         assert!(::core::mem::offset_of!(SceneDrawRecord, indices_address) == 8);
         assert!(::core::mem::offset_of!(SceneDrawRecord, indices_size) == 16);
         assert!(::core::mem::offset_of!(SceneDrawRecord, indices_index_type) == 20);
@@ -143,20 +147,24 @@ pub mod scene {
             pub const USAGE_FLAGS: ext_dgc::IndirectCommandsLayoutUsageFlagsEXT = ext_dgc::IndirectCommandsLayoutUsageFlagsEXT::from_raw(0x2);
             /// The most sequences the description sizes buffers for.
             pub const MAX_SEQUENCES: u32 = 1024;
-            pub const TOKEN_COUNT: usize = 3;
+            pub const TOKEN_COUNT: usize = 4;
+            /// Byte offset of token `material` in the record.
+            pub const MATERIAL_OFFSET: u32 = 0;
             /// Byte offset of token `object` in the record.
-            pub const OBJECT_OFFSET: u32 = 0;
+            pub const OBJECT_OFFSET: u32 = 4;
             /// Byte offset of token `indices` in the record.
             pub const INDICES_OFFSET: u32 = 8;
             /// Byte offset of token `draw` in the record.
             pub const DRAW_OFFSET: u32 = 24;
-            static OBJECT_DATA: ext_dgc::IndirectCommandsPushConstantTokenEXT = ext_dgc::IndirectCommandsPushConstantTokenEXT { update_range: vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::from_raw(0x1), offset: 0, size: 8 } };
+            static MATERIAL_DATA: ext_dgc::IndirectCommandsExecutionSetTokenEXT = ext_dgc::IndirectCommandsExecutionSetTokenEXT { ty: ext_dgc::IndirectExecutionSetInfoTypeEXT::from_raw(0), shader_stages: vk::ShaderStageFlags::from_raw(0x11) };
+            static OBJECT_DATA: ext_dgc::IndirectCommandsPushConstantTokenEXT = ext_dgc::IndirectCommandsPushConstantTokenEXT { update_range: vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::from_raw(0x1), offset: 0, size: 4 } };
             static INDICES_DATA: ext_dgc::IndirectCommandsIndexBufferTokenEXT = ext_dgc::IndirectCommandsIndexBufferTokenEXT { mode: ext_dgc::IndirectCommandsInputModeFlagsEXT::from_raw(0x1) };
 
             /// The tokens of the layout, in stream order.
             pub fn tokens() -> [ext_dgc::IndirectCommandsLayoutTokenEXT<'static>; TOKEN_COUNT] {
                 [
-                    ext_dgc::IndirectCommandsLayoutTokenEXT::push_constant(ext_dgc::IndirectCommandsTokenTypeEXT::PUSH_CONSTANT, 0, &OBJECT_DATA),
+                    ext_dgc::IndirectCommandsLayoutTokenEXT::execution_set(0, &MATERIAL_DATA),
+                    ext_dgc::IndirectCommandsLayoutTokenEXT::push_constant(ext_dgc::IndirectCommandsTokenTypeEXT::PUSH_CONSTANT, 4, &OBJECT_DATA),
                     ext_dgc::IndirectCommandsLayoutTokenEXT::index_buffer(8, &INDICES_DATA),
                     ext_dgc::IndirectCommandsLayoutTokenEXT::action(ext_dgc::IndirectCommandsTokenTypeEXT::DRAW_INDEXED, 24),
                 ]
@@ -183,13 +191,23 @@ pub mod scene {
             /// What must hold when this layout is recorded (the manifest's `requirements`), one line each:
             /// - render_pass (E0901): execute inside a render pass (the layout draws)
             /// - preprocess (E0902): execute with isPreprocessed = VK_FALSE and never preprocess (the layout has no EXPLICIT_PREPROCESS)
-            /// - transform_feedback (E0903): transform feedback is active only where deviceGeneratedCommandsTransformFeedback is true
+            /// - transform_feedback (E0903): transform feedback is not active (the layout has an execution set)
+            /// - indirect_bindable (E0905): the execution set's pipelines are created with VK_PIPELINE_CREATE_2_INDIRECT_BINDABLE_BIT_EXT
+            /// - no_dynamic_descriptors (E0906): the execution set's initial pipeline uses no dynamic uniform or storage buffer descriptors
+            /// - initial_shader_stages (E0907): the execution set's initial pipeline or shaders have exactly the stages Vertex | Fragment and are bound when recording
+            /// - execution_set_push_constants (E0908): the execution set's pipeline layout holds the push-constant bytes 0..4
+            /// - no_multiview (E0909): the render pass has view mask 0 (the layout has an execution set)
             pub fn requirements() -> Vec<::dgcc::requirements::Requirement> {
                 use ::dgcc::requirements::Requirement::*;
                 vec![
                     RenderPass { inside: true },
                     Preprocess { explicit: false },
-                    TransformFeedback { execution_set: false },
+                    TransformFeedback { execution_set: true },
+                    IndirectBindable { shader_objects: false },
+                    NoDynamicDescriptors { shader_objects: false },
+                    InitialShaderStages { stages: 0x11 },
+                    ExecutionSetPushConstants { ranges: vec![::dgcc::ir::PushConstantRange { stages: 0x1, offset: 0, size: 4 }] },
+                    NoMultiview,
                 ]
             }
 

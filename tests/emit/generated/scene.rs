@@ -228,7 +228,7 @@ pub mod scene {
         pub mod cull {
             use super::*;
             /// The GLSL source, relative to the description.
-            pub const SOURCE: &str = "../../../shaders/cull.comp";
+            pub const SOURCE: &str = "cull.comp";
             pub const LOCAL_SIZE: [u32; 3] = [256, 1, 1];
             /// The layout whose stream the kernel writes.
             pub const WRITES: Option<&str> = Some("SceneDraw");

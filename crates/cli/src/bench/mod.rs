@@ -49,6 +49,8 @@ pub struct BenchOptions {
     pub variants: Vec<Variant>,
     /// Every variant runs with each of these (cpu skips `occlusion`, which it cannot do).
     pub cullings: Vec<Culling>,
+    /// And with each of these material counts (variants that sort or bin skip 1).
+    pub materials: Vec<u32>,
     /// Count the objects owning pixels in a checking run per object count.
     pub count_owners: bool,
     pub frames: u32,
@@ -66,6 +68,7 @@ impl Default for BenchOptions {
             objects: vec![10_000],
             variants: ["cpu", "mdi", "dgc"].iter().filter_map(|v| Variant::parse(v).ok()).collect(),
             cullings: vec![Culling::None, Culling::Frustum, Culling::Occlusion],
+            materials: vec![1],
             count_owners: true,
             frames: 100,
             warmup: 3,
@@ -106,6 +109,7 @@ pub struct Settings {
     pub objects: Vec<u32>,
     pub variants: Vec<String>,
     pub cullings: Vec<Culling>,
+    pub materials: Vec<u32>,
     pub scene: SceneKind,
     pub cut_every: u32,
     pub frames: u32,
@@ -165,6 +169,9 @@ pub struct Row {
     pub variant: String,
     pub mode: Mode,
     pub culling: Culling,
+    /// Materials (pipelines) in the scene, and how the row drew them (`None`: it did not run).
+    pub materials: u32,
+    pub material_draw: Option<crate::scene::MaterialDraw>,
     pub error: Option<String>,
     /// Why the row did not run when it could not (cpu cannot cull occlusion).
     pub skipped: Option<String>,
@@ -193,6 +200,8 @@ pub struct Row {
     pub pyramid_ms: Option<Stats>,
     pub late_cull_ms: Option<Stats>,
     pub late_draw_ms: Option<Stats>,
+    /// Sorting or binning pass 0's stream by material.
+    pub bin_ms: Option<Stats>,
     pub preprocess: Option<ChunkPlan>,
     pub explicit_preprocess: Option<bool>,
     pub unordered_sequences: Option<bool>,
@@ -205,12 +214,14 @@ pub struct Row {
 }
 
 impl Row {
-    fn failed(objects: u32, variant: &Variant, culling: Culling, error: String) -> Row {
+    fn failed(objects: u32, variant: &Variant, culling: Culling, materials: u32, error: String) -> Row {
         Row {
             objects,
             variant: variant.to_string(),
             mode: variant.mode,
             culling,
+            materials,
+            material_draw: None,
             error: Some(error),
             skipped: None,
             visible: None,
@@ -232,6 +243,7 @@ impl Row {
             pyramid_ms: None,
             late_cull_ms: None,
             late_draw_ms: None,
+            bin_ms: None,
             preprocess: None,
             explicit_preprocess: None,
             unordered_sequences: None,
@@ -243,8 +255,8 @@ impl Row {
         }
     }
 
-    fn skipped(objects: u32, variant: &Variant, culling: Culling, why: String) -> Row {
-        Row { error: None, skipped: Some(why), ..Row::failed(objects, variant, culling, String::new()) }
+    fn skipped(objects: u32, variant: &Variant, culling: Culling, materials: u32, why: String) -> Row {
+        Row { error: None, skipped: Some(why), ..Row::failed(objects, variant, culling, materials, String::new()) }
     }
 
     /// Whether the row ran and has numbers.
@@ -252,12 +264,17 @@ impl Row {
         self.error.is_none() && self.skipped.is_none()
     }
 
-    /// The row's label: the variant, with the culling choice when the bench ran several.
+    /// The row's label: the variant, with the culling choice when the bench ran several (and
+    /// the material count where the row has several materials).
     pub fn label(&self, several_cullings: bool) -> String {
-        match several_cullings {
+        let mut label = match several_cullings {
             true => format!("{} · {}", self.variant, self.culling.name()),
             false => self.variant.clone(),
+        };
+        if self.materials > 1 {
+            label.push_str(&format!(" · {} materials", self.materials));
         }
+        label
     }
 
     /// GPU time of drawing: explicit preprocessing plus the executes (or the one MDI / CPU
@@ -271,7 +288,10 @@ impl Row {
 /// How many `Step`s `run` reports for these options.
 pub fn steps(options: &BenchOptions) -> u64 {
     (options.copy_bytes > 0) as u64
-        + (options.objects.len() * options.variants.len() * options.cullings.len().max(1)) as u64
+        + (options.objects.len()
+            * options.variants.len()
+            * options.cullings.len().max(1)
+            * options.materials.len().max(1)) as u64
         + if options.count_owners { options.objects.len() as u64 } else { 0 }
 }
 
@@ -284,10 +304,20 @@ pub fn run(
     options: &BenchOptions,
     progress: &mut dyn FnMut(&Step),
 ) -> Result<BenchReport> {
-    if options.objects.is_empty() || options.variants.is_empty() || options.cullings.is_empty() {
+    if options.objects.is_empty()
+        || options.variants.is_empty()
+        || options.cullings.is_empty()
+        || options.materials.is_empty()
+    {
         return Err(RuntimeError::Invalid(
-            "the benchmark needs at least one object count, one mode and one culling choice".into(),
+            "the benchmark needs at least one object count, one mode, one culling choice and one material count".into(),
         ));
+    }
+    if let Some(&m) = options.materials.iter().find(|&&m| !(1..=scene::world::MAX_MATERIALS).contains(&m)) {
+        return Err(RuntimeError::Invalid(format!(
+            "material counts must be within 1..={} (got {m})",
+            scene::world::MAX_MATERIALS
+        )));
     }
     if options.frames == 0 {
         return Err(RuntimeError::Invalid("--frames must be at least 1".into()));
@@ -316,26 +346,38 @@ pub fn run(
     let mut rows = vec![];
     let mut owners = vec![];
     for &objects in &options.objects {
-        for &culling in &options.cullings {
-            for variant in &options.variants {
-                progress(&Step::Scene { objects, variant: format!("{variant} · {}", culling.name()) });
-                let mut o = RunOptions {
-                    objects,
-                    frames: options.frames,
-                    warmup: options.warmup,
-                    culling,
-                    ..options.scene.clone()
-                };
-                variant.apply(&mut o);
-                if o.mode == Mode::Cpu && culling == Culling::Occlusion {
-                    let why = "the CPU loop culls on the host, which has no depth buffer to test against";
-                    rows.push(Row::skipped(objects, variant, culling, why.into()));
-                    continue;
+        for &materials in &options.materials {
+            for &culling in &options.cullings {
+                for variant in &options.variants {
+                    let label = match materials {
+                        1 => format!("{variant} · {}", culling.name()),
+                        m => format!("{variant} · {} · {m} materials", culling.name()),
+                    };
+                    progress(&Step::Scene { objects, variant: label });
+                    let mut o = RunOptions {
+                        objects,
+                        frames: options.frames,
+                        warmup: options.warmup,
+                        culling,
+                        materials,
+                        ..options.scene.clone()
+                    };
+                    variant.apply(&mut o);
+                    if o.mode == Mode::Cpu && culling == Culling::Occlusion {
+                        let why = "the CPU loop culls on the host, which has no depth buffer to test against";
+                        rows.push(Row::skipped(objects, variant, culling, materials, why.into()));
+                        continue;
+                    }
+                    if materials == 1 && variant.needs_materials() {
+                        let why = "one material: nothing to sort or bin";
+                        rows.push(Row::skipped(objects, variant, culling, materials, why.into()));
+                        continue;
+                    }
+                    rows.push(match scene::run_on(&ctx, manifest, &o) {
+                        Ok(report) => summarise(&report, variant, manifest, best_copy),
+                        Err(e) => Row::failed(objects, variant, culling, materials, e.to_string()),
+                    });
                 }
-                rows.push(match scene::run_on(&ctx, manifest, &o) {
-                    Ok(report) => summarise(&report, variant, manifest, best_copy),
-                    Err(e) => Row::failed(objects, variant, culling, e.to_string()),
-                });
             }
         }
         if options.count_owners {
@@ -366,6 +408,7 @@ pub fn run(
             objects: options.objects.clone(),
             variants: options.variants.iter().map(Variant::to_string).collect(),
             cullings: options.cullings.clone(),
+            materials: options.materials.clone(),
             scene: options.scene.scene,
             cut_every: options.scene.cut_every,
             frames: options.frames,
@@ -426,6 +469,8 @@ pub fn summarise(report: &RunReport, variant: &Variant, manifest: &Manifest, bes
         variant: variant.to_string(),
         mode: report.mode,
         culling: report.culling,
+        materials: report.materials,
+        material_draw: Some(report.material_draw),
         error: None,
         skipped: None,
         visible,
@@ -447,6 +492,7 @@ pub fn summarise(report: &RunReport, variant: &Variant, manifest: &Manifest, bes
         pyramid_ms: stat(&|f| f.passes.pyramid_ms),
         late_cull_ms: stat(&|f| f.passes.late_cull_ms),
         late_draw_ms: stat(&|f| f.passes.late_draw_ms),
+        bin_ms: stat(&|f| f.passes.bin_ms),
         preprocess: report.preprocess.clone(),
         explicit_preprocess: report.explicit_preprocess,
         unordered_sequences: report.unordered_sequences,

@@ -45,6 +45,14 @@ fn bandwidth(r: &Row) -> (String, String) {
     }
 }
 
+/// The mode column: the variant, and the material count where the row has several.
+fn mode_cell(r: &Row) -> String {
+    match r.materials {
+        1 => r.variant.clone(),
+        m => format!("{} ({m} materials)", r.variant),
+    }
+}
+
 /// The whole `bench.md`.
 pub fn markdown(report: &BenchReport) -> String {
     let mut out = String::new();
@@ -109,7 +117,7 @@ pub fn markdown(report: &BenchReport) -> String {
                 out,
                 "| {} | {} | {} | {} |  |  |  |  |  |  |  |  |  |  |  |  |  |",
                 r.objects,
-                r.variant,
+                mode_cell(r),
                 r.culling.name(),
                 why.replace('|', "\\|").replace('\n', " ")
             );
@@ -121,7 +129,7 @@ pub fn markdown(report: &BenchReport) -> String {
             out,
             "| {} | {} | {} | {}{} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             r.objects,
-            r.variant,
+            mode_cell(r),
             r.culling.name(),
             count(r.visible),
             if r.visible_stable { "" } else { " (varies)" },
@@ -140,6 +148,7 @@ pub fn markdown(report: &BenchReport) -> String {
             fraction
         );
     }
+    materials(report, &mut out);
     let comparisons = comparisons(report);
     if !comparisons.is_empty() {
         let _ = writeln!(
@@ -161,10 +170,13 @@ pub fn comparisons(report: &BenchReport) -> Vec<(u32, String, f64, f64)> {
     let several = report.settings.cullings.len() > 1;
     let mut out = vec![];
     for r in report.rows.iter().filter(|r| r.mode == Mode::Dgc && r.ran()) {
-        let mdi = report
-            .rows
-            .iter()
-            .find(|m| m.objects == r.objects && m.culling == r.culling && m.mode == Mode::Mdi && m.ran());
+        let mdi = report.rows.iter().find(|m| {
+            m.objects == r.objects
+                && m.culling == r.culling
+                && m.materials == r.materials
+                && m.variant == "mdi"
+                && m.ran()
+        });
         if let (Some(d), Some(m)) = (r.total_draw_ms(), mdi.and_then(Row::total_draw_ms)) {
             if m > 0.0 {
                 out.push((r.objects, r.label(several), d, m));
@@ -192,9 +204,15 @@ pub struct FourRows<'a> {
 pub fn four_row_tables(report: &BenchReport) -> Vec<FourRows<'_>> {
     let mut out = vec![];
     for &objects in &report.settings.objects {
+        let fewest = report.settings.materials.iter().copied().min().unwrap_or(1);
         let find = |mode: Mode, culling: Culling| {
             report.rows.iter().find(|r| {
-                r.objects == objects && r.mode == mode && r.culling == culling && r.ran() && r.variant == mode.name()
+                r.objects == objects
+                    && r.mode == mode
+                    && r.culling == culling
+                    && r.materials == fewest
+                    && r.ran()
+                    && r.variant == mode.name()
             })
         };
         let mut rows = vec![];
@@ -256,6 +274,74 @@ fn four_rows(report: &BenchReport, out: &mut String) {
                 ms(r.late_cull_ms),
                 ms(r.late_draw_ms),
             );
+        }
+    }
+}
+
+/// GPU time of a row's drawing with its sorting or binning pass: the frame's draw passes and
+/// the bin pass (pass 0's; the late pass's is in its cull), median.
+pub fn draw_with_binning_ms(r: &Row) -> Option<f64> {
+    let draw = r.draw_ms?.median + r.late_draw_ms.map_or(0.0, |s| s.median);
+    Some(draw + r.bin_ms.map_or(0.0, |s| s.median))
+}
+
+/// Per (objects, culling, materials > 1): every row side by side with the best multi-draw
+/// row, and the cost of a pipeline switch per sequence derived from the unsorted and sorted
+/// execution-set rows (the sorted stream switches once per material, the unsorted one at
+/// almost every sequence).
+fn materials(report: &BenchReport, out: &mut String) {
+    let mut groups: Vec<(u32, Culling, u32)> = vec![];
+    for r in report.rows.iter().filter(|r| r.materials > 1 && r.ran()) {
+        if !groups.contains(&(r.objects, r.culling, r.materials)) {
+            groups.push((r.objects, r.culling, r.materials));
+        }
+    }
+    for (objects, culling, materials) in groups {
+        let rows: Vec<&Row> = report
+            .rows
+            .iter()
+            .filter(|r| r.objects == objects && r.culling == culling && r.materials == materials && r.ran())
+            .collect();
+        let _ = writeln!(out, "\n## {objects} objects, {materials} materials, culling {}\n", culling.name());
+        let _ = writeln!(out, "Draw = the draw passes plus the sorting or binning pass where the row has one (GPU, median). The stream follows object order, where neighbours rarely share a material; `-sorted` sorts it by material on the GPU first; binned rows draw one region per material.\n");
+        let best_mdi =
+            rows.iter().filter(|r| r.mode == Mode::Mdi).filter_map(|r| draw_with_binning_ms(r)).reduce(f64::min);
+        let _ = writeln!(out, "| mode | how | draws | frame GPU ms | draw ms | bin ms | CPU ms | draw vs best mdi |");
+        let _ = writeln!(out, "|:---|:---|---:|---:|---:|---:|---:|---:|");
+        for r in &rows {
+            let draw = draw_with_binning_ms(r);
+            let ratio = match (draw, best_mdi) {
+                (Some(d), Some(m)) if m > 0.0 => format!("{:.2}×", d / m),
+                _ => "–".into(),
+            };
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} | {} | {} | {} | {} | {ratio} |",
+                r.variant,
+                r.material_draw.map_or("–", |m| m.name()),
+                mean(r.draws_mean),
+                spread(r.gpu_ms),
+                draw.map_or_else(|| "–".into(), |d| format!("{d:.3}")),
+                ms(r.bin_ms),
+                ms(r.cpu_ms),
+            );
+        }
+        let set = rows.iter().find(|r| r.material_draw == Some(crate::scene::MaterialDraw::Set));
+        let sorted = rows.iter().find(|r| r.material_draw == Some(crate::scene::MaterialDraw::SortedSet));
+        if let (Some(set), Some(sorted)) = (set, sorted) {
+            let exec = |r: &Row| Some(r.draw_ms?.median + r.late_draw_ms.map_or(0.0, |s| s.median));
+            if let (Some(a), Some(b), Some(draws)) = (exec(set), exec(sorted), set.draws_mean) {
+                // The unsorted stream switches pipelines at every sequence whose material differs
+                // from the one before: (m - 1) / m of them for materials spread evenly.
+                let switches = draws * (materials - 1) as f64 / materials as f64 - materials as f64;
+                if switches > 0.0 {
+                    let _ = writeln!(
+                        out,
+                        "\nA pipeline switch through the execution set costs about {:.1} ns per sequence here: ({a:.3} − {b:.3}) ms over {switches:.0} more switches in the unsorted stream (the execute alone, without the sort).",
+                        (a - b) * 1e6 / switches
+                    );
+                }
+            }
         }
     }
 }

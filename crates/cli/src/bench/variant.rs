@@ -7,7 +7,7 @@
 //! side by side in the same run, on the same device, with the same scene; the name is also the
 //! row label in every output.
 
-use crate::scene::{Mode, ObjectId, RunOptions};
+use crate::scene::{DgcMaterials, Mode, ObjectId, RunOptions};
 use serde::Serialize;
 use std::fmt;
 
@@ -23,6 +23,11 @@ pub struct Variant {
     /// dgc and mdi: the object id from each draw's firstInstance (`-firstinstance`); dgc then
     /// drops the PUSH_CONSTANT token.
     pub object_id: ObjectId,
+    /// dgc and cpu, with several materials: sort the stream by material first (`-sorted`).
+    pub sort_materials: bool,
+    /// dgc with several materials: the execution set where the device binds it (default), or
+    /// the set insisted on (`-set`), or binned (`-binned`).
+    pub dgc_materials: DgcMaterials,
 }
 
 impl Variant {
@@ -33,11 +38,19 @@ impl Variant {
             unordered_sequences: None,
             bind_index_buffer: false,
             object_id: ObjectId::Record,
+            sort_materials: false,
+            dgc_materials: DgcMaterials::Auto,
         }
     }
 
+    /// Whether the variant is about several materials (sorting or binning them).
+    pub fn needs_materials(&self) -> bool {
+        self.sort_materials || self.dgc_materials != DgcMaterials::Auto
+    }
+
     /// `cpu`, `mdi`, `dgc`, or `dgc` followed by `-explicit`/`-implicit`, `-ordered`/
-    /// `-unordered`, `-boundindex` and `-firstinstance`, in any order; `mdi-firstinstance`.
+    /// `-unordered`, `-boundindex`, `-firstinstance` and `-set`/`-binned`/`-sorted`, in any
+    /// order; `mdi-firstinstance`; `cpu-sorted`.
     pub fn parse(text: &str) -> Result<Variant, String> {
         let mut parts = text.trim().split('-');
         let head = parts.next().unwrap_or_default();
@@ -45,6 +58,19 @@ impl Variant {
             .ok_or_else(|| format!("unknown mode `{head}` in `{text}`: expected cpu, mdi or dgc"))?;
         let mut v = Variant::plain(mode);
         for part in parts {
+            if part == "sorted" && mode != Mode::Mdi {
+                if std::mem::replace(&mut v.sort_materials, true) {
+                    return Err(format!("`{text}` says sorted twice"));
+                }
+                continue;
+            }
+            if (part == "set" || part == "binned") && mode == Mode::Dgc {
+                let how = if part == "set" { DgcMaterials::Set } else { DgcMaterials::Binned };
+                if std::mem::replace(&mut v.dgc_materials, how) != DgcMaterials::Auto {
+                    return Err(format!("`{text}` says set or binned twice"));
+                }
+                continue;
+            }
             if part == "firstinstance" && mode != Mode::Cpu {
                 if std::mem::replace(&mut v.object_id, ObjectId::Instance) == ObjectId::Instance {
                     return Err(format!("`{text}` says firstinstance twice"));
@@ -52,7 +78,9 @@ impl Variant {
                 continue;
             }
             if mode != Mode::Dgc {
-                return Err(format!("`{text}`: only dgc takes options (`-{part}`), and mdi `-firstinstance`"));
+                return Err(format!(
+                    "`{text}`: only dgc takes options (`-{part}`), and mdi `-firstinstance`, cpu `-sorted`"
+                ));
             }
             if part == "boundindex" {
                 if std::mem::replace(&mut v.bind_index_buffer, true) {
@@ -67,13 +95,16 @@ impl Variant {
                 "ordered" => (&mut v.unordered_sequences, false),
                 _ => {
                     return Err(format!(
-                        "`{text}`: unknown dgc option `{part}` (explicit, implicit, ordered, unordered, boundindex, firstinstance)"
+                        "`{text}`: unknown dgc option `{part}` (explicit, implicit, ordered, unordered, boundindex, firstinstance, set, binned, sorted)"
                     ))
                 }
             };
             if slot.replace(value).is_some() {
                 return Err(format!("`{text}` sets the same flag twice"));
             }
+        }
+        if v.sort_materials && v.dgc_materials == DgcMaterials::Binned {
+            return Err(format!("`{text}`: binned draws are sorted by material already"));
         }
         Ok(v)
     }
@@ -85,6 +116,8 @@ impl Variant {
         options.unordered_sequences = self.unordered_sequences;
         options.bind_index_buffer = self.bind_index_buffer;
         options.object_id = self.object_id;
+        options.sort_materials = self.sort_materials;
+        options.dgc_materials = self.dgc_materials;
     }
 }
 
@@ -106,6 +139,14 @@ impl fmt::Display for Variant {
         }
         if self.object_id == ObjectId::Instance {
             f.write_str("-firstinstance")?;
+        }
+        match self.dgc_materials {
+            DgcMaterials::Set => f.write_str("-set")?,
+            DgcMaterials::Binned => f.write_str("-binned")?,
+            DgcMaterials::Auto => {}
+        }
+        if self.sort_materials {
+            f.write_str("-sorted")?;
         }
         Ok(())
     }
@@ -129,6 +170,11 @@ mod tests {
             "dgc-firstinstance",
             "dgc-boundindex-firstinstance",
             "mdi-firstinstance",
+            "dgc-set",
+            "dgc-binned",
+            "dgc-sorted",
+            "dgc-set-sorted",
+            "cpu-sorted",
         ] {
             assert_eq!(Variant::parse(name).unwrap().to_string(), name);
         }
@@ -147,6 +193,10 @@ mod tests {
         assert!(Variant::parse("mdi-boundindex").unwrap_err().contains("only dgc"));
         assert!(Variant::parse("cpu-firstinstance").unwrap_err().contains("only dgc"));
         assert!(Variant::parse("mdi-firstinstance-firstinstance").unwrap_err().contains("twice"));
+        assert!(Variant::parse("mdi-sorted").unwrap_err().contains("only dgc"));
+        assert!(Variant::parse("cpu-binned").unwrap_err().contains("only dgc"));
+        assert!(Variant::parse("dgc-binned-sorted").unwrap_err().contains("sorted by material already"));
+        assert!(Variant::parse("dgc-set-binned").unwrap_err().contains("twice"));
     }
 
     #[test]

@@ -19,13 +19,20 @@ pub struct BenchArgs {
     /// Object counts, comma-separated.
     #[arg(long, value_delimiter = ',', default_value = "10000")]
     pub objects: Vec<u32>,
-    /// Modes, comma-separated: cpu, mdi, dgc; dgc may add -explicit/-implicit (preprocess) and
-    /// -ordered/-unordered (the UnorderedSequences flag), e.g. dgc-explicit-ordered.
+    /// Modes, comma-separated: cpu, mdi, dgc; dgc may add -explicit/-implicit (preprocess),
+    /// -ordered/-unordered (the UnorderedSequences flag), -boundindex, -firstinstance, and with
+    /// several materials -set/-binned/-sorted, e.g. dgc-explicit-ordered; mdi -firstinstance;
+    /// cpu -sorted.
     #[arg(long, value_delimiter = ',', default_value = "cpu,mdi,dgc")]
     pub modes: Vec<String>,
     /// Culling choices, comma-separated: none, frustum, occlusion (cpu rows skip occlusion).
     #[arg(long, value_delimiter = ',', default_value = "none,frustum,occlusion")]
     pub culling: Vec<String>,
+    /// Material counts, comma-separated (1 to 16): each its own pipeline. With more than one,
+    /// the modes take -set/-binned/-sorted (dgc) and -sorted (cpu): e.g. --materials 1,4,16
+    /// --modes cpu,cpu-sorted,mdi,dgc,dgc-sorted,dgc-binned.
+    #[arg(long, value_delimiter = ',', default_value = "1")]
+    pub materials: Vec<u32>,
     /// The scene: city (occlusion matters, the camera walks the streets) or field (spheres on
     /// a plane under a fixed camera, the throughput scene).
     #[arg(long, default_value = "city", value_parser = ["city", "field"])]
@@ -108,6 +115,7 @@ pub fn run(args: &BenchArgs) -> i32 {
         objects: args.objects.clone(),
         variants,
         cullings,
+        materials: args.materials.clone(),
         count_owners: !args.no_owners,
         frames: args.frames,
         warmup: args.warmup,

@@ -95,18 +95,18 @@ fn summary(errors: usize, warnings: usize, files: usize, unread: usize, options:
     }
 }
 
-/// Say once which kernel checks this build cannot run.
+/// Say once which kernel and shader checks this build cannot run.
 fn note_skipped_checks(options: &CompileOptions) {
     if !dgcc::shader::SKIPPED_CHECKS.is_empty() && options.message_format == MessageFormat::Human {
         eprintln!(
-            "note: built without the `shaderc` feature, so these kernel checks were skipped: {}",
+            "note: built without the `shaderc` feature, so these shader checks were skipped: {}",
             dgcc::shader::SKIPPED_CHECKS.join("; ")
         );
     }
 }
 
 pub fn run_check(args: &CheckArgs) -> i32 {
-    if args.files.iter().any(|f| file_has_kernels(f)) {
+    if args.files.iter().any(|f| file_has_shaders(f)) {
         note_skipped_checks(&args.options);
     }
     let mut worst = OK;
@@ -190,8 +190,8 @@ pub fn manifest_for_run(file: &Path, targets: &[String]) -> Result<dgcc::ir::Man
     }
 }
 
-/// Whether a description mentions a kernel (a cheap look, only to decide whether the note about
-/// skipped kernel checks is worth printing).
-fn file_has_kernels(path: &Path) -> bool {
-    driver::read_description(path).is_ok_and(|t| t.windows(6).any(|w| w == b"kernel"))
+/// Whether a description mentions a kernel or a shader (a cheap look, only to decide whether
+/// the note about skipped shader checks is worth printing).
+fn file_has_shaders(path: &Path) -> bool {
+    driver::read_description(path).is_ok_and(|t| t.windows(6).any(|w| w == b"kernel" || w == b"shader"))
 }

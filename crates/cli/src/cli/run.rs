@@ -2,7 +2,7 @@
 //! device and print what each frame did.
 
 use super::{FAILED, OK, USAGE};
-use dgcc_cli::scene::{self, Culling, Mode, ObjectId, RunOptions, SceneKind};
+use dgcc_cli::scene::{self, Bind, Culling, DgcMaterials, Mode, ObjectId, RunOptions, SceneKind};
 use std::path::{Path, PathBuf};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -54,6 +54,13 @@ pub enum SequencesArg {
 pub enum ObjectIdArg {
     Record,
     Instance,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum MaterialDrawArg {
+    Auto,
+    Set,
+    Binned,
 }
 
 #[derive(clap::Args, Debug)]
@@ -123,9 +130,35 @@ pub struct RunArgs {
     /// layout without its PUSH_CONSTANT token. Needs drawIndirectFirstInstance.
     #[arg(long, value_enum, default_value_t = ObjectIdArg::Record)]
     pub object_id: ObjectIdArg,
+    /// Materials in the scene (1 to 16), each its own graphics pipeline: opaque, alpha-tested,
+    /// wind-animated and emissive, with more work at higher indices; each object has one,
+    /// spread over the stream. dgc draws them through an execution set, mdi binned by material
+    /// (one multi-draw per material), cpu binding a pipeline when the material changes.
+    #[arg(long, default_value_t = 1)]
+    pub materials: u32,
+    /// dgc with several materials: `set` executes once per pass through an execution set of
+    /// the materials' pipelines (refused where the device cannot bind graphics pipelines that
+    /// way), `binned` sorts the stream into one region per material and executes once per
+    /// material, `auto` takes the set where the device binds it and says so where not.
+    #[arg(long, value_enum, default_value_t = MaterialDrawArg::Auto)]
+    pub material_draw: MaterialDrawArg,
+    /// Sort the stream by material before drawing it: on the GPU ahead of the execution set
+    /// (dgc), on the host in the CPU loop (cpu).
+    #[arg(long)]
+    pub sort_materials: bool,
+    /// What the execution set holds (dgc): graphics pipelines, or shader objects
+    /// (VK_EXT_shader_object).
+    #[arg(long, value_enum, default_value_t = BindArg::Pipelines)]
+    pub bind: BindArg,
     /// Check against this target instead of the file's `targets`.
     #[arg(long = "target", value_name = "T")]
     pub targets: Vec<String>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum BindArg {
+    Pipelines,
+    ShaderObjects,
 }
 
 /// The most objects the demo scene is run with: its host-side world takes 32 bytes per object
@@ -227,6 +260,17 @@ pub fn run(args: &RunArgs) -> i32 {
         object_id: match args.object_id {
             ObjectIdArg::Record => ObjectId::Record,
             ObjectIdArg::Instance => ObjectId::Instance,
+        },
+        materials: args.materials,
+        dgc_materials: match args.material_draw {
+            MaterialDrawArg::Auto => DgcMaterials::Auto,
+            MaterialDrawArg::Set => DgcMaterials::Set,
+            MaterialDrawArg::Binned => DgcMaterials::Binned,
+        },
+        sort_materials: args.sort_materials,
+        bind: match args.bind {
+            BindArg::Pipelines => Bind::Pipelines,
+            BindArg::ShaderObjects => Bind::ShaderObjects,
         },
         ..RunOptions::default()
     };

@@ -16,12 +16,13 @@
 
 use super::gpu::{SceneGpu, COUNT_BYTES};
 use super::world::{self, Frame, Lod, Object, MESH_KINDS};
-use super::{Compaction, Culling, ObjectId};
+use super::{Compaction, Culling};
 use ash::vk;
 use dgcc::runtime::dgc::{DgcDevice, DgcLayout};
 use dgcc::runtime::error::Result;
 use dgcc::runtime::execute::{Count, Execution, Pass, Phase, Stream};
 use dgcc::runtime::fallback::Fallback;
+use dgcc::runtime::memory::as_bytes;
 use dgcc::runtime::validate::StreamValidator;
 use dgcc::runtime::GpuContext;
 
@@ -47,17 +48,31 @@ fn pass_word(culling: Culling, p: u32) -> u32 {
 
 /// What drives the draw passes.
 pub enum Driver<'a> {
-    /// One execution per pass (each with its own preprocess memory).
-    Dgc {
-        dev: &'a DgcDevice,
-        layout: &'a DgcLayout,
-        execs: [&'a Execution; 2],
-    },
+    /// One execution per pass (each with its own preprocess memory), with one pipeline bound
+    /// or an execution set of the materials' pipelines.
+    Dgc { dev: &'a DgcDevice, layout: &'a DgcLayout, execs: [&'a Execution; 2] },
+    /// One execution per pass and material, over the material's region of the binned stream,
+    /// with the material's pipeline bound (`layout` has no EXECUTION_SET token).
+    DgcBinned { dev: &'a DgcDevice, layout: &'a DgcLayout, execs: [&'a [Execution]; 2] },
+    /// One multi-draw per pass, or per pass and material over the binned stream.
     Mdi(&'a Fallback),
     Cpu {
         objects: &'a [Object],
         lods: &'a [Lod; 3 * MESH_KINDS],
+        /// Draw the visible objects in material order instead of object order.
+        sort: bool,
     },
+}
+
+/// How a pass's stream is sorted by material before it is drawn (`bin_materials.comp`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sorting {
+    /// Drawn as compacted, in object order (one material, or an execution set unsorted).
+    None,
+    /// Each material in its own region: one multi-draw or execute per material.
+    Regions,
+    /// Packed in material order: one execute with an execution set.
+    Packed,
 }
 
 /// Host-side results of recording (cpu mode knows its draws before the GPU runs).
@@ -78,6 +93,7 @@ pub struct FrameInput<'a> {
     pub validators: &'a [StreamValidator],
     /// Chunks per pass the query pool has slots for.
     pub chunk_slots: u32,
+    pub sorting: Sorting,
 }
 
 fn ts(d: &ash::Device, cmd: vk::CommandBuffer, g: &SceneGpu, slot: u32) {
@@ -140,6 +156,9 @@ struct Render<'a> {
     height: u32,
     /// Whether the first chunk clears the targets (pass 0) or loads them (the late pass).
     clear: bool,
+    /// Whether this pass has rendered already (a chunk, or an earlier material's execute):
+    /// the next begin loads what it drew, after a barrier.
+    started: bool,
     /// The first timestamp slot of this pass's chunks.
     chunk_base: u32,
     /// Chunks this pass has slots for.
@@ -186,12 +205,13 @@ impl Render<'_> {
 }
 
 impl Pass for Render<'_> {
-    fn begin(&mut self, cmd: vk::CommandBuffer, chunk: u32) {
-        if chunk > 0 {
-            // The previous chunk's attachment writes before this chunk loads them.
+    fn begin(&mut self, cmd: vk::CommandBuffer, _chunk: u32) {
+        if self.started {
+            // The previous chunk's (or material's) attachment writes before this one loads them.
             attachments_to_next_pass(self.d, cmd);
         }
-        self.begin_rendering(cmd, self.clear && chunk == 0);
+        self.begin_rendering(cmd, self.clear && !self.started);
+        self.started = true;
     }
     fn end(&mut self, cmd: vk::CommandBuffer, _chunk: u32) {
         // SAFETY: rendering was begun by `begin`.
@@ -220,6 +240,29 @@ pub fn stream(g: &SceneGpu, p: usize) -> Stream {
         max_sequences: (g.objects.size / 32) as u32,
         count: Some(Count { buffer: pass.counts.buffer, offset: 0, address: pass.counts.address }),
     }
+}
+
+/// Pass `p`'s stream packed in material order (`Sorting::Packed`): the compacted stream's
+/// records and count.
+pub fn packed_stream(g: &SceneGpu, p: usize) -> Stream {
+    let pass = &g.passes[p];
+    Stream { buffer: pass.binned.buffer, address: pass.binned.address, ..stream(g, p) }
+}
+
+/// Material `m`'s region of pass `p`'s binned stream (`Sorting::Regions`), its count in the
+/// bins; `None` when no object has the material.
+pub fn region_stream(g: &SceneGpu, p: usize, m: usize, stride: u64) -> Option<Stream> {
+    let pass = &g.passes[p];
+    let capacity = *g.material_counts.get(m)?;
+    let start = *g.material_starts.get(m)? as u64 * stride;
+    let count = 4 * m as u64;
+    (capacity > 0).then(|| Stream {
+        buffer: pass.binned.buffer,
+        offset: start,
+        address: pass.binned.address + start,
+        max_sequences: capacity,
+        count: Some(Count { buffer: pass.bins.buffer, offset: count, address: pass.bins.address + count }),
+    })
 }
 
 /// Record one frame into `cmd` (begun by the caller).
@@ -302,6 +345,9 @@ pub unsafe fn record(
                 cull_pass(d, cmd, g, p, pass_word(input.culling, p as u32))?;
                 if let Some(v) = input.validators.get(p) {
                     v.record(d, cmd, &stream(g, p))?;
+                }
+                if input.sorting != Sorting::None {
+                    bin_pass(d, cmd, g, p, input.sorting == Sorting::Packed);
                 }
             }
             let n = draw_pass(d, cmd, g, input, p)?;
@@ -433,6 +479,54 @@ unsafe fn cull_pass(d: &ash::Device, cmd: vk::CommandBuffer, g: &SceneGpu, p: us
     Ok(())
 }
 
+/// Sort pass `p`'s compacted stream by material into its binned stream (`bin_materials.comp`).
+///
+/// # Safety
+/// As `record`.
+unsafe fn bin_pass(d: &ash::Device, cmd: vk::CommandBuffer, g: &SceneGpu, p: usize, packed: bool) {
+    let compute = vk::PipelineBindPoint::COMPUTE;
+    let pass = &g.passes[p];
+    let groups = (g.objects.size / 32).div_ceil(256) as u32;
+    // SAFETY: the caller's contract.
+    unsafe {
+        // Each pass has its own bins and binned stream, and the last frame that read them was
+        // waited for: only the kernel waits, for the clear.
+        d.cmd_fill_buffer(cmd, pass.bins.buffer, 0, 4 * 32, 0);
+        let cleared = [vk::MemoryBarrier2::default()
+            .src_stage_mask(vk::PipelineStageFlags2::TRANSFER)
+            .src_access_mask(vk::AccessFlags2::TRANSFER_WRITE)
+            .dst_stage_mask(vk::PipelineStageFlags2::COMPUTE_SHADER)
+            .dst_access_mask(vk::AccessFlags2::SHADER_READ | vk::AccessFlags2::SHADER_WRITE)];
+        d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().memory_barriers(&cleared));
+        d.cmd_bind_pipeline(cmd, compute, g.bin);
+        d.cmd_bind_descriptor_sets(cmd, compute, g.compute_layout, 0, &[pass.binned_set.set, g.pyramid.set], &[]);
+        for phase in [0u32, 1] {
+            let push = [phase, packed as u32];
+            d.cmd_push_constants(cmd, g.compute_layout, vk::ShaderStageFlags::COMPUTE, 0, as_bytes(&push));
+            d.cmd_dispatch(cmd, groups, 1, 1);
+            // Phase 1 reads the counts; the draws read the binned stream and the counts (the
+            // executor's own barrier makes them visible to DGC preprocessing).
+            let (dst, access) = if phase == 0 {
+                (
+                    vk::PipelineStageFlags2::COMPUTE_SHADER,
+                    vk::AccessFlags2::SHADER_READ | vk::AccessFlags2::SHADER_WRITE,
+                )
+            } else {
+                (
+                    vk::PipelineStageFlags2::DRAW_INDIRECT
+                        | vk::PipelineStageFlags2::VERTEX_SHADER
+                        | vk::PipelineStageFlags2::COMPUTE_SHADER
+                        | vk::PipelineStageFlags2::TRANSFER,
+                    vk::AccessFlags2::SHADER_READ
+                        | vk::AccessFlags2::INDIRECT_COMMAND_READ
+                        | vk::AccessFlags2::TRANSFER_READ,
+                )
+            };
+            memory_barrier(d, cmd, dst, access);
+        }
+    }
+}
+
 /// Draw pass `p`'s stream (cpu mode: the host's culling, pass 0 only); `Some(draws)` in cpu mode.
 ///
 /// # Safety
@@ -446,73 +540,99 @@ unsafe fn draw_pass(
 ) -> Result<Option<u32>> {
     let graphics = vk::PipelineBindPoint::GRAPHICS;
     let [_, _, draw_begin, draw_end] = pass_slots(p as u32);
-    let pipeline = match input.driver {
-        Driver::Cpu { .. } => g.draw_push,
-        _ if g.object_id == ObjectId::Instance => g.draw_instance,
-        Driver::Mdi(_) => g.draw_mdi,
-        Driver::Dgc { .. } => g.draw_push,
-    };
     let (width, height) = input.size;
+    let binned_draws = matches!(input.driver, Driver::DgcBinned { .. });
     let mut render = Render {
         d,
         g,
         width,
         height,
         clear: p == 0,
+        started: false,
         chunk_base: SLOT_CHUNKS + 4 * input.chunk_slots * p as u32,
-        chunk_slots: input.chunk_slots,
+        // Several executes per pass would write the same chunk slots: only the pass is timed.
+        chunk_slots: if binned_draws { 0 } else { input.chunk_slots },
     };
-    let stream = stream(g, p);
+    let stride = g.stride;
+    let set = if input.sorting == Sorting::None { g.passes[p].set.set } else { g.passes[p].binned_set.set };
     // SAFETY: the caller's contract.
     unsafe {
-        d.cmd_bind_pipeline(cmd, graphics, pipeline);
-        d.cmd_bind_descriptor_sets(cmd, graphics, g.graphics_layout, 0, &[g.passes[p].set.set], &[]);
+        d.cmd_bind_pipeline(cmd, graphics, g.draws[0]);
+        d.cmd_bind_descriptor_sets(cmd, graphics, g.graphics_layout, 0, &[set], &[]);
+        // Used when the layout has no INDEX_BUFFER token (`RunOptions::bind_index_buffer`), and
+        // by the multi-draw and CPU paths; a token overrides it per sequence.
+        d.cmd_bind_index_buffer(cmd, g.indices.buffer, 0, vk::IndexType::UINT32);
         match &input.driver {
             Driver::Dgc { dev, layout, execs } => {
                 ts(d, cmd, g, draw_begin);
-                // Used when the layout has no INDEX_BUFFER token (`RunOptions::bind_index_buffer`);
-                // a token overrides it per sequence.
-                d.cmd_bind_index_buffer(cmd, g.indices.buffer, 0, vk::IndexType::UINT32);
+                let stream = if input.sorting == Sorting::Packed { packed_stream(g, p) } else { stream(g, p) };
                 execs[p].record(dev, layout, cmd, &stream, &mut render)?;
                 ts(d, cmd, g, draw_end);
                 Ok(None)
             }
-            Driver::Mdi(fallback) => {
-                render.begin_rendering(cmd, p == 0);
+            Driver::DgcBinned { dev, layout, execs } => {
                 ts(d, cmd, g, draw_begin);
-                d.cmd_bind_index_buffer(cmd, g.indices.buffer, 0, vk::IndexType::UINT32);
-                fallback.record(d, cmd, &stream, g.graphics_layout, None)?;
+                for (m, exec) in execs[p].iter().enumerate() {
+                    if let Some(region) = region_stream(g, p, m, stride) {
+                        exec.record(dev, layout, cmd, &region, &mut render)?;
+                    }
+                }
                 ts(d, cmd, g, draw_end);
-                d.cmd_end_rendering(cmd);
                 Ok(None)
             }
-            Driver::Cpu { objects, lods } => {
-                render.begin_rendering(cmd, true);
+            Driver::Mdi(fallback) => {
                 ts(d, cmd, g, draw_begin);
-                d.cmd_bind_index_buffer(cmd, g.indices.buffer, 0, vk::IndexType::UINT32);
-                let mut draws = 0;
-                let frustum = input.culling != Culling::None;
-                for (i, o) in objects.iter().enumerate() {
-                    if frustum && !world::in_frustum(input.frame, o) {
-                        continue;
+                render.begin_rendering(cmd, p == 0);
+                if input.sorting == Sorting::Regions {
+                    for (m, &pipeline) in g.draws.iter().enumerate() {
+                        if let Some(region) = region_stream(g, p, m, stride) {
+                            d.cmd_bind_pipeline(cmd, graphics, pipeline);
+                            fallback.record(d, cmd, &region, g.graphics_layout, None)?;
+                        }
                     }
+                } else {
+                    fallback.record(d, cmd, &stream(g, p), g.graphics_layout, None)?;
+                }
+                d.cmd_end_rendering(cmd);
+                ts(d, cmd, g, draw_end);
+                Ok(None)
+            }
+            Driver::Cpu { objects, lods, sort } => {
+                ts(d, cmd, g, draw_begin);
+                render.begin_rendering(cmd, true);
+                let frustum = input.culling != Culling::None;
+                let mut visible: Vec<(u32, u32)> = objects
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, o)| !frustum || world::in_frustum(input.frame, o))
+                    .map(|(i, o)| (world::material_of(o), i as u32))
+                    .collect();
+                if *sort {
+                    visible.sort_unstable();
+                }
+                let mut bound = 0;
+                for &(material, i) in &visible {
+                    if material != bound {
+                        let pipeline = g.draws.get(material as usize).copied().unwrap_or(g.draws[0]);
+                        d.cmd_bind_pipeline(cmd, graphics, pipeline);
+                        bound = material;
+                    }
+                    let o = &objects[i as usize];
                     let lod = world::lod_index(input.frame, o);
-                    let push = [i as u32, o.info[0]];
                     dgcc::runtime::push::push(
                         d,
                         cmd,
                         g.graphics_layout,
                         &g.object_push,
                         0,
-                        dgcc::runtime::memory::as_bytes(&push),
+                        dgcc::runtime::memory::as_bytes(&[i]),
                     );
                     let l = lods[lod];
                     d.cmd_draw_indexed(cmd, l.index_count, 1, l.first_index, l.vertex_offset, 0);
-                    draws += 1;
                 }
-                ts(d, cmd, g, draw_end);
                 d.cmd_end_rendering(cmd);
-                Ok(Some(draws))
+                ts(d, cmd, g, draw_end);
+                Ok(Some(visible.len() as u32))
             }
         }
     }

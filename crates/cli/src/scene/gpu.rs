@@ -33,6 +33,11 @@ const CULL_COMPACT_SPV: &[u8] = include_bytes!("../../../../shaders/runtime/spv/
 const VERT_SPV: &[u8] = include_bytes!("../../../../shaders/runtime/spv/scene.vert.spv");
 const FRAG_SPV: &[u8] = include_bytes!("../../../../shaders/runtime/spv/scene.frag.spv");
 const PYRAMID_SPV: &[u8] = include_bytes!("../../../../shaders/runtime/spv/depth_pyramid.comp.spv");
+const BIN_SPV: &[u8] = include_bytes!("../../../../shaders/runtime/spv/bin_materials.comp.spv");
+
+/// Words of a pass's `bins` buffer: per material its count, its scatter cursor and its
+/// region's start in the binned stream (`bin_materials.comp`).
+pub const BIN_WORDS: u64 = 48;
 
 /// Objects each invocation of the fused kernel culls (its specialization constant 1): a
 /// subgroup claims its slots with one atomic per `subgroup size × this` objects. Measured on an
@@ -62,8 +67,17 @@ pub struct PassGpu {
     pub stream: Buffer,
     /// Total, subgroup size, two pad words, then the ordered compaction's group sums.
     pub counts: Buffer,
-    /// Bindings 0..7 with this pass's flags, stream and counts.
+    /// Bindings 0..9 with this pass's flags, stream and counts (binding 8: the stream again,
+    /// 9: the bins).
     pub set: StorageSet,
+    /// The stream sorted by material (`bin_materials.comp`): in one run, either each
+    /// material's records in its own region (binned draws) or all of them packed (sorted).
+    pub binned: Buffer,
+    /// Per material: count, cursor, region start (`BIN_WORDS`).
+    pub bins: Buffer,
+    /// `set` with binding 3 the binned stream (what the binning kernel writes and the binned
+    /// draws read) and binding 8 the compacted stream (what it reads).
+    pub binned_set: StorageSet,
 }
 
 pub struct SceneGpu {
@@ -90,12 +104,15 @@ pub struct SceneGpu {
     /// Culling and compaction in one kernel (unordered output; `Compaction::Fused`); null when
     /// its shared memory does not fit the device at this workgroup size.
     pub cull_compact: vk::Pipeline,
-    /// Per-draw data from push constants (DGC, CPU loop).
-    pub draw_push: vk::Pipeline,
-    /// Per-draw data from the stream record of `gl_DrawID` (multi-draw fallback).
-    pub draw_mdi: vk::Pipeline,
-    /// The object id from `gl_InstanceIndex` (`ObjectId::Instance`, dgc and mdi).
-    pub draw_instance: vk::Pipeline,
+    /// One graphics pipeline per material, reading per-draw data as the run's mode does
+    /// (`DrawSource`).
+    pub draws: Vec<vk::Pipeline>,
+    /// Sorts a pass's stream by material (`bin_materials.comp`).
+    pub bin: vk::Pipeline,
+    /// Objects per material (the most records each material's region of a binned stream can
+    /// hold) and where each region starts.
+    pub material_counts: Vec<u32>,
+    pub material_starts: Vec<u32>,
     /// Builds the depth pyramid (`depth_pyramid.comp`).
     pub build_pyramid: vk::Pipeline,
     pub pyramid: Pyramid,
@@ -112,13 +129,33 @@ pub struct SceneGpu {
     pub fused_groups: u32,
     /// Which culling path the frames record.
     pub compaction: Compaction,
-    /// How the CPU loop pushes its 8 bytes (object id, material id) under the pipeline layout's
+    /// Bytes of a stream record.
+    pub stride: u64,
+    /// How the CPU loop pushes its 4 bytes (the object id) under the pipeline layout's
     /// ranges, which may name more stages than the vertex shader that reads them.
     pub object_push: Vec<PushPiece>,
 }
 
+/// Where the draw pipelines read per-draw data.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DrawSource {
+    /// Push constants (DGC, the CPU loop).
+    Push,
+    /// The stream record of `gl_DrawID` (multi-draw fallback); `binned`: of the material's
+    /// region start + `gl_DrawID`.
+    DrawId { binned: bool },
+    /// The object id from `gl_InstanceIndex` (`ObjectId::Instance`, dgc and mdi).
+    Instance,
+}
+
 pub struct SceneSetup<'a> {
     pub objects: &'a [Object],
+    /// How many materials (pipelines) the objects use.
+    pub materials: u32,
+    pub source: DrawSource,
+    /// Create the draw pipelines with `VK_PIPELINE_CREATE_2_INDIRECT_BINDABLE_BIT_EXT`, for an
+    /// execution set.
+    pub indirect_bindable: bool,
     pub meshes: &'a Meshes,
     pub layout: &'a CompiledLayout,
     pub push_constants: &'a [PushConstantRange],
@@ -142,8 +179,8 @@ impl SceneGpu {
     /// destruction (the scene's context is dropped right after a failed setup).
     pub fn new(ctx: &GpuContext, s: &SceneSetup<'_>) -> Result<SceneGpu> {
         let n = s.objects.len() as u64;
-        let object_push = push_pieces(s.push_constants, 0, 8).map_err(|why| {
-            RuntimeError::Invalid(format!("the scene pushes 8 bytes at offset 0 per draw, but {why}"))
+        let object_push = push_pieces(s.push_constants, 0, 4).map_err(|why| {
+            RuntimeError::Invalid(format!("the scene pushes 4 bytes at offset 0 per draw, but {why}"))
         })?;
         let stride = s.layout.stride as u64;
         let storage = vk::BufferUsageFlags::STORAGE_BUFFER;
@@ -157,12 +194,22 @@ impl SceneGpu {
         let candidates = Buffer::new(ctx, stride * n, storage, Location::Device)?;
         let transfer = vk::BufferUsageFlags::TRANSFER_SRC | vk::BufferUsageFlags::TRANSFER_DST;
         let last_visible = Buffer::new(ctx, 4 * n, storage | transfer, Location::Device)?;
+        let (material_counts, material_starts) = super::world::material_regions(s.objects, s.materials);
+        let mut regions = [0u32; BIN_WORDS as usize];
+        for (m, start) in material_starts.iter().enumerate() {
+            regions[32 + m] = *start;
+        }
         let mut pass_buffers = vec![];
         for _ in 0..2 {
             let flags = Buffer::new(ctx, 4 * n, storage, Location::Device)?;
             let stream = Buffer::new(ctx, stride * n, indirect, Location::Device)?;
             let counts = Buffer::new(ctx, 16 + 4 * groups as u64, indirect | transfer, Location::Device)?;
-            pass_buffers.push((flags, stream, counts));
+            // Only runs with materials draw from it (binned or sorted).
+            let binned_records = if s.materials > 1 { n } else { 1 };
+            let binned = Buffer::new(ctx, stride * binned_records, indirect, Location::Device)?;
+            let bins = Buffer::new(ctx, 4 * BIN_WORDS, indirect | transfer, Location::Device)?;
+            upload(ctx, &bins, as_bytes(&regions))?;
+            pass_buffers.push((flags, stream, counts, binned, bins));
         }
         let count_readback = Buffer::new(ctx, 2 * COUNT_BYTES, vk::BufferUsageFlags::TRANSFER_DST, Location::Host)?;
         // The fused kernel adds to the counts; every frame leaves them at zero for the next. No
@@ -170,7 +217,7 @@ impl SceneGpu {
         ctx.one_shot(|cmd| {
             // SAFETY: fresh buffers with TRANSFER_DST.
             unsafe {
-                for (_, _, counts) in &pass_buffers {
+                for (_, _, counts, _, _) in &pass_buffers {
                     ctx.device.cmd_fill_buffer(cmd, counts.buffer, 0, vk::WHOLE_SIZE, 0);
                 }
                 ctx.device.cmd_fill_buffer(cmd, last_visible.buffer, 0, vk::WHOLE_SIZE, 0);
@@ -202,8 +249,8 @@ impl SceneGpu {
         let d = &ctx.device;
         let stages = vk::ShaderStageFlags::COMPUTE | vk::ShaderStageFlags::VERTEX | vk::ShaderStageFlags::FRAGMENT;
         let mut passes = vec![];
-        for (flags, stream, counts) in pass_buffers {
-            let bound = [
+        for (flags, stream, counts, binned, bins) in pass_buffers {
+            let mut bound = [
                 objects.buffer,
                 frame.buffer,
                 flags.buffer,
@@ -212,10 +259,15 @@ impl SceneGpu {
                 counts.buffer,
                 vertices.buffer,
                 last_visible.buffer,
+                stream.buffer,
+                bins.buffer,
             ];
             // SAFETY: live storage buffers of this device, destroyed after the set (`destroy`).
             let set = unsafe { StorageSet::new(d, stages, &bound)? };
-            passes.push(PassGpu { flags, stream, counts, set });
+            bound[3] = binned.buffer;
+            // SAFETY: as above.
+            let binned_set = unsafe { StorageSet::new(d, stages, &bound)? };
+            passes.push(PassGpu { flags, stream, counts, set, binned, bins, binned_set });
         }
         let passes: [PassGpu; 2] = passes.try_into().map_err(|_| RuntimeError::Invalid("two passes".into()))?;
         let color = target(
@@ -267,10 +319,14 @@ impl SceneGpu {
         // SAFETY: as above; the kernel declares its own 256-wide workgroup, and its pin was
         // checked against the device by the caller.
         let build_pyramid = unsafe { compute_pipeline(d, compute_layout, PYRAMID_SPV, &[], s.pyramid_pin)? };
+        // SAFETY: as above; the kernel declares its own 256-wide workgroup.
+        let bin = unsafe { compute_pipeline(d, compute_layout, BIN_SPV, &[], None)? };
         let targets = Targets { width: s.width, height: s.height, ids: s.object_ids };
-        let draw_push = graphics_pipeline(d, graphics_layout, ObjectSource::Push, targets)?;
-        let draw_mdi = graphics_pipeline(d, graphics_layout, ObjectSource::DrawId, targets)?;
-        let draw_instance = graphics_pipeline(d, graphics_layout, ObjectSource::Instance, targets)?;
+        let mut draws = vec![];
+        for material in 0..s.materials.max(1) {
+            let variant = Variant { source: s.source, material, indirect_bindable: s.indirect_bindable };
+            draws.push(graphics_pipeline(d, graphics_layout, variant, targets)?);
+        }
         let pool_info =
             vk::QueryPoolCreateInfo::default().query_type(vk::QueryType::TIMESTAMP).query_count(s.query_count);
         // SAFETY: valid create info.
@@ -293,9 +349,10 @@ impl SceneGpu {
             cull,
             compact,
             cull_compact,
-            draw_push,
-            draw_mdi,
-            draw_instance,
+            draws,
+            bin,
+            material_counts,
+            material_starts,
             build_pyramid,
             pyramid,
             object_id: s.object_id,
@@ -308,6 +365,7 @@ impl SceneGpu {
             fused_groups: (n as u32).div_ceil(s.local_size * FUSED_OBJECTS_PER_INVOCATION),
             compaction: s.compaction,
             object_push,
+            stride,
         })
     }
 
@@ -336,19 +394,17 @@ impl SceneGpu {
             }
             for p in &mut self.passes {
                 p.set.destroy(d);
+                p.binned_set.destroy(d);
                 p.flags.destroy(d);
                 p.stream.destroy(d);
                 p.counts.destroy(d);
+                p.binned.destroy(d);
+                p.bins.destroy(d);
             }
-            for p in [
-                self.cull,
-                self.compact,
-                self.cull_compact,
-                self.draw_push,
-                self.draw_mdi,
-                self.draw_instance,
-                self.build_pyramid,
-            ] {
+            for p in [self.cull, self.compact, self.cull_compact, self.bin, self.build_pyramid]
+                .into_iter()
+                .chain(self.draws.drain(..))
+            {
                 d.destroy_pipeline(p, None);
             }
             d.destroy_pipeline_layout(self.compute_layout, None);
@@ -402,12 +458,12 @@ fn pipeline_layout(
     unsafe { d.create_pipeline_layout(&info, None) }.map_err(RuntimeError::vk("vkCreatePipelineLayout"))
 }
 
-/// Which of `scene.vert`'s readers a pipeline specializes.
+/// One draw pipeline: where it reads per-draw data, which material it shades.
 #[derive(Clone, Copy)]
-enum ObjectSource {
-    Push,
-    DrawId,
-    Instance,
+struct Variant {
+    source: DrawSource,
+    material: u32,
+    indirect_bindable: bool,
 }
 
 /// What the draws render into.
@@ -422,7 +478,7 @@ struct Targets {
 fn graphics_pipeline(
     d: &ash::Device,
     layout: vk::PipelineLayout,
-    source: ObjectSource,
+    variant: Variant,
     targets: Targets,
 ) -> Result<vk::Pipeline> {
     let Targets { width, height, ids } = targets;
@@ -437,10 +493,18 @@ fn graphics_pipeline(
         }
     };
     // Constant 0 is SCENE_DRAW_MDI_CONSTANT_ID's default: the generated reader's switch;
-    // constant 1 is scene.vert's OBJECT_FROM_INSTANCE, 2 its OBJECT_IDS.
-    let multi_draw = matches!(source, ObjectSource::DrawId);
-    let from_instance = matches!(source, ObjectSource::Instance);
-    let spec = Spec::new(&[(0, multi_draw as u32), (1, from_instance as u32), (2, ids as u32)]);
+    // constant 1 is scene.vert's OBJECT_FROM_INSTANCE, 2 its OBJECT_IDS, 3 the material
+    // (both stages), 4 scene.vert's BINNED.
+    let multi_draw = matches!(variant.source, DrawSource::DrawId { .. });
+    let binned = matches!(variant.source, DrawSource::DrawId { binned: true });
+    let from_instance = matches!(variant.source, DrawSource::Instance);
+    let spec = Spec::new(&[
+        (0, multi_draw as u32),
+        (1, from_instance as u32),
+        (2, ids as u32),
+        (3, variant.material),
+        (4, binned as u32),
+    ]);
     let spec_info = spec.info();
     let stages = [
         vk::PipelineShaderStageCreateInfo::default()
@@ -448,7 +512,11 @@ fn graphics_pipeline(
             .module(vert)
             .name(c"main")
             .specialization_info(&spec_info),
-        vk::PipelineShaderStageCreateInfo::default().stage(vk::ShaderStageFlags::FRAGMENT).module(frag).name(c"main"),
+        vk::PipelineShaderStageCreateInfo::default()
+            .stage(vk::ShaderStageFlags::FRAGMENT)
+            .module(frag)
+            .name(c"main")
+            .specialization_info(&spec_info),
     ];
     let vertex_input = vk::PipelineVertexInputStateCreateInfo::default();
     let assembly = vk::PipelineInputAssemblyStateCreateInfo::default().topology(vk::PrimitiveTopology::TRIANGLE_LIST);
@@ -475,7 +543,9 @@ fn graphics_pipeline(
     let mut rendering = vk::PipelineRenderingCreateInfo::default()
         .color_attachment_formats(formats)
         .depth_attachment_format(DEPTH_FORMAT);
-    let info = [vk::GraphicsPipelineCreateInfo::default()
+    let mut flags2 = vk::PipelineCreateFlags2CreateInfoKHR::default()
+        .flags(dgcc::runtime::ext_dgc::bits::PIPELINE_CREATE_2_INDIRECT_BINDABLE_EXT);
+    let info = vk::GraphicsPipelineCreateInfo::default()
         .stages(&stages)
         .vertex_input_state(&vertex_input)
         .input_assembly_state(&assembly)
@@ -485,7 +555,8 @@ fn graphics_pipeline(
         .depth_stencil_state(&depth)
         .color_blend_state(&blend)
         .layout(layout)
-        .push_next(&mut rendering)];
+        .push_next(&mut rendering);
+    let info = [if variant.indirect_bindable { info.push_next(&mut flags2) } else { info }];
     // SAFETY: valid create info; modules are destroyed after creation either way.
     let result = unsafe { d.create_graphics_pipelines(vk::PipelineCache::null(), &info, None) };
     unsafe {

@@ -58,7 +58,7 @@ use dgcc::runtime::fallback::{Fallback, FallbackCaps};
 use dgcc::runtime::probe::probe_physical;
 use dgcc::runtime::validate::{RegisteredBuffer, StreamLimits, StreamReport, StreamValidator};
 use dgcc::runtime::{ContextOptions, GpuContext};
-use frame::{pass_slots, Driver, FrameInput, SLOT_CHUNKS, SLOT_END, SLOT_PYRAMID, SLOT_START};
+use frame::{pass_slots, Driver, FrameInput, Sorting, SLOT_CHUNKS, SLOT_END, SLOT_PYRAMID, SLOT_START};
 use serde::Serialize;
 use std::time::Instant;
 
@@ -111,6 +111,74 @@ impl Culling {
     }
     fn code(self) -> u32 {
         self as u32
+    }
+}
+
+/// How the draws of a run with several materials change pipelines.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum MaterialDraw {
+    /// One material: one pipeline bound for every draw (the layout's EXECUTION_SET token left
+    /// out under dgc).
+    #[default]
+    OnePipeline,
+    /// dgc: one execute per pass through an execution set of the materials' pipelines, over
+    /// the stream in object order.
+    Set,
+    /// dgc: the stream sorted by material on the GPU first, then one execute through the set.
+    SortedSet,
+    /// The stream binned by material on the GPU, then one execute (dgc) or one multi-draw
+    /// (mdi) per material with its pipeline bound.
+    Binned,
+    /// cpu: the loop binds a pipeline whenever the material changes (in object order, or
+    /// sorted by material with `--sort-materials`).
+    BindOnChange,
+}
+
+impl MaterialDraw {
+    pub fn name(self) -> &'static str {
+        match self {
+            MaterialDraw::OnePipeline => "one-pipeline",
+            MaterialDraw::Set => "set",
+            MaterialDraw::SortedSet => "sorted-set",
+            MaterialDraw::Binned => "binned",
+            MaterialDraw::BindOnChange => "bind-on-change",
+        }
+    }
+}
+
+/// What an execution set holds (`--bind`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Bind {
+    #[default]
+    Pipelines,
+    /// `VK_EXT_shader_object` shaders.
+    ShaderObjects,
+}
+
+/// What a dgc run with several materials asks for (`--material-draw`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DgcMaterials {
+    /// The execution set where the device binds the layout's stages through one, else binned
+    /// (the device rule `dgcc check` reports as N0001).
+    #[default]
+    Auto,
+    /// The execution set; refused where the device cannot bind it.
+    Set,
+    /// Binned, whatever the device can bind (to test the fallback anywhere).
+    Binned,
+}
+
+impl DgcMaterials {
+    pub fn from_name(s: &str) -> Option<DgcMaterials> {
+        match s {
+            "auto" => Some(DgcMaterials::Auto),
+            "set" => Some(DgcMaterials::Set),
+            "binned" => Some(DgcMaterials::Binned),
+            _ => None,
+        }
     }
 }
 
@@ -197,6 +265,18 @@ pub struct RunOptions {
     pub bind_index_buffer: bool,
     /// Where the vertex shader reads the object id (dgc, mdi).
     pub object_id: ObjectId,
+    /// How many materials, each its own pipeline (1..=`world::MAX_MATERIALS`).
+    pub materials: u32,
+    /// dgc with several materials: execution set or binned.
+    pub dgc_materials: DgcMaterials,
+    /// Sort the stream by material before drawing: on the GPU ahead of the execution set
+    /// (dgc), on the host in the CPU loop.
+    pub sort_materials: bool,
+    /// What the execution set holds (dgc).
+    pub bind: Bind,
+    /// Write these two materials' pipelines into each other's entries of the execution set
+    /// (tests only: the set, not the shaders, must decide what a sequence draws with).
+    pub swap_set_entries: Option<(u32, u32)>,
     /// Check the compacted stream on the GPU before drawing it, every frame (dgc, mdi).
     pub validate_stream: bool,
     /// Run under `VK_LAYER_KHRONOS_validation`, its messages recorded here (teardown included).
@@ -228,6 +308,11 @@ impl Default for RunOptions {
             unordered_sequences: None,
             bind_index_buffer: false,
             object_id: ObjectId::Record,
+            materials: 1,
+            dgc_materials: DgcMaterials::Auto,
+            sort_materials: false,
+            bind: Bind::Pipelines,
+            swap_set_entries: None,
             validate_stream: false,
             layer_log: dgcc::runtime::LayerLog::from_env(),
         }
@@ -282,6 +367,39 @@ fn check_options(options: &RunOptions) -> Result<()> {
     if options.culling == Culling::Occlusion && options.mode == Mode::Cpu {
         return Err(RuntimeError::Invalid(
             "--culling occlusion tests objects against a depth pyramid on the GPU; --mode cpu culls on the host, which has no depth buffer: use --culling none or frustum with --mode cpu".into(),
+        ));
+    }
+    if !(1..=world::MAX_MATERIALS).contains(&options.materials) {
+        return Err(RuntimeError::Invalid(format!(
+            "--materials {} is outside 1..={}",
+            options.materials,
+            world::MAX_MATERIALS
+        )));
+    }
+    if options.sort_materials && (options.materials == 1 || options.mode == Mode::Mdi) {
+        return Err(RuntimeError::Invalid(
+            if options.materials == 1 {
+                "--sort-materials sorts the stream by material: give --materials 2 or more"
+            } else {
+                "--sort-materials sorts the stream ahead of an execution set (dgc) or the CPU loop; --mode mdi bins the stream by material anyway"
+            }
+            .into(),
+        ));
+    }
+    if options.dgc_materials != DgcMaterials::Auto && (options.mode != Mode::Dgc || options.materials == 1) {
+        return Err(RuntimeError::Invalid(
+            "--material-draw chooses how dgc draws several materials: it needs --mode dgc and --materials 2 or more"
+                .into(),
+        ));
+    }
+    if options.bind == Bind::ShaderObjects && (options.mode != Mode::Dgc || options.materials == 1) {
+        return Err(RuntimeError::Invalid(
+            "--bind shader-objects fills the execution set with shader objects: it needs --mode dgc and --materials 2 or more".into(),
+        ));
+    }
+    if options.sort_materials && options.dgc_materials == DgcMaterials::Binned {
+        return Err(RuntimeError::Invalid(
+            "--sort-materials sorts the stream ahead of an execution set; --material-draw binned sorts it into one region per material anyway".into(),
         ));
     }
     if options.object_id == ObjectId::Instance && options.mode == Mode::Cpu {
@@ -341,12 +459,28 @@ fn run_checked(
         Some(k) => compat::subgroup_pin(Some(k), &live, pyramid::WORKGROUP, &ctx.caps),
         None => (None, Some(format!("the description declares no kernel `{PYRAMID_KERNEL}`"))),
     };
+    let (material_draw, material_note) = material_plan(ctx, manifest, layout, options)?;
     let meshes = world::meshes();
-    let objects = world::objects(options.scene, options.objects, options.seed);
+    let mut objects = world::objects(options.scene, options.objects, options.seed);
+    world::assign_materials(&mut objects, options.materials);
+    let sorting = match material_draw {
+        MaterialDraw::SortedSet => Sorting::Packed,
+        MaterialDraw::Binned => Sorting::Regions,
+        _ => Sorting::None,
+    };
+    let source = match (options.mode, options.object_id) {
+        (Mode::Cpu, _) => gpu::DrawSource::Push,
+        (_, ObjectId::Instance) => gpu::DrawSource::Instance,
+        (Mode::Mdi, _) => gpu::DrawSource::DrawId { binned: sorting == Sorting::Regions },
+        (Mode::Dgc, _) => gpu::DrawSource::Push,
+    };
     let chunk_slots = if options.mode == Mode::Dgc { options.objects.min(512) } else { 0 };
     let query_count = SLOT_CHUNKS + 2 * 4 * chunk_slots;
     let setup = gpu::SceneSetup {
         objects: &objects,
+        materials: options.materials,
+        source,
+        indirect_bindable: matches!(material_draw, MaterialDraw::Set | MaterialDraw::SortedSet),
         meshes: &meshes,
         layout,
         push_constants: &manifest.push_constants,
@@ -365,7 +499,7 @@ fn run_checked(
     let mut g = gpu::SceneGpu::new(ctx, &setup)?;
     let g_object_id = g.object_id;
     let mut stream_validation = vec![];
-    let run = FrameRun { manifest, layout, options, objects: &objects, meshes: &meshes, chunk_slots };
+    let run = FrameRun { manifest, layout, options, objects: &objects, meshes: &meshes, chunk_slots, material_draw };
     let result = run_frames(ctx, &mut g, &run, &mut stream_validation);
     // SAFETY: run_frames waits for every submission; nothing is pending.
     unsafe {
@@ -392,6 +526,9 @@ fn run_checked(
             !options.bind_index_buffer && layout.tokens.iter().any(|t| t.token_type == dgcc::ir::TokenType::IndexBuffer)
         }),
         object_id: g_object_id,
+        materials: options.materials,
+        material_draw,
+        material_note,
         subgroup: SubgroupReport {
             required_size: pin.and_then(|p| p.required_size),
             require_full: pin.is_some_and(|p| p.flags & 0x2 != 0),
@@ -426,6 +563,42 @@ struct FrameRun<'a> {
     meshes: &'a world::Meshes,
     /// Chunks per pass the query pool has timestamp slots for.
     chunk_slots: u32,
+    material_draw: MaterialDraw,
+}
+
+/// How this run draws its materials, and a note where the device decided it.
+fn material_plan(
+    ctx: &GpuContext,
+    manifest: &Manifest,
+    layout: &dgcc::ir::CompiledLayout,
+    options: &RunOptions,
+) -> Result<(MaterialDraw, Option<String>)> {
+    if options.materials == 1 {
+        return Ok((MaterialDraw::OnePipeline, None));
+    }
+    match options.mode {
+        Mode::Cpu => return Ok((MaterialDraw::BindOnChange, None)),
+        Mode::Mdi => return Ok((MaterialDraw::Binned, None)),
+        Mode::Dgc => {}
+    }
+    let entries = layout.execution_set().map_or(0, |s| s.max_entries);
+    if options.materials > entries {
+        return Err(RuntimeError::Invalid(format!(
+            "--materials {} needs an execution set of at least {} entries; layout `{}` has {entries}",
+            options.materials, options.materials, layout.name
+        )));
+    }
+    let dev = DgcDevice::from_context(ctx)?;
+    let unbindable = dev.execution_set_unbindable(layout, &manifest.push_constants);
+    let set = if options.sort_materials { MaterialDraw::SortedSet } else { MaterialDraw::Set };
+    match (options.dgc_materials, unbindable) {
+        (DgcMaterials::Binned, _) => Ok((MaterialDraw::Binned, Some("binned, as --material-draw binned asks".into()))),
+        (DgcMaterials::Set, Some(why)) => {
+            Err(RuntimeError::Invalid(format!("--material-draw set: {why}; use --material-draw binned (or auto)")))
+        }
+        (DgcMaterials::Auto, Some(why)) => Ok((MaterialDraw::Binned, Some(why))),
+        (_, None) => Ok((set, None)),
+    }
 }
 
 /// The layout's usage flags with the run's overrides applied.
@@ -489,7 +662,10 @@ fn run_frames(
     run: &FrameRun<'_>,
     stream_validation: &mut Vec<StreamReport>,
 ) -> Result<FramesOut> {
-    let FrameRun { manifest, layout, options, objects, meshes, chunk_slots } = *run;
+    let FrameRun { manifest, layout, options, objects, meshes, chunk_slots, material_draw } = *run;
+    let use_set = matches!(material_draw, MaterialDraw::Set | MaterialDraw::SortedSet);
+    let binned_dgc = options.mode == Mode::Dgc && material_draw == MaterialDraw::Binned;
+    let sorts = matches!(material_draw, MaterialDraw::SortedSet | MaterialDraw::Binned);
     let two_pass = options.culling == Culling::Occlusion && options.mode != Mode::Cpu;
     let mut flags = None;
     let mut dgc_parts = None;
@@ -505,45 +681,92 @@ fn run_frames(
             if g.object_id == ObjectId::Instance {
                 layout.tokens.retain(|t| t.token_type != dgcc::ir::TokenType::PushConstant);
             }
+            if !use_set {
+                // One pipeline, or one per binned execute: no sequence changes it.
+                layout = layout.without_execution_set();
+            }
             flags = Some(layout.flags);
             // SAFETY: the scene's graphics layout, live until `g.destroy`, holds the manifest's
             // push-constant ranges.
             let l = unsafe { dev.create_layout(&layout, &manifest.push_constants, g.graphics_layout)? };
-            // The pipeline the frames bind: the executor names it to the driver at execute time.
-            let pipeline = if g.object_id == ObjectId::Instance { g.draw_instance } else { g.draw_push };
-            // One execution per pass: each has its own preprocess memory, so the late execute
-            // never overwrites what the early one still reads.
-            let mut execs = vec![];
-            let mut failed = None;
-            for _ in 0..if two_pass { 2 } else { 1 } {
-                // SAFETY: `l` is `dev`'s; the pipeline was made with the graphics layout for the
-                // layout's vertex and fragment stages and outlives the execution.
-                match unsafe {
-                    Execution::new(&dev, &l, Bound::Pipeline(pipeline), options.objects, 0, options.preprocess_budget)
-                } {
-                    Ok(e) => execs.push(e),
+            let mut set = None;
+            if use_set {
+                // SAFETY: the materials' pipelines were made INDIRECT_BINDABLE with the graphics
+                // layout for the layout's vertex and fragment stages, and live until `g.destroy`,
+                // after the set; nothing has used the set yet.
+                let entry = |m: u32| match options.swap_set_entries {
+                    Some((a, b)) if m == a => b,
+                    Some((a, b)) if m == b => a,
+                    _ => m,
+                };
+                let initial = g.draws[entry(0) as usize];
+                let made = unsafe { dev.create_execution_set(&l, initial) }.and_then(|s| {
+                    for m in 1..g.draws.len() as u32 {
+                        let pipeline = *g.draws.get(entry(m) as usize).unwrap_or(&g.draws[0]);
+                        unsafe { dev.write_execution_set(&s, m, pipeline)? };
+                    }
+                    Ok((s, initial))
+                });
+                match made {
+                    Ok(s) => set = Some(s),
                     Err(e) => {
-                        failed = Some(e);
-                        break;
+                        let mut l = l;
+                        // SAFETY: no work has used the layout.
+                        unsafe { l.destroy(&dev) };
+                        return Err(e);
                     }
                 }
             }
+            // What each execution of a pass is bound to, and how many records it reads: the set,
+            // or one pipeline per material region (binned), or the one pipeline.
+            let bounds: Vec<(Bound, u32)> = match &set {
+                Some((s, initial)) => vec![(Bound::ExecutionSet(s.handle, *initial), options.objects)],
+                None if binned_dgc => {
+                    g.draws.iter().zip(&g.material_counts).map(|(&p, &n)| (Bound::Pipeline(p), n.max(1))).collect()
+                }
+                None => vec![(Bound::Pipeline(g.draws[0]), options.objects)],
+            };
+            // One execution per pass (and material, binned): each has its own preprocess memory,
+            // so a later execute never overwrites what an earlier one still reads.
+            let mut execs: Vec<Vec<Execution>> = vec![];
+            let mut failed = None;
+            'passes: for _ in 0..if two_pass { 2 } else { 1 } {
+                let mut pass = vec![];
+                for &(bound, n) in &bounds {
+                    // SAFETY: `l` is `dev`'s; what `bound` names was made for its stages with the
+                    // graphics layout and outlives the execution.
+                    match unsafe { Execution::new(&dev, &l, bound, n, 0, options.preprocess_budget) } {
+                        Ok(e) => pass.push(e),
+                        Err(e) => {
+                            failed = Some(e);
+                            execs.push(pass);
+                            break 'passes;
+                        }
+                    }
+                }
+                execs.push(pass);
+            }
             if let Some(e) = failed {
                 let mut l = l;
-                // SAFETY: no work has used the layout or the executions yet.
+                // SAFETY: no work has used the layout, the set or the executions yet.
                 unsafe {
-                    for mut x in execs {
+                    for mut x in execs.into_iter().flatten() {
                         x.destroy(&dev);
+                    }
+                    if let Some((mut s, _)) = set {
+                        s.destroy(&dev);
                     }
                     l.destroy(&dev);
                 }
                 return Err(e);
             }
-            dgc_parts = Some((dev, l, execs));
+            dgc_parts = Some((dev, l, execs, set));
         }
         Mode::Mdi => {
-            fallback =
-                Some(Fallback::new(layout, FallbackCaps::from(ctx))?.with_push_constants(&manifest.push_constants)?)
+            fallback = Some(
+                Fallback::new(&layout.without_execution_set(), FallbackCaps::from(ctx))?
+                    .with_push_constants(&manifest.push_constants)?,
+            )
         }
         Mode::Cpu => {}
     }
@@ -583,11 +806,16 @@ fn run_frames(
                 frame_data.index_buffer =
                     [g.indices.address as u32, (g.indices.address >> 32) as u32, g.indices.size as u32, 0];
                 let driver = match (&dgc_parts, &fallback) {
-                    (Some((dev, l, execs)), _) => {
-                        Driver::Dgc { dev, layout: l, execs: [&execs[0], execs.last().unwrap_or(&execs[0])] }
+                    (Some((dev, l, execs, _)), _) => {
+                        let last = execs.last().unwrap_or(&execs[0]);
+                        if binned_dgc {
+                            Driver::DgcBinned { dev, layout: l, execs: [&execs[0][..], &last[..]] }
+                        } else {
+                            Driver::Dgc { dev, layout: l, execs: [&execs[0][0], &last[0]] }
+                        }
                     }
                     (_, Some(fb)) => Driver::Mdi(fb),
-                    _ => Driver::Cpu { objects, lods: &meshes.lods },
+                    _ => Driver::Cpu { objects, lods: &meshes.lods, sort: options.sort_materials },
                 };
                 let reported = f >= options.warmup;
                 let last = f + 1 == options.warmup + options.frames;
@@ -600,6 +828,11 @@ fn run_frames(
                     readback,
                     validators: &validators,
                     chunk_slots,
+                    sorting: match material_draw {
+                        MaterialDraw::SortedSet => Sorting::Packed,
+                        MaterialDraw::Binned => Sorting::Regions,
+                        _ => Sorting::None,
+                    },
                 };
                 let t0 = Instant::now();
                 // SAFETY: `cmd` is not in use (we waited for the previous frame).
@@ -651,8 +884,13 @@ fn run_frames(
                 let passes = PassTimes {
                     cull_ms: if gpu_culls { span(SLOT_START, cull0) } else { None },
                     compact_ms: if gpu_culls && !fused { span(cull0, compact0) } else { None },
+                    // Binned dgc executes once per material: only its passes are timed.
                     preprocess_ms: if options.mode == Mode::Dgc { chunk_sum(0) } else { None },
-                    execute_ms: if options.mode == Mode::Dgc { chunk_sum(2) } else { span(draw0, draw0_end) },
+                    execute_ms: if options.mode == Mode::Dgc && !binned_dgc {
+                        chunk_sum(2)
+                    } else {
+                        span(draw0, draw0_end)
+                    },
                     draw_ms: span(draw0, draw0_end),
                     pyramid_ms: if two_pass { span(draw0_end, SLOT_PYRAMID) } else { None },
                     late_cull_ms: if two_pass {
@@ -661,6 +899,7 @@ fn run_frames(
                         None
                     },
                     late_draw_ms: if two_pass { span(draw1, draw1_end) } else { None },
+                    bin_ms: if gpu_culls && sorts { span(compact0, draw0) } else { None },
                 };
                 let image = if readback {
                     FrameImage {
@@ -721,7 +960,7 @@ fn run_frames(
             ctx.device.destroy_fence(fence, None);
         }
         out?;
-        Ok((frames, dgc_parts.as_ref().map(|(_, _, e)| e[0].plan().clone()), last_image, observed, flags))
+        Ok((frames, dgc_parts.as_ref().map(|(_, _, e, _)| e[0][0].plan().clone()), last_image, observed, flags))
     })();
     for mut v in validators {
         // SAFETY: every submission was waited for.
@@ -730,12 +969,15 @@ fn run_frames(
             v.destroy(&ctx.device);
         }
     }
-    if let Some((dev, mut l, execs)) = dgc_parts {
+    if let Some((dev, mut l, execs, set)) = dgc_parts {
         // SAFETY: the device is idle after the last wait.
         unsafe {
             let _ = ctx.device.device_wait_idle();
-            for mut e in execs {
+            for mut e in execs.into_iter().flatten() {
                 e.destroy(&dev);
+            }
+            if let Some((mut s, _)) = set {
+                s.destroy(&dev);
             }
             l.destroy(&dev);
         }

@@ -10,7 +10,7 @@
 //! one (`RunOptions::object_ids`).
 
 use super::world::SceneKind;
-use super::{Compaction, Culling, Mode, ObjectId};
+use super::{Compaction, Culling, MaterialDraw, Mode, ObjectId};
 use dgcc::runtime::preprocess::ChunkPlan;
 use dgcc::runtime::validate::StreamReport;
 use serde::Serialize;
@@ -33,6 +33,9 @@ pub struct PassTimes {
     pub late_cull_ms: Option<f64>,
     /// The late pass's draws (occlusion).
     pub late_draw_ms: Option<f64>,
+    /// Sorting pass 0's stream by material (`bin_materials.comp`), where the run sorts or
+    /// bins; the late pass's is inside `late_cull_ms`.
+    pub bin_ms: Option<f64>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -135,6 +138,11 @@ pub struct RunReport {
     pub index_buffer_token: Option<bool>,
     /// Where the draws read the object id (`record` in cpu mode, which pushes it).
     pub object_id: ObjectId,
+    /// How many materials (pipelines) the objects use.
+    pub materials: u32,
+    /// How the materials were drawn (`MaterialDraw`), and why where the run chose it.
+    pub material_draw: MaterialDraw,
+    pub material_note: Option<String>,
     pub subgroup: SubgroupReport,
     /// How the depth pyramid's kernel was pinned (occlusion culling on the GPU).
     pub pyramid_subgroup: Option<SubgroupReport>,
@@ -187,6 +195,22 @@ impl fmt::Display for RunReport {
         }
         if self.object_id == ObjectId::Instance {
             writeln!(f, "object ids: from each draw's firstInstance (no per-sequence push constants)")?;
+        }
+        if self.materials > 1 {
+            let how = match self.material_draw {
+                MaterialDraw::Set => "one execute per pass through an execution set of their pipelines",
+                MaterialDraw::SortedSet => {
+                    "the stream sorted by material on the GPU, then one execute per pass through an execution set"
+                }
+                MaterialDraw::Binned => "the stream binned by material on the GPU, then one draw call per material",
+                MaterialDraw::BindOnChange => "a pipeline bound whenever the material changes",
+                MaterialDraw::OnePipeline => "one pipeline",
+            };
+            write!(f, "materials: {}, {how}", self.materials)?;
+            if let Some(n) = &self.material_note {
+                write!(f, " ({n})")?;
+            }
+            writeln!(f)?;
         }
         let s = &self.subgroup;
         match s.required_size {

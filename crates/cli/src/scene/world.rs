@@ -22,7 +22,8 @@
 //! on the GPU; Rust never contracts). The RNG is a fixed SplitMix64, so a seed is a scene.
 
 /// `Object` in `scene_data.glsl` (std430, 32 bytes; `Pod`: no padding, uploaded as bytes).
-/// `info`: material, mesh kind, half extents x and y, z as two `packHalf2x16` words.
+/// `info`: colour (bits 0..7) and material (8..15: `assign_materials`), mesh kind, half extents
+/// x and y, z as two `packHalf2x16` words.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
 pub struct Object {
@@ -68,13 +69,15 @@ pub struct Frame {
     /// x: where the normals start in the vertex buffer (`Meshes::normal_offset`), y: how many
     /// vertices the sphere meshes have (they come first: `Meshes::sphere_vertices`).
     pub mesh: [u32; 4],
+    /// x: materials, y: frame number (the wind's clock).
+    pub materials: [u32; 4],
     pub lods: [Lod; 3 * MESH_KINDS],
 }
 
 const _: () = assert!(std::mem::size_of::<Object>() == 32);
-const _: () = assert!(std::mem::size_of::<Frame>() == 544);
+const _: () = assert!(std::mem::size_of::<Frame>() == 560);
 const _: () = assert!(std::mem::offset_of!(Frame, counts) == 288);
-const _: () = assert!(std::mem::offset_of!(Frame, lods) == 352);
+const _: () = assert!(std::mem::offset_of!(Frame, lods) == 368);
 
 /// Which world to build.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
@@ -598,8 +601,50 @@ pub fn frame(cam: &Camera, width: u32, height: u32, lods: &[Lod; 3 * MESH_KINDS]
         index_buffer: [0; 4],
         pyramid: [0; 4],
         mesh: [0; 4],
+        materials: [1, 0, 0, 0],
         lods: *lods,
     }
+}
+
+/// The most materials a scene has: the entries of the description's execution set.
+pub const MAX_MATERIALS: u32 = 16;
+
+/// Give each object one of `materials` materials (bits 8..15 of `info.x`; the colour in bits
+/// 0..7 stays). The choice is a hash of the object's index, so neighbours in the stream, which
+/// follows object order, rarely share one: the unsorted stream is the hard case for a
+/// renderer that switches pipelines per draw.
+pub fn assign_materials(objects: &mut [Object], materials: u32) {
+    let n = materials.clamp(1, MAX_MATERIALS) as u64;
+    for (i, o) in objects.iter_mut().enumerate() {
+        let m = if n == 1 { 0 } else { Rng::new(i as u64 ^ 0x6d61_7465_7269_616c).next_u64() % n };
+        o.info[0] = (o.info[0] & 0xff) | (m as u32) << 8;
+    }
+}
+
+/// An object's material (`object_material` in `scene_data.glsl`).
+pub fn material_of(o: &Object) -> u32 {
+    (o.info[0] >> 8) & 0xff
+}
+
+/// How many objects have each material, and where each material's region of a binned stream
+/// starts (the regions follow each other in material order).
+pub fn material_regions(objects: &[Object], materials: u32) -> (Vec<u32>, Vec<u32>) {
+    let mut counts = vec![0u32; materials.max(1) as usize];
+    for o in objects {
+        if let Some(c) = counts.get_mut(material_of(o) as usize) {
+            *c += 1;
+        }
+    }
+    let mut base = 0;
+    let starts = counts
+        .iter()
+        .map(|c| {
+            let b = base;
+            base += c;
+            b
+        })
+        .collect();
+    (counts, starts)
 }
 
 /// The reference frustum test, exactly as `scene_data.glsl`'s `sphere_visible`.

@@ -138,8 +138,8 @@ impl Build {
         self
     }
 
-    /// Run the shader checks on the kernels (default on; the compiled checks need the
-    /// `shaderc` feature of the build dependency).
+    /// Run the shader checks on the kernels and on the shaders a description names (default
+    /// on; the compiled checks need the `shaderc` feature of the build dependency).
     pub fn check_kernels(mut self, check: bool) -> Build {
         self.check_kernels = check;
         self
@@ -219,6 +219,7 @@ impl Build {
                 report.inputs.extend(profile_files(p, &self.targets, &base));
                 if self.check_kernels {
                     report.inputs.extend(p.kernels.iter().map(|k| base.join(&k.source.node)));
+                    report.inputs.extend(p.shaders.iter().map(|s| base.join(&s.source.node)));
                 }
             }
             let name = path.display().to_string();

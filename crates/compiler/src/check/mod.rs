@@ -2,7 +2,8 @@
 //! same ones the runtime applies to a live device) and the source rules that need the AST.
 //!
 //! The source rules: names ([`names`](self)), typed push-constant fields and portability
-//! across the target list (`source_rules`), kernels and what they write (`pipeline`). [`check`]
+//! across the target list (`source_rules`), kernels and what they write (`pipeline`), the
+//! stages of the pipeline's named shaders (`shaders`). [`check`]
 //! runs every rule, light and source, resolves each finding's location to the span written in
 //! the description (`spans`), and collects every diagnostic: it never stops at the first.
 
@@ -11,6 +12,7 @@ pub use dgcc_core::check::*;
 mod generated;
 mod names;
 mod pipeline;
+mod shaders;
 mod source_rules;
 mod spans;
 

@@ -110,6 +110,7 @@ pub fn check(pipeline: &Pipeline, laid: &[LaidOut], profiles: &[Profile]) -> Vec
     }
 
     out.extend(names::name_diagnostics(pipeline));
+    out.extend(super::shaders::diagnostics(pipeline));
 
     dedup_missing(&mut out);
     out.sort_by_key(|d| d.primary_span().map(|s| (s.start, s.end)).unwrap_or((usize::MAX, 0)));

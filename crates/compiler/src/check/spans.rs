@@ -51,6 +51,7 @@ fn token_span(tok: &Spanned<Token>, part: TokenPart) -> Span {
         (TokenPart::Binding, TokenKind::VertexBuffer { binding }) => binding.span,
         (TokenPart::SetKind, TokenKind::ExecutionSet { kind: k, .. }) => k.span,
         (TokenPart::MaxEntries, TokenKind::ExecutionSet { max_entries, .. }) => max_entries.span,
+        (TokenPart::Fallback, TokenKind::ExecutionSet { fallback: Some(f), .. }) => f.span,
         (TokenPart::Name, _) => t.name.as_ref().map(|n| n.span).unwrap_or(kind),
         _ => kind,
     }

@@ -626,7 +626,7 @@ fn compiled_token(tok: &ast::Token, offset: u32, size: u32) -> CompiledToken {
         }
         TokenKind::IndexBuffer { mode } => t.index_mode = Some(mode.node.bit()),
         TokenKind::VertexBuffer { binding } => t.vertex_binding = Some(binding.node),
-        TokenKind::ExecutionSet { kind, stages, max_entries } => {
+        TokenKind::ExecutionSet { kind, stages, max_entries, fallback } => {
             t.execution_set = Some(ExecutionSet {
                 kind: match kind.node {
                     ExecutionSetKind::Pipelines => 0,
@@ -634,6 +634,10 @@ fn compiled_token(tok: &ast::Token, offset: u32, size: u32) -> CompiledToken {
                 },
                 stages: stages.mask().0,
                 max_entries: max_entries.node,
+                fallback: match fallback.as_ref().map(|f| f.node) {
+                    Some(crate::ast::SetFallback::Binned) => dgcc_core::ir::SetFallback::Binned,
+                    None => dgcc_core::ir::SetFallback::None,
+                },
             })
         }
         _ => {}

@@ -6,10 +6,11 @@
 //! in `super`) the output is bounded whatever the input. Line numbers and columns stay the
 //! original's: every line break is kept, and [`Clipped`] answers codespan's column questions
 //! from the original text, so `file:line:column` in a human report is the same place the JSON
-//! line names.
+//! line names. A diagnostic whose labels point into several files (a shader and the
+//! description) is rendered from a [`Set`] of them, each clipped around its own labels.
 
 use codespan_reporting::files::{Error, Files};
-use dgcc_core::diag::Diagnostic;
+use dgcc_core::span::Span;
 use std::ops::Range;
 
 /// The widest part of one line a diagnostic quotes, in bytes.
@@ -52,14 +53,13 @@ fn ceil(text: &str, mut i: usize) -> usize {
 }
 
 impl<'a> Clipped<'a> {
-    /// `text` as diagnostic `d` quotes it.
-    pub fn new(name: &'a str, text: &'a str, d: &Diagnostic) -> Clipped<'a> {
-        let spans: Vec<Range<usize>> = d
-            .labels
+    /// `text` as a diagnostic with labels at `labels` quotes it.
+    pub fn new(name: &'a str, text: &'a str, labels: &[Span]) -> Clipped<'a> {
+        let spans: Vec<Range<usize>> = labels
             .iter()
             .map(|l| {
-                let s = l.span.start.min(text.len());
-                s..l.span.end.clamp(s, text.len())
+                let s = l.start.min(text.len());
+                s..l.end.clamp(s, text.len())
             })
             .collect();
         let mut out =
@@ -157,24 +157,8 @@ fn window(text: &str, line: Range<usize>, spans: &[Range<usize>]) -> Range<usize
     start..end
 }
 
-impl<'a> Files<'a> for Clipped<'a> {
-    type FileId = ();
-    type Name = &'a str;
-    type Source = &'a str;
-
-    fn name(&'a self, (): ()) -> Result<&'a str, Error> {
-        Ok(self.name)
-    }
-
-    fn source(&'a self, (): ()) -> Result<&'a str, Error> {
-        Ok(&self.text)
-    }
-
-    fn line_index(&'a self, (): (), byte_index: usize) -> Result<usize, Error> {
-        Ok(self.line_of_clipped(byte_index))
-    }
-
-    fn line_range(&'a self, (): (), line_index: usize) -> Result<Range<usize>, Error> {
+impl Clipped<'_> {
+    fn line_range(&self, line_index: usize) -> Result<Range<usize>, Error> {
         let start =
             self.lines.get(line_index).ok_or(Error::LineTooLarge { given: line_index, max: self.lines.len() })?.clipped;
         let end = self.lines.get(line_index + 1).map_or(self.text.len(), |l| l.clipped);
@@ -182,25 +166,60 @@ impl<'a> Files<'a> for Clipped<'a> {
     }
 
     /// The original's column, so that a clipped line reports where the text really is.
-    fn column_number(&'a self, (): (), line_index: usize, byte_index: usize) -> Result<usize, Error> {
+    fn column_number(&self, line_index: usize, byte_index: usize) -> Result<usize, Error> {
         let l = self.lines.get(line_index).ok_or(Error::LineTooLarge { given: line_index, max: self.lines.len() })?;
         let original = floor(self.original, self.unmap(byte_index).max(l.original));
         Ok(self.original[l.original..original].chars().count() + 1)
     }
 }
 
+/// The files one diagnostic quotes, by index: codespan's file set.
+pub struct Set<'a> {
+    pub files: Vec<Clipped<'a>>,
+}
+
+impl<'a> Set<'a> {
+    fn file(&self, id: usize) -> Result<&Clipped<'a>, Error> {
+        self.files.get(id).ok_or(Error::FileMissing)
+    }
+}
+
+impl<'a> Files<'a> for Set<'a> {
+    type FileId = usize;
+    type Name = &'a str;
+    type Source = &'a str;
+
+    fn name(&'a self, id: usize) -> Result<&'a str, Error> {
+        Ok(self.file(id)?.name)
+    }
+
+    fn source(&'a self, id: usize) -> Result<&'a str, Error> {
+        Ok(&self.file(id)?.text)
+    }
+
+    fn line_index(&'a self, id: usize, byte_index: usize) -> Result<usize, Error> {
+        Ok(self.file(id)?.line_of_clipped(byte_index))
+    }
+
+    fn line_range(&'a self, id: usize, line_index: usize) -> Result<Range<usize>, Error> {
+        self.file(id)?.line_range(line_index)
+    }
+
+    fn column_number(&'a self, id: usize, line_index: usize, byte_index: usize) -> Result<usize, Error> {
+        self.file(id)?.column_number(line_index, byte_index)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use dgcc_core::span::Span;
 
     #[test]
     fn short_lines_are_kept_and_long_ones_cut_around_the_label() {
         let long = format!("{}ERR{}", "a".repeat(1000), "b".repeat(1000));
         let text = format!("short\n{long}\nend");
         let at = text.find("ERR").unwrap();
-        let d = Diagnostic::new("E0001", "x").primary(Span::new(at, at + 3), "here");
-        let c = Clipped::new("f", &text, &d);
+        let c = Clipped::new("f", &text, &[Span::new(at, at + 3)]);
         let lines: Vec<&str> = c.text().lines().collect();
         assert_eq!(lines[0], "short");
         assert_eq!(lines[2], "end");
@@ -208,6 +227,6 @@ mod tests {
         assert!(lines[1].len() <= MAX_QUOTED_LINE + 2 * ELLIPSIS.len());
         let m = c.map(at);
         assert_eq!(&c.text()[m..m + 3], "ERR");
-        assert_eq!(c.column_number((), 1, m).unwrap(), 1001);
+        assert_eq!(c.column_number(1, m).unwrap(), 1001);
     }
 }

@@ -2,7 +2,9 @@
 //!
 //! Why here and not in `diag`: the library produces data; only the command line (and tests that
 //! snapshot what users see) turn it into text. Both renderers take the same inputs, so the JSON
-//! line and the human report of one diagnostic always agree on file, line and column.
+//! line and the human report of one diagnostic always agree on file, line and column. The
+//! renderers are given the description; a label into another file (a shader) carries that file
+//! (`diag::SourceText`), and both name it where the primary label is in it.
 //!
 //! The human report is bounded whatever the input: at most [`MAX_RENDERED`] diagnostics are
 //! rendered, then one note says how many more there were, and a line longer than
@@ -11,7 +13,8 @@
 
 use codespan_reporting::diagnostic::{Diagnostic as CsDiagnostic, Label as CsLabel, LabelStyle};
 use codespan_reporting::term::{self, Config};
-use dgcc_core::diag::{Diagnostic, Severity};
+use dgcc_core::diag::{Diagnostic, Severity, SourceText};
+use std::sync::Arc;
 
 mod clip;
 pub use clip::MAX_QUOTED_LINE;
@@ -38,7 +41,35 @@ pub fn line_col(text: &str, byte: usize) -> (usize, usize) {
     (line, col)
 }
 
-fn to_codespan(d: &Diagnostic, file: &clip::Clipped) -> CsDiagnostic<()> {
+/// The files diagnostic `d` quotes, each clipped around its own labels (the description is
+/// file 0, every other file a label names follows once), and the file of each label.
+fn quoted<'a>(file: &SourceFile<'a>, d: &'a Diagnostic) -> (clip::Set<'a>, Vec<usize>) {
+    let mut others: Vec<&'a Arc<SourceText>> = vec![];
+    let ids: Vec<usize> = d
+        .labels
+        .iter()
+        .map(|l| match &l.file {
+            None => 0,
+            Some(f) => match others.iter().position(|o| Arc::ptr_eq(o, f) || o.name == f.name) {
+                Some(i) => i + 1,
+                None => {
+                    others.push(f);
+                    others.len()
+                }
+            },
+        })
+        .collect();
+    let spans_in = |id: usize| -> Vec<dgcc_core::span::Span> {
+        d.labels.iter().zip(&ids).filter(|(_, &i)| i == id).map(|(l, _)| l.span).collect()
+    };
+    let mut files = vec![clip::Clipped::new(file.name, file.text, &spans_in(0))];
+    for (i, f) in others.iter().enumerate() {
+        files.push(clip::Clipped::new(&f.name, &f.text, &spans_in(i + 1)));
+    }
+    (clip::Set { files }, ids)
+}
+
+fn to_codespan(d: &Diagnostic, set: &clip::Set, ids: &[usize]) -> CsDiagnostic<usize> {
     let sev = match d.severity {
         Severity::Error => codespan_reporting::diagnostic::Severity::Error,
         Severity::Warning => codespan_reporting::diagnostic::Severity::Warning,
@@ -47,11 +78,13 @@ fn to_codespan(d: &Diagnostic, file: &clip::Clipped) -> CsDiagnostic<()> {
     let labels = d
         .labels
         .iter()
-        .map(|l| {
+        .zip(ids)
+        .map(|(l, &id)| {
+            let file = &set.files[id];
             let start = file.map(l.span.start);
             let end = file.map(l.span.end.max(l.span.start)).max(start);
             let style = if l.primary { LabelStyle::Primary } else { LabelStyle::Secondary };
-            CsLabel::new(style, (), start..end).with_message(l.message.clone())
+            CsLabel::new(style, id, start..end).with_message(l.message.clone())
         })
         .collect();
     let mut notes = vec![];
@@ -84,9 +117,9 @@ pub fn human(file: &SourceFile, diags: &[Diagnostic]) -> String {
     let config = Config::default();
     let mut out = String::new();
     for d in diags.iter().take(MAX_RENDERED) {
-        let clipped = clip::Clipped::new(file.name, file.text, d);
-        let cs = to_codespan(d, &clipped);
-        match term::emit_into_string(&config, &clipped, &cs) {
+        let (set, ids) = quoted(file, d);
+        let cs = to_codespan(d, &set, &ids);
+        match term::emit_into_string(&config, &set, &cs) {
             Ok(s) => out.push_str(&s),
             Err(e) => {
                 out.push_str(&format!("{}[{}]: {} (could not render: {e})\n", d.severity.name(), d.code, d.message))
@@ -108,9 +141,9 @@ pub fn human_to_stderr(file: &SourceFile, diags: &[Diagnostic], color: bool) {
     let mut lock = stream.lock();
     let config = Config::default();
     for d in diags.iter().take(MAX_RENDERED) {
-        let clipped = clip::Clipped::new(file.name, file.text, d);
-        let cs = to_codespan(d, &clipped);
-        if term::emit_to_write_style(&mut lock, &config, &clipped, &cs).is_err() {
+        let (set, ids) = quoted(file, d);
+        let cs = to_codespan(d, &set, &ids);
+        if term::emit_to_write_style(&mut lock, &config, &set, &cs).is_err() {
             // The styled report failed (a closed or odd terminal): say it plainly on the same
             // stream, and if even that fails there is no one left to tell.
             let _ = writeln!(lock, "{}[{}]: {}", d.severity.name(), d.code, d.message);
@@ -122,13 +155,18 @@ pub fn human_to_stderr(file: &SourceFile, diags: &[Diagnostic], color: bool) {
 }
 
 /// One JSON object per diagnostic (contract §2). Spans are reported as 1-based line/column of
-/// the primary label; a diagnostic without a span has `line: null`.
+/// the primary label, and `file` is the file it is in (the description, or a shader the label
+/// points into); a diagnostic without a span has `line: null`.
 pub fn json_line(file: &SourceFile, d: &Diagnostic) -> String {
-    let span = d.primary_span();
-    let (line, column, end_line, end_column) = match span {
+    let primary = d.primary_label();
+    let (name, text) = match primary.and_then(|l| l.file.as_deref()) {
+        Some(other) => (other.name.as_str(), other.text.as_str()),
+        None => (file.name, file.text),
+    };
+    let (line, column, end_line, end_column) = match primary.map(|l| l.span) {
         Some(s) => {
-            let (l, c) = line_col(file.text, s.start);
-            let (el, ec) = line_col(file.text, s.end);
+            let (l, c) = line_col(text, s.start);
+            let (el, ec) = line_col(text, s.end);
             (Some(l), Some(c), Some(el), Some(ec))
         }
         None => (None, None, None, None),
@@ -138,7 +176,7 @@ pub fn json_line(file: &SourceFile, d: &Diagnostic) -> String {
         "code": d.code,
         "vuid": d.vuid(),
         "message": d.message,
-        "file": file.name,
+        "file": name,
         "line": line,
         "column": column,
         "end_line": end_line,
@@ -164,5 +202,23 @@ mod tests {
         assert_eq!(line_col(t, 5), (2, 2)); // after the two-byte ç
         assert_eq!(line_col(t, 4), (2, 1)); // inside ç: clamps back
         assert_eq!(line_col(t, 100), (3, 1));
+    }
+
+    #[test]
+    fn a_label_in_a_shader_is_quoted_from_the_shader_and_named_in_json() {
+        let shader = Arc::new(SourceText { name: "draw.vert".into(), text: "#version 450\nuint x;\n".into() });
+        let description = "Pipeline(name: \"p\")";
+        let d = Diagnostic::new("E0583", "m")
+            .primary_in(&shader, dgcc_core::span::Span::new(18, 19), "this member")
+            .secondary(dgcc_core::span::Span::new(15, 18), "this pipeline");
+        let file = SourceFile { name: "p.ron", text: description };
+        let shown = human(&file, std::slice::from_ref(&d));
+        assert!(shown.contains("┌─ draw.vert:2:6"), "{shown}");
+        assert!(shown.contains("2 │ uint x;") && shown.contains("p.ron:1:16"), "{shown}");
+        let json: serde_json::Value = serde_json::from_str(&json_line(&file, &d)).unwrap();
+        assert_eq!(
+            (json["file"].as_str(), json["line"].as_u64(), json["column"].as_u64()),
+            (Some("draw.vert"), Some(2), Some(6))
+        );
     }
 }

@@ -1,6 +1,7 @@
-//! GLSL → SPIR-V with shaderc, for the checks that need the compiled kernel.
+//! GLSL → SPIR-V with shaderc, for the checks that need the compiled kernel or shader.
 //!
-//! Why these settings: Vulkan 1.2 and SPIR-V 1.3, because naga's SPIR-V reader stops at 1.6
+//! Why these settings: Vulkan 1.2 and SPIR-V 1.3 (1.4 for mesh, task and ray-tracing shaders,
+//! whose extensions need it), because naga's SPIR-V reader stops at 1.6
 //! (`LocalSizeId`, `ExecutionModeId`) and rejects `OpCopyLogical`, which glslang emits from 1.4 on
 //! for a plain `Object o = objects[i];`; 1.3 already has every subgroup operation. The
 //! include of `<pipeline>.glsl` is answered with the include the emitter produces from the
@@ -10,10 +11,12 @@
 
 use std::path::{Path, PathBuf};
 
-/// Compile a kernel. `Err` holds the compiler's messages, one per line, `file:line: error: …`.
+/// Compile a kernel (`Compute`) or a shader of another stage. `Err` holds the compiler's
+/// messages, one per line, `file:line: error: …`.
 pub(crate) fn compile(
     path: &Path,
     source: &str,
+    kind: shaderc::ShaderKind,
     generated_name: &str,
     generated: Option<&str>,
 ) -> Result<Vec<u32>, Vec<String>> {
@@ -21,7 +24,19 @@ pub(crate) fn compile(
     let compiler = shaderc::Compiler::new().map_err(|e| fail(format!("shaderc is not usable: {e}")))?;
     let mut options = shaderc::CompileOptions::new().map_err(|e| fail(format!("shaderc is not usable: {e}")))?;
     options.set_target_env(shaderc::TargetEnv::Vulkan, shaderc::EnvVersion::Vulkan1_2 as u32);
-    options.set_target_spirv(shaderc::SpirvVersion::V1_3);
+    // Mesh, task and ray-tracing shaders need SPIR-V 1.4 (their extensions require it).
+    let needs_1_4 = matches!(
+        kind,
+        shaderc::ShaderKind::Task
+            | shaderc::ShaderKind::Mesh
+            | shaderc::ShaderKind::RayGeneration
+            | shaderc::ShaderKind::AnyHit
+            | shaderc::ShaderKind::ClosestHit
+            | shaderc::ShaderKind::Miss
+            | shaderc::ShaderKind::Intersection
+            | shaderc::ShaderKind::Callable
+    );
+    options.set_target_spirv(if needs_1_4 { shaderc::SpirvVersion::V1_4 } else { shaderc::SpirvVersion::V1_3 });
     let kernel_dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
     let generated_name = generated_name.to_string();
     let generated = generated.map(str::to_string);
@@ -48,7 +63,7 @@ pub(crate) fn compile(
     if source.contains('\0') {
         return Err(fail(format!("{name} contains a NUL byte")));
     }
-    match compiler.compile_into_spirv(source, shaderc::ShaderKind::Compute, &name, "main", Some(&options)) {
+    match compiler.compile_into_spirv(source, kind, &name, "main", Some(&options)) {
         Ok(artifact) => Ok(artifact.as_binary().to_vec()),
         Err(shaderc::Error::CompilationError(_, text)) => {
             Err(text.lines().map(str::trim).filter(|l| !l.is_empty()).map(str::to_string).collect())

@@ -12,16 +12,25 @@
 
 use dgcc_core::device::coopmat::{component_from_glsl, scope_from_glsl, MatrixDecl, MatrixUse};
 
-/// One token of GLSL with its 1-based line.
+/// One token of GLSL with its 1-based line and the byte offset where it starts.
 #[derive(Clone, Debug, PartialEq)]
-struct Tok {
-    kind: Kind,
-    text: String,
-    line: usize,
+pub(crate) struct Tok {
+    pub(crate) kind: Kind,
+    pub(crate) text: String,
+    pub(crate) line: usize,
+    pub(crate) start: usize,
+}
+
+#[cfg(any(test, feature = "shaderc"))]
+impl Tok {
+    /// The bytes of the source the token was read from.
+    pub(crate) fn span(&self) -> dgcc_core::span::Span {
+        dgcc_core::span::Span::new(self.start, self.start + self.text.len())
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
-enum Kind {
+pub(crate) enum Kind {
     Ident,
     /// An integer literal and its value.
     Int(u64),
@@ -35,7 +44,7 @@ const PUNCT2: [&str; 17] =
     [">>", "<<", "==", "!=", "<=", ">=", "&&", "||", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "++", "--"];
 
 /// Split GLSL into tokens, dropping comments.
-fn tokenize(src: &str) -> Vec<Tok> {
+pub(crate) fn tokenize(src: &str) -> Vec<Tok> {
     let b = src.as_bytes();
     let mut out = vec![];
     let (mut i, mut line) = (0usize, 1usize);
@@ -64,7 +73,7 @@ fn tokenize(src: &str) -> Vec<Tok> {
             while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
                 i += 1;
             }
-            out.push(Tok { kind: Kind::Ident, text: src[s..i].to_string(), line });
+            out.push(Tok { kind: Kind::Ident, text: src[s..i].to_string(), line, start: s });
         } else if c.is_ascii_digit() || (c == b'.' && b.get(i + 1).is_some_and(u8::is_ascii_digit)) {
             let s = i;
             while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'.') {
@@ -77,7 +86,7 @@ fn tokenize(src: &str) -> Vec<Tok> {
             } else {
                 digits.parse::<u64>().map(Kind::Int).unwrap_or(Kind::Float)
             };
-            out.push(Tok { kind, text: text.to_string(), line });
+            out.push(Tok { kind, text: text.to_string(), line, start: s });
         } else {
             let rest = &src[i..];
             let len = if PUNCT3.iter().any(|p| rest.starts_with(p)) {
@@ -87,7 +96,7 @@ fn tokenize(src: &str) -> Vec<Tok> {
             } else {
                 rest.chars().next().map_or(1, char::len_utf8)
             };
-            out.push(Tok { kind: Kind::Punct, text: rest[..len].to_string(), line });
+            out.push(Tok { kind: Kind::Punct, text: rest[..len].to_string(), line, start: i });
             i += len;
         }
     }
@@ -487,9 +496,13 @@ mod tests {
 
     #[test]
     fn tokens_skip_comments_and_keep_lines() {
-        let t = tokenize("a // x / 32\n/* b\n c */ d >>= 0x20u 1.5");
+        let src = "a // x / 32\n/* b\n c */ d >>= 0x20u 1.5";
+        let t = tokenize(src);
         let texts: Vec<(&str, usize)> = t.iter().map(|x| (x.text.as_str(), x.line)).collect();
         assert_eq!(texts, [("a", 1), ("d", 3), (">>=", 3), ("0x20u", 3), ("1.5", 3)]);
+        for x in &t {
+            assert_eq!(&src[x.span().range()], x.text, "each token knows its bytes");
+        }
         assert_eq!(t[3].kind, Kind::Int(32));
         assert_eq!(t[4].kind, Kind::Float);
     }

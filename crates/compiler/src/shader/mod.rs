@@ -12,10 +12,13 @@
 //! Without `shaderc` those compiled checks are skipped, and [`SKIPPED_CHECKS`] names them so
 //! that `dgcc check` can say so once instead of passing silently.
 //!
-//! Diagnostics point at the kernel's `source` in the description (the only file a `Diagnostic`
-//! has spans into) and carry the kernel file and line in the message, with the line quoted in a
-//! note.
+//! Diagnostics point at the kernel's `source` in the description and carry the kernel file and
+//! line in the message, with the line quoted in a note.
+//!
+//! The draw and dispatch shaders that *read* the layouts (`shaders:`) are checked by
+//! [`interface`], whose diagnostics point into the shader files.
 
+pub mod interface;
 pub mod lint;
 
 #[cfg(feature = "shaderc")]
@@ -34,6 +37,7 @@ pub const SKIPPED_CHECKS: &[&str] = &[
     "kernels compile (E0581)",
     "workgroup size equals local_size (E0582)",
     "the record struct a kernel writes has the layout's offsets (E0583)",
+    "shaders compile (E0588) and what they declare matches the layouts (E0585, E0586, W0508, W0509, N0501)",
 ];
 
 /// The checks that need the `shaderc` feature and did not run without it: none, it is on.
@@ -210,18 +214,19 @@ fn help(code: &str) -> &'static str {
 fn compiled_checks(path: &Path, source: &str, kernel: &ast::Kernel, manifest: &Manifest, out: &mut Vec<Diagnostic>) {
     let generated_name = crate::emit::Output::Glsl.file_name(&manifest.pipeline);
     let generated = crate::emit::glsl::emit(manifest).ok();
-    let spirv = match compile::compile(path, source, &generated_name, generated.as_deref()) {
-        Ok(words) => words,
-        Err(messages) => {
-            let mut d = Diagnostic::new("E0581", format!("kernel `{}` does not compile", kernel.name.node))
-                .primary(kernel.source.span, "compiled with shaderc for Vulkan 1.2, SPIR-V 1.3");
-            for m in messages {
-                d = d.note(m);
+    let spirv =
+        match compile::compile(path, source, shaderc::ShaderKind::Compute, &generated_name, generated.as_deref()) {
+            Ok(words) => words,
+            Err(messages) => {
+                let mut d = Diagnostic::new("E0581", format!("kernel `{}` does not compile", kernel.name.node))
+                    .primary(kernel.source.span, "compiled with shaderc for Vulkan 1.2, SPIR-V 1.3");
+                for m in messages {
+                    d = d.note(m);
+                }
+                out.push(d);
+                return;
             }
-            out.push(d);
-            return;
-        }
-    };
+        };
     let module = match reflect::parse(&spirv) {
         Ok(m) => m,
         Err(e) => {

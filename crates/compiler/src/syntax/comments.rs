@@ -16,8 +16,8 @@ use super::docs::doc_line;
 use super::lex::Comment;
 use dgcc_core::span::Span;
 
-/// What a mark belongs to: the pipeline, or the layout, token or kernel with this span (the
-/// span of its AST node).
+/// What a mark belongs to: the pipeline, or the layout, token, kernel or shader with this span
+/// (the span of its AST node).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Of {
     Pipeline,
@@ -30,6 +30,7 @@ pub enum List {
     Ranges,
     Layouts,
     Kernels,
+    Shaders,
     Tokens,
 }
 
@@ -37,7 +38,8 @@ pub enum List {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Part {
     /// From the item's start to its opening bracket: `Pipeline(`, `(`, `layout L [vertex] {`,
-    /// `PushConstant(name: "o", …, fields: [`, `kernel k "k.comp" local_size(64, 1, 1) {`.
+    /// `PushConstant(name: "o", …, fields: [`, `kernel k "k.comp" local_size(64, 1, 1) {`,
+    /// `shader vertex "v.vert" {`.
     Open,
     /// The closing bracket: `)`, `}`, `])`.
     Close,

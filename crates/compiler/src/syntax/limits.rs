@@ -22,6 +22,8 @@ pub const MAX_LAYOUTS: usize = 16384;
 pub const MAX_TOKENS_PER_LAYOUT: usize = 256;
 pub const MAX_FIELDS_PER_PUSH_CONSTANT: usize = 256;
 pub const MAX_KERNELS: usize = 256;
+/// Draw and dispatch shaders per description (`shaders:`): each is read and compiled.
+pub const MAX_SHADERS: usize = 256;
 
 /// The byte order mark some editors write at the start of a UTF-8 file.
 pub const BOM: char = '\u{feff}';
@@ -100,6 +102,7 @@ pub enum Count {
     TokensPerLayout,
     FieldsPerPushConstant,
     Kernels,
+    Shaders,
 }
 
 impl Count {
@@ -109,6 +112,7 @@ impl Count {
             Count::TokensPerLayout => MAX_TOKENS_PER_LAYOUT,
             Count::FieldsPerPushConstant => MAX_FIELDS_PER_PUSH_CONSTANT,
             Count::Kernels => MAX_KERNELS,
+            Count::Shaders => MAX_SHADERS,
         }
     }
     const fn code(self) -> &'static str {
@@ -117,6 +121,7 @@ impl Count {
             Count::TokensPerLayout => "E0015",
             Count::FieldsPerPushConstant => "E0016",
             Count::Kernels => "E0017",
+            Count::Shaders => "E0019",
         }
     }
     const fn what(self) -> (&'static str, &'static str) {
@@ -125,6 +130,7 @@ impl Count {
             Count::TokensPerLayout => ("tokens", "a layout"),
             Count::FieldsPerPushConstant => ("fields", "a push constant"),
             Count::Kernels => ("kernels", "a pipeline"),
+            Count::Shaders => ("shaders", "a pipeline"),
         }
     }
 }

@@ -7,8 +7,8 @@
 //! first. The printers (`print_ron`, `print_dsl`) write the canonical form of either syntax;
 //! parsing their output gives back an equal AST, which is what `dgcc fmt` relies on.
 //!
-//! Comments: `//` lines directly above a pipeline, layout, token, field, kernel or
-//! push-constant range become its `doc` (see `docs`); every other comment is kept beside the
+//! Comments: `//` lines directly above a pipeline, layout, token, field, kernel, shader
+//! or push-constant range become its `doc` (see `docs`); every other comment is kept beside the
 //! AST ([`comments::Trivia`], from [`parse_with_comments`]) for [`format()`], which prints a
 //! description canonically with all of its comments where they were.
 //!
@@ -154,6 +154,14 @@ pub fn dropped_comments(source: &str, kind: SyntaxKind) -> usize {
         Ok((_, trivia)) => trivia.notes.len(),
         Err(_) => lex::scan(source, kind, usize::MAX).comments.len(),
     }
+}
+
+/// E0002 for vertex attributes on a shader of another stage, in either syntax: only a vertex
+/// shader reads vertex input bindings.
+fn attributes_off_vertex(stage: dgcc_core::stages::Stage, at: dgcc_core::span::Span) -> Diagnostic {
+    Diagnostic::new("E0002", format!("a {} shader has no vertex attributes", stage.name()))
+        .primary(at, "only a vertex shader has attributes")
+        .note("attributes map a vertex shader's input locations to vertex buffer bindings")
 }
 
 #[cfg(test)]

@@ -11,7 +11,7 @@
 //! that is in no row is `None`, for the caller to report.
 
 use super::SyntaxKind;
-use crate::ast::{ExecutionSetKind, FieldType, GlslLayout, IndexMode, LayoutFlag};
+use crate::ast::{ExecutionSetKind, FieldType, GlslLayout, IndexMode, LayoutFlag, SetFallback};
 use dgcc_core::stages::Stage;
 use dgcc_core::tokens::{TokenType, TOKENS};
 use dgcc_core::types::FIELD_TYPES;
@@ -73,6 +73,8 @@ pub static GLSL_LAYOUTS: Table<GlslLayout> =
 
 pub static INDEX_MODES: Table<IndexMode> =
     Table { rows: &[(IndexMode::Vulkan, "Vulkan", "vulkan"), (IndexMode::Dxgi, "Dxgi", "dxgi")] };
+
+pub static SET_FALLBACKS: Table<SetFallback> = Table { rows: &[(SetFallback::Binned, "Binned", "binned")] };
 
 pub static EXECUTION_SET_KINDS: Table<ExecutionSetKind> = Table {
     rows: &[

@@ -14,7 +14,7 @@ use super::finding::{Finding, Location, RangePart, TokenPart};
 use super::layout_rules::{show, COMPUTE, GRAPHICS, RAY_TRACING};
 use super::query::Query;
 use crate::device::{Limit, Profile};
-use crate::ir::{CompiledLayout, CompiledToken, ExecutionSet, PushConstantRange, TokenType};
+use crate::ir::{CompiledLayout, CompiledToken, ExecutionSet, PushConstantRange, SetFallback, TokenType};
 use crate::stages::StageMask;
 use Limit::*;
 
@@ -250,7 +250,7 @@ fn token(q: &mut Query, layout: &CompiledLayout, i: usize, t: &CompiledToken, ou
         push_space(q, r, at(TokenPart::PushOffset), at(TokenPart::PushSize), &what, out);
     }
     if let Some(set) = &t.execution_set {
-        execution_set(q, layout, i, set, out);
+        execution_set_findings(q, layout, i, set, out);
     }
 }
 
@@ -370,6 +370,47 @@ fn ext_form_of_nv_mesh(tt: TokenType) -> Option<&'static str> {
         _ => None,
     }
 }
+
+/// The set's rules; with `fallback: Binned`, what the target cannot bind becomes one N0001:
+/// the layout runs binned there (the runtime reads the same finding to choose that path).
+fn execution_set_findings(
+    q: &mut Query,
+    layout: &CompiledLayout,
+    i: usize,
+    set: &ExecutionSet,
+    out: &mut Vec<Finding>,
+) {
+    let mut found = vec![];
+    execution_set(q, layout, i, set, &mut found);
+    if set.fallback != SetFallback::Binned {
+        out.extend(found);
+        return;
+    }
+    let (unbindable, rest): (Vec<Finding>, Vec<Finding>) =
+        found.into_iter().partition(|f| UNBINDABLE.contains(&f.code));
+    out.extend(rest);
+    let Some(first) = unbindable.first() else { return };
+    let mut w = Finding::new(
+        "N0001",
+        first.location,
+        format!(
+            "{} cannot bind this execution set: layout `{}` runs binned there, one execute per entry",
+            q.target(),
+            layout.name
+        ),
+    )
+    .label(first.label.clone())
+    .related(Location::token(i, TokenPart::Fallback), "`fallback: Binned`");
+    for f in &unbindable {
+        w = w.note(format!("{}: {}", f.code, f.message));
+    }
+    out.push(w.note(
+        "the engine bins the stream by its set index and executes the layout without its EXECUTION_SET token once per entry, with that entry's pipeline bound",
+    ));
+}
+
+/// The findings that say a target cannot bind a set's stages at all (not limits).
+pub const UNBINDABLE: [&str; 7] = ["E0604", "E0605", "E0606", "E0607", "E0608", "E0609", "E0610"];
 
 /// Execution-set limits (11018, 11022, 11014) and which stages a set can bind (11137,
 /// 11015–11017, 11020, 11030).

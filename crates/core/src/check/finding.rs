@@ -37,6 +37,8 @@ pub enum TokenPart {
     SetKind,
     /// An execution set's `max_entries`.
     MaxEntries,
+    /// An execution set's `fallback` (the whole token where none is written).
+    Fallback,
 }
 
 /// A part of one of the pipeline's push-constant ranges.

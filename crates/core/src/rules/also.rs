@@ -37,6 +37,14 @@ pub(super) static ALSO: &[(&str, &[&str])] = &[
     ),
     // Without VK_EXT_descriptor_heap the push-data token types are no values of the enum at all.
     ("E0216", &["VUID-VkIndirectCommandsLayoutTokenEXT-type-parameter"]),
+    (
+        "E0586",
+        &[
+            "VUID-VkGraphicsPipelineCreateInfo-layout-07987",
+            "VUID-VkComputePipelineCreateInfo-layout-07987",
+            "VUID-VkComputePipelineCreateInfo-layout-10069",
+        ],
+    ),
 ];
 
 impl Rule {

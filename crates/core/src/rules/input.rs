@@ -185,6 +185,13 @@ editor) and the message gives its byte offset too. Save the file as UTF-8. (A UT
 mark at the start of the file is fine: it is read as whitespace.)",
     },
     Rule {
+        code: "E0019",
+        vuid: None,
+        severity: Error,
+        title: "too many shaders",
+        explanation: "A pipeline names at most 256 draw and dispatch shaders (`shaders:`); each is read, compiled and compared with every layout of its stage, so the cap keeps `dgcc check` fast on any input. A real pipeline has a handful, or one per pipeline of an execution set.",
+    },
+    Rule {
         code: "E0021",
         vuid: None,
         severity: Error,

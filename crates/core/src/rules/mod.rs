@@ -9,7 +9,8 @@
 //! limits and features, E03xx push constants, E04xx stream layout, E05xx kernels and subgroups,
 //! E06xx execution sets, E07xx names and references, E08xx stream contents (found on the GPU
 //! by the runtime's stream validator, never in a description), E09xx record-time requirements
-//! (refused by the runtime and the generated checks, never in a description); W0xxx warnings.
+//! (refused by the runtime and the generated checks, never in a description); W0xxx warnings;
+//! N0xxx notes (said for information, never failing a check), numbered by the same areas.
 //!
 //! The registry imports only [`Severity`] (from `crate::severity`), never `crate::diag`:
 //! diagnostics look their default severity up here, so the dependency runs one way.
@@ -18,6 +19,7 @@ use crate::severity::Severity;
 
 mod also;
 mod input;
+mod interface;
 mod layout;
 mod profiles;
 mod requirements;
@@ -26,8 +28,17 @@ mod stream;
 mod validation;
 
 /// Every table of the registry; a new area adds its file here.
-fn tables() -> [&'static [Rule]; 7] {
-    [input::RULES, profiles::RULES, layout::RULES, shader::RULES, validation::RULES, stream::RULES, requirements::RULES]
+fn tables() -> [&'static [Rule]; 8] {
+    [
+        input::RULES,
+        profiles::RULES,
+        layout::RULES,
+        shader::RULES,
+        interface::RULES,
+        validation::RULES,
+        stream::RULES,
+        requirements::RULES,
+    ]
 }
 
 /// One rule of the registry.
@@ -63,8 +74,9 @@ mod tests {
             assert_ne!(w[0].code, w[1].code, "duplicate code");
         }
         for r in &all {
-            assert!(r.code.len() == 5 && (r.code.starts_with('E') || r.code.starts_with('W')), "{}", r.code);
+            assert!(r.code.len() == 5 && ['E', 'W', 'N'].iter().any(|&c| r.code.starts_with(c)), "{}", r.code);
             assert_eq!(r.code.starts_with('W'), r.severity == super::Severity::Warning, "{}", r.code);
+            assert_eq!(r.code.starts_with('N'), r.severity == super::Severity::Note, "{}", r.code);
             assert!(!r.title.is_empty() && r.explanation.len() > 40, "{} needs an explanation", r.code);
             if let Some(v) = r.vuid {
                 assert!(v.starts_with("VUID-"), "{}", r.code);

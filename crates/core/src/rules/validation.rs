@@ -1,4 +1,4 @@
-//! Rules of the validator (E01xx–E03xx, E05xx–E07xx, W0xxx), one file per area under
+//! Rules of the validator (E01xx–E03xx, E05xx–E07xx, W0xxx, N0xxx), one file per area under
 //! `validation/`.
 //!
 //! Why several files joined here: each rule carries a long explanation with an example and
@@ -12,13 +12,22 @@ use crate::severity::Severity;
 mod kernels;
 mod limits;
 mod names;
+mod notes;
 mod push;
 mod sets;
 mod tokens;
 mod warnings;
 
-const AREAS: [&[Rule]; 7] =
-    [tokens::RULES, limits::RULES, push::RULES, kernels::RULES, sets::RULES, names::RULES, warnings::RULES];
+const AREAS: [&[Rule]; 8] = [
+    tokens::RULES,
+    limits::RULES,
+    push::RULES,
+    kernels::RULES,
+    sets::RULES,
+    names::RULES,
+    warnings::RULES,
+    notes::RULES,
+];
 
 const COUNT: usize = {
     let (mut n, mut a) = (0, 0);

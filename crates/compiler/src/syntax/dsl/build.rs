@@ -9,7 +9,9 @@
 use pest::iterators::Pair;
 
 use super::Rule;
-use crate::ast::{GlslLayout, Kernel, Layout, Pipeline, PushConstantRange, Spanned, StageList, SubgroupReq};
+use crate::ast::{
+    Attribute, GlslLayout, Kernel, Layout, Pipeline, PushConstantRange, Shader, Spanned, StageList, SubgroupReq,
+};
 use crate::syntax::comments::{Of, Part};
 use crate::syntax::docs::Docs;
 use crate::syntax::limits::{self, Count};
@@ -204,10 +206,10 @@ impl<'s, 'd> Builder<'s, 'd> {
         mark_block(self.docs, Of::Pipeline, &pair, &pair);
         let doc = self.docs.above(pair.as_span().start());
         let name = self.name(child(&pair, Rule::name));
-        let (mut targets, mut ranges, mut layouts, mut kernels) =
-            (Some(vec![]), Some(vec![]), Some(vec![]), Some(vec![]));
+        let (mut targets, mut ranges, mut layouts, mut kernels, mut shaders) =
+            (Some(vec![]), Some(vec![]), Some(vec![]), Some(vec![]), Some(vec![]));
         let mut seen = Seen::default();
-        let (mut layout_count, mut kernel_count) = (0, 0);
+        let (mut layout_count, mut kernel_count, mut shader_count) = (0, 0, 0);
         for item in pair.clone().into_inner() {
             match item.as_rule() {
                 Rule::targets => {
@@ -238,11 +240,19 @@ impl<'s, 'd> Builder<'s, 'd> {
                     }
                     push(&mut kernels, self.kernel(item));
                 }
+                Rule::shader => {
+                    shader_count += 1;
+                    if let Some(d) = limits::check_count(Count::Shaders, shader_count, || span(&item)) {
+                        self.diags.push(d);
+                        return None;
+                    }
+                    push(&mut shaders, self.shader(item));
+                }
                 Rule::unknown_pipeline_item => self.unknown_item(
                     &item,
                     "E0002",
                     "pipeline item",
-                    &["targets", "push_constant", "layout", "kernel"],
+                    &["targets", "push_constant", "layout", "kernel", "shader"],
                 ),
                 _ => {}
             }
@@ -260,6 +270,7 @@ impl<'s, 'd> Builder<'s, 'd> {
             push_constants: ranges?,
             layouts: layouts?,
             kernels: kernels?,
+            shaders: shaders?,
         })
     }
 
@@ -413,6 +424,43 @@ impl<'s, 'd> Builder<'s, 'd> {
             Kernel { doc, name: name?, source: source?, local_size: local_size?, subgroup: subgroup?, writes: writes? },
             span(&pair),
         ))
+    }
+}
+
+impl<'s> Builder<'s, '_> {
+    /// `shader STAGE "source" { attribute location N binding M; … }` or `… ;`.
+    fn shader(&mut self, pair: Pair<'s, Rule>) -> Option<Spanned<Shader>> {
+        let stage = self.word(child(&pair, Rule::stage), &names::STAGES, "E0006", "stage");
+        let source = child(&pair, Rule::source).and_then(|s| self.string(s));
+        if let Some(block) = child(&pair, Rule::shader_block) {
+            mark_block(self.docs, Of::Item(span(&pair)), &pair, &block);
+        }
+        let mut attributes = Some(vec![]);
+        let mut first_attribute = None;
+        for item in child(&pair, Rule::shader_block).into_iter().flat_map(|b| b.into_inner()) {
+            match item.as_rule() {
+                Rule::attribute => {
+                    let keyword = child(&item, Rule::kw_attribute).map_or(span(&item), |k| span(&k));
+                    first_attribute.get_or_insert(keyword);
+                    let location = self.number(child(&item, Rule::number), "`location`");
+                    let binding = self.number(child(&item, Rule::binding), "`binding`");
+                    let attribute = location
+                        .zip(binding)
+                        .map(|(location, binding)| Spanned::new(Attribute { location, binding }, span(&item)));
+                    push(&mut attributes, attribute);
+                }
+                Rule::unknown_shader_item => self.unknown_item(&item, "E0002", "shader setting", &["attribute"]),
+                _ => {}
+            }
+        }
+        if let (Some(stage), Some(at)) = (&stage, first_attribute) {
+            if stage.node != dgcc_core::stages::Stage::Vertex {
+                self.diags.push(crate::syntax::attributes_off_vertex(stage.node, at));
+                return None;
+            }
+        }
+        let doc = self.docs.above(pair.as_span().start());
+        Some(Spanned::new(Shader { doc, stage: stage?, source: source?, attributes: attributes? }, span(&pair)))
     }
 }
 

@@ -91,7 +91,7 @@ fn describe(rule: Rule) -> Option<String> {
         Rule::semi => "`;`",
         Rule::comma => "`,`",
         Rule::colon => "`:`",
-        Rule::lbrace | Rule::field_block | Rule::kernel_block => "`{`",
+        Rule::lbrace | Rule::field_block | Rule::kernel_block | Rule::shader_block => "`{`",
         Rule::rbrace => "`}`",
         Rule::lbracket | Rule::dimension => "`[`",
         Rule::rbracket => "`]`",
@@ -110,6 +110,8 @@ fn describe(rule: Rule) -> Option<String> {
         Rule::pc_range | Rule::push_constant => "`push_constant`",
         Rule::layout => "`layout`",
         Rule::kernel => "`kernel`",
+        Rule::shader => "`shader`",
+        Rule::attribute => "`attribute`",
         Rule::flags | Rule::max_sequences | Rule::glsl_layout | Rule::stride | Rule::align => "a layout setting",
         Rule::token
         | Rule::execution_set
@@ -134,9 +136,11 @@ fn describe(rule: Rule) -> Option<String> {
         Rule::subgroup_form => "a subgroup requirement (`any`, `varying`, `full` or `required N`)",
         Rule::subgroup_size => "a subgroup size (a number, `min` or `max`)",
         Rule::kw_full => "`full`",
-        Rule::unknown_pipeline_item | Rule::unknown_layout_item | Rule::unknown_kernel_item | Rule::subgroup_word => {
-            return None
-        }
+        Rule::unknown_pipeline_item
+        | Rule::unknown_layout_item
+        | Rule::unknown_kernel_item
+        | Rule::unknown_shader_item
+        | Rule::subgroup_word => return None,
         other => return keyword(other),
     };
     Some(text.to_string())

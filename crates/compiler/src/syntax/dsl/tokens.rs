@@ -41,7 +41,16 @@ impl<'s> Builder<'s, '_> {
                 );
                 let stages = self.stage_list(child(&inner, Rule::stage_list));
                 let max_entries = self.number(child(&inner, Rule::max_entries), "`max_entries`");
-                TokenKind::ExecutionSet { kind: set_kind?, stages: stages?, max_entries: max_entries? }
+                let fallback = match child(&inner, Rule::set_fallback) {
+                    Some(f) => Some(self.word(
+                        f.into_inner().find(|p| p.as_rule() == Rule::fallback_value),
+                        &names::SET_FALLBACKS,
+                        "E0008",
+                        "execution set fallback",
+                    )?),
+                    None => None,
+                };
+                TokenKind::ExecutionSet { kind: set_kind?, stages: stages?, max_entries: max_entries?, fallback }
             }
             Rule::push_constant => {
                 let stages = self.stage_list(child(&inner, Rule::stage_list));

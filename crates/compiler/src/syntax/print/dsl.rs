@@ -8,8 +8,8 @@
 use super::quote;
 use super::weave::{weave, Lines};
 use crate::ast::{
-    FieldType, Kernel, Layout, Pipeline, PushData, PushSpace, Spanned, StageList, SubgroupReq, SubgroupSize, Token,
-    TokenKind,
+    FieldType, Kernel, Layout, Pipeline, PushData, PushSpace, Shader, Spanned, StageList, SubgroupReq, SubgroupSize,
+    Token, TokenKind,
 };
 use crate::syntax::comments::{Marks, Of, Part};
 use crate::syntax::names;
@@ -57,6 +57,10 @@ pub(crate) fn lines(p: &Pipeline, marks: &Marks) -> Lines {
     for kernel in &p.kernels {
         section(&mut o);
         print_kernel(&mut o, kernel, marks);
+    }
+    for shader in &p.shaders {
+        section(&mut o);
+        print_shader(&mut o, shader, marks);
     }
     o.close(0, "}", &[marks.get(Of::Pipeline, Part::Close)]);
     o
@@ -118,12 +122,17 @@ fn print_token(o: &mut Lines, spanned: &Spanned<Token>, marks: &Marks) {
     }
     let pin = t.at.as_ref().map(|a| format!(" @ {}", a.node)).unwrap_or_default();
     match &t.kind {
-        TokenKind::ExecutionSet { kind, stages: list, max_entries } => line.push_str(&format!(
-            " {} {} max_entries {}",
-            names::EXECUTION_SET_KINDS.name(kind.node, DSL),
-            stages(list),
-            max_entries.node
-        )),
+        TokenKind::ExecutionSet { kind, stages: list, max_entries, fallback } => {
+            line.push_str(&format!(
+                " {} {} max_entries {}",
+                names::EXECUTION_SET_KINDS.name(kind.node, DSL),
+                stages(list),
+                max_entries.node
+            ));
+            if let Some(f) = fallback {
+                line.push_str(&format!(" fallback {}", names::SET_FALLBACKS.name(f.node, DSL)));
+            }
+        }
         TokenKind::PushConstant { stages: list, offset, data, space } => {
             if *space == PushSpace::Constants {
                 line.push_str(&format!(" {}", stages(list)));
@@ -195,6 +204,26 @@ fn print_kernel(o: &mut Lines, spanned: &Spanned<Kernel>, marks: &Marks) {
     o.item(1, &k.doc, format!("{head} {{"), &at);
     for (text, span) in body {
         o.line(2, text, &[span]);
+    }
+    o.close(1, "}", &[close]);
+}
+
+/// `shader STAGE "source";`, or with a block of its attributes, one a line (as a kernel with
+/// settings).
+fn print_shader(o: &mut Lines, spanned: &Spanned<Shader>, marks: &Marks) {
+    let s = &spanned.node;
+    let of = Of::Item(spanned.span);
+    let head = format!("shader {} {}", names::STAGES.name(s.stage.node, DSL), quote(&s.source));
+    let (open, close) = (marks.get(of, Part::Open), marks.get(of, Part::Close));
+    let mut at = vec![open, s.stage.span, s.source.span];
+    if s.attributes.is_empty() {
+        at.push(close);
+        o.item(1, &s.doc, format!("{head};"), &at);
+        return;
+    }
+    o.item(1, &s.doc, format!("{head} {{"), &at);
+    for a in &s.attributes {
+        o.line(2, format!("attribute location {} binding {};", a.location.node, a.binding.node), &[a.span]);
     }
     o.close(1, "}", &[close]);
 }

@@ -7,8 +7,8 @@
 use super::quote;
 use super::weave::{weave, Lines};
 use crate::ast::{
-    Field, FieldType, Kernel, Layout, Pipeline, PushData, PushSpace, Spanned, StageList, SubgroupReq, SubgroupSize,
-    Token, TokenKind,
+    Field, FieldType, Kernel, Layout, Pipeline, PushData, PushSpace, Shader, Spanned, StageList, SubgroupReq,
+    SubgroupSize, Token, TokenKind,
 };
 use crate::syntax::comments::{List, Marks, Of, Part};
 use crate::syntax::names;
@@ -67,6 +67,13 @@ pub(crate) fn lines(p: &Pipeline, marks: &Marks) -> Lines {
         }
         o.close(1, "],", &[close]);
     }
+    if !p.shaders.is_empty() {
+        let close = list(&mut o, "shaders", List::Shaders, false);
+        for shader in &p.shaders {
+            print_shader(&mut o, shader);
+        }
+        o.close(1, "],", &[close]);
+    }
     o.close(0, ")", &[marks.get(Of::Pipeline, Part::Close)]);
     o
 }
@@ -122,10 +129,13 @@ fn print_token(o: &mut Lines, spanned: &Spanned<Token>, marks: &Marks) {
     }
     let mut fields: Option<&[crate::ast::Spanned<Field>]> = None;
     match &t.kind {
-        TokenKind::ExecutionSet { kind, stages: list, max_entries } => {
+        TokenKind::ExecutionSet { kind, stages: list, max_entries, fallback } => {
             params.push(format!("kind: {}", names::EXECUTION_SET_KINDS.name(kind.node, RON)));
             params.push(format!("stages: {}", stages(list)));
             params.push(format!("max_entries: {}", max_entries.node));
+            if let Some(f) = fallback {
+                params.push(format!("fallback: {}", names::SET_FALLBACKS.name(f.node, RON)));
+            }
         }
         TokenKind::PushConstant { stages: list, offset, data, space } => {
             if *space == PushSpace::Constants {
@@ -188,6 +198,25 @@ fn print_kernel(o: &mut Lines, spanned: &Spanned<Kernel>, marks: &Marks) {
         o.line(3, format!("writes: Some({}),", quote(writes)), &[writes.span]);
     }
     o.close(2, "),", &[marks.get(of, Part::Close)]);
+}
+
+/// One shader on one line: `(stage: Vertex, source: "…", attributes: [(location: 0, binding: 0)]),`.
+/// The line prints the whole shader, so a comment anywhere inside it ends that line (or goes
+/// above it), as one inside a push-constant range or a token does.
+fn print_shader(o: &mut Lines, spanned: &Spanned<Shader>) {
+    let s = &spanned.node;
+    let stage = names::STAGES.name(s.stage.node, RON);
+    let mut text = format!("(stage: {stage}, source: {}", quote(&s.source));
+    if !s.attributes.is_empty() {
+        let attributes: Vec<String> = s
+            .attributes
+            .iter()
+            .map(|a| format!("(location: {}, binding: {})", a.location.node, a.binding.node))
+            .collect();
+        text.push_str(&format!(", attributes: [{}]", attributes.join(", ")));
+    }
+    text.push_str("),");
+    o.item(2, &s.doc, text, &[spanned.span]);
 }
 
 fn subgroup(req: SubgroupReq) -> String {

@@ -18,16 +18,18 @@ use super::docs::Docs;
 use super::lex;
 use super::limits::{self, Count};
 use super::SyntaxKind;
-use crate::ast::{GlslLayout, Kernel, Layout, Pipeline, PushConstantRange, Spanned, SubgroupReq};
+use crate::ast::{Attribute, GlslLayout, Kernel, Layout, Pipeline, PushConstantRange, Shader, Spanned, SubgroupReq};
 use dgcc_core::diag::Diagnostic;
 use dgcc_core::span::Span;
 
 pub(crate) use reader::out_of_range;
 
-const PIPELINE: &[&str] = &["name", "targets", "push_constants", "layouts", "kernels"];
+const PIPELINE: &[&str] = &["name", "targets", "push_constants", "layouts", "kernels", "shaders"];
 const RANGE: &[&str] = &["stages", "offset", "size"];
 const LAYOUT: &[&str] = &["name", "stages", "flags", "max_sequences", "glsl_layout", "stride", "align", "tokens"];
 const KERNEL: &[&str] = &["name", "source", "local_size", "subgroup", "writes"];
+const SHADER: &[&str] = &["stage", "source", "attributes"];
+const ATTRIBUTE: &[&str] = &["location", "binding"];
 
 /// Reads one RON description. The caller has checked the size and nesting limits.
 pub fn parse(source: &str, docs: &Docs) -> Result<Pipeline, Vec<Diagnostic>> {
@@ -79,7 +81,13 @@ impl<'s> Ron<'s, '_> {
             Some(raw) => self.targets(raw),
             None => Some(Vec::new()),
         };
-        for (key, list) in [("push_constants", List::Ranges), ("layouts", List::Layouts), ("kernels", List::Kernels)] {
+        let lists = [
+            ("push_constants", List::Ranges),
+            ("layouts", List::Layouts),
+            ("kernels", List::Kernels),
+            ("shaders", List::Shaders),
+        ];
+        for (key, list) in lists {
             if let Some(raw) = f.get(key) {
                 self.mark_list(Of::Pipeline, list, raw);
             }
@@ -100,6 +108,12 @@ impl<'s> Ron<'s, '_> {
             Some(raw) => self.each(raw, "a list of kernels `[( … ), …]`", Some(Count::Kernels), Self::kernel),
             None => Some(Vec::new()),
         };
+        let shaders = match f.get("shaders") {
+            Some(raw) => {
+                self.each(raw, "a list of shaders `[(stage: …, source: …), …]`", Some(Count::Shaders), Self::shader)
+            }
+            None => Some(Vec::new()),
+        };
         let mut targets = targets?;
         let targets_defaulted = targets.is_empty();
         if targets_defaulted {
@@ -113,6 +127,7 @@ impl<'s> Ron<'s, '_> {
             push_constants: push_constants?,
             layouts: layouts?,
             kernels: kernels?,
+            shaders: shaders?,
         })
     }
 
@@ -230,6 +245,36 @@ impl<'s> Ron<'s, '_> {
             Kernel { doc, name: name?, source: source?, local_size: local_size?, subgroup: subgroup?, writes: writes? },
             raw.span,
         ))
+    }
+
+    fn shader(&mut self, raw: Raw<'s>) -> Option<Spanned<Shader>> {
+        let s = self.r.structure(raw, "Shader", "a shader `(stage: Vertex, source: \"…\")`")?;
+        let attributes_key = s.entries.iter().find(|e| e.key == "attributes").map(|e| e.key_span);
+        let f = Fields::check(&mut self.r, s, SHADER, "a shader");
+        // RON prints a shader on one line, `.dgc` around its attributes: marked for the latter.
+        self.mark_item(Of::Item(raw.span), raw);
+        let stage = f.required(&mut self.r, "stage").and_then(|v| self.stage(v));
+        let source = f.required(&mut self.r, "source").and_then(|v| self.r.string(v));
+        let attributes = match f.get("attributes") {
+            Some(v) => self.each(v, "a list of attributes `[(location: N, binding: N), …]`", None, Self::attribute),
+            None => Some(Vec::new()),
+        };
+        if let (Some(stage), Some(key)) = (&stage, attributes_key) {
+            if stage.node != dgcc_core::stages::Stage::Vertex {
+                self.r.report(super::attributes_off_vertex(stage.node, key));
+                return None;
+            }
+        }
+        let doc = self.docs.above(raw.span.start);
+        Some(Spanned::new(Shader { doc, stage: stage?, source: source?, attributes: attributes? }, raw.span))
+    }
+
+    fn attribute(&mut self, raw: Raw<'s>) -> Option<Spanned<Attribute>> {
+        let s = self.r.structure(raw, "", "an attribute `(location: N, binding: N)`")?;
+        let f = Fields::check(&mut self.r, s, ATTRIBUTE, "an attribute");
+        let location = f.required(&mut self.r, "location").and_then(|v| self.r.number(v, "`location`"));
+        let binding = f.required(&mut self.r, "binding").and_then(|v| self.r.number(v, "`binding`"));
+        Some(Spanned::new(Attribute { location: location?, binding: binding? }, raw.span))
     }
 
     fn local_size(&mut self, raw: Raw<'s>) -> Option<Spanned<[u32; 3]>> {

@@ -21,7 +21,7 @@ use dgcc_core::span::Span;
 use dgcc_core::tokens::TokenType;
 
 const ACTION: &[&str] = &["name", "at"];
-const EXECUTION_SET: &[&str] = &["name", "at", "kind", "stages", "max_entries"];
+const EXECUTION_SET: &[&str] = &["name", "at", "kind", "stages", "max_entries", "fallback"];
 const PUSH_CONSTANT: &[&str] = &["name", "at", "stages", "offset", "fields", "size"];
 const SEQUENCE_INDEX: &[&str] = &["name", "at", "stages", "offset"];
 /// Push data has no stages to write: its range is VK_SHADER_STAGE_ALL (11333).
@@ -107,6 +107,11 @@ impl<'s> Ron<'s, '_> {
         Some(StageList { items: stages.into_iter().collect::<Option<_>>()?, span: raw.span })
     }
 
+    /// One stage: a shader's `stage`.
+    pub(super) fn stage(&mut self, raw: Raw<'s>) -> Option<Spanned<dgcc_core::stages::Stage>> {
+        self.enum_name(raw, &names::STAGES, "E0006", "stage")
+    }
+
     pub(super) fn flags(&mut self, raw: Raw<'s>) -> Option<Vec<Spanned<LayoutFlag>>> {
         let items = self.r.list(raw, "a list of flags `[UnorderedSequences, …]`")?;
         let flags: Vec<_> =
@@ -169,7 +174,15 @@ impl<'s> Ron<'s, '_> {
                 });
                 let stages = f.required(&mut self.r, "stages").and_then(|v| self.stages(v));
                 let max_entries = number(self, "max_entries");
-                Some(TokenKind::ExecutionSet { kind: set_kind?, stages: stages?, max_entries: max_entries? })
+                let fallback = match f.get("fallback") {
+                    Some(v) => Some(self.enum_name(v, &names::SET_FALLBACKS, "E0008", "execution set fallback")),
+                    None => None,
+                };
+                let fallback = match fallback {
+                    Some(parsed) => Some(parsed?),
+                    None => None,
+                };
+                Some(TokenKind::ExecutionSet { kind: set_kind?, stages: stages?, max_entries: max_entries?, fallback })
             }
             TokenType::PushConstant => {
                 let stages = f.required(&mut self.r, "stages").and_then(|v| self.stages(v));

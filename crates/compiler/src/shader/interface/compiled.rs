@@ -1,0 +1,342 @@
+//! The checks that need a shader compiled and reflected (feature `shaderc`), and the words and
+//! places of their diagnostics: in the shader file where its text says where, in the
+//! description for the tokens and ranges they disagree with.
+
+use super::compare::{self, Problem};
+use super::locate::{self, Places};
+use super::reflect::{self, Interface};
+use super::Source;
+use crate::ast::{self, Spanned, TokenKind};
+use dgcc_core::diag::{Diagnostic, SourceText};
+use dgcc_core::ir::Manifest;
+use dgcc_core::span::Span;
+use dgcc_core::stages::{Stage, StageMask};
+use std::borrow::Cow;
+use std::path::Path;
+use std::sync::Arc;
+
+/// The generated include a shader may `#include`, answered from the manifest being checked (as
+/// for the kernels).
+pub(super) struct Generated {
+    name: String,
+    text: Option<String>,
+}
+
+impl Generated {
+    pub(super) fn of(m: &Manifest) -> Generated {
+        Generated { name: crate::emit::Output::Glsl.file_name(&m.pipeline), text: crate::emit::glsl::emit(m).ok() }
+    }
+}
+
+fn kind(stage: Stage) -> shaderc::ShaderKind {
+    use shaderc::ShaderKind as K;
+    match stage {
+        Stage::Vertex => K::Vertex,
+        Stage::TessControl => K::TessControl,
+        Stage::TessEval => K::TessEvaluation,
+        Stage::Geometry => K::Geometry,
+        Stage::Fragment => K::Fragment,
+        Stage::Compute => K::Compute,
+        Stage::Task => K::Task,
+        Stage::Mesh => K::Mesh,
+        Stage::RayGen => K::RayGeneration,
+        Stage::AnyHit => K::AnyHit,
+        Stage::ClosestHit => K::ClosestHit,
+        Stage::Miss => K::Miss,
+        Stage::Intersection => K::Intersection,
+        Stage::Callable => K::Callable,
+    }
+}
+
+/// One shader, read: compile it (GLSL), reflect it, and compare it with every layout of its
+/// stage.
+pub(super) fn check(
+    path: &Path,
+    source: &Source,
+    shader: &Spanned<ast::Shader>,
+    pipeline: &ast::Pipeline,
+    manifest: &Manifest,
+    generated: &Generated,
+    out: &mut Vec<Diagnostic>,
+) {
+    let stage = shader.stage.node;
+    let (words, file): (Cow<[u32]>, _) = match source {
+        Source::Spirv(words) => (Cow::Borrowed(words), None),
+        Source::Glsl(file) => {
+            match crate::shader::compile::compile(
+                path,
+                &file.text,
+                kind(stage),
+                &generated.name,
+                generated.text.as_deref(),
+            ) {
+                Ok(words) => (Cow::Owned(words), Some(file.clone())),
+                Err(messages) => {
+                    out.push(compile_error(shader, file, messages));
+                    return;
+                }
+            }
+        }
+    };
+    let cannot_reflect = |why: String| {
+        Diagnostic::new("W0511", format!("cannot reflect the SPIR-V of the {} shader", stage.name()))
+            .primary(shader.source.span, "not compared with the layouts")
+            .note(why)
+    };
+    let Some(naga_stage) = reflect::naga_stage(stage) else {
+        out.push(cannot_reflect(format!("naga reads no {} entry points", stage.name())));
+        return;
+    };
+    let module = match reflect::parse(&words) {
+        Ok(m) => m,
+        Err(e) => {
+            out.push(cannot_reflect(format!("naga: {e}")));
+            return;
+        }
+    };
+    let Some(interface) = reflect::interface(&module, naga_stage) else {
+        out.push(
+            Diagnostic::new("E0588", format!("the module has no entry point `main` of the {} stage", stage.name()))
+                .primary(shader.source.span, format!("named as the {} shader", stage.name()))
+                .note("help: correct the entry's `stage`, or build the module for that stage"),
+        );
+        return;
+    };
+    let places = file.map(|f| {
+        let p = locate::places(&f.text);
+        (f, p)
+    });
+    let ctx = Ctx { shader, stage, places, interface: &interface, pipeline, manifest };
+    if let Some(p) = compare::range_problem(&interface, stage, &manifest.push_constants) {
+        out.push(ctx.diagnostic(&p, None));
+    }
+    let attributes: Vec<(u32, u32)> = shader.attributes.iter().map(|a| (a.location.node, a.binding.node)).collect();
+    for (i, layout) in manifest.layouts.iter().enumerate() {
+        if !StageMask(layout.shader_stages).has(stage) {
+            continue;
+        }
+        let mut problems = compare::push_problems(&interface, layout);
+        if stage == Stage::Vertex {
+            problems.extend(compare::binding_problems(&interface, layout, &attributes));
+        }
+        out.extend(problems.iter().map(|p| ctx.diagnostic(p, Some(i))));
+    }
+}
+
+/// E0588 from shaderc's messages, at the first error's line when it is in the shader itself.
+fn compile_error(shader: &Spanned<ast::Shader>, file: &Arc<SourceText>, messages: Vec<String>) -> Diagnostic {
+    let stage = shader.stage.node.name();
+    let line = messages.iter().find_map(|m| {
+        let rest = m.strip_prefix(file.name.as_str())?.strip_prefix(':')?;
+        rest.split(':').next()?.parse::<usize>().ok()
+    });
+    let mut d = Diagnostic::new("E0588", format!("the {stage} shader does not compile"));
+    d = match line.and_then(|l| line_span(&file.text, l)) {
+        Some(span) => d
+            .primary_in(file, span, "the first error")
+            .secondary(shader.source.span, format!("compiled with shaderc as the {stage} stage")),
+        None => d.primary(shader.source.span, format!("compiled with shaderc as the {stage} stage")),
+    };
+    messages.into_iter().fold(d, Diagnostic::note)
+}
+
+/// The text of 1-based line `line`, without its indentation.
+fn line_span(text: &str, line: usize) -> Option<Span> {
+    let start: usize = text.split_inclusive('\n').take(line.checked_sub(1)?).map(str::len).sum();
+    let rest = text.get(start..)?;
+    let body = rest.split('\n').next()?.trim_end();
+    let indent = body.len() - body.trim_start().len();
+    (start < text.len()).then(|| Span::new(start + indent, start + body.len()))
+}
+
+/// What the diagnostics of one shader need to say where things are.
+struct Ctx<'a> {
+    shader: &'a Spanned<ast::Shader>,
+    stage: Stage,
+    places: Option<(Arc<SourceText>, Places)>,
+    interface: &'a Interface,
+    pipeline: &'a ast::Pipeline,
+    manifest: &'a Manifest,
+}
+
+impl Ctx<'_> {
+    /// `d` with its primary label in the shader file at `place`, or at the description's
+    /// `source` when the shader's text has no such place (SPIR-V, a macro, an include).
+    fn in_shader(&self, d: Diagnostic, place: impl FnOnce(&Places) -> Option<Span>, message: String) -> Diagnostic {
+        match &self.places {
+            Some((file, places)) => match place(places) {
+                Some(span) => d.primary_in(file, span, message),
+                None => d.primary(self.shader.source.span, format!("{message}, in this shader")),
+            },
+            None => d.primary(self.shader.source.span, format!("{message}, in this shader")),
+        }
+    }
+
+    /// The manifest's name of token `token` of layout `layout`.
+    fn token_name(&self, layout: usize, token: usize) -> &str {
+        self.manifest.layouts.get(layout).and_then(|l| l.tokens.get(token)).map_or("", |t| t.name.as_str())
+    }
+
+    /// The description's span of token `token` of layout `layout` (its field `field`, its
+    /// binding for a vertex buffer), or of the layout when the AST and the manifest disagree.
+    fn token_span(&self, layout: usize, token: usize, field: Option<usize>) -> Span {
+        let Some(l) = self.pipeline.layouts.get(layout) else { return self.shader.source.span };
+        match l.tokens.get(token).filter(|t| t.field_name() == self.token_name(layout, token)) {
+            Some(t) => match (&t.kind, field) {
+                (TokenKind::VertexBuffer { binding }, _) => binding.span,
+                (TokenKind::PushConstant { data: ast::PushData::Fields(fields), .. }, Some(k)) => {
+                    fields.get(k).map_or(t.span, |f| f.span)
+                }
+                _ => t.span,
+            },
+            None => l.name.span,
+        }
+    }
+
+    /// The diagnostic of problem `p`, found in layout `layout_index` (`None` for the
+    /// problems of the shader alone).
+    fn diagnostic(&self, p: &Problem, layout_index: Option<usize>) -> Diagnostic {
+        let stage = self.stage.name();
+        let layout = layout_index.and_then(|i| self.pipeline.layouts.get(i));
+        let layout_index = layout_index.unwrap_or(usize::MAX);
+        let layout_name = layout.map_or("", |l| l.name.node.as_str());
+        match p {
+            Problem::Misplaced { member, written } => {
+                let m = &self.interface.push[*member];
+                let (me, we) = (m.offset + m.size, written.end);
+                let same_bytes = m.offset == written.start && me == we;
+                let message = if same_bytes {
+                    format!(
+                        "the {stage} shader reads `{}` as `{}`, where `{layout_name}` writes `{}` as `{}`",
+                        m.name, m.glsl, written.name, written.glsl
+                    )
+                } else {
+                    format!(
+                        "the {stage} shader reads `{}` at push-constant bytes {}..{me}, where `{layout_name}` writes `{}` at bytes {}..{we}",
+                        m.name, m.offset, written.name, written.start
+                    )
+                };
+                let help = if same_bytes {
+                    format!("help: declare `{}` as `{}`, as the token writes it", m.name, written.glsl)
+                } else {
+                    format!(
+                        "help: declare `{}` at `layout(offset = {})` with a {}-byte type, as the token writes it",
+                        m.name,
+                        written.start,
+                        we - written.start
+                    )
+                };
+                let d = self.in_shader(
+                    Diagnostic::new("E0585", message),
+                    |p| p.member(&m.name),
+                    format!("`{} {}` at bytes {}..{me}", m.glsl, m.name, m.offset),
+                );
+                d.secondary(
+                    self.token_span(layout_index, written.token, written.field),
+                    format!("`{} {}` at bytes {}..{we}", written.glsl, written.name, written.start),
+                )
+                .note(help)
+            }
+            Problem::OutsideRange { start, end, range } => {
+                let (message, help) = match range {
+                    Some(r) => (
+                        format!(
+                            "the {stage} shader's push_constant block (bytes {start}..{end}) is not inside the pipeline's push-constant range for {stage} (bytes {}..{})",
+                            r.offset,
+                            r.offset + r.size
+                        ),
+                        format!(
+                            "help: make the range cover bytes {}..{}, or shrink the block",
+                            r.offset.min(*start),
+                            (r.offset + r.size).max(*end)
+                        ),
+                    ),
+                    None => (
+                        format!("the {stage} shader declares a push_constant block, but no push-constant range of the pipeline includes {stage}"),
+                        format!("help: add {stage} to the `stages` of the range that holds bytes {start}..{end}, or add a range"),
+                    ),
+                };
+                let d = self.in_shader(Diagnostic::new("E0586", message), |p| p.block, format!("bytes {start}..{end}"));
+                let range_span = self.pipeline.push_constants.iter().find(|r| r.node.stages.mask().has(self.stage));
+                match range_span {
+                    Some(r) => d.secondary(r.span, format!("the range for {stage}")),
+                    None => d,
+                }
+                .note(help)
+            }
+            Problem::Unwritten { member, start, end } => {
+                let m = &self.interface.push[*member];
+                let d = self.in_shader(
+                    Diagnostic::new(
+                        "W0508",
+                        format!(
+                            "the {stage} shader reads `{}` (push-constant bytes {start}..{end}), which no token of `{layout_name}` writes",
+                            m.name
+                        ),
+                    ),
+                    |p| p.member(&m.name),
+                    format!("read here, bytes {start}..{end}"),
+                );
+                let d = match layout {
+                    Some(l) => d.secondary(l.name.span, "no token of this layout writes those bytes"),
+                    None => d,
+                };
+                d.note(format!(
+                    "the application must push them with vkCmdPushConstants before executing `{layout_name}`; every sequence then reads the same value"
+                ))
+                .note(format!("help: add a field for `{}` to a push-constant token of `{layout_name}` if it changes per sequence", m.name))
+            }
+            Problem::UnreadBinding { token, binding } => {
+                let name = self.token_name(layout_index, *token);
+                let d = Diagnostic::new(
+                    "W0509",
+                    format!(
+                        "`{name}` binds vertex buffer binding {binding}, which the vertex shader reads nothing from"
+                    ),
+                )
+                .primary(self.token_span(layout_index, *token, None), format!("binding {binding}"));
+                let read: Vec<String> = self
+                    .interface
+                    .inputs
+                    .iter()
+                    .filter_map(|i| {
+                        let a = self.shader.attributes.iter().find(|a| a.location.node == i.location)?;
+                        Some(format!("location {} reads binding {}", i.location, a.binding.node))
+                    })
+                    .collect();
+                let first_input = self.interface.inputs.first().map(|i| i.location);
+                let input_place = self
+                    .places
+                    .as_ref()
+                    .zip(first_input)
+                    .and_then(|((file, places), l)| places.input(l).map(|span| (file, span)));
+                let d = match (input_place, first_input) {
+                    (Some((file, span)), _) => d.secondary_in(file, span, "the shader's vertex inputs"),
+                    (None, None) => d.secondary(self.shader.source.span, "this vertex shader has no vertex inputs"),
+                    (None, Some(_)) => d.secondary(self.shader.source.span, "this vertex shader's inputs"),
+                };
+                let d = if read.is_empty() { d } else { d.note(format!("the attributes say: {}", read.join(", "))) };
+                d.note("help: bind a binding the shader reads, or drop the token")
+            }
+            Problem::UnboundBinding { input, binding } => {
+                let i = &self.interface.inputs[*input];
+                let d = self.in_shader(
+                    Diagnostic::new(
+                        "N0501",
+                        format!(
+                            "the vertex shader reads binding {binding} through `{}` (location {}), which no token of `{layout_name}` binds",
+                            i.name, i.location
+                        ),
+                    ),
+                    |p| p.input(i.location),
+                    format!("location {}, binding {binding}", i.location),
+                );
+                let d = match self.shader.attributes.iter().find(|a| a.location.node == i.location) {
+                    Some(a) => d.secondary(a.span, format!("location {} reads binding {binding}", i.location)),
+                    None => d,
+                };
+                d.note("the application binds it before executing (vkCmdBindVertexBuffers2): every sequence reads the same buffer there")
+            }
+        }
+    }
+}

@@ -1,0 +1,155 @@
+//! Materials never depend on how they are drawn: with 1, 4 and 16 materials (each its own
+//! pipeline), every mode and way of changing pipelines — dgc through an execution set, sorted
+//! first, or binned (one execute per material: the path a device without graphics pipeline
+//! binding takes, forced here), mdi binned, the CPU loop in object order and sorted — draws the
+//! same pixels frame by frame, with frustum and occlusion culling. The pipelines differ
+//! visibly (16 materials give another picture than 1), and the execution set, not the shaders,
+//! picks what a sequence draws with: swapping two entries changes exactly the pixels of the
+//! objects of those two materials. Bad material options are refused with a clear message.
+
+#[path = "runtime/common.rs"]
+mod common;
+
+use dgcc_cli::scene::{
+    builtin_manifest, run_on, world, Bind, Culling, DgcMaterials, MaterialDraw, Mode, RunOptions, RunReport,
+};
+
+/// A small city: 1,200 objects, 3 frames with a cut at frame 2, 160×96.
+fn options(mode: Mode, culling: Culling, materials: u32) -> RunOptions {
+    RunOptions {
+        mode,
+        culling,
+        materials,
+        objects: 1200,
+        frames: 3,
+        cut_every: 2,
+        width: 160,
+        height: 96,
+        capture_frames: true,
+        ..RunOptions::default()
+    }
+}
+
+fn run_ok(gpu: &common::Gpu, o: &RunOptions) -> RunReport {
+    let what = format!(
+        "{} mode, culling {}, {} materials, {:?}, sorted {}",
+        o.mode.name(),
+        o.culling.name(),
+        o.materials,
+        o.dgc_materials,
+        o.sort_materials
+    );
+    run_on(gpu, &builtin_manifest(), o).unwrap_or_else(|e| panic!("{what}: {e}"))
+}
+
+fn images(r: &RunReport) -> Vec<&[u8]> {
+    r.frames.iter().map(|f| f.image.as_ref().expect("captured").rgba.as_slice()).collect()
+}
+
+/// Every way of drawing `materials` materials, with what it must report.
+fn ways(culling: Culling, materials: u32) -> Vec<(RunOptions, MaterialDraw)> {
+    let several = materials > 1;
+    let mut out = vec![];
+    let plain = |mode| options(mode, culling, materials);
+    let one = MaterialDraw::OnePipeline;
+    out.push((plain(Mode::Dgc), if several { MaterialDraw::Set } else { one }));
+    out.push((plain(Mode::Mdi), if several { MaterialDraw::Binned } else { one }));
+    if several {
+        out.push((RunOptions { sort_materials: true, ..plain(Mode::Dgc) }, MaterialDraw::SortedSet));
+        out.push((RunOptions { dgc_materials: DgcMaterials::Binned, ..plain(Mode::Dgc) }, MaterialDraw::Binned));
+    }
+    if culling != Culling::Occlusion {
+        out.push((plain(Mode::Cpu), if several { MaterialDraw::BindOnChange } else { one }));
+        if several {
+            out.push((RunOptions { sort_materials: true, ..plain(Mode::Cpu) }, MaterialDraw::BindOnChange));
+        }
+    }
+    out
+}
+
+#[test]
+fn every_mode_and_binding_draws_the_same_pixels_with_1_4_and_16_materials() {
+    let Some(gpu) = common::gpu("every_mode_and_binding_draws_the_same_pixels_with_1_4_and_16_materials") else {
+        return;
+    };
+    let mut pictures = vec![];
+    for materials in [1, 4, 16] {
+        for culling in [Culling::Frustum, Culling::Occlusion] {
+            let mut reference: Option<RunReport> = None;
+            for (o, how) in ways(culling, materials) {
+                let r = run_ok(&gpu, &o);
+                let what =
+                    format!("{} ({}), culling {}, {materials} materials", o.mode.name(), how.name(), culling.name());
+                assert_eq!(r.material_draw, how, "{what}: drew another way");
+                assert_eq!(r.materials, materials);
+                assert!(r.frames.iter().all(|f| f.draws > 0), "{what}: a frame drew nothing");
+                if let Some(m) = r.frames.iter().find_map(|f| f.passes.bin_ms) {
+                    assert!(matches!(how, MaterialDraw::Binned | MaterialDraw::SortedSet) && m >= 0.0, "{what}");
+                }
+                match &reference {
+                    None => reference = Some(r),
+                    Some(reference) => {
+                        for (f, (a, b)) in images(reference).iter().zip(images(&r)).enumerate() {
+                            let differ = a.chunks(4).zip(b.chunks(4)).filter(|(x, y)| x != y).count();
+                            assert_eq!(differ, 0, "{what}, frame {f}: {differ} pixels differ from dgc's");
+                        }
+                    }
+                }
+            }
+            if culling == Culling::Frustum {
+                pictures.push(images(reference.as_ref().expect("ran")).concat());
+            }
+        }
+    }
+    // The materials are real: more of them change what the frames look like.
+    assert_ne!(pictures[0], pictures[1], "4 materials look like 1");
+    assert_ne!(pictures[1], pictures[2], "16 materials look like 4");
+}
+
+#[test]
+fn swapping_two_entries_of_the_execution_set_changes_exactly_their_objects() {
+    let Some(gpu) = common::gpu("swapping_two_entries_of_the_execution_set_changes_exactly_their_objects") else {
+        return;
+    };
+    // Materials 4 and 7 (opaque and emissive) shade differently but cover the same pixels, so
+    // the object-id image stays and every changed pixel belongs to an object of one of them.
+    let base = RunOptions { object_ids: true, ..options(Mode::Dgc, Culling::Frustum, 8) };
+    let plain = run_ok(&gpu, &base);
+    let swapped = run_ok(&gpu, &RunOptions { swap_set_entries: Some((4, 7)), ..base.clone() });
+    assert_eq!(swapped.material_draw, MaterialDraw::Set);
+    let mut objects = world::objects(base.scene, base.objects, base.seed);
+    world::assign_materials(&mut objects, base.materials);
+    let mut changed = 0;
+    for (f, (a, b)) in plain.frames.iter().zip(&swapped.frames).enumerate() {
+        let (ia, ib) = (a.image.as_ref().expect("captured"), b.image.as_ref().expect("captured"));
+        let (da, db) = (a.ids.as_ref().expect("ids"), b.ids.as_ref().expect("ids"));
+        assert_eq!(da, db, "frame {f}: swapping shading pipelines moved an object");
+        for (p, (x, y)) in ia.rgba.chunks(4).zip(ib.rgba.chunks(4)).enumerate() {
+            if x != y {
+                changed += 1;
+                let owner = da[p].checked_sub(1).expect("a changed pixel belongs to an object");
+                let m = world::material_of(&objects[owner as usize]);
+                assert!(m == 4 || m == 7, "frame {f}, pixel {p}: object {owner} of material {m} changed");
+            }
+        }
+    }
+    assert!(changed > 100, "swapping entries 4 and 7 changed only {changed} pixels");
+}
+
+#[test]
+fn material_options_the_run_cannot_honour_are_refused() {
+    let Some(gpu) = common::gpu("material_options_the_run_cannot_honour_are_refused") else {
+        return;
+    };
+    let refused = |o: RunOptions, says: &str| {
+        let e = run_on(&gpu, &builtin_manifest(), &o).err().map(|e| e.to_string()).unwrap_or_default();
+        assert!(e.contains(says), "expected a refusal saying `{says}`, got `{e}`");
+    };
+    let o = |mode, materials| options(mode, Culling::Frustum, materials);
+    refused(o(Mode::Dgc, 17), "--materials 17 is outside 1..=16");
+    refused(o(Mode::Dgc, 0), "--materials 0 is outside 1..=16");
+    refused(RunOptions { sort_materials: true, ..o(Mode::Mdi, 4) }, "bins the stream by material anyway");
+    refused(RunOptions { sort_materials: true, ..o(Mode::Dgc, 1) }, "give --materials 2 or more");
+    refused(RunOptions { dgc_materials: DgcMaterials::Set, ..o(Mode::Mdi, 4) }, "it needs --mode dgc");
+    refused(RunOptions { bind: Bind::ShaderObjects, ..o(Mode::Cpu, 4) }, "it needs --mode dgc");
+}
