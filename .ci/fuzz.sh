@@ -18,7 +18,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(ron dgc profile_json pipeline manifest kernel_lint names emit_compile)
+[ ${#targets[@]} -gt 0 ] || targets=(ron dgc profile_json pipeline manifest kernel_lint names emit_compile fmt)
 target_dir=${DGCC_FUZZ_TARGET_DIR:-fuzz/target}
 
 command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked
@@ -37,7 +37,7 @@ cargo "${toolchain[@]}" fuzz build "${flags[@]}" 2>&1 | tail -n 3
 
 dict_for() {
   case $1 in
-    ron|pipeline) echo "-dict=fuzz/dict/ron.dict" ;;
+    ron|pipeline|fmt) echo "-dict=fuzz/dict/ron.dict" ;;
     profile_json) echo "-dict=fuzz/dict/json.dict" ;;
     manifest) echo "-dict=fuzz/dict/manifest.dict" ;;
     kernel_lint) echo "-dict=fuzz/dict/glsl.dict" ;;

@@ -16,6 +16,7 @@ mod tools;
 
 use dgcc::emit::{self, names, Output};
 use dgcc::ir::{CompiledLayout, Manifest, TokenType};
+use dgcc::names::plan;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -386,8 +387,9 @@ fn c_program(m: &Manifest, header: &str) -> (String, String) {
     let mut expect = String::new();
     src.push_str("#ifdef DGCC_EXT_DGC_FALLBACK\n    printf(\"fallback\\n\");\n#endif\n");
     for l in &m.layouts {
-        let r = format!("{}Record", names::camel(&l.name));
-        let s = names::snake(&l.name);
+        // Every C name of a layout starts with the pipeline's.
+        let r = plan::c_record_type(&m.pipeline, &l.name);
+        let s = plan::c_lower(&m.pipeline, &l.name);
         writeln!(src, "    printf(\"{r} %zu\\n\", sizeof({r}));").unwrap();
         writeln!(expect, "{r} {}", l.stride).unwrap();
         for mem in &l.record {
@@ -402,7 +404,7 @@ fn c_program(m: &Manifest, header: &str) -> (String, String) {
             src,
             "    {{\n        DgccRecordState st = dgcc_record_state_unknown();\n        {u}_ASSERT_RECORD(&st);\n        printf(\"record %d\", {s}_check_record(&st) == NULL);\n        st.inside_render_pass = {};\n        printf(\" %.5s\\n\", {s}_check_record(&st));\n    }}",
             u8::from(!draws),
-            u = names::screaming(&l.name)
+            u = plan::c_upper(&m.pipeline, &l.name)
         )
         .unwrap();
         writeln!(expect, "record 1 E0901").unwrap();
@@ -522,7 +524,7 @@ fn two_headers_and_two_includes_coexist_in_one_translation_unit() {
         std::fs::write(dir.join(Output::C.file_name(&m.pipeline)), emit::c::emit(m).unwrap()).unwrap();
     }
     let file = dir.join("two.c");
-    std::fs::write(&file, "#include \"scene.h\"\n#include \"compute.h\"\n#include \"scene.h\"\nint main(void) { return (int)(SCENE_DRAW_STRIDE + SIMULATE_STRIDE) - 272; }\n").unwrap();
+    std::fs::write(&file, "#include \"scene.h\"\n#include \"compute.h\"\n#include \"scene.h\"\nint main(void) { return (int)(SCENE_SCENE_DRAW_STRIDE + COMPUTE_SIMULATE_STRIDE) - 272; }\n").unwrap();
     let exe = dir.join("two");
     tools::run(
         Command::new("gcc")
@@ -533,6 +535,53 @@ fn two_headers_and_two_includes_coexist_in_one_translation_unit() {
             .arg(&exe),
     );
     tools::run(&mut Command::new(&exe));
+}
+
+#[test]
+fn headers_of_two_pipelines_with_the_same_layout_and_kernel_names_compile_in_one_translation_unit() {
+    let test = "two_pipelines_share_names";
+    let (Some(_), Some(_)) = (tools::tool("gcc", test), tools::tool("g++", test)) else { return };
+    let Some(include) = tools::vulkan_headers("DGCC_OLD_VULKAN_HEADERS", "/usr/include", false, test) else {
+        return;
+    };
+    let dir = tools::scratch("c-shared-names");
+    // The scene pipeline and a copy of it under another name: layout `SceneDraw` and kernel
+    // `cull` in both (this used to be `redefinition of struct SceneDrawRecord` and of
+    // `CULL_LOCAL_SIZE_X`).
+    let main = fixture("scene");
+    let mut shadow = main.clone();
+    shadow.pipeline = "shadow".into();
+    assert!(!main.kernels.is_empty() && main.layouts.iter().any(|l| l.name == "SceneDraw"));
+    for m in [&main, &shadow] {
+        std::fs::write(dir.join(Output::C.file_name(&m.pipeline)), emit::c::emit(m).unwrap()).unwrap();
+    }
+    // The GLSL keeps its names: it is one shader's.
+    assert!(emit::glsl::emit(&main).unwrap().contains("struct SceneDrawRecord {"));
+    let src = "#include \"scene.h\"\n#include \"shadow.h\"\n\
+int main(void) {\n\
+    SceneSceneDrawRecord a;\n\
+    ShadowSceneDrawRecord b;\n\
+    VkIndirectCommandsLayoutCreateInfoEXT x = scene_scene_draw_create_info(VK_NULL_HANDLE);\n\
+    VkIndirectCommandsLayoutCreateInfoEXT y = shadow_scene_draw_create_info(VK_NULL_HANDLE);\n\
+    (void)a; (void)b;\n\
+    return (int)(x.indirectStride != y.indirectStride) + (int)(SCENE_CULL_LOCAL_SIZE_X != SHADOW_CULL_LOCAL_SIZE_X)\n\
+        + (int)(sizeof a != SCENE_SCENE_DRAW_STRIDE);\n\
+}\n";
+    for (compiler, std, ext) in [("gcc", "-std=c11", "c"), ("g++", "-std=c++17", "cpp")] {
+        let file = dir.join(format!("both.{ext}"));
+        std::fs::write(&file, src).unwrap();
+        let exe = dir.join(format!("both-{ext}"));
+        tools::run(
+            Command::new(compiler)
+                .args([std, "-Wall", "-Wextra", "-Werror", "-pedantic"])
+                .arg(format!("-I{}", include.display()))
+                .arg(format!("-I{}", dir.display()))
+                .arg(&file)
+                .arg("-o")
+                .arg(&exe),
+        );
+        tools::run(&mut Command::new(&exe));
+    }
 }
 
 /// The generated Rust (and the manifest it was generated from) committed under

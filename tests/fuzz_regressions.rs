@@ -115,6 +115,20 @@ fn names_inputs() {
 }
 
 #[test]
+fn fmt_inputs() {
+    check_target("fmt", entry::fmt, 0);
+    // Every fixture with comments, read in both syntaxes, formatted and converted.
+    for file in ["tests/fmt/comments.ron", "tests/fmt/comments.dgc", "tests/syntax/scene.ron", "tests/syntax/scene.dgc"]
+    {
+        let text = std::fs::read(Path::new(env!("DGCC_CHECKOUT")).join(file)).unwrap();
+        let syntax = u8::from(file.ends_with(".dgc"));
+        for selector in [syntax, syntax | 2] {
+            entry::fmt(&[&[selector][..], &text].concat());
+        }
+    }
+}
+
+#[test]
 fn manifest_inputs() {
     check_target("manifest", entry::manifest, 0);
 }

@@ -351,19 +351,92 @@ fn fmt_never_drops_comments_or_writes_one_syntax_into_the_other() {
     let dir = scratch("fmt");
     let src = "pipeline p {\n    // the layout\n    layout L [vertex] {\n        max_sequences 4; // four\n        draw d;\n    }\n}\n";
     std::fs::write(dir.join("f.dgc"), src).unwrap();
-    let o = dgcc_in(&dir, &["fmt", "f.dgc", "-o", "f.dgc"]);
-    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
-    assert!(text(&o).contains("line 4"), "{}", text(&o));
-    assert_eq!(std::fs::read_to_string(dir.join("f.dgc")).unwrap(), src, "the file is untouched");
-    let o = dgcc_in(&dir, &["fmt", "f.dgc", "--to", "ron", "-o", "f.dgc", "--drop-comments"]);
+    let o = dgcc_in(&dir, &["fmt", "f.dgc", "--to", "ron", "-o", "f.dgc"]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert_eq!(std::fs::read_to_string(dir.join("f.dgc")).unwrap(), src);
     assert!(!String::from_utf8_lossy(&o.stderr).contains('\u{1b}'), "no colour on a pipe");
-    // --check: exit 1 when not formatted, 0 after formatting.
+    // --check: exit 1 when not formatted and nothing written, 0 after formatting in place,
+    // which keeps both comments (the trailing one used to be refused, or dropped).
     assert_eq!(dgcc_in(&dir, &["fmt", "f.dgc", "--check"]).status.code(), Some(1));
-    assert!(dgcc_in(&dir, &["fmt", "f.dgc", "-o", "f.dgc", "--drop-comments"]).status.success());
+    assert_eq!(std::fs::read_to_string(dir.join("f.dgc")).unwrap(), src);
+    let o = dgcc_in(&dir, &["fmt", "f.dgc"]);
+    assert!(o.status.success(), "{}", text(&o));
     assert!(dgcc_in(&dir, &["fmt", "f.dgc", "--check"]).status.success());
-    assert!(std::fs::read_to_string(dir.join("f.dgc")).unwrap().contains("// the layout"));
+    let formatted = std::fs::read_to_string(dir.join("f.dgc")).unwrap();
+    assert!(formatted.contains("    // the layout\n    layout L") && formatted.contains("max_sequences 4; // four\n"));
+    // --drop-comments still drops what is not a doc comment.
+    let o = dgcc_in(&dir, &["fmt", "f.dgc", "--drop-comments"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let dropped = std::fs::read_to_string(dir.join("f.dgc")).unwrap();
+    assert!(dropped.contains("// the layout") && !dropped.contains("// four"), "{dropped}");
+}
+
+// ---- 8: text encodings ---------------------------------------------------------------------
+
+/// The `line`/`column` of each JSON diagnostic `dgcc check` prints for `file`.
+fn json_positions(dir: &Path, file: &str) -> Vec<(String, u64, u64)> {
+    let o = dgcc_in(dir, &["check", file, "--message-format", "json"]);
+    String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|v| v["severity"] == "error")
+        .map(|v| {
+            (
+                v["code"].as_str().unwrap_or("").to_string(),
+                v["line"].as_u64().unwrap_or(0),
+                v["column"].as_u64().unwrap_or(0),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_byte_order_mark_is_accepted_and_diagnostics_point_where_they_did_without_it() {
+    let dir = scratch("bom");
+    let good = pipeline("p", &[("A", "Draw")], &[]);
+    let bad = good.replace("max_sequences: 64", "max_sequences: 64, stride: Some(3)");
+    for (name, src) in [("good", &good), ("bad", &bad)] {
+        std::fs::write(dir.join(format!("{name}.ron")), src).unwrap();
+        std::fs::write(dir.join(format!("bom_{name}.ron")), format!("\u{feff}{src}")).unwrap();
+    }
+    let with = dgcc_in(&dir, &["compile", "bom_good.ron", "--out-dir", "with"]);
+    assert!(with.status.success(), "{}", text(&with));
+    assert!(dgcc_in(&dir, &["compile", "good.ron", "--out-dir", "without"]).status.success());
+    for f in ["p.rs", "p.h", "p.glsl", "p.dgc.json"] {
+        assert_eq!(
+            std::fs::read(dir.join("with").join(f)).unwrap(),
+            std::fs::read(dir.join("without").join(f)).unwrap(),
+            "{f}"
+        );
+    }
+    let (plain, bom) = (json_positions(&dir, "bad.ron"), json_positions(&dir, "bom_bad.ron"));
+    assert!(!plain.is_empty());
+    assert_eq!(bom, plain, "a BOM moves no diagnostic");
+    // The .dgc language too.
+    std::fs::write(
+        dir.join("bom.dgc"),
+        "\u{feff}// doc\npipeline p { layout L [vertex] { max_sequences 4; draw; } }\n",
+    )
+    .unwrap();
+    let o = dgcc_in(&dir, &["check", "bom.dgc"]);
+    assert!(o.status.success(), "{}", text(&o));
+}
+
+#[test]
+fn invalid_utf8_is_reported_at_the_line_and_column_of_the_first_bad_byte() {
+    let dir = scratch("utf8");
+    let mut bytes = pipeline("p", &[("A", "Draw")], &[]).into_bytes();
+    // Line 3 is `    targets: ["lavapipe"],`: the `l` of lavapipe (column 16) becomes 0xFF.
+    let line3 = bytes.iter().enumerate().filter(|(_, b)| **b == b'\n').nth(1).unwrap().0 + 1;
+    assert_eq!(bytes[line3 + 15], b'l');
+    bytes[line3 + 15] = 0xFF;
+    std::fs::write(dir.join("u.ron"), &bytes).unwrap();
+    assert_eq!(json_positions(&dir, "u.ron"), vec![("E0018".to_string(), 3, 16)]);
+    let o = dgcc_in(&dir, &["check", "u.ron"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o).contains("u.ron:3:16") && text(&o).contains("line 3, column 16"), "{}", text(&o));
+    let o = dgcc_in(&dir, &["fmt", "u.ron"]);
+    assert!(text(&o).contains("u.ron:3:16"), "{}", text(&o));
 }
 
 // ---- 7 and 9: the command line's bounds -----------------------------------------------------

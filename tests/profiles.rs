@@ -199,6 +199,22 @@ fn broken_files_give_clear_errors_with_the_path() {
 }
 
 #[test]
+fn a_key_given_twice_in_one_object_is_refused_with_both_positions() {
+    // serde_json kept the second `maxIndirectSequenceCount` (1024) without a word.
+    let err = load_err("broken-duplicate-key.json");
+    let want = "broken-duplicate-key.json:117:6: the key \"maxIndirectSequenceCount\" is given twice in one object (first at 116:6)";
+    assert!(err.contains(want), "{err}");
+    // The files dgcc reads in the wild have none.
+    for e in std::fs::read_dir(fixture("")).unwrap() {
+        let p = e.unwrap().path();
+        let name = p.file_name().unwrap().to_string_lossy().into_owned();
+        if name.ends_with(".json") && !name.starts_with("broken-") {
+            load(&name);
+        }
+    }
+}
+
+#[test]
 fn unreadable_files_name_the_path() {
     let err = json::load_file(&fixture("no-such-profile.json")).unwrap_err();
     assert!(err.contains("no-such-profile.json") && err.contains("cannot read"), "{err}");

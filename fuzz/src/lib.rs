@@ -6,6 +6,8 @@
 //! *any* input — beyond "does not panic":
 //! - profile files: whatever loads can be written in the probe format and reads back the same;
 //! - front ends: whatever parses prints in the same syntax and parses back to an equal AST;
+//! - the formatter: whatever parses formats in either syntax with every comment kept, to the
+//!   same pipeline, and formatting that again changes nothing;
 //! - the pipeline: every diagnostic has a registered code and renders (human and JSON) against
 //!   the source; a compilation with errors has no manifest; a manifest survives its own JSON,
 //!   prints in every output (the emitted JSON being the manifest itself), and the description
@@ -85,6 +87,27 @@ mod compiler {
             Ok(again) => assert!(again == pipeline, "printing and parsing again changed the pipeline:\n{printed}"),
             Err(d) => panic!("the printed description does not parse: {d:?}\n{printed}"),
         }
+    }
+
+    /// The formatter (`dgcc fmt`): the first byte picks the syntax read (bit 0: `.ron`/`.dgc`)
+    /// and whether to convert (bit 1). Whatever parses formats: `syntax::format` itself refuses
+    /// a result that parses to another pipeline or lost a comment's text, so any refusal is a
+    /// crash, and formatting the result again must give it back byte for byte.
+    pub fn fmt(data: &[u8]) {
+        let Some((&selector, rest)) = data.split_first() else { return };
+        let Ok(text) = std::str::from_utf8(rest) else { return };
+        let from = if selector & 1 == 0 { SyntaxKind::Ron } else { SyntaxKind::Dsl };
+        let to = match (selector & 2 != 0, from) {
+            (false, k) => k,
+            (true, SyntaxKind::Ron) => SyntaxKind::Dsl,
+            (true, SyntaxKind::Dsl) => SyntaxKind::Ron,
+        };
+        if syntax::parse(text, from).is_err() {
+            return;
+        }
+        let out = syntax::format(text, from, to).unwrap_or_else(|e| panic!("{e:?}\n{text}"));
+        let again = syntax::format(&out, to, to).unwrap_or_else(|e| panic!("the output: {e:?}\n{out}"));
+        assert!(again == out, "formatting is not idempotent:\n{out}\n--- then ---\n{again}");
     }
 
     /// Manifest files (what the runtime and outside tools read, possibly hand-edited): any
@@ -261,8 +284,10 @@ mod compiler {
 
     /// What the emitters print compiles: C with gcc (C11), C++ with g++ (C++17), GLSL with
     /// glslang, for every description from [`described`] that the check accepts; an error or a
-    /// redefinition warning is a crash. (rustc is left to `tests/emit_props.rs`: starting it per
-    /// input would make the target too slow to explore anything.)
+    /// redefinition warning is a crash. The C header is included together with the header of a
+    /// second pipeline that has the same layouts and kernels under another pipeline name, as an
+    /// engine with a main and a shadow pass would. (rustc is left to `tests/emit_props.rs`:
+    /// starting it per input would make the target too slow to explore anything.)
     pub fn emit_compile(data: &[u8]) {
         use std::process::Command;
         let text = described(data);
@@ -274,6 +299,12 @@ mod compiler {
             let body = emit::emit(m, output).unwrap_or_else(|e| panic!("{output:?}: {e}"));
             let _ = std::fs::write(dir.join(output.file_name(&m.pipeline)), body);
         }
+        // The same layouts and kernels in a second pipeline, whose header goes in the same unit.
+        let mut twin = m.clone();
+        twin.pipeline = format!("{}_twin", m.pipeline);
+        let twin_header = Output::C.file_name(&twin.pipeline);
+        let body = emit::emit(&twin, Output::C).unwrap_or_else(|e| panic!("the twin's C: {e}"));
+        let _ = std::fs::write(dir.join(&twin_header), body);
         let check = |cmd: &mut Command, what: &str| {
             let Ok(out) = cmd.output() else { return };
             let all = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
@@ -282,7 +313,10 @@ mod compiler {
         let main_c = dir.join("main.c");
         let _ = std::fs::write(
             &main_c,
-            format!("#include \"{}\"\nint main(void) {{ return 0; }}\n", Output::C.file_name(&m.pipeline)),
+            format!(
+                "#include \"{}\"\n#include \"{twin_header}\"\nint main(void) {{ return 0; }}\n",
+                Output::C.file_name(&m.pipeline)
+            ),
         );
         let main_cpp = dir.join("main.cpp");
         let _ = std::fs::copy(&main_c, &main_cpp);

@@ -119,3 +119,17 @@ fn spans_are_byte_offsets_after_non_ascii_text() {
     assert_eq!(&dsl[p.layouts[0].name.span.range()], "\"Ω\"");
     assert_eq!(&dsl[p.layouts[0].max_sequences.span.range()], "7");
 }
+
+#[test]
+fn a_byte_order_mark_is_read_as_whitespace_and_spans_stay_right() {
+    for kind in crate::BOTH {
+        let plain = fixture_of("scene", kind);
+        let source = format!("\u{feff}{plain}");
+        let p = parse_ok(&source, kind);
+        assert_eq!(p, parse_ok(&plain, kind), "{kind:?}: the same pipeline, doc comment included");
+        for (node, get, ron, dsl) in SCENE {
+            let expected = if kind == SyntaxKind::Ron { ron } else { dsl };
+            assert_eq!(&source[get(&p).range()], *expected, "{kind:?}: span of the {node} after a BOM");
+        }
+    }
+}

@@ -223,7 +223,7 @@ pub fn compile_file(path: &Path, options: &Options) -> Result<(String, Compilati
     };
     let text = match syntax::decode(&bytes) {
         Ok(t) => t.to_string(),
-        Err(d) => return Err(FileError::NotUtf8(d)),
+        Err(d) => return Err(FileError::NotUtf8 { diagnostic: Box::new(d), text: syntax::lossy(&bytes) }),
     };
     let c = compile_source(path, &text, options);
     Ok((text, c))
@@ -241,7 +241,12 @@ pub fn read_description(path: &Path) -> Result<Vec<u8>, String> {
 #[derive(Debug)]
 pub enum FileError {
     Io(String),
-    NotUtf8(Diagnostic),
+    /// Not UTF-8 (E0018): the diagnostic, and the text to render it against
+    /// ([`syntax::lossy`]), where it points at the line and column of the first bad byte.
+    NotUtf8 {
+        diagnostic: Box<Diagnostic>,
+        text: String,
+    },
     /// Longer than a description may be (E0012), refused before it is read whole.
     TooLarge(Diagnostic),
 }

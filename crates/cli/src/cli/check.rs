@@ -46,7 +46,11 @@ pub(super) fn compile_and_report(path: &Path, options: &CompileOptions) -> Optio
             eprintln!("error: {msg}");
             None
         }
-        Err(FileError::NotUtf8(d) | FileError::TooLarge(d)) => {
+        Err(FileError::NotUtf8 { diagnostic, text }) => {
+            report(&SourceFile { name: &name, text: &text }, &[*diagnostic], options);
+            Some((false, Compilation::default()))
+        }
+        Err(FileError::TooLarge(d)) => {
             report(&SourceFile { name: &name, text: "" }, &[d], options);
             Some((false, Compilation::default()))
         }

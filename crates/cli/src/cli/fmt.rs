@@ -1,24 +1,26 @@
-//! `dgcc fmt FILE [--to ron|dsl] [-o OUT | --check]`: print a description in the other (or the
-//! same) syntax.
+//! `dgcc fmt FILE… [--check] [--to ron|dsl -o OUT]`: format descriptions in place, check that
+//! they are formatted, or convert one into the other syntax.
 //!
-//! Why it refuses more than it used to: a formatter that writes is trusted with the user's
-//! file, so it never loses what the user wrote. Comments that are not doc comments of an item
-//! (a trailing `// note`, a comment inside a value, one separated from the next item by a
-//! blank line) have no place in the printed form; rather than drop them with a note, `fmt`
-//! refuses and names their lines, unless `--drop-comments` says that is what the user wants.
-//! It never writes one syntax into a file named for the other (`--to ron -o x.dgc` used to give
-//! a `.dgc` file that no longer parsed), and it writes through `dgcc::output` (a temporary file
-//! renamed into place), so a failed write leaves the file as it was.
+//! Why it writes only what it verified: a formatter that writes is trusted with the user's
+//! files, so it keeps every comment (`dgcc::syntax::format` places each where it was and
+//! checks that the result parses to the same pipeline and holds every comment's text) and
+//! writes through `dgcc::output` (a temporary file renamed into place), so a failed write
+//! leaves the file as it was. It never writes one syntax into a file named for the other
+//! (`--to ron -o x.dgc` used to give a `.dgc` file that no longer parsed). Every file is
+//! tried: one that does not parse does not stop the next from being formatted, and the exit
+//! code is the worst outcome.
 
 use super::{FAILED, OK, USAGE};
 use dgcc::render::{self, SourceFile};
-use dgcc::syntax::{self, SyntaxKind};
+use dgcc::syntax::{self, FormatError, SyntaxKind};
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum To {
     Ron,
+    /// The dgcc language (`.dgc`).
+    #[value(alias = "dgc")]
     Dsl,
 }
 
@@ -33,100 +35,157 @@ impl To {
 
 #[derive(clap::Args, Debug)]
 pub struct FmtArgs {
-    /// The description file (`.ron` or `.dgc`).
-    pub file: PathBuf,
-    /// The syntax to write (default: the file's own).
+    /// The description files (`.ron` or `.dgc`), formatted in place.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// The syntax to write (default: each file's own; `dgc` is the same as `dsl`). Converting
+    /// one file writes it to `-o`, or to standard output.
     #[arg(long, value_enum)]
     pub to: Option<To>,
-    /// Write to this file instead of standard output; its extension must name the syntax
-    /// written (`.ron` or `.dgc`). It may be FILE itself.
+    /// Write to this file instead (one FILE only); its extension must name the syntax written
+    /// (`.ron` or `.dgc`). It may be FILE itself; `-` is standard output.
     #[arg(long, short, conflicts_with = "check")]
     pub output: Option<PathBuf>,
-    /// Write nothing; exit 1 if FILE is not already formatted (in its own syntax, or `--to`'s).
+    /// Write nothing; list the files that are not formatted and exit 1 if there are any.
     #[arg(long)]
     pub check: bool,
-    /// Convert even though comments that are not doc comments of an item would be lost.
+    /// Leave out every comment that is not a doc comment of an item.
     #[arg(long)]
     pub drop_comments: bool,
 }
 
+/// What became of one file.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Outcome {
+    Ok,
+    Failed,
+    Usage,
+}
+
 pub fn run(args: &FmtArgs) -> i32 {
-    let name = args.file.display().to_string();
-    let Some(kind) = SyntaxKind::from_path(&args.file) else {
-        eprintln!("error: `{name}` is neither a `.ron` nor a `.dgc` description");
+    if args.output.is_some() && args.files.len() > 1 {
+        eprintln!("error: -o names one output; give one FILE with it");
         return USAGE;
+    }
+    let converting = |file: &Path| args.to.is_some_and(|to| SyntaxKind::from_path(file) != Some(to.kind()));
+    if args.output.is_none() && !args.check && args.files.len() > 1 && args.files.iter().any(|f| converting(f)) {
+        eprintln!("error: --to converts one file at a time: give one FILE, and -o for where to write it");
+        return USAGE;
+    }
+    let mut worst = Outcome::Ok;
+    let mut unformatted = vec![];
+    for file in &args.files {
+        let outcome = one(args, file, &mut unformatted);
+        worst = worst.max(outcome);
+    }
+    if !unformatted.is_empty() {
+        for name in &unformatted {
+            eprintln!("{name}: not formatted");
+        }
+        let files = unformatted.join(" ");
+        eprintln!("{} file(s) not formatted (run `dgcc fmt {files}`)", unformatted.len());
+        worst = worst.max(Outcome::Failed);
+    }
+    match worst {
+        Outcome::Ok => OK,
+        Outcome::Failed => FAILED,
+        Outcome::Usage => USAGE,
+    }
+}
+
+/// Formats, checks or converts one file; a file that `--check` finds unformatted is added to
+/// `unformatted`.
+fn one(args: &FmtArgs, file: &Path, unformatted: &mut Vec<String>) -> Outcome {
+    let name = file.display().to_string();
+    let Some(kind) = SyntaxKind::from_path(file) else {
+        eprintln!("error: `{name}` is neither a `.ron` nor a `.dgc` description");
+        return Outcome::Usage;
     };
     let to = args.to.map(To::kind).unwrap_or(kind);
-    if let Some(out) = &args.output {
-        match SyntaxKind::from_path(out) {
-            Some(k) if k == to => {}
-            found => {
-                let what = match found {
-                    Some(k) => format!("a `.{}` file", k.extension()),
-                    None => "neither a `.ron` nor a `.dgc` file".to_string(),
-                };
-                eprintln!(
-                    "error: refusing to write {} into {}, which is {what}: name the output `*.{}` or choose --to {}",
-                    if to == SyntaxKind::Ron { "RON" } else { "the dgcc language" },
-                    out.display(),
-                    to.extension(),
-                    if found == Some(SyntaxKind::Ron) { "ron" } else { "dsl" },
-                );
-                return USAGE;
-            }
+    let stdout = args.output.as_deref() == Some(Path::new("-"));
+    if let Some(out) = args.output.as_ref().filter(|_| !stdout) {
+        if let Err(message) = output_names_syntax(out, to) {
+            eprintln!("error: {message}");
+            return Outcome::Usage;
         }
     }
     let color = std::io::stderr().is_terminal();
-    let bytes = match dgcc::driver::read_description(&args.file) {
+    let bytes = match dgcc::driver::read_description(file) {
         Ok(b) => b,
         Err(e) => {
             eprintln!("error: {e}");
-            return USAGE;
+            return Outcome::Usage;
         }
     };
     let text = match syntax::decode(&bytes) {
         Ok(t) => t,
         Err(d) => {
-            render::human_to_stderr(&SourceFile { name: &name, text: "" }, &[d], color);
-            return FAILED;
+            let lossy = syntax::lossy(&bytes);
+            render::human_to_stderr(&SourceFile { name: &name, text: &lossy }, &[d], color);
+            return Outcome::Failed;
         }
     };
-    let pipeline = match syntax::parse(text, kind) {
-        Ok(p) => p,
-        Err(diags) => {
+    let formatted = if args.drop_comments {
+        syntax::parse(text, kind).map(|p| syntax::print(&p, to)).map_err(FormatError::Parse)
+    } else {
+        syntax::format(text, kind, to)
+    };
+    let out = match formatted {
+        Ok(out) => out,
+        Err(FormatError::Parse(diags)) => {
             render::human_to_stderr(&SourceFile { name: &name, text }, &diags, color);
-            return FAILED;
+            return Outcome::Failed;
+        }
+        Err(FormatError::NotKept(why)) => {
+            eprintln!("error: dgcc fmt cannot format {name} without changing it ({why}); nothing was written");
+            eprintln!("note: this is a bug in dgcc: please report it with the file");
+            return Outcome::Failed;
         }
     };
-    let out = syntax::print(&pipeline, to);
     if args.check {
-        if out == text {
-            return OK;
+        if out != text {
+            unformatted.push(name);
         }
-        eprintln!("{name} is not formatted (run `dgcc fmt {name} -o {name}`)");
-        return FAILED;
+        return Outcome::Ok;
     }
-    let lost = syntax::dropped_comment_lines(text, kind);
-    if !lost.is_empty() && !args.drop_comments {
-        let lines: Vec<String> = lost.iter().map(|l| l.to_string()).collect();
-        eprintln!(
-            "error: {} comment(s) of {name} (line {}) are not directly above an item (pipeline, layout, token, field, kernel, shader, push-constant range), so the formatted description would not keep them; nothing was written",
-            lost.len(),
-            lines.join(", ")
-        );
-        eprintln!("help: move each comment onto its own line just above the item it is about, or pass --drop-comments");
-        return FAILED;
-    }
-    match &args.output {
-        None => print!("{out}"),
-        Some(p) => {
-            let dir = p.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
-            let file = p.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
-            if let Err(e) = dgcc::output::write_all(dir, &[(file, out)], dgcc::output::Unchanged::Keep) {
-                eprintln!("error: {e}");
-                return USAGE;
-            }
+    let target: &Path = match &args.output {
+        Some(p) if !stdout => p,
+        None if to == kind => file,
+        _ => {
+            print!("{out}");
+            return Outcome::Ok;
+        }
+    };
+    // Formatting in place keeps a byte order mark the file started with.
+    let bom = target == file && bytes.starts_with("\u{feff}".as_bytes());
+    let out = if bom { format!("\u{feff}{out}") } else { out };
+    let dir = target.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let base = target.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
+    match dgcc::output::write_all(dir, &[(base, out)], dgcc::output::Unchanged::Keep) {
+        Ok(_) => Outcome::Ok,
+        Err(e) => {
+            eprintln!("error: {e}");
+            Outcome::Usage
         }
     }
-    OK
+}
+
+/// Whether `out`'s extension names the syntax `to`; the message says why not.
+fn output_names_syntax(out: &Path, to: SyntaxKind) -> Result<(), String> {
+    match SyntaxKind::from_path(out) {
+        Some(k) if k == to => Ok(()),
+        found => {
+            let what = match found {
+                Some(k) => format!("a `.{}` file", k.extension()),
+                None => "neither a `.ron` nor a `.dgc` file".to_string(),
+            };
+            Err(format!(
+                "refusing to write {} into {}, which is {what}: name the output `*.{}` or choose --to {}",
+                if to == SyntaxKind::Ron { "RON" } else { "the dgcc language" },
+                out.display(),
+                to.extension(),
+                if found == Some(SyntaxKind::Ron) { "ron" } else { "dsl" },
+            ))
+        }
+    }
 }

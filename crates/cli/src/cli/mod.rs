@@ -38,7 +38,8 @@ pub enum Command {
     Explain(explain::ExplainArgs),
     /// List the built-in device profiles, or show one (a name or a JSON file).
     Profiles(profiles::ProfilesArgs),
-    /// Convert a description between RON and the dgcc language.
+    /// Format descriptions in place (every comment kept), check them, or convert RON to the dgcc
+    /// language and back.
     Fmt(fmt::FmtArgs),
     /// Write the live Vulkan device as a profile (Vulkan Profiles JSON).
     Probe(probe::ProbeArgs),

@@ -197,12 +197,19 @@ impl Build {
         let options = Options { targets: self.targets.clone(), check_kernels: self.check_kernels };
         for path in &files {
             report.inputs.push(path.clone());
-            let text = match driver::read_description(path)
-                .and_then(|b| String::from_utf8(b).map_err(|_| format!("{} is not UTF-8 text", path.display())))
-            {
-                Ok(t) => t,
+            let bytes = match driver::read_description(path) {
+                Ok(b) => b,
                 Err(e) => {
                     errors.push_str(&format!("dgcc: {e}\n"));
+                    continue;
+                }
+            };
+            // Not UTF-8 is E0018 at the bad byte's line; a byte order mark is dropped.
+            let text = match crate::syntax::decode(&bytes) {
+                Ok(t) => t.to_string(),
+                Err(d) => {
+                    let (name, lossy) = (path.display().to_string(), crate::syntax::lossy(&bytes));
+                    errors.push_str(&render::human(&SourceFile { name: &name, text: &lossy }, &[d]));
                     continue;
                 }
             };

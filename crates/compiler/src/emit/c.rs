@@ -14,6 +14,12 @@
 //!   uses itself, under `#ifndef VK_EXT_device_generated_commands`, with the spec's values, and
 //!   says so with `DGCC_EXT_DGC_FALLBACK`. Several dgcc headers in one translation unit share
 //!   that block and the macros through their own guards.
+//! - C has one scope for every header of a translation unit, and two pipelines may well have a
+//!   layout or a kernel of the same name (a `SceneDraw` in the main and in the shadow pass), so
+//!   every name of a layout or a kernel carries its pipeline's first: the struct
+//!   (`SceneSceneDrawRecord`), the macros (`SCENE_SCENE_DRAW_STRIDE`, `SCENE_CULL_LOCAL_SIZE_X`)
+//!   and the functions and arrays (`scene_scene_draw_create_info`). The GLSL include is one
+//!   shader's and keeps the short names (`names::plan` lists both).
 
 use super::model::{self, Layout, Member, Pipeline};
 use super::EmitError;
@@ -27,7 +33,7 @@ pub fn emit(m: &Manifest) -> Result<String, EmitError> {
     common(&mut o);
     push_constant_ranges(&mut o, &p);
     for l in &p.layouts {
-        layout_section(&mut o, l);
+        layout_section(&mut o, &CNames::of(&m.pipeline, l), l);
     }
     kernels(&mut o, m);
     out!(o, "");
@@ -41,7 +47,9 @@ fn header(o: &mut String, p: &Pipeline) {
     out!(o, " * For each indirect-commands layout: the stream record struct, with static assertions that its");
     out!(o, " * size and every member offset are the stream's; the stride, usage flags and shader stages; and");
     out!(o, " * the VkIndirectCommandsLayoutTokenEXT array with its token data, ready for");
-    out!(o, " * vkCreateIndirectCommandsLayoutEXT (see <layout>_create_info()). Valid C11 and C++17.");
+    out!(o, " * vkCreateIndirectCommandsLayoutEXT (see <pipeline>_<layout>_create_info()). Valid C11 and C++17.");
+    out!(o, " * Every name of a layout or kernel starts with the pipeline's, so that the headers of several");
+    out!(o, " * pipelines can be included together.");
     out!(o, " *");
     out!(o, " * VK_EXT_device_generated_commands is in vulkan.h 1.3.296 and newer. With older headers this");
     out!(o, " * file declares the extension types it uses itself and defines DGCC_EXT_DGC_FALLBACK.");
@@ -182,7 +190,7 @@ static inline VkIndirectCommandsTokenDataEXT dgcc_token_data_pExecutionSet(const
 #ifndef DGCC_RECORD_STATE_DEFINITIONS
 #define DGCC_RECORD_STATE_DEFINITIONS 1
 #include <assert.h>
-/* What an engine knows when it records a layout, for <layout>_check_record: each flag is 1,
+/* What an engine knows when it records a layout, for <pipeline>_<layout>_check_record: each flag is 1,
  * 0 or DGCC_UNKNOWN, which no requirement is checked against. */
 #define DGCC_UNKNOWN (-1)
 typedef struct DgccRecordState {
@@ -298,9 +306,30 @@ fn push_constant_ranges(o: &mut String, p: &Pipeline) {
     out!(o, "}};");
 }
 
-fn layout_section(o: &mut String, l: &Layout) {
-    let u = &l.upper;
-    let s = &l.snake;
+/// A layout's C names, prefixed by its pipeline's (see the module doc).
+struct CNames {
+    /// `scene_scene_draw`: functions and arrays.
+    lower: String,
+    /// `SCENE_SCENE_DRAW`: macros.
+    upper: String,
+    /// `SceneSceneDrawRecord`.
+    record: String,
+}
+
+impl CNames {
+    fn of(pipeline: &str, l: &Layout) -> CNames {
+        let name = &l.raw.name;
+        CNames {
+            lower: super::names::plan::c_lower(pipeline, name),
+            upper: super::names::plan::c_upper(pipeline, name),
+            record: super::names::plan::c_record_type(pipeline, name),
+        }
+    }
+}
+
+fn layout_section(o: &mut String, c: &CNames, l: &Layout) {
+    let u = &c.upper;
+    let s = &c.lower;
     let raw = l.raw;
     out!(o, "");
     out!(o, "/* ------------------------------------------------------------------------------------------- */");
@@ -316,7 +345,7 @@ fn layout_section(o: &mut String, l: &Layout) {
     out!(o, "");
     super::model::write_doc(o, &raw.doc, "// ");
     out!(o, "/* One sequence of the indirect stream. */");
-    out!(o, "typedef struct {} {{", l.record);
+    out!(o, "typedef struct {} {{", c.record);
     let width = l.members.iter().map(|m| decl(m).len()).max().unwrap_or(0) + 1;
     for (i, m) in l.members.iter().enumerate() {
         super::model::write_doc(o, &l.member_doc(i), "    // ");
@@ -331,7 +360,7 @@ fn layout_section(o: &mut String, l: &Layout) {
         }
         out!(o, "    {}/* {:>4}: {what} */", model::pad(&format!("{};", decl(m)), width), m.offset());
     }
-    out!(o, "}} {};", l.record);
+    out!(o, "}} {};", c.record);
     out!(o, "");
     out!(o, "#define {u}_STRIDE {}u", raw.stride);
     out!(o, "#define {u}_SHADER_STAGES {}", stages(raw.shader_stages));
@@ -346,14 +375,14 @@ fn layout_section(o: &mut String, l: &Layout) {
         o,
         "DGCC_STATIC_ASSERT(sizeof({r}) == {n}, \"{r} must be {n} bytes, the stride of layout {}\");",
         raw.name,
-        r = l.record,
+        r = c.record,
         n = raw.stride
     );
     for m in &l.members {
         out!(
             o,
             "DGCC_STATIC_ASSERT(offsetof({r}, {f}) == {n}, \"{r}.{f} must be at byte {n} of the stream record\");",
-            r = l.record,
+            r = c.record,
             f = m.name,
             n = m.offset()
         );
@@ -395,7 +424,7 @@ fn layout_section(o: &mut String, l: &Layout) {
     out!(o, "    info.pTokens = {s}_tokens;");
     out!(o, "    return info;");
     out!(o, "}}");
-    record_checks(o, l);
+    record_checks(o, c, l);
 }
 
 /// The C condition under which `s` breaks `r`.
@@ -430,10 +459,10 @@ fn broken_condition(r: &Requirement) -> String {
     }
 }
 
-/// `<layout>_check_record` and `<LAYOUT>_ASSERT_RECORD`: the layout's record-time requirements
+/// `<pipeline>_<layout>_check_record` and `<PIPELINE>_<LAYOUT>_ASSERT_RECORD`: the layout's record-time requirements
 /// (the manifest's `requirements`) as checks an engine calls before recording.
-fn record_checks(o: &mut String, l: &Layout) {
-    let (s, u) = (&l.snake, &l.upper);
+fn record_checks(o: &mut String, c: &CNames, l: &Layout) {
+    let (s, u) = (&c.lower, &c.upper);
     out!(o, "");
     out!(o, "/* What must hold when layout {} is recorded (the manifest's requirements):", l.raw.name);
     for r in requirements_of(l.raw) {
@@ -516,11 +545,17 @@ fn kernels(o: &mut String, m: &Manifest) {
     }
     out!(o, "");
     out!(o, "/* ------------------------------------------------------------------------------------------- */");
-    out!(o, "/* Kernels: the local size, and per target the subgroup decision: <K>_<TARGET>_REQUIRED_SUBGROUP_SIZE");
-    out!(o, " * for VkPipelineShaderStageRequiredSubgroupSizeCreateInfo (0: none) and <K>_<TARGET>_STAGE_FLAGS for");
+    out!(
+        o,
+        "/* Kernels: the local size, and per target the subgroup decision: <P>_<K>_<TARGET>_REQUIRED_SUBGROUP_SIZE"
+    );
+    out!(
+        o,
+        " * for VkPipelineShaderStageRequiredSubgroupSizeCreateInfo (0: none) and <P>_<K>_<TARGET>_STAGE_FLAGS for"
+    );
     out!(o, " * VkPipelineShaderStageCreateInfo::flags. */");
     for k in &m.kernels {
-        let ku = super::names::screaming(&k.name);
+        let ku = super::names::plan::c_upper(&m.pipeline, &k.name);
         let writes = k.writes.as_deref().map(|w| format!(", writes `{w}`")).unwrap_or_default();
         out!(o, "");
         super::model::write_doc(o, &k.doc, "// ");

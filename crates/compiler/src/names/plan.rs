@@ -134,6 +134,23 @@ pub fn record_type(layout: &str) -> String {
     format!("{}Record", camel(layout))
 }
 
+/// The C record struct of a layout, prefixed by its pipeline (C has one global scope, and two
+/// pipelines' headers may be included together): `scene` + `SceneDraw` → `SceneSceneDrawRecord`.
+pub fn c_record_type(pipeline: &str, layout: &str) -> String {
+    format!("{}{}Record", camel(pipeline), camel(layout))
+}
+
+/// The prefix of a layout's or kernel's C functions and arrays: `scene` + `SceneDraw` →
+/// `scene_scene_draw`.
+pub fn c_lower(pipeline: &str, name: &str) -> String {
+    format!("{}_{}", snake(pipeline), snake(name))
+}
+
+/// The prefix of a layout's or kernel's C macros: `scene` + `cull` → `SCENE_CULL`.
+pub fn c_upper(pipeline: &str, name: &str) -> String {
+    format!("{}_{}", screaming(pipeline), screaming(name))
+}
+
 /// A Rust module named after a layout or a kernel: `SceneDraw` → `scene_draw`.
 pub fn rust_module(name: &str) -> String {
     member(&snake(name))
@@ -274,41 +291,43 @@ pub fn identifiers(m: &Manifest) -> Vec<Ident> {
     p.add(Lang::Rust, "mod kernels", "SubgroupDecision".into(), Owner::Fixed, false);
 
     for (li, l) in m.layouts.iter().enumerate() {
-        layout(&mut p, li, l);
+        layout(&mut p, &m.pipeline, li, l);
     }
     for (ki, k) in m.kernels.iter().enumerate() {
-        let ku = screaming(&k.name);
+        let (ku, cu) = (screaming(&k.name), c_upper(&m.pipeline, &k.name));
         for axis in ["X", "Y", "Z"] {
-            p.add(Lang::C, "", format!("{ku}_LOCAL_SIZE_{axis}"), Owner::Kernel(ki), true);
+            p.add(Lang::C, "", format!("{cu}_LOCAL_SIZE_{axis}"), Owner::Kernel(ki), true);
             p.add(Lang::Glsl, "", format!("{ku}_LOCAL_SIZE_{axis}"), Owner::Kernel(ki), true);
         }
         for target in k.targets.keys() {
             let tu = screaming(target);
             let owner = Owner::Target(ki, target.clone());
-            p.add(Lang::C, "", format!("{ku}_{tu}_REQUIRED_SUBGROUP_SIZE"), owner.clone(), true);
-            p.add(Lang::C, "", format!("{ku}_{tu}_STAGE_FLAGS"), owner, true);
+            p.add(Lang::C, "", format!("{cu}_{tu}_REQUIRED_SUBGROUP_SIZE"), owner.clone(), true);
+            p.add(Lang::C, "", format!("{cu}_{tu}_STAGE_FLAGS"), owner, true);
         }
         p.module("mod kernels", &k.name, Owner::Kernel(ki));
     }
     p.idents
 }
 
-fn layout(p: &mut Plan, li: usize, l: &CompiledLayout) {
+fn layout(p: &mut Plan, pipeline: &str, li: usize, l: &CompiledLayout) {
     let (s, u, c) = (snake(&l.name), screaming(&l.name), camel(&l.name));
     let record = record_type(&l.name);
     let own = || Owner::Layout(li);
-    // C.
-    p.add(Lang::C, "", record.clone(), own(), false);
-    for suffix in ["STRIDE", "SHADER_STAGES", "USAGE_FLAGS", "MAX_SEQUENCES", "TOKEN_COUNT"] {
-        p.add(Lang::C, "", format!("{u}_{suffix}"), own(), true);
+    // C: every name prefixed by the pipeline's.
+    let (cs, cu, c_record) = (c_lower(pipeline, &l.name), c_upper(pipeline, &l.name), c_record_type(pipeline, &l.name));
+    p.add(Lang::C, "", c_record.clone(), own(), false);
+    for suffix in ["STRIDE", "SHADER_STAGES", "USAGE_FLAGS", "MAX_SEQUENCES", "TOKEN_COUNT", "ASSERT_RECORD"] {
+        p.add(Lang::C, "", format!("{cu}_{suffix}"), own(), true);
     }
-    p.add(Lang::C, "", format!("{s}_tokens"), own(), false);
-    p.add(Lang::C, "", format!("{s}_create_info"), own(), false);
+    for suffix in ["tokens", "create_info", "check_record"] {
+        p.add(Lang::C, "", format!("{cs}_{suffix}"), own(), false);
+    }
     for (ti, t) in l.tokens.iter().enumerate() {
         let owner = Owner::Token(li, ti);
-        p.add(Lang::C, "", format!("{u}_{}_OFFSET", token_upper(&t.name)), owner.clone(), true);
+        p.add(Lang::C, "", format!("{cu}_{}_OFFSET", token_upper(&t.name)), owner.clone(), true);
         if has_token_data(t) {
-            p.add(Lang::C, "", format!("{s}_{}_data", token(&t.name)), owner, false);
+            p.add(Lang::C, "", format!("{cs}_{}_data", token(&t.name)), owner, false);
         }
     }
     // GLSL.
@@ -356,11 +375,10 @@ fn layout(p: &mut Plan, li: usize, l: &CompiledLayout) {
             }
         }
     }
-    // The record struct: one spelling for every language.
-    let scope = format!("struct {record}");
+    // The record struct: one spelling of its members for every language.
     for (i, m) in l.record.iter().enumerate() {
-        for lang in [Lang::C, Lang::Glsl, Lang::Rust] {
-            p.add(lang, &scope, member(&m.name), Owner::Member(li, i), false);
+        for (lang, r) in [(Lang::C, &c_record), (Lang::Glsl, &record), (Lang::Rust, &record)] {
+            p.add(lang, &format!("struct {r}"), member(&m.name), Owner::Member(li, i), false);
         }
     }
     // Rust.

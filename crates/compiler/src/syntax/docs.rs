@@ -4,30 +4,46 @@
 //! need comment rules threaded through every production. Both front ends know where each item
 //! starts (a byte offset), and the scanner knows every comment, so one rule serves both
 //! syntaxes: the doc of an item is the unbroken run of own-line `//` comments that ends on the
-//! line just above it (no blank line, no code in between). Every other comment is "dropped"
-//! (`dgcc fmt` reports how many, so that a conversion never loses text silently).
+//! line just above it (no blank line, no code in between). Every other comment is kept by
+//! `dgcc fmt` where it was (`super::comments`), so the front ends also note here where the
+//! brackets of each item are (`mark`), which the AST does not keep.
 
+use super::comments::{Marks, Of, Part};
 use super::lex::Comment;
 use crate::ast::Doc;
+use dgcc_core::span::Span;
 
-/// The comments of one source, in order.
+/// The comments of one source, in order, and the brackets the front ends marked.
 pub struct Docs<'s> {
     source: &'s str,
     comments: Vec<Comment>,
-    /// Which comments became a doc line, for `dgcc fmt` to name the others.
+    /// Which comments became a doc line; `dgcc fmt` places the others itself.
     used: std::cell::RefCell<Vec<bool>>,
+    marks: std::cell::RefCell<Marks>,
 }
 
 impl<'s> Docs<'s> {
     pub fn new(source: &'s str, comments: Vec<Comment>) -> Self {
         let used = std::cell::RefCell::new(vec![false; comments.len()]);
-        Docs { source, comments, used }
+        Docs { source, comments, used, marks: Default::default() }
     }
 
-    /// The byte offsets of the comments that no item took as its doc.
-    pub fn unused(&self) -> Vec<usize> {
+    /// The comments that no item took as its doc, in order.
+    pub fn unused(&self) -> Vec<Comment> {
         let used = self.used.borrow();
-        self.comments.iter().zip(used.iter()).filter(|(_, u)| !**u).map(|(c, _)| c.span.start).collect()
+        self.comments.iter().zip(used.iter()).filter(|(_, u)| !**u).map(|(c, _)| *c).collect()
+    }
+
+    /// Notes where a bracket of an item is (`span`, in the source), for `dgcc fmt`.
+    pub fn mark(&self, of: Of, part: Part, span: Span) {
+        if span.start < span.end && span.end <= self.source.len() {
+            self.marks.borrow_mut().insert(of, part, span);
+        }
+    }
+
+    /// The brackets marked while parsing.
+    pub fn take_marks(&self) -> Marks {
+        self.marks.take()
     }
 
     /// The doc lines of the item starting at byte `item_start`.

@@ -4,7 +4,7 @@
 //! before) a real parse. (1) How deep do the brackets nest? ron and pest both recurse, so the
 //! depth limit is checked on this flat scan before either sees the text. (2) Where are the
 //! comments? Both parsers throw them away, but comments directly above an item become its
-//! `doc`, and `dgcc fmt` must count the ones it cannot keep. (3) Where does a RON value really
+//! `doc`, and `dgcc fmt` prints every other one back. (3) Where does a RON value really
 //! start and end? ron's `RawValue` slices keep the comments and whitespace around a value, so
 //! spans are trimmed with this scanner.
 //!
@@ -156,7 +156,10 @@ impl Iterator for Scanner<'_> {
     fn next(&mut self) -> Option<(Piece, Span)> {
         let rest = self.rest();
         let c = rest.chars().next()?;
-        let (piece, len) = if self.is_whitespace(c) {
+        let (piece, len) = if self.pos == 0 && c == super::limits::BOM {
+            // A byte order mark at the start is read as whitespace by both front ends.
+            (Piece::Whitespace, c.len_utf8())
+        } else if self.is_whitespace(c) {
             let len = rest.find(|c| !self.is_whitespace(c)).unwrap_or(rest.len());
             (Piece::Whitespace, len)
         } else if rest.starts_with("//") {
@@ -235,6 +238,11 @@ pub fn scan(source: &str, kind: SyntaxKind, max_depth: usize) -> Scan {
         }
     }
     out
+}
+
+/// The offset of the first opening bracket of `text` (not in a string or comment).
+pub fn first_open(text: &str, kind: SyntaxKind) -> Option<usize> {
+    Scanner::new(text, kind).find(|(piece, _)| *piece == Piece::Open).map(|(_, span)| span.start)
 }
 
 /// The span of `text` without the trivia (whitespace and comments) around it, relative to

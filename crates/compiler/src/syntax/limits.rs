@@ -25,17 +25,40 @@ pub const MAX_KERNELS: usize = 256;
 /// Draw and dispatch shaders per description (`shaders:`): each is read and compiled.
 pub const MAX_SHADERS: usize = 256;
 
-/// The source text of a description read as bytes, or E0018 at the first byte that is not
-/// UTF-8.
+/// The byte order mark some editors write at the start of a UTF-8 file.
+pub const BOM: char = '\u{feff}';
+
+/// The source text of a description read as bytes, without a leading byte order mark; or
+/// E0018 at the first byte that is not UTF-8, its span in [`lossy`]'s text.
 pub fn decode(bytes: &[u8]) -> Result<&str, Diagnostic> {
-    std::str::from_utf8(bytes).map_err(|err| {
-        let at = err.valid_up_to();
-        let len = err.error_len().unwrap_or(bytes.len() - at).max(1);
-        let byte = bytes.get(at).copied().unwrap_or_default();
-        Diagnostic::new("E0018", format!("the description is not UTF-8: invalid byte 0x{byte:02X} at byte offset {at}"))
-            .primary(Span::new(at, at + len), "not UTF-8")
-            .note("save the file as UTF-8 (dgcc reads RON and .dgc text only)")
-    })
+    match std::str::from_utf8(bytes) {
+        Ok(text) => Ok(text.strip_prefix(BOM).unwrap_or(text)),
+        Err(err) => Err(not_utf8(bytes, err.valid_up_to())),
+    }
+}
+
+/// The text of `bytes` as [`decode`] reads it, each sequence that is not UTF-8 replaced by
+/// U+FFFD: what an E0018 is rendered against, so that it shows the line of the bad byte.
+pub fn lossy(bytes: &[u8]) -> String {
+    let text = String::from_utf8_lossy(bytes);
+    text.strip_prefix(BOM).unwrap_or(&text).to_string()
+}
+
+/// E0018 for the bad byte at offset `at` of `bytes`, with its line and column.
+fn not_utf8(bytes: &[u8], at: usize) -> Diagnostic {
+    let bom = if bytes.starts_with("\u{feff}".as_bytes()) { BOM.len_utf8() } else { 0 };
+    // The bytes before `at` are UTF-8.
+    let before = std::str::from_utf8(&bytes[bom.min(at)..at]).unwrap_or_default();
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    let byte = bytes.get(at).copied().unwrap_or_default();
+    let start = at - bom.min(at);
+    Diagnostic::new(
+        "E0018",
+        format!("the description is not UTF-8: invalid byte 0x{byte:02X} at line {line}, column {column} (byte offset {at})"),
+    )
+    .primary(Span::new(start, start + char::REPLACEMENT_CHARACTER.len_utf8()), "not UTF-8")
+    .note("save the file as UTF-8 (dgcc reads RON and .dgc text only)")
 }
 
 /// E0012 when the source is larger than [`MAX_SOURCE_BYTES`].
@@ -134,8 +157,25 @@ mod tests {
         let bytes = b"Pipeline(name: \"\xC3\xA9\xFF\")";
         let err = decode(bytes).unwrap_err();
         assert_eq!(err.code, "E0018");
-        assert_eq!(err.primary_span(), Some(Span::new(18, 19)));
+        // The span is the replacement character in `lossy(bytes)`.
+        assert_eq!(err.primary_span(), Some(Span::new(18, 21)));
+        assert_eq!(&lossy(bytes)[18..21], "\u{fffd}");
         assert_eq!(decode("é".as_bytes()).ok(), Some("é"));
+    }
+
+    #[test]
+    fn invalid_utf8_is_reported_at_its_line_and_column() {
+        let bytes = b"\xEF\xBB\xBFPipeline(\n  name: \"\xC3\xA9\xFF\")";
+        let err = decode(bytes).unwrap_err();
+        assert!(err.message.contains("at line 2, column 11 (byte offset 24)"), "{}", err.message);
+        let text = lossy(bytes);
+        assert_eq!(&text[err.primary_span().unwrap().range()], "\u{fffd}");
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_not_part_of_the_text() {
+        assert_eq!(decode("\u{feff}Pipeline()".as_bytes()).ok(), Some("Pipeline()"));
+        assert_eq!(lossy("\u{feff}x".as_bytes()), "x");
     }
 
     #[test]

@@ -7,9 +7,15 @@
 //! first. The printers (`print_ron`, `print_dsl`) write the canonical form of either syntax;
 //! parsing their output gives back an equal AST, which is what `dgcc fmt` relies on.
 //!
-//! Doc comments: `//` lines directly above a pipeline, layout, token, field, kernel, shader or
-//! push-constant range become its `doc` (see `docs`); [`dropped_comments`] counts the others.
+//! Comments: `//` lines directly above a pipeline, layout, token, field, kernel, shader
+//! or push-constant range become its `doc` (see `docs`); every other comment is kept beside the
+//! AST ([`comments::Trivia`], from [`parse_with_comments`]) for [`format()`], which prints a
+//! description canonically with all of its comments where they were.
+//!
+//! A text may start with a UTF-8 byte order mark: both front ends read it as whitespace, so
+//! spans stay offsets into the text as given ([`decode`] drops it from a file's bytes).
 
+pub mod comments;
 mod docs;
 mod dsl;
 mod lex;
@@ -21,9 +27,10 @@ mod ron;
 use std::path::Path;
 
 use crate::ast::Pipeline;
+use comments::{comment_lines, Trivia};
 use dgcc_core::diag::Diagnostic;
 
-pub use limits::decode;
+pub use limits::{decode, lossy};
 pub use print::{print_dsl, print_ron};
 
 /// The two spellings of a description.
@@ -60,19 +67,32 @@ impl SyntaxKind {
 /// Parses one description. Errors are every diagnostic found (all of them errors); the
 /// library never panics on any input.
 pub fn parse(source: &str, kind: SyntaxKind) -> Result<Pipeline, Vec<Diagnostic>> {
+    parse_keeping(source, kind).map(|(p, _)| p)
+}
+
+/// Parses one description and keeps its other comments and brackets, for [`format()`].
+pub fn parse_with_comments(source: &str, kind: SyntaxKind) -> Result<(Pipeline, Trivia), Vec<Diagnostic>> {
+    let (pipeline, docs) = parse_keeping(source, kind)?;
+    let trivia = Trivia::new(source, &docs.unused(), docs.take_marks());
+    Ok((pipeline, trivia))
+}
+
+fn parse_keeping(source: &str, kind: SyntaxKind) -> Result<(Pipeline, docs::Docs<'_>), Vec<Diagnostic>> {
     limits::check_size(source).map_err(|d| vec![d])?;
     let scan = lex::scan(source, kind, limits::MAX_NESTING);
     if let Some(bracket) = scan.too_deep {
         return Err(vec![limits::too_deep(bracket)]);
     }
     let docs = docs::Docs::new(source, scan.comments);
-    match kind {
+    let pipeline = match kind {
         SyntaxKind::Ron => ron::parse(source, &docs),
         SyntaxKind::Dsl => dsl::parse(source, &docs),
-    }
+    }?;
+    Ok((pipeline, docs))
 }
 
-/// Prints a pipeline in the given syntax (see [`print_ron`] and [`print_dsl`]).
+/// Prints a pipeline in the given syntax (see [`print_ron`] and [`print_dsl`]), with its doc
+/// comments and no others.
 pub fn print(pipeline: &Pipeline, kind: SyntaxKind) -> String {
     match kind {
         SyntaxKind::Ron => print_ron(pipeline),
@@ -80,66 +100,60 @@ pub fn print(pipeline: &Pipeline, kind: SyntaxKind) -> String {
     }
 }
 
-/// How many comments of `source` are not doc comments of an item (trailing comments,
-/// comments inside values, comments separated from the next item by a blank line): what a
-/// conversion by `dgcc fmt` cannot carry over. For a source that does not parse, every
-/// comment counts.
-pub fn dropped_comments(source: &str, kind: SyntaxKind) -> usize {
-    let total = lex::scan(source, kind, usize::MAX).comments.len();
-    match parse(source, kind) {
-        Ok(pipeline) => total.saturating_sub(doc_lines(&pipeline)),
-        Err(_) => total,
-    }
+/// Why [`format()`] gives no text.
+#[derive(Debug)]
+pub enum FormatError {
+    /// The source does not parse: every diagnostic.
+    Parse(Vec<Diagnostic>),
+    /// The formatted text would not mean the same or would lose a comment (a bug in dgcc, which
+    /// this check keeps from reaching a file): what differs.
+    NotKept(String),
 }
 
-/// The 1-based lines of the comments of `source` that are not doc comments of an item: what
-/// [`dropped_comments`] counts, for `dgcc fmt` to name. For a source that does not parse, every
-/// comment's line.
-pub fn dropped_comment_lines(source: &str, kind: SyntaxKind) -> Vec<usize> {
-    let starts: Vec<usize> = std::iter::once(0).chain(source.match_indices('\n').map(|(i, _)| i + 1)).collect();
-    let line = |at: usize| starts.partition_point(|&s| s <= at);
-    let scan = lex::scan(source, kind, limits::MAX_NESTING);
-    let all: Vec<usize> = scan.comments.iter().map(|c| c.span.start).collect();
-    if limits::check_size(source).is_err() || scan.too_deep.is_some() {
-        return all.into_iter().map(line).collect();
+/// A description (`source`, in syntax `from`) printed canonically in syntax `to` with every
+/// comment kept: what `dgcc fmt` writes. The result is checked before it is returned: it
+/// parses to the same pipeline (doc comments included) and holds the text of every comment of
+/// the source. Formatting the result again gives it back unchanged.
+pub fn format(source: &str, from: SyntaxKind, to: SyntaxKind) -> Result<String, FormatError> {
+    let (pipeline, trivia) = parse_with_comments(source, from).map_err(FormatError::Parse)?;
+    let out = print::format(&pipeline, &trivia, to);
+    match parse(&out, to) {
+        Ok(again) if again == pipeline => {}
+        Ok(_) => return Err(FormatError::NotKept("the formatted description parses to another pipeline".into())),
+        Err(d) => {
+            let first = d.first().map(|d| d.message.clone()).unwrap_or_default();
+            return Err(FormatError::NotKept(format!("the formatted description does not parse: {first}")));
+        }
     }
-    let docs = docs::Docs::new(source, scan.comments);
-    let parsed = match kind {
-        SyntaxKind::Ron => ron::parse(source, &docs).is_ok(),
-        SyntaxKind::Dsl => dsl::parse(source, &docs).is_ok(),
-    };
-    let unused = if parsed { docs.unused() } else { all };
-    let mut lines: Vec<usize> = unused.into_iter().map(line).collect();
-    lines.dedup();
+    let (before, after) = (comment_texts(source, from), comment_texts(&out, to));
+    if before != after {
+        let lost: Vec<&String> = before.iter().filter(|l| !after.contains(l)).take(3).collect();
+        return Err(FormatError::NotKept(format!("comment text would change: {lost:?}")));
+    }
+    Ok(out)
+}
+
+/// The text lines of every comment of `source`, sorted (the order may change where items are
+/// put in canonical order).
+fn comment_texts(source: &str, kind: SyntaxKind) -> Vec<String> {
+    let mut lines: Vec<String> = lex::scan(source, kind, usize::MAX)
+        .comments
+        .iter()
+        .flat_map(|c| comment_lines(&source[c.span.range()]))
+        .map(|l| l.trim().to_string())
+        .collect();
+    lines.sort();
     lines
 }
 
-/// The number of doc lines in a pipeline (each came from one comment).
-fn doc_lines(p: &Pipeline) -> usize {
-    let ranges: usize = p.push_constants.iter().map(|r| r.doc.len()).sum();
-    let layouts: usize = p
-        .layouts
-        .iter()
-        .map(|l| {
-            let tokens: usize = l
-                .tokens
-                .iter()
-                .map(|t| {
-                    let fields = match &t.kind {
-                        crate::ast::TokenKind::PushConstant { data: crate::ast::PushData::Fields(fs), .. } => {
-                            fs.iter().map(|f| f.doc.len()).sum()
-                        }
-                        _ => 0,
-                    };
-                    t.doc.len() + fields
-                })
-                .sum();
-            l.doc.len() + tokens
-        })
-        .sum();
-    let kernels: usize = p.kernels.iter().map(|k| k.doc.len()).sum();
-    let shaders: usize = p.shaders.iter().map(|s| s.doc.len()).sum();
-    p.doc.len() + ranges + layouts + kernels + shaders
+/// How many comments of `source` are not doc comments of an item (trailing comments,
+/// comments inside values, comments separated from the next item by a blank line): what
+/// `dgcc fmt --drop-comments` drops. For a source that does not parse, every comment counts.
+pub fn dropped_comments(source: &str, kind: SyntaxKind) -> usize {
+    match parse_with_comments(source, kind) {
+        Ok((_, trivia)) => trivia.notes.len(),
+        Err(_) => lex::scan(source, kind, usize::MAX).comments.len(),
+    }
 }
 
 /// E0002 for vertex attributes on a shader of another stage, in either syntax: only a vertex

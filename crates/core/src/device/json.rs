@@ -16,11 +16,15 @@
 //! every device has), which is exactly the conservative value a check against "any device that
 //! meets this profile" needs; the profile's description and citations say so.
 //!
+//! A key given twice in one object is refused with both positions (`duplicates`): serde_json
+//! would keep the last one silently.
+//!
 //! Never panics: the input is untrusted text (serde_json bounds nesting at 128 levels; every
 //! access is checked), and the `profile_json` fuzz target and a proptest hold it to that.
 
 mod caps_viewer;
 pub mod coopmat;
+mod duplicates;
 mod flags;
 mod profiles_format;
 mod values;
@@ -56,6 +60,14 @@ pub fn load_file(path: &Path) -> Result<Profile, String> {
 pub fn parse(text: &str, path: &Path) -> Result<Profile, String> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let root: Value = serde_json::from_str(text).map_err(|e| syntax_error(path, e))?;
+    if let Some(d) = duplicates::first_duplicate(text) {
+        let ((l1, c1), (l2, c2)) = (d.first, d.again);
+        return Err(format!(
+            "{}:{l2}:{c2}: the key \"{}\" is given twice in one object (first at {l1}:{c1}); a JSON reader keeps only one of them, so dgcc refuses the file: remove one",
+            path.display(),
+            d.key
+        ));
+    }
     from_value(root, path).map_err(|e| format!("{}: {e}", path.display()))
 }
 

@@ -179,9 +179,10 @@ streams.",
         vuid: None,
         severity: Error,
         title: "the description is not UTF-8",
-        explanation: "Descriptions are UTF-8 text. The message gives the byte offset of the first \
-byte that is not valid UTF-8 (often a file saved as Latin-1 or UTF-16 by an editor). Save the \
-file as UTF-8.",
+        explanation: "Descriptions are UTF-8 text. The diagnostic points at the line and column \
+of the first byte that is not valid UTF-8 (often a file saved as Latin-1 or UTF-16 by an \
+editor) and the message gives its byte offset too. Save the file as UTF-8. (A UTF-8 byte order \
+mark at the start of the file is fine: it is read as whitespace.)",
     },
     Rule {
         code: "E0019",

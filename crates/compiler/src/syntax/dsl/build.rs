@@ -12,6 +12,7 @@ use super::Rule;
 use crate::ast::{
     Attribute, GlslLayout, Kernel, Layout, Pipeline, PushConstantRange, Shader, Spanned, StageList, SubgroupReq,
 };
+use crate::syntax::comments::{Of, Part};
 use crate::syntax::docs::Docs;
 use crate::syntax::limits::{self, Count};
 use crate::syntax::names::{self, a, did_you_mean, one_of, Table};
@@ -38,6 +39,18 @@ pub fn at_start(pair: &Pair<Rule>) -> Span {
 /// The first inner pair of a rule (`None` for an unexpected tree; never panics).
 pub fn child<'s>(pair: &Pair<'s, Rule>, rule: Rule) -> Option<Pair<'s, Rule>> {
     pair.clone().into_inner().find(|p| p.as_rule() == rule)
+}
+
+/// Marks the brackets of `block` (a pair with `lbrace` and `rbrace` children) for the item
+/// `item` (whose own span is `of`'s): from the item's start through `{`, and `}` to its end.
+pub fn mark_block(docs: &Docs, of: Of, item: &Pair<Rule>, block: &Pair<Rule>) {
+    let start = item.as_span().start();
+    if let Some(open) = child(block, Rule::lbrace) {
+        docs.mark(of, Part::Open, Span::new(start, open.as_span().end()));
+    }
+    if let Some(close) = child(block, Rule::rbrace) {
+        docs.mark(of, Part::Close, Span::new(close.as_span().start(), item.as_span().end()));
+    }
 }
 
 /// Remembers the first occurrence of each setting of a block, to report a second one.
@@ -190,6 +203,7 @@ impl<'s, 'd> Builder<'s, 'd> {
     }
 
     pub fn pipeline(&mut self, pair: Pair<'s, Rule>) -> Option<Pipeline> {
+        mark_block(self.docs, Of::Pipeline, &pair, &pair);
         let doc = self.docs.above(pair.as_span().start());
         let name = self.name(child(&pair, Rule::name));
         let (mut targets, mut ranges, mut layouts, mut kernels, mut shaders) =
@@ -275,6 +289,7 @@ impl<'s, 'd> Builder<'s, 'd> {
     }
 
     fn layout(&mut self, pair: Pair<'s, Rule>) -> Option<Spanned<Layout>> {
+        mark_block(self.docs, Of::Item(span(&pair)), &pair, &pair);
         let name = self.name(child(&pair, Rule::name));
         let stages = self.stage_list(child(&pair, Rule::stage_list));
         let mut seen = Seen::default();
@@ -383,6 +398,9 @@ impl<'s, 'd> Builder<'s, 'd> {
             let [x, y, z] = <[Option<Spanned<u32>>; 3]>::try_from(numbers).ok()?;
             Some(Spanned::new([x?.node, y?.node, z?.node], span(&size3)))
         });
+        if let Some(block) = child(&pair, Rule::kernel_block) {
+            mark_block(self.docs, Of::Item(span(&pair)), &pair, &block);
+        }
         let mut subgroup = Some(Spanned::new(SubgroupReq::Any, at_start(&pair)));
         let mut writes = Some(None);
         let mut seen = Seen::default();
@@ -414,6 +432,9 @@ impl<'s> Builder<'s, '_> {
     fn shader(&mut self, pair: Pair<'s, Rule>) -> Option<Spanned<Shader>> {
         let stage = self.word(child(&pair, Rule::stage), &names::STAGES, "E0006", "stage");
         let source = child(&pair, Rule::source).and_then(|s| self.string(s));
+        if let Some(block) = child(&pair, Rule::shader_block) {
+            mark_block(self.docs, Of::Item(span(&pair)), &pair, &block);
+        }
         let mut attributes = Some(vec![]);
         let mut first_attribute = None;
         for item in child(&pair, Rule::shader_block).into_iter().flat_map(|b| b.into_inner()) {

@@ -12,6 +12,7 @@ use super::Rule;
 use crate::ast::{
     Field, FieldType, PushData, PushSpace, Spanned, StageList, SubgroupReq, SubgroupSize, Token, TokenKind,
 };
+use crate::syntax::comments::Of;
 use crate::syntax::limits::{self, Count};
 use crate::syntax::names::{self, field_types, token_kinds};
 use crate::syntax::SyntaxKind::Dsl as DSL;
@@ -21,7 +22,10 @@ impl<'s> Builder<'s, '_> {
     pub fn token(&mut self, pair: Pair<'s, Rule>) -> Option<Spanned<Token>> {
         let doc = self.docs.above(pair.as_span().start());
         let token_span = span(&pair);
-        let inner = pair.into_inner().next()?;
+        let inner = pair.clone().into_inner().next()?;
+        if let Some(block) = child(&inner, Rule::field_block) {
+            super::build::mark_block(self.docs, Of::Item(token_span), &pair, &block);
+        }
         let keyword = inner.clone().into_inner().next()?;
         let kind_span = span(&keyword);
         // Every part is read before any failure returns, so that all of them are reported.

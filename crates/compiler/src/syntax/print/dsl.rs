@@ -5,51 +5,65 @@
 //! every position (where a name could be read as the next word, the named form is tried
 //! first), so only names that are not identifiers need quotes.
 
-use super::{indent, quote};
+use super::quote;
+use super::weave::{weave, Lines};
 use crate::ast::{
-    FieldType, Kernel, Layout, Pipeline, PushData, PushSpace, Shader, StageList, SubgroupReq, SubgroupSize, Token,
-    TokenKind,
+    FieldType, Kernel, Layout, Pipeline, PushData, PushSpace, Shader, Spanned, StageList, SubgroupReq, SubgroupSize,
+    Token, TokenKind,
 };
-use crate::syntax::docs::write_doc;
+use crate::syntax::comments::{Marks, Of, Part};
 use crate::syntax::names;
 use crate::syntax::SyntaxKind::Dsl as DSL;
+use dgcc_core::span::Span;
 
 /// The pipeline as canonical `.dgc`.
 pub fn print_dsl(p: &Pipeline) -> String {
-    let mut out = String::new();
-    write_doc(&mut out, &p.doc, "");
-    out.push_str(&format!("pipeline {} {{\n", name(&p.name)));
-    let mut sections: Vec<String> = Vec::new();
+    weave(&lines(p, &Marks::default()), None, DSL)
+}
+
+/// The lines of canonical `.dgc`, each with the source spans it prints.
+pub(crate) fn lines(p: &Pipeline, marks: &Marks) -> Lines {
+    let mut o = Lines::default();
+    o.item(0, &p.doc, format!("pipeline {} {{", name(&p.name)), &[marks.get(Of::Pipeline, Part::Open), p.name.span]);
+    // Sections are separated by one blank line.
+    let mut first = true;
+    let mut section = |o: &mut Lines| {
+        if !std::mem::take(&mut first) {
+            o.blank();
+        }
+    };
     if !p.targets_defaulted {
+        section(&mut o);
         let targets: Vec<String> = p.targets.iter().map(|t| name(t)).collect();
-        sections.push(format!("{}targets {};\n", indent(1), targets.join(", ")));
+        let at: Vec<Span> = p.targets.iter().map(|t| t.span).collect();
+        o.line(1, format!("targets {};", targets.join(", ")), &at);
     }
     if !p.push_constants.is_empty() {
-        let mut s = String::new();
+        section(&mut o);
         for range in &p.push_constants {
-            write_doc(&mut s, &range.doc, &indent(1));
-            s.push_str(&format!(
-                "{}push_constant {} offset {} size {};\n",
-                indent(1),
+            let text = format!(
+                "push_constant {} offset {} size {};",
                 stages(&range.stages),
                 range.offset.node,
                 range.size.node
-            ));
+            );
+            o.item(1, &range.doc, text, &[range.span]);
         }
-        sections.push(s);
     }
     for layout in &p.layouts {
-        sections.push(print_layout(layout));
+        section(&mut o);
+        print_layout(&mut o, layout, marks);
     }
     for kernel in &p.kernels {
-        sections.push(print_kernel(kernel));
+        section(&mut o);
+        print_kernel(&mut o, kernel, marks);
     }
     for shader in &p.shaders {
-        sections.push(print_shader(shader));
+        section(&mut o);
+        print_shader(&mut o, shader, marks);
     }
-    out.push_str(&sections.join("\n"));
-    out.push_str("}\n");
-    out
+    o.close(0, "}", &[marks.get(Of::Pipeline, Part::Close)]);
+    o
 }
 
 /// A name as written: bare if it is an identifier, quoted otherwise.
@@ -69,38 +83,38 @@ fn stages(list: &StageList) -> String {
     format!("[{}]", names.join(", "))
 }
 
-fn print_layout(l: &Layout) -> String {
-    let (i1, i2) = (indent(1), indent(2));
-    let mut out = String::new();
-    write_doc(&mut out, &l.doc, &i1);
-    out.push_str(&format!("{i1}layout {} {} {{\n", name(&l.name), stages(&l.stages)));
+fn print_layout(o: &mut Lines, spanned: &Spanned<Layout>, marks: &Marks) {
+    let l = &spanned.node;
+    let of = Of::Item(spanned.span);
+    let head = format!("layout {} {} {{", name(&l.name), stages(&l.stages));
+    o.item(1, &l.doc, head, &[marks.get(of, Part::Open), l.name.span, l.stages.span]);
     if !l.flags.is_empty() {
         let flags: Vec<&str> = l.flags.iter().map(|f| names::FLAGS.name(f.node, DSL)).collect();
-        out.push_str(&format!("{i2}flags {};\n", flags.join(", ")));
+        let at: Vec<Span> = l.flags.iter().map(|f| f.span).collect();
+        o.line(2, format!("flags {};", flags.join(", ")), &at);
     }
-    out.push_str(&format!("{i2}max_sequences {};\n", l.max_sequences.node));
+    o.line(2, format!("max_sequences {};", l.max_sequences.node), &[l.max_sequences.span]);
     if l.glsl_layout.node != crate::ast::GlslLayout::default() {
-        out.push_str(&format!("{i2}glsl_layout {};\n", names::GLSL_LAYOUTS.name(l.glsl_layout.node, DSL)));
+        let text = format!("glsl_layout {};", names::GLSL_LAYOUTS.name(l.glsl_layout.node, DSL));
+        o.line(2, text, &[l.glsl_layout.span]);
     }
     if let Some(stride) = &l.stride {
-        out.push_str(&format!("{i2}stride {};\n", stride.node));
+        o.line(2, format!("stride {};", stride.node), &[stride.span]);
     }
     if let Some(align) = &l.align {
-        out.push_str(&format!("{i2}align {};\n", align.node));
+        o.line(2, format!("align {};", align.node), &[align.span]);
     }
     if !l.tokens.is_empty() {
-        out.push('\n');
+        o.blank();
     }
     for token in &l.tokens {
-        print_token(&mut out, token);
+        print_token(o, token, marks);
     }
-    out.push_str(&format!("{i1}}}\n"));
-    out
+    o.close(1, "}", &[marks.get(of, Part::Close)]);
 }
 
-fn print_token(out: &mut String, t: &Token) {
-    let i2 = indent(2);
-    write_doc(out, &t.doc, &i2);
+fn print_token(o: &mut Lines, spanned: &Spanned<Token>, marks: &Marks) {
+    let t = &spanned.node;
     let mut line = names::token_kinds::name(t.kind.token_type(), DSL).to_string();
     if let Some(n) = &t.name {
         line.push(' ');
@@ -125,12 +139,15 @@ fn print_token(out: &mut String, t: &Token) {
             }
             line.push_str(&format!(" offset {}", offset.node));
             if let PushData::Fields(fields) = data {
-                out.push_str(&format!("{i2}{line}{pin} {{\n"));
+                let of = Of::Item(spanned.span);
+                let open = marks.get(of, Part::Open);
+                let head = if open == Span::default() { spanned.span } else { open };
+                o.item(2, &t.doc, format!("{line}{pin} {{"), &[head]);
                 for f in fields {
-                    write_doc(out, &f.doc, &indent(3));
-                    out.push_str(&format!("{}{}: {};\n", indent(3), name(&f.name), field_type(&f.ty)));
+                    let text = format!("{}: {};", name(&f.name), field_type(&f.ty));
+                    o.item(3, &f.doc, text, &[f.span]);
                 }
-                out.push_str(&format!("{i2}}}\n"));
+                o.close(2, "}", &[marks.get(of, Part::Close)]);
                 return;
             }
             if let PushData::Size(size) = data {
@@ -150,7 +167,7 @@ fn print_token(out: &mut String, t: &Token) {
         TokenKind::VertexBuffer { binding } => line.push_str(&format!(" binding {}", binding.node)),
         _ => {}
     }
-    out.push_str(&format!("{i2}{line}{pin};\n"));
+    o.item(2, &t.doc, format!("{line}{pin};"), &[spanned.span]);
 }
 
 /// `f32[4][3]` for `Array(Array(F32, 3), 4)`.
@@ -165,42 +182,50 @@ fn field_type(ty: &FieldType) -> String {
     format!("{scalar}{dims}")
 }
 
-fn print_kernel(k: &Kernel) -> String {
-    let (i1, i2) = (indent(1), indent(2));
-    let mut out = String::new();
-    write_doc(&mut out, &k.doc, &i1);
+fn print_kernel(o: &mut Lines, spanned: &Spanned<Kernel>, marks: &Marks) {
+    let k = &spanned.node;
+    let of = Of::Item(spanned.span);
     let [x, y, z] = k.local_size.node;
-    out.push_str(&format!("{i1}kernel {} {} local_size({x}, {y}, {z})", name(&k.name), quote(&k.source)));
-    let mut body = String::new();
+    let head = format!("kernel {} {} local_size({x}, {y}, {z})", name(&k.name), quote(&k.source));
+    let (open, close) = (marks.get(of, Part::Open), marks.get(of, Part::Close));
+    let mut at = vec![open, k.name.span, k.source.span, k.local_size.span];
+    let mut body: Vec<(String, Span)> = Vec::new();
     if k.subgroup.node != SubgroupReq::Any {
-        body.push_str(&format!("{i2}subgroup {};\n", subgroup(k.subgroup.node)));
+        body.push((format!("subgroup {};", subgroup(k.subgroup.node)), k.subgroup.span));
     }
     if let Some(writes) = &k.writes {
-        body.push_str(&format!("{i2}writes {};\n", name(writes)));
+        body.push((format!("writes {};", name(writes)), writes.span));
     }
     if body.is_empty() {
-        out.push_str(";\n");
-    } else {
-        out.push_str(&format!(" {{\n{body}{i1}}}\n"));
+        at.push(close);
+        o.item(1, &k.doc, format!("{head};"), &at);
+        return;
     }
-    out
+    o.item(1, &k.doc, format!("{head} {{"), &at);
+    for (text, span) in body {
+        o.line(2, text, &[span]);
+    }
+    o.close(1, "}", &[close]);
 }
 
-fn print_shader(s: &Shader) -> String {
-    let (i1, i2) = (indent(1), indent(2));
-    let mut out = String::new();
-    write_doc(&mut out, &s.doc, &i1);
-    out.push_str(&format!("{i1}shader {} {}", names::STAGES.name(s.stage.node, DSL), quote(&s.source)));
+/// `shader STAGE "source";`, or with a block of its attributes, one a line (as a kernel with
+/// settings).
+fn print_shader(o: &mut Lines, spanned: &Spanned<Shader>, marks: &Marks) {
+    let s = &spanned.node;
+    let of = Of::Item(spanned.span);
+    let head = format!("shader {} {}", names::STAGES.name(s.stage.node, DSL), quote(&s.source));
+    let (open, close) = (marks.get(of, Part::Open), marks.get(of, Part::Close));
+    let mut at = vec![open, s.stage.span, s.source.span];
     if s.attributes.is_empty() {
-        out.push_str(";\n");
-        return out;
+        at.push(close);
+        o.item(1, &s.doc, format!("{head};"), &at);
+        return;
     }
-    out.push_str(" {\n");
+    o.item(1, &s.doc, format!("{head} {{"), &at);
     for a in &s.attributes {
-        out.push_str(&format!("{i2}attribute location {} binding {};\n", a.location.node, a.binding.node));
+        o.line(2, format!("attribute location {} binding {};", a.location.node, a.binding.node), &[a.span]);
     }
-    out.push_str(&format!("{i1}}}\n"));
-    out
+    o.close(1, "}", &[close]);
 }
 
 fn subgroup(req: SubgroupReq) -> String {

@@ -7,12 +7,30 @@
 //! empty `push_constants`, `kernels`, `shaders` or `attributes`, `full: false`, and `targets`
 //! when they were defaulted); everything else is written, in the order of contract.md §1.1
 //! (`shaders` last). Doc lines are printed as `//` comments above their items.
+//!
+//! Both printers build lines that know which source spans they print (`weave::Lines`), so
+//! that [`format()`] can put every other comment of the source back between them (`weave`).
 
 mod dsl;
 mod ron;
+mod weave;
 
 pub use self::dsl::print_dsl;
 pub use self::ron::print_ron;
+
+use super::comments::Trivia;
+use super::SyntaxKind;
+use crate::ast::Pipeline;
+
+/// The pipeline in `kind`'s canonical form with the comments of `trivia` (which the parse of
+/// its source gave) where they were.
+pub fn format(p: &Pipeline, trivia: &Trivia, kind: SyntaxKind) -> String {
+    let lines = match kind {
+        SyntaxKind::Ron => ron::lines(p, &trivia.marks),
+        SyntaxKind::Dsl => dsl::lines(p, &trivia.marks),
+    };
+    weave::weave(&lines, Some(trivia), kind)
+}
 
 /// A string literal in the escapes both syntaxes read: `\"`, `\\`, `\n`, `\r`, `\t`, `\0`
 /// and `\u{…}` for other control characters.

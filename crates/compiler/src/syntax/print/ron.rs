@@ -4,65 +4,78 @@
 //! structs (a field, a push-constant range, a token) on one line and omits defaults, none of
 //! which a serializer does.
 
-use super::{indent, quote};
+use super::quote;
+use super::weave::{weave, Lines};
 use crate::ast::{
-    Field, FieldType, Kernel, Layout, Pipeline, PushData, PushSpace, Shader, StageList, SubgroupReq, SubgroupSize,
-    Token, TokenKind,
+    Field, FieldType, Kernel, Layout, Pipeline, PushData, PushSpace, Shader, Spanned, StageList, SubgroupReq,
+    SubgroupSize, Token, TokenKind,
 };
-use crate::syntax::docs::write_doc;
+use crate::syntax::comments::{List, Marks, Of, Part};
 use crate::syntax::names;
 use crate::syntax::SyntaxKind::Ron as RON;
+use dgcc_core::span::Span;
 
 /// The pipeline as canonical RON.
 pub fn print_ron(p: &Pipeline) -> String {
-    let mut out = String::new();
-    write_doc(&mut out, &p.doc, "");
-    out.push_str("Pipeline(\n");
-    let i1 = indent(1);
-    out.push_str(&format!("{i1}name: {},\n", quote(&p.name)));
+    weave(&lines(p, &Marks::default()), None, RON)
+}
+
+/// The lines of canonical RON, each with the source spans it prints.
+pub(crate) fn lines(p: &Pipeline, marks: &Marks) -> Lines {
+    let mut o = Lines::default();
+    o.item(0, &p.doc, "Pipeline(", &[marks.get(Of::Pipeline, Part::Open)]);
+    o.line(1, format!("name: {},", quote(&p.name)), &[p.name.span]);
     if !p.targets_defaulted {
         let targets: Vec<String> = p.targets.iter().map(|t| quote(t)).collect();
-        out.push_str(&format!("{i1}targets: [{}],\n", targets.join(", ")));
+        let at: Vec<Span> = p.targets.iter().map(|t| t.span).collect();
+        o.line(1, format!("targets: [{}],", targets.join(", ")), &at);
     }
+    let list = |o: &mut Lines, key: &str, list: List, empty: bool| {
+        let (open, close) =
+            (marks.get(Of::Pipeline, Part::ListOpen(list)), marks.get(Of::Pipeline, Part::ListClose(list)));
+        if empty {
+            o.line(1, format!("{key}: [],"), &[open, close]);
+        } else {
+            o.line(1, format!("{key}: ["), &[open]);
+        }
+        close
+    };
     if !p.push_constants.is_empty() {
-        out.push_str(&format!("{i1}push_constants: [\n"));
+        let close = list(&mut o, "push_constants", List::Ranges, false);
         for range in &p.push_constants {
-            write_doc(&mut out, &range.doc, &indent(2));
-            out.push_str(&format!(
-                "{}(stages: {}, offset: {}, size: {}),\n",
-                indent(2),
+            let text = format!(
+                "(stages: {}, offset: {}, size: {}),",
                 stages(&range.stages),
                 range.offset.node,
                 range.size.node
-            ));
+            );
+            o.item(2, &range.doc, text, &[range.span]);
         }
-        out.push_str(&format!("{i1}],\n"));
+        o.close(1, "],", &[close]);
     }
-    if p.layouts.is_empty() {
-        out.push_str(&format!("{i1}layouts: [],\n"));
-    } else {
-        out.push_str(&format!("{i1}layouts: [\n"));
+    let close = list(&mut o, "layouts", List::Layouts, p.layouts.is_empty());
+    if !p.layouts.is_empty() {
         for layout in &p.layouts {
-            print_layout(&mut out, layout);
+            print_layout(&mut o, layout, marks);
         }
-        out.push_str(&format!("{i1}],\n"));
+        o.close(1, "],", &[close]);
     }
     if !p.kernels.is_empty() {
-        out.push_str(&format!("{i1}kernels: [\n"));
+        let close = list(&mut o, "kernels", List::Kernels, false);
         for kernel in &p.kernels {
-            print_kernel(&mut out, kernel);
+            print_kernel(&mut o, kernel, marks);
         }
-        out.push_str(&format!("{i1}],\n"));
+        o.close(1, "],", &[close]);
     }
     if !p.shaders.is_empty() {
-        out.push_str(&format!("{i1}shaders: [\n"));
+        let close = list(&mut o, "shaders", List::Shaders, false);
         for shader in &p.shaders {
-            print_shader(&mut out, shader);
+            print_shader(&mut o, shader);
         }
-        out.push_str(&format!("{i1}],\n"));
+        o.close(1, "],", &[close]);
     }
-    out.push_str(")\n");
-    out
+    o.close(0, ")", &[marks.get(Of::Pipeline, Part::Close)]);
+    o
 }
 
 fn stages(list: &StageList) -> String {
@@ -70,41 +83,43 @@ fn stages(list: &StageList) -> String {
     format!("[{}]", names.join(", "))
 }
 
-fn print_layout(out: &mut String, l: &Layout) {
-    let (i2, i3) = (indent(2), indent(3));
-    write_doc(out, &l.doc, &i2);
-    out.push_str(&format!("{i2}(\n"));
-    out.push_str(&format!("{i3}name: {},\n", quote(&l.name)));
-    out.push_str(&format!("{i3}stages: {},\n", stages(&l.stages)));
+fn print_layout(o: &mut Lines, spanned: &Spanned<Layout>, marks: &Marks) {
+    let l = &spanned.node;
+    let of = Of::Item(spanned.span);
+    o.item(2, &l.doc, "(", &[marks.get(of, Part::Open)]);
+    o.line(3, format!("name: {},", quote(&l.name)), &[l.name.span]);
+    o.line(3, format!("stages: {},", stages(&l.stages)), &[l.stages.span]);
     if !l.flags.is_empty() {
         let flags: Vec<&str> = l.flags.iter().map(|f| names::FLAGS.name(f.node, RON)).collect();
-        out.push_str(&format!("{i3}flags: [{}],\n", flags.join(", ")));
+        let at: Vec<Span> = l.flags.iter().map(|f| f.span).collect();
+        o.line(3, format!("flags: [{}],", flags.join(", ")), &at);
     }
-    out.push_str(&format!("{i3}max_sequences: {},\n", l.max_sequences.node));
+    o.line(3, format!("max_sequences: {},", l.max_sequences.node), &[l.max_sequences.span]);
     if l.glsl_layout.node != crate::ast::GlslLayout::default() {
-        out.push_str(&format!("{i3}glsl_layout: {},\n", names::GLSL_LAYOUTS.name(l.glsl_layout.node, RON)));
+        let text = format!("glsl_layout: {},", names::GLSL_LAYOUTS.name(l.glsl_layout.node, RON));
+        o.line(3, text, &[l.glsl_layout.span]);
     }
     if let Some(stride) = &l.stride {
-        out.push_str(&format!("{i3}stride: Some({}),\n", stride.node));
+        o.line(3, format!("stride: Some({}),", stride.node), &[stride.span]);
     }
     if let Some(align) = &l.align {
-        out.push_str(&format!("{i3}align: Some({}),\n", align.node));
+        o.line(3, format!("align: Some({}),", align.node), &[align.span]);
     }
+    let (open, close) = (marks.get(of, Part::ListOpen(List::Tokens)), marks.get(of, Part::ListClose(List::Tokens)));
     if l.tokens.is_empty() {
-        out.push_str(&format!("{i3}tokens: [],\n"));
+        o.line(3, "tokens: [],", &[open, close]);
     } else {
-        out.push_str(&format!("{i3}tokens: [\n"));
+        o.line(3, "tokens: [", &[open]);
         for token in &l.tokens {
-            print_token(out, token);
+            print_token(o, token, marks);
         }
-        out.push_str(&format!("{i3}],\n"));
+        o.close(3, "],", &[close]);
     }
-    out.push_str(&format!("{i2}),\n"));
+    o.close(2, "),", &[marks.get(of, Part::Close)]);
 }
 
-fn print_token(out: &mut String, t: &Token) {
-    let i4 = indent(4);
-    write_doc(out, &t.doc, &i4);
+fn print_token(o: &mut Lines, spanned: &Spanned<Token>, marks: &Marks) {
+    let t = &spanned.node;
     let mut params: Vec<String> = Vec::new();
     if let Some(name) = &t.name {
         params.push(format!("name: {}", quote(name)));
@@ -144,19 +159,20 @@ fn print_token(out: &mut String, t: &Token) {
         _ => {}
     }
     let kind = names::token_kinds::name(t.kind.token_type(), RON);
-    out.push_str(&i4);
-    out.push_str(kind);
+    let of = Of::Item(spanned.span);
     match fields {
         Some(fs) => {
-            out.push_str(&format!("({}, fields: [\n", params.join(", ")));
+            let open = marks.get(of, Part::Open);
+            let head = if open == Span::default() { spanned.span } else { open };
+            o.item(4, &t.doc, format!("{kind}({}, fields: [", params.join(", ")), &[head]);
             for f in fs {
-                write_doc(out, &f.doc, &indent(5));
-                out.push_str(&format!("{}(name: {}, ty: {}),\n", indent(5), quote(&f.name), field_type(&f.ty)));
+                let text = format!("(name: {}, ty: {}),", quote(&f.name), field_type(&f.ty));
+                o.item(5, &f.doc, text, &[f.span]);
             }
-            out.push_str(&format!("{i4}]),\n"));
+            o.close(4, "]),", &[marks.get(of, Part::Close)]);
         }
-        None if params.is_empty() => out.push_str(",\n"),
-        None => out.push_str(&format!("({}),\n", params.join(", "))),
+        None if params.is_empty() => o.item(4, &t.doc, format!("{kind},"), &[spanned.span]),
+        None => o.item(4, &t.doc, format!("{kind}({}),", params.join(", ")), &[spanned.span]),
     }
 }
 
@@ -167,38 +183,40 @@ fn field_type(ty: &FieldType) -> String {
     }
 }
 
-fn print_kernel(out: &mut String, k: &Kernel) {
-    let (i2, i3) = (indent(2), indent(3));
-    write_doc(out, &k.doc, &i2);
-    out.push_str(&format!("{i2}(\n"));
-    out.push_str(&format!("{i3}name: {},\n", quote(&k.name)));
-    out.push_str(&format!("{i3}source: {},\n", quote(&k.source)));
+fn print_kernel(o: &mut Lines, spanned: &Spanned<Kernel>, marks: &Marks) {
+    let k = &spanned.node;
+    let of = Of::Item(spanned.span);
+    o.item(2, &k.doc, "(", &[marks.get(of, Part::Open)]);
+    o.line(3, format!("name: {},", quote(&k.name)), &[k.name.span]);
+    o.line(3, format!("source: {},", quote(&k.source)), &[k.source.span]);
     let [x, y, z] = k.local_size.node;
-    out.push_str(&format!("{i3}local_size: ({x}, {y}, {z}),\n"));
+    o.line(3, format!("local_size: ({x}, {y}, {z}),"), &[k.local_size.span]);
     if k.subgroup.node != SubgroupReq::Any {
-        out.push_str(&format!("{i3}subgroup: {},\n", subgroup(k.subgroup.node)));
+        o.line(3, format!("subgroup: {},", subgroup(k.subgroup.node)), &[k.subgroup.span]);
     }
     if let Some(writes) = &k.writes {
-        out.push_str(&format!("{i3}writes: Some({}),\n", quote(writes)));
+        o.line(3, format!("writes: Some({}),", quote(writes)), &[writes.span]);
     }
-    out.push_str(&format!("{i2}),\n"));
+    o.close(2, "),", &[marks.get(of, Part::Close)]);
 }
 
 /// One shader on one line: `(stage: Vertex, source: "…", attributes: [(location: 0, binding: 0)]),`.
-fn print_shader(out: &mut String, s: &Shader) {
-    let i2 = indent(2);
-    write_doc(out, &s.doc, &i2);
+/// The line prints the whole shader, so a comment anywhere inside it ends that line (or goes
+/// above it), as one inside a push-constant range or a token does.
+fn print_shader(o: &mut Lines, spanned: &Spanned<Shader>) {
+    let s = &spanned.node;
     let stage = names::STAGES.name(s.stage.node, RON);
-    out.push_str(&format!("{i2}(stage: {stage}, source: {}", quote(&s.source)));
+    let mut text = format!("(stage: {stage}, source: {}", quote(&s.source));
     if !s.attributes.is_empty() {
         let attributes: Vec<String> = s
             .attributes
             .iter()
             .map(|a| format!("(location: {}, binding: {})", a.location.node, a.binding.node))
             .collect();
-        out.push_str(&format!(", attributes: [{}]", attributes.join(", ")));
+        text.push_str(&format!(", attributes: [{}]", attributes.join(", ")));
     }
-    out.push_str("),\n");
+    text.push_str("),");
+    o.item(2, &s.doc, text, &[spanned.span]);
 }
 
 fn subgroup(req: SubgroupReq) -> String {

@@ -13,8 +13,11 @@ mod visitors;
 
 use self::fields::Fields;
 use self::reader::{Raw, Reader};
+use super::comments::{List, Of, Part};
 use super::docs::Docs;
+use super::lex;
 use super::limits::{self, Count};
+use super::SyntaxKind;
 use crate::ast::{Attribute, GlslLayout, Kernel, Layout, Pipeline, PushConstantRange, Shader, Spanned, SubgroupReq};
 use dgcc_core::diag::Diagnostic;
 use dgcc_core::span::Span;
@@ -50,8 +53,27 @@ fn at(head: Span) -> Span {
 }
 
 impl<'s> Ron<'s, '_> {
+    /// Marks the opening (through its first bracket) and the closing bracket of `raw`.
+    pub(super) fn mark_item(&self, of: Of, raw: Raw<'s>) {
+        if let Some(open) = lex::first_open(raw.text, SyntaxKind::Ron) {
+            self.docs.mark(of, Part::Open, Span::new(raw.span.start, raw.span.start + open + 1));
+        }
+        if raw.text.ends_with(')') {
+            self.docs.mark(of, Part::Close, Span::new(raw.span.end - 1, raw.span.end));
+        }
+    }
+
+    /// Marks the brackets of the list `raw`.
+    fn mark_list(&self, of: Of, list: List, raw: Raw<'s>) {
+        if raw.text.starts_with('[') && raw.text.ends_with(']') {
+            self.docs.mark(of, Part::ListOpen(list), Span::new(raw.span.start, raw.span.start + 1));
+            self.docs.mark(of, Part::ListClose(list), Span::new(raw.span.end - 1, raw.span.end));
+        }
+    }
+
     fn pipeline(&mut self) -> Option<Pipeline> {
         let s = self.r.document_struct("Pipeline")?;
+        self.mark_item(Of::Pipeline, self.r.document());
         let doc = self.docs.above(s.head.start);
         let f = Fields::check(&mut self.r, s, PIPELINE, "the pipeline");
         let name = f.required(&mut self.r, "name").and_then(|raw| self.r.string(raw));
@@ -59,6 +81,17 @@ impl<'s> Ron<'s, '_> {
             Some(raw) => self.targets(raw),
             None => Some(Vec::new()),
         };
+        let lists = [
+            ("push_constants", List::Ranges),
+            ("layouts", List::Layouts),
+            ("kernels", List::Kernels),
+            ("shaders", List::Shaders),
+        ];
+        for (key, list) in lists {
+            if let Some(raw) = f.get(key) {
+                self.mark_list(Of::Pipeline, list, raw);
+            }
+        }
         let push_constants = match f.get("push_constants") {
             Some(raw) => self.each(
                 raw,
@@ -155,6 +188,10 @@ impl<'s> Ron<'s, '_> {
         };
         let stride = self.optional_number(&f, "stride");
         let align = self.optional_number(&f, "align");
+        self.mark_item(Of::Item(raw.span), raw);
+        if let Some(v) = f.get("tokens") {
+            self.mark_list(Of::Item(raw.span), List::Tokens, v);
+        }
         let tokens = f.required(&mut self.r, "tokens").and_then(|v| {
             self.each(v, "a list of tokens `[PushConstant( … ), Draw, …]`", Some(Count::TokensPerLayout), Self::token)
         });
@@ -187,6 +224,7 @@ impl<'s> Ron<'s, '_> {
     fn kernel(&mut self, raw: Raw<'s>) -> Option<Spanned<Kernel>> {
         let s = self.r.structure(raw, "Kernel", "a kernel `(name: …, source: …, local_size: (X, Y, Z))`")?;
         let f = Fields::check(&mut self.r, s, KERNEL, "a kernel");
+        self.mark_item(Of::Item(raw.span), raw);
         let name = f.required(&mut self.r, "name").and_then(|v| self.r.string(v));
         let source = f.required(&mut self.r, "source").and_then(|v| self.r.string(v));
         let local_size = f.required(&mut self.r, "local_size").and_then(|v| self.local_size(v));
@@ -213,6 +251,8 @@ impl<'s> Ron<'s, '_> {
         let s = self.r.structure(raw, "Shader", "a shader `(stage: Vertex, source: \"…\")`")?;
         let attributes_key = s.entries.iter().find(|e| e.key == "attributes").map(|e| e.key_span);
         let f = Fields::check(&mut self.r, s, SHADER, "a shader");
+        // RON prints a shader on one line, `.dgc` around its attributes: marked for the latter.
+        self.mark_item(Of::Item(raw.span), raw);
         let stage = f.required(&mut self.r, "stage").and_then(|v| self.stage(v));
         let source = f.required(&mut self.r, "source").and_then(|v| self.r.string(v));
         let attributes = match f.get("attributes") {

@@ -103,7 +103,8 @@ impl<'s> Reader<'s> {
         // ron trims whitespace, so trivia is left only where a comment starts or ends the
         // slice; only then is the slice scanned (values nest, so scanning every one would
         // read a large file once more per level).
-        let trivia = |c: char| c == '/' || c.is_whitespace() || lex::is_ron_whitespace(c);
+        let trivia =
+            |c: char| c == '/' || c.is_whitespace() || lex::is_ron_whitespace(c) || c == crate::syntax::limits::BOM;
         let (leading, trailing) = (part.starts_with(trivia), part.ends_with(trivia));
         let text = if leading || trailing { &part[lex::trim_trivia(part, SyntaxKind::Ron).range()] } else { part };
         Raw { text, span: self.span_of(text) }

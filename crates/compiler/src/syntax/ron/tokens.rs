@@ -12,10 +12,12 @@ use crate::ast::{
     ExecutionSetKind, Field, FieldType, GlslLayout, LayoutFlag, PushData, PushSpace, Spanned, StageList, SubgroupReq,
     SubgroupSize, Token, TokenKind,
 };
+use crate::syntax::comments::{Of, Part};
 use crate::syntax::limits::{self, Count};
 use crate::syntax::names::{self, a, did_you_mean, field_types, one_of, token_kinds, Table};
 use crate::syntax::SyntaxKind::Ron as RON;
 use dgcc_core::diag::Diagnostic;
+use dgcc_core::span::Span;
 use dgcc_core::tokens::TokenType;
 
 const ACTION: &[&str] = &["name", "at"];
@@ -141,6 +143,12 @@ impl<'s> Ron<'s, '_> {
         };
         let (param_names, what) = params(kind);
         let f = Fields::check(&mut self.r, s, param_names, what);
+        if let Some(fields) = f.get("fields").filter(|v| v.text.ends_with(']')) {
+            // The token prints on two lines around its fields: up to `fields: [`, and `])`.
+            let of = Of::Item(raw.span);
+            self.docs.mark(of, Part::Open, Span::new(raw.span.start, fields.span.start + 1));
+            self.docs.mark(of, Part::Close, Span::new(fields.span.end - 1, raw.span.end));
+        }
         let name = f.get("name").map(|n| self.r.string(n));
         let pin = self.optional_number(&f, "at");
         let kind = match TokenKind::parameterless(kind) {
