@@ -146,8 +146,9 @@ pub struct RunArgs {
     /// (dgc), on the host in the CPU loop (cpu).
     #[arg(long)]
     pub sort_materials: bool,
-    /// What the execution set holds (dgc): graphics pipelines, or shader objects
-    /// (VK_EXT_shader_object).
+    /// What the execution set holds (dgc): graphics pipelines. `shader-objects`
+    /// (VK_EXT_shader_object) is refused for now, with the reason: the runtime does not create
+    /// shader objects yet.
     #[arg(long, value_enum, default_value_t = BindArg::Pipelines)]
     pub bind: BindArg,
     /// Check against this target instead of the file's `targets`.
