@@ -198,3 +198,55 @@ fn no_mounts_are_left_behind_even_without_a_mount_namespace() {
         .collect();
     assert!(left.is_empty(), "mounts left under the root: {left:?}");
 }
+
+/// `dgcc run` and `dgcc bench` under `DGCC_VALIDATION=1`: the runtime's messenger takes the
+/// layer's messages (the layer stops printing them), so the CLI itself must print what it
+/// counted and fail. `DGCC_INJECT_VALIDATION_ERROR=1` makes one invalid call
+/// (`crates/cli/src/scene/fault.rs`); the same command without it passes, so the failure is
+/// the layer's word, not the run's.
+#[test]
+fn a_run_the_layer_complained_about_fails_with_the_layers_message() {
+    if !available("a_run_the_layer_complained_about_fails_with_the_layers_message") {
+        return;
+    }
+    let dgcc = env!("CARGO_BIN_EXE_dgcc");
+    let out_dir = std::env::temp_dir().join(format!("dgcc-vvl-bench-{}", std::process::id()));
+    let out = out_dir.display().to_string();
+    let run = [dgcc, "run", "examples/scene.ron", "--objects", "64", "--frames", "1", "--size", "32", "--mode", "mdi"];
+    let bench = [
+        dgcc,
+        "bench",
+        "examples/scene.ron",
+        "--objects",
+        "64",
+        "--frames",
+        "1",
+        "--warmup",
+        "0",
+        "--width",
+        "32",
+        "--height",
+        "32",
+        "--modes",
+        "mdi",
+        "--culling",
+        "none",
+        "--no-owners",
+        "--copy-mib",
+        "0",
+        "--out",
+        &out,
+    ];
+    for (what, args) in [("run", &run[..]), ("bench", &bench[..])] {
+        let clean = self::run(args, &[]);
+        assert!(clean.status.success(), "dgcc {what} without the fault: {}", text(&clean.stderr));
+        assert!(!text(&clean.stderr).contains("validation layer reported"), "{}", text(&clean.stderr));
+
+        let faulty = self::run(args, &[("DGCC_INJECT_VALIDATION_ERROR", "1")]);
+        let stderr = text(&faulty.stderr);
+        assert_eq!(faulty.status.code(), Some(1), "dgcc {what} with a layer error must fail: {stderr}");
+        assert!(stderr.contains("VUID-VkBufferCreateInfo-None-09500"), "the layer's message is shown: {stderr}");
+        assert!(stderr.contains("error: the validation layer reported 1 error(s)"), "{stderr}");
+    }
+    let _ = std::fs::remove_dir_all(&out_dir);
+}

@@ -332,6 +332,7 @@ pub fn run(
         require_dgc: false,
         validation: options.scene.layer_log.clone(),
     })?;
+    crate::scene::inject_validation_error_if_asked(&ctx);
     let device = DeviceInfo::of(&ctx);
     let bandwidth = (options.copy_bytes > 0).then(|| {
         progress(&Step::Bandwidth);

@@ -36,6 +36,7 @@
 //! decision are honoured, since both are set when the pipelines are created.
 
 mod compat;
+mod fault;
 mod frame;
 mod gpu;
 mod pyramid;
@@ -43,6 +44,7 @@ mod report;
 pub mod world;
 
 pub use compat::{builtin_manifest, scene_layout};
+pub use fault::inject_validation_error_if_asked;
 pub use gpu::{upload, FUSED_OBJECTS_PER_INVOCATION};
 pub use pyramid::level_sizes;
 pub use report::{owners, FrameImage, FrameReport, PassTimes, RunReport, SubgroupReport};
@@ -329,6 +331,7 @@ pub fn run(manifest: &Manifest, options: &RunOptions) -> Result<RunReport> {
     // `require_dgc`: the context has the extension whenever dgc mode runs on it.
     let ctx =
         GpuContext::new(&ContextOptions { enable_dgc: dgc, require_dgc: dgc, validation: options.layer_log.clone() })?;
+    fault::inject_validation_error_if_asked(&ctx);
     run_checked(&ctx, manifest, options, layout, kernel)
 }
 
