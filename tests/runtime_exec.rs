@@ -479,6 +479,112 @@ fn accumulate_with_execution_set() -> CompiledLayout {
     layout
 }
 
+/// `accumulate_with_execution_set` whose set holds compute shader objects: the token data is
+/// one shader index (one stage), the record shape is the same.
+fn accumulate_with_shader_set() -> CompiledLayout {
+    let mut layout = accumulate_with_execution_set();
+    if let Some(set) = &mut layout.tokens[0].execution_set {
+        set.kind = 1; // VK_INDIRECT_EXECUTION_SET_INFO_TYPE_SHADER_OBJECTS_EXT
+    }
+    layout.name = "AccumulateFromShaders".into();
+    layout
+}
+
+#[test]
+fn a_shader_object_execution_set_runs_each_sequences_shader_and_takes_updates() {
+    use dgcc::runtime::shaders::shader_object;
+    use dgcc::runtime::{SetEntries, StageShader};
+    let test = "a_shader_object_execution_set_runs_each_sequences_shader_and_takes_updates";
+    let Some(ctx) = common::gpu(test) else { return };
+    let dev = DgcDevice::from_context(&ctx).unwrap();
+    let Some(so) = dev.shader_object() else {
+        common::loud(&format!("{test}: the device has no VK_EXT_shader_object"));
+        assert!(!ctx.caps.shader_object);
+        return;
+    };
+    let layout = accumulate_with_shader_set();
+    let mut rig = Rig::new(&ctx, &layout, false);
+    let ranges = [vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::COMPUTE, offset: 0, size: 8 }];
+    let set_layouts = [rig.set.layout];
+    let words = layout.stride / 4;
+    // Entry 0 adds each value once, entry 1 a thousand times.
+    let make = |scale: u32| {
+        // SAFETY: the committed kernel; the rig's set layout and push range are what it declares.
+        unsafe {
+            shader_object(
+                so,
+                vk::ShaderStageFlags::COMPUTE,
+                vk::ShaderStageFlags::empty(),
+                ACCUMULATE_SPV,
+                &[(0, 0), (1, words), (2, scale)],
+                &set_layouts,
+                &ranges,
+                None,
+                true,
+            )
+        }
+        .unwrap()
+    };
+    let (once, thousand) = (make(1), make(1000));
+    // SAFETY: the rig's pipeline layout holds the accumulate ranges.
+    let mut l = unsafe { dev.create_layout(&layout, &layouts::accumulate_push_ranges(), rig.pipeline_layout) }.unwrap();
+    let initial = [StageShader { stage: vk::ShaderStageFlags::COMPUTE, shader: once }];
+    // SAFETY: indirect-bindable compute shaders made with the layouts given here.
+    let mut set = unsafe { dev.create_shader_execution_set(&l, &initial, &set_layouts, &ranges) }.unwrap();
+    assert_eq!(set.initial, SetEntries::ShaderObjects(initial.to_vec()));
+    // SAFETY: as above; nothing uses the set yet.
+    unsafe { dev.write_execution_set_shader(&set, 1, thousand) }.unwrap();
+    // The wrong kind of entry, an index past the end and the wrong `Bound` are refused before
+    // any Vulkan call.
+    let pipeline_write = unsafe { dev.write_execution_set(&set, 1, rig.pipeline) };
+    assert!(pipeline_write.is_err_and(|e| e.to_string().contains("takes shaders")));
+    let past = unsafe { dev.write_execution_set_shader(&set, 2, thousand) };
+    assert!(past.is_err_and(|e| e.to_string().contains("past its 2 entries")));
+    let as_pipelines = unsafe { dev.create_execution_set(&l, rig.pipeline) };
+    assert!(as_pipelines.is_err_and(|e| e.to_string().contains("create_shader_execution_set")));
+    let wrong = unsafe { Execution::new(&dev, &l, Bound::ExecutionSet(set.handle, rig.pipeline), 3, 0, 64 << 20) };
+    assert!(wrong.err().is_some_and(|e| e.to_string().contains("execution set of shader objects")));
+
+    // Records: (entry, value, x, y, z).
+    let records = [[0u32, 1, 1, 1, 1], [1, 10, 2, 1, 1], [0, 100, 1, 1, 1]];
+    let data: Vec<u32> = records.iter().flatten().copied().collect();
+    rig.stream.write(0, as_bytes(&data)).unwrap();
+    let stream = rig.stream(3, None);
+    let bound = set.bound().unwrap();
+    // SAFETY: the set was made for `l` with these shaders.
+    let mut exec = unsafe { Execution::new(&dev, &l, bound, 3, 0, 64 << 20) }.unwrap();
+    let run = |rig: &mut Rig| {
+        rig.totals.write(0, &[0; 12]).unwrap();
+        ctx.one_shot(|cmd| {
+            rig.bind(&ctx, cmd);
+            // SAFETY: recording outside a render pass; everything lives until after the wait.
+            unsafe { exec.record(&dev, &l, cmd, &stream, &mut NoPass(|_, _| {})) }
+        })
+        .unwrap();
+        rig.totals()
+    };
+    // 1 + 2 invocations × 10 × 1000 + 100.
+    assert_eq!(run(&mut rig)[..2], [20_101, 4], "each sequence ran the shader its record names");
+    // Entry 1 now holds the plain shader.
+    // SAFETY: the submission finished (`one_shot` waits).
+    unsafe { dev.write_execution_set_shader(&set, 1, once) }.unwrap();
+    assert_eq!(run(&mut rig)[..2], [121, 4], "the updated entry is what runs");
+
+    // SAFETY: every submission finished; all made on this device.
+    unsafe {
+        exec.destroy(&dev);
+        set.destroy(&dev);
+        l.destroy(&dev);
+        so.destroy_shader(once, None);
+        so.destroy_shader(thousand, None);
+    }
+    rig.destroy(&ctx);
+    if common::validation_required() {
+        let log = ctx.layer_log().expect("DGCC_VALIDATION=1 installs the runtime's messenger");
+        common::assert_no_layer_errors(test, log);
+    }
+}
+
 #[test]
 fn every_gpu_object_is_destroyed_explicitly_and_once() {
     // The lifetime rule: layouts, execution sets, executions and validators are destroyed by

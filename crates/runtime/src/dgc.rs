@@ -37,6 +37,9 @@ use dgcc_core::ir::{CompiledLayout, PushConstantRange, TokenType};
 pub struct DgcDevice {
     pub(crate) device: ash::Device,
     pub(crate) ext: x::Device,
+    /// `VK_EXT_shader_object`'s entry points, when the device was created with it
+    /// (`EnabledFeatures::shader_object`).
+    pub(crate) shader_object: Option<ash::ext::shader_object::Device>,
     memory: vk::PhysicalDeviceMemoryProperties,
     limits: vk::PhysicalDeviceLimits,
     profile: Profile,
@@ -95,7 +98,16 @@ impl DgcDevice {
         let memory = unsafe { instance.get_physical_device_memory_properties(physical) };
         // SAFETY: as above.
         let limits = unsafe { instance.get_physical_device_properties(physical) }.limits;
-        Ok(DgcDevice { device: device.clone(), ext, memory, limits, profile: probe.profile, not_enabled })
+        let shader_object = enabled.shader_object.then(|| ash::ext::shader_object::Device::new(instance, device));
+        Ok(DgcDevice {
+            device: device.clone(),
+            ext,
+            shader_object,
+            memory,
+            limits,
+            profile: probe.profile,
+            not_enabled,
+        })
     }
 
     /// The runtime's own headless context, when it enabled the extension (feature `headless`).
@@ -130,6 +142,11 @@ impl DgcDevice {
 
     pub fn ext(&self) -> &x::Device {
         &self.ext
+    }
+
+    /// `VK_EXT_shader_object`'s entry points, when the device was created with it.
+    pub fn shader_object(&self) -> Option<&ash::ext::shader_object::Device> {
+        self.shader_object.as_ref()
     }
 
     /// `Some(why)` when this device cannot bind `layout`'s execution set, which says
@@ -200,12 +217,31 @@ impl DgcDevice {
     }
 }
 
-/// An indirect execution set of pipelines (`VkIndirectExecutionSetEXT`, type PIPELINES).
+/// One shader object of a shader-object execution set, with the stage it was created for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StageShader {
+    pub stage: vk::ShaderStageFlags,
+    pub shader: vk::ShaderEXT,
+}
+
+/// What an execution set selects from, with the entry it was created with (bound before each
+/// execute: the driver takes the state it does not change from it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SetEntries {
+    /// `VK_INDIRECT_EXECUTION_SET_INFO_TYPE_PIPELINES_EXT`, with its initial pipeline.
+    Pipelines(vk::Pipeline),
+    /// `VK_INDIRECT_EXECUTION_SET_INFO_TYPE_SHADER_OBJECTS_EXT`, with one initial shader per
+    /// stage of the layout's execution-set token, in stage-bit order.
+    ShaderObjects(Vec<StageShader>),
+}
+
+/// An indirect execution set (`VkIndirectExecutionSetEXT`) of pipelines or of shader objects.
 ///
 /// Destroyed explicitly with `destroy` (no `Drop`: dropping it leaks the handle).
 pub struct ExecutionSet {
     pub handle: x::IndirectExecutionSetEXT,
-    pub initial: vk::Pipeline,
+    /// What the set selects from, and its initial entry.
+    pub initial: SetEntries,
     /// Entries the set was created with; private, because `write_execution_set` checks indices
     /// against it.
     max_entries: u32,
@@ -214,9 +250,20 @@ pub struct ExecutionSet {
 }
 
 impl ExecutionSet {
-    /// Entries the set holds (`maxPipelineCount`).
+    /// Entries the set holds (`maxPipelineCount`, or `maxShaderCount` for shader objects: one
+    /// entry per shader, whatever its stage).
     pub fn max_entries(&self) -> u32 {
         self.max_entries
+    }
+
+    /// What an `Execution` of the set's layout binds before each execute: the set and its
+    /// initial pipeline or shaders.
+    pub fn bound(&self) -> Result<super::execute::Bound> {
+        use super::execute::{Bound, BoundShaders};
+        Ok(match &self.initial {
+            SetEntries::Pipelines(p) => Bound::ExecutionSet(self.handle, *p),
+            SetEntries::ShaderObjects(shaders) => Bound::ShaderSet(self.handle, BoundShaders::new(shaders)?),
+        })
     }
 
     /// Destroy the set. A second call does nothing.
@@ -235,8 +282,8 @@ impl ExecutionSet {
 }
 
 impl DgcDevice {
-    /// Create the execution set `layout`'s EXECUTION_SET token selects from, with `initial` as
-    /// entry 0. Shader-object sets are refused: the runtime does not create shader objects.
+    /// Create the pipeline execution set `layout`'s EXECUTION_SET token selects from, with
+    /// `initial` as entry 0 (a token of shader objects takes `create_shader_execution_set`).
     /// Destroy it with `ExecutionSet::destroy`.
     ///
     /// # Safety
@@ -250,7 +297,7 @@ impl DgcDevice {
         };
         if set.kind != x::IndirectExecutionSetInfoTypeEXT::PIPELINES.as_raw() as u32 {
             return Err(RuntimeError::Invalid(format!(
-                "layout `{}` selects shader objects; the dgcc runtime creates pipeline execution sets only",
+                "layout `{}` selects shader objects: create its set with `create_shader_execution_set`",
                 layout.compiled.name
             )));
         }
@@ -264,7 +311,128 @@ impl DgcDevice {
         // by `create_layout`'s rules.
         let handle = unsafe { self.ext.create_indirect_execution_set(&create, None) }
             .map_err(RuntimeError::vk("vkCreateIndirectExecutionSetEXT"))?;
-        Ok(ExecutionSet { handle, initial, max_entries: set.max_entries, device: self.ext.device() })
+        Ok(ExecutionSet {
+            handle,
+            initial: SetEntries::Pipelines(initial),
+            max_entries: set.max_entries,
+            device: self.ext.device(),
+        })
+    }
+
+    /// Create the shader-object execution set `layout`'s EXECUTION_SET token selects from:
+    /// `initial` holds one shader per stage the token names (any order; they become entry 0
+    /// upward in stage-bit order), `set_layouts` and `push_constants` are what every shader of
+    /// the set was created with (`VkShaderCreateInfoEXT::pSetLayouts` and
+    /// `pPushConstantRanges`). Needs `VK_EXT_shader_object` enabled on the device
+    /// (`EnabledFeatures::shader_object`). Destroy it with `ExecutionSet::destroy`.
+    ///
+    /// The stream's token data is one `u32` per stage, in stage-bit order, each an index into
+    /// the set's shaders (`write_execution_set_shader` fills them).
+    ///
+    /// # Safety
+    /// `layout` was created by this device; every shader of `initial` is a live shader object of
+    /// this device, created with `VK_SHADER_CREATE_INDIRECT_BINDABLE_BIT_EXT` (see
+    /// `shaders::shader_object`), `set_layouts` and `push_constants`, for the stage it is listed
+    /// with; the layouts are alive; and the shaders stay alive as long as the set.
+    pub unsafe fn create_shader_execution_set(
+        &self,
+        layout: &DgcLayout,
+        initial: &[StageShader],
+        set_layouts: &[vk::DescriptorSetLayout],
+        push_constants: &[vk::PushConstantRange],
+    ) -> Result<ExecutionSet> {
+        let token = layout.compiled.tokens.iter().find(|t| t.token_type == TokenType::ExecutionSet);
+        let Some(set) = token.and_then(|t| t.execution_set) else {
+            return Err(RuntimeError::Invalid(format!("layout `{}` has no execution-set token", layout.compiled.name)));
+        };
+        if set.kind != x::IndirectExecutionSetInfoTypeEXT::SHADER_OBJECTS.as_raw() as u32 {
+            return Err(RuntimeError::Invalid(format!(
+                "layout `{}` selects pipelines: create its set with `create_execution_set`",
+                layout.compiled.name
+            )));
+        }
+        if self.shader_object.is_none() {
+            return Err(RuntimeError::MissingFeature {
+                device: self.profile.name.clone(),
+                feature: "VK_EXT_shader_object (enabled on the device)".into(),
+                needed_for: format!("the shader-object execution set of layout `{}`", layout.compiled.name),
+            });
+        }
+        let mut initial = initial.to_vec();
+        initial.sort_by_key(|s| s.stage.as_raw());
+        let stages: u32 = initial.iter().map(|s| s.stage.as_raw()).fold(0, |a, b| a | b);
+        let distinct = initial.windows(2).all(|w| w[0].stage != w[1].stage);
+        if stages != set.stages || !distinct || initial.iter().any(|s| s.stage.as_raw().count_ones() != 1) {
+            return Err(RuntimeError::Invalid(format!(
+                "layout `{}`'s execution set needs exactly one initial shader for each of stages {:#x}; got stages {:?}",
+                layout.compiled.name,
+                set.stages,
+                initial.iter().map(|s| s.stage).collect::<Vec<_>>()
+            )));
+        }
+        let shaders: Vec<vk::ShaderEXT> = initial.iter().map(|s| s.shader).collect();
+        let layout_infos: Vec<x::IndirectExecutionSetShaderLayoutInfoEXT> = initial
+            .iter()
+            .map(|_| x::IndirectExecutionSetShaderLayoutInfoEXT {
+                set_layout_count: set_layouts.len() as u32,
+                p_set_layouts: set_layouts.as_ptr(),
+                ..Default::default()
+            })
+            .collect();
+        let info = x::IndirectExecutionSetShaderInfoEXT {
+            shader_count: shaders.len() as u32,
+            p_initial_shaders: shaders.as_ptr(),
+            p_set_layout_infos: layout_infos.as_ptr(),
+            max_shader_count: set.max_entries,
+            push_constant_range_count: push_constants.len() as u32,
+            p_push_constant_ranges: push_constants.as_ptr(),
+            ..Default::default()
+        };
+        let create = x::IndirectExecutionSetCreateInfoEXT::shader_objects(&info);
+        // SAFETY: the arrays outlive the call; the shaders and layouts are the caller's
+        // contract; max_entries was checked against the device by `create_layout`'s rules
+        // (E0612 holds it to at least one entry per stage).
+        let handle = unsafe { self.ext.create_indirect_execution_set(&create, None) }
+            .map_err(RuntimeError::vk("vkCreateIndirectExecutionSetEXT"))?;
+        Ok(ExecutionSet {
+            handle,
+            initial: SetEntries::ShaderObjects(initial),
+            max_entries: set.max_entries,
+            device: self.ext.device(),
+        })
+    }
+
+    /// Put `shader` at entry `index` of the shader-object set `set`; an index past the set's
+    /// entries, or a pipeline set, is an error.
+    ///
+    /// # Safety
+    /// - `set` was created by this device and is not destroyed;
+    /// - `shader` is a live shader object of this device, created with
+    ///   `VK_SHADER_CREATE_INDIRECT_BINDABLE_BIT_EXT` and the set layouts and push-constant
+    ///   ranges the set was created with, and it stays alive as long as the set may select it;
+    /// - no pending GPU work uses entry `index` of the set, and no other thread updates the set
+    ///   concurrently.
+    pub unsafe fn write_execution_set_shader(
+        &self,
+        set: &ExecutionSet,
+        index: u32,
+        shader: vk::ShaderEXT,
+    ) -> Result<()> {
+        if !matches!(set.initial, SetEntries::ShaderObjects(_)) {
+            return Err(RuntimeError::Invalid(
+                "a pipeline execution set takes pipelines (`write_execution_set`)".into(),
+            ));
+        }
+        if index >= set.max_entries {
+            return Err(RuntimeError::Invalid(format!(
+                "execution-set index {index} is past its {} entries",
+                set.max_entries
+            )));
+        }
+        let writes = [x::WriteIndirectExecutionSetShaderEXT::new(index, shader)];
+        // SAFETY: the index is in range (checked above); the rest is the caller's contract.
+        unsafe { self.ext.update_indirect_execution_set_shader(set.handle, &writes) };
+        Ok(())
     }
 
     /// Put `pipeline` at entry `index` of `set`; an index past the set's entries is an error.
@@ -282,6 +450,11 @@ impl DgcDevice {
     ///   selected it has finished), and no other thread updates the same set concurrently
     ///   (`VkIndirectExecutionSetEXT` updates are externally synchronized).
     pub unsafe fn write_execution_set(&self, set: &ExecutionSet, index: u32, pipeline: vk::Pipeline) -> Result<()> {
+        if !matches!(set.initial, SetEntries::Pipelines(_)) {
+            return Err(RuntimeError::Invalid(
+                "a shader-object execution set takes shaders (`write_execution_set_shader`)".into(),
+            ));
+        }
         if index >= set.max_entries {
             return Err(RuntimeError::Invalid(format!(
                 "execution-set index {index} is past its {} entries",
@@ -384,7 +557,8 @@ impl TokenParts {
 /// Which bound state `vkCmdExecuteGeneratedCommandsEXT` leaves undefined for a layout (the
 /// spec's state-invalidation table): the caller re-binds these before recording anything
 /// else that relies on them. Viewport, scissor, descriptor sets and (without an execution set)
-/// the pipeline survive.
+/// the pipeline survive. `pipeline` stands for the bound shaders where the set holds shader
+/// objects.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct InvalidatedState {
     pub push_constants: bool,
@@ -402,6 +576,9 @@ pub struct RestoreState<'a> {
     /// `(first binding, buffers, offsets)`.
     pub vertex_buffers: Option<(u32, &'a [vk::Buffer], &'a [u64])>,
     pub pipeline: Option<(vk::PipelineBindPoint, vk::Pipeline)>,
+    /// For a layout whose execution set holds shader objects, the shaders to bind again
+    /// (`vkCmdBindShadersEXT`: the device's shader-object entry points, stages, shaders).
+    pub shaders: Option<(&'a ash::ext::shader_object::Device, &'a [vk::ShaderStageFlags], &'a [vk::ShaderEXT])>,
 }
 
 /// A created `VkIndirectCommandsLayoutEXT`.
@@ -479,9 +656,10 @@ impl DgcLayout {
         // SAFETY (every command below): `cmd` is recording on `device` and the handles are
         // valid for their command (the caller's contract).
         if inv.pipeline {
-            match state.pipeline {
-                Some((point, p)) => unsafe { device.cmd_bind_pipeline(cmd, point, p) },
-                None => left.pipeline = true,
+            match (state.pipeline, state.shaders) {
+                (Some((point, p)), _) => unsafe { device.cmd_bind_pipeline(cmd, point, p) },
+                (None, Some((so, stages, shaders))) => unsafe { so.cmd_bind_shaders(cmd, stages, shaders) },
+                (None, None) => left.pipeline = true,
             }
         }
         if inv.push_constants {

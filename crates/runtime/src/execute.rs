@@ -30,18 +30,71 @@ use super::validate::StreamValidator;
 use ash::vk;
 use dgcc_core::requirements::RecordState;
 
-/// What is bound when the layout has no execution set: the pipeline the sequences run with.
+/// What an execution binds before each execute: the pipeline the sequences run with, or the
+/// execution set they select from together with its initial entry.
 #[derive(Clone, Copy, Debug)]
 pub enum Bound {
     Pipeline(vk::Pipeline),
-    /// The set and its initial pipeline (which must be bound when executing).
+    /// A pipeline set and its initial pipeline (which must be bound when executing).
     ExecutionSet(x::IndirectExecutionSetEXT, vk::Pipeline),
+    /// A shader-object set and its initial shaders, one per stage of the set
+    /// (`ExecutionSet::bound` makes it).
+    ShaderSet(x::IndirectExecutionSetEXT, BoundShaders),
+}
+
+/// The initial shaders of a shader-object set, one per stage, kept by value so that `Bound`
+/// stays `Copy`: at most the eight shader stages a set can hold (vertex to mesh, compute).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BoundShaders {
+    stages: [vk::ShaderStageFlags; 8],
+    shaders: [vk::ShaderEXT; 8],
+    len: usize,
+}
+
+impl BoundShaders {
+    /// At most eight shaders, each of one stage.
+    pub fn new(shaders: &[super::dgc::StageShader]) -> Result<BoundShaders> {
+        if shaders.len() > 8 || shaders.is_empty() {
+            return Err(RuntimeError::Invalid(format!(
+                "a shader-object set binds 1 to 8 shaders, not {}",
+                shaders.len()
+            )));
+        }
+        let mut b =
+            BoundShaders { stages: [vk::ShaderStageFlags::empty(); 8], shaders: [vk::ShaderEXT::null(); 8], len: 0 };
+        for s in shaders {
+            b.stages[b.len] = s.stage;
+            b.shaders[b.len] = s.shader;
+            b.len += 1;
+        }
+        Ok(b)
+    }
+    pub fn stages(&self) -> &[vk::ShaderStageFlags] {
+        &self.stages[..self.len]
+    }
+    pub fn shaders(&self) -> &[vk::ShaderEXT] {
+        &self.shaders[..self.len]
+    }
 }
 
 impl Bound {
-    fn pipeline(self) -> vk::Pipeline {
+    /// Bind what the sequences run with.
+    ///
+    /// # Safety
+    /// `cmd` is recording on `dev`; what `self` names is alive; a `ShaderSet` needs `dev`'s
+    /// shader-object entry points (checked by `Execution::new`).
+    unsafe fn bind(self, dev: &DgcDevice, cmd: vk::CommandBuffer, bind_point: vk::PipelineBindPoint) {
         match self {
-            Bound::Pipeline(p) | Bound::ExecutionSet(_, p) => p,
+            // SAFETY: the caller's contract.
+            Bound::Pipeline(p) | Bound::ExecutionSet(_, p) => unsafe {
+                dev.device.cmd_bind_pipeline(cmd, bind_point, p)
+            },
+            Bound::ShaderSet(_, shaders) => {
+                if let Some(so) = dev.shader_object() {
+                    // SAFETY: the caller's contract.
+                    unsafe { so.cmd_bind_shaders(cmd, shaders.stages(), shaders.shaders()) };
+                }
+            }
         }
     }
 }
@@ -115,13 +168,30 @@ impl Execution {
         if max_sequences == 0 {
             return Err(RuntimeError::Invalid("an execution needs at least one sequence".into()));
         }
-        if layout.has_execution_set() != matches!(bound, Bound::ExecutionSet(..)) {
+        let set_kind = layout.compiled.execution_set().map(|set| set.kind);
+        let shader_objects = x::IndirectExecutionSetInfoTypeEXT::SHADER_OBJECTS.as_raw() as u32;
+        let expected = match set_kind {
+            None => "a bound pipeline",
+            Some(k) if k == shader_objects => "an execution set of shader objects",
+            Some(_) => "an execution set of pipelines",
+        };
+        let given = match bound {
+            Bound::Pipeline(_) => "a bound pipeline",
+            Bound::ExecutionSet(..) => "an execution set of pipelines",
+            Bound::ShaderSet(..) => "an execution set of shader objects",
+        };
+        if expected != given {
             return Err(RuntimeError::Invalid(format!(
-                "layout `{}` {} an execution-set token, so it executes with {}",
-                layout.compiled.name,
-                if layout.has_execution_set() { "has" } else { "has no" },
-                if layout.has_execution_set() { "an indirect execution set" } else { "a bound pipeline" }
+                "layout `{}` executes with {expected}, not {given}",
+                layout.compiled.name
             )));
+        }
+        if matches!(bound, Bound::ShaderSet(..)) && dev.shader_object().is_none() {
+            return Err(RuntimeError::MissingFeature {
+                device: dev.profile().name.clone(),
+                feature: "VK_EXT_shader_object (enabled on the device)".into(),
+                needed_for: format!("executing layout `{}` through shader objects", layout.compiled.name),
+            });
         }
         let device_max =
             dev.profile().value(dgcc_core::device::Limit::MaxIndirectSequenceCount).unwrap_or(1 << 20) as u32;
@@ -266,7 +336,7 @@ impl Execution {
         if let Some(v) = &self.validator {
             unsafe { v.record(d, cmd, stream)? };
             if !graphics {
-                unsafe { d.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::COMPUTE, self.bound.pipeline()) };
+                unsafe { self.bound.bind(dev, cmd, vk::PipelineBindPoint::COMPUTE) };
             }
         }
         unsafe { inputs_barrier(d, cmd) };
@@ -291,7 +361,7 @@ impl Execution {
             // back (push constants pushed outside tokens must then be pushed again: documented
             // on `Execution::record`).
             if !graphics {
-                unsafe { d.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::COMPUTE, self.bound.pipeline()) };
+                unsafe { self.bound.bind(dev, cmd, vk::PipelineBindPoint::COMPUTE) };
             }
         }
         let stride = layout.compiled.stride as u64;
@@ -321,13 +391,14 @@ impl Execution {
                     pipeline_info.pipeline = p;
                     info.p_next = &pipeline_info as *const _ as *const std::ffi::c_void;
                 }
-                Bound::ExecutionSet(set, _) => info.indirect_execution_set = set,
+                Bound::ExecutionSet(set, _) | Bound::ShaderSet(set, _) => info.indirect_execution_set = set,
             }
             if k > 0 {
                 unsafe { reuse_barrier(d, cmd) };
             }
-            // Per chunk: an execute with an execution set leaves the bound pipeline undefined.
-            unsafe { d.cmd_bind_pipeline(cmd, layout.bind_point(), self.bound.pipeline()) };
+            // Per chunk: an execute with an execution set leaves the bound pipeline or shaders
+            // undefined.
+            unsafe { self.bound.bind(dev, cmd, layout.bind_point()) };
             if layout.explicit_preprocess() {
                 pass.phase(cmd, Phase::PreprocessBegin(k));
                 // SAFETY: as above; `info` names this chunk's records inside the stream, and the
@@ -401,7 +472,7 @@ pub unsafe fn requirements(
             pipeline_info.pipeline = p;
             info.p_next = &pipeline_info as *const _ as *const std::ffi::c_void;
         }
-        Bound::ExecutionSet(set, _) => info.indirect_execution_set = set,
+        Bound::ExecutionSet(set, _) | Bound::ShaderSet(set, _) => info.indirect_execution_set = set,
     }
     let mut req = vk::MemoryRequirements2::default();
     // SAFETY: a live layout and pipeline or set (the caller's contract); `req` is a plain output.

@@ -113,9 +113,9 @@ pub mod validate;
 pub use context::probe;
 #[cfg(feature = "headless")]
 pub use context::{Capabilities, ContextOptions, GpuContext};
-pub use dgc::{DgcDevice, DgcLayout, ExecutionSet, InvalidatedState, RestoreState};
+pub use dgc::{DgcDevice, DgcLayout, ExecutionSet, InvalidatedState, RestoreState, SetEntries, StageShader};
 pub use error::RuntimeError;
-pub use execute::{Bound, Execution, NoPass, Pass, Phase};
+pub use execute::{Bound, BoundShaders, Execution, NoPass, Pass, Phase};
 pub use fallback::{Fallback, FallbackCaps};
 pub use features::EnabledFeatures;
 pub use layer_log::{LayerLog, LayerMessage, LayerSeverity};

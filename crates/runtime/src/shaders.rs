@@ -1,4 +1,4 @@
-//! Shader modules and compute pipelines from embedded SPIR-V.
+//! Shader modules, compute pipelines and shader objects from embedded SPIR-V.
 //!
 //! Why the SPIR-V is committed and embedded (`include_bytes!`) rather than compiled at run
 //! time: the runtime feature must not pull in a shader compiler. `shaders/runtime/build.sh`
@@ -113,4 +113,64 @@ pub unsafe fn compute_pipeline_with(
     // SAFETY: the module was only needed for the creation above.
     unsafe { d.destroy_shader_module(module, None) };
     result.map(|p| p[0]).map_err(|(_, r)| RuntimeError::Vulkan { call: "vkCreateComputePipelines", result: r })
+}
+
+/// A shader object (`VK_EXT_shader_object`) of `stage` from SPIR-V, unlinked, with
+/// specialization constants, the descriptor-set layouts and push-constant ranges it uses, and an
+/// optional subgroup pin (compute). `indirect_bindable` adds
+/// `VK_SHADER_CREATE_INDIRECT_BINDABLE_BIT_EXT`, which a shader of an indirect execution set
+/// needs. `next_stage` is the stages that may follow it (`VkShaderCreateInfoEXT::nextStage`).
+///
+/// # Safety
+/// `so` was loaded for a live device with `shaderObject` enabled; `spv` is valid SPIR-V with a
+/// `main` entry point of `stage`; `set_layouts` are live layouts of the device and with
+/// `push_constants` cover what the shader declares; `spec` names 32-bit specialization
+/// constants; `pin` as for `compute_pipeline`; with `indirect_bindable`, the device has
+/// `VK_EXT_device_generated_commands` enabled.
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn shader_object(
+    so: &ash::ext::shader_object::Device,
+    stage: vk::ShaderStageFlags,
+    next_stage: vk::ShaderStageFlags,
+    spv: &[u8],
+    spec: &[(u32, u32)],
+    set_layouts: &[vk::DescriptorSetLayout],
+    push_constants: &[vk::PushConstantRange],
+    pin: Option<SubgroupPin>,
+    indirect_bindable: bool,
+) -> Result<vk::ShaderEXT> {
+    if !spv.len().is_multiple_of(4) || spv.len() < 20 || spv[..4] != [0x03, 0x02, 0x23, 0x07] {
+        return Err(RuntimeError::Invalid("embedded SPIR-V is malformed".into()));
+    }
+    // `pCode` must be 4-byte aligned, which embedded bytes need not be.
+    let words: Vec<u32> = spv.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
+    let spec = Spec::new(spec);
+    let spec_info = spec.info();
+    let pin = pin.unwrap_or_default();
+    // The pipeline stage flags' bits (0x1 allow varying, 0x2 require full) are the shader
+    // flags' 0x2 and 0x4.
+    let mut flags = vk::ShaderCreateFlagsEXT::from_raw((pin.flags & 0x3) << 1);
+    if indirect_bindable {
+        flags |= super::ext_dgc::bits::SHADER_CREATE_INDIRECT_BINDABLE_EXT;
+    }
+    let mut required = vk::PipelineShaderStageRequiredSubgroupSizeCreateInfo::default()
+        .required_subgroup_size(pin.required_size.unwrap_or(0));
+    let mut info = vk::ShaderCreateInfoEXT::default()
+        .flags(flags)
+        .stage(stage)
+        .next_stage(next_stage)
+        .code_type(vk::ShaderCodeTypeEXT::SPIRV)
+        .code(super::memory::as_bytes(&words))
+        .name(c"main")
+        .set_layouts(set_layouts)
+        .push_constant_ranges(push_constants)
+        .specialization_info(&spec_info);
+    if pin.required_size.is_some() {
+        info = info.push_next(&mut required);
+    }
+    // SAFETY: the create info and its chain live until the call returns; the rest is the
+    // caller's contract.
+    unsafe { so.create_shaders(&[info], None) }
+        .map(|s| s[0])
+        .map_err(|(_, r)| RuntimeError::Vulkan { call: "vkCreateShadersEXT", result: r })
 }
