@@ -1,12 +1,13 @@
 //! Materials never depend on how they are drawn: with 1, 4 and 16 materials (each its own
-//! pipeline), every mode and way of changing pipelines — dgc through an execution set, sorted
-//! first, or binned (one execute per material: the path a device without graphics pipeline
-//! binding takes, forced here), mdi binned, the CPU loop in object order and sorted — draws the
-//! same pixels frame by frame, with frustum and occlusion culling. The pipelines differ
-//! visibly (16 materials give another picture than 1), and the execution set, not the shaders,
-//! picks what a sequence draws with: swapping two entries changes exactly the pixels of the
-//! objects of those two materials. Bad material options are refused with a clear message, and
-//! so is a shader-object execution set, which the runtime does not draw with yet.
+//! pipeline, or its own pair of shader objects), every mode and way of changing them — dgc
+//! through an execution set of pipelines or of shader objects (`--bind shader-objects`, the
+//! `SceneDrawShaders` record), each also sorted first, or binned (one execute per material: the
+//! path a device without graphics pipeline binding takes, forced here), mdi binned, the CPU loop
+//! in object order and sorted — draws the same pixels frame by frame, with frustum and
+//! occlusion culling. The materials differ visibly (16 give another picture than 1), and the
+//! execution set, not the shaders, picks what a sequence draws with: swapping two entries
+//! changes exactly the pixels of the objects of those two materials, for either kind of set.
+//! Bad material options are refused with a clear message.
 
 #[path = "runtime/common.rs"]
 mod common;
@@ -48,7 +49,9 @@ fn images(r: &RunReport) -> Vec<&[u8]> {
 }
 
 /// Every way of drawing `materials` materials, with what it must report.
-fn ways(culling: Culling, materials: u32) -> Vec<(RunOptions, MaterialDraw)> {
+/// With `shader_objects` (the device has VK_EXT_shader_object), also through sets of shader
+/// objects.
+fn ways(culling: Culling, materials: u32, shader_objects: bool) -> Vec<(RunOptions, MaterialDraw)> {
     let several = materials > 1;
     let mut out = vec![];
     let plain = |mode| options(mode, culling, materials);
@@ -58,6 +61,11 @@ fn ways(culling: Culling, materials: u32) -> Vec<(RunOptions, MaterialDraw)> {
     if several {
         out.push((RunOptions { sort_materials: true, ..plain(Mode::Dgc) }, MaterialDraw::SortedSet));
         out.push((RunOptions { dgc_materials: DgcMaterials::Binned, ..plain(Mode::Dgc) }, MaterialDraw::Binned));
+        if shader_objects {
+            let objects = || RunOptions { bind: Bind::ShaderObjects, ..plain(Mode::Dgc) };
+            out.push((objects(), MaterialDraw::Set));
+            out.push((RunOptions { sort_materials: true, ..objects() }, MaterialDraw::SortedSet));
+        }
     }
     if culling != Culling::Occlusion {
         out.push((plain(Mode::Cpu), if several { MaterialDraw::BindOnChange } else { one }));
@@ -73,15 +81,27 @@ fn every_mode_and_binding_draws_the_same_pixels_with_1_4_and_16_materials() {
     let Some(gpu) = common::gpu("every_mode_and_binding_draws_the_same_pixels_with_1_4_and_16_materials") else {
         return;
     };
+    if !gpu.caps.shader_object {
+        common::loud("the device has no VK_EXT_shader_object: sets of shader objects are not compared here");
+    }
     let mut pictures = vec![];
     for materials in [1, 4, 16] {
         for culling in [Culling::Frustum, Culling::Occlusion] {
             let mut reference: Option<RunReport> = None;
-            for (o, how) in ways(culling, materials) {
+            for (o, how) in ways(culling, materials, gpu.caps.shader_object) {
                 let r = run_ok(&gpu, &o);
-                let what =
-                    format!("{} ({}), culling {}, {materials} materials", o.mode.name(), how.name(), culling.name());
+                let what = format!(
+                    "{} ({}, {:?}), culling {}, {materials} materials",
+                    o.mode.name(),
+                    how.name(),
+                    o.bind,
+                    culling.name()
+                );
                 assert_eq!(r.material_draw, how, "{what}: drew another way");
+                assert_eq!(r.bind, o.bind, "{what}");
+                if o.bind == Bind::ShaderObjects {
+                    assert_eq!(r.layout, "SceneDrawShaders", "{what}: shader objects come with their own record");
+                }
                 assert_eq!(r.materials, materials);
                 assert!(r.frames.iter().all(|f| f.draws > 0), "{what}: a frame drew nothing");
                 if let Some(m) = r.frames.iter().find_map(|f| f.passes.bin_ms) {
@@ -112,11 +132,23 @@ fn swapping_two_entries_of_the_execution_set_changes_exactly_their_objects() {
     let Some(gpu) = common::gpu("swapping_two_entries_of_the_execution_set_changes_exactly_their_objects") else {
         return;
     };
+    let mut binds = vec![Bind::Pipelines];
+    if gpu.caps.shader_object {
+        binds.push(Bind::ShaderObjects);
+    } else {
+        common::loud("the device has no VK_EXT_shader_object: only the pipeline set is swapped");
+    }
+    for bind in binds {
+        swap_entries_4_and_7(&gpu, bind);
+    }
+}
+
+fn swap_entries_4_and_7(gpu: &common::Gpu, bind: Bind) {
     // Materials 4 and 7 (opaque and emissive) shade differently but cover the same pixels, so
     // the object-id image stays and every changed pixel belongs to an object of one of them.
-    let base = RunOptions { object_ids: true, ..options(Mode::Dgc, Culling::Frustum, 8) };
-    let plain = run_ok(&gpu, &base);
-    let swapped = run_ok(&gpu, &RunOptions { swap_set_entries: Some((4, 7)), ..base.clone() });
+    let base = RunOptions { object_ids: true, bind, ..options(Mode::Dgc, Culling::Frustum, 8) };
+    let plain = run_ok(gpu, &base);
+    let swapped = run_ok(gpu, &RunOptions { swap_set_entries: Some((4, 7)), ..base.clone() });
     assert_eq!(swapped.material_draw, MaterialDraw::Set);
     let mut objects = world::objects(base.scene, base.objects, base.seed);
     world::assign_materials(&mut objects, base.materials);
@@ -134,7 +166,7 @@ fn swapping_two_entries_of_the_execution_set_changes_exactly_their_objects() {
             }
         }
     }
-    assert!(changed > 100, "swapping entries 4 and 7 changed only {changed} pixels");
+    assert!(changed > 100, "{bind:?}: swapping entries 4 and 7 changed only {changed} pixels");
 }
 
 #[test]
@@ -153,8 +185,19 @@ fn material_options_the_run_cannot_honour_are_refused() {
     refused(RunOptions { sort_materials: true, ..o(Mode::Dgc, 1) }, "give --materials 2 or more");
     refused(RunOptions { dgc_materials: DgcMaterials::Set, ..o(Mode::Mdi, 4) }, "it needs --mode dgc");
     refused(RunOptions { bind: Bind::ShaderObjects, ..o(Mode::Cpu, 4) }, "it needs --mode dgc");
-    // Shader-object sets are refused, never run as pipelines in their place: for the missing
-    // extension where the device lacks it, for the runtime otherwise.
-    let says = if gpu.caps.shader_object { "does not create shader objects yet" } else { "VK_EXT_shader_object" };
-    refused(RunOptions { bind: Bind::ShaderObjects, ..o(Mode::Dgc, 4) }, says);
+    refused(RunOptions { bind: Bind::ShaderObjects, ..o(Mode::Dgc, 1) }, "--materials 2 or more");
+    refused(
+        RunOptions { bind: Bind::ShaderObjects, dgc_materials: DgcMaterials::Binned, ..o(Mode::Dgc, 4) },
+        "--material-draw binned draws without a set",
+    );
+    // Without the extension a shader-object set is refused, never run as pipelines in its place.
+    if !gpu.caps.shader_object {
+        refused(RunOptions { bind: Bind::ShaderObjects, ..o(Mode::Dgc, 4) }, "VK_EXT_shader_object");
+    }
+    // A description without the shader-object layout cannot run them.
+    let mut pipelines_only = builtin_manifest();
+    pipelines_only.layouts.retain(|l| l.name != "SceneDrawShaders");
+    let e = run_on(&gpu, &pipelines_only, &RunOptions { bind: Bind::ShaderObjects, ..o(Mode::Dgc, 4) });
+    let e = e.err().map(|e| e.to_string()).unwrap_or_default();
+    assert!(e.contains("shaped as `SceneDrawShaders`"), "{e}");
 }

@@ -73,8 +73,35 @@ fn every_committed_spirv_matches_its_source() {
         let committed = root().join("spv").join(format!("{name}.spv"));
         assert_eq!(read(&committed), read(&fresh), "{} is stale: run shaders/runtime/build.sh", committed.display());
     }
+    // The scene's stream writers once more for the shader-object record (build.sh's list).
+    for name in SHADER_OBJECT_VARIANTS {
+        let spv = format!("{}.shaders.comp.spv", name.trim_end_matches(".comp"));
+        let fresh = out.join(&spv);
+        let status = Command::new("glslangValidator")
+            .current_dir(root())
+            .args(["--quiet", "--target-env", "vulkan1.2", "-V", "-DSHADER_OBJECT_RECORDS", name, "-o"])
+            .arg(&fresh)
+            .status()
+            .unwrap();
+        assert!(status.success(), "{name} does not compile with SHADER_OBJECT_RECORDS");
+        let committed = root().join("spv").join(&spv);
+        assert_eq!(read(&committed), read(&fresh), "{} is stale: run shaders/runtime/build.sh", committed.display());
+    }
+    // Nothing in spv/ that no source makes.
+    let made: Vec<String> = sources
+        .iter()
+        .map(|s| format!("{}.spv", s.file_name().unwrap().to_str().unwrap()))
+        .chain(SHADER_OBJECT_VARIANTS.iter().map(|n| format!("{}.shaders.comp.spv", n.trim_end_matches(".comp"))))
+        .collect();
+    for entry in std::fs::read_dir(root().join("spv")).unwrap() {
+        let name = entry.unwrap().file_name().into_string().unwrap();
+        assert!(made.contains(&name), "spv/{name} is made by no source (stale?): remove it or add its source");
+    }
     let _ = std::fs::remove_dir_all(&out);
 }
+
+/// The kernels `build.sh` compiles a second time with `-DSHADER_OBJECT_RECORDS`.
+const SHADER_OBJECT_VARIANTS: [&str; 4] = ["cull.comp", "compact.comp", "cull_compact.comp", "bin_materials.comp"];
 
 fn read(p: &Path) -> Vec<u8> {
     std::fs::read(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))

@@ -19,11 +19,11 @@
 
 layout(local_size_x = 256) in;
 
-#define SCENE_DRAW_WRITER
-#define SCENE_DRAW_STREAM_BINDING 3
-#include "generated/scene.glsl"
+#define RECORD_WRITER
+#define RECORD_STREAM_BINDING 3
+#include "scene_record.glsl"
 
-layout(SCENE_DRAW_LAYOUT, set = 0, binding = 8) readonly buffer Compacted { SceneDrawRecord records[]; } compacted;
+layout(RECORD_LAYOUT, set = 0, binding = 8) readonly buffer Compacted { Record records[]; } compacted;
 layout(std430, set = 0, binding = 5) readonly buffer Counts { uint total; } counts;
 layout(std430, set = 0, binding = 9) buffer Bins { uint count[16]; uint cursor[16]; uint region[16]; } bins;
 
@@ -45,7 +45,7 @@ void main() {
     uint m = 0u;
     uint rank = 0u;
     if (live) {
-        m = min(compacted.records[i].material, MATERIALS - 1u);
+        m = min(record_material(compacted.records[i]), MATERIALS - 1u);
         rank = atomicAdd(local_count[m], 1u);
     }
     barrier();
@@ -67,6 +67,6 @@ void main() {
     }
     barrier();
     if (live) {
-        scene_draw_stream.records[local_base[m] + rank] = compacted.records[i];
+        record_stream.records[local_base[m] + rank] = compacted.records[i];
     }
 }

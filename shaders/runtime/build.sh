@@ -9,3 +9,8 @@ for src in *.comp *.vert *.frag *.task *.mesh; do
     [ -e "$src" ] || continue
     glslangValidator --quiet --target-env vulkan1.2 -V "$src" -o "spv/$src.spv"
 done
+# The kernels that write the scene's stream, once more for the shader-object record
+# (scene_record.glsl; tests/runtime_shaders.rs holds the same list).
+for src in cull.comp compact.comp cull_compact.comp bin_materials.comp; do
+    glslangValidator --quiet --target-env vulkan1.2 -V -DSHADER_OBJECT_RECORDS "$src" -o "spv/${src%.comp}.shaders.comp.spv"
+done

@@ -17,12 +17,12 @@ layout(local_size_x_id = 0) in;
 
 #include "scene_data.glsl"
 
-#define SCENE_DRAW_WRITER
-#define SCENE_DRAW_STREAM_BINDING 3
-#include "generated/scene.glsl"
+#define RECORD_WRITER
+#define RECORD_STREAM_BINDING 3
+#include "scene_record.glsl"
 
 layout(std430, set = 0, binding = 2) readonly buffer Visibility { uint visible[]; };
-layout(SCENE_DRAW_LAYOUT, set = 0, binding = 4) readonly buffer Candidates { SceneDrawRecord records[]; } candidates;
+layout(RECORD_LAYOUT, set = 0, binding = 4) readonly buffer Candidates { Record records[]; } candidates;
 layout(std430, set = 0, binding = 5) buffer Counts {
     uint total;
     uint subgroup_size; // what the compaction ran with, for the report
@@ -72,6 +72,6 @@ void main() {
     barrier();
     if (pc.phase == 1u && v != 0u) {
         uint slot = group_base + subgroup_prefix[gl_SubgroupID] + before_in_subgroup;
-        scene_draw_stream.records[slot] = candidates.records[i];
+        record_stream.records[slot] = candidates.records[i];
     }
 }

@@ -9,9 +9,9 @@ layout(local_size_x_id = 0) in;
 
 #include "cull_common.glsl"
 
-#define SCENE_DRAW_WRITER
-#define SCENE_DRAW_STREAM_BINDING 4
-#include "generated/scene.glsl"
+#define RECORD_WRITER
+#define RECORD_STREAM_BINDING 4
+#include "scene_record.glsl"
 
 layout(std430, set = 0, binding = 2) writeonly buffer Visibility { uint visible[]; };
 
@@ -27,10 +27,10 @@ void main() {
     visible[i] = draw ? 1u : 0u;
     if (draw) {
         Lod lod = frame.lods[lod_index(o.info.y, o.center_radius.xyz)];
-        scene_draw_write_material(i, object_material(o));
-        scene_draw_write_object(i, i);
-        scene_draw_write_indices(i, frame.index_buffer.xy, frame.index_buffer.z, 1u /* VK_INDEX_TYPE_UINT32 */);
+        record_write_material(i, object_material(o));
+        record_write_object(i, i);
+        record_write_indices(i, frame.index_buffer.xy, frame.index_buffer.z, 1u /* VK_INDEX_TYPE_UINT32 */);
         // firstInstance carries the object id when the frame asks for it (counts.y: see scene.vert).
-        scene_draw_write_draw(i, lod.index_count, 1u, lod.first_index, lod.vertex_offset, frame.counts.y != 0u ? i : 0u);
+        record_write_draw(i, lod.index_count, 1u, lod.first_index, lod.vertex_offset, frame.counts.y != 0u ? i : 0u);
     }
 }

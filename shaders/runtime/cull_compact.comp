@@ -21,8 +21,8 @@
 // word in each of 32 records 48 bytes apart — 32 partial sectors per instruction, eleven
 // instructions per record — and on an H200 those partial stores, not the memory, limited the
 // kernel to about a third of the copy bandwidth. Here each visible invocation assembles its
-// record in registers at the generated token offsets (`SCENE_DRAW_*_OFFSET`,
-// `SCENE_DRAW_STRIDE`), whose insides are the Vulkan structs the tokens read (object ids as
+// record in registers at the generated token offsets (`RECORD_*_OFFSET`, `RECORD_STRIDE`:
+// scene_record.glsl picks SceneDraw's or SceneDrawShaders'), whose insides are the Vulkan structs the tokens read (object ids as
 // declared, VkBindIndexBufferIndirectCommandEXT, VkDrawIndexedIndirectCommand), stores it to
 // the subgroup's part of shared memory 16 bytes at a time (a 48-byte stride puts eight
 // invocations' 16-byte stores on distinct banks), and the subgroup then copies the round's
@@ -47,10 +47,10 @@ layout(local_size_x_id = 0) in;
 layout(constant_id = 1) const uint ROUNDS = 4u;
 
 #include "cull_common.glsl"
-#include "generated/scene.glsl"
+#include "scene_record.glsl"
 
-const uint RECORD_VEC4S = SCENE_DRAW_STRIDE / 16u;
-const uint RECORD_WORDS = SCENE_DRAW_STRIDE / 4u;
+const uint RECORD_VEC4S = RECORD_STRIDE / 16u;
+const uint RECORD_WORDS = RECORD_STRIDE / 4u;
 
 layout(std430, set = 0, binding = 3) writeonly buffer StreamVec4s { uvec4 stream_vec4s[]; };
 layout(std430, set = 0, binding = 5) buffer Counts {
@@ -70,17 +70,21 @@ void stage(uint slot, uint object, uint material, Lod lod) {
     for (uint k = 0u; k < RECORD_WORDS; k++) {
         w[k] = 0u;
     }
-    w[SCENE_DRAW_MATERIAL_OFFSET / 4u] = material;
-    w[SCENE_DRAW_OBJECT_OFFSET / 4u] = object;
-    w[SCENE_DRAW_INDICES_OFFSET / 4u] = frame.index_buffer.x;
-    w[SCENE_DRAW_INDICES_OFFSET / 4u + 1u] = frame.index_buffer.y;
-    w[SCENE_DRAW_INDICES_OFFSET / 4u + 2u] = frame.index_buffer.z;
-    w[SCENE_DRAW_INDICES_OFFSET / 4u + 3u] = 1u; // VK_INDEX_TYPE_UINT32
-    w[SCENE_DRAW_DRAW_OFFSET / 4u] = lod.index_count;
-    w[SCENE_DRAW_DRAW_OFFSET / 4u + 1u] = 1u;
-    w[SCENE_DRAW_DRAW_OFFSET / 4u + 2u] = lod.first_index;
-    w[SCENE_DRAW_DRAW_OFFSET / 4u + 3u] = uint(lod.vertex_offset);
-    w[SCENE_DRAW_DRAW_OFFSET / 4u + 4u] = frame.counts.y != 0u ? object : 0u;
+    uvec2 material_words = record_material_words(material);
+    w[RECORD_MATERIAL_OFFSET / 4u] = material_words.x;
+    if (RECORD_MATERIAL_WORDS == 2u) {
+        w[RECORD_MATERIAL_OFFSET / 4u + 1u] = material_words.y;
+    }
+    w[RECORD_OBJECT_OFFSET / 4u] = object;
+    w[RECORD_INDICES_OFFSET / 4u] = frame.index_buffer.x;
+    w[RECORD_INDICES_OFFSET / 4u + 1u] = frame.index_buffer.y;
+    w[RECORD_INDICES_OFFSET / 4u + 2u] = frame.index_buffer.z;
+    w[RECORD_INDICES_OFFSET / 4u + 3u] = 1u; // VK_INDEX_TYPE_UINT32
+    w[RECORD_DRAW_OFFSET / 4u] = lod.index_count;
+    w[RECORD_DRAW_OFFSET / 4u + 1u] = 1u;
+    w[RECORD_DRAW_OFFSET / 4u + 2u] = lod.first_index;
+    w[RECORD_DRAW_OFFSET / 4u + 3u] = uint(lod.vertex_offset);
+    w[RECORD_DRAW_OFFSET / 4u + 4u] = frame.counts.y != 0u ? object : 0u;
     for (uint k = 0u; k < RECORD_VEC4S; k++) {
         staged[slot * RECORD_VEC4S + k] = uvec4(w[4u * k], w[4u * k + 1u], w[4u * k + 2u], w[4u * k + 3u]);
     }

@@ -142,6 +142,119 @@ SceneDrawPushObject scene_draw_read_object() {
 #endif // SCENE_DRAW_READER
 
 // ---------------------------------------------------------------------------------------------
+// Layout `SceneDrawShaders` (<L> = SCENE_DRAW_SHADERS, <l> = scene_draw_shaders): std430, stride 64 bytes, 4 tokens.
+// ---------------------------------------------------------------------------------------------
+// The qualifier of any block that holds SceneDrawShadersRecord.
+#define SCENE_DRAW_SHADERS_LAYOUT std430
+
+// The same draws with the material chosen as a pair of shader objects
+// (VK_EXT_shader_object, `dgcc run --bind shader-objects`): one index per stage,
+// material m's vertex and fragment shaders at entries 2m and 2m + 1.
+struct SceneDrawShadersRecord {
+    uint material[2];         //    0: material (EXECUTION_SET)
+    uint object_id;           //    8: object (PUSH_CONSTANT)
+    uint _pad0;               //   12: padding
+    uvec2 indices_address;    //   16: indices (INDEX_BUFFER)
+    uint indices_size;        //   24: indices (INDEX_BUFFER)
+    uint indices_index_type;  //   28: indices (INDEX_BUFFER)
+    uint draw_index_count;    //   32: draw (DRAW_INDEXED)
+    uint draw_instance_count; //   36: draw (DRAW_INDEXED)
+    uint draw_first_index;    //   40: draw (DRAW_INDEXED)
+    int draw_vertex_offset;   //   44: draw (DRAW_INDEXED)
+    uint draw_first_instance; //   48: draw (DRAW_INDEXED)
+    uint _pad1[3];            //   52: padding
+};
+
+const uint SCENE_DRAW_SHADERS_STRIDE = 64u;
+const uint SCENE_DRAW_SHADERS_STRIDE_UINTS = 16u;
+const uint SCENE_DRAW_SHADERS_MAX_SEQUENCES = 1024u;
+const uint SCENE_DRAW_SHADERS_MATERIAL_OFFSET = 0u;
+const uint SCENE_DRAW_SHADERS_OBJECT_OFFSET = 8u;
+const uint SCENE_DRAW_SHADERS_INDICES_OFFSET = 16u;
+const uint SCENE_DRAW_SHADERS_DRAW_OFFSET = 32u;
+
+#if defined(SCENE_DRAW_SHADERS_WRITER) || defined(SCENE_DRAW_SHADERS_READER)
+#ifndef SCENE_DRAW_SHADERS_STREAM_SET
+#define SCENE_DRAW_SHADERS_STREAM_SET 0
+#endif
+#ifndef SCENE_DRAW_SHADERS_STREAM_BINDING
+#define SCENE_DRAW_SHADERS_STREAM_BINDING 0
+#endif
+#if defined(SCENE_DRAW_SHADERS_WRITER) && defined(SCENE_DRAW_SHADERS_READER)
+#define SCENE_DRAW_SHADERS_STREAM_ACCESS
+#elif defined(SCENE_DRAW_SHADERS_WRITER)
+#define SCENE_DRAW_SHADERS_STREAM_ACCESS writeonly
+#else
+#define SCENE_DRAW_SHADERS_STREAM_ACCESS readonly
+#endif
+layout(SCENE_DRAW_SHADERS_LAYOUT, set = SCENE_DRAW_SHADERS_STREAM_SET, binding = SCENE_DRAW_SHADERS_STREAM_BINDING) SCENE_DRAW_SHADERS_STREAM_ACCESS buffer SceneDrawShadersStream {
+    SceneDrawShadersRecord records[];
+} scene_draw_shaders_stream;
+#endif
+
+#ifdef SCENE_DRAW_SHADERS_WRITER
+// Write token `material` (EXECUTION_SET, 8 bytes at offset 0) of record `sequence`.
+void scene_draw_shaders_write_material(uint sequence, uint material[2]) {
+    scene_draw_shaders_stream.records[sequence].material = material;
+}
+// Write token `object` (PUSH_CONSTANT, 4 bytes at offset 8) of record `sequence`.
+void scene_draw_shaders_write_object(uint sequence, uint object_id) {
+    scene_draw_shaders_stream.records[sequence].object_id = object_id;
+}
+// Write token `indices` (INDEX_BUFFER, 16 bytes at offset 16) of record `sequence`.
+void scene_draw_shaders_write_indices(uint sequence, uvec2 address, uint size, uint index_type) {
+    scene_draw_shaders_stream.records[sequence].indices_address = address;
+    scene_draw_shaders_stream.records[sequence].indices_size = size;
+    scene_draw_shaders_stream.records[sequence].indices_index_type = index_type;
+}
+// Write token `draw` (DRAW_INDEXED, 20 bytes at offset 32) of record `sequence`.
+void scene_draw_shaders_write_draw(uint sequence, uint index_count, uint instance_count, uint first_index, int vertex_offset, uint first_instance) {
+    scene_draw_shaders_stream.records[sequence].draw_index_count = index_count;
+    scene_draw_shaders_stream.records[sequence].draw_instance_count = instance_count;
+    scene_draw_shaders_stream.records[sequence].draw_first_index = first_index;
+    scene_draw_shaders_stream.records[sequence].draw_vertex_offset = vertex_offset;
+    scene_draw_shaders_stream.records[sequence].draw_first_instance = first_instance;
+}
+#endif // SCENE_DRAW_SHADERS_WRITER
+
+#ifdef SCENE_DRAW_SHADERS_READER
+#ifndef SCENE_DRAW_SHADERS_PUSH_EXTRA
+#define SCENE_DRAW_SHADERS_PUSH_EXTRA
+#endif
+// The push constants the layout's tokens write under DGC.
+layout(push_constant, std430) uniform SceneDrawShadersPush {
+    layout(offset = 0) uint object_id;
+    SCENE_DRAW_SHADERS_PUSH_EXTRA
+} scene_draw_shaders_push;
+#ifndef SCENE_DRAW_SHADERS_MDI_CONSTANT_ID
+#define SCENE_DRAW_SHADERS_MDI_CONSTANT_ID 0
+#endif
+#ifndef SCENE_DRAW_SHADERS_RECORD_INDEX
+#if __VERSION__ >= 460
+#define SCENE_DRAW_SHADERS_RECORD_INDEX gl_DrawID
+#else
+#extension GL_ARB_shader_draw_parameters : require
+#define SCENE_DRAW_SHADERS_RECORD_INDEX gl_DrawIDARB
+#endif
+#endif
+// True when the stream is replayed with vkCmdDraw*Indirect instead of executed with DGC.
+layout(constant_id = SCENE_DRAW_SHADERS_MDI_CONSTANT_ID) const bool scene_draw_shaders_fallback = false;
+// The data of token `object` for the current draw.
+struct SceneDrawShadersPushObject {
+    uint object_id;
+};
+SceneDrawShadersPushObject scene_draw_shaders_read_object() {
+    SceneDrawShadersPushObject v;
+    if (scene_draw_shaders_fallback) {
+        v.object_id = scene_draw_shaders_stream.records[SCENE_DRAW_SHADERS_RECORD_INDEX].object_id;
+    } else {
+        v.object_id = scene_draw_shaders_push.object_id;
+    }
+    return v;
+}
+#endif // SCENE_DRAW_SHADERS_READER
+
+// ---------------------------------------------------------------------------------------------
 // Kernels: write layout(local_size_x = <K>_LOCAL_SIZE_X, ...) in so that the description and the
 // shader cannot disagree.
 // ---------------------------------------------------------------------------------------------

@@ -98,6 +98,89 @@ pub mod scene {
         assert!(::core::mem::offset_of!(SceneDrawRecord, _pad0) == 44);
     };
 
+    /// The same draws with the material chosen as a pair of shader objects
+    /// (VK_EXT_shader_object, `dgcc run --bind shader-objects`): one index per stage,
+    /// material m's vertex and fragment shaders at entries 2m and 2m + 1.
+    ///
+    /// One sequence of the stream of layout `SceneDrawShaders` (std430, 64 bytes): what the kernel writes.
+    #[repr(C)]
+    #[derive(Clone, Copy, Debug, PartialEq)]
+    pub struct SceneDrawShadersRecord {
+        /// Token `material` (EXECUTION_SET), bytes 0..8.
+        pub material: [u32; 2],
+        /// Token `object` (PUSH_CONSTANT), bytes 8..12.
+        pub object_id: u32,
+        /// Padding, bytes 12..16.
+        pub _pad0: u32,
+        /// Token `indices` (INDEX_BUFFER), bytes 16..24.
+        pub indices_address: [u32; 2],
+        /// Token `indices` (INDEX_BUFFER), bytes 24..28.
+        pub indices_size: u32,
+        /// Token `indices` (INDEX_BUFFER), bytes 28..32.
+        pub indices_index_type: u32,
+        /// Token `draw` (DRAW_INDEXED), bytes 32..36.
+        pub draw_index_count: u32,
+        /// Token `draw` (DRAW_INDEXED), bytes 36..40.
+        pub draw_instance_count: u32,
+        /// Token `draw` (DRAW_INDEXED), bytes 40..44.
+        pub draw_first_index: u32,
+        /// Token `draw` (DRAW_INDEXED), bytes 44..48.
+        pub draw_vertex_offset: i32,
+        /// Token `draw` (DRAW_INDEXED), bytes 48..52.
+        pub draw_first_instance: u32,
+        /// Padding, bytes 52..64.
+        pub _pad1: [u32; 3],
+    }
+
+    impl Default for SceneDrawShadersRecord {
+        fn default() -> Self {
+            Self {
+                material: [0; 2],
+                object_id: 0,
+                _pad0: 0,
+                indices_address: [0; 2],
+                indices_size: 0,
+                indices_index_type: 0,
+                draw_index_count: 0,
+                draw_instance_count: 0,
+                draw_first_index: 0,
+                draw_vertex_offset: 0,
+                draw_first_instance: 0,
+                _pad1: [0; 3],
+            }
+        }
+    }
+
+    impl SceneDrawShadersRecord {
+        /// The record's bytes as the stream holds them.
+        pub fn as_bytes(&self) -> &[u8] {
+            // SAFETY: `SceneDrawShadersRecord` is `repr(C)` with only integer and float fields and no implicit
+            // padding (its size and every offset are asserted below), so all bytes are initialized.
+            unsafe { ::core::slice::from_raw_parts((self as *const Self).cast::<u8>(), ::core::mem::size_of::<Self>()) }
+        }
+        /// A slice of records as stream bytes, `64` bytes per record.
+        pub fn slice_as_bytes(records: &[Self]) -> &[u8] {
+            // SAFETY: as for `as_bytes`; the size is a multiple of the alignment, so records are contiguous.
+            unsafe { ::core::slice::from_raw_parts(records.as_ptr().cast::<u8>(), ::core::mem::size_of_val(records)) }
+        }
+    }
+
+    const _: () = {
+        assert!(::core::mem::size_of::<SceneDrawShadersRecord>() == 64);
+        assert!(::core::mem::offset_of!(SceneDrawShadersRecord, material) == 0);
+        assert!(::core::mem::offset_of!(SceneDrawShadersRecord, object_id) == 8);
+        assert!(::core::mem::offset_of!(SceneDrawShadersRecord, _pad0) == 12);
+        assert!(::core::mem::offset_of!(SceneDrawShadersRecord, indices_address) == 16);
+        assert!(::core::mem::offset_of!(SceneDrawShadersRecord, indices_size) == 24);
+        assert!(::core::mem::offset_of!(SceneDrawShadersRecord, indices_index_type) == 28);
+        assert!(::core::mem::offset_of!(SceneDrawShadersRecord, draw_index_count) == 32);
+        assert!(::core::mem::offset_of!(SceneDrawShadersRecord, draw_instance_count) == 36);
+        assert!(::core::mem::offset_of!(SceneDrawShadersRecord, draw_first_index) == 40);
+        assert!(::core::mem::offset_of!(SceneDrawShadersRecord, draw_vertex_offset) == 44);
+        assert!(::core::mem::offset_of!(SceneDrawShadersRecord, draw_first_instance) == 48);
+        assert!(::core::mem::offset_of!(SceneDrawShadersRecord, _pad1) == 52);
+    };
+
 
     /// One layout of the pipeline, for code that handles layouts by name.
     #[derive(Clone, Copy, Debug)]
@@ -115,7 +198,7 @@ pub mod scene {
     }
 
     /// Every layout, in description order.
-    pub static LAYOUTS: [LayoutInfo; 1] = [
+    pub static LAYOUTS: [LayoutInfo; 2] = [
         LayoutInfo {
             name: "SceneDraw",
             stride: layouts::scene_draw::STRIDE,
@@ -124,6 +207,15 @@ pub mod scene {
             usage_flags: layouts::scene_draw::USAGE_FLAGS,
             max_sequences: layouts::scene_draw::MAX_SEQUENCES,
             tokens: layouts::scene_draw::token_vec,
+        },
+        LayoutInfo {
+            name: "SceneDrawShaders",
+            stride: layouts::scene_draw_shaders::STRIDE,
+            record_size: ::core::mem::size_of::<SceneDrawShadersRecord>(),
+            shader_stages: layouts::scene_draw_shaders::SHADER_STAGES,
+            usage_flags: layouts::scene_draw_shaders::USAGE_FLAGS,
+            max_sequences: layouts::scene_draw_shaders::MAX_SEQUENCES,
+            tokens: layouts::scene_draw_shaders::token_vec,
         },
     ];
 
@@ -217,6 +309,99 @@ pub mod scene {
                 ::dgcc::requirements::broken(&requirements, state)
                     .into_iter()
                     .map(|(r, why)| format!("{}: layout `SceneDraw` must {why} ({})", r.code(), r.vuids().join(", ")))
+                    .collect()
+            }
+
+            /// A debug assertion that `state` breaks none of [`requirements`]; nothing in release builds.
+            pub fn debug_assert_record(state: &::dgcc::requirements::RecordState) {
+                if cfg!(debug_assertions) {
+                    let broken = check_record(state);
+                    assert!(broken.is_empty(), "{}", broken.join("\n"));
+                }
+            }
+        }
+
+        /// Layout `SceneDrawShaders`.
+        pub mod scene_draw_shaders {
+            use super::*;
+            /// The stream record.
+            pub type Record = super::super::SceneDrawShadersRecord;
+            /// `indirectStride` in bytes.
+            pub const STRIDE: u32 = 64;
+            pub const SHADER_STAGES: vk::ShaderStageFlags = vk::ShaderStageFlags::from_raw(0x11);
+            pub const USAGE_FLAGS: ext_dgc::IndirectCommandsLayoutUsageFlagsEXT = ext_dgc::IndirectCommandsLayoutUsageFlagsEXT::from_raw(0x2);
+            /// The most sequences the description sizes buffers for.
+            pub const MAX_SEQUENCES: u32 = 1024;
+            pub const TOKEN_COUNT: usize = 4;
+            /// Byte offset of token `material` in the record.
+            pub const MATERIAL_OFFSET: u32 = 0;
+            /// Byte offset of token `object` in the record.
+            pub const OBJECT_OFFSET: u32 = 8;
+            /// Byte offset of token `indices` in the record.
+            pub const INDICES_OFFSET: u32 = 16;
+            /// Byte offset of token `draw` in the record.
+            pub const DRAW_OFFSET: u32 = 32;
+            static MATERIAL_DATA: ext_dgc::IndirectCommandsExecutionSetTokenEXT = ext_dgc::IndirectCommandsExecutionSetTokenEXT { ty: ext_dgc::IndirectExecutionSetInfoTypeEXT::from_raw(1), shader_stages: vk::ShaderStageFlags::from_raw(0x11) };
+            static OBJECT_DATA: ext_dgc::IndirectCommandsPushConstantTokenEXT = ext_dgc::IndirectCommandsPushConstantTokenEXT { update_range: vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::from_raw(0x1), offset: 0, size: 4 } };
+            static INDICES_DATA: ext_dgc::IndirectCommandsIndexBufferTokenEXT = ext_dgc::IndirectCommandsIndexBufferTokenEXT { mode: ext_dgc::IndirectCommandsInputModeFlagsEXT::from_raw(0x1) };
+
+            /// The tokens of the layout, in stream order.
+            pub fn tokens() -> [ext_dgc::IndirectCommandsLayoutTokenEXT<'static>; TOKEN_COUNT] {
+                [
+                    ext_dgc::IndirectCommandsLayoutTokenEXT::execution_set(0, &MATERIAL_DATA),
+                    ext_dgc::IndirectCommandsLayoutTokenEXT::push_constant(ext_dgc::IndirectCommandsTokenTypeEXT::PUSH_CONSTANT, 8, &OBJECT_DATA),
+                    ext_dgc::IndirectCommandsLayoutTokenEXT::index_buffer(16, &INDICES_DATA),
+                    ext_dgc::IndirectCommandsLayoutTokenEXT::action(ext_dgc::IndirectCommandsTokenTypeEXT::DRAW_INDEXED, 32),
+                ]
+            }
+
+            /// [`tokens`] as a `Vec`, for [`super::super::LayoutInfo`].
+            pub fn token_vec() -> Vec<ext_dgc::IndirectCommandsLayoutTokenEXT<'static>> {
+                tokens().to_vec()
+            }
+
+            /// The create info for `vkCreateIndirectCommandsLayoutEXT`, borrowing `tokens` (from [`tokens`]).
+            pub fn create_info<'a>(
+                pipeline_layout: vk::PipelineLayout,
+                tokens: &'a [ext_dgc::IndirectCommandsLayoutTokenEXT<'a>],
+            ) -> ext_dgc::IndirectCommandsLayoutCreateInfoEXT<'a> {
+                ext_dgc::IndirectCommandsLayoutCreateInfoEXT::default()
+                    .flags(USAGE_FLAGS)
+                    .shader_stages(SHADER_STAGES)
+                    .indirect_stride(STRIDE)
+                    .pipeline_layout(pipeline_layout)
+                    .tokens(tokens)
+            }
+
+            /// What must hold when this layout is recorded (the manifest's `requirements`), one line each:
+            /// - render_pass (E0901): execute inside a render pass (the layout draws)
+            /// - preprocess (E0902): execute with isPreprocessed = VK_FALSE and never preprocess (the layout has no EXPLICIT_PREPROCESS)
+            /// - transform_feedback (E0903): transform feedback is not active (the layout has an execution set)
+            /// - indirect_bindable (E0905): the execution set's shaders are created with VK_SHADER_CREATE_INDIRECT_BINDABLE_BIT_EXT
+            /// - no_dynamic_descriptors (E0906): the execution set's descriptor set layouts have no dynamic uniform or storage buffer descriptors
+            /// - initial_shader_stages (E0907): the execution set's initial pipeline or shaders have exactly the stages Vertex | Fragment and are bound when recording
+            /// - execution_set_push_constants (E0908): the execution set's pipeline layout holds the push-constant bytes 0..4
+            /// - no_multiview (E0909): the render pass has view mask 0 (the layout has an execution set)
+            pub fn requirements() -> Vec<::dgcc::requirements::Requirement> {
+                use ::dgcc::requirements::Requirement::*;
+                vec![
+                    RenderPass { inside: true },
+                    Preprocess { explicit: false },
+                    TransformFeedback { execution_set: true },
+                    IndirectBindable { shader_objects: true },
+                    NoDynamicDescriptors { shader_objects: true },
+                    InitialShaderStages { stages: 0x11 },
+                    ExecutionSetPushConstants { ranges: vec![::dgcc::ir::PushConstantRange { stages: 0x1, offset: 0, size: 4 }] },
+                    NoMultiview,
+                ]
+            }
+
+            /// Every requirement `state` breaks, with its code and VUIDs (empty when each holds or is unknown).
+            pub fn check_record(state: &::dgcc::requirements::RecordState) -> Vec<String> {
+                let requirements = requirements();
+                ::dgcc::requirements::broken(&requirements, state)
+                    .into_iter()
+                    .map(|(r, why)| format!("{}: layout `SceneDrawShaders` must {why} ({})", r.code(), r.vuids().join(", ")))
                     .collect()
             }
 

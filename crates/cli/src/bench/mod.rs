@@ -172,6 +172,8 @@ pub struct Row {
     /// Materials (pipelines) in the scene, and how the row drew them (`None`: it did not run).
     pub materials: u32,
     pub material_draw: Option<crate::scene::MaterialDraw>,
+    /// What a row's execution set held (`None`: it did not run).
+    pub bind: Option<crate::scene::Bind>,
     pub error: Option<String>,
     /// Why the row did not run when it could not (cpu cannot cull occlusion).
     pub skipped: Option<String>,
@@ -222,6 +224,7 @@ impl Row {
             culling,
             materials,
             material_draw: None,
+            bind: None,
             error: Some(error),
             skipped: None,
             visible: None,
@@ -472,6 +475,7 @@ pub fn summarise(report: &RunReport, variant: &Variant, manifest: &Manifest, bes
         culling: report.culling,
         materials: report.materials,
         material_draw: Some(report.material_draw),
+        bind: Some(report.bind),
         error: None,
         skipped: None,
         visible,

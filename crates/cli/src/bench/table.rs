@@ -326,24 +326,32 @@ fn materials(report: &BenchReport, out: &mut String) {
                 ms(r.cpu_ms),
             );
         }
-        let set = rows.iter().find(|r| r.material_draw == Some(crate::scene::MaterialDraw::Set));
-        let sorted = rows.iter().find(|r| r.material_draw == Some(crate::scene::MaterialDraw::SortedSet));
-        if let (Some(set), Some(sorted)) = (set, sorted) {
+        for (bind, what) in [
+            (crate::scene::Bind::Pipelines, "pipeline switch"),
+            (crate::scene::Bind::ShaderObjects, "switch of shader objects (vertex and fragment)"),
+        ] {
+            let find = |how| rows.iter().find(|r| r.material_draw == Some(how) && r.bind == Some(bind));
+            let set = find(crate::scene::MaterialDraw::Set);
+            let sorted = find(crate::scene::MaterialDraw::SortedSet);
+            let (Some(set), Some(sorted)) = (set, sorted) else { continue };
             let exec = |r: &Row| Some(r.draw_ms?.median + r.late_draw_ms.map_or(0.0, |s| s.median));
             if let (Some(a), Some(b), Some(draws)) = (exec(set), exec(sorted), set.draws_mean) {
-                // The unsorted stream switches pipelines at every sequence whose material differs
-                // from the one before: (m - 1) / m of them for materials spread evenly.
+                // The unsorted stream switches at every sequence whose material differs from the
+                // one before: (m - 1) / m of them for materials spread evenly.
                 let switches = draws * (materials - 1) as f64 / materials as f64 - materials as f64;
                 if switches > 0.0 && a <= b {
                     let _ = writeln!(
                         out,
-                        "\nThe unsorted execute was not slower than the sorted one here ({a:.3} against {b:.3} ms): pipeline switches through the set cost less than this run can resolve."
+                        "\nThe unsorted `{}` execute was not slower than the sorted one here ({a:.3} against {b:.3} ms): a {what} through the set costs less than this run can resolve.",
+                        set.variant
                     );
                 } else if switches > 0.0 {
                     let _ = writeln!(
                         out,
-                        "\nA pipeline switch through the execution set costs about {:.1} ns per sequence here: ({a:.3} − {b:.3}) ms over {switches:.0} more switches in the unsorted stream (the execute alone, without the sort).",
-                        (a - b) * 1e6 / switches
+                        "\nA {what} through the execution set costs about {:.1} ns per sequence here (`{}` against `{}`): ({a:.3} − {b:.3}) ms over {switches:.0} more switches in the unsorted stream (the execute alone, without the sort).",
+                        (a - b) * 1e6 / switches,
+                        set.variant,
+                        sorted.variant
                     );
                 }
             }

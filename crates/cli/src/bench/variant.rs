@@ -7,7 +7,7 @@
 //! side by side in the same run, on the same device, with the same scene; the name is also the
 //! row label in every output.
 
-use crate::scene::{DgcMaterials, Mode, ObjectId, RunOptions};
+use crate::scene::{Bind, DgcMaterials, Mode, ObjectId, RunOptions};
 use serde::Serialize;
 use std::fmt;
 
@@ -28,6 +28,8 @@ pub struct Variant {
     /// dgc with several materials: the execution set where the device binds it (default), or
     /// the set insisted on (`-set`), or binned (`-binned`).
     pub dgc_materials: DgcMaterials,
+    /// dgc with several materials: the set holds the materials' shader objects (`-objects`).
+    pub bind: Bind,
 }
 
 impl Variant {
@@ -40,17 +42,18 @@ impl Variant {
             object_id: ObjectId::Record,
             sort_materials: false,
             dgc_materials: DgcMaterials::Auto,
+            bind: Bind::Pipelines,
         }
     }
 
     /// Whether the variant is about several materials (sorting or binning them).
     pub fn needs_materials(&self) -> bool {
-        self.sort_materials || self.dgc_materials != DgcMaterials::Auto
+        self.sort_materials || self.dgc_materials != DgcMaterials::Auto || self.bind == Bind::ShaderObjects
     }
 
     /// `cpu`, `mdi`, `dgc`, or `dgc` followed by `-explicit`/`-implicit`, `-ordered`/
-    /// `-unordered`, `-boundindex`, `-firstinstance` and `-set`/`-binned`/`-sorted`, in any
-    /// order; `mdi-firstinstance`; `cpu-sorted`.
+    /// `-unordered`, `-boundindex`, `-firstinstance`, `-set`/`-binned`/`-sorted` and `-objects`
+    /// (the set holds shader objects), in any order; `mdi-firstinstance`; `cpu-sorted`.
     pub fn parse(text: &str) -> Result<Variant, String> {
         let mut parts = text.trim().split('-');
         let head = parts.next().unwrap_or_default();
@@ -68,6 +71,12 @@ impl Variant {
                 let how = if part == "set" { DgcMaterials::Set } else { DgcMaterials::Binned };
                 if std::mem::replace(&mut v.dgc_materials, how) != DgcMaterials::Auto {
                     return Err(format!("`{text}` says set or binned twice"));
+                }
+                continue;
+            }
+            if part == "objects" && mode == Mode::Dgc {
+                if std::mem::replace(&mut v.bind, Bind::ShaderObjects) == Bind::ShaderObjects {
+                    return Err(format!("`{text}` says objects twice"));
                 }
                 continue;
             }
@@ -95,7 +104,7 @@ impl Variant {
                 "ordered" => (&mut v.unordered_sequences, false),
                 _ => {
                     return Err(format!(
-                        "`{text}`: unknown dgc option `{part}` (explicit, implicit, ordered, unordered, boundindex, firstinstance, set, binned, sorted)"
+                        "`{text}`: unknown dgc option `{part}` (explicit, implicit, ordered, unordered, boundindex, firstinstance, set, binned, sorted, objects)"
                     ))
                 }
             };
@@ -105,6 +114,9 @@ impl Variant {
         }
         if v.sort_materials && v.dgc_materials == DgcMaterials::Binned {
             return Err(format!("`{text}`: binned draws are sorted by material already"));
+        }
+        if v.bind == Bind::ShaderObjects && v.dgc_materials == DgcMaterials::Binned {
+            return Err(format!("`{text}`: binned draws use no execution set to hold shader objects"));
         }
         Ok(v)
     }
@@ -118,6 +130,7 @@ impl Variant {
         options.object_id = self.object_id;
         options.sort_materials = self.sort_materials;
         options.dgc_materials = self.dgc_materials;
+        options.bind = self.bind;
     }
 }
 
@@ -148,6 +161,9 @@ impl fmt::Display for Variant {
         if self.sort_materials {
             f.write_str("-sorted")?;
         }
+        if self.bind == Bind::ShaderObjects {
+            f.write_str("-objects")?;
+        }
         Ok(())
     }
 }
@@ -174,6 +190,8 @@ mod tests {
             "dgc-binned",
             "dgc-sorted",
             "dgc-set-sorted",
+            "dgc-objects",
+            "dgc-sorted-objects",
             "cpu-sorted",
         ] {
             assert_eq!(Variant::parse(name).unwrap().to_string(), name);
@@ -197,6 +215,8 @@ mod tests {
         assert!(Variant::parse("cpu-binned").unwrap_err().contains("only dgc"));
         assert!(Variant::parse("dgc-binned-sorted").unwrap_err().contains("sorted by material already"));
         assert!(Variant::parse("dgc-set-binned").unwrap_err().contains("twice"));
+        assert!(Variant::parse("dgc-binned-objects").unwrap_err().contains("no execution set"));
+        assert!(Variant::parse("mdi-objects").unwrap_err().contains("only dgc"));
     }
 
     #[test]

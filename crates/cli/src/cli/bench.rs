@@ -21,16 +21,16 @@ pub struct BenchArgs {
     pub objects: Vec<u32>,
     /// Modes, comma-separated: cpu, mdi, dgc; dgc may add -explicit/-implicit (preprocess),
     /// -ordered/-unordered (the UnorderedSequences flag), -boundindex, -firstinstance, and with
-    /// several materials -set/-binned/-sorted, e.g. dgc-explicit-ordered; mdi -firstinstance;
-    /// cpu -sorted.
+    /// several materials -set/-binned/-sorted and -objects (the set holds shader objects),
+    /// e.g. dgc-explicit-ordered, dgc-sorted-objects; mdi -firstinstance; cpu -sorted.
     #[arg(long, value_delimiter = ',', default_value = "cpu,mdi,dgc")]
     pub modes: Vec<String>,
     /// Culling choices, comma-separated: none, frustum, occlusion (cpu rows skip occlusion).
     #[arg(long, value_delimiter = ',', default_value = "none,frustum,occlusion")]
     pub culling: Vec<String>,
     /// Material counts, comma-separated (1 to 16): each its own pipeline. With more than one,
-    /// the modes take -set/-binned/-sorted (dgc) and -sorted (cpu): e.g. --materials 1,4,16
-    /// --modes cpu,cpu-sorted,mdi,dgc,dgc-sorted,dgc-binned.
+    /// the modes take -set/-binned/-sorted/-objects (dgc) and -sorted (cpu): e.g. --materials
+    /// 1,4,16 --modes cpu,cpu-sorted,mdi,dgc,dgc-sorted,dgc-binned,dgc-objects.
     #[arg(long, value_delimiter = ',', default_value = "1")]
     pub materials: Vec<u32>,
     /// The scene: city (occlusion matters, the camera walks the streets) or field (spheres on

@@ -146,9 +146,10 @@ pub struct RunArgs {
     /// (dgc), on the host in the CPU loop (cpu).
     #[arg(long)]
     pub sort_materials: bool,
-    /// What the execution set holds (dgc): graphics pipelines. `shader-objects`
-    /// (VK_EXT_shader_object) is refused for now, with the reason: the runtime does not create
-    /// shader objects yet.
+    /// What the execution set holds (dgc, 2 or more materials): the materials' graphics
+    /// pipelines (layout `SceneDraw`), or `shader-objects`: each material's vertex and fragment
+    /// shader as VK_EXT_shader_object shaders, through layout `SceneDrawShaders` (refused where
+    /// the device lacks the extension or cannot bind graphics shaders through a set).
     #[arg(long, value_enum, default_value_t = BindArg::Pipelines)]
     pub bind: BindArg,
     /// Check against this target instead of the file's `targets`.

@@ -28,11 +28,50 @@ pub fn scene_layout() -> CompiledLayout {
     builtin_manifest().layouts.into_iter().next().expect("the scene manifest has its layout")
 }
 
-/// The layout to draw and the kernel that writes it.
+/// The name of the builtin manifest's shader-object layout (`--bind shader-objects`).
+pub const SHADER_OBJECT_LAYOUT: &str = "SceneDrawShaders";
+
+/// The layout whose execution set holds the materials as shader objects.
+pub fn scene_shader_layout() -> CompiledLayout {
+    builtin_manifest().layout(SHADER_OBJECT_LAYOUT).cloned().expect("the scene manifest has its shader-object layout")
+}
+
+/// The layout to draw and the kernel that writes it. With `shader_objects`, the layout is the
+/// one shaped as `SceneDrawShaders` (its name, or the first of that shape), and the kernel that
+/// writes the pipelines' layout decides the subgroups when none writes it: the scene's kernels
+/// are the same for both records.
 pub(super) fn pick<'m>(
     manifest: &'m Manifest,
     name: Option<&str>,
+    shader_objects: bool,
 ) -> Result<(&'m CompiledLayout, Option<&'m CompiledKernel>)> {
+    if shader_objects {
+        let expected = scene_shader_layout();
+        let layout = match name {
+            Some(n) => manifest
+                .layout(n)
+                .ok_or_else(|| RuntimeError::Invalid(format!("the description has no layout `{n}`")))?,
+            None => manifest
+                .layout(SHADER_OBJECT_LAYOUT)
+                .or_else(|| manifest.layouts.iter().find(|l| difference(l, &expected).is_none()))
+                .ok_or_else(|| {
+                    RuntimeError::Invalid(format!(
+                        "--bind shader-objects draws through a layout shaped as `{SHADER_OBJECT_LAYOUT}` in examples/scene.ron (an execution set of vertex and fragment shader objects); the description has none"
+                    ))
+                })?,
+        };
+        if let Some(diff) = difference(layout, &expected) {
+            return Err(RuntimeError::Invalid(format!(
+                "--bind shader-objects draws the built-in scene, whose kernels write the record of `{SHADER_OBJECT_LAYOUT}` in examples/scene.ron; layout `{}` differs: {diff}",
+                layout.name
+            )));
+        }
+        let writes = |l: &str| manifest.kernels.iter().find(|k| k.writes.as_deref() == Some(l));
+        let kernel = writes(&layout.name).or_else(|| {
+            manifest.layouts.iter().filter(|l| difference(l, &scene_layout()).is_none()).find_map(|l| writes(&l.name))
+        });
+        return Ok((layout, kernel));
+    }
     let layout = match name {
         Some(n) => {
             manifest.layout(n).ok_or_else(|| RuntimeError::Invalid(format!("the description has no layout `{n}`")))?
@@ -145,8 +184,12 @@ mod tests {
         let m = builtin_manifest();
         let l = scene_layout();
         assert_eq!(difference(&l, &l), None);
-        assert_eq!(pick(&m, None).unwrap().0.name, l.name);
-        assert!(pick(&m, Some("nope")).is_err());
+        assert_eq!(pick(&m, None, false).unwrap().0.name, l.name);
+        assert!(pick(&m, Some("nope"), false).is_err());
+        let (shaders, kernel) = pick(&m, None, true).unwrap();
+        assert_eq!(shaders.name, SHADER_OBJECT_LAYOUT);
+        assert_eq!(kernel.map(|k| k.name.as_str()), Some("cull"), "the pipelines' kernel decides the subgroups");
+        assert!(pick(&m, Some(&l.name), true).unwrap_err().to_string().contains("differs"));
     }
 
     #[test]

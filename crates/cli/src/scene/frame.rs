@@ -557,7 +557,14 @@ unsafe fn draw_pass(
     let set = if input.sorting == Sorting::None { g.passes[p].set.set } else { g.passes[p].binned_set.set };
     // SAFETY: the caller's contract.
     unsafe {
-        d.cmd_bind_pipeline(cmd, graphics, g.draws[0]);
+        match &g.shaders {
+            // The execute binds the set's initial shaders; what a pipeline would bake in is
+            // set here.
+            Some(shaders) if matches!(input.driver, Driver::Dgc { .. }) => {
+                shaders.set_state(d, cmd, width, height, 1 + g.ids.is_some() as u32)
+            }
+            _ => d.cmd_bind_pipeline(cmd, graphics, g.draws[0]),
+        }
         d.cmd_bind_descriptor_sets(cmd, graphics, g.graphics_layout, 0, &[set], &[]);
         // Used when the layout has no INDEX_BUFFER token (`RunOptions::bind_index_buffer`), and
         // by the multi-draw and CPU paths; a token overrides it per sequence.

@@ -16,8 +16,9 @@
 //! technique (`dgcc bench` compares the passes against the memory's copy bandwidth).
 
 use super::pyramid::Pyramid;
+use super::shader_objects::MaterialShaders;
 use super::world::{Frame, Meshes, Object};
-use super::{Compaction, ObjectId};
+use super::{Bind, Compaction, ObjectId};
 use ash::vk;
 use dgcc::ir::{CompiledLayout, PushConstantRange};
 use dgcc::runtime::descriptors::StorageSet;
@@ -34,6 +35,11 @@ const VERT_SPV: &[u8] = include_bytes!("../../../../shaders/runtime/spv/scene.ve
 const FRAG_SPV: &[u8] = include_bytes!("../../../../shaders/runtime/spv/scene.frag.spv");
 const PYRAMID_SPV: &[u8] = include_bytes!("../../../../shaders/runtime/spv/depth_pyramid.comp.spv");
 const BIN_SPV: &[u8] = include_bytes!("../../../../shaders/runtime/spv/bin_materials.comp.spv");
+// The same stream writers for the shader-object record (`scene_record.glsl`, `--bind shader-objects`).
+const CULL_SHADERS_SPV: &[u8] = include_bytes!("../../../../shaders/runtime/spv/cull.shaders.comp.spv");
+const COMPACT_SHADERS_SPV: &[u8] = include_bytes!("../../../../shaders/runtime/spv/compact.shaders.comp.spv");
+const CULL_COMPACT_SHADERS_SPV: &[u8] = include_bytes!("../../../../shaders/runtime/spv/cull_compact.shaders.comp.spv");
+const BIN_SHADERS_SPV: &[u8] = include_bytes!("../../../../shaders/runtime/spv/bin_materials.shaders.comp.spv");
 
 /// Words of a pass's `bins` buffer: per material its count, its scatter cursor and its
 /// region's start in the binned stream (`bin_materials.comp`).
@@ -107,6 +113,8 @@ pub struct SceneGpu {
     /// One graphics pipeline per material, reading per-draw data as the run's mode does
     /// (`DrawSource`).
     pub draws: Vec<vk::Pipeline>,
+    /// The materials as shader objects, for a shader-object execution set (`Bind::ShaderObjects`).
+    pub shaders: Option<MaterialShaders>,
     /// Sorts a pass's stream by material (`bin_materials.comp`).
     pub bin: vk::Pipeline,
     /// Objects per material (the most records each material's region of a binned stream can
@@ -156,6 +164,9 @@ pub struct SceneSetup<'a> {
     /// Create the draw pipelines with `VK_PIPELINE_CREATE_2_INDIRECT_BINDABLE_BIT_EXT`, for an
     /// execution set.
     pub indirect_bindable: bool,
+    /// What the execution set holds: with shader objects, the kernels write `layout` as the
+    /// shader-object record and the materials are made as shader objects too.
+    pub bind: Bind,
     pub meshes: &'a Meshes,
     pub layout: &'a CompiledLayout,
     pub push_constants: &'a [PushConstantRange],
@@ -306,13 +317,18 @@ impl SceneGpu {
         let graphics_layout = pipeline_layout(d, &[set_layout], &ranges)?;
         // SAFETY (the three kernels): embedded SPIR-V compiled for `compute_layout` (the set and a
         // 4-byte compute push range); `s.pin` was checked against the device by the caller.
-        let cull = unsafe { compute_pipeline(d, compute_layout, CULL_SPV, &[(0, s.local_size)], None)? };
-        let compact = unsafe { compute_pipeline(d, compute_layout, COMPACT_SPV, &[(0, s.local_size)], s.pin)? };
+        let objects_record = s.bind == Bind::ShaderObjects;
+        let pick = |pipelines: &'static [u8], shaders: &'static [u8]| if objects_record { shaders } else { pipelines };
+        let cull_spv = pick(CULL_SPV, CULL_SHADERS_SPV);
+        let cull = unsafe { compute_pipeline(d, compute_layout, cull_spv, &[(0, s.local_size)], None)? };
+        let compact_spv = pick(COMPACT_SPV, COMPACT_SHADERS_SPV);
+        let compact = unsafe { compute_pipeline(d, compute_layout, compact_spv, &[(0, s.local_size)], s.pin)? };
         let fused_spec = [(0, s.local_size), (1, FUSED_OBJECTS_PER_INVOCATION)];
         let cull_compact = if fused_shared_bytes(s.local_size, stride as u32)
             <= ctx.properties.limits.max_compute_shared_memory_size
         {
-            unsafe { compute_pipeline(d, compute_layout, CULL_COMPACT_SPV, &fused_spec, s.pin)? }
+            let spv = pick(CULL_COMPACT_SPV, CULL_COMPACT_SHADERS_SPV);
+            unsafe { compute_pipeline(d, compute_layout, spv, &fused_spec, s.pin)? }
         } else {
             vk::Pipeline::null()
         };
@@ -320,13 +336,17 @@ impl SceneGpu {
         // checked against the device by the caller.
         let build_pyramid = unsafe { compute_pipeline(d, compute_layout, PYRAMID_SPV, &[], s.pyramid_pin)? };
         // SAFETY: as above; the kernel declares its own 256-wide workgroup.
-        let bin = unsafe { compute_pipeline(d, compute_layout, BIN_SPV, &[], None)? };
+        let bin = unsafe { compute_pipeline(d, compute_layout, pick(BIN_SPV, BIN_SHADERS_SPV), &[], None)? };
         let targets = Targets { width: s.width, height: s.height, ids: s.object_ids };
         let mut draws = vec![];
         for material in 0..s.materials.max(1) {
             let variant = Variant { source: s.source, material, indirect_bindable: s.indirect_bindable };
             draws.push(graphics_pipeline(d, graphics_layout, variant, targets)?);
         }
+        let shaders = match objects_record {
+            true => Some(MaterialShaders::new(ctx, s.materials, s.source, s.object_ids, &[set_layout], &ranges)?),
+            false => None,
+        };
         let pool_info =
             vk::QueryPoolCreateInfo::default().query_type(vk::QueryType::TIMESTAMP).query_count(s.query_count);
         // SAFETY: valid create info.
@@ -350,6 +370,7 @@ impl SceneGpu {
             compact,
             cull_compact,
             draws,
+            shaders,
             bin,
             material_counts,
             material_starts,
@@ -406,6 +427,9 @@ impl SceneGpu {
                 .chain(self.draws.drain(..))
             {
                 d.destroy_pipeline(p, None);
+            }
+            if let Some(shaders) = &mut self.shaders {
+                shaders.destroy();
             }
             d.destroy_pipeline_layout(self.compute_layout, None);
             d.destroy_pipeline_layout(self.graphics_layout, None);

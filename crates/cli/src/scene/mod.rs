@@ -41,6 +41,7 @@ mod frame;
 mod gpu;
 mod pyramid;
 mod report;
+mod shader_objects;
 pub mod world;
 
 pub use compat::{builtin_manifest, scene_layout};
@@ -138,6 +139,15 @@ pub enum MaterialDraw {
 }
 
 impl MaterialDraw {
+    /// How the frames reorder the stream for this way of drawing.
+    fn sorting(self) -> Sorting {
+        match self {
+            MaterialDraw::SortedSet => Sorting::Packed,
+            MaterialDraw::Binned => Sorting::Regions,
+            _ => Sorting::None,
+        }
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             MaterialDraw::OnePipeline => "one-pipeline",
@@ -326,7 +336,7 @@ impl Default for RunOptions {
 /// on a device opened for this run.
 pub fn run(manifest: &Manifest, options: &RunOptions) -> Result<RunReport> {
     check_options(options)?;
-    let (layout, kernel) = compat::pick(manifest, options.layout.as_deref())?;
+    let (layout, kernel) = compat::pick(manifest, options.layout.as_deref(), options.bind == Bind::ShaderObjects)?;
     let dgc = options.mode == Mode::Dgc;
     // `require_dgc`: the context has the extension whenever dgc mode runs on it.
     let ctx =
@@ -341,7 +351,7 @@ pub fn run(manifest: &Manifest, options: &RunOptions) -> Result<RunReport> {
 /// opening new instances after about 30 in one process.
 pub fn run_on(ctx: &GpuContext, manifest: &Manifest, options: &RunOptions) -> Result<RunReport> {
     check_options(options)?;
-    let (layout, kernel) = compat::pick(manifest, options.layout.as_deref())?;
+    let (layout, kernel) = compat::pick(manifest, options.layout.as_deref(), options.bind == Bind::ShaderObjects)?;
     if options.mode == Mode::Dgc && ctx.dgc.is_none() {
         return Err(RuntimeError::MissingFeature {
             device: ctx.device_name.clone(),
@@ -399,6 +409,11 @@ fn check_options(options: &RunOptions) -> Result<()> {
     if options.bind == Bind::ShaderObjects && (options.mode != Mode::Dgc || options.materials == 1) {
         return Err(RuntimeError::Invalid(
             "--bind shader-objects fills the execution set with shader objects: it needs --mode dgc and --materials 2 or more".into(),
+        ));
+    }
+    if options.bind == Bind::ShaderObjects && options.dgc_materials == DgcMaterials::Binned {
+        return Err(RuntimeError::Invalid(
+            "--bind shader-objects fills the execution set with shader objects; --material-draw binned draws without a set".into(),
         ));
     }
     if options.sort_materials && options.dgc_materials == DgcMaterials::Binned {
@@ -467,11 +482,7 @@ fn run_checked(
     let meshes = world::meshes();
     let mut objects = world::objects(options.scene, options.objects, options.seed);
     world::assign_materials(&mut objects, options.materials);
-    let sorting = match material_draw {
-        MaterialDraw::SortedSet => Sorting::Packed,
-        MaterialDraw::Binned => Sorting::Regions,
-        _ => Sorting::None,
-    };
+    let sorting = material_draw.sorting();
     let source = match (options.mode, options.object_id) {
         (Mode::Cpu, _) => gpu::DrawSource::Push,
         (_, ObjectId::Instance) => gpu::DrawSource::Instance,
@@ -484,7 +495,9 @@ fn run_checked(
         objects: &objects,
         materials: options.materials,
         source,
-        indirect_bindable: matches!(material_draw, MaterialDraw::Set | MaterialDraw::SortedSet),
+        indirect_bindable: options.bind == Bind::Pipelines
+            && matches!(material_draw, MaterialDraw::Set | MaterialDraw::SortedSet),
+        bind: options.bind,
         meshes: &meshes,
         layout,
         push_constants: &manifest.push_constants,
@@ -533,6 +546,7 @@ fn run_checked(
         materials: options.materials,
         material_draw,
         material_note,
+        bind: options.bind,
         subgroup: SubgroupReport {
             required_size: pin.and_then(|p| p.required_size),
             require_full: pin.is_some_and(|p| p.flags & 0x2 != 0),
@@ -586,30 +600,31 @@ fn material_plan(
         Mode::Dgc => {}
     }
     let entries = layout.execution_set().map_or(0, |s| s.max_entries);
-    if options.materials > entries {
+    // A shader-object set holds a vertex and a fragment shader per material.
+    let per_material = if options.bind == Bind::ShaderObjects { 2 } else { 1 };
+    if options.materials * per_material > entries {
         return Err(RuntimeError::Invalid(format!(
             "--materials {} needs an execution set of at least {} entries; layout `{}` has {entries}",
-            options.materials, options.materials, layout.name
+            options.materials,
+            options.materials * per_material,
+            layout.name
         )));
     }
-    if options.bind == Bind::ShaderObjects {
-        if !ctx.caps.shader_object {
-            return Err(RuntimeError::MissingFeature {
-                device: ctx.device_name.clone(),
-                feature: "VK_EXT_shader_object (shaderObject)".into(),
-                needed_for: "--bind shader-objects".into(),
-            });
-        }
-        return Err(RuntimeError::Invalid(format!(
-            "--bind shader-objects: {} has VK_EXT_shader_object, but dgcc run draws its materials through pipelines only: the scene's layout `{}` selects pipelines (`kind: Pipelines`), and the runtime does not create shader objects yet; use --bind pipelines",
-            ctx.device_name, layout.name
-        )));
+    if options.bind == Bind::ShaderObjects && !ctx.caps.shader_object {
+        return Err(RuntimeError::MissingFeature {
+            device: ctx.device_name.clone(),
+            feature: "VK_EXT_shader_object (shaderObject)".into(),
+            needed_for: "--bind shader-objects".into(),
+        });
     }
     let dev = DgcDevice::from_context(ctx)?;
     let unbindable = dev.execution_set_unbindable(layout, &manifest.push_constants);
     let set = if options.sort_materials { MaterialDraw::SortedSet } else { MaterialDraw::Set };
     match (options.dgc_materials, unbindable) {
         (DgcMaterials::Binned, _) => Ok((MaterialDraw::Binned, Some("binned, as --material-draw binned asks".into()))),
+        (_, Some(why)) if options.bind == Bind::ShaderObjects => {
+            Err(RuntimeError::Invalid(format!("--bind shader-objects: {why}; use --bind pipelines")))
+        }
         (DgcMaterials::Set, Some(why)) => {
             Err(RuntimeError::Invalid(format!("--material-draw set: {why}; use --material-draw binned (or auto)")))
         }
@@ -708,22 +723,43 @@ fn run_frames(
             let l = unsafe { dev.create_layout(&layout, &manifest.push_constants, g.graphics_layout)? };
             let mut set = None;
             if use_set {
-                // SAFETY: the materials' pipelines were made INDIRECT_BINDABLE with the graphics
-                // layout for the layout's vertex and fragment stages, and live until `g.destroy`,
-                // after the set; nothing has used the set yet.
+                // SAFETY (both kinds of set): the materials' pipelines or shaders were made
+                // INDIRECT_BINDABLE with the graphics layout (its set layout and ranges) for the
+                // layout's vertex and fragment stages, and live until `g.destroy`, after the set;
+                // nothing has used the set yet.
                 let entry = |m: u32| match options.swap_set_entries {
                     Some((a, b)) if m == a => b,
                     Some((a, b)) if m == b => a,
                     _ => m,
                 };
-                let initial = g.draws[entry(0) as usize];
-                let made = unsafe { dev.create_execution_set(&l, initial) }.and_then(|s| {
-                    for m in 1..g.draws.len() as u32 {
-                        let pipeline = *g.draws.get(entry(m) as usize).unwrap_or(&g.draws[0]);
-                        unsafe { dev.write_execution_set(&s, m, pipeline)? };
+                let made = match &g.shaders {
+                    // Material m's vertex and fragment shaders at entries 2m and 2m + 1 (what
+                    // the shader-object record's kernels write).
+                    Some(shaders) => {
+                        let pair = |m: u32| shaders.pairs.get(entry(m) as usize).copied().unwrap_or(shaders.pairs[0]);
+                        let ranges = dgcc::runtime::push::vk_ranges(&manifest.push_constants);
+                        let set_layouts = [g.passes[0].set.layout];
+                        let initial = shaders.initial(entry(0) as usize);
+                        unsafe { dev.create_shader_execution_set(&l, &initial, &set_layouts, &ranges) }.and_then(|s| {
+                            for m in 0..shaders.pairs.len() as u32 {
+                                for (k, shader) in pair(m).into_iter().enumerate() {
+                                    unsafe { dev.write_execution_set_shader(&s, 2 * m + k as u32, shader)? };
+                                }
+                            }
+                            Ok(s)
+                        })
                     }
-                    Ok((s, initial))
-                });
+                    None => {
+                        let initial = g.draws[entry(0) as usize];
+                        unsafe { dev.create_execution_set(&l, initial) }.and_then(|s| {
+                            for m in 1..g.draws.len() as u32 {
+                                let pipeline = *g.draws.get(entry(m) as usize).unwrap_or(&g.draws[0]);
+                                unsafe { dev.write_execution_set(&s, m, pipeline)? };
+                            }
+                            Ok(s)
+                        })
+                    }
+                };
                 match made {
                     Ok(s) => set = Some(s),
                     Err(e) => {
@@ -737,7 +773,7 @@ fn run_frames(
             // What each execution of a pass is bound to, and how many records it reads: the set,
             // or one pipeline per material region (binned), or the one pipeline.
             let bounds: Vec<(Bound, u32)> = match &set {
-                Some((s, initial)) => vec![(Bound::ExecutionSet(s.handle, *initial), options.objects)],
+                Some(s) => vec![(s.bound()?, options.objects)],
                 None if binned_dgc => {
                     g.draws.iter().zip(&g.material_counts).map(|(&p, &n)| (Bound::Pipeline(p), n.max(1))).collect()
                 }
@@ -773,7 +809,7 @@ fn run_frames(
                     for mut x in execs.into_iter().flatten() {
                         x.destroy(&dev);
                     }
-                    if let Some((mut s, _)) = set {
+                    if let Some(mut s) = set {
                         s.destroy(&dev);
                     }
                     l.destroy(&dev);
@@ -848,11 +884,7 @@ fn run_frames(
                     readback,
                     validators: &validators,
                     chunk_slots,
-                    sorting: match material_draw {
-                        MaterialDraw::SortedSet => Sorting::Packed,
-                        MaterialDraw::Binned => Sorting::Regions,
-                        _ => Sorting::None,
-                    },
+                    sorting: material_draw.sorting(),
                 };
                 let t0 = Instant::now();
                 // SAFETY: `cmd` is not in use (we waited for the previous frame).
@@ -996,7 +1028,7 @@ fn run_frames(
             for mut e in execs.into_iter().flatten() {
                 e.destroy(&dev);
             }
-            if let Some((mut s, _)) = set {
+            if let Some(mut s) = set {
                 s.destroy(&dev);
             }
             l.destroy(&dev);

@@ -10,7 +10,7 @@
 //! one (`RunOptions::object_ids`).
 
 use super::world::SceneKind;
-use super::{Compaction, Culling, MaterialDraw, Mode, ObjectId};
+use super::{Bind, Compaction, Culling, MaterialDraw, Mode, ObjectId};
 use dgcc::runtime::preprocess::ChunkPlan;
 use dgcc::runtime::validate::StreamReport;
 use serde::Serialize;
@@ -143,6 +143,8 @@ pub struct RunReport {
     /// How the materials were drawn (`MaterialDraw`), and why where the run chose it.
     pub material_draw: MaterialDraw,
     pub material_note: Option<String>,
+    /// What the execution set held (dgc with a set): the materials' pipelines or shader objects.
+    pub bind: Bind,
     pub subgroup: SubgroupReport,
     /// How the depth pyramid's kernel was pinned (occlusion culling on the GPU).
     pub pyramid_subgroup: Option<SubgroupReport>,
@@ -198,7 +200,13 @@ impl fmt::Display for RunReport {
         }
         if self.materials > 1 {
             let how = match self.material_draw {
+                MaterialDraw::Set if self.bind == Bind::ShaderObjects => {
+                    "one execute per pass through an execution set of their vertex and fragment shader objects"
+                }
                 MaterialDraw::Set => "one execute per pass through an execution set of their pipelines",
+                MaterialDraw::SortedSet if self.bind == Bind::ShaderObjects => {
+                    "the stream sorted by material on the GPU, then one execute per pass through an execution set of their shader objects"
+                }
                 MaterialDraw::SortedSet => {
                     "the stream sorted by material on the GPU, then one execute per pass through an execution set"
                 }

@@ -404,9 +404,10 @@ fn execution_set_findings(
     for f in &unbindable {
         w = w.note(format!("{}: {}", f.code, f.message));
     }
-    out.push(w.note(
-        "the engine bins the stream by its set index and executes the layout without its EXECUTION_SET token once per entry, with that entry's pipeline bound",
-    ));
+    let bound = if set.kind == 0 { "that entry's pipeline" } else { "that entry's shaders" };
+    out.push(w.note(format!(
+        "the engine bins the stream by its set index and executes the layout without its EXECUTION_SET token once per entry, with {bound} bound"
+    )));
 }
 
 /// The findings that say a target cannot bind a set's stages at all (not limits).
@@ -496,8 +497,16 @@ fn execution_set(q: &mut Query, layout: &CompiledLayout, i: usize, set: &Executi
             }
         }
     } else {
-        let feature = q.flag(ShaderObject, "shader-object execution sets");
         let count = q.get(MaxIndirectShaderObjectCount, "shader-object execution sets");
+        // The feature is asked for only where the profile states the extension's count (a
+        // profile older than the extension gets its one W0013, not a W0012 for shaderObject
+        // too) and where the set is used: a set with `fallback: Binned` whose stages the target
+        // cannot bind through shaders runs binned there (N0001), without shader objects.
+        let runs_binned = set.fallback == SetFallback::Binned && sb.is_some_and(|sb| set.stages & !sb != 0);
+        let feature = match count {
+            Some(_) if !runs_binned => q.flag(ShaderObject, "shader-object execution sets"),
+            _ => None,
+        };
         if feature == Some(false) || count == Some(0) {
             let why = if feature == Some(false) {
                 "the shaderObject feature is off".to_string()
