@@ -535,6 +535,15 @@ fn the_h200_probe_file_has_vk_nv_mesh_shader_and_lavapipe_files_do_not() {
     }
 }
 
+#[test]
+fn the_nvidia_profile_states_the_cooperative_matrices_the_h200_probe_read() {
+    let probe = load("nvidia-h200-probe.json").cooperative_matrix.expect("the probe lists them");
+    let builtin = builtin("nvidia").unwrap().cooperative_matrix.expect("the profile states them");
+    assert_eq!(probe.shapes.len(), 11);
+    assert_eq!(builtin.shapes, probe.shapes);
+    assert!(builtin.citation.starts_with("[measured]"), "{}", builtin.citation);
+}
+
 /// What `VK_NV_mesh_shader` reads as, by the kind of file: a device's `extensions` object is its
 /// whole list (unlisted = false); a requirement profile's is what it requires (unlisted = not
 /// stated); no list at all states nothing.
@@ -609,7 +618,7 @@ fn cooperative_matrix_shapes_are_read_written_and_read_back() {
     // A file without the key does not state the list; the built-ins say what they know.
     assert_eq!(load("lavapipe-modern.json").cooperative_matrix, None);
     assert_eq!(builtin("lavapipe").unwrap().cooperative_matrix.map(|m| m.shapes.len()), Some(0));
-    assert!(builtin("nvidia").unwrap().cooperative_matrix.is_none(), "the H200's list was never measured");
+    assert_eq!(builtin("nvidia").unwrap().cooperative_matrix.map(|m| m.shapes.len()), Some(11), "measured on the H200");
     let bad = r#"{"capabilities": {"d": {"properties": {"VkCooperativeMatrixPropertiesKHR": [{"MSize": 16}]}}}}"#;
     let err = json::parse(bad, Path::new("bad.json")).unwrap_err();
     assert!(err.contains("NSize"), "{err}");

@@ -6,11 +6,10 @@
 //! Mesa source of the named driver (`radv_physical_device.c`, `nvk_physical_device.c`).
 //! A value no source confirms is left out, so a rule that needs it reports it as missing
 //! rather than trusting a guess: `radv` and `nvk` do not state `VK_NV_mesh_shader`, because
-//! the Mesa files cited here were not read for their extension tables; `nvidia` does not state
-//! its cooperative-matrix shapes: the H200 lists VK_KHR_cooperative_matrix (its vulkaninfo),
-//! but the shape list was never read there (the Vulkan ICD does not start in the container the
-//! project measures in), and `dgcc probe` on the device writes it; `radv` does not
-//! state mesh shading, which depends on the GPU generation: `radv-mesh` is RADV on the GPUs
+//! the Mesa files cited here were not read for their extension tables; `nvidia` states the
+//! H200's eleven cooperative-matrix shapes as `dgcc probe` read them on the device on
+//! 2026-12-01 (`tests/profiles/nvidia-h200-probe.json`, which a test holds them to); `radv` does
+//! not state mesh shading, which depends on the GPU generation: `radv-mesh` is RADV on the GPUs
 //! that have it. `anv` is a device without VK_EXT_device_generated_commands: on it, `dgcc
 //! check` proves that the runtime's multi-draw-indirect fallback runs each layout (E0214
 //! names the token that stops it), and the DGC limits do not apply.
@@ -213,7 +212,35 @@ fn nvidia() -> Profile {
         "[measured] NVIDIA H200 580.159.04: neither vulkaninfo nor `dgcc probe` (tests/profiles/nvidia-h200-probe.json) lists VK_EXT_descriptor_heap",
     );
     p.set_cited(MaxPushDataSize, 0, "[measured] NVIDIA H200 580.159.04: no VK_EXT_descriptor_heap, so no push data");
+    p.cooperative_matrix = Some(CoopMatrices { shapes: h200_cooperative_matrices(), citation: H200_COOPMAT.into() });
     p
+}
+
+const H200_COOPMAT: &str = "[measured] NVIDIA H200 580.159.04: `dgcc probe` on the device, 2026-12-01 (vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR; tests/profiles/nvidia-h200-probe.json)";
+
+/// The H200's `VkCooperativeMatrixPropertiesKHR` list, in the driver's order: M, N, K, the A/B
+/// and C/result component types, all at subgroup scope, none saturating.
+fn h200_cooperative_matrices() -> Vec<super::coopmat::CoopMatShape> {
+    use super::coopmat::{component_from_name as ty, CoopMatShape, SCOPE_SUBGROUP};
+    let rows: [(u32, u32, u32, &str, &str); 11] = [
+        (16, 16, 16, "FLOAT16", "FLOAT16"),
+        (16, 8, 16, "FLOAT16", "FLOAT16"),
+        (16, 8, 8, "FLOAT16", "FLOAT16"),
+        (16, 16, 16, "FLOAT16", "FLOAT32"),
+        (16, 8, 16, "FLOAT16", "FLOAT32"),
+        (16, 8, 8, "FLOAT16", "FLOAT32"),
+        (16, 16, 32, "UINT8", "UINT32"),
+        (16, 16, 32, "SINT8", "SINT32"),
+        (16, 8, 32, "UINT8", "UINT32"),
+        (16, 8, 32, "SINT8", "SINT32"),
+        (16, 16, 16, "BFLOAT16", "FLOAT32"),
+    ];
+    rows.iter()
+        .map(|&(m, n, k, ab, c)| {
+            let (ab, c) = (ty(ab).expect("a known component type"), ty(c).expect("a known component type"));
+            CoopMatShape { m, n, k, a: ab, b: ab, c, result: c, saturating: false, scope: SCOPE_SUBGROUP }
+        })
+        .collect()
 }
 
 fn radv() -> Profile {
