@@ -245,7 +245,7 @@ mod interface {
     #[test]
     fn every_description_reports_exactly_its_markers() {
         let mut seen = BTreeSet::new();
-        for name in ["push.ron", "bindings.ron", "files.ron"] {
+        for name in ["push.ron", "bindings.ron", "files.ron", "specialized.ron"] {
             let path = interface_dir().join(name);
             let (p, diags) = check(&path);
             assert_eq!(
