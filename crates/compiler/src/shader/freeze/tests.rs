@@ -286,6 +286,43 @@ fn composites_are_extracted_inserted_and_shuffled() {
 }
 
 #[test]
+fn a_vector_condition_selects_per_component_and_an_insert_rebuilds_nested_composites() {
+    const ARRAY: u32 = 10;
+    let m = module(
+        &[
+            scalar(false, U32, 20, 1),
+            scalar(false, U32, 21, 2),
+            scalar(true, U32, 22, 9),
+            instruction(Op::TypeArray, &[ARRAY, UVEC2, 21]),
+            instruction(Op::SpecConstantComposite, &[UVEC2, 23, 20, 21]),
+            instruction(Op::ConstantComposite, &[ARRAY, 24, 23, 23]),
+            instruction(Op::SpecConstantTrue, &[BOOL, 25]),
+            instruction(Op::ConstantFalse, &[BOOL, 26]),
+            instruction(Op::SpecConstantComposite, &[BVEC2, 27, 25, 26]),
+            // (true, false) ? (1, 2) : (2, 1) = (1, 1)
+            spec_op(UVEC2, 28, Op::VectorShuffle, &[23, 23, 1, 0]),
+            spec_op(UVEC2, 29, Op::Select, &[27, 23, 28]),
+            // array[1].y = 9
+            spec_op(ARRAY, 30, Op::CompositeInsert, &[22, 24, 1, 1]),
+            spec_op(U32, 31, Op::CompositeExtract, &[30, 1, 1]),
+            spec_op(U32, 32, Op::CompositeExtract, &[30, 0, 1]),
+        ],
+        &[22, 23, 25, 27],
+    );
+    let c = constants(&freeze(&m).unwrap());
+    let lanes = |id: u32| match &c[&id] {
+        C::Composite(parts) => parts.iter().map(|p| c[p].clone()).collect::<Vec<_>>(),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(lanes(29), [w32(1), w32(1)]);
+    assert_eq!(c[&31], w32(9));
+    assert_eq!(c[&32], w32(2));
+    let C::Composite(parts) = &c[&30] else { panic!() };
+    assert_eq!(parts[0], 23, "the untouched element is kept");
+    assert_eq!(lanes(parts[1]), [w32(1), w32(9)]);
+}
+
+#[test]
 fn what_cannot_be_evaluated_is_refused_by_name() {
     let m = module(&[scalar(true, F32, 20, 0), spec_op(F32, 21, Op::QuantizeToF16, &[20])], &[20]);
     let e = freeze(&m).unwrap_err();
