@@ -89,21 +89,22 @@ struct Pass {
 }
 
 /// `words` with every specialization constant frozen to its default, or why not. A module
-/// without specialization constants comes back as it is.
+/// without specialization constants comes back as it is, and so does one whose header or
+/// word counts are broken: naga's reader says what is wrong with it.
 pub(crate) fn freeze(words: &[u32]) -> Result<Vec<u32>, Unfrozen> {
-    let bad = |why: &str| Unfrozen(format!("the module is not valid SPIR-V ({why})"));
-    if words.len() < 5 || words[0] != spirv::MAGIC_NUMBER {
-        return Err(bad("no header"));
-    }
+    let Some(instructions) =
+        (words.len() >= 5 && words[0] == spirv::MAGIC_NUMBER).then(|| split(&words[5..])).flatten()
+    else {
+        return Ok(words.to_vec());
+    };
     let spec =
         [Op::SpecConstantTrue, Op::SpecConstantFalse, Op::SpecConstant, Op::SpecConstantComposite, Op::SpecConstantOp];
-    let instructions = split(&words[5..]).ok_or_else(|| bad("an instruction runs past the end"))?;
     if !instructions.iter().any(|i| Op::from_u32(i[0] & 0xffff).is_some_and(|op| spec.contains(&op))) {
         return Ok(words.to_vec());
     }
     let mut pass = Pass { types: HashMap::new(), constants: HashMap::new(), bound: words[3], out: words[..5].to_vec() };
     for inst in instructions {
-        pass.instruction(inst)?;
+        pass.rewrite(inst)?;
     }
     pass.out[3] = pass.bound;
     Ok(pass.out)
@@ -123,6 +124,7 @@ fn split(mut body: &[u32]) -> Option<Vec<&[u32]>> {
     Some(out)
 }
 
+/// The words of instruction `op` with `operands`.
 fn instruction(op: Op, operands: &[u32]) -> Vec<u32> {
     let mut v = Vec::with_capacity(operands.len() + 1);
     v.push(((operands.len() as u32 + 1) << 16) | op as u32);
@@ -131,7 +133,8 @@ fn instruction(op: Op, operands: &[u32]) -> Vec<u32> {
 }
 
 impl Pass {
-    fn instruction(&mut self, inst: &[u32]) -> Result<(), Unfrozen> {
+    /// Copy `inst` to the output, frozen, and note the types and constants it defines.
+    fn rewrite(&mut self, inst: &[u32]) -> Result<(), Unfrozen> {
         let short = || Unfrozen("the module is not valid SPIR-V (an instruction is too short)".into());
         let Some(op) = Op::from_u32(inst[0] & 0xffff) else {
             self.out.extend_from_slice(inst);
@@ -210,7 +213,7 @@ impl Pass {
             Value::Bool(true) => instruction(Op::ConstantTrue, &[ty, id]),
             Value::Bool(false) => instruction(Op::ConstantFalse, &[ty, id]),
             Value::Bits(bits) => {
-                let (width, signed) = match self.types.get(&ty) {
+                let (width, is_signed) = match self.types.get(&ty) {
                     Some(Ty::Int { width, signed }) => (*width, *signed),
                     Some(Ty::Float { width }) => (*width, false),
                     _ => return Err(Unfrozen(format!("%{id} is a scalar of a type that is not a number"))),
@@ -219,7 +222,7 @@ impl Pass {
                     instruction(Op::Constant, &[ty, id, *bits as u32, (*bits >> 32) as u32])
                 } else {
                     // Narrower than 32 bits: sign-extended for a signed integer, else zero.
-                    let word = if signed { signed_word(*bits, width) } else { *bits as u32 };
+                    let word = if is_signed { signed(*bits, width) as u32 } else { *bits as u32 };
                     instruction(Op::Constant, &[ty, id, word])
                 }
             }
@@ -410,11 +413,6 @@ impl Pass {
         }
         Ok(parts)
     }
-}
-
-/// A word of a signed integer narrower than 32 bits: sign-extended.
-fn signed_word(bits: u64, width: u32) -> u32 {
-    signed(bits, width) as u32
 }
 
 /// The operand count of a lane-wise integer or boolean operation `OpSpecConstantOp` may use.
