@@ -8,6 +8,8 @@
 //! - with the `shaderc` feature, compiles it (GLSL → SPIR-V 1.3, which naga can read), and
 //!   checks with naga that the workgroup size is the description's `local_size` (E0582) and that
 //!   the `<Layout>Record` struct it writes has the manifest's offsets and stride (E0583).
+//!   Before naga reads a module its specialization constants are frozen to their defaults
+//!   (`freeze`), since naga reads no `OpSpecConstantOp`.
 //!
 //! Without `shaderc` those compiled checks are skipped, and [`SKIPPED_CHECKS`] names them so
 //! that `dgcc check` can say so once instead of passing silently.
@@ -23,6 +25,8 @@ pub mod lint;
 
 #[cfg(feature = "shaderc")]
 mod compile;
+#[cfg(feature = "shaderc")]
+mod freeze;
 #[cfg(feature = "shaderc")]
 mod reflect;
 
@@ -233,7 +237,7 @@ fn compiled_checks(path: &Path, source: &str, kernel: &ast::Kernel, manifest: &M
             out.push(
                 Diagnostic::new("W0506", format!("cannot reflect the SPIR-V of kernel `{}`", kernel.name.node))
                     .primary(kernel.source.span, "compiled, but not checked further")
-                    .note(format!("naga: {e}")),
+                    .note(e),
             );
             return;
         }

@@ -9,9 +9,12 @@
 use dgcc_core::ir::CompiledLayout;
 use naga::{ArraySize, Module, ShaderStage, TypeInner};
 
+/// The module as naga reads it, its specialization constants frozen to their defaults first
+/// (`super::freeze`). `Err` says which of the two stopped.
 pub(crate) fn parse(words: &[u32]) -> Result<Module, String> {
+    let words = super::freeze::freeze(words).map_err(|e| e.to_string())?;
     let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-    naga::front::spv::parse_u8_slice(&bytes, &naga::front::spv::Options::default()).map_err(|e| e.to_string())
+    naga::front::spv::parse_u8_slice(&bytes, &naga::front::spv::Options::default()).map_err(|e| format!("naga: {e}"))
 }
 
 /// The workgroup size of the compute entry point `main`.

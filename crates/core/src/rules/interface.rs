@@ -120,7 +120,11 @@ missing shader.",
         explanation: "The shader compiled (or the `.spv` file is SPIR-V), but naga's SPIR-V \
 reader rejected the module, so its push-constant block and vertex inputs were not compared \
 with the layouts. The shader may be correct; dgcc just cannot tell. The note names what naga \
-stopped at.",
+stopped at.\n\nSpecialization constants are frozen to their defaults before naga reads the \
+module, and an `OpSpecConstantOp` (an expression of them, which naga does not read) is evaluated \
+at those defaults; where that is not possible (`QuantizeToF16`, a division by zero, a shift past \
+the width) the note says that the specialization constants could not be frozen and names the \
+opcode.",
     },
     Rule {
         code: "N0501",

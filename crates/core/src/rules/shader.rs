@@ -127,7 +127,9 @@ with `#define <L>_WRITER` and the generated writers.",
         title: "dgcc could not reflect a kernel's SPIR-V",
         explanation: "The kernel compiled, but naga's SPIR-V reader rejected the module (it does not \
 support every instruction, for example `subgroupElect`), so the workgroup-size and record checks \
-did not run for this kernel. The kernel may be correct; dgcc just cannot tell.\n\nFix: none needed \
+did not run for this kernel. The kernel may be correct; dgcc just cannot tell. Its \
+specialization constants are frozen to their defaults first, as a shader's are (W0511); an \
+expression of them dgcc cannot evaluate is named in the note instead.\n\nFix: none needed \
 for the kernel; the note names the instruction naga stopped at.",
     },
     Rule {

@@ -90,7 +90,7 @@ pub(super) fn check(
     let module = match reflect::parse(&words) {
         Ok(m) => m,
         Err(e) => {
-            out.push(cannot_reflect(format!("naga: {e}")));
+            out.push(cannot_reflect(e));
             return;
         }
     };

@@ -7,7 +7,8 @@
 //! input reads: each compiles, creates and runs, and draws wrong. [`check_shaders`] reads each
 //! shader through the guarded reader (`dgcc_core::files`) — E0587 when it cannot — and, with
 //! the `shaderc` feature, compiles GLSL for its stage (E0588) or takes a `.spv` file as it is,
-//! reflects the module with naga (W0511 when naga cannot; `reflect`), and compares its
+//! reflects the module with naga, its specialization constants frozen to their defaults first
+//! (W0511 when that or naga fails; `reflect`, `super::freeze`), and compares its
 //! push-constant block and vertex inputs with every layout of its stage (`compare`): E0585,
 //! E0586, W0508, W0509, N0501. The stages the tokens name are checked without the files
 //! (W0510, `crate::check`).

@@ -39,13 +39,16 @@ pub(crate) struct Input {
     pub name: String,
 }
 
-/// A SPIR-V module as naga reads it for its interface. Capabilities naga's IR does not list are
-/// let through: these checks read declarations, not code, and the generated reader include uses
-/// `gl_DrawID` (`DrawParameters`), which naga's strict reading refuses.
+/// A SPIR-V module as naga reads it for its interface, its specialization constants frozen to
+/// their defaults first (`crate::shader::freeze`: naga reads no `OpSpecConstantOp`, and no
+/// specialization moves a declaration). Capabilities naga's IR does not list are let through:
+/// these checks read declarations, not code, and the generated reader include uses `gl_DrawID`
+/// (`DrawParameters`), which naga's strict reading refuses. `Err` says which of the two stopped.
 pub(crate) fn parse(words: &[u32]) -> Result<Module, String> {
+    let words = crate::shader::freeze::freeze(words).map_err(|e| e.to_string())?;
     let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
     let options = naga::front::spv::Options { strict_capabilities: false, ..Default::default() };
-    naga::front::spv::parse_u8_slice(&bytes, &options).map_err(|e| e.to_string())
+    naga::front::spv::parse_u8_slice(&bytes, &options).map_err(|e| format!("naga: {e}"))
 }
 
 /// naga's name for a stage; `None` for the stages naga's IR has no entry points of.
