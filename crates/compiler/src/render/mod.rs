@@ -1,4 +1,5 @@
-//! Rendering diagnostics at the edge: codespan-reporting for people, JSON lines for machines.
+//! Rendering diagnostics at the edge: codespan-reporting for people, JSON lines for machines
+//! (dgcc's own shape here, rustc's in `rustc`), a SARIF log for code-scanning services (`sarif`).
 //!
 //! Why here and not in `diag`: the library produces data; only the command line (and tests that
 //! snapshot what users see) turn it into text. Both renderers take the same inputs, so the JSON
@@ -17,7 +18,10 @@ use dgcc_core::diag::{Diagnostic, Severity, SourceText};
 use std::sync::Arc;
 
 mod clip;
+pub mod rustc;
+pub mod sarif;
 pub use clip::MAX_QUOTED_LINE;
+pub use rustc::rustc_line;
 
 /// The most diagnostics a human report renders.
 pub const MAX_RENDERED: usize = 100;
@@ -132,11 +136,12 @@ pub fn human(file: &SourceFile, diags: &[Diagnostic]) -> String {
     out
 }
 
-/// Render diagnostics for people to a terminal stream, with colour when it is a terminal.
+/// Render diagnostics for people on stderr, coloured when `color` says so.
 pub fn human_to_stderr(file: &SourceFile, diags: &[Diagnostic], color: bool) {
     use codespan_reporting::term::termcolor::{ColorChoice, StandardStream};
     use std::io::Write;
-    let choice = if color { ColorChoice::Auto } else { ColorChoice::Never };
+    // The caller decided (`--color`, `NO_COLOR`, whether stderr is a terminal).
+    let choice = if color { ColorChoice::Always } else { ColorChoice::Never };
     let stream = StandardStream::stderr(choice);
     let mut lock = stream.lock();
     let config = Config::default();
