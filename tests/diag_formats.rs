@@ -271,3 +271,29 @@ fn completions_for_every_shell() {
     }
     assert_eq!(code(&dgcc(&["completions", "tcsh"])), 2);
 }
+
+#[test]
+fn kernel_lint_findings_point_at_the_kernel_file_in_every_format() {
+    // `hardcoded_subgroup_size.comp` line 16: `uint lane = gl_SubgroupInvocationID & 31;`.
+    let desc = "tests/emit/fixtures/kernels.ron";
+    let comp = "tests/emit/fixtures/../../../examples/mistakes/hardcoded_subgroup_size.comp";
+    let human = err(&dgcc(&["check", desc]));
+    assert!(human.contains(&format!("┌─ {comp}:16:17")), "{human}");
+    let json = out(&dgcc(&["check", desc, "--message-format", "json"]));
+    let j: Value = serde_json::from_str(json.lines().find(|l| l.contains("W0501")).unwrap()).unwrap();
+    assert_eq!((j["file"].as_str(), j["line"].as_u64(), j["column"].as_u64()), (Some(comp), Some(16), Some(17)));
+    let rustc = out(&dgcc(&["check", desc, "--message-format", "rustc"]));
+    let r: RustcDiagnostic = serde_json::from_str(rustc.lines().find(|l| l.contains("\"W0501\"")).unwrap()).unwrap();
+    let p = r.spans.iter().find(|s| s.is_primary).unwrap();
+    assert_eq!((p.file_name.as_str(), p.line_start, p.column_start), (comp, 16, 17));
+    assert!(p.text[0].text.contains("gl_SubgroupInvocationID & 31"));
+    let s = r.spans.iter().find(|s| !s.is_primary).unwrap();
+    assert_eq!((s.file_name.as_str(), s.label.as_deref()), (desc, Some("in kernel `hardcoded`")));
+    let log: Value = serde_json::from_str(&out(&dgcc(&["check", desc, "--message-format", "sarif"]))).unwrap();
+    validate_sarif(&log).unwrap();
+    let res = log["runs"][0]["results"].as_array().unwrap().iter().find(|r| r["ruleId"] == "W0501").unwrap();
+    let loc = &res["locations"][0]["physicalLocation"];
+    assert_eq!(loc["artifactLocation"]["uri"], comp);
+    assert_eq!((loc["region"]["startLine"].as_u64(), loc["region"]["startColumn"].as_u64()), (Some(16), Some(17)));
+    assert_eq!(res["relatedLocations"][0]["physicalLocation"]["artifactLocation"]["uri"], desc);
+}

@@ -12,8 +12,10 @@
 //! Without `shaderc` those compiled checks are skipped, and [`SKIPPED_CHECKS`] names them so
 //! that `dgcc check` can say so once instead of passing silently.
 //!
-//! Diagnostics point at the kernel's `source` in the description and carry the kernel file and
-//! line in the message, with the line quoted in a note.
+//! The lint findings point into the kernel's source (its file, line and column, with the
+//! kernel's `source` in the description as a secondary label); the compiled checks point at
+//! the kernel's `source` in the description and carry the kernel file and line in the message,
+//! with the line quoted in a note.
 //!
 //! The draw and dispatch shaders that *read* the layouts (`shaders:`) are checked by
 //! [`interface`], whose diagnostics point into the shader files.
@@ -27,9 +29,10 @@ mod compile;
 mod reflect;
 
 use crate::ast;
-use dgcc_core::diag::Diagnostic;
+use dgcc_core::diag::{Diagnostic, SourceText};
 use dgcc_core::ir::{CompiledKernel, Manifest};
 use std::path::Path;
+use std::sync::Arc;
 
 /// The checks that need the `shaderc` feature and did not run without it.
 #[cfg(not(feature = "shaderc"))]
@@ -94,11 +97,17 @@ fn check_kernel(
         smallest_subgroup: compiled.and_then(|k| smallest_subgroup(base_dir, k)),
         required_subgroup_size: matches!(kernel.subgroup.node, ast::SubgroupReq::Required { .. }),
     };
-    for f in lint::lint(&source, &ctx) {
-        let line_text = source.lines().nth(f.line.saturating_sub(1)).unwrap_or("").trim();
-        let mut d = Diagnostic::new(f.code, format!("{}:{}: {}", kernel.source.node, f.line, f.message))
-            .primary(kernel.source.span, format!("in kernel `{}`", kernel.name.node))
-            .note(format!("{} | {line_text}", f.line))
+    let findings = lint::lint(&source, &ctx);
+    // Lint findings point into the kernel's source, where the fix is; the description's
+    // `source` is a secondary label, so the report says which kernel the file is.
+    let file = Arc::new(SourceText {
+        name: path.display().to_string(),
+        text: if findings.is_empty() { String::new() } else { source.clone() },
+    });
+    for f in findings {
+        let mut d = Diagnostic::new(f.code, f.message)
+            .primary_in(&file, f.span, "here")
+            .secondary(kernel.source.span, format!("in kernel `{}`", kernel.name.node))
             .note(help(f.code));
         if let Some(t) = f.target {
             d = d.target(t);
