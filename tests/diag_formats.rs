@@ -297,3 +297,31 @@ fn kernel_lint_findings_point_at_the_kernel_file_in_every_format() {
     assert_eq!((loc["region"]["startLine"].as_u64(), loc["region"]["startColumn"].as_u64()), (Some(16), Some(17)));
     assert_eq!(res["relatedLocations"][0]["physicalLocation"]["artifactLocation"]["uri"], desc);
 }
+
+#[test]
+fn levels_in_the_description_in_both_syntaxes_and_the_command_line_wins() {
+    // tests/check/ok/lints.ron allows W0005 (`lints: [Allow("W0005")]`).
+    let ron = "tests/check/ok/lints.ron";
+    assert_eq!(code(&dgcc(&["check", ron, "--deny-warnings"])), 0);
+    let warned = dgcc(&["check", ron, "-W", "W0005", "--message-format", "json"]);
+    assert_eq!(code(&warned), 0);
+    assert!(out(&warned).contains("\"code\":\"W0005\""), "{}", out(&warned));
+    assert_eq!(code(&dgcc(&["check", ron, "-D", "W0005"])), 1);
+    // The same in the dgcc language, and mistakes in `lints` are E0008 at the code.
+    let dir = std::env::temp_dir().join(format!("dgcc-diag-formats-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let dgc = dir.join("lints.dgc");
+    let fmt = dgcc(&["fmt", ron, "--to", "dgc", "-o", dgc.to_str().unwrap()]);
+    assert_eq!(code(&fmt), 0, "{}", err(&fmt));
+    let text = std::fs::read_to_string(&dgc).unwrap();
+    assert!(text.contains("    lints allow W0005;\n"), "{text}");
+    assert_eq!(code(&dgcc(&["check", dgc.to_str().unwrap(), "--deny-warnings"])), 0);
+    std::fs::write(&dgc, text.replace("lints allow W0005;", "lints allow W0005, allow E0404, deny W9999;")).unwrap();
+    let bad = dgcc(&["check", dgc.to_str().unwrap(), "--message-format", "json"]);
+    assert_eq!(code(&bad), 1);
+    let lines: Vec<Value> = out(&bad).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let e0008: Vec<&Value> = lines.iter().filter(|d| d["code"] == "E0008").collect();
+    assert_eq!(e0008.len(), 2, "{lines:?}");
+    assert!(e0008[0]["message"].as_str().unwrap().contains("E0404 is an error and cannot be allowed"));
+    assert!(e0008[1]["message"].as_str().unwrap().contains("`W9999` is not a diagnostic code"));
+}

@@ -223,6 +223,7 @@ fn pipeline() -> impl Strategy<Value = Pipeline> {
                 name: sp(name),
                 targets: targets.into_iter().map(sp).collect(),
                 targets_defaulted,
+                lints: vec![],
                 push_constants,
                 layouts,
                 kernels,

@@ -40,6 +40,9 @@ pub struct Options {
     /// with the layouts (`crate::shader::interface`). Off by default so that descriptions can be
     /// compiled before their shaders exist; the CLI turns it on.
     pub check_kernels: bool,
+    /// Per-code levels from the command line (or `build::Build`), applied after the
+    /// description's own `lints`, so that they win.
+    pub levels: dgcc_core::levels::Levels,
 }
 
 /// Compile description text. `path` decides the syntax (`.ron`, `.dgc`) and the folder relative
@@ -99,6 +102,12 @@ pub fn compile_source(path: &Path, text: &str, options: &Options) -> Compilation
                 c.manifest = None;
             }
         }
+    }
+    let (levels, bad) = crate::check::lints::levels(&pipeline);
+    c.diagnostics.extend(bad);
+    levels.then(&options.levels).apply(&mut c.diagnostics);
+    if c.has_errors() {
+        c.manifest = None;
     }
     c.diagnostics.sort_by_key(|d| (d.description_span().map(|s| s.start).unwrap_or(0), std::cmp::Reverse(d.severity)));
     c.pipeline = Some(pipeline);

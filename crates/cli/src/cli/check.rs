@@ -46,7 +46,7 @@ pub(super) fn compile_and_report(path: &Path, options: &CompileOptions) -> Optio
             return None;
         }
     };
-    let opts = driver::Options { targets: options.targets.clone(), check_kernels: true };
+    let opts = driver::Options { targets: options.targets.clone(), check_kernels: true, levels };
     let name = path.display().to_string();
     match driver::compile_file(path, &opts) {
         Err(FileError::Io(msg)) => {
@@ -61,8 +61,7 @@ pub(super) fn compile_and_report(path: &Path, options: &CompileOptions) -> Optio
             report(&SourceFile { name: &name, text: "" }, &[d], options);
             Some((false, Compilation::default()))
         }
-        Ok((text, mut c)) => {
-            levels.apply(&mut c.diagnostics);
+        Ok((text, c)) => {
             report(&SourceFile { name: &name, text: &text }, &c.diagnostics, options);
             let ok = !c.diagnostics.iter().any(Diagnostic::is_error);
             Some((ok, c))

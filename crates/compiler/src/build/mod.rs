@@ -221,7 +221,7 @@ impl Build {
                 .map_err(|e| fail(format!("dgcc: {}({code:?}): {e}", level.name()), &report.inputs))?;
         }
         let mut errors = String::new();
-        let options = Options { targets: self.targets.clone(), check_kernels: self.check_kernels };
+        let options = Options { targets: self.targets.clone(), check_kernels: self.check_kernels, levels };
         for path in &files {
             report.inputs.push(path.clone());
             let bytes = match driver::read_description(path) {
@@ -251,7 +251,6 @@ impl Build {
             }
             let name = path.display().to_string();
             let file = SourceFile { name: &name, text: &text };
-            levels.apply(&mut c.diagnostics);
             if has_errors(&c.diagnostics) || c.manifest.is_none() {
                 errors.push_str(&render::human(&file, &c.diagnostics));
                 continue;
