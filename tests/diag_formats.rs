@@ -325,3 +325,27 @@ fn levels_in_the_description_in_both_syntaxes_and_the_command_line_wins() {
     assert!(e0008[0]["message"].as_str().unwrap().contains("E0404 is an error and cannot be allowed"));
     assert!(e0008[1]["message"].as_str().unwrap().contains("`W9999` is not a diagnostic code"));
 }
+
+#[test]
+fn help_is_written_in_the_syntax_of_the_file() {
+    // W0003 (a stride not a multiple of 16) tells how to set `align`: `align: Some(16)` in RON,
+    // `align 16;` in the dgcc language, in every format.
+    let ron = "tests/check/err/W0003.ron";
+    let dir = std::env::temp_dir().join(format!("dgcc-diag-formats-help-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let dgc = dir.join("W0003.dgc");
+    assert_eq!(code(&dgcc(&["fmt", ron, "--to", "dgc", "-o", dgc.to_str().unwrap()])), 0);
+    let dgc = dgc.to_str().unwrap();
+    let human_ron = err(&dgcc(&["check", ron]));
+    assert!(human_ron.contains("help: add `align: Some(16)`"), "{human_ron}");
+    let human_dgc = err(&dgcc(&["check", dgc]));
+    assert!(human_dgc.contains("help: add `align 16;`") && !human_dgc.contains("Some("), "{human_dgc}");
+    let json = out(&dgcc(&["check", dgc, "--message-format", "json"]));
+    assert!(json.contains("help: add `align 16;`") && !json.contains("Some(16)"), "{json}");
+    let rustc = out(&dgcc(&["check", dgc, "--message-format", "rustc"]));
+    let d: RustcDiagnostic = serde_json::from_str(rustc.lines().find(|l| l.contains("\"W0003\"")).unwrap()).unwrap();
+    assert!(d.children.iter().any(|c| c.level == DiagnosticLevel::Help && c.message.starts_with("add `align 16;`")));
+    assert!(d.rendered.unwrap().contains("`align 16;`"));
+    let sarif = out(&dgcc(&["check", dgc, "--message-format", "sarif"]));
+    assert!(sarif.contains("add `align 16;`") && !sarif.contains("`align: Some(16)` to round"), "{sarif}");
+}

@@ -45,6 +45,11 @@ pub struct Diagnostic {
     pub message: String,
     pub labels: Vec<Label>,
     pub notes: Vec<String>,
+    /// Notes that name settings, as the `.dgc` language spells them: (the note as `notes` has
+    /// it, in RON, the spelling the runtime and the manifest share; its `.dgc` spelling). The
+    /// renderers pick by the description's syntax ([`Diagnostic::notes_for`]), so a help on a
+    /// `.dgc` file says `align 16;`, not `align: Some(16)`.
+    pub dgc_spelling: Vec<(String, String)>,
     /// The profile a limit-dependent diagnostic is about.
     pub target: Option<String>,
 }
@@ -54,7 +59,15 @@ impl Diagnostic {
     pub fn new(code: &'static str, message: impl Into<String>) -> Diagnostic {
         let severity = crate::rules::lookup(code).map(|r| r.severity).unwrap_or(Severity::Error);
         debug_assert!(crate::rules::lookup(code).is_some(), "diagnostic code {code} is not in the registry");
-        Diagnostic { severity, code, message: message.into(), labels: vec![], notes: vec![], target: None }
+        Diagnostic {
+            severity,
+            code,
+            message: message.into(),
+            labels: vec![],
+            notes: vec![],
+            dgc_spelling: vec![],
+            target: None,
+        }
     }
     pub fn primary(mut self, span: Span, message: impl Into<String>) -> Self {
         self.labels.push(Label { span, message: message.into(), primary: true, file: None });
@@ -77,6 +90,27 @@ impl Diagnostic {
     pub fn note(mut self, note: impl Into<String>) -> Self {
         self.notes.push(note.into());
         self
+    }
+    /// A note spelled one way in RON and another in the `.dgc` language.
+    pub fn note_spelled(mut self, ron: impl Into<String>, dgc: impl Into<String>) -> Self {
+        let ron = ron.into();
+        self.dgc_spelling.push((ron.clone(), dgc.into()));
+        self.notes.push(ron);
+        self
+    }
+    /// `help: …`, spelled for each syntax ([`Diagnostic::note_spelled`]).
+    pub fn help_spelled(self, ron: impl AsRef<str>, dgc: impl AsRef<str>) -> Self {
+        self.note_spelled(format!("help: {}", ron.as_ref()), format!("help: {}", dgc.as_ref()))
+    }
+    /// The notes as a description in RON (`dgc: false`) or in the `.dgc` language reads them.
+    pub fn notes_for(&self, dgc: bool) -> Vec<&str> {
+        self.notes
+            .iter()
+            .map(|n| match self.dgc_spelling.iter().find(|(ron, _)| ron == n).filter(|_| dgc) {
+                Some((_, spelled)) => spelled.as_str(),
+                None => n.as_str(),
+            })
+            .collect()
     }
     pub fn target(mut self, target: impl Into<String>) -> Self {
         self.target = Some(target.into());

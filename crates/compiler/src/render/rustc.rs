@@ -27,10 +27,10 @@ fn rustc_value(file: &SourceFile, d: &Diagnostic) -> Value {
     for v in d.also_vuids() {
         children.push(child("note", format!("also: {v}")));
     }
-    for n in &d.notes {
+    for n in d.notes_for(super::is_dgc(file)) {
         match n.strip_prefix("help: ") {
             Some(help) => children.push(child("help", help.to_string())),
-            None => children.push(child("note", n.clone())),
+            None => children.push(child("note", n.to_string())),
         }
     }
     let explanation = dgcc_core::rules::lookup(d.code).map(|r| r.explanation);

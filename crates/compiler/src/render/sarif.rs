@@ -25,7 +25,7 @@ fn result(file: &SourceFile, d: &Diagnostic) -> Value {
         Severity::Note => "note",
     };
     let mut text = d.message.clone();
-    for n in &d.notes {
+    for n in d.notes_for(super::is_dgc(file)) {
         text.push('\n');
         text.push_str(n);
     }

@@ -108,7 +108,7 @@ fn check_kernel(
         let mut d = Diagnostic::new(f.code, f.message)
             .primary_in(&file, f.span, "here")
             .secondary(kernel.source.span, format!("in kernel `{}`", kernel.name.node))
-            .note(help(f.code));
+            .note_spelled(help(f.code), help(f.code).replace(REQUIRED_RON, REQUIRED_DGC));
         if let Some(t) = f.target {
             d = d.target(t);
         }
@@ -207,6 +207,10 @@ fn coopmat_checks(
         }
     }
 }
+
+/// How the helps below pin a subgroup size, in each syntax.
+const REQUIRED_RON: &str = "`subgroup: Required(size: Fixed(N), full: true)`";
+const REQUIRED_DGC: &str = "`subgroup required N full;`";
 
 fn help(code: &str) -> &'static str {
     match code {

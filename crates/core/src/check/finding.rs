@@ -101,6 +101,8 @@ pub struct Finding {
     pub related: Vec<(Location, String)>,
     /// Longer explanations; the fix is written as a note starting with `help: `.
     pub notes: Vec<String>,
+    /// Notes the `.dgc` language spells differently (`Diagnostic::dgc_spelling`).
+    pub dgc_spelling: Vec<(String, String)>,
     /// The profile the finding depends on, when it depends on one.
     pub target: Option<String>,
 }
@@ -119,6 +121,7 @@ impl Finding {
             location,
             related: vec![],
             notes: vec![],
+            dgc_spelling: vec![],
             target: None,
         }
     }
@@ -138,6 +141,12 @@ impl Finding {
         let text = format!("help: {}", help.as_ref());
         self.note(text)
     }
+    /// A help that names settings: as RON writes them and as the `.dgc` language does.
+    pub fn help_spelled(mut self, ron: impl AsRef<str>, dgc: impl AsRef<str>) -> Self {
+        let ron = format!("help: {}", ron.as_ref());
+        self.dgc_spelling.push((ron.clone(), format!("help: {}", dgc.as_ref())));
+        self.note(ron)
+    }
     pub fn target(mut self, target: impl Into<String>) -> Self {
         self.target = Some(target.into());
         self
@@ -156,6 +165,7 @@ impl Finding {
         for n in self.notes {
             d = d.note(n);
         }
+        d.dgc_spelling = self.dgc_spelling;
         if let Some(t) = self.target {
             d = d.target(t);
         }

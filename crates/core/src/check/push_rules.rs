@@ -41,7 +41,10 @@ pub fn pipeline_range_findings(ranges: &[PushConstantRange]) -> Vec<Finding> {
             out.push(
                 Finding::new("E0121", at(RangePart::Stages), "this push-constant range has no stages")
                     .label("empty")
-                    .help("list the stages that read the range, e.g. `[Vertex]`"),
+                    .help_spelled(
+                        "list the stages that read the range, e.g. `[Vertex]`",
+                        "list the stages that read the range, e.g. `[vertex]`",
+                    ),
             );
         }
         range_shape(r.offset, r.size, at(RangePart::Offset), at(RangePart::Size), "this push-constant range", &mut out);
@@ -110,7 +113,10 @@ pub fn token_range_findings(layout: &CompiledLayout, ranges: &[PushConstantRange
             out.push(
                 Finding::new("E0121", at(TokenPart::Stages), format!("`{}` pushes to no stages", t.name))
                     .label("empty")
-                    .help("list the stages that read the value, e.g. `[Vertex]`"),
+                    .help_spelled(
+                        "list the stages that read the value, e.g. `[Vertex]`",
+                        "list the stages that read the value, e.g. `[vertex]`",
+                    ),
             );
         }
         range_shape(r.offset, r.size, at(TokenPart::PushOffset), at(TokenPart::PushSize), &what, &mut out);
