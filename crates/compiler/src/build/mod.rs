@@ -29,7 +29,9 @@ use crate::emit::{self, Output};
 use crate::render::{self, SourceFile};
 use dgcc_core::diag::{has_errors, Diagnostic, Severity};
 use dgcc_core::ir::Manifest;
-use dgcc_core::levels::{Level, Levels};
+/// A code's level for [`Build::level`] (re-exported: a build script depends on this crate only).
+pub use dgcc_core::levels::Level;
+use dgcc_core::levels::Levels;
 use std::path::{Path, PathBuf};
 
 /// What to compile and where to put it. Built with chained calls, run with [`Build::compile`].

@@ -346,22 +346,29 @@ fn gates(q: &mut Query, i: usize, t: &CompiledToken, out: &mut Vec<Finding>) {
             _ => return,
         };
         if q.flag(DeviceGeneratedCommandsMultiDrawIndirectCount, mdi) == Some(false) {
-            out.push(off(
-                q,
-                code,
-                DeviceGeneratedCommandsMultiDrawIndirectCount,
-                "use `DrawMeshTasks` with one sequence per draw",
-            ));
+            out.push(
+                off(
+                    q,
+                    code,
+                    DeviceGeneratedCommandsMultiDrawIndirectCount,
+                    "use `DrawMeshTasks` with one sequence per draw",
+                )
+                .spelled_for_dgc("use `draw_mesh_tasks` with one sequence per draw"),
+            );
         }
     } else if matches!(tt, TokenType::DrawCount | TokenType::DrawIndexedCount) {
         if q.flag(DeviceGeneratedCommandsMultiDrawIndirectCount, mdi) == Some(false) {
-            let plain = if tt == TokenType::DrawCount { "Draw" } else { "DrawIndexed" };
-            out.push(off(
-                q,
-                "E0208",
-                DeviceGeneratedCommandsMultiDrawIndirectCount,
-                &format!("use `{plain}` with one sequence per draw"),
-            ));
+            let (plain, dgc) =
+                if tt == TokenType::DrawCount { ("Draw", "draw") } else { ("DrawIndexed", "draw_indexed") };
+            out.push(
+                off(
+                    q,
+                    "E0208",
+                    DeviceGeneratedCommandsMultiDrawIndirectCount,
+                    &format!("use `{plain}` with one sequence per draw"),
+                )
+                .spelled_for_dgc(format!("use `{dgc}` with one sequence per draw")),
+            );
         }
     } else if tt == TokenType::TraceRays2 && q.flag(RayTracingMaintenance1, "TraceRays2 tokens") == Some(false) {
         out.push(off(q, "E0212", RayTracingMaintenance1, "drop the target"));

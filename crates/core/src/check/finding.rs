@@ -147,6 +147,13 @@ impl Finding {
         self.dgc_spelling.push((ron.clone(), format!("help: {}", dgc.as_ref())));
         self.note(ron)
     }
+    /// The `.dgc` spelling of the last help given ([`Finding::help`]).
+    pub fn spelled_for_dgc(mut self, help: impl AsRef<str>) -> Self {
+        if let Some(last) = self.notes.iter().rev().find(|n| n.starts_with("help: ")).cloned() {
+            self.dgc_spelling.push((last, format!("help: {}", help.as_ref())));
+        }
+        self
+    }
     pub fn target(mut self, target: impl Into<String>) -> Self {
         self.target = Some(target.into());
         self
