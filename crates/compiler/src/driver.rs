@@ -179,7 +179,7 @@ fn build_manifest(
                 Ok(t) => {
                     targets.insert(p.name.clone(), t);
                 }
-                Err(d) => diags.push(d),
+                Err(d) => diags.push(*d),
             }
         }
         kernels.push(ir::CompiledKernel {
@@ -220,19 +220,19 @@ pub fn compile_file(path: &Path, options: &Options) -> Result<(String, Compilati
         // Too long is the description's fault, as E0012 says for text: exit 1, not 2.
         Err(dgcc_core::files::ReadError::TooLarge { len, .. }) => {
             let size = len.map_or_else(|| "more than 4 MiB".to_string(), |n| format!("{n} bytes"));
-            return Err(FileError::TooLarge(Diagnostic::new(
+            return Err(FileError::TooLarge(Box::new(Diagnostic::new(
                 "E0012",
                 format!(
                     "the description is {size} long; dgcc reads at most {} bytes (4 MiB)",
                     syntax::limits::MAX_SOURCE_BYTES
                 ),
-            )));
+            ))));
         }
         Err(e) => return Err(FileError::Io(format!("cannot read {}: {e}", path.display()))),
     };
     let text = match syntax::decode(&bytes) {
         Ok(t) => t.to_string(),
-        Err(d) => return Err(FileError::NotUtf8 { diagnostic: Box::new(d), text: syntax::lossy(&bytes) }),
+        Err(d) => return Err(FileError::NotUtf8 { diagnostic: d, text: syntax::lossy(&bytes) }),
     };
     let c = compile_source(path, &text, options);
     Ok((text, c))
@@ -257,5 +257,5 @@ pub enum FileError {
         text: String,
     },
     /// Longer than a description may be (E0012), refused before it is read whole.
-    TooLarge(Diagnostic),
+    TooLarge(Box<Diagnostic>),
 }

@@ -48,8 +48,9 @@ pub struct Diagnostic {
     /// Notes that name settings, as the `.dgc` language spells them: (the note as `notes` has
     /// it, in RON, the spelling the runtime and the manifest share; its `.dgc` spelling). The
     /// renderers pick by the description's syntax ([`Diagnostic::notes_for`]), so a help on a
-    /// `.dgc` file says `align 16;`, not `align: Some(16)`.
-    pub dgc_spelling: Vec<(String, String)>,
+    /// `.dgc` file says `align 16;`, not `align: Some(16)`. Boxed, and `None` for most
+    /// diagnostics, to keep `Diagnostic` small (it is the error type of several functions).
+    pub dgc_spelling: Option<Box<Vec<(String, String)>>>,
     /// The profile a limit-dependent diagnostic is about.
     pub target: Option<String>,
 }
@@ -65,7 +66,7 @@ impl Diagnostic {
             message: message.into(),
             labels: vec![],
             notes: vec![],
-            dgc_spelling: vec![],
+            dgc_spelling: None,
             target: None,
         }
     }
@@ -94,7 +95,7 @@ impl Diagnostic {
     /// A note spelled one way in RON and another in the `.dgc` language.
     pub fn note_spelled(mut self, ron: impl Into<String>, dgc: impl Into<String>) -> Self {
         let ron = ron.into();
-        self.dgc_spelling.push((ron.clone(), dgc.into()));
+        self.dgc_spelling.get_or_insert_default().push((ron.clone(), dgc.into()));
         self.notes.push(ron);
         self
     }
@@ -106,7 +107,7 @@ impl Diagnostic {
     pub fn notes_for(&self, dgc: bool) -> Vec<&str> {
         self.notes
             .iter()
-            .map(|n| match self.dgc_spelling.iter().find(|(ron, _)| ron == n).filter(|_| dgc) {
+            .map(|n| match self.dgc_spelling.iter().flat_map(|s| s.iter()).find(|(ron, _)| ron == n).filter(|_| dgc) {
                 Some((_, spelled)) => spelled.as_str(),
                 None => n.as_str(),
             })

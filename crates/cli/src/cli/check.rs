@@ -58,7 +58,7 @@ pub(super) fn compile_and_report(path: &Path, options: &CompileOptions) -> Optio
             Some((false, Compilation::default()))
         }
         Err(FileError::TooLarge(d)) => {
-            report(&SourceFile { name: &name, text: "" }, &[d], options);
+            report(&SourceFile { name: &name, text: "" }, &[*d], options);
             Some((false, Compilation::default()))
         }
         Ok((text, c)) => {

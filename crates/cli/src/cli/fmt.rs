@@ -120,7 +120,7 @@ fn one(args: &FmtArgs, file: &Path, unformatted: &mut Vec<String>) -> Outcome {
         Ok(t) => t,
         Err(d) => {
             let lossy = syntax::lossy(&bytes);
-            render::human_to_stderr(&SourceFile { name: &name, text: &lossy }, &[d], color);
+            render::human_to_stderr(&SourceFile { name: &name, text: &lossy }, &[*d], color);
             return Outcome::Failed;
         }
     };

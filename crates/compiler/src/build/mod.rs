@@ -238,7 +238,7 @@ impl Build {
                 Ok(t) => t.to_string(),
                 Err(d) => {
                     let (name, lossy) = (path.display().to_string(), crate::syntax::lossy(&bytes));
-                    errors.push_str(&render::human(&SourceFile { name: &name, text: &lossy }, &[d]));
+                    errors.push_str(&render::human(&SourceFile { name: &name, text: &lossy }, &[*d]));
                     continue;
                 }
             };

@@ -172,7 +172,9 @@ impl Finding {
         for n in self.notes {
             d = d.note(n);
         }
-        d.dgc_spelling = self.dgc_spelling;
+        if !self.dgc_spelling.is_empty() {
+            d.dgc_spelling = Some(Box::new(self.dgc_spelling));
+        }
         if let Some(t) = self.target {
             d = d.target(t);
         }
