@@ -328,11 +328,11 @@ fn shared_per_subgroup(t: &[Tok], ctx: &KernelContext, out: &mut Vec<Finding>) {
 
 /// The `coopmat<T, scope, rows, cols, use>` declarations of a kernel with their lines, those
 /// whose five arguments are all spelled out (a size given by a constant is not read).
-pub fn coopmat_decls(src: &str) -> Vec<(usize, MatrixDecl)> {
+pub fn coopmat_decls(src: &str) -> Vec<(usize, Span, MatrixDecl)> {
     decls(&tokenize(src))
 }
 
-fn decls(t: &[Tok]) -> Vec<(usize, MatrixDecl)> {
+fn decls(t: &[Tok]) -> Vec<(usize, Span, MatrixDecl)> {
     let mut out = vec![];
     for i in 0..t.len() {
         if t[i].kind != Kind::Ident || t[i].text != "coopmat" || !is(t.get(i + 1), "<") {
@@ -355,6 +355,7 @@ fn decls(t: &[Tok]) -> Vec<(usize, MatrixDecl)> {
         };
         out.push((
             t[i].line,
+            Span::new(t[i].start, t[i + 11].start + t[i + 11].text.len()),
             MatrixDecl {
                 component,
                 scope,
@@ -568,10 +569,11 @@ mod tests {
         assert_eq!(lint(src, &pinned), vec![]);
         let d = coopmat_decls(src);
         assert_eq!(
-            d.iter().map(|(l, d)| (*l, d.rows, d.cols, d.usage)).collect::<Vec<_>>(),
+            d.iter().map(|(l, _, d)| (*l, d.rows, d.cols, d.usage)).collect::<Vec<_>>(),
             [(3, 16, 16, MatrixUse::A), (4, 16, 8, MatrixUse::Accumulator), (5, 64, 64, MatrixUse::B)]
         );
-        assert_eq!((d[1].1.component, d[2].1.scope), (1, 2));
+        assert_eq!((d[1].2.component, d[2].2.scope), (1, 2));
+        assert!(src[d[0].1.range()].starts_with("coopmat<") && src[d[0].1.range()].ends_with("gl_MatrixUseA>"));
         // A size given by a constant is not read.
         assert_eq!(coopmat_decls("coopmat<float16_t, gl_ScopeSubgroup, TILE, 16, gl_MatrixUseA> a;"), vec![]);
     }

@@ -174,19 +174,21 @@ fn coopmat_checks(
             continue;
         };
         let mut seen = vec![];
-        for (line, d) in &decls {
+        let file = Arc::new(SourceText {
+            name: base_dir.join(&kernel.source.node).display().to_string(),
+            text: source.to_string(),
+        });
+        for (_, span, d) in &decls {
             if seen.contains(d) || props.shapes.iter().any(|s| d.runs_on(s)) {
                 continue;
             }
             seen.push(*d);
-            let line_text = source.lines().nth(line.saturating_sub(1)).unwrap_or("").trim();
             let listed = props.describe(d.scope);
             out.push(
                 Diagnostic::new(
                     "E0584",
                     format!(
-                        "{}:{line}: a {}×{} {} {} matrix at {} scope is no cooperative-matrix shape of {target}",
-                        kernel.source.node,
+                        "a {}×{} {} {} matrix at {} scope is no cooperative-matrix shape of {target}",
                         d.rows,
                         d.cols,
                         dgcc_core::device::coopmat::component_name(d.component),
@@ -194,8 +196,8 @@ fn coopmat_checks(
                         dgcc_core::device::coopmat::scope_name(d.scope)
                     ),
                 )
-                .primary(kernel.source.span, format!("in kernel `{}`", kernel.name.node))
-                .note(format!("{line} | {line_text}"))
+                .primary_in(&file, *span, "this tile shape")
+                .secondary(kernel.source.span, format!("in kernel `{}`", kernel.name.node))
                 .note(if listed.is_empty() {
                     format!("{target} states no cooperative-matrix shape at that scope")
                 } else {
