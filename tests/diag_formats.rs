@@ -273,6 +273,33 @@ fn completions_for_every_shell() {
 }
 
 #[test]
+fn the_manual_page_lists_every_command_and_flag() {
+    let o = dgcc(&["man"]);
+    assert_eq!(code(&o), 0, "{}", err(&o));
+    let page = out(&o);
+    assert!(page.starts_with(".TH DGCC 1 "), "{page}");
+    for cmd in ["check", "compile", "explain", "profiles", "fmt", "probe", "run", "bench", "completions", "man"] {
+        assert!(page.contains(&format!(".SS \"dgcc {cmd}\"")), "{cmd}");
+    }
+    for flag in ["message\\-format", "deny\\-warnings", "allow", "warn", "deny", "strict", "color"] {
+        assert!(page.contains(&format!("\\fB\\-\\-{flag}\\fR")), "--{flag}");
+    }
+    assert!(page.lines().all(|l| !l.starts_with('.') || l.starts_with(".TH") || l.starts_with(".S") || l == ".TP"));
+    // Where groff is installed, it reads the page without a warning.
+    if let Ok(mut groff) = Command::new("groff")
+        .args(["-man", "-Tutf8", "-ww", "-z"])
+        .stdin(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+    {
+        use std::io::Write;
+        groff.stdin.take().unwrap().write_all(page.as_bytes()).unwrap();
+        let r = groff.wait_with_output().unwrap();
+        assert!(r.status.success() && r.stderr.is_empty(), "{}", String::from_utf8_lossy(&r.stderr));
+    }
+}
+
+#[test]
 fn kernel_lint_findings_point_at_the_kernel_file_in_every_format() {
     // `hardcoded_subgroup_size.comp` line 16: `uint lane = gl_SubgroupInvocationID & 31;`.
     let desc = "tests/emit/fixtures/kernels.ron";

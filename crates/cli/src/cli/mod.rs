@@ -5,6 +5,7 @@ mod check;
 mod completions;
 mod explain;
 mod fmt;
+mod man;
 mod probe;
 mod profiles;
 mod run;
@@ -76,6 +77,8 @@ pub enum Command {
     Bench(bench::BenchArgs),
     /// Print a shell's completion script (bash, zsh, fish, powershell, elvish) on standard output.
     Completions(completions::CompletionsArgs),
+    /// Print the manual page, dgcc(1), in roff (`dgcc man | man -l -`).
+    Man(man::ManArgs),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -208,6 +211,7 @@ pub fn main() -> i32 {
         Command::Run(a) => run::run(a),
         Command::Bench(a) => bench::run(a),
         Command::Completions(a) => completions::run(a),
+        Command::Man(a) => man::run(a),
     }
 }
 
