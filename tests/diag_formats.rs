@@ -170,6 +170,26 @@ fn validate_sarif(log: &Value) -> Result<(), String> {
             for (k, l) in arr(&res["locations"], &format!("{at}.locations"))?.iter().enumerate() {
                 location(l, &format!("{at}.locations[{k}]"))?;
             }
+            // fix: artifactChanges (at least one); each a location and replacements (at least
+            // one), each with a deletedRegion.
+            for (k, fix) in res.get("fixes").and_then(Value::as_array).into_iter().flatten().enumerate() {
+                let at = format!("{at}.fixes[{k}]");
+                let changes = arr(&fix["artifactChanges"], &format!("{at}.artifactChanges"))?;
+                if changes.is_empty() {
+                    return Err(format!("{at}.artifactChanges: minItems 1"));
+                }
+                for c in changes {
+                    string(&c["artifactLocation"]["uri"], &format!("{at}...uri"))?;
+                    let reps = arr(&c["replacements"], &format!("{at}.replacements"))?;
+                    if reps.is_empty() {
+                        return Err(format!("{at}.replacements: minItems 1"));
+                    }
+                    for rep in reps {
+                        obj(&rep["deletedRegion"], &format!("{at}.deletedRegion"))?;
+                        string(&rep["insertedContent"]["text"], &format!("{at}.insertedContent.text"))?;
+                    }
+                }
+            }
             if let Some(rel) = res.get("relatedLocations") {
                 for (k, l) in arr(rel, &format!("{at}.relatedLocations"))?.iter().enumerate() {
                     location(l, &format!("{at}.relatedLocations[{k}]"))?;
@@ -375,4 +395,41 @@ fn help_is_written_in_the_syntax_of_the_file() {
     assert!(d.rendered.unwrap().contains("`align 16;`"));
     let sarif = out(&dgcc(&["check", dgc, "--message-format", "sarif"]));
     assert!(sarif.contains("add `align 16;`") && !sarif.contains("`align: Some(16)` to round"), "{sarif}");
+}
+
+#[test]
+fn a_fix_is_a_suggested_replacement_and_a_sarif_fix_and_applying_it_fixes() {
+    // E0404: the stride 32 of `stride_too_small.ron` (line 16) should be 36.
+    let rustc = out(&dgcc(&["check", STRIDE, "--message-format", "rustc"]));
+    let d: RustcDiagnostic = serde_json::from_str(rustc.lines().find(|l| l.contains("\"E0404\"")).unwrap()).unwrap();
+    let help = d.children.iter().find(|c| c.level == DiagnosticLevel::Help).unwrap();
+    assert_eq!(help.spans.len(), 1, "{help:?}");
+    let fix = &help.spans[0];
+    assert_eq!((fix.line_start, fix.suggested_replacement.as_deref()), (16, Some("36")));
+    assert_eq!(fix.suggestion_applicability, Some(cargo_metadata::diagnostic::Applicability::MachineApplicable));
+    let text = std::fs::read_to_string(std::path::Path::new(env!("DGCC_CHECKOUT")).join(STRIDE)).unwrap();
+    assert_eq!(&text[fix.byte_start as usize..fix.byte_end as usize], "32");
+    let log: Value = serde_json::from_str(&out(&dgcc(&["check", STRIDE, "--message-format", "sarif"]))).unwrap();
+    validate_sarif(&log).unwrap();
+    let r = log["runs"][0]["results"].as_array().unwrap().iter().find(|r| r["ruleId"] == "E0404").unwrap();
+    let rep = &r["fixes"][0]["artifactChanges"][0]["replacements"][0];
+    assert_eq!(
+        (rep["deletedRegion"]["startLine"].as_u64(), rep["insertedContent"]["text"].as_str()),
+        (Some(16), Some("36"))
+    );
+    // Applied, the fix removes the error.
+    let dir = std::env::temp_dir().join(format!("dgcc-diag-formats-fix-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let fixed = dir.join("fixed.ron");
+    let mut t = text.clone();
+    t.replace_range(fix.byte_start as usize..fix.byte_end as usize, "36");
+    std::fs::write(&fixed, t).unwrap();
+    let o = dgcc(&["check", fixed.to_str().unwrap(), "--message-format", "json"]);
+    assert!(!out(&o).contains("E0404"), "{}", out(&o));
+    // A fix that may collide with something else is MaybeIncorrect (E0132: an offset rounded up).
+    let rustc = out(&dgcc(&["check", "examples/mistakes/offset_not_aligned.dgc", "--message-format", "rustc"]));
+    let d: RustcDiagnostic = serde_json::from_str(rustc.lines().find(|l| l.contains("\"E0132\"")).unwrap()).unwrap();
+    let s = &d.children.iter().find(|c| !c.spans.is_empty()).unwrap().spans[0];
+    assert_eq!(s.suggestion_applicability, Some(cargo_metadata::diagnostic::Applicability::MaybeIncorrect));
+    assert_eq!(s.suggested_replacement.as_deref(), Some("8"));
 }

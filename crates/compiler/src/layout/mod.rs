@@ -496,7 +496,8 @@ pub fn lay_out(layout: &ast::Layout) -> (LaidOut, Vec<Diagnostic>) {
                                 "the last {} bytes of this token are the first bytes of the next sequence's record, and the last sequence reads past the end of the stream",
                                 ends[i] - v
                             ))
-                            .note(format!("help: use a stride of at least {natural_stride}, or leave `stride` out")),
+                            .note(format!("help: use a stride of at least {natural_stride}, or leave `stride` out"))
+                            .suggest(s.span, natural_stride.to_string(), true),
                         );
                     }
                 }

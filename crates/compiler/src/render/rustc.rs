@@ -4,7 +4,8 @@
 //! already read rustc's diagnostics (rust-analyzer's flycheck, GitHub annotators built on
 //! `cargo_metadata`), so dgcc's findings land in them unchanged. `json` stays dgcc's own stable
 //! contract; this renderer maps the same data onto rustc's: every label a span (secondary
-//! labels non-primary), notes and help as children, the human report as `rendered`.
+//! labels non-primary), notes and help as children (a help with a fix carries it as a span with
+//! `suggested_replacement`, as rustc's do), the human report as `rendered`.
 
 use super::{human, line_col, SourceFile};
 use dgcc_core::diag::{Diagnostic, Label};
@@ -27,9 +28,27 @@ fn rustc_value(file: &SourceFile, d: &Diagnostic) -> Value {
     for v in d.also_vuids() {
         children.push(child("note", format!("also: {v}")));
     }
-    for n in d.notes_for(super::is_dgc(file)) {
+    for (ron, n) in d.notes.iter().zip(d.notes_for(super::is_dgc(file))) {
         match n.strip_prefix("help: ") {
-            Some(help) => children.push(child("help", help.to_string())),
+            Some(help) => {
+                let mut c = child("help", help.to_string());
+                // A fix for this help: its span, with the replacement, as rustc gives them.
+                let fixes: Vec<Value> = d
+                    .suggestions()
+                    .iter()
+                    .filter(|s| &s.help == ron)
+                    .map(|s| {
+                        let mut v =
+                            span(file, &Label { span: s.span, message: String::new(), primary: true, file: None });
+                        v["suggested_replacement"] = json!(s.replacement);
+                        v["suggestion_applicability"] =
+                            json!(if s.machine_applicable { "MachineApplicable" } else { "MaybeIncorrect" });
+                        v
+                    })
+                    .collect();
+                c["spans"] = json!(fixes);
+                children.push(c);
+            }
             None => children.push(child("note", n.to_string())),
         }
     }

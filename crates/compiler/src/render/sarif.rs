@@ -3,7 +3,8 @@
 //! Why: code-scanning services (GitHub code scanning, Azure DevOps, SonarQube) take SARIF and
 //! show each result at its file and line in a review; the rule registry becomes the log's
 //! `rules`, so a result links to its explanation and VUID. The log is built from the same data
-//! as the other renderers: [`results`] per file as it is checked, [`log`] once at the end.
+//! as the other renderers: [`results`] per file as it is checked, [`log`] once at the end. A
+//! diagnostic's fixes (`diag::Suggestion`) become the result's `fixes`.
 
 use super::{line_col, SourceFile};
 use dgcc_core::diag::{Diagnostic, Label, Severity};
@@ -44,6 +45,33 @@ fn result(file: &SourceFile, d: &Diagnostic) -> Value {
     }
     if !related.is_empty() {
         r["relatedLocations"] = json!(related);
+    }
+    let dgc = super::is_dgc(file);
+    let fixes: Vec<Value> = d
+        .suggestions()
+        .iter()
+        .map(|s| {
+            let at = location(file, &Label { span: s.span, message: String::new(), primary: true, file: None }, None);
+            let help = d
+                .notes
+                .iter()
+                .zip(d.notes_for(dgc))
+                .find(|(ron, _)| **ron == s.help)
+                .map_or(s.help.as_str(), |(_, n)| n);
+            json!({
+                "description": { "text": help.strip_prefix("help: ").unwrap_or(help) },
+                "artifactChanges": [{
+                    "artifactLocation": at["physicalLocation"]["artifactLocation"],
+                    "replacements": [{
+                        "deletedRegion": at["physicalLocation"]["region"],
+                        "insertedContent": { "text": s.replacement },
+                    }],
+                }],
+            })
+        })
+        .collect();
+    if !fixes.is_empty() {
+        r["fixes"] = json!(fixes);
     }
     let mut props = serde_json::Map::new();
     if let Some(t) = &d.target {

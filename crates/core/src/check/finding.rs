@@ -101,8 +101,11 @@ pub struct Finding {
     pub related: Vec<(Location, String)>,
     /// Longer explanations; the fix is written as a note starting with `help: `.
     pub notes: Vec<String>,
-    /// Notes the `.dgc` language spells differently (`Diagnostic::dgc_spelling`).
+    /// Notes the `.dgc` language spells differently (`diag::Extra::dgc_spelling`).
     pub dgc_spelling: Vec<(String, String)>,
+    /// A fix for the last help: replace what is written at the location with this text
+    /// (`diag::Suggestion`), and whether it is machine-applicable.
+    pub suggestion: Option<(Location, crate::diag::Suggestion)>,
     /// The profile the finding depends on, when it depends on one.
     pub target: Option<String>,
 }
@@ -122,6 +125,7 @@ impl Finding {
             related: vec![],
             notes: vec![],
             dgc_spelling: vec![],
+            suggestion: None,
             target: None,
         }
     }
@@ -146,6 +150,18 @@ impl Finding {
         let ron = format!("help: {}", ron.as_ref());
         self.dgc_spelling.push((ron.clone(), format!("help: {}", dgc.as_ref())));
         self.note(ron)
+    }
+    /// A fix for the last help given: write `replacement` at `location` instead.
+    pub fn suggest(mut self, location: Location, replacement: impl Into<String>, machine_applicable: bool) -> Self {
+        let help = self.notes.iter().rev().find(|n| n.starts_with("help: ")).cloned().unwrap_or_default();
+        let s = crate::diag::Suggestion {
+            span: Span::default(),
+            replacement: replacement.into(),
+            help,
+            machine_applicable,
+        };
+        self.suggestion = Some((location, s));
+        self
     }
     /// The `.dgc` spelling of the last help given ([`Finding::help`]).
     pub fn spelled_for_dgc(mut self, help: impl AsRef<str>) -> Self {
@@ -173,7 +189,10 @@ impl Finding {
             d = d.note(n);
         }
         if !self.dgc_spelling.is_empty() {
-            d.dgc_spelling = Some(Box::new(self.dgc_spelling));
+            d.extra.get_or_insert_default().dgc_spelling = self.dgc_spelling;
+        }
+        if let Some((location, s)) = self.suggestion {
+            d.extra.get_or_insert_default().suggestions.push(crate::diag::Suggestion { span: resolve(location), ..s });
         }
         if let Some(t) = self.target {
             d = d.target(t);

@@ -397,6 +397,12 @@ fn offsets(layout: &CompiledLayout, out: &mut Vec<Finding>) {
                 .help_spelled(
                     format!("pin it at {} or leave `at` out", (t.offset as u64).div_ceil(4) * 4),
                     format!("pin it at `@ {}` or leave the `@` out", (t.offset as u64).div_ceil(4) * 4),
+                )
+                // Rounding up may run into the next token: one fix among others.
+                .suggest(
+                    Location::token(i, TokenPart::Offset),
+                    ((t.offset as u64).div_ceil(4) * 4).to_string(),
+                    false,
                 ),
             );
         }

@@ -74,7 +74,8 @@ fn range_shape(offset: u32, size: u32, at_offset: Location, at_size: Location, w
         out.push(
             Finding::new("E0301", at_offset, format!("{what} starts at byte {offset}, not a multiple of 4"))
                 .label("not a multiple of 4")
-                .help(format!("use offset {}", offset / 4 * 4)),
+                .help(format!("use offset {}", offset / 4 * 4))
+                .suggest(at_offset, (offset / 4 * 4).to_string(), false),
         );
     }
     if size == 0 {
