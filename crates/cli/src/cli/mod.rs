@@ -83,9 +83,9 @@ pub enum Command {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum MessageFormat {
-    /// codespan-reporting on stderr.
+    /// For people, on stderr, with the source quoted.
     Human,
-    /// One object per diagnostic on stdout: dgcc's stable shape (contract §2).
+    /// One object per diagnostic on stdout, in dgcc's own stable shape.
     Json,
     /// One object per diagnostic on stdout in rustc's JSON shape, for editors and CI tools that read it.
     Rustc,
