@@ -196,11 +196,18 @@ fn order(layout: &CompiledLayout, out: &mut Vec<Finding>) {
                     )
                     .label("IndexBuffer")
                     .related(kind(a), "not DrawIndexed or DrawIndexedCount")
-                    .help(if tt.is_vertex_draw() {
-                        "use `DrawIndexed` (or `DrawIndexedCount`) as the action, or remove the IndexBuffer token"
-                    } else {
-                        "remove the IndexBuffer token"
-                    }),
+                    .help_spelled(
+                        if tt.is_vertex_draw() {
+                            "use `DrawIndexed` (or `DrawIndexedCount`) as the action, or remove the IndexBuffer token"
+                        } else {
+                            "remove the IndexBuffer token"
+                        },
+                        if tt.is_vertex_draw() {
+                            "use `draw_indexed` (or `draw_indexed_count`) as the action, or remove the `index_buffer` token"
+                        } else {
+                            "remove the `index_buffer` token"
+                        },
+                    ),
                 );
             }
         }

@@ -135,12 +135,20 @@ pub fn token_range_findings(layout: &CompiledLayout, ranges: &[PushConstantRange
                 )
                 .label(format!("byte {hole} is in no range"));
                 if ranges.is_empty() {
-                    f = f.note("the pipeline declares no `push_constants` ranges at all").help(format!(
-                        "add `push_constants: [(stages: [{}], offset: {}, size: {})]`",
-                        stage_names(r.stages),
-                        r.offset,
-                        r.size
-                    ));
+                    f = f.note("the pipeline declares no `push_constants` ranges at all").help_spelled(
+                        format!(
+                            "add `push_constants: [(stages: [{}], offset: {}, size: {})]`",
+                            stage_names(r.stages),
+                            r.offset,
+                            r.size
+                        ),
+                        format!(
+                            "add `push_constant [{}] offset {} size {};` to the pipeline",
+                            stage_names_dgc(r.stages),
+                            r.offset,
+                            r.size
+                        ),
+                    );
                 } else {
                     for (k, q) in ranges.iter().enumerate() {
                         f = f.related(
@@ -213,4 +221,19 @@ fn overlaps(layout: &CompiledLayout, with_range: &[(usize, PushConstantRange)], 
 
 fn stage_names(mask: u32) -> String {
     StageMask(mask).stages().map(|s| s.name()).collect::<Vec<_>>().join(", ")
+}
+
+/// The stages as the `.dgc` language writes them: `TessControl` is `tess_control`.
+fn stage_names_dgc(mask: u32) -> String {
+    let snake = |name: &str| {
+        let mut out = String::new();
+        for (i, c) in name.chars().enumerate() {
+            if c.is_ascii_uppercase() && i > 0 {
+                out.push('_');
+            }
+            out.push(c.to_ascii_lowercase());
+        }
+        out
+    };
+    StageMask(mask).stages().map(|s| snake(s.name())).collect::<Vec<_>>().join(", ")
 }
