@@ -37,7 +37,11 @@ fn diagnostics_pages() -> Vec<(PathBuf, String)> {
     let mut index = String::from(
         "# Diagnostics index\n\nEvery diagnostic dgcc reports, generated from the rule registry \
 (`crates/core/src/rules/`). `dgcc explain CODE` prints the same text. Codes are stable: a code is never \
-reused or deleted.\n\n| code | severity | VUID | what |\n|---|---|---|---|\n",
+reused or deleted.\n\nA warning (`W`) or a note (`N`) can be allowed, made a warning or denied one code at a time: \
+`-A`, `-W` and `-D CODE` on the command line, `lints` in a description \
+([the language](../language.md#lints)), `Build::allow` and `Build::deny` in a build script. An error (`E`) is \
+always an error. `--message-format rustc` and `sarif` give these codes to editors and code-scanning services \
+([Getting started](../getting-started.md#for-tools-json-diagnostics-and-exit-codes)).\n\n| code | severity | VUID | what |\n|---|---|---|---|\n",
     );
     for r in dgcc::rules::all() {
         index.push_str(&format!(

@@ -101,6 +101,14 @@ fn warnings_are_reported_and_can_be_denied() {
     assert!(err.message.contains("W0503"), "{err}");
     let quiet = Build::new().file(&desc).out_dir(dir.join("out3")).check_kernels(false).run().unwrap();
     assert!(quiet.warnings.is_empty());
+    // Per-code levels, as on the command line: an allowed code neither warns nor fails a
+    // build that denies warnings; the last setting of a code wins; errors cannot be allowed.
+    let allowed = Build::new().file(&desc).out_dir(dir.join("out4")).deny_warnings(true).allow("W0503").run().unwrap();
+    assert!(allowed.warnings.is_empty());
+    let denied = Build::new().file(&desc).out_dir(dir.join("out5")).allow("W0503").deny("W0503").run().unwrap_err();
+    assert!(denied.message.contains("error[W0503]"), "{denied}");
+    let refused = Build::new().file(&desc).out_dir(dir.join("out6")).allow("E0404").run().unwrap_err();
+    assert!(refused.message.contains("E0404 is an error and cannot be allowed"), "{refused}");
 }
 
 #[test]

@@ -139,9 +139,11 @@ mod compiler {
         for f in lint::lint(source, &ctx) {
             assert!(dgcc::rules::lookup(f.code).is_some(), "lint code {} is not in the registry", f.code);
             assert!((1..=lines + 1).contains(&f.line), "line {} of a {lines}-line source: {f:?}", f.line);
+            assert!(f.span.start < f.span.end && f.span.end <= source.len(), "{f:?} points outside the source");
         }
-        for (line, _) in lint::coopmat_decls(source) {
+        for (line, span, _) in lint::coopmat_decls(source) {
             assert!((1..=lines + 1).contains(&line), "a cooperative matrix at line {line} of {lines}");
+            assert!(span.end <= source.len() && source.is_char_boundary(span.start), "{span:?} outside the source");
         }
     }
 

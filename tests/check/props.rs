@@ -267,6 +267,7 @@ fn build(spec: &Spec) -> Pipeline {
         name: sp("random".into()),
         targets: vec![sp("lavapipe".into())],
         targets_defaulted: false,
+        lints: vec![],
         push_constants,
         layouts: vec![sp(layout)],
         kernels,

@@ -205,6 +205,13 @@ fn shader() -> impl Strategy<Value = Spanned<Shader>> {
     )
 }
 
+/// A `lints` entry: any level, a code-shaped word (the parser does not check it; the driver does).
+fn lint() -> impl Strategy<Value = dgcc::ast::Lint> {
+    let levels = vec![dgcc::levels::Level::Allow, dgcc::levels::Level::Warn, dgcc::levels::Level::Deny];
+    (prop::sample::select(levels), "[EWN][0-9]{4}")
+        .prop_map(|(level, code)| dgcc::ast::Lint { level: sp(level), code: sp(code) })
+}
+
 fn pipeline() -> impl Strategy<Value = Pipeline> {
     let range = (doc(), stages(), number(), number())
         .prop_map(|(doc, stages, offset, size)| sp(PushConstantRange { doc, stages, offset, size }));
@@ -213,9 +220,9 @@ fn pipeline() -> impl Strategy<Value = Pipeline> {
         prop::collection::vec(range, 0..3),
         prop::collection::vec(layout(), 0..3),
         prop::collection::vec(kernel(), 0..3),
-        prop::collection::vec(shader(), 0..3),
+        (prop::collection::vec(shader(), 0..3), prop::collection::vec(lint(), 0..3)),
     )
-        .prop_map(|((doc, name, targets), push_constants, layouts, kernels, shaders)| {
+        .prop_map(|((doc, name, targets), push_constants, layouts, kernels, (shaders, lints))| {
             let targets_defaulted = targets.is_empty();
             let targets = if targets_defaulted { vec!["minimum".to_string()] } else { targets };
             Pipeline {
@@ -223,6 +230,7 @@ fn pipeline() -> impl Strategy<Value = Pipeline> {
                 name: sp(name),
                 targets: targets.into_iter().map(sp).collect(),
                 targets_defaulted,
+                lints,
                 push_constants,
                 layouts,
                 kernels,

@@ -62,12 +62,23 @@ pub struct Pipeline {
     /// with `targets_defaulted = true`.
     pub targets: Vec<Spanned<String>>,
     pub targets_defaulted: bool,
+    /// Per-code levels (`lints: [Allow("W0005")]`, `lints allow W0005;`), in the order written:
+    /// the last for a code wins, and the command line wins over them all.
+    pub lints: Vec<Lint>,
     pub push_constants: Vec<Spanned<PushConstantRange>>,
     pub layouts: Vec<Spanned<Layout>>,
     pub kernels: Vec<Spanned<Kernel>>,
     /// The draw and dispatch shaders of the pipeline, checked against the layouts of their
     /// stage; empty when the description names none (nothing is checked then).
     pub shaders: Vec<Spanned<Shader>>,
+}
+
+/// One entry of a pipeline's `lints`: a level for a diagnostic code.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Lint {
+    pub level: Spanned<dgcc_core::levels::Level>,
+    /// The code as written (`W0005`); the driver checks it against the registry.
+    pub code: Spanned<String>,
 }
 
 /// A list of stages with a span for each and one for the whole list.

@@ -40,6 +40,9 @@ pub struct Options {
     /// with the layouts (`crate::shader::interface`). Off by default so that descriptions can be
     /// compiled before their shaders exist; the CLI turns it on.
     pub check_kernels: bool,
+    /// Per-code levels from the command line (or `build::Build`), applied after the
+    /// description's own `lints`, so that they win.
+    pub levels: dgcc_core::levels::Levels,
 }
 
 /// Compile description text. `path` decides the syntax (`.ron`, `.dgc`) and the folder relative
@@ -99,6 +102,12 @@ pub fn compile_source(path: &Path, text: &str, options: &Options) -> Compilation
                 c.manifest = None;
             }
         }
+    }
+    let (levels, bad) = crate::check::lints::levels(&pipeline);
+    c.diagnostics.extend(bad);
+    levels.then(&options.levels).apply(&mut c.diagnostics);
+    if c.has_errors() {
+        c.manifest = None;
     }
     c.diagnostics.sort_by_key(|d| (d.description_span().map(|s| s.start).unwrap_or(0), std::cmp::Reverse(d.severity)));
     c.pipeline = Some(pipeline);
@@ -170,7 +179,7 @@ fn build_manifest(
                 Ok(t) => {
                     targets.insert(p.name.clone(), t);
                 }
-                Err(d) => diags.push(d),
+                Err(d) => diags.push(*d),
             }
         }
         kernels.push(ir::CompiledKernel {
@@ -211,19 +220,19 @@ pub fn compile_file(path: &Path, options: &Options) -> Result<(String, Compilati
         // Too long is the description's fault, as E0012 says for text: exit 1, not 2.
         Err(dgcc_core::files::ReadError::TooLarge { len, .. }) => {
             let size = len.map_or_else(|| "more than 4 MiB".to_string(), |n| format!("{n} bytes"));
-            return Err(FileError::TooLarge(Diagnostic::new(
+            return Err(FileError::TooLarge(Box::new(Diagnostic::new(
                 "E0012",
                 format!(
                     "the description is {size} long; dgcc reads at most {} bytes (4 MiB)",
                     syntax::limits::MAX_SOURCE_BYTES
                 ),
-            )));
+            ))));
         }
         Err(e) => return Err(FileError::Io(format!("cannot read {}: {e}", path.display()))),
     };
     let text = match syntax::decode(&bytes) {
         Ok(t) => t.to_string(),
-        Err(d) => return Err(FileError::NotUtf8 { diagnostic: Box::new(d), text: syntax::lossy(&bytes) }),
+        Err(d) => return Err(FileError::NotUtf8 { diagnostic: d, text: syntax::lossy(&bytes) }),
     };
     let c = compile_source(path, &text, options);
     Ok((text, c))
@@ -248,5 +257,5 @@ pub enum FileError {
         text: String,
     },
     /// Longer than a description may be (E0012), refused before it is read whole.
-    TooLarge(Diagnostic),
+    TooLarge(Box<Diagnostic>),
 }

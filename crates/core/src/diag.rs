@@ -37,6 +37,34 @@ pub struct Label {
     pub file: Option<Arc<SourceText>>,
 }
 
+/// A fix a tool can apply: replace the text at `span` of the description with `replacement`
+/// (the same in both syntaxes: a number, for now). It belongs to the help note `help`, which
+/// says it in words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Suggestion {
+    pub span: Span,
+    pub replacement: String,
+    /// The help note, as `notes` has it.
+    pub help: String,
+    /// Whether applying it is sure to fix the diagnostic and change nothing else
+    /// (rustc's `MachineApplicable`); otherwise it is one fix among others (`MaybeIncorrect`).
+    pub machine_applicable: bool,
+}
+
+/// What most diagnostics do not have, boxed to keep [`Diagnostic`] small (it is the error type
+/// of several functions).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Extra {
+    /// Notes that name settings, as the `.dgc` language spells them: (the note as `notes` has
+    /// it, in RON, the spelling the runtime and the manifest share; its `.dgc` spelling). The
+    /// renderers pick by the description's syntax ([`Diagnostic::notes_for`]), so a help on a
+    /// `.dgc` file says `align 16;`, not `align: Some(16)`.
+    pub dgc_spelling: Vec<(String, String)>,
+    /// Fixes a tool can apply (`--message-format rustc`'s `suggested_replacement`, SARIF's
+    /// `fixes`).
+    pub suggestions: Vec<Suggestion>,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diagnostic {
     pub severity: Severity,
@@ -45,6 +73,8 @@ pub struct Diagnostic {
     pub message: String,
     pub labels: Vec<Label>,
     pub notes: Vec<String>,
+    /// Spellings and fixes ([`Extra`]); `None` for most diagnostics.
+    pub extra: Option<Box<Extra>>,
     /// The profile a limit-dependent diagnostic is about.
     pub target: Option<String>,
 }
@@ -54,7 +84,7 @@ impl Diagnostic {
     pub fn new(code: &'static str, message: impl Into<String>) -> Diagnostic {
         let severity = crate::rules::lookup(code).map(|r| r.severity).unwrap_or(Severity::Error);
         debug_assert!(crate::rules::lookup(code).is_some(), "diagnostic code {code} is not in the registry");
-        Diagnostic { severity, code, message: message.into(), labels: vec![], notes: vec![], target: None }
+        Diagnostic { severity, code, message: message.into(), labels: vec![], notes: vec![], extra: None, target: None }
     }
     pub fn primary(mut self, span: Span, message: impl Into<String>) -> Self {
         self.labels.push(Label { span, message: message.into(), primary: true, file: None });
@@ -77,6 +107,42 @@ impl Diagnostic {
     pub fn note(mut self, note: impl Into<String>) -> Self {
         self.notes.push(note.into());
         self
+    }
+    /// A note spelled one way in RON and another in the `.dgc` language.
+    pub fn note_spelled(mut self, ron: impl Into<String>, dgc: impl Into<String>) -> Self {
+        let ron = ron.into();
+        self.extra.get_or_insert_default().dgc_spelling.push((ron.clone(), dgc.into()));
+        self.notes.push(ron);
+        self
+    }
+    /// `help: …`, spelled for each syntax ([`Diagnostic::note_spelled`]).
+    pub fn help_spelled(self, ron: impl AsRef<str>, dgc: impl AsRef<str>) -> Self {
+        self.note_spelled(format!("help: {}", ron.as_ref()), format!("help: {}", dgc.as_ref()))
+    }
+    /// The notes as a description in RON (`dgc: false`) or in the `.dgc` language reads them.
+    pub fn notes_for(&self, dgc: bool) -> Vec<&str> {
+        self.notes
+            .iter()
+            .map(|n| match self.extra.iter().flat_map(|e| &e.dgc_spelling).find(|(ron, _)| ron == n).filter(|_| dgc) {
+                Some((_, spelled)) => spelled.as_str(),
+                None => n.as_str(),
+            })
+            .collect()
+    }
+    /// A fix for the last help note: replace `span` (in the description) with `replacement`.
+    pub fn suggest(mut self, span: Span, replacement: impl Into<String>, machine_applicable: bool) -> Self {
+        let help = self.notes.iter().rev().find(|n| n.starts_with("help: ")).cloned().unwrap_or_default();
+        self.extra.get_or_insert_default().suggestions.push(Suggestion {
+            span,
+            replacement: replacement.into(),
+            help,
+            machine_applicable,
+        });
+        self
+    }
+    /// The fixes a tool can apply.
+    pub fn suggestions(&self) -> &[Suggestion] {
+        self.extra.as_deref().map_or(&[], |e| &e.suggestions)
     }
     pub fn target(mut self, target: impl Into<String>) -> Self {
         self.target = Some(target.into());

@@ -30,6 +30,7 @@ pub mod device;
 pub mod diag;
 pub mod files;
 pub mod ir;
+pub mod levels;
 pub mod requirements;
 pub mod rules;
 pub mod severity;

@@ -6,8 +6,12 @@ use dgcc::diag::{Diagnostic, Severity};
 use dgcc::driver::{self, Compilation, FileError};
 use dgcc::emit::Output;
 use dgcc::render::{self, SourceFile};
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+/// The SARIF results of the files checked so far: `--message-format sarif` prints one log for
+/// all of them, after the last.
+static SARIF: Mutex<Vec<serde_json::Value>> = Mutex::new(vec![]);
 
 #[derive(clap::Args, Debug)]
 pub struct CheckArgs {
@@ -35,11 +39,14 @@ pub struct CompileArgs {
 
 /// Compile one file and print its diagnostics. `None` for an I/O failure (already reported).
 pub(super) fn compile_and_report(path: &Path, options: &CompileOptions) -> Option<(bool, Compilation)> {
-    if let Some(unknown) = options.deny.iter().find(|c| dgcc::rules::lookup(c).is_none()) {
-        eprintln!("error: `--deny {unknown}`: no such code (`dgcc explain` lists them)");
-        return None;
-    }
-    let opts = driver::Options { targets: options.targets.clone(), check_kernels: true };
+    let levels = match options.levels() {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return None;
+        }
+    };
+    let opts = driver::Options { targets: options.targets.clone(), check_kernels: true, levels };
     let name = path.display().to_string();
     match driver::compile_file(path, &opts) {
         Err(FileError::Io(msg)) => {
@@ -51,18 +58,10 @@ pub(super) fn compile_and_report(path: &Path, options: &CompileOptions) -> Optio
             Some((false, Compilation::default()))
         }
         Err(FileError::TooLarge(d)) => {
-            report(&SourceFile { name: &name, text: "" }, &[d], options);
+            report(&SourceFile { name: &name, text: "" }, &[*d], options);
             Some((false, Compilation::default()))
         }
-        Ok((text, mut c)) => {
-            for d in &mut c.diagnostics {
-                let denied = options.deny_warnings
-                    || options.deny.iter().any(|code| code.eq_ignore_ascii_case(d.code))
-                    || (options.strict && super::STRICT_CODES.contains(&d.code));
-                if denied && d.severity == Severity::Warning {
-                    d.severity = Severity::Error;
-                }
-            }
+        Ok((text, c)) => {
             report(&SourceFile { name: &name, text: &text }, &c.diagnostics, options);
             let ok = !c.diagnostics.iter().any(Diagnostic::is_error);
             Some((ok, c))
@@ -72,12 +71,29 @@ pub(super) fn compile_and_report(path: &Path, options: &CompileOptions) -> Optio
 
 fn report(file: &SourceFile, diags: &[Diagnostic], options: &CompileOptions) {
     match options.message_format {
-        MessageFormat::Human => render::human_to_stderr(file, diags, std::io::stderr().is_terminal()),
+        MessageFormat::Human => render::human_to_stderr(file, diags, super::color_stderr()),
         MessageFormat::Json => {
             for d in diags {
                 println!("{}", render::json_line(file, d));
             }
         }
+        MessageFormat::Rustc => {
+            for d in diags {
+                println!("{}", render::rustc_line(file, d));
+            }
+        }
+        MessageFormat::Sarif => {
+            SARIF.lock().unwrap_or_else(|e| e.into_inner()).extend(render::sarif::results(file, diags));
+        }
+    }
+}
+
+/// Print the SARIF log of every file checked (`--message-format sarif`), even when none could
+/// be read: a code-scanning upload expects a log.
+fn finish(options: &CompileOptions) {
+    if options.message_format == MessageFormat::Sarif {
+        let results = std::mem::take(&mut *SARIF.lock().unwrap_or_else(|e| e.into_inner()));
+        print!("{}", render::sarif::log(results));
     }
 }
 
@@ -106,6 +122,10 @@ fn note_skipped_checks(options: &CompileOptions) {
 }
 
 pub fn run_check(args: &CheckArgs) -> i32 {
+    if let Err(e) = args.options.levels() {
+        eprintln!("error: {e}");
+        return USAGE;
+    }
     if args.files.iter().any(|f| file_has_shaders(f)) {
         note_skipped_checks(&args.options);
     }
@@ -128,10 +148,15 @@ pub fn run_check(args: &CheckArgs) -> i32 {
         }
     }
     summary(errors, warnings, args.files.len(), unread, &args.options);
+    finish(&args.options);
     worst
 }
 
 pub fn run_compile(args: &CompileArgs) -> i32 {
+    if let Err(e) = args.options.levels() {
+        eprintln!("error: {e}");
+        return USAGE;
+    }
     let mut outputs = vec![];
     for e in &args.emit {
         let e = e.trim();
@@ -151,7 +176,9 @@ pub fn run_compile(args: &CompileArgs) -> i32 {
         eprintln!("error: --emit names no output (expected one or more of rust, c, glsl, json)");
         return USAGE;
     }
-    let Some((ok, c)) = compile_and_report(&args.file, &args.options) else { return USAGE };
+    let compiled = compile_and_report(&args.file, &args.options);
+    finish(&args.options);
+    let Some((ok, c)) = compiled else { return USAGE };
     let Some(manifest) = c.manifest.filter(|_| ok) else {
         return FAILED;
     };

@@ -13,7 +13,6 @@
 use super::{FAILED, OK, USAGE};
 use dgcc::render::{self, SourceFile};
 use dgcc::syntax::{self, FormatError, SyntaxKind};
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -109,7 +108,7 @@ fn one(args: &FmtArgs, file: &Path, unformatted: &mut Vec<String>) -> Outcome {
             return Outcome::Usage;
         }
     }
-    let color = std::io::stderr().is_terminal();
+    let color = super::color_stderr();
     let bytes = match dgcc::driver::read_description(file) {
         Ok(b) => b,
         Err(e) => {
@@ -121,7 +120,7 @@ fn one(args: &FmtArgs, file: &Path, unformatted: &mut Vec<String>) -> Outcome {
         Ok(t) => t,
         Err(d) => {
             let lossy = syntax::lossy(&bytes);
-            render::human_to_stderr(&SourceFile { name: &name, text: &lossy }, &[d], color);
+            render::human_to_stderr(&SourceFile { name: &name, text: &lossy }, &[*d], color);
             return Outcome::Failed;
         }
     };

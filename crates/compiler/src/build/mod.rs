@@ -29,6 +29,9 @@ use crate::emit::{self, Output};
 use crate::render::{self, SourceFile};
 use dgcc_core::diag::{has_errors, Diagnostic, Severity};
 use dgcc_core::ir::Manifest;
+/// A code's level for [`Build::level`] (re-exported: a build script depends on this crate only).
+pub use dgcc_core::levels::Level;
+use dgcc_core::levels::Levels;
 use std::path::{Path, PathBuf};
 
 /// What to compile and where to put it. Built with chained calls, run with [`Build::compile`].
@@ -40,6 +43,7 @@ pub struct Build {
     outputs: Vec<Output>,
     targets: Vec<String>,
     deny_warnings: bool,
+    levels: Vec<(String, Level)>,
     check_kernels: bool,
 }
 
@@ -96,6 +100,7 @@ impl Build {
             outputs: Output::ALL.to_vec(),
             targets: vec![],
             deny_warnings: false,
+            levels: vec![],
             check_kernels: true,
         }
     }
@@ -136,6 +141,24 @@ impl Build {
     pub fn deny_warnings(mut self, deny: bool) -> Build {
         self.deny_warnings = deny;
         self
+    }
+
+    /// Set one code's level, like `-A`/`-W`/`-D CODE` on the command line: after the
+    /// descriptions' own `lints`, the last call for a code wins. An unknown code, or an error
+    /// code allowed or made a warning, fails the build.
+    pub fn level(mut self, code: impl Into<String>, level: Level) -> Build {
+        self.levels.push((code.into(), level));
+        self
+    }
+
+    /// Silence a warning or note code (`-A CODE`).
+    pub fn allow(self, code: impl Into<String>) -> Build {
+        self.level(code, Level::Allow)
+    }
+
+    /// Report a code as an error (`-D CODE`).
+    pub fn deny(self, code: impl Into<String>) -> Build {
+        self.level(code, Level::Deny)
     }
 
     /// Run the shader checks on the kernels and on the shaders a description names (default
@@ -193,8 +216,14 @@ impl Build {
                 ))
             }
         };
+        let mut levels = Levels::new(self.deny_warnings);
+        for (code, level) in &self.levels {
+            levels
+                .set(code, *level)
+                .map_err(|e| fail(format!("dgcc: {}({code:?}): {e}", level.name()), &report.inputs))?;
+        }
         let mut errors = String::new();
-        let options = Options { targets: self.targets.clone(), check_kernels: self.check_kernels };
+        let options = Options { targets: self.targets.clone(), check_kernels: self.check_kernels, levels };
         for path in &files {
             report.inputs.push(path.clone());
             let bytes = match driver::read_description(path) {
@@ -209,7 +238,7 @@ impl Build {
                 Ok(t) => t.to_string(),
                 Err(d) => {
                     let (name, lossy) = (path.display().to_string(), crate::syntax::lossy(&bytes));
-                    errors.push_str(&render::human(&SourceFile { name: &name, text: &lossy }, &[d]));
+                    errors.push_str(&render::human(&SourceFile { name: &name, text: &lossy }, &[*d]));
                     continue;
                 }
             };
@@ -224,8 +253,7 @@ impl Build {
             }
             let name = path.display().to_string();
             let file = SourceFile { name: &name, text: &text };
-            let denied = self.deny_warnings && c.diagnostics.iter().any(|d| d.severity == Severity::Warning);
-            if has_errors(&c.diagnostics) || denied || c.manifest.is_none() {
+            if has_errors(&c.diagnostics) || c.manifest.is_none() {
                 errors.push_str(&render::human(&file, &c.diagnostics));
                 continue;
             }

@@ -10,6 +10,7 @@
 pub use dgcc_core::check::*;
 
 mod generated;
+pub mod lints;
 mod names;
 mod pipeline;
 mod shaders;

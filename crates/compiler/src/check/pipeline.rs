@@ -20,10 +20,12 @@ use dgcc_core::ir::{KernelTarget, PushConstantRange};
 /// resolved to the target's values) and the `VkPipelineShaderStageCreateFlags`
 /// (0x1 allow varying, 0x2 require full). Errors when the target lacks `minSubgroupSize` or
 /// `maxSubgroupSize` and the kernel asks for it (W0012, pointing at the kernel's `subgroup`).
-pub fn kernel_target(kernel: &Kernel, profile: &Profile) -> Result<KernelTarget, Diagnostic> {
+pub fn kernel_target(kernel: &Kernel, profile: &Profile) -> Result<KernelTarget, Box<Diagnostic>> {
     decide(kernel, profile).map_err(|m| {
-        super::query::missing_value(&profile.name, m.limit, "the kernel's subgroup size")
-            .into_diagnostic(|_| kernel.subgroup.span)
+        Box::new(
+            super::query::missing_value(&profile.name, m.limit, "the kernel's subgroup size")
+                .into_diagnostic(|_| kernel.subgroup.span),
+        )
     })
 }
 

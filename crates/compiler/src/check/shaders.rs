@@ -36,7 +36,10 @@ pub fn diagnostics(pipeline: &Pipeline) -> Vec<Diagnostic> {
                     )
                     .primary(stage.span, "no shader of this stage")
                     .note(format!("the pipeline's shaders are {}", named.describe()))
-                    .note("help: give the token the stage of the shader that reads it, or name the missing shader in `shaders`"),
+                    .help_spelled(
+                        "give the token the stage of the shader that reads it, or name the missing shader in `shaders`",
+                        "give the token the stage of the shader that reads it, or add a `shader` for the missing stage",
+                    ),
                 );
             }
         }

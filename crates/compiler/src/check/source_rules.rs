@@ -82,7 +82,10 @@ pub(crate) fn push_field_findings(layout: &Layout) -> Vec<Finding> {
                 .label(format!("not a multiple of {align}"))
                 .related(Location::token(i, TokenPart::Field(k)), format!("aligned to {align}"))
                 .note("GLSL lays out push_constant blocks with std430 rules, so the shader cannot declare this field at the byte the token writes")
-                .help(format!("use `offset: {}`", align_up64(offset.node as u64, align as u64))),
+                .help_spelled(
+                    format!("use `offset: {}`", align_up64(offset.node as u64, align as u64)),
+                    format!("use `offset {}`", align_up64(offset.node as u64, align as u64)),
+                ),
             );
         }
         if layout.glsl_layout.node == GlslLayout::Scalar {
@@ -118,10 +121,16 @@ pub(crate) fn stride_findings(layout: &Layout, compiled: &CompiledLayout) -> Vec
     )
     .label(format!("stride {stride}"))
     .note("records that straddle 16-byte boundaries make the driver's stream reads slower on some hardware")
-    .help(format!(
-        "add `align: Some(16)` to round the stride up to {}, or `align: Some(4)` to keep it tight and silence this",
-        (stride as u64).div_ceil(16) * 16
-    ))]
+    .help_spelled(
+        format!(
+            "add `align: Some(16)` to round the stride up to {}, or `align: Some(4)` to keep it tight and silence this",
+            (stride as u64).div_ceil(16) * 16
+        ),
+        format!(
+            "add `align 16;` to round the stride up to {}, or `align 4;` to keep it tight and silence this",
+            (stride as u64).div_ceil(16) * 16
+        ),
+    )]
 }
 
 /// W0008: values past the spec's guaranteed minima, when `minimum` is not a target (if it is,
@@ -195,5 +204,8 @@ pub(crate) fn unordered_diagnostics(
     .primary(r.span(Location::Layout), "no `UnorderedSequences` flag")
     .secondary(writes, "written in parallel here")
     .note("invocations append their sequences in whatever order they run, so the stream has no meaningful order to keep; ordered execution only costs the driver its freedom to reorder draws")
-    .note("help: add `flags: [UnorderedSequences]` (keep the order only if the kernel writes sequences at fixed, sorted positions)")]
+    .help_spelled(
+        "add `flags: [UnorderedSequences]` (keep the order only if the kernel writes sequences at fixed, sorted positions)",
+        "add `flags unordered_sequences;` (keep the order only if the kernel writes sequences at fixed, sorted positions)",
+    )]
 }

@@ -296,7 +296,10 @@ fn overlap_warning(me: &Placed, my_parts: &[Part], placed: &[Placed]) -> Option<
     let hi = shared.iter().map(|p| p.end).max().unwrap_or(me.end);
     Some(d.note(
         "the record struct declares those bytes once, as the earlier token's members: a culling shader writes one value both tokens read",
-    ).note(format!("help: if each token should read its own data, pin `{}` at {hi} or later, or leave `at` out", me.name)))
+    ).note_spelled(
+        format!("help: if each token should read its own data, pin `{}` at {hi} or later, or leave `at` out", me.name),
+        format!("help: if each token should read its own data, pin `{}` at `@ {hi}` or later, or leave the `@` out", me.name),
+    ))
 }
 
 /// The record members: the parts of every token in offset order, padding between them and
@@ -397,11 +400,18 @@ pub fn lay_out(layout: &ast::Layout) -> (LaidOut, Vec<Diagnostic>) {
                             gl.name().to_lowercase(),
                             align_up64(n, align as u64)
                         ))
-                        .note(format!(
-                            "help: pin it at {} or leave `at` out{}",
-                            align_up64(n, align as u64),
-                            if gl == GlslLayout::Std430 { ", or use `glsl_layout: Scalar`" } else { "" }
-                        )),
+                        .note_spelled(
+                            format!(
+                                "help: pin it at {} or leave `at` out{}",
+                                align_up64(n, align as u64),
+                                if gl == GlslLayout::Std430 { ", or use `glsl_layout: Scalar`" } else { "" }
+                            ),
+                            format!(
+                                "help: pin it at `@ {}` or leave the `@` out{}",
+                                align_up64(n, align as u64),
+                                if gl == GlslLayout::Std430 { ", or use `glsl_layout scalar;`" } else { "" }
+                            ),
+                        ),
                     );
                 }
                 let prev_offset = placed.last().map(|p| p.offset).unwrap_or(0);
@@ -486,7 +496,8 @@ pub fn lay_out(layout: &ast::Layout) -> (LaidOut, Vec<Diagnostic>) {
                                 "the last {} bytes of this token are the first bytes of the next sequence's record, and the last sequence reads past the end of the stream",
                                 ends[i] - v
                             ))
-                            .note(format!("help: use a stride of at least {natural_stride}, or leave `stride` out")),
+                            .note(format!("help: use a stride of at least {natural_stride}, or leave `stride` out"))
+                            .suggest(s.span, natural_stride.to_string(), true),
                         );
                     }
                 }

@@ -1,4 +1,5 @@
-//! Rendering diagnostics at the edge: codespan-reporting for people, JSON lines for machines.
+//! Rendering diagnostics at the edge: codespan-reporting for people, JSON lines for machines
+//! (dgcc's own shape here, rustc's in `rustc`), a SARIF log for code-scanning services (`sarif`).
 //!
 //! Why here and not in `diag`: the library produces data; only the command line (and tests that
 //! snapshot what users see) turn it into text. Both renderers take the same inputs, so the JSON
@@ -17,7 +18,10 @@ use dgcc_core::diag::{Diagnostic, Severity, SourceText};
 use std::sync::Arc;
 
 mod clip;
+pub mod rustc;
+pub mod sarif;
 pub use clip::MAX_QUOTED_LINE;
+pub use rustc::rustc_line;
 
 /// The most diagnostics a human report renders.
 pub const MAX_RENDERED: usize = 100;
@@ -26,6 +30,12 @@ pub const MAX_RENDERED: usize = 100;
 pub struct SourceFile<'a> {
     pub name: &'a str,
     pub text: &'a str,
+}
+
+/// Whether the description is in the `.dgc` language: notes are then shown in its spelling
+/// (`Diagnostic::notes_for`).
+pub fn is_dgc(file: &SourceFile) -> bool {
+    crate::syntax::SyntaxKind::from_path(std::path::Path::new(file.name)) == Some(crate::syntax::SyntaxKind::Dsl)
 }
 
 /// 1-based line and column (in characters) of a byte offset, clamped into the text.
@@ -69,7 +79,7 @@ fn quoted<'a>(file: &SourceFile<'a>, d: &'a Diagnostic) -> (clip::Set<'a>, Vec<u
     (clip::Set { files }, ids)
 }
 
-fn to_codespan(d: &Diagnostic, set: &clip::Set, ids: &[usize]) -> CsDiagnostic<usize> {
+fn to_codespan(d: &Diagnostic, set: &clip::Set, ids: &[usize], dgc: bool) -> CsDiagnostic<usize> {
     let sev = match d.severity {
         Severity::Error => codespan_reporting::diagnostic::Severity::Error,
         Severity::Warning => codespan_reporting::diagnostic::Severity::Warning,
@@ -97,7 +107,7 @@ fn to_codespan(d: &Diagnostic, set: &clip::Set, ids: &[usize]) -> CsDiagnostic<u
     for v in d.also_vuids() {
         notes.push(format!("also: {v}"));
     }
-    notes.extend(d.notes.iter().cloned());
+    notes.extend(d.notes_for(dgc).into_iter().map(str::to_string));
     CsDiagnostic::new(sev).with_code(d.code).with_message(d.message.clone()).with_labels(labels).with_notes(notes)
 }
 
@@ -118,7 +128,7 @@ pub fn human(file: &SourceFile, diags: &[Diagnostic]) -> String {
     let mut out = String::new();
     for d in diags.iter().take(MAX_RENDERED) {
         let (set, ids) = quoted(file, d);
-        let cs = to_codespan(d, &set, &ids);
+        let cs = to_codespan(d, &set, &ids, is_dgc(file));
         match term::emit_into_string(&config, &set, &cs) {
             Ok(s) => out.push_str(&s),
             Err(e) => {
@@ -132,17 +142,18 @@ pub fn human(file: &SourceFile, diags: &[Diagnostic]) -> String {
     out
 }
 
-/// Render diagnostics for people to a terminal stream, with colour when it is a terminal.
+/// Render diagnostics for people on stderr, coloured when `color` says so.
 pub fn human_to_stderr(file: &SourceFile, diags: &[Diagnostic], color: bool) {
     use codespan_reporting::term::termcolor::{ColorChoice, StandardStream};
     use std::io::Write;
-    let choice = if color { ColorChoice::Auto } else { ColorChoice::Never };
+    // The caller decided (`--color`, `NO_COLOR`, whether stderr is a terminal).
+    let choice = if color { ColorChoice::Always } else { ColorChoice::Never };
     let stream = StandardStream::stderr(choice);
     let mut lock = stream.lock();
     let config = Config::default();
     for d in diags.iter().take(MAX_RENDERED) {
         let (set, ids) = quoted(file, d);
-        let cs = to_codespan(d, &set, &ids);
+        let cs = to_codespan(d, &set, &ids, is_dgc(file));
         if term::emit_to_write_style(&mut lock, &config, &set, &cs).is_err() {
             // The styled report failed (a closed or odd terminal): say it plainly on the same
             // stream, and if even that fails there is no one left to tell.
@@ -182,7 +193,7 @@ pub fn json_line(file: &SourceFile, d: &Diagnostic) -> String {
         "end_line": end_line,
         "end_column": end_column,
         "target": d.target,
-        "notes": d.notes,
+        "notes": d.notes_for(is_dgc(file)),
     });
     // Added to the contract's shape only where a rule enforces more than one VUID.
     if !d.also_vuids().is_empty() {

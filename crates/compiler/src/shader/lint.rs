@@ -11,6 +11,7 @@
 //! narrow on purpose, because a lint that cries wolf gets turned off.
 
 use dgcc_core::device::coopmat::{component_from_glsl, scope_from_glsl, MatrixDecl, MatrixUse};
+use dgcc_core::span::Span;
 
 /// One token of GLSL with its 1-based line and the byte offset where it starts.
 #[derive(Clone, Debug, PartialEq)]
@@ -110,6 +111,8 @@ pub struct Finding {
     pub code: &'static str,
     /// 1-based line in the kernel source.
     pub line: usize,
+    /// The token the finding is about, in bytes of the kernel source.
+    pub span: Span,
     pub message: String,
     /// The profile the finding is about, when it depends on one.
     pub target: Option<String>,
@@ -156,8 +159,8 @@ pub fn lint(src: &str, ctx: &KernelContext) -> Vec<Finding> {
     out
 }
 
-fn finding(code: &'static str, line: usize, message: String) -> Finding {
-    Finding { code, line, message, target: None }
+fn finding(code: &'static str, at: &Tok, message: String) -> Finding {
+    Finding { code, line: at.line, span: Span::new(at.start, at.start + at.text.len()), message, target: None }
 }
 
 /// The end (exclusive) of the operand starting at `i`: `gl_LocalInvocationID.x` is three tokens.
@@ -189,7 +192,7 @@ fn hard_coded_width(t: &[Tok], out: &mut Vec<Finding>) {
         if let Some((name, value)) = defined {
             if let (Some(n), Some(v)) = (t.get(name), int(t.get(value))) {
                 if (v == 32 || v == 64) && subgroup_named(&n.text) && n.kind == Kind::Ident {
-                    out.push(finding("W0501", n.line, format!("`{}` hard-codes the subgroup size as {v}", n.text)));
+                    out.push(finding("W0501", n, format!("`{}` hard-codes the subgroup size as {v}", n.text)));
                 }
             }
         }
@@ -209,7 +212,7 @@ fn hard_coded_width(t: &[Tok], out: &mut Vec<Finding>) {
                 let expr: Vec<&str> = t[i..=end + 1].iter().map(|x| x.text.as_str()).collect();
                 out.push(finding(
                     "W0501",
-                    t[i].line,
+                    &t[i],
                     format!("`{}` assumes {}-lane subgroups", expr.join(" ").replace(" . ", "."), width(op, n)),
                 ));
             }
@@ -218,7 +221,7 @@ fn hard_coded_width(t: &[Tok], out: &mut Vec<Finding>) {
         if matches!(int(t.get(i)), Some(32 | 64)) && is(t.get(i + 1), "*") && is(t.get(i + 2), "gl_SubgroupID") {
             out.push(finding(
                 "W0501",
-                t[i].line,
+                &t[i],
                 format!("`{} * gl_SubgroupID` assumes {}-lane subgroups", t[i].text, int(t.get(i)).unwrap_or(32)),
             ));
         }
@@ -231,7 +234,7 @@ fn hard_coded_width(t: &[Tok], out: &mut Vec<Finding>) {
             if let (Some(w), true) = (start, halves) {
                 out.push(finding(
                     "W0501",
-                    t[i].line,
+                    &t[i],
                     format!(
                         "a shuffle reduction starting at {} assumes {}-lane subgroups",
                         w[1].text,
@@ -295,7 +298,7 @@ fn shared_per_subgroup(t: &[Tok], ctx: &KernelContext, out: &mut Vec<Finding>) {
             let expr: Vec<&str> = size.iter().map(|x| x.text.as_str()).collect();
             out.push(finding(
                 "W0502",
-                name.line,
+                name,
                 format!("`{}[{}]` is sized by an assumed subgroup width", name.text, expr.join(" ")),
             ));
             continue;
@@ -309,7 +312,7 @@ fn shared_per_subgroup(t: &[Tok], ctx: &KernelContext, out: &mut Vec<Finding>) {
                 if n < needed {
                     let mut f = finding(
                         "W0502",
-                        name.line,
+                        name,
                         format!(
                             "`{}[{n}]` holds one entry per subgroup, but a workgroup of {invocations} invocations has {needed} subgroups of {smallest} on {target}",
                             name.text
@@ -325,11 +328,11 @@ fn shared_per_subgroup(t: &[Tok], ctx: &KernelContext, out: &mut Vec<Finding>) {
 
 /// The `coopmat<T, scope, rows, cols, use>` declarations of a kernel with their lines, those
 /// whose five arguments are all spelled out (a size given by a constant is not read).
-pub fn coopmat_decls(src: &str) -> Vec<(usize, MatrixDecl)> {
+pub fn coopmat_decls(src: &str) -> Vec<(usize, Span, MatrixDecl)> {
     decls(&tokenize(src))
 }
 
-fn decls(t: &[Tok]) -> Vec<(usize, MatrixDecl)> {
+fn decls(t: &[Tok]) -> Vec<(usize, Span, MatrixDecl)> {
     let mut out = vec![];
     for i in 0..t.len() {
         if t[i].kind != Kind::Ident || t[i].text != "coopmat" || !is(t.get(i + 1), "<") {
@@ -352,6 +355,7 @@ fn decls(t: &[Tok]) -> Vec<(usize, MatrixDecl)> {
         };
         out.push((
             t[i].line,
+            Span::new(t[i].start, t[i + 11].start + t[i + 11].text.len()),
             MatrixDecl {
                 component,
                 scope,
@@ -376,7 +380,7 @@ fn coopmat_without_required_size(t: &[Tok], ctx: &KernelContext, out: &mut Vec<F
     if let Some(i) = (0..t.len()).find(|&i| at_subgroup(i)) {
         out.push(finding(
             "W0507",
-            t[i].line,
+            &t[i],
             "a cooperative matrix at subgroup scope, in a kernel that does not require a subgroup size".to_string(),
         ));
     }
@@ -391,7 +395,7 @@ fn ballot_x_only(t: &[Tok], out: &mut Vec<Finding>) {
         }
         if let Some(close) = matching(t, i + 1) {
             if is(t.get(close + 1), ".") && is(t.get(close + 2), "x") {
-                out.push(finding("W0503", t[i].line, "`subgroupBallot(…).x` reads lanes 0–31 only".to_string()));
+                out.push(finding("W0503", &t[i], "`subgroupBallot(…).x` reads lanes 0–31 only".to_string()));
             }
         }
         if i >= 2 && t[i - 1].text == "=" && t[i - 2].kind == Kind::Ident {
@@ -406,7 +410,7 @@ fn ballot_x_only(t: &[Tok], out: &mut Vec<Finding>) {
         if !uses.is_empty() && uses.iter().all(x_only) {
             out.push(finding(
                 "W0503",
-                t[uses[0]].line,
+                &t[uses[0]],
                 format!("the ballot `{name}` is read through `.x` only, which holds lanes 0–31"),
             ));
         }
@@ -469,7 +473,7 @@ fn size_as_active_lanes(t: &[Tok], out: &mut Vec<Finding>) {
             let how = if divided { "divides by" } else { "counts" };
             out.push(finding(
                 "W0504",
-                t[i].line,
+                &t[i],
                 format!("this {how} `gl_SubgroupSize` as if every lane of the subgroup were active"),
             ));
         }
@@ -565,10 +569,11 @@ mod tests {
         assert_eq!(lint(src, &pinned), vec![]);
         let d = coopmat_decls(src);
         assert_eq!(
-            d.iter().map(|(l, d)| (*l, d.rows, d.cols, d.usage)).collect::<Vec<_>>(),
+            d.iter().map(|(l, _, d)| (*l, d.rows, d.cols, d.usage)).collect::<Vec<_>>(),
             [(3, 16, 16, MatrixUse::A), (4, 16, 8, MatrixUse::Accumulator), (5, 64, 64, MatrixUse::B)]
         );
-        assert_eq!((d[1].1.component, d[2].1.scope), (1, 2));
+        assert_eq!((d[1].2.component, d[2].2.scope), (1, 2));
+        assert!(src[d[0].1.range()].starts_with("coopmat<") && src[d[0].1.range()].ends_with("gl_MatrixUseA>"));
         // A size given by a constant is not read.
         assert_eq!(coopmat_decls("coopmat<float16_t, gl_ScopeSubgroup, TILE, 16, gl_MatrixUseA> a;"), vec![]);
     }

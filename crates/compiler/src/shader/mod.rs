@@ -14,8 +14,10 @@
 //! Without `shaderc` those compiled checks are skipped, and [`SKIPPED_CHECKS`] names them so
 //! that `dgcc check` can say so once instead of passing silently.
 //!
-//! Diagnostics point at the kernel's `source` in the description and carry the kernel file and
-//! line in the message, with the line quoted in a note.
+//! The lint findings point into the kernel's source (its file, line and column, with the
+//! kernel's `source` in the description as a secondary label); the compiled checks point at
+//! the kernel's `source` in the description and carry the kernel file and line in the message,
+//! with the line quoted in a note.
 //!
 //! The draw and dispatch shaders that *read* the layouts (`shaders:`) are checked by
 //! [`interface`], whose diagnostics point into the shader files.
@@ -31,9 +33,10 @@ mod freeze;
 mod reflect;
 
 use crate::ast;
-use dgcc_core::diag::Diagnostic;
+use dgcc_core::diag::{Diagnostic, SourceText};
 use dgcc_core::ir::{CompiledKernel, Manifest};
 use std::path::Path;
+use std::sync::Arc;
 
 /// The checks that need the `shaderc` feature and did not run without it.
 #[cfg(not(feature = "shaderc"))]
@@ -98,12 +101,18 @@ fn check_kernel(
         smallest_subgroup: compiled.and_then(|k| smallest_subgroup(base_dir, k)),
         required_subgroup_size: matches!(kernel.subgroup.node, ast::SubgroupReq::Required { .. }),
     };
-    for f in lint::lint(&source, &ctx) {
-        let line_text = source.lines().nth(f.line.saturating_sub(1)).unwrap_or("").trim();
-        let mut d = Diagnostic::new(f.code, format!("{}:{}: {}", kernel.source.node, f.line, f.message))
-            .primary(kernel.source.span, format!("in kernel `{}`", kernel.name.node))
-            .note(format!("{} | {line_text}", f.line))
-            .note(help(f.code));
+    let findings = lint::lint(&source, &ctx);
+    // Lint findings point into the kernel's source, where the fix is; the description's
+    // `source` is a secondary label, so the report says which kernel the file is.
+    let file = Arc::new(SourceText {
+        name: path.display().to_string(),
+        text: if findings.is_empty() { String::new() } else { source.clone() },
+    });
+    for f in findings {
+        let mut d = Diagnostic::new(f.code, f.message)
+            .primary_in(&file, f.span, "here")
+            .secondary(kernel.source.span, format!("in kernel `{}`", kernel.name.node))
+            .note_spelled(help(f.code), help(f.code).replace(REQUIRED_RON, REQUIRED_DGC));
         if let Some(t) = f.target {
             d = d.target(t);
         }
@@ -169,19 +178,21 @@ fn coopmat_checks(
             continue;
         };
         let mut seen = vec![];
-        for (line, d) in &decls {
+        let file = Arc::new(SourceText {
+            name: base_dir.join(&kernel.source.node).display().to_string(),
+            text: source.to_string(),
+        });
+        for (_, span, d) in &decls {
             if seen.contains(d) || props.shapes.iter().any(|s| d.runs_on(s)) {
                 continue;
             }
             seen.push(*d);
-            let line_text = source.lines().nth(line.saturating_sub(1)).unwrap_or("").trim();
             let listed = props.describe(d.scope);
             out.push(
                 Diagnostic::new(
                     "E0584",
                     format!(
-                        "{}:{line}: a {}×{} {} {} matrix at {} scope is no cooperative-matrix shape of {target}",
-                        kernel.source.node,
+                        "a {}×{} {} {} matrix at {} scope is no cooperative-matrix shape of {target}",
                         d.rows,
                         d.cols,
                         dgcc_core::device::coopmat::component_name(d.component),
@@ -189,8 +200,8 @@ fn coopmat_checks(
                         dgcc_core::device::coopmat::scope_name(d.scope)
                     ),
                 )
-                .primary(kernel.source.span, format!("in kernel `{}`", kernel.name.node))
-                .note(format!("{line} | {line_text}"))
+                .primary_in(&file, *span, "this tile shape")
+                .secondary(kernel.source.span, format!("in kernel `{}`", kernel.name.node))
                 .note(if listed.is_empty() {
                     format!("{target} states no cooperative-matrix shape at that scope")
                 } else {
@@ -202,6 +213,10 @@ fn coopmat_checks(
         }
     }
 }
+
+/// How the helps below pin a subgroup size, in each syntax.
+const REQUIRED_RON: &str = "`subgroup: Required(size: Fixed(N), full: true)`";
+const REQUIRED_DGC: &str = "`subgroup required N full;`";
 
 fn help(code: &str) -> &'static str {
     match code {

@@ -30,10 +30,10 @@ pub const BOM: char = '\u{feff}';
 
 /// The source text of a description read as bytes, without a leading byte order mark; or
 /// E0018 at the first byte that is not UTF-8, its span in [`lossy`]'s text.
-pub fn decode(bytes: &[u8]) -> Result<&str, Diagnostic> {
+pub fn decode(bytes: &[u8]) -> Result<&str, Box<Diagnostic>> {
     match std::str::from_utf8(bytes) {
         Ok(text) => Ok(text.strip_prefix(BOM).unwrap_or(text)),
-        Err(err) => Err(not_utf8(bytes, err.valid_up_to())),
+        Err(err) => Err(Box::new(not_utf8(bytes, err.valid_up_to()))),
     }
 }
 
@@ -62,7 +62,7 @@ fn not_utf8(bytes: &[u8], at: usize) -> Diagnostic {
 }
 
 /// E0012 when the source is larger than [`MAX_SOURCE_BYTES`].
-pub fn check_size(source: &str) -> Result<(), Diagnostic> {
+pub fn check_size(source: &str) -> Result<(), Box<Diagnostic>> {
     if source.len() <= MAX_SOURCE_BYTES {
         return Ok(());
     }
@@ -71,15 +71,17 @@ pub fn check_size(source: &str) -> Result<(), Diagnostic> {
         at -= 1;
     }
     let end = source[at..].chars().next().map_or(at, |c| at + c.len_utf8());
-    Err(Diagnostic::new(
-        "E0012",
-        format!(
-            "the description is {} bytes long; dgcc reads at most {} bytes (4 MiB)",
-            source.len(),
-            MAX_SOURCE_BYTES
-        ),
-    )
-    .primary(Span::new(at, end), "the limit is crossed here"))
+    Err(Box::new(
+        Diagnostic::new(
+            "E0012",
+            format!(
+                "the description is {} bytes long; dgcc reads at most {} bytes (4 MiB)",
+                source.len(),
+                MAX_SOURCE_BYTES
+            ),
+        )
+        .primary(Span::new(at, end), "the limit is crossed here"),
+    ))
 }
 
 /// E0013 for a bracket that opens one level too many.

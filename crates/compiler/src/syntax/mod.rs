@@ -78,7 +78,7 @@ pub fn parse_with_comments(source: &str, kind: SyntaxKind) -> Result<(Pipeline, 
 }
 
 fn parse_keeping(source: &str, kind: SyntaxKind) -> Result<(Pipeline, docs::Docs<'_>), Vec<Diagnostic>> {
-    limits::check_size(source).map_err(|d| vec![d])?;
+    limits::check_size(source).map_err(|d| vec![*d])?;
     let scan = lex::scan(source, kind, limits::MAX_NESTING);
     if let Some(bracket) = scan.too_deep {
         return Err(vec![limits::too_deep(bracket)]);

@@ -12,6 +12,7 @@
 
 use super::SyntaxKind;
 use crate::ast::{ExecutionSetKind, FieldType, GlslLayout, IndexMode, LayoutFlag, SetFallback};
+use dgcc_core::levels::Level;
 use dgcc_core::stages::Stage;
 use dgcc_core::tokens::{TokenType, TOKENS};
 use dgcc_core::types::FIELD_TYPES;
@@ -41,6 +42,9 @@ fn column<T>(row: &(T, &'static str, &'static str), kind: SyntaxKind) -> &'stati
         SyntaxKind::Dsl => row.2,
     }
 }
+
+pub static LINT_LEVELS: Table<Level> =
+    Table { rows: &[(Level::Allow, "Allow", "allow"), (Level::Warn, "Warn", "warn"), (Level::Deny, "Deny", "deny")] };
 
 pub static STAGES: Table<Stage> = Table {
     rows: &[

@@ -221,7 +221,10 @@ fn token(q: &mut Query, layout: &CompiledLayout, i: usize, t: &CompiledToken, ou
                     )
                     .label("unsupported mode")
                     .note(q.show(SupportedIndirectCommandsInputModes, modes))
-                    .help("use `mode: Vulkan`, which every device supports"),
+                    .help_spelled(
+                        "use `mode: Vulkan`, which every device supports",
+                        "use `vulkan`, which every device supports",
+                    ),
                 );
             }
         }
@@ -267,7 +270,10 @@ fn push_data(q: &mut Query, i: usize, t: &CompiledToken, out: &mut Vec<Finding>)
                 )
                 .label(format!("descriptorHeap = false on {}", q.target()))
                 .note("PUSH_DATA and PUSH_DATA_SEQUENCE_INDEX update the push data of VK_EXT_descriptor_heap")
-                .help("drop the target, or push through `PushConstant` / `SequenceIndex` and a pipeline layout's push-constant ranges there"),
+                .help_spelled(
+                "drop the target, or push through `PushConstant` / `SequenceIndex` and a pipeline layout's push-constant ranges there",
+                "drop the target, or push through `push_constant` / `sequence_index` and a pipeline layout's push-constant ranges there",
+            ),
             );
         }
         Some(true) => {
@@ -340,22 +346,29 @@ fn gates(q: &mut Query, i: usize, t: &CompiledToken, out: &mut Vec<Finding>) {
             _ => return,
         };
         if q.flag(DeviceGeneratedCommandsMultiDrawIndirectCount, mdi) == Some(false) {
-            out.push(off(
-                q,
-                code,
-                DeviceGeneratedCommandsMultiDrawIndirectCount,
-                "use `DrawMeshTasks` with one sequence per draw",
-            ));
+            out.push(
+                off(
+                    q,
+                    code,
+                    DeviceGeneratedCommandsMultiDrawIndirectCount,
+                    "use `DrawMeshTasks` with one sequence per draw",
+                )
+                .spelled_for_dgc("use `draw_mesh_tasks` with one sequence per draw"),
+            );
         }
     } else if matches!(tt, TokenType::DrawCount | TokenType::DrawIndexedCount) {
         if q.flag(DeviceGeneratedCommandsMultiDrawIndirectCount, mdi) == Some(false) {
-            let plain = if tt == TokenType::DrawCount { "Draw" } else { "DrawIndexed" };
-            out.push(off(
-                q,
-                "E0208",
-                DeviceGeneratedCommandsMultiDrawIndirectCount,
-                &format!("use `{plain}` with one sequence per draw"),
-            ));
+            let (plain, dgc) =
+                if tt == TokenType::DrawCount { ("Draw", "draw") } else { ("DrawIndexed", "draw_indexed") };
+            out.push(
+                off(
+                    q,
+                    "E0208",
+                    DeviceGeneratedCommandsMultiDrawIndirectCount,
+                    &format!("use `{plain}` with one sequence per draw"),
+                )
+                .spelled_for_dgc(format!("use `{dgc}` with one sequence per draw")),
+            );
         }
     } else if tt == TokenType::TraceRays2 && q.flag(RayTracingMaintenance1, "TraceRays2 tokens") == Some(false) {
         out.push(off(q, "E0212", RayTracingMaintenance1, "drop the target"));
@@ -520,7 +533,7 @@ fn execution_set(q: &mut Query, layout: &CompiledLayout, i: usize, set: &Executi
                     format!("{} has no shader-object execution sets", q.target()),
                 )
                 .label(why)
-                .help("use `kind: Pipelines` on this target"),
+                .help_spelled("use `kind: Pipelines` on this target", "use `pipelines` on this target"),
             );
         } else if let Some(max) = count {
             if set.max_entries as u64 > max {
@@ -554,7 +567,7 @@ fn execution_set(q: &mut Query, layout: &CompiledLayout, i: usize, set: &Executi
                     )
                     .label(format!("{} not in the shader binding stages", stages(only_pipelines)))
                     .note(q.show(SupportedIndirectCommandsShaderStagesShaderBinding, sb as u64))
-                    .help("use `kind: Pipelines` on this target"),
+                    .help_spelled("use `kind: Pipelines` on this target", "use `pipelines` on this target"),
                 );
             }
         }

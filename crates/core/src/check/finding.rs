@@ -101,6 +101,11 @@ pub struct Finding {
     pub related: Vec<(Location, String)>,
     /// Longer explanations; the fix is written as a note starting with `help: `.
     pub notes: Vec<String>,
+    /// Notes the `.dgc` language spells differently (`diag::Extra::dgc_spelling`).
+    pub dgc_spelling: Vec<(String, String)>,
+    /// A fix for the last help: replace what is written at the location with this text
+    /// (`diag::Suggestion`), and whether it is machine-applicable.
+    pub suggestion: Option<(Location, crate::diag::Suggestion)>,
     /// The profile the finding depends on, when it depends on one.
     pub target: Option<String>,
 }
@@ -119,6 +124,8 @@ impl Finding {
             location,
             related: vec![],
             notes: vec![],
+            dgc_spelling: vec![],
+            suggestion: None,
             target: None,
         }
     }
@@ -138,6 +145,31 @@ impl Finding {
         let text = format!("help: {}", help.as_ref());
         self.note(text)
     }
+    /// A help that names settings: as RON writes them and as the `.dgc` language does.
+    pub fn help_spelled(mut self, ron: impl AsRef<str>, dgc: impl AsRef<str>) -> Self {
+        let ron = format!("help: {}", ron.as_ref());
+        self.dgc_spelling.push((ron.clone(), format!("help: {}", dgc.as_ref())));
+        self.note(ron)
+    }
+    /// A fix for the last help given: write `replacement` at `location` instead.
+    pub fn suggest(mut self, location: Location, replacement: impl Into<String>, machine_applicable: bool) -> Self {
+        let help = self.notes.iter().rev().find(|n| n.starts_with("help: ")).cloned().unwrap_or_default();
+        let s = crate::diag::Suggestion {
+            span: Span::default(),
+            replacement: replacement.into(),
+            help,
+            machine_applicable,
+        };
+        self.suggestion = Some((location, s));
+        self
+    }
+    /// The `.dgc` spelling of the last help given ([`Finding::help`]).
+    pub fn spelled_for_dgc(mut self, help: impl AsRef<str>) -> Self {
+        if let Some(last) = self.notes.iter().rev().find(|n| n.starts_with("help: ")).cloned() {
+            self.dgc_spelling.push((last, format!("help: {}", help.as_ref())));
+        }
+        self
+    }
     pub fn target(mut self, target: impl Into<String>) -> Self {
         self.target = Some(target.into());
         self
@@ -155,6 +187,12 @@ impl Finding {
         }
         for n in self.notes {
             d = d.note(n);
+        }
+        if !self.dgc_spelling.is_empty() {
+            d.extra.get_or_insert_default().dgc_spelling = self.dgc_spelling;
+        }
+        if let Some((location, s)) = self.suggestion {
+            d.extra.get_or_insert_default().suggestions.push(crate::diag::Suggestion { span: resolve(location), ..s });
         }
         if let Some(t) = self.target {
             d = d.target(t);

@@ -117,7 +117,7 @@ fn subgroup(q: &mut Query, name: &str, local_size: [u32; 3], d: &KernelTarget, o
                 format!("kernel `{name}` allows a varying subgroup size, but subgroupSizeControl is false on {t}"),
             )
             .label("ALLOW_VARYING_SUBGROUP_SIZE")
-            .help("use `subgroup: Any` on this target"),
+            .help_spelled("use `subgroup: Any` on this target", "use `subgroup any;` on this target"),
         );
     }
     if full && q.flag(ComputeFullSubgroups, "full subgroups") == Some(false) {
@@ -171,7 +171,7 @@ fn subgroup(q: &mut Query, name: &str, local_size: [u32; 3], d: &KernelTarget, o
                             .label(format!("x = {x}"))
                             .related(sub, "full subgroups")
                             .note("SPIR-V 1.6 (what Vulkan 1.3 compilers emit) lets the subgroup size vary between minSubgroupSize and maxSubgroupSize; only a multiple of the largest size is full for every choice")
-                            .help(format!("use a multiple of {max} for x, or pin the size with `Required(size: …, full: true)`")),
+                            .help_spelled(format!("use a multiple of {max} for x, or pin the size with `Required(size: …, full: true)`"), format!("use a multiple of {max} for x, or pin the size with `subgroup required … full;`")),
                     );
                 }
             }
@@ -206,10 +206,16 @@ fn required(
         out.push(
             Finding::new("E0501", sub, format!("kernel `{name}`: required subgroup size {r} is not a power of two"))
                 .label(format!("{r}"))
-                .help(match r.checked_next_power_of_two() {
-                    Some(p) if r > 0 => format!("use {p}, or `size: Min`/`size: Max`"),
-                    _ => "use a power of two, or `size: Min`/`size: Max`".to_string(),
-                }),
+                .help_spelled(
+                    match r.checked_next_power_of_two() {
+                        Some(p) if r > 0 => format!("use {p}, or `size: Min`/`size: Max`"),
+                        _ => "use a power of two, or `size: Min`/`size: Max`".to_string(),
+                    },
+                    match r.checked_next_power_of_two() {
+                        Some(p) if r > 0 => format!("use {p}, or `required min`/`required max`"),
+                        _ => "use a power of two, or `required min`/`required max`".to_string(),
+                    },
+                ),
         );
     }
     let min = q.get(MinSubgroupSize, "required subgroup sizes");
@@ -255,7 +261,10 @@ fn required(
         out.push(
             Finding::new("E0504", sub, format!("{t} cannot require a subgroup size for compute shaders"))
                 .label(why)
-                .help("use `subgroup: Any` or `Full` on this target, and read gl_SubgroupSize in the shader"),
+                .help_spelled(
+                    "use `subgroup: Any` or `Full` on this target, and read gl_SubgroupSize in the shader",
+                    "use `subgroup any;` or `subgroup full;` on this target, and read gl_SubgroupSize in the shader",
+                ),
         );
     }
     let product = invocations(local_size);

@@ -76,14 +76,20 @@ fn order(layout: &CompiledLayout, out: &mut Vec<Finding>) {
             Finding::new("E0109", Location::Layout, format!("layout `{}` has no tokens", layout.name))
                 .label("tokenCount = 0")
                 .note("a layout is the list of tokens of one sequence; the list must not be empty")
-                .help("list the tokens of one sequence, ending with its action, e.g. `tokens: [Draw]`"),
+                .help_spelled(
+                    "list the tokens of one sequence, ending with its action, e.g. `tokens: [Draw]`",
+                    "list the tokens of one sequence, ending with its action, e.g. `draw;`",
+                ),
         );
     } else if actions.is_empty() {
         out.push(
             Finding::new("E0101", Location::Layout, format!("layout `{}` has no action token", layout.name))
                 .label("no Draw, Dispatch, DrawMeshTasks or TraceRays2 token")
                 .note("each sequence ends with exactly one action command; without one the layout does nothing")
-                .help("end `tokens` with the command each sequence runs, e.g. `DrawIndexed` or `Dispatch`"),
+                .help_spelled(
+                    "end `tokens` with the command each sequence runs, e.g. `DrawIndexed` or `Dispatch`",
+                    "end the tokens with the command each sequence runs, e.g. `draw_indexed;` or `dispatch;`",
+                ),
         );
     }
     for &a in &actions {
@@ -190,11 +196,18 @@ fn order(layout: &CompiledLayout, out: &mut Vec<Finding>) {
                     )
                     .label("IndexBuffer")
                     .related(kind(a), "not DrawIndexed or DrawIndexedCount")
-                    .help(if tt.is_vertex_draw() {
-                        "use `DrawIndexed` (or `DrawIndexedCount`) as the action, or remove the IndexBuffer token"
-                    } else {
-                        "remove the IndexBuffer token"
-                    }),
+                    .help_spelled(
+                        if tt.is_vertex_draw() {
+                            "use `DrawIndexed` (or `DrawIndexedCount`) as the action, or remove the IndexBuffer token"
+                        } else {
+                            "remove the IndexBuffer token"
+                        },
+                        if tt.is_vertex_draw() {
+                            "use `draw_indexed` (or `draw_indexed_count`) as the action, or remove the `index_buffer` token"
+                        } else {
+                            "remove the `index_buffer` token"
+                        },
+                    ),
                 );
             }
         }
@@ -250,7 +263,10 @@ fn stages(layout: &CompiledLayout, out: &mut Vec<Finding>) {
         out.push(
             Finding::new("E0120", Location::LayoutStages, format!("layout `{}` has no stages", layout.name))
                 .label("empty")
-                .help("list the shader stages of the pipelines this layout runs with, e.g. `[Vertex, Fragment]` or `[Compute]`"),
+                .help_spelled(
+                "list the shader stages of the pipelines this layout runs with, e.g. `[Vertex, Fragment]` or `[Compute]`",
+                "list the shader stages of the pipelines this layout runs with, e.g. `[vertex, fragment]` or `[compute]`",
+            ),
         );
         return;
     }
@@ -275,7 +291,7 @@ fn stages(layout: &CompiledLayout, out: &mut Vec<Finding>) {
                 format!("layout `{}` has Fragment without Vertex or Mesh", layout.name),
             )
             .label(stage_list(s))
-            .help("add `Vertex` (or `Mesh` for mesh shading)"),
+            .help_spelled("add `Vertex` (or `Mesh` for mesh shading)", "add `vertex` (or `mesh` for mesh shading)"),
         );
     }
     for (i, t) in layout.tokens.iter().enumerate() {
@@ -370,7 +386,10 @@ fn offsets(layout: &CompiledLayout, out: &mut Vec<Finding>) {
                     .label(format!("offset {}", t.offset))
                     .related(Location::token(i - 1, TokenPart::Offset), format!("`{}` is at {}", p.name, p.offset))
                     .note("token offsets must not decrease in token order (the validation layers skip SequenceIndex tokens here; the spec does not)")
-                    .help("reorder the tokens to match their offsets, or leave `at` out and let dgcc place them"),
+                    .help_spelled(
+                        "reorder the tokens to match their offsets, or leave `at` out and let dgcc place them",
+                        "reorder the tokens to match their offsets, or leave the `@` out and let dgcc place them",
+                    ),
                 );
             }
         }
@@ -382,7 +401,16 @@ fn offsets(layout: &CompiledLayout, out: &mut Vec<Finding>) {
                     format!("`{}` is at offset {}, not a multiple of 4", t.name, t.offset),
                 )
                 .label("not 4-byte aligned")
-                .help(format!("pin it at {} or leave `at` out", (t.offset as u64).div_ceil(4) * 4)),
+                .help_spelled(
+                    format!("pin it at {} or leave `at` out", (t.offset as u64).div_ceil(4) * 4),
+                    format!("pin it at `@ {}` or leave the `@` out", (t.offset as u64).div_ceil(4) * 4),
+                )
+                // Rounding up may run into the next token: one fix among others.
+                .suggest(
+                    Location::token(i, TokenPart::Offset),
+                    ((t.offset as u64).div_ceil(4) * 4).to_string(),
+                    false,
+                ),
             );
         }
     }
@@ -439,7 +467,10 @@ fn numbers(layout: &CompiledLayout, out: &mut Vec<Finding>) {
                         format!("execution set `{}` has no stages", t.name),
                     )
                     .label("empty")
-                    .help("list the stages the set binds, e.g. `[Compute]`"),
+                    .help_spelled(
+                        "list the stages the set binds, e.g. `[Compute]`",
+                        "list the stages the set binds, e.g. `[compute]`",
+                    ),
                 );
             }
         }

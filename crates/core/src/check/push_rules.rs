@@ -41,7 +41,10 @@ pub fn pipeline_range_findings(ranges: &[PushConstantRange]) -> Vec<Finding> {
             out.push(
                 Finding::new("E0121", at(RangePart::Stages), "this push-constant range has no stages")
                     .label("empty")
-                    .help("list the stages that read the range, e.g. `[Vertex]`"),
+                    .help_spelled(
+                        "list the stages that read the range, e.g. `[Vertex]`",
+                        "list the stages that read the range, e.g. `[vertex]`",
+                    ),
             );
         }
         range_shape(r.offset, r.size, at(RangePart::Offset), at(RangePart::Size), "this push-constant range", &mut out);
@@ -71,7 +74,8 @@ fn range_shape(offset: u32, size: u32, at_offset: Location, at_size: Location, w
         out.push(
             Finding::new("E0301", at_offset, format!("{what} starts at byte {offset}, not a multiple of 4"))
                 .label("not a multiple of 4")
-                .help(format!("use offset {}", offset / 4 * 4)),
+                .help(format!("use offset {}", offset / 4 * 4))
+                .suggest(at_offset, (offset / 4 * 4).to_string(), false),
         );
     }
     if size == 0 {
@@ -110,7 +114,10 @@ pub fn token_range_findings(layout: &CompiledLayout, ranges: &[PushConstantRange
             out.push(
                 Finding::new("E0121", at(TokenPart::Stages), format!("`{}` pushes to no stages", t.name))
                     .label("empty")
-                    .help("list the stages that read the value, e.g. `[Vertex]`"),
+                    .help_spelled(
+                        "list the stages that read the value, e.g. `[Vertex]`",
+                        "list the stages that read the value, e.g. `[vertex]`",
+                    ),
             );
         }
         range_shape(r.offset, r.size, at(TokenPart::PushOffset), at(TokenPart::PushSize), &what, &mut out);
@@ -128,12 +135,20 @@ pub fn token_range_findings(layout: &CompiledLayout, ranges: &[PushConstantRange
                 )
                 .label(format!("byte {hole} is in no range"));
                 if ranges.is_empty() {
-                    f = f.note("the pipeline declares no `push_constants` ranges at all").help(format!(
-                        "add `push_constants: [(stages: [{}], offset: {}, size: {})]`",
-                        stage_names(r.stages),
-                        r.offset,
-                        r.size
-                    ));
+                    f = f.note("the pipeline declares no `push_constants` ranges at all").help_spelled(
+                        format!(
+                            "add `push_constants: [(stages: [{}], offset: {}, size: {})]`",
+                            stage_names(r.stages),
+                            r.offset,
+                            r.size
+                        ),
+                        format!(
+                            "add `push_constant [{}] offset {} size {};` to the pipeline",
+                            stage_names_dgc(r.stages),
+                            r.offset,
+                            r.size
+                        ),
+                    );
                 } else {
                     for (k, q) in ranges.iter().enumerate() {
                         f = f.related(
@@ -206,4 +221,19 @@ fn overlaps(layout: &CompiledLayout, with_range: &[(usize, PushConstantRange)], 
 
 fn stage_names(mask: u32) -> String {
     StageMask(mask).stages().map(|s| s.name()).collect::<Vec<_>>().join(", ")
+}
+
+/// The stages as the `.dgc` language writes them: `TessControl` is `tess_control`.
+fn stage_names_dgc(mask: u32) -> String {
+    let snake = |name: &str| {
+        let mut out = String::new();
+        for (i, c) in name.chars().enumerate() {
+            if c.is_ascii_uppercase() && i > 0 {
+                out.push('_');
+            }
+            out.push(c.to_ascii_lowercase());
+        }
+        out
+    };
+    StageMask(mask).stages().map(|s| snake(s.name())).collect::<Vec<_>>().join(", ")
 }

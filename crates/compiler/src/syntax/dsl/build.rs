@@ -208,6 +208,7 @@ impl<'s, 'd> Builder<'s, 'd> {
         let name = self.name(child(&pair, Rule::name));
         let (mut targets, mut ranges, mut layouts, mut kernels, mut shaders) =
             (Some(vec![]), Some(vec![]), Some(vec![]), Some(vec![]), Some(vec![]));
+        let mut lints = Some(vec![]);
         let mut seen = Seen::default();
         let (mut layout_count, mut kernel_count, mut shader_count) = (0, 0, 0);
         for item in pair.clone().into_inner() {
@@ -221,6 +222,14 @@ impl<'s, 'd> Builder<'s, 'd> {
                             .map(|p| self.name(Some(p)))
                             .collect();
                         targets = names.into_iter().collect();
+                    }
+                }
+                Rule::lints => {
+                    let keyword = child(&item, Rule::kw_lints).map_or(span(&item), |k| span(&k));
+                    if self.first(&mut seen, "lints", keyword, "the pipeline") {
+                        let read: Vec<_> =
+                            item.into_inner().filter(|p| p.as_rule() == Rule::lint).map(|p| self.lint(p)).collect();
+                        lints = read.into_iter().collect();
                     }
                 }
                 Rule::pc_range => push(&mut ranges, self.range(item)),
@@ -252,7 +261,7 @@ impl<'s, 'd> Builder<'s, 'd> {
                     &item,
                     "E0002",
                     "pipeline item",
-                    &["targets", "push_constant", "layout", "kernel", "shader"],
+                    &["targets", "lints", "push_constant", "layout", "kernel", "shader"],
                 ),
                 _ => {}
             }
@@ -267,11 +276,19 @@ impl<'s, 'd> Builder<'s, 'd> {
             name: name?,
             targets,
             targets_defaulted,
+            lints: lints?,
             push_constants: ranges?,
             layouts: layouts?,
             kernels: kernels?,
             shaders: shaders?,
         })
+    }
+
+    /// One `LEVEL CODE` of `lints`.
+    fn lint(&mut self, pair: Pair<Rule>) -> Option<crate::ast::Lint> {
+        let level = self.word(child(&pair, Rule::lint_level), &names::LINT_LEVELS, "E0008", "lint level");
+        let code = child(&pair, Rule::lint_code).map(|c| Spanned::new(c.as_str().to_string(), span(&c)));
+        Some(crate::ast::Lint { level: level?, code: code? })
     }
 
     pub fn unknown_item(&mut self, item: &Pair<Rule>, code: &'static str, what: &str, known: &[&str]) {

@@ -38,6 +38,15 @@ pub(crate) fn lines(p: &Pipeline, marks: &Marks) -> Lines {
         let at: Vec<Span> = p.targets.iter().map(|t| t.span).collect();
         o.line(1, format!("targets {};", targets.join(", ")), &at);
     }
+    if !p.lints.is_empty() {
+        if p.targets_defaulted {
+            section(&mut o);
+        }
+        let lints: Vec<String> =
+            p.lints.iter().map(|l| format!("{} {}", names::LINT_LEVELS.name(l.level.node, DSL), l.code.node)).collect();
+        let at: Vec<Span> = p.lints.iter().flat_map(|l| [l.level.span, l.code.span]).collect();
+        o.line(1, format!("lints {};", lints.join(", ")), &at);
+    }
     if !p.push_constants.is_empty() {
         section(&mut o);
         for range in &p.push_constants {

@@ -30,6 +30,15 @@ pub(crate) fn lines(p: &Pipeline, marks: &Marks) -> Lines {
         let at: Vec<Span> = p.targets.iter().map(|t| t.span).collect();
         o.line(1, format!("targets: [{}],", targets.join(", ")), &at);
     }
+    if !p.lints.is_empty() {
+        let lints: Vec<String> = p
+            .lints
+            .iter()
+            .map(|l| format!("{}({})", names::LINT_LEVELS.name(l.level.node, RON), quote(&l.code)))
+            .collect();
+        let at: Vec<Span> = p.lints.iter().flat_map(|l| [l.level.span, l.code.span]).collect();
+        o.line(1, format!("lints: [{}],", lints.join(", ")), &at);
+    }
     let list = |o: &mut Lines, key: &str, list: List, empty: bool| {
         let (open, close) =
             (marks.get(Of::Pipeline, Part::ListOpen(list)), marks.get(Of::Pipeline, Part::ListClose(list)));

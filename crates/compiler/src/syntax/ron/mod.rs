@@ -24,7 +24,7 @@ use dgcc_core::span::Span;
 
 pub(crate) use reader::out_of_range;
 
-const PIPELINE: &[&str] = &["name", "targets", "push_constants", "layouts", "kernels", "shaders"];
+const PIPELINE: &[&str] = &["name", "targets", "lints", "push_constants", "layouts", "kernels", "shaders"];
 const RANGE: &[&str] = &["stages", "offset", "size"];
 const LAYOUT: &[&str] = &["name", "stages", "flags", "max_sequences", "glsl_layout", "stride", "align", "tokens"];
 const KERNEL: &[&str] = &["name", "source", "local_size", "subgroup", "writes"];
@@ -81,6 +81,10 @@ impl<'s> Ron<'s, '_> {
             Some(raw) => self.targets(raw),
             None => Some(Vec::new()),
         };
+        let lints = match f.get("lints") {
+            Some(raw) => self.lints(raw),
+            None => Some(Vec::new()),
+        };
         let lists = [
             ("push_constants", List::Ranges),
             ("layouts", List::Layouts),
@@ -124,6 +128,7 @@ impl<'s> Ron<'s, '_> {
             name: name?,
             targets,
             targets_defaulted,
+            lints: lints?,
             push_constants: push_constants?,
             layouts: layouts?,
             kernels: kernels?,

@@ -6,7 +6,7 @@
 //! parameter is reported against the token's variant name.
 
 use super::fields::Fields;
-use super::reader::{Body, Raw, Shape, Struct};
+use super::reader::{self, Body, Raw, Shape, Struct};
 use super::Ron;
 use crate::ast::{
     ExecutionSetKind, Field, FieldType, GlslLayout, LayoutFlag, PushData, PushSpace, Spanned, StageList, SubgroupReq,
@@ -96,6 +96,41 @@ impl<'s> Ron<'s, '_> {
         if let (Some(alias), Some(last)) = (names::type_alias(found, RON), self.r.diags.last_mut()) {
             if !last.notes.iter().any(|n| n.starts_with("help:")) {
                 last.notes.insert(0, format!("help: did you mean `{alias}`?"));
+            }
+        }
+    }
+
+    /// The pipeline's `lints: [Allow("W0005"), Deny("W0011")]`.
+    pub(super) fn lints(&mut self, raw: Raw<'s>) -> Option<Vec<crate::ast::Lint>> {
+        let items = self.r.list(raw, "a list of lint levels `[Allow(\"W0005\"), …]`")?;
+        let lints: Vec<_> = items.into_iter().map(|item| self.lint(item)).collect();
+        lints.into_iter().collect()
+    }
+
+    fn lint(&mut self, raw: Raw<'s>) -> Option<crate::ast::Lint> {
+        let expected = "a lint level `Allow(\"CODE\")`, `Warn(\"CODE\")` or `Deny(\"CODE\")`";
+        let v = self.r.variant(raw, expected, |n| {
+            if names::LINT_LEVELS.parse(n, RON).is_some() {
+                Shape::Tuple
+            } else {
+                Shape::Unknown
+            }
+        })?;
+        let Some(level) = names::LINT_LEVELS.parse(v.name, RON) else {
+            self.unknown_name("E0008", "lint level", v.name, v.name_span, names::LINT_LEVELS.names(RON));
+            return None;
+        };
+        match v.body {
+            Body::Tuple(items) if items.len() == 1 => {
+                let code = self.r.string(items[0])?;
+                Some(crate::ast::Lint { level: Spanned::new(level, v.name_span), code })
+            }
+            _ => {
+                self.r.report(
+                    Diagnostic::new("E0009", format!("expected {expected}, found `{}`", reader::snippet(raw.text)))
+                        .primary(raw.span, "one code in quotes"),
+                );
+                None
             }
         }
     }

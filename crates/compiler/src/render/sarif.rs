@@ -1,0 +1,171 @@
+//! `--message-format sarif`: one SARIF 2.1.0 log for every file checked.
+//!
+//! Why: code-scanning services (GitHub code scanning, Azure DevOps, SonarQube) take SARIF and
+//! show each result at its file and line in a review; the rule registry becomes the log's
+//! `rules`, so a result links to its explanation and VUID. The log is built from the same data
+//! as the other renderers: [`results`] per file as it is checked, [`log`] once at the end. A
+//! diagnostic's fixes (`diag::Suggestion`) become the result's `fixes`.
+
+use super::{line_col, SourceFile};
+use dgcc_core::diag::{Diagnostic, Label, Severity};
+use serde_json::{json, Value};
+
+/// The SARIF 2.1.0 schema the log declares.
+pub const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
+
+/// The results of one file's diagnostics. Paths are given as the command line named them
+/// (relative to where dgcc ran, `uriBaseId` `%SRCROOT%`).
+pub fn results(file: &SourceFile, diags: &[Diagnostic]) -> Vec<Value> {
+    diags.iter().map(|d| result(file, d)).collect()
+}
+
+fn result(file: &SourceFile, d: &Diagnostic) -> Value {
+    let level = match d.severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Note => "note",
+    };
+    let mut text = d.message.clone();
+    for n in d.notes_for(super::is_dgc(file)) {
+        text.push('\n');
+        text.push_str(n);
+    }
+    let primary = d.primary_label();
+    let locations: Vec<Value> = primary.map(|l| location(file, l, None)).into_iter().collect();
+    let related: Vec<Value> =
+        d.labels.iter().filter(|l| !l.primary).enumerate().map(|(i, l)| location(file, l, Some(i))).collect();
+    let mut r = json!({
+        "ruleId": d.code,
+        "level": level,
+        "message": { "text": text },
+        "locations": locations,
+    });
+    if let Some(i) = dgcc_core::rules::all().iter().position(|r| r.code == d.code) {
+        r["ruleIndex"] = json!(i);
+    }
+    if !related.is_empty() {
+        r["relatedLocations"] = json!(related);
+    }
+    let dgc = super::is_dgc(file);
+    let fixes: Vec<Value> = d
+        .suggestions()
+        .iter()
+        .map(|s| {
+            let at = location(file, &Label { span: s.span, message: String::new(), primary: true, file: None }, None);
+            let help = d
+                .notes
+                .iter()
+                .zip(d.notes_for(dgc))
+                .find(|(ron, _)| **ron == s.help)
+                .map_or(s.help.as_str(), |(_, n)| n);
+            json!({
+                "description": { "text": help.strip_prefix("help: ").unwrap_or(help) },
+                "artifactChanges": [{
+                    "artifactLocation": at["physicalLocation"]["artifactLocation"],
+                    "replacements": [{
+                        "deletedRegion": at["physicalLocation"]["region"],
+                        "insertedContent": { "text": s.replacement },
+                    }],
+                }],
+            })
+        })
+        .collect();
+    if !fixes.is_empty() {
+        r["fixes"] = json!(fixes);
+    }
+    let mut props = serde_json::Map::new();
+    if let Some(t) = &d.target {
+        props.insert("target".into(), json!(t));
+    }
+    if let Some(v) = d.vuid() {
+        props.insert("vuid".into(), json!(v));
+    }
+    if !props.is_empty() {
+        r["properties"] = Value::Object(props);
+    }
+    r
+}
+
+fn location(file: &SourceFile, l: &Label, id: Option<usize>) -> Value {
+    let (name, text) = match &l.file {
+        Some(other) => (other.name.as_str(), other.text.as_str()),
+        None => (file.name, file.text),
+    };
+    let start = l.span.start.min(text.len());
+    let end = l.span.end.clamp(start, text.len());
+    let (sl, sc) = line_col(text, start);
+    let (el, ec) = line_col(text, end);
+    let mut v = json!({
+        "physicalLocation": {
+            "artifactLocation": { "uri": uri(name), "uriBaseId": "%SRCROOT%" },
+            "region": { "startLine": sl, "startColumn": sc, "endLine": el, "endColumn": ec },
+        },
+    });
+    if let Some(i) = id {
+        v["id"] = json!(i);
+        if !l.message.is_empty() {
+            v["message"] = json!({ "text": l.message });
+        }
+    }
+    v
+}
+
+/// A relative path as a URI reference: `/` separators, no `./`, spaces and `%` escaped.
+fn uri(path: &str) -> String {
+    let p = path.replace('\\', "/");
+    let p = p.strip_prefix("./").unwrap_or(&p);
+    let mut out = String::with_capacity(p.len());
+    for c in p.chars() {
+        match c {
+            ' ' => out.push_str("%20"),
+            '%' => out.push_str("%25"),
+            '#' => out.push_str("%23"),
+            '?' => out.push_str("%3F"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// The whole log: the tool with every rule of the registry, and the results.
+pub fn log(results: Vec<Value>) -> String {
+    let rules: Vec<Value> = dgcc_core::rules::all()
+        .into_iter()
+        .map(|r| {
+            let level = match r.severity {
+                Severity::Error => "error",
+                Severity::Warning => "warning",
+                Severity::Note => "note",
+            };
+            let mut v = json!({
+                "id": r.code,
+                "shortDescription": { "text": r.title },
+                "fullDescription": { "text": r.explanation },
+                "help": { "text": format!("dgcc explain {}", r.code), "markdown": r.explanation },
+                "defaultConfiguration": { "level": level },
+            });
+            if let Some(vuid) = r.vuid {
+                v["properties"] = json!({ "vuid": vuid });
+            }
+            v
+        })
+        .collect();
+    let log = json!({
+        "$schema": SCHEMA,
+        "version": "2.1.0",
+        "runs": [{
+            "tool": { "driver": {
+                "name": "dgcc",
+                "version": env!("CARGO_PKG_VERSION"),
+                "semanticVersion": env!("CARGO_PKG_VERSION"),
+                "rules": rules,
+            }},
+            "originalUriBaseIds": { "%SRCROOT%": { "description": { "text": "the folder dgcc ran in" } } },
+            "columnKind": "unicodeCodePoints",
+            "results": results,
+        }],
+    });
+    let mut s = serde_json::to_string_pretty(&log).unwrap_or_default();
+    s.push('\n');
+    s
+}
