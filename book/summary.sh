@@ -43,6 +43,7 @@ CHAPTERS
     "h200-materials-counts.md|H200 materials: 1, 4 and 16 pipelines"
     "h200-materials-frustum.md|H200 materials with frustum culling"
     "h200-materials-repeat.md|H200 materials: the 100k rows twice in one run"
+    "h200-shader-objects.md|H200 materials through shader objects"
   )
   for page in measured/*.md; do
     found=0
