@@ -44,6 +44,7 @@ CHAPTERS
     "h200-materials-frustum.md|H200 materials with frustum culling"
     "h200-materials-repeat.md|H200 materials: the 100k rows twice in one run"
     "h200-shader-objects.md|H200 materials through shader objects"
+    "h200-materials-sorted-repeat.md|H200 materials: sorted rows twice, explicit preprocessing"
   )
   for page in measured/*.md; do
     found=0
