@@ -550,7 +550,7 @@ fn a_shader_object_execution_set_runs_each_sequences_shader_and_takes_updates() 
     let data: Vec<u32> = records.iter().flatten().copied().collect();
     rig.stream.write(0, as_bytes(&data)).unwrap();
     let stream = rig.stream(3, None);
-    let bound = set.bound().unwrap();
+    let bound = Bound::for_set(&set).unwrap();
     // SAFETY: the set was made for `l` with these shaders.
     let mut exec = unsafe { Execution::new(&dev, &l, bound, 3, 0, 64 << 20) }.unwrap();
     let run = |rig: &mut Rig| {

@@ -256,16 +256,6 @@ impl ExecutionSet {
         self.max_entries
     }
 
-    /// What an `Execution` of the set's layout binds before each execute: the set and its
-    /// initial pipeline or shaders.
-    pub fn bound(&self) -> Result<super::execute::Bound> {
-        use super::execute::{Bound, BoundShaders};
-        Ok(match &self.initial {
-            SetEntries::Pipelines(p) => Bound::ExecutionSet(self.handle, *p),
-            SetEntries::ShaderObjects(shaders) => Bound::ShaderSet(self.handle, BoundShaders::new(shaders)?),
-        })
-    }
-
     /// Destroy the set. A second call does nothing.
     ///
     /// # Safety

@@ -19,7 +19,7 @@
 //! validator handed to it; `destroy` (unsafe: no pending work may use them) frees them all,
 //! and dropping it without `destroy` leaks them.
 
-use super::dgc::{DgcDevice, DgcLayout};
+use super::dgc::{DgcDevice, DgcLayout, SetEntries};
 use super::error::{Result, RuntimeError};
 use super::ext_dgc::{self as x, bits};
 use super::memory::{Buffer, Location};
@@ -78,6 +78,15 @@ impl BoundShaders {
 }
 
 impl Bound {
+    /// What an `Execution` of `set`'s layout binds before each execute: the set and its initial
+    /// pipeline or shaders.
+    pub fn for_set(set: &super::dgc::ExecutionSet) -> Result<Bound> {
+        Ok(match &set.initial {
+            SetEntries::Pipelines(p) => Bound::ExecutionSet(set.handle, *p),
+            SetEntries::ShaderObjects(shaders) => Bound::ShaderSet(set.handle, BoundShaders::new(shaders)?),
+        })
+    }
+
     /// Bind what the sequences run with.
     ///
     /// # Safety

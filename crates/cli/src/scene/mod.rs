@@ -453,8 +453,16 @@ fn run_checked(
             needed_for: "object ids in firstInstance (--object-id instance)".into(),
         });
     }
-    // SAFETY: the context's physical device, of its live instance.
-    let live = unsafe { probe_physical(&ctx.instance, ctx.physical) }.profile;
+    // The extension on this context, made once for the run (it reads the live device's profile).
+    let dgc = match options.mode {
+        Mode::Dgc => Some(DgcDevice::from_context(ctx)?),
+        _ => None,
+    };
+    let live = match &dgc {
+        Some(dev) => dev.profile().clone(),
+        // SAFETY: the context's physical device, of its live instance.
+        None => unsafe { probe_physical(&ctx.instance, ctx.physical) }.profile,
+    };
     let local_size = kernel.map_or(64, |k| k.local_size[0]);
     let max_local = ctx.properties.limits.max_compute_work_group_size[0]
         .min(ctx.properties.limits.max_compute_work_group_invocations);
@@ -478,7 +486,7 @@ fn run_checked(
         Some(k) => compat::subgroup_pin(Some(k), &live, pyramid::WORKGROUP, &ctx.caps),
         None => (None, Some(format!("the description declares no kernel `{PYRAMID_KERNEL}`"))),
     };
-    let (material_draw, material_note) = material_plan(ctx, manifest, layout, options)?;
+    let (material_draw, material_note) = material_plan(ctx, dgc.as_ref(), manifest, layout, options)?;
     let meshes = world::meshes();
     let mut objects = world::objects(options.scene, options.objects, options.seed);
     world::assign_materials(&mut objects, options.materials);
@@ -516,7 +524,16 @@ fn run_checked(
     let mut g = gpu::SceneGpu::new(ctx, &setup)?;
     let g_object_id = g.object_id;
     let mut stream_validation = vec![];
-    let run = FrameRun { manifest, layout, options, objects: &objects, meshes: &meshes, chunk_slots, material_draw };
+    let run = FrameRun {
+        manifest,
+        layout,
+        options,
+        objects: &objects,
+        meshes: &meshes,
+        chunk_slots,
+        material_draw,
+        dgc: dgc.as_ref(),
+    };
     let result = run_frames(ctx, &mut g, &run, &mut stream_validation);
     // SAFETY: run_frames waits for every submission; nothing is pending.
     unsafe {
@@ -582,11 +599,14 @@ struct FrameRun<'a> {
     /// Chunks per pass the query pool has timestamp slots for.
     chunk_slots: u32,
     material_draw: MaterialDraw,
+    /// The extension on the run's context (dgc mode).
+    dgc: Option<&'a DgcDevice>,
 }
 
 /// How this run draws its materials, and a note where the device decided it.
 fn material_plan(
     ctx: &GpuContext,
+    dgc: Option<&DgcDevice>,
     manifest: &Manifest,
     layout: &dgcc::ir::CompiledLayout,
     options: &RunOptions,
@@ -617,7 +637,7 @@ fn material_plan(
             needed_for: "--bind shader-objects".into(),
         });
     }
-    let dev = DgcDevice::from_context(ctx)?;
+    let dev = dgc.ok_or_else(|| RuntimeError::Invalid("dgc mode without the extension on its context".into()))?;
     let unbindable = dev.execution_set_unbindable(layout, &manifest.push_constants);
     let set = if options.sort_materials { MaterialDraw::SortedSet } else { MaterialDraw::Set };
     match (options.dgc_materials, unbindable) {
@@ -694,7 +714,7 @@ fn run_frames(
     run: &FrameRun<'_>,
     stream_validation: &mut Vec<StreamReport>,
 ) -> Result<FramesOut> {
-    let FrameRun { manifest, layout, options, objects, meshes, chunk_slots, material_draw } = *run;
+    let FrameRun { manifest, layout, options, objects, meshes, chunk_slots, material_draw, dgc } = *run;
     let use_set = matches!(material_draw, MaterialDraw::Set | MaterialDraw::SortedSet);
     let binned_dgc = options.mode == Mode::Dgc && material_draw == MaterialDraw::Binned;
     let sorts = matches!(material_draw, MaterialDraw::SortedSet | MaterialDraw::Binned);
@@ -704,7 +724,8 @@ fn run_frames(
     let mut fallback = None;
     match options.mode {
         Mode::Dgc => {
-            let dev = DgcDevice::from_context(ctx)?;
+            let dev =
+                dgc.ok_or_else(|| RuntimeError::Invalid("dgc mode without the extension on its context".into()))?;
             let mut layout = layout.clone();
             layout.flags = layout_flags(layout.flags, options);
             if options.bind_index_buffer {
@@ -765,7 +786,7 @@ fn run_frames(
                     Err(e) => {
                         let mut l = l;
                         // SAFETY: no work has used the layout.
-                        unsafe { l.destroy(&dev) };
+                        unsafe { l.destroy(dev) };
                         return Err(e);
                     }
                 }
@@ -773,7 +794,7 @@ fn run_frames(
             // What each execution of a pass is bound to, and how many records it reads: the set,
             // or one pipeline per material region (binned), or the one pipeline.
             let bounds: Vec<(Bound, u32)> = match &set {
-                Some(s) => vec![(s.bound()?, options.objects)],
+                Some(s) => vec![(Bound::for_set(s)?, options.objects)],
                 None if binned_dgc => {
                     g.draws.iter().zip(&g.material_counts).map(|(&p, &n)| (Bound::Pipeline(p), n.max(1))).collect()
                 }
@@ -791,7 +812,7 @@ fn run_frames(
                     // An execution set's executes are never chunked (`Execution::new` says why): the
                     // whole stream's preprocess memory, whatever the budget.
                     let budget = if set.is_some() { u64::MAX } else { options.preprocess_budget };
-                    match unsafe { Execution::new(&dev, &l, bound, n, 0, budget) } {
+                    match unsafe { Execution::new(dev, &l, bound, n, 0, budget) } {
                         Ok(e) => pass.push(e),
                         Err(e) => {
                             failed = Some(e);
@@ -807,12 +828,12 @@ fn run_frames(
                 // SAFETY: no work has used the layout, the set or the executions yet.
                 unsafe {
                     for mut x in execs.into_iter().flatten() {
-                        x.destroy(&dev);
+                        x.destroy(dev);
                     }
                     if let Some(mut s) = set {
-                        s.destroy(&dev);
+                        s.destroy(dev);
                     }
-                    l.destroy(&dev);
+                    l.destroy(dev);
                 }
                 return Err(e);
             }
@@ -1026,12 +1047,12 @@ fn run_frames(
         unsafe {
             let _ = ctx.device.device_wait_idle();
             for mut e in execs.into_iter().flatten() {
-                e.destroy(&dev);
+                e.destroy(dev);
             }
             if let Some(mut s) = set {
-                s.destroy(&dev);
+                s.destroy(dev);
             }
-            l.destroy(&dev);
+            l.destroy(dev);
         }
     }
     result

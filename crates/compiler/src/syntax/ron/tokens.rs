@@ -209,12 +209,9 @@ impl<'s> Ron<'s, '_> {
                 });
                 let stages = f.required(&mut self.r, "stages").and_then(|v| self.stages(v));
                 let max_entries = number(self, "max_entries");
+                // Read after the others, so that their errors are reported too.
                 let fallback = match f.get("fallback") {
-                    Some(v) => Some(self.enum_name(v, &names::SET_FALLBACKS, "E0008", "execution set fallback")),
-                    None => None,
-                };
-                let fallback = match fallback {
-                    Some(parsed) => Some(parsed?),
+                    Some(v) => Some(self.enum_name(v, &names::SET_FALLBACKS, "E0008", "execution set fallback")?),
                     None => None,
                 };
                 Some(TokenKind::ExecutionSet { kind: set_kind?, stages: stages?, max_entries: max_entries?, fallback })
