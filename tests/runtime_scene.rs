@@ -57,6 +57,28 @@ fn the_three_modes_agree_pixel_for_pixel_and_with_the_reference_culling() {
 }
 
 #[test]
+fn the_cubes_scene_draws_every_cube_and_the_same_pixels_in_each_mode() {
+    if common::gpu("the_cubes_scene_draws_every_cube_and_the_same_pixels_in_each_mode").is_none() {
+        return;
+    }
+    let cubes = |mode| RunOptions {
+        scene: world::SceneKind::Cubes,
+        culling: dgcc_cli::scene::Culling::None,
+        frames: 2,
+        ..options(mode, 2500)
+    };
+    let reports: Vec<RunReport> = [Mode::Dgc, Mode::Mdi, Mode::Cpu].into_iter().map(|m| run_ok(&cubes(m))).collect();
+    for r in &reports {
+        assert!(r.frames.iter().all(|f| f.draws == 2500), "{}: every cube is drawn", r.mode.name());
+    }
+    let background = &reports[2].image.rgba[..4];
+    let drawn = reports[2].image.rgba.chunks(4).filter(|px| px != &background).count();
+    assert!(drawn > 256 * 256 / 4, "the grid fills the view: {drawn} pixels");
+    assert!(reports[0].image == reports[2].image, "dgc and cpu images differ");
+    assert!(reports[1].image == reports[2].image, "mdi and cpu images differ");
+}
+
+#[test]
 fn a_preprocess_budget_smaller_than_the_stream_runs_in_chunks_and_draws_the_same() {
     if common::gpu("a_preprocess_budget_smaller_than_the_stream_runs_in_chunks_and_draws_the_same").is_none() {
         return;

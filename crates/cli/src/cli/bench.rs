@@ -33,9 +33,10 @@ pub struct BenchArgs {
     /// 1,4,16 --modes cpu,cpu-sorted,mdi,dgc,dgc-sorted,dgc-binned,dgc-objects.
     #[arg(long, value_delimiter = ',', default_value = "1")]
     pub materials: Vec<u32>,
-    /// The scene: city (occlusion matters, the camera walks the streets) or field (spheres on
-    /// a plane under a fixed camera, the throughput scene).
-    #[arg(long, default_value = "city", value_parser = ["city", "field"])]
+    /// The scene: city (occlusion matters, the camera walks the streets), field (spheres on a
+    /// plane under a fixed camera, the throughput scene) or cubes (plain 12-triangle cubes on a
+    /// grid, all in view: the per-draw cost of the front end; use --culling none).
+    #[arg(long, default_value = "city", value_parser = ["city", "field", "cubes"])]
     pub scene: String,
     /// The city's camera cuts to another street every N frames (0: never).
     #[arg(long, default_value_t = 50)]

@@ -33,6 +33,7 @@ impl CullingArg {
 pub enum SceneArg {
     City,
     Field,
+    Cubes,
 }
 
 impl SceneArg {
@@ -40,6 +41,7 @@ impl SceneArg {
         match self {
             SceneArg::City => SceneKind::City,
             SceneArg::Field => SceneKind::Field,
+            SceneArg::Cubes => SceneKind::Cubes,
         }
     }
 }
@@ -83,7 +85,8 @@ pub struct RunArgs {
     #[arg(long, value_enum, default_value_t = CullingArg::Frustum)]
     pub culling: CullingArg,
     /// city: buildings, trees, rocks and barrels, the camera walking the streets (occlusion
-    /// matters); field: spheres on a plane under a fixed camera (dgcc 0.1's scene).
+    /// matters); field: spheres on a plane under a fixed camera (dgcc 0.1's scene); cubes:
+    /// plain 12-triangle cubes on a grid, every one in view (the per-draw cost of the front end).
     #[arg(long, value_enum, default_value_t = SceneArg::City)]
     pub scene: SceneArg,
     /// The city's camera cuts to another street every N frames (0: never).

@@ -487,7 +487,7 @@ fn run_checked(
         None => (None, Some(format!("the description declares no kernel `{PYRAMID_KERNEL}`"))),
     };
     let (material_draw, material_note) = material_plan(ctx, dgc.as_ref(), manifest, layout, options)?;
-    let meshes = world::meshes();
+    let meshes = world::meshes_for(options.scene);
     let mut objects = world::objects(options.scene, options.objects, options.seed);
     world::assign_materials(&mut objects, options.materials);
     let sorting = material_draw.sorting();

@@ -86,6 +86,10 @@ pub enum SceneKind {
     #[default]
     City,
     Field,
+    /// Plain cubes (12 triangles each) on a grid facing a fixed camera, every one in view: the
+    /// per-draw cost of the front end with almost no vertex or pixel work (issue 14's reference
+    /// workload).
+    Cubes,
 }
 
 impl SceneKind {
@@ -93,10 +97,11 @@ impl SceneKind {
         match self {
             SceneKind::City => "city",
             SceneKind::Field => "field",
+            SceneKind::Cubes => "cubes",
         }
     }
     pub fn from_name(s: &str) -> Option<SceneKind> {
-        [SceneKind::City, SceneKind::Field].into_iter().find(|k| k.name() == s)
+        [SceneKind::City, SceneKind::Field, SceneKind::Cubes].into_iter().find(|k| k.name() == s)
     }
 }
 
@@ -173,7 +178,27 @@ pub fn objects(scene: SceneKind, count: u32, seed: u64) -> Vec<Object> {
     match scene {
         SceneKind::City => city(count, seed),
         SceneKind::Field => field(count, seed),
+        SceneKind::Cubes => cubes(count),
     }
+}
+
+/// Cubes per side of the cubes scene's square grid.
+pub fn cubes_side(count: u32) -> u32 {
+    (count as f64).sqrt().ceil().max(1.0) as u32
+}
+
+/// `count` cubes of half extent 0.8 on a square grid of pitch 2 in the plane z = 0, row by row:
+/// each in its own cell, so no two overlap and the pictures compare exactly.
+fn cubes(count: u32) -> Vec<Object> {
+    let side = cubes_side(count);
+    let origin = -(side as f32 - 1.0);
+    (0..count)
+        .map(|i| {
+            let (col, row) = (i % side, i / side);
+            let c = [origin + 2.0 * col as f32, origin + 2.0 * row as f32, 0.0];
+            object(KIND_BOX, i % 8, c, [0.8; 3])
+        })
+        .collect()
 }
 
 /// `count` spheres in a 200 × 9 × 200 field around the origin.
@@ -300,6 +325,19 @@ impl CameraPath {
         }
         match self.scene {
             SceneKind::Field => Camera::default(),
+            SceneKind::Cubes => {
+                // Straight at the grid, far enough back that all of it fits the 60° view.
+                let half = cubes_side(self.objects) as f32;
+                let distance = 1.1 * half / (30.0f32.to_radians().tan()) + 2.0;
+                Camera {
+                    eye: [0.0, 0.0, distance],
+                    target: [0.0, 0.0, 0.0],
+                    fov_y_degrees: 60.0,
+                    near: 0.5,
+                    far: distance + 10.0,
+                    lod_distances: [distance * 2.0, distance * 4.0],
+                }
+            }
             SceneKind::City => {
                 let (segment, t) = match self.cut_every {
                     0 => (0, f),
@@ -348,6 +386,8 @@ pub struct Meshes {
     pub sphere_vertices: u32,
     pub indices: Vec<u32>,
     pub lods: [Lod; 3 * MESH_KINDS],
+    /// The plain cube (6 quads, 36 indices), which the cubes scene draws at every level.
+    pub plain_cube: Lod,
 }
 
 struct Builder {
@@ -503,10 +543,26 @@ pub fn meshes() -> Meshes {
             };
         }
     }
+    b.base = b.positions.len() as u32;
+    let first_index = b.indices.len() as u32;
+    cube(&mut b, 1);
+    let plain_cube =
+        Lod { first_index, index_count: b.indices.len() as u32 - first_index, vertex_offset: b.base as i32, pad: 0 };
     let normal_offset = b.positions.len() as u32;
     let mut vertices = b.positions;
     vertices.extend(b.normals);
-    Meshes { vertices, normal_offset, sphere_vertices, indices: b.indices, lods }
+    Meshes { vertices, normal_offset, sphere_vertices, indices: b.indices, lods, plain_cube }
+}
+
+/// The meshes a scene draws: the cubes scene's boxes are the plain cube at every level.
+pub fn meshes_for(scene: SceneKind) -> Meshes {
+    let mut m = meshes();
+    if scene == SceneKind::Cubes {
+        for lod in 0..3 {
+            m.lods[KIND_BOX as usize * 3 + lod] = m.plain_cube;
+        }
+    }
+    m
 }
 
 type Mat4 = [f32; 16];
@@ -782,5 +838,19 @@ mod tests {
         }
         assert_eq!((0..8).filter(|&f| path.is_cut(f)).collect::<Vec<_>>(), vec![0, 4]);
         assert_ne!(path.camera(3).eye, path.camera(4).eye);
+    }
+
+    #[test]
+    fn the_cubes_scene_is_every_cube_in_view_drawn_with_36_indices() {
+        for count in [1, 1000, 10_000, 1_000_000] {
+            let objs = objects(SceneKind::Cubes, count, 1);
+            assert_eq!(objs.len(), count as usize);
+            let path = CameraPath { scene: SceneKind::Cubes, objects: count, cut_every: 50, fixed: None };
+            let m = meshes_for(SceneKind::Cubes);
+            let f = frame(&path.camera(3), 256, 256, &m.lods);
+            assert!(objs.iter().all(|o| in_frustum(&f, o)), "{count} cubes: one is out of view");
+            assert!(!path.is_cut(3), "the cubes' camera never cuts");
+            assert!(objs.iter().all(|o| m.lods[lod_index(&f, o)].index_count == 36));
+        }
     }
 }
