@@ -209,13 +209,15 @@ fn load_elem(buf: &str, addr: &str, m: &Member) -> String {
     }
 }
 
-/// Store member `m` (its value is `value`) of the record at byte address `base`.
+/// Store member `m` (its value is `value`) of the record at byte address `base`. Arrays are
+/// unrolled, one element at its own offset: HLSL's `for` variables leak into the enclosing
+/// scope, and every address is then a constant the reader can check against the manifest.
 fn store_member(o: &mut String, indent: &str, buf: &str, base: &str, m: &Member, value: &str) {
     if m.array() > 0 {
-        out!(o, "{indent}for (uint dgcc_k = 0u; dgcc_k < {}u; ++dgcc_k) {{", m.array());
-        let addr = format!("{base} + {}u + {}u * dgcc_k", m.offset(), elem_stride(m));
-        store_elem(o, &format!("{indent}    "), buf, &addr, m, &format!("{value}[dgcc_k]"));
-        out!(o, "{indent}}}");
+        for k in 0..m.array() {
+            let addr = format!("{base} + {}u", m.offset() + k * elem_stride(m));
+            store_elem(o, indent, buf, &addr, m, &format!("{value}[{k}]"));
+        }
     } else {
         store_elem(o, indent, buf, &format!("{base} + {}u", m.offset()), m, value);
     }
@@ -226,10 +228,12 @@ fn store_member(o: &mut String, indent: &str, buf: &str, base: &str, m: &Member,
 fn load_member(o: &mut String, indent: &str, buf: &str, base: &str, m: &Member, target: &str, xyz: bool) {
     let sw = if xyz && m.padded_elem { ".xyz" } else { "" };
     if m.array() > 0 {
-        out!(o, "{indent}for (uint dgcc_k = 0u; dgcc_k < {}u; ++dgcc_k) {{", m.array());
-        let addr = format!("{base} + {}u + {}u * dgcc_k", m.offset(), elem_stride(m));
-        out!(o, "{indent}    {target}[dgcc_k] = ({}){sw};", load_elem(buf, &addr, m));
-        out!(o, "{indent}}}");
+        for k in 0..m.array() {
+            let addr = format!("{base} + {}u", m.offset() + k * elem_stride(m));
+            let e = load_elem(buf, &addr, m);
+            let e = if sw.is_empty() { e } else { format!("({e}){sw}") };
+            out!(o, "{indent}{target}[{k}] = {e};");
+        }
     } else {
         out!(o, "{indent}{target} = {};", load_elem(buf, &format!("{base} + {}u", m.offset()), m));
     }
@@ -448,9 +452,9 @@ fn readers(o: &mut String, l: &Layout, fallback: bool, d: Dialect) {
             for &i in &t.members {
                 let m = &l.members[i];
                 if m.padded_elem {
-                    out!(o, "{indent}for (uint dgcc_k = 0u; dgcc_k < {}u; ++dgcc_k) {{", m.array());
-                    out!(o, "{indent}    v.{n}[dgcc_k] = {s}_push.{n}[dgcc_k].xyz;", n = m.name);
-                    out!(o, "{indent}}}");
+                    for k in 0..m.array() {
+                        out!(o, "{indent}v.{n}[{k}] = {s}_push.{n}[{k}].xyz;", n = m.name);
+                    }
                 } else {
                     out!(o, "{indent}v.{n} = {s}_push.{n};", n = m.name);
                 }

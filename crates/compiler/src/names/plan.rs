@@ -465,9 +465,8 @@ fn hlsl_layout(p: &mut Plan, lang: Lang, li: usize, l: &CompiledLayout) {
                 p.add(lang, &scope, prm.clone(), Owner::Member(li, i), false);
             }
             p.add(lang, &scope, sequence_param(params.iter().map(String::as_str)), owner.clone(), false);
-            // The body names the stream, the stride and its loop counter, which a parameter
-            // must not hide.
-            for body in [format!("{s}_stream"), format!("{u}_STRIDE"), "dgcc_k".to_string()] {
+            // The body names the stream and the stride, which a parameter must not hide.
+            for body in [format!("{s}_stream"), format!("{u}_STRIDE")] {
                 p.add(lang, &scope, body, own(), false);
             }
         }
