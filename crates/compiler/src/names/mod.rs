@@ -161,7 +161,11 @@ pub fn identifier_problem(name: &str) -> Option<(&'static str, String)> {
     }
     let langs = reserved_in(name);
     if !langs.is_empty() {
-        return Some(("E0706", format!("it is a reserved word in {}", langs.join(" and "))));
+        let list = match langs.split_last() {
+            Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+            _ => langs.join(""),
+        };
+        return Some(("E0706", format!("it is a reserved word in {list}")));
     }
     if name.starts_with("gl_") {
         return Some(("E0706", "GLSL reserves names starting with `gl_`".into()));
@@ -404,7 +408,7 @@ mod tests {
         }
         assert_eq!(
             identifier_problem("main").map(|p| p.1),
-            Some("it is a reserved word in GLSL and HLSL and Slang".to_string())
+            Some("it is a reserved word in GLSL, HLSL and Slang".to_string())
         );
     }
 
