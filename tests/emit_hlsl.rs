@@ -15,7 +15,8 @@
 //!
 //! The HLSL file is compiled with `-lang hlsl`; the run (3) uses slangpy's own session, which
 //! reads both. Without python3, slangpy or spirv-tools the test is a visible skip, and a failure
-//! under `CI` or `DGCC_REQUIRE_TOOLS=1` (`.ci/setup.sh` installs them).
+//! under `CI` or `DGCC_REQUIRE_TOOLS=1` (`.ci/setup.sh` installs them; the interpreter is
+//! `DGCC_PYTHON`, else `/opt/dgcc/slang/bin/python3` where setup put slangpy, else `python3`).
 
 #[path = "emit/load.rs"]
 mod load;
@@ -53,7 +54,15 @@ fn fixtures() -> Vec<(String, Manifest)> {
 
 /// `python3 tests/emit/slang.py`, if python3 and slangpy are there.
 fn slang_py(test: &str) -> Option<Command> {
-    let python = std::env::var("DGCC_PYTHON").unwrap_or_else(|_| "python3".into());
+    // `.ci/setup.sh` installs slangpy into its own virtual environment.
+    let venv = Path::new("/opt/dgcc/slang/bin/python3");
+    let python = std::env::var("DGCC_PYTHON").ok().unwrap_or_else(|| {
+        if venv.is_file() {
+            venv.display().to_string()
+        } else {
+            "python3".into()
+        }
+    });
     let script = Path::new(env!("DGCC_CHECKOUT")).join("tests/emit/slang.py");
     let ok = Command::new(&python).arg(&script).arg("check").output().is_ok_and(|o| o.status.success());
     if !ok {
@@ -412,7 +421,8 @@ fn check_push(dis: &str, l: &CompiledLayout, what: &str) {
     let s = struct_named(dis, &push).unwrap_or_else(|| panic!("{what}: no struct {push}"));
     let mut want = vec![];
     for (ti, t) in l.tokens.iter().enumerate() {
-        if !plan::reads_push(l, ti) && !(t.token_type.is_sequence_index() && t.push_constant.is_some()) {
+        let pushed = plan::reads_push(l, ti) || (t.token_type.is_sequence_index() && t.push_constant.is_some());
+        if !pushed {
             continue;
         }
         let base = t.push_constant.map(|r| r.offset).unwrap_or(0);

@@ -9,9 +9,9 @@
 //! lets through is printed exactly as written (the test `checked_names_are_never_renamed`
 //! holds them to it).
 //!
-//! The record struct of a layout is declared in Rust, C and GLSL, and the point of generating
-//! it is that the three agree. So a member is spelled the same way in all three, and a name
-//! that is reserved in *any* of them gets the same trailing `_` everywhere (rather than
+//! The record struct of a layout is declared in Rust, C, GLSL, HLSL and Slang, and the point of
+//! generating it is that they agree. So a member is spelled the same way in all of them, and a
+//! name that is reserved in *any* of them gets the same trailing `_` everywhere (rather than
 //! `r#type` in Rust and `type` elsewhere). Names are cased from the description's spelling:
 //! `SceneDraw`, `sceneDraw` and `scene_draw` all give `scene_draw` / `SceneDraw` /
 //! `SCENE_DRAW`. The check rejects names that are not identifiers; [`member`] still turns
