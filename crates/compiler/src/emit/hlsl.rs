@@ -25,7 +25,7 @@
 
 use super::model::{self, Layout, Member, Pipeline, Scalar};
 use super::EmitError;
-use dgcc_core::ir::Manifest;
+use dgcc_core::ir::{GlslLayout, Manifest};
 
 /// Which language the include is printed for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -385,6 +385,17 @@ fn readers(o: &mut String, l: &Layout, fallback: bool, d: Dialect) {
     out!(o, "#define {u}_PUSH_EXTRA");
     out!(o, "#endif");
     out!(o, "// The push constants the layout's tokens write under DGC, each at its push-constant offset.");
+    let unaligned: Vec<String> = l
+        .tokens
+        .iter()
+        .filter(|t| t.reads_push())
+        .flat_map(|t| t.members.iter().map(move |&i| (t, &l.members[i])))
+        .filter(|(t, m)| !push_offset(t, m).is_multiple_of(m.glsl_type().align(GlslLayout::Std430)))
+        .map(|(t, m)| format!("`{}` at {}", m.name, push_offset(t, m)))
+        .collect();
+    if !unaligned.is_empty() {
+        out!(o, "// Not at std430 offsets, so DXC needs -fvk-use-scalar-layout: {}.", unaligned.join(", "));
+    }
     out!(o, "struct {push_type} {{");
     let offset = |at: u32| d.attr(&format!("vk::offset({at})"));
     for t in l.tokens.iter().filter(|t| t.reads_push()) {

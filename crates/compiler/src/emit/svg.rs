@@ -148,7 +148,8 @@ fn layout_section(o: &mut String, l: &Layout, top: u32) -> u32 {
         }
     }
     // The stride: where the next record starts.
-    let (r, c) = ((stride - 1) / ROW_BYTES, (stride - 1) % ROW_BYTES + 1);
+    let last = stride.max(1) - 1;
+    let (r, c) = (last / ROW_BYTES, last % ROW_BYTES + 1);
     let (x, y) = (LEFT + c * CELL, grid_top + r * CELL);
     out!(o, r##"<line x1="{x}" y1="{}" x2="{x}" y2="{}" stroke="#d00000" stroke-width="3"/>"##, y - 4, y + CELL + 4);
     out!(

@@ -465,8 +465,10 @@ fn hlsl_layout(p: &mut Plan, lang: Lang, li: usize, l: &CompiledLayout) {
                 p.add(lang, &scope, prm.clone(), Owner::Member(li, i), false);
             }
             p.add(lang, &scope, sequence_param(params.iter().map(String::as_str)), owner.clone(), false);
-            // The body names the stream and the stride, which a parameter must not hide.
-            for body in [format!("{s}_stream"), format!("{u}_STRIDE")] {
+            // The body names the stream, the stride and the intrinsics that reinterpret a value
+            // as words, which a parameter must not hide.
+            let body = [format!("{s}_stream"), format!("{u}_STRIDE")];
+            for body in body.into_iter().chain(["asuint", "asint", "asfloat"].map(String::from)) {
                 p.add(lang, &scope, body, own(), false);
             }
         }
