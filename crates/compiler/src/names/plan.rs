@@ -467,9 +467,11 @@ fn hlsl_layout(p: &mut Plan, lang: Lang, li: usize, l: &CompiledLayout) {
             p.add(lang, &scope, sequence_param(params.iter().map(String::as_str)), owner.clone(), false);
             // The body names the stream, the stride and the intrinsics that reinterpret a value
             // as words, which a parameter must not hide.
-            let body = [format!("{s}_stream"), format!("{u}_STRIDE")];
-            for body in body.into_iter().chain(["asuint", "asint", "asfloat"].map(String::from)) {
+            for body in [format!("{s}_stream"), format!("{u}_STRIDE")] {
                 p.add(lang, &scope, body, own(), false);
+            }
+            for intrinsic in ["asuint", "asint", "asfloat"] {
+                p.add(lang, &scope, intrinsic.to_string(), Owner::Fixed, false);
             }
         }
         if reads_push(l, ti) {
