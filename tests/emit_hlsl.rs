@@ -52,26 +52,8 @@ fn fixtures() -> Vec<(String, Manifest)> {
     all
 }
 
-/// `python3 tests/emit/slang.py`, if python3 and slangpy are there.
 fn slang_py(test: &str) -> Option<Command> {
-    // `.ci/setup.sh` installs slangpy into its own virtual environment.
-    let venv = Path::new("/opt/dgcc/slang/bin/python3");
-    let python = std::env::var("DGCC_PYTHON").ok().unwrap_or_else(|| {
-        if venv.is_file() {
-            venv.display().to_string()
-        } else {
-            "python3".into()
-        }
-    });
-    let script = Path::new(env!("DGCC_CHECKOUT")).join("tests/emit/slang.py");
-    let ok = Command::new(&python).arg(&script).arg("check").output().is_ok_and(|o| o.status.success());
-    if !ok {
-        tools::missing("the Slang compiler (`pip install slangpy` for python3; set DGCC_PYTHON)", test);
-        return None;
-    }
-    let mut c = Command::new(python);
-    c.arg(script);
-    Some(c)
+    tools::slang(test)
 }
 
 #[derive(Clone, Copy, PartialEq)]
