@@ -7,7 +7,9 @@
 //!    spirv-val accepts; under `-fvk-use-scalar-layout` the struct's `Offset` decorations and
 //!    the buffer's `ArrayStride` are the manifest's offsets and stride, and the push-constant
 //!    struct's offsets are where the tokens push their data.
-//! 2. With `<L>_READER` alone (a shader that only reads), it compiles too: the read-only stream.
+//! 2. With `<L>_READER` alone (a shader that only reads), it compiles too: the read-only stream;
+//!    for a draw layout with a fallback, a vertex shader passes `SV_DrawIndex` to every reader
+//!    and gets the `DrawIndex` built-in and the specialization constant.
 //! 3. A kernel that stores a known value in every member (`<l>_store_record` into record 1,
 //!    every `<l>_write_<token>` into record 2, `<l>_load_record(1)` copied to record 0) runs on a
 //!    Vulkan device, and the bytes of the stream are exactly where the manifest puts each
@@ -292,8 +294,43 @@ fn reflect_shader(lang: Lang, l: &CompiledLayout, include: &str, writer: bool) -
     o
 }
 
+/// A vertex shader that reads per-draw data as the book shows: the draw index from
+/// `SV_DrawIndex`, passed to every reader, and one component of every value used.
+fn vertex_reader(l: &CompiledLayout, include: &str) -> String {
+    let (u, s, c) = (names::screaming(&l.name), names::snake(&l.name), names::camel(&l.name));
+    let mut o = format!(
+        "#define {u}_READER\n#include \"{include}\"\n\n[shader(\"vertex\")]\nfloat4 main(uint draw_index : SV_DrawIndex) : SV_Position {{\n    float4 p = float4(0.0, 0.0, 0.0, 1.0);\n"
+    );
+    for (ti, t) in l.tokens.iter().enumerate() {
+        if !plan::reads_push(l, ti) {
+            continue;
+        }
+        let tn = plan::token(&t.name);
+        if t.token_type.is_sequence_index() {
+            writeln!(o, "    p.x += float({s}_read_{tn}(draw_index));").unwrap();
+            continue;
+        }
+        writeln!(o, "    {{\n        {c}Push{} v = {s}_read_{tn}(draw_index);", names::camel(&t.name)).unwrap();
+        for m in token_members(l, ti) {
+            let mut e = format!("v.{}", names::member(&m.name));
+            if m.array > 0 {
+                e.push_str("[0]");
+            }
+            match m.glsl_type.dims().len() {
+                1 => e.push_str(".x"),
+                2 => e.push_str("[0].x"),
+                _ => {}
+            }
+            writeln!(o, "        p.x += float({e});").unwrap();
+        }
+        writeln!(o, "    }}").unwrap();
+    }
+    o.push_str("    return p;\n}\n");
+    o
+}
+
 /// Compile `source` (in `dir`) to SPIR-V with slangc; spirv-val it and return its disassembly.
-fn compile(slang: &mut Command, dir: &Path, lang: Lang, source: &str, file: &str, what: &str) -> String {
+fn compile(slang: &mut Command, dir: &Path, lang: Lang, stage: &str, source: &str, file: &str, what: &str) -> String {
     std::fs::write(dir.join(file), source).unwrap();
     let spv = dir.join(format!("{file}.spv"));
     let lang_name = match lang {
@@ -303,7 +340,7 @@ fn compile(slang: &mut Command, dir: &Path, lang: Lang, source: &str, file: &str
     let out = slang
         .arg("compile")
         .arg(dir.join(file))
-        .args(["-lang", lang_name, "-target", "spirv", "-profile", "spirv_1_5", "-entry", "main", "-stage", "compute"])
+        .args(["-lang", lang_name, "-target", "spirv", "-profile", "spirv_1_5", "-entry", "main", "-stage", stage])
         .args(["-fvk-use-scalar-layout", "-I"])
         .arg(dir)
         .arg("-o")
@@ -438,6 +475,7 @@ fn hlsl_and_slang_compile_and_place_every_member_at_the_manifest_offset() {
                     &mut slang_py(test).unwrap(),
                     &dir,
                     lang,
+                    "compute",
                     &reflect_shader(lang, l, &include, true),
                     &format!("{s}_reflect.{ext}"),
                     &what,
@@ -448,9 +486,17 @@ fn hlsl_and_slang_compile_and_place_every_member_at_the_manifest_offset() {
                     let fallback = plan::glsl_fallback(l);
                     assert_eq!(dis.contains("SpecId"), fallback, "{what}: the fallback is a specialization constant");
                     let reader = reflect_shader(lang, l, &include, false);
-                    let dis =
-                        compile(&mut slang_py(test).unwrap(), &dir, lang, &reader, &format!("{s}_reader.{ext}"), &what);
+                    let file = format!("{s}_reader.{ext}");
+                    let dis = compile(&mut slang_py(test).unwrap(), &dir, lang, "compute", &reader, &file, &what);
                     check_push(&dis, l, &format!("{what} reader"));
+                    if fallback && is_draw(l) {
+                        let vertex = vertex_reader(l, &include);
+                        let file = format!("{s}_reader_vs.{ext}");
+                        let dis = compile(&mut slang_py(test).unwrap(), &dir, lang, "vertex", &vertex, &file, &what);
+                        check_push(&dis, l, &format!("{what} vertex reader"));
+                        assert!(dis.contains("BuiltIn DrawIndex"), "{what}: SV_DrawIndex is the draw index");
+                        assert!(dis.contains("SpecId"), "{what}: the fallback is a specialization constant");
+                    }
                 }
                 let file = dir.join(format!("{s}_run.{ext}"));
                 std::fs::write(&file, run_kernel(l, &include)).unwrap();

@@ -94,14 +94,31 @@ fn header(o: &mut String, p: &Pipeline, d: Dialect) {
     out!(o, "//   <L>_READER          declare the readers <l>_read_<token>() of push-constant and sequence-index");
     out!(o, "//                       tokens: they read push constants under DGC and, for draw layouts, the");
     out!(o, "//                       stream record of the draw index they are given under the fallback (draws");
-    out!(o, "//                       replayed with multi-draw indirect; pass [[vk::builtin(\"DrawIndex\")]] in");
-    out!(o, "//                       DXC, SV_DrawIndex in Slang), or for dispatches the pushed sequence index");
+    match d {
+        Dialect::Hlsl => {
+            out!(
+                o,
+                "//                       replayed with multi-draw indirect; pass [[vk::builtin(\"DrawIndex\")]] in"
+            );
+            out!(
+                o,
+                "//                       DXC, SV_DrawIndex in Slang), or for dispatches the pushed sequence index"
+            );
+        }
+        Dialect::Slang => {
+            out!(
+                o,
+                "//                       replayed with multi-draw indirect; pass the entry point's SV_DrawIndex),"
+            );
+            out!(o, "//                       or for dispatches the pushed sequence index");
+        }
+    }
     out!(o, "//   <L>_STREAM_SET      descriptor set of <l>_stream (default 0)");
     out!(o, "//   <L>_STREAM_BINDING  binding of <l>_stream (default 0)");
     out!(o, "//   <L>_MDI_CONSTANT_ID constant_id of the bool specialization constant <l>_fallback that");
     out!(o, "//                       selects the fallback (default 0; false means DGC)");
     out!(o, "//   <L>_PUSH_EXTRA      member declarations appended to the readers' push-constant struct, for");
-    out!(o, "//                       a shader's other push constants (give them [[vk::offset(N)]])");
+    out!(o, "//                       a shader's other push constants (give them {})", d.attr("vk::offset(N)"));
     out!(o, "");
     if !p.raw.doc.is_empty() {
         model::write_doc(o, &p.raw.doc, "// ");
