@@ -414,19 +414,25 @@ fn readers(o: &mut String, l: &Layout, fallback: bool, d: Dialect) {
         out!(o, "// Not at std430 offsets, so DXC needs -fvk-use-scalar-layout: {}.", unaligned.join(", "));
     }
     out!(o, "struct {push_type} {{");
-    let offset = |at: u32| d.attr(&format!("vk::offset({at})"));
+    // In push-constant order: the tokens' ranges need not be (a sequence index often comes
+    // last in the record and first in push space), and DXC wants offsets that only grow.
+    let mut members: Vec<(u32, String)> = vec![];
     for t in l.tokens.iter().filter(|t| t.reads_push()) {
         if t.members.is_empty() {
             // A sequence index whose placeholder is another token's bytes in the stream: its
             // value is still pushed at its push-constant offset.
             let at = t.raw.push_constant.map(|r| r.offset).unwrap_or(0);
-            out!(o, "    {} uint {};", offset(at), t.name);
+            members.push((at, format!("uint {}", t.name)));
             continue;
         }
         for &i in &t.members {
             let m = &l.members[i];
-            out!(o, "    {} {};", offset(push_offset(t, m)), decl(m, &m.name));
+            members.push((push_offset(t, m), decl(m, &m.name)));
         }
+    }
+    members.sort_by_key(|(at, _)| *at);
+    for (at, decl) in members {
+        out!(o, "    {} {decl};", d.attr(&format!("vk::offset({at})")));
     }
     out!(o, "    {u}_PUSH_EXTRA");
     out!(o, "}};");
