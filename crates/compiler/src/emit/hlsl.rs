@@ -299,7 +299,7 @@ fn layout_section(o: &mut String, l: &Layout, d: Dialect) {
     }
 
     let has_push = l.tokens.iter().any(|t| t.reads_push());
-    let fallback = super::names::plan::glsl_fallback(raw);
+    let fallback = has_push && (l.action_is_draw() || l.dispatch_sequence_index().is_some());
     let stream_cond =
         if fallback { format!("defined({u}_WRITER) || defined({u}_READER)") } else { format!("defined({u}_WRITER)") };
     out!(o, "");
@@ -376,22 +376,6 @@ fn writers(o: &mut String, l: &Layout) {
     out!(o, "#endif // {u}_WRITER");
 }
 
-/// Where a token member lands in push-constant space.
-fn push_offset(t: &model::Token, m: &Member) -> u32 {
-    let base = t.raw.push_constant.map(|r| r.offset).unwrap_or(0);
-    base + (m.offset() - t.raw.offset)
-}
-
-/// For a dispatch layout with a SEQUENCE_INDEX token: the push member that holds the index,
-/// which the runtime also pushes when it dispatches records one by one.
-fn dispatch_sequence_index<'a>(l: &'a Layout<'_>) -> Option<&'a str> {
-    if l.action() != Some(dgcc_core::ir::TokenType::Dispatch) {
-        return None;
-    }
-    let t = l.tokens.iter().find(|t| t.raw.token_type.is_sequence_index() && t.reads_push())?;
-    Some(t.members.first().map(|&i| l.members[i].name.as_str()).unwrap_or(t.name.as_str()))
-}
-
 fn readers(o: &mut String, l: &Layout, fallback: bool, d: Dialect) {
     let u = &l.upper;
     let s = &l.snake;
@@ -407,8 +391,8 @@ fn readers(o: &mut String, l: &Layout, fallback: bool, d: Dialect) {
         .iter()
         .filter(|t| t.reads_push())
         .flat_map(|t| t.members.iter().map(move |&i| (t, &l.members[i])))
-        .filter(|(t, m)| !push_offset(t, m).is_multiple_of(m.glsl_type().align(GlslLayout::Std430)))
-        .map(|(t, m)| format!("`{}` at {}", m.name, push_offset(t, m)))
+        .filter(|(t, m)| !t.push_offset(m).is_multiple_of(m.glsl_type().align(GlslLayout::Std430)))
+        .map(|(t, m)| format!("`{}` at {}", m.name, t.push_offset(m)))
         .collect();
     if !unaligned.is_empty() {
         out!(o, "// Not at std430 offsets, so DXC needs -fvk-use-scalar-layout: {}.", unaligned.join(", "));
@@ -427,7 +411,7 @@ fn readers(o: &mut String, l: &Layout, fallback: bool, d: Dialect) {
         }
         for &i in &t.members {
             let m = &l.members[i];
-            members.push((push_offset(t, m), decl(m, &m.name)));
+            members.push((t.push_offset(m), decl(m, &m.name)));
         }
     }
     members.sort_by_key(|(at, _)| *at);
@@ -457,7 +441,7 @@ fn readers(o: &mut String, l: &Layout, fallback: bool, d: Dialect) {
     let (param, record) = if draw_fallback {
         ("uint draw_index".to_string(), "draw_index".to_string())
     } else {
-        (String::new(), dispatch_sequence_index(l).map(|seq| format!("{s}_push.{seq}")).unwrap_or_default())
+        (String::new(), l.dispatch_sequence_index().map(|seq| format!("{s}_push.{seq}")).unwrap_or_default())
     };
     let buf = format!("{s}_stream");
     for t in l.tokens.iter().filter(|t| t.reads_push()) {
