@@ -1,17 +1,23 @@
 #!/usr/bin/env bash
 # Why: the test suite needs real Vulkan (lavapipe with VK_EXT_device_generated_commands, which
-# only Mesa >= 25 from bookworm-backports has), real shader compilers and C/C++ compilers.
+# only Mesa >= 25 from bookworm-backports has), real shader compilers and C/C++ compilers, the
+# Slang compiler (the slangpy wheel, in its own virtual environment: Debian's Python refuses
+# system-wide pip installs) and librsvg's rsvg-convert for the SVG output's test.
 # Installs them on a fresh Debian bookworm machine; idempotent; needs root.
 set -euo pipefail
 
 need_install=0
-PKGS=(libvulkan1 libvulkan-dev glslang-tools glslang-dev spirv-tools libshaderc-dev cmake g++ jq vulkan-tools)
+PKGS=(libvulkan1 libvulkan-dev glslang-tools glslang-dev spirv-tools libshaderc-dev cmake g++ jq vulkan-tools
+  librsvg2-bin python3-venv)
 TRIXIE=/opt/dgcc/trixie
+# tests/emit_hlsl.rs looks for this interpreter first (or DGCC_PYTHON).
+SLANG_VENV=/opt/dgcc/slang
 for pkg in mesa-vulkan-drivers "${PKGS[@]}"; do
   dpkg -s "$pkg" >/dev/null 2>&1 || need_install=1
 done
 if [ -f /usr/share/vulkan/icd.d/lvp_icd.json ] && dpkg -s mesa-vulkan-drivers 2>/dev/null | grep -q '^Version: 25'; then :; else need_install=1; fi
 [ -f "$TRIXIE/usr/include/vulkan/vulkan_core.h" ] || need_install=1
+"$SLANG_VENV/bin/python3" -c 'import slangpy' >/dev/null 2>&1 || need_install=1
 [ "$need_install" = 0 ] && { echo "setup: everything already installed"; exit 0; }
 
 export DEBIAN_FRONTEND=noninteractive
@@ -26,4 +32,7 @@ apt-get install -y -qq -t bookworm-backports mesa-vulkan-drivers >/dev/null
 apt-get install -y -qq "${PKGS[@]}" >/dev/null
 # Vulkan headers new enough to declare VK_EXT_device_generated_commands (for the C header tests).
 [ -f "$TRIXIE/usr/include/vulkan/vulkan_core.h" ] || bash "$(dirname "$0")/fetch-trixie.sh" "$TRIXIE" libvulkan-dev
+# The Slang compiler, for the HLSL and Slang outputs' test.
+[ -x "$SLANG_VENV/bin/python3" ] || python3 -m venv "$SLANG_VENV"
+"$SLANG_VENV/bin/python3" -c 'import slangpy' >/dev/null 2>&1 || "$SLANG_VENV/bin/pip" install -q slangpy
 echo "setup: installed $(dpkg-query -W -f='mesa-vulkan-drivers ${Version}' mesa-vulkan-drivers)"

@@ -25,7 +25,7 @@
 //! parse, resolve the targets, lay out each layout, check it against every target. It never
 //! stops at the first problem and never prints; when no diagnostic is an error, the
 //! compilation holds the manifest ([`ir::Manifest`]), where every offset and stride is final,
-//! and [`emit`] prints it as Rust, C, GLSL or JSON. From a build script, [`build`] does all of
+//! and [`emit`] prints it as Rust, C, GLSL, HLSL, Slang, JSON or SVG. From a build script, [`build`] does all of
 //! it and writes the files into `OUT_DIR`; at run time, `runtime::DgcDevice` (feature
 //! `runtime`) creates the layouts on an engine's device.
 //!

@@ -102,8 +102,12 @@ fn fixtures_cover_every_token_kind_and_both_glsl_layouts() {
 fn file_names_follow_the_contract() {
     let m = fixture("scene");
     let names: Vec<String> = Output::ALL.iter().map(|o| o.file_name(&m.pipeline)).collect();
-    assert_eq!(names, ["scene.rs", "scene.h", "scene.glsl", "scene.dgc.json"]);
+    assert_eq!(
+        names,
+        ["scene.rs", "scene.h", "scene.glsl", "scene.hlsl", "scene.slang", "scene.dgc.json", "scene.svg"]
+    );
     assert_eq!("glsl".parse::<Output>(), Ok(Output::Glsl));
+    assert_eq!("slang".parse::<Output>(), Ok(Output::Slang));
     assert!("pascal".parse::<Output>().is_err());
 }
 
@@ -584,20 +588,31 @@ int main(void) {\n\
     }
 }
 
-/// The generated Rust (and the manifest it was generated from) committed under
-/// `tests/emit/generated/`, which `tests/emit_generated.rs` compiles and checks; regenerate
-/// with `DGCC_BLESS=1 cargo test --test emit`.
+/// The generated files committed to the repository, and what the emitter prints now:
+/// - `tests/emit/generated/`: the Rust and the manifest of every fixture and example, which
+///   `tests/emit_generated.rs` compiles and checks, and the HLSL and Slang includes of every
+///   example, for readers who want to see one without running dgcc;
+/// - `book/src/layouts/<example>.svg`: the picture of every example's records, which the
+///   layouts chapter shows.
+///
+/// Regenerate with `DGCC_BLESS=1 cargo test --test emit`.
 #[test]
-fn committed_generated_rust_is_what_the_emitter_prints_now() {
-    let dir = Path::new(env!("DGCC_CHECKOUT")).join("tests/emit/generated");
+fn committed_generated_files_are_what_the_emitter_prints_now() {
+    let root = Path::new(env!("DGCC_CHECKOUT"));
+    let dir = root.join("tests/emit/generated");
     let bless = std::env::var("DGCC_BLESS").is_ok_and(|v| v == "1");
     let mut stale = vec![];
     for (name, m) in fixtures() {
-        for output in [Output::Rust, Output::Json] {
-            let path = dir.join(labelled(&name, output));
+        let mut files: Vec<(Output, PathBuf)> =
+            [Output::Rust, Output::Json].into_iter().map(|o| (o, dir.join(labelled(&name, o)))).collect();
+        if let Some(example) = name.strip_prefix("example-") {
+            files.extend([Output::Hlsl, Output::Slang].into_iter().map(|o| (o, dir.join(labelled(&name, o)))));
+            files.push((Output::Svg, root.join("book/src/layouts").join(format!("{example}.svg"))));
+        }
+        for (output, path) in files {
             let fresh = emit::emit(&m, output).unwrap();
             if bless {
-                std::fs::create_dir_all(&dir).unwrap();
+                std::fs::create_dir_all(path.parent().unwrap()).unwrap();
                 std::fs::write(&path, &fresh).unwrap();
             } else if std::fs::read_to_string(&path).ok().as_deref() != Some(fresh.as_str()) {
                 stale.push(format!("{name}: {}", path.display()));
@@ -605,4 +620,48 @@ fn committed_generated_rust_is_what_the_emitter_prints_now() {
         }
     }
     assert!(stale.is_empty(), "stale generated files (regenerate with DGCC_BLESS=1):\n{}", stale.join("\n"));
+}
+
+/// Every example's picture, rasterised by librsvg (`rsvg-convert`, which `.ci/setup.sh`
+/// installs), is a picture: the SVG parses, and the PNG has ink and a colour per token.
+#[test]
+fn every_svg_rasterises_to_a_picture_with_a_colour_per_token() {
+    let test = "svg_rasterises";
+    let Some(rsvg) = tools::tool("rsvg-convert", test) else { return };
+    for (name, m) in fixtures() {
+        let dir = tools::scratch(&format!("svg-{name}"));
+        let svg = dir.join(Output::Svg.file_name(&m.pipeline));
+        std::fs::write(&svg, emit::svg::emit(&m).unwrap()).unwrap();
+        let png_path = dir.join("picture.png");
+        tools::run(Command::new(&rsvg).arg(&svg).arg("-o").arg(&png_path));
+        let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&png_path).unwrap()));
+        let mut reader = decoder.read_info().unwrap();
+        let mut buf = vec![0; reader.output_buffer_size()];
+        let info = reader.next_frame(&mut buf).unwrap();
+        let channels = info.color_type.samples();
+        let pixels: Vec<&[u8]> = buf[..info.buffer_size()].chunks(channels).collect();
+        let ink = pixels.iter().filter(|p| p[..3].iter().any(|&c| c < 200)).count();
+        assert!(ink * 50 > pixels.len(), "{name}: the picture is nearly blank ({ink} of {} pixels)", pixels.len());
+        let colours: std::collections::HashSet<[u8; 3]> = pixels.iter().map(|p| [p[0], p[1], p[2]]).collect();
+        let tokens = m.layouts.iter().map(|l| l.tokens.len()).max().unwrap_or(0).min(10);
+        assert!(colours.len() > tokens, "{name}: {} colours for up to {tokens} tokens", colours.len());
+        let text = std::fs::read_to_string(&svg).unwrap();
+        for l in &m.layouts {
+            assert!(text.contains(&format!("stride {}:", l.stride)), "{name}/{}: the stride is marked", l.name);
+            for t in &l.tokens {
+                assert!(
+                    text.contains(&format!(
+                        "{} ({}): offset {}, {} bytes",
+                        t.name,
+                        t.token_type.manifest_name(),
+                        t.offset,
+                        t.size
+                    )),
+                    "{name}/{}: token {} is labelled",
+                    l.name,
+                    t.name
+                );
+            }
+        }
+    }
 }

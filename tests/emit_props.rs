@@ -1,6 +1,6 @@
 //! Property: every output `dgcc compile` would write for a random valid description compiles
-//! without error or redefinition warning under rustc, gcc -std=c11, g++ -std=c++17 and
-//! glslang (issue 16).
+//! without error or redefinition warning under rustc, gcc -std=c11, g++ -std=c++17, glslang
+//! (issue 16) and the Slang compiler, reading the HLSL and the Slang includes (issue 17).
 //!
 //! The descriptions are built from names in case and separator variants (`vb`, `VB`, `b_c`,
 //! `bC`, `_x`…) and push-constant fields that share names, so that most of them meet the naming
@@ -8,6 +8,9 @@
 //! must compile. Every case's names start with `p<i>q`, so that the outputs of many cases can
 //! share one translation unit, one crate and one shader: a compiler runs once per batch, which
 //! keeps a thousand cases to seconds.
+
+#[path = "emit/tools.rs"]
+mod tools;
 
 use dgcc::emit::{self, Output};
 use proptest::prelude::*;
@@ -229,6 +232,55 @@ fn random_valid_descriptions_compile_under_rustc_gcc_gxx_and_glslang() {
         }
     } else {
         eprintln!("note: glslangValidator missing; the GLSL part was skipped");
+    }
+
+    // HLSL and Slang: one compute shader per batch and language with every layout's writers,
+    // then the readers of the first cases that have them, one layout per shader.
+    if tools::slang("emit_props").is_some() {
+        for (lang, output) in [("hlsl", Output::Hlsl), ("slang", Output::Slang)] {
+            let mut shaders = vec![];
+            for (b, batch) in batches.iter().enumerate() {
+                let mut src = String::new();
+                for (_, m) in batch.iter() {
+                    for l in &m.layouts {
+                        src.push_str(&format!("#define {}_WRITER\n", dgcc::names::screaming(&l.name)));
+                    }
+                    src.push_str(&format!("#include \"{}\"\n", output.file_name(&m.pipeline)));
+                }
+                shaders.push((format!("batch{b}"), src));
+            }
+            for (i, m) in accepted.iter().take(200) {
+                let Some(l) =
+                    m.layouts.iter().find(|l| (0..l.tokens.len()).any(|t| dgcc::names::plan::reads_push(l, t)))
+                else {
+                    continue;
+                };
+                let u = dgcc::names::screaming(&l.name);
+                shaders.push((
+                    format!("reader{i}"),
+                    format!("#define {u}_READER\n#include \"{}\"\n", output.file_name(&m.pipeline)),
+                ));
+                if shaders.len() == batches.len() + 20 {
+                    break;
+                }
+            }
+            for (name, src) in shaders {
+                let f = dir.join(format!("{name}.{lang}"));
+                std::fs::write(&f, format!("{src}[shader(\"compute\")]\n[numthreads(64, 1, 1)]\nvoid main() {{}}\n"))
+                    .unwrap();
+                run(
+                    tools::slang("emit_props")
+                        .unwrap()
+                        .arg("compile")
+                        .arg(&f)
+                        .args(["-lang", lang, "-target", "spirv", "-entry", "main", "-stage", "compute", "-I"])
+                        .arg(&dir)
+                        .arg("-o")
+                        .arg(dir.join(format!("{name}.{lang}.spv"))),
+                    &format!("slangc {lang} {name}"),
+                );
+            }
+        }
     }
 
     // Rust: one crate with every case's module.

@@ -75,6 +75,17 @@ fn names_that_meet_after_case_conversion_are_refused_by_check_and_compile_alike(
         ("E0701", pipeline("p", &[("sceneDraw", "Draw"), ("scene_draw", "Draw")], &[])),
         // Pipeline `Type`: `pub mod type {`.
         ("E0706", pipeline("Type", &[("A", "Draw")], &[])),
+        // Layout `cbuffer`: an HLSL and Slang keyword.
+        ("E0706", pipeline("p", &[("cbuffer", "Draw")], &[])),
+        // A push field `asuint`: the HLSL writer's parameter would hide the intrinsic its body calls.
+        (
+            "E0707",
+            pipeline(
+                "p",
+                &[("A", "PushConstant(name: \"o\", stages: [Vertex], offset: 0, fields: [(name: \"asuint\", ty: I32)]), Draw")],
+                &[],
+            ),
+        ),
         // A token whose GLSL names pass glslang's 1,024 characters.
         (
             "E0709",

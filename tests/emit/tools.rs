@@ -1,4 +1,5 @@
-//! External tools the emitter tests run (glslangValidator, spirv-dis, gcc, g++, Vulkan headers).
+//! External tools the emitter tests run (glslangValidator, spirv-dis, gcc, g++, Vulkan headers,
+//! the Slang compiler through `tests/emit/slang.py`).
 //!
 //! A missing tool is a visible skip on a developer machine and a failure where the tools are
 //! promised: under `CI` or `DGCC_REQUIRE_TOOLS=1`.
@@ -29,6 +30,29 @@ pub fn tool(name: &str, test: &str) -> Option<PathBuf> {
         missing(&format!("`{name}` (not on PATH)"), test);
     }
     found
+}
+
+/// `python3 tests/emit/slang.py`, the Slang compiler from the `slangpy` package, if python and
+/// slangpy are there: the interpreter is `DGCC_PYTHON`, else `/opt/dgcc/slang/bin/python3`
+/// (where `.ci/setup.sh` installs slangpy), else `python3`. `None` after reporting it missing.
+pub fn slang(test: &str) -> Option<Command> {
+    let venv = Path::new("/opt/dgcc/slang/bin/python3");
+    let python = std::env::var("DGCC_PYTHON").ok().unwrap_or_else(|| {
+        if venv.is_file() {
+            venv.display().to_string()
+        } else {
+            "python3".into()
+        }
+    });
+    let script = Path::new(env!("DGCC_CHECKOUT")).join("tests/emit/slang.py");
+    let ok = Command::new(&python).arg(&script).arg("check").output().is_ok_and(|o| o.status.success());
+    if !ok {
+        missing("the Slang compiler (`pip install slangpy` for python3; set DGCC_PYTHON)", test);
+        return None;
+    }
+    let mut c = Command::new(python);
+    c.arg(script);
+    Some(c)
 }
 
 /// An include directory whose `vulkan/vulkan_core.h` has the given header-version relation,

@@ -29,8 +29,10 @@ pub struct CompileArgs {
     pub file: PathBuf,
     #[command(flatten)]
     pub options: CompileOptions,
-    /// Outputs to write, comma-separated: json (the manifest), rust, c, glsl.
-    #[arg(long, value_delimiter = ',', default_value = "json,rust,c,glsl")]
+    /// Outputs to write, comma-separated: json (the manifest), rust, c, glsl, hlsl, slang (shader
+    /// includes with the record structs, writers and readers) and svg (a picture of every
+    /// layout's record, byte by byte).
+    #[arg(long, value_delimiter = ',', default_value = "json,rust,c,glsl,hlsl,slang,svg")]
     pub emit: Vec<String>,
     /// Folder to write the outputs into (created if missing).
     #[arg(long, default_value = ".")]
@@ -173,7 +175,7 @@ pub fn run_compile(args: &CompileArgs) -> i32 {
         }
     }
     if outputs.is_empty() {
-        eprintln!("error: --emit names no output (expected one or more of rust, c, glsl, json)");
+        eprintln!("error: --emit names no output (expected one or more of rust, c, glsl, hlsl, slang, json, svg)");
         return USAGE;
     }
     let compiled = compile_and_report(&args.file, &args.options);

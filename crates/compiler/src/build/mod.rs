@@ -90,8 +90,8 @@ impl std::fmt::Debug for Failure {
 impl std::error::Error for Failure {}
 
 impl Build {
-    /// A build with no inputs that writes every output (`.rs`, `.h`, `.glsl`, `.dgc.json`) to
-    /// `OUT_DIR` and checks the kernels.
+    /// A build with no inputs that writes every output (`.rs`, `.h`, `.glsl`, `.hlsl`, `.slang`,
+    /// `.dgc.json`, `.svg`) to `OUT_DIR` and checks the kernels.
     pub fn new() -> Build {
         Build {
             files: vec![],

@@ -26,7 +26,7 @@ use std::collections::HashMap;
 fn name_rule(what: &str, name: &str, span: Span, out: &mut Vec<Diagnostic>) {
     if let Some((code, why)) = identifier_problem(name) {
         let d = Diagnostic::new(code, format!("{what} name `{name}` cannot be used in generated code: {why}"))
-            .primary(span, "becomes an identifier in Rust, C and GLSL")
+            .primary(span, "becomes an identifier in Rust, C, GLSL, HLSL and Slang")
             .note("help: use letters, digits and `_`, starting with a letter, and avoid keywords (e.g. append `_`)");
         out.push(d);
     }

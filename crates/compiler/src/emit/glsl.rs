@@ -138,7 +138,7 @@ fn layout_section(o: &mut String, l: &Layout) {
     }
 
     let has_push = l.tokens.iter().any(|t| t.reads_push());
-    let fallback = has_push && (l.action_is_draw() || dispatch_sequence_index(l).is_some());
+    let fallback = has_push && (l.action_is_draw() || l.dispatch_sequence_index().is_some());
     let stream_cond =
         if fallback { format!("defined({u}_WRITER) || defined({u}_READER)") } else { format!("defined({u}_WRITER)") };
     out!(o, "");
@@ -205,16 +205,6 @@ fn writers(o: &mut String, l: &Layout) {
     out!(o, "#endif // {u}_WRITER");
 }
 
-/// For a dispatch layout with a SEQUENCE_INDEX token: the push member that holds the index,
-/// which the runtime also pushes when it dispatches records one by one.
-fn dispatch_sequence_index<'a>(l: &'a Layout<'_>) -> Option<&'a str> {
-    if l.action() != Some(dgcc_core::ir::TokenType::Dispatch) {
-        return None;
-    }
-    let t = l.tokens.iter().find(|t| t.raw.token_type.is_sequence_index() && t.reads_push())?;
-    Some(t.members.first().map(|&i| l.members[i].name.as_str()).unwrap_or(t.name.as_str()))
-}
-
 /// Whether the readers' push-constant block must be `scalar`: the layout is scalar, or a
 /// member lands in push-constant space at an offset std430 would not allow.
 fn push_block_is_scalar(l: &Layout) -> bool {
@@ -222,15 +212,9 @@ fn push_block_is_scalar(l: &Layout) -> bool {
         || l.tokens.iter().filter(|t| t.reads_push()).any(|t| {
             t.members.iter().any(|&i| {
                 let m = &l.members[i];
-                !push_offset(t, m).is_multiple_of(m.glsl_type().align(GlslLayout::Std430))
+                !t.push_offset(m).is_multiple_of(m.glsl_type().align(GlslLayout::Std430))
             })
         })
-}
-
-/// Where a token member lands in push-constant space.
-fn push_offset(t: &model::Token, m: &Member) -> u32 {
-    let base = t.raw.push_constant.map(|r| r.offset).unwrap_or(0);
-    base + (m.offset() - t.raw.offset)
 }
 
 fn readers(o: &mut String, l: &Layout, fallback: bool) {
@@ -261,7 +245,7 @@ fn readers(o: &mut String, l: &Layout, fallback: bool) {
             } else {
                 decl(m)
             };
-            out!(o, "    layout(offset = {}) {d};", push_offset(t, m));
+            out!(o, "    layout(offset = {}) {d};", t.push_offset(m));
         }
     }
     out!(o, "    {u}_PUSH_EXTRA");
@@ -271,7 +255,7 @@ fn readers(o: &mut String, l: &Layout, fallback: bool) {
         out!(o, "#define {u}_MDI_CONSTANT_ID 0");
         out!(o, "#endif");
         out!(o, "#ifndef {u}_RECORD_INDEX");
-        match dispatch_sequence_index(l) {
+        match l.dispatch_sequence_index() {
             Some(seq) => out!(o, "#define {u}_RECORD_INDEX {s}_push.{seq}"),
             None => {
                 out!(o, "#if __VERSION__ >= 460");

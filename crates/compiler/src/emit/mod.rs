@@ -1,11 +1,12 @@
-//! The emitters: one compiled pipeline (`ir::Manifest`) printed as Rust, C, GLSL and JSON.
+//! The emitters: one compiled pipeline (`ir::Manifest`) printed as Rust, C, GLSL, HLSL, Slang,
+//! JSON and an SVG picture of its records.
 //!
 //! Why they read the manifest and nothing else: `dgcc compile`, `dgcc::build` (a crate's build
 //! script) and the tests call the same four functions on the same data, so what a build script
 //! embeds is byte for byte what the command line writes, and every number printed (offsets,
 //! stride, enum values) was decided by the layout engine. The printers decide spelling only;
 //! the spelling decisions they share live in `model` (names, C/Rust element shapes, which
-//! members are padding), so the three declarations of a record cannot drift apart.
+//! members are padding), so the declarations of a record cannot drift apart.
 //!
 //! Every printer re-checks its input first (`model` runs the layout invariants again) and
 //! returns an [`EmitError`] instead of printing a struct that would not hold.
@@ -15,7 +16,7 @@
 //! # fn demo(manifest: &Manifest) -> Result<(), dgcc_compiler::emit::EmitError> {
 //! for output in dgcc_compiler::emit::Output::ALL {
 //!     let text = dgcc_compiler::emit::emit(manifest, output)?;
-//!     let file = output.file_name(&manifest.pipeline); // scene.rs, scene.h, scene.glsl, scene.dgc.json
+//!     let file = output.file_name(&manifest.pipeline); // scene.rs, scene.h, scene.glsl, …
 //!     # let _ = (text, file);
 //! }
 //! # Ok(()) }
@@ -31,11 +32,14 @@ macro_rules! out {
 
 pub mod c;
 pub mod glsl;
+pub mod hlsl;
 pub mod json;
 pub(crate) mod model;
 /// The naming authority the check uses too; kept at this path for the emitters and callers.
 pub use crate::names;
 pub mod rust;
+pub mod slang;
+pub mod svg;
 
 use dgcc_core::ir::{KernelTarget, Manifest};
 
@@ -45,19 +49,27 @@ pub enum Output {
     Rust,
     C,
     Glsl,
+    Hlsl,
+    Slang,
     Json,
+    Svg,
 }
 
 impl Output {
-    pub const ALL: [Output; 4] = [Output::Rust, Output::C, Output::Glsl, Output::Json];
+    /// Every output, in the order `dgcc compile` writes them by default.
+    pub const ALL: [Output; 7] =
+        [Output::Rust, Output::C, Output::Glsl, Output::Hlsl, Output::Slang, Output::Json, Output::Svg];
 
-    /// The name used by `--emit`: `rust`, `c`, `glsl`, `json`.
+    /// The name used by `--emit`: `rust`, `c`, `glsl`, `hlsl`, `slang`, `json`, `svg`.
     pub const fn name(self) -> &'static str {
         match self {
             Output::Rust => "rust",
             Output::C => "c",
             Output::Glsl => "glsl",
+            Output::Hlsl => "hlsl",
+            Output::Slang => "slang",
             Output::Json => "json",
+            Output::Svg => "svg",
         }
     }
 
@@ -65,13 +77,17 @@ impl Output {
         Output::ALL.into_iter().find(|o| o.name() == name)
     }
 
-    /// The file extension, after the pipeline name: `rs`, `h`, `glsl`, `dgc.json`.
+    /// The file extension, after the pipeline name: `rs`, `h`, `glsl`, `hlsl`, `slang`,
+    /// `dgc.json`, `svg`.
     pub const fn extension(self) -> &'static str {
         match self {
             Output::Rust => "rs",
             Output::C => "h",
             Output::Glsl => "glsl",
+            Output::Hlsl => "hlsl",
+            Output::Slang => "slang",
             Output::Json => "dgc.json",
+            Output::Svg => "svg",
         }
     }
 
@@ -90,7 +106,8 @@ impl std::fmt::Display for Output {
 impl std::str::FromStr for Output {
     type Err = String;
     fn from_str(s: &str) -> Result<Output, String> {
-        Output::from_name(s).ok_or_else(|| format!("unknown output `{s}` (expected rust, c, glsl or json)"))
+        Output::from_name(s)
+            .ok_or_else(|| format!("unknown output `{s}` (expected rust, c, glsl, hlsl, slang, json or svg)"))
     }
 }
 
@@ -126,7 +143,10 @@ pub fn emit(manifest: &Manifest, output: Output) -> Result<String, EmitError> {
         Output::Rust => rust::emit(manifest),
         Output::C => c::emit(manifest),
         Output::Glsl => glsl::emit(manifest),
+        Output::Hlsl => hlsl::emit(manifest),
+        Output::Slang => slang::emit(manifest),
         Output::Json => json::emit(manifest),
+        Output::Svg => svg::emit(manifest),
     }
 }
 

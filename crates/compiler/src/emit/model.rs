@@ -83,6 +83,11 @@ impl Token<'_> {
     pub fn reads_push(&self) -> bool {
         self.is_push() && (!self.members.is_empty() || self.raw.token_type.is_sequence_index())
     }
+    /// Where member `m` of this token lands in push-constant space.
+    pub fn push_offset(&self, m: &Member) -> u32 {
+        let base = self.raw.push_constant.map(|r| r.offset).unwrap_or(0);
+        base + (m.offset() - self.raw.offset)
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -127,6 +132,16 @@ impl Layout<'_> {
     /// `gl_DrawID` indexes the stream).
     pub fn action_is_draw(&self) -> bool {
         self.action().is_some_and(|t| t.is_vertex_draw() || t.is_mesh())
+    }
+    /// For a dispatch layout with a SEQUENCE_INDEX token: the push member that holds the index,
+    /// which the runtime also pushes when it dispatches records one by one (the record the
+    /// shader readers read under that fallback).
+    pub fn dispatch_sequence_index(&self) -> Option<&str> {
+        if self.action() != Some(TokenType::Dispatch) {
+            return None;
+        }
+        let t = self.tokens.iter().find(|t| t.raw.token_type.is_sequence_index() && t.reads_push())?;
+        Some(t.members.first().map(|&i| self.members[i].name.as_str()).unwrap_or(t.name.as_str()))
     }
 }
 

@@ -1,5 +1,5 @@
 //! Identifiers in generated code: the one authority on which names every output language
-//! (Rust, C, C++, GLSL) accepts, and on how a description's names are spelled there.
+//! (Rust, C, C++, GLSL, HLSL, Slang) accepts, and on how a description's names are spelled there.
 //!
 //! Why one place: `dgcc check` refuses a name that is reserved in an output (E0706), and the
 //! emitters escape reserved words with a trailing `_` as a last resort (a manifest need not come
@@ -9,9 +9,9 @@
 //! lets through is printed exactly as written (the test `checked_names_are_never_renamed`
 //! holds them to it).
 //!
-//! The record struct of a layout is declared in Rust, C and GLSL, and the point of generating
-//! it is that the three agree. So a member is spelled the same way in all three, and a name
-//! that is reserved in *any* of them gets the same trailing `_` everywhere (rather than
+//! The record struct of a layout is declared in Rust, C, GLSL, HLSL and Slang, and the point of
+//! generating it is that they agree. So a member is spelled the same way in all of them, and a
+//! name that is reserved in *any* of them gets the same trailing `_` everywhere (rather than
 //! `r#type` in Rust and `type` elsewhere). Names are cased from the description's spelling:
 //! `SceneDraw`, `sceneDraw` and `scene_draw` all give `scene_draw` / `SceneDraw` /
 //! `SCENE_DRAW`. The check rejects names that are not identifiers; [`member`] still turns
@@ -64,6 +64,56 @@ const GLSL: &[&str] = &[
     "main", "texture", "image",
 ];
 
+/// HLSL keywords and reserved words (DXC's list, C++ words included), beyond the vector and
+/// matrix type names that [`is_hlsl_type_name`] recognises.
+#[rustfmt::skip]
+const HLSL: &[&str] = &[
+    "AppendStructuredBuffer", "asm", "asm_fragment", "BlendState", "bool", "break", "Buffer", "ByteAddressBuffer",
+    "case", "cbuffer", "centroid", "class", "column_major", "compile", "compile_fragment", "CompileShader", "const",
+    "continue", "ComputeShader", "ConsumeStructuredBuffer", "default", "DepthStencilState", "DepthStencilView",
+    "discard", "do", "double", "DomainShader", "dword", "else", "export", "extern", "false", "float", "for", "fxgroup",
+    "GeometryShader", "groupshared", "half", "Hullshader", "HullShader", "if", "in", "inline", "inout", "InputPatch",
+    "int", "interface", "line", "lineadj", "linear", "LineStream", "matrix", "namespace", "nointerpolation",
+    "noperspective", "NULL", "out", "OutputPatch", "packoffset", "pass", "pixelfragment", "PixelShader", "point",
+    "PointStream", "precise", "RasterizerState", "RenderTargetView", "return", "register", "row_major", "RWBuffer",
+    "RWByteAddressBuffer", "RWStructuredBuffer", "RWTexture1D", "RWTexture1DArray", "RWTexture2D",
+    "RWTexture2DArray", "RWTexture3D", "sample", "sampler", "SamplerState", "SamplerComparisonState", "shared",
+    "snorm", "stateblock", "stateblock_state", "static", "string", "struct", "switch", "StructuredBuffer", "tbuffer",
+    "technique", "technique10", "technique11", "texture", "Texture1D", "Texture1DArray", "Texture2D",
+    "Texture2DArray", "Texture2DMS", "Texture2DMSArray", "Texture3D", "TextureCube", "TextureCubeArray", "true",
+    "typedef", "triangle", "triangleadj", "TriangleStream", "uint", "uniform", "unorm", "unsigned", "vector",
+    "vertexfragment", "VertexShader", "void", "volatile", "while", "ConstantBuffer",
+    // Reserved for future use.
+    "auto", "catch", "char", "const_cast", "delete", "dynamic_cast", "enum", "explicit", "friend", "goto", "long",
+    "mutable", "new", "operator", "private", "protected", "public", "reinterpret_cast", "short", "signed", "sizeof",
+    "static_cast", "template", "this", "throw", "try", "typename", "union", "using", "virtual",
+    // The entry point a generated declaration must not take.
+    "main",
+];
+/// Slang keywords beyond HLSL's (the ones slangc refuses as a name, and the declaration words of
+/// its module and generics syntax).
+#[rustfmt::skip]
+const SLANG: &[&str] = &[
+    "This", "let", "var", "func", "import", "module", "implementing", "extension", "associatedtype", "typealias",
+    "property", "internal", "throws", "defer",
+];
+
+/// An HLSL scalar, vector or matrix type name: `float`, `uint2`, `float4x4`, `min16float3`.
+pub fn is_hlsl_type_name(word: &str) -> bool {
+    #[rustfmt::skip]
+    const SCALARS: &[&str] = &[
+        "bool", "int", "uint", "dword", "half", "float", "double", "min16float", "min10float", "min16int", "min12int",
+        "min16uint", "int16_t", "uint16_t", "int32_t", "uint32_t", "int64_t", "uint64_t", "float16_t", "float32_t",
+        "float64_t",
+    ];
+    SCALARS.iter().any(|s| {
+        let Some(rest) = word.strip_prefix(s) else { return false };
+        let b = rest.as_bytes();
+        let dim = |c: u8| (b'1'..=b'4').contains(&c);
+        rest.is_empty() || (b.len() == 1 && dim(b[0])) || (b.len() == 3 && dim(b[0]) && b[1] == b'x' && dim(b[2]))
+    })
+}
+
 /// The output languages a word is reserved in, as the check names them ("C/C++" for either).
 fn reserved_in(word: &str) -> Vec<&'static str> {
     let mut langs = vec![];
@@ -76,11 +126,17 @@ fn reserved_in(word: &str) -> Vec<&'static str> {
     if GLSL.contains(&word) {
         langs.push("GLSL");
     }
+    if HLSL.contains(&word) || is_hlsl_type_name(word) {
+        langs.push("HLSL");
+    }
+    if SLANG.contains(&word) || HLSL.contains(&word) || is_hlsl_type_name(word) {
+        langs.push("Slang");
+    }
     langs
 }
 
 /// Whether the emitters escape `word` (append `_`): a reserved word of any output, or a name
-/// with a prefix GLSL or C reserve. The check refuses every one of them (E0706) and more
+/// with a prefix GLSL or C reserve (HLSL and Slang reserve `__` too). The check refuses every one of them (E0706) and more
 /// (`__` inside a name, `_` and a capital), which a suffix could not fix.
 pub fn is_reserved(word: &str) -> bool {
     !reserved_in(word).is_empty() || word.starts_with("gl_") || word.starts_with("__")
@@ -105,7 +161,11 @@ pub fn identifier_problem(name: &str) -> Option<(&'static str, String)> {
     }
     let langs = reserved_in(name);
     if !langs.is_empty() {
-        return Some(("E0706", format!("it is a reserved word in {}", langs.join(" and "))));
+        let list = match langs.split_last() {
+            Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+            _ => langs.join(""),
+        };
+        return Some(("E0706", format!("it is a reserved word in {list}")));
     }
     if name.starts_with("gl_") {
         return Some(("E0706", "GLSL reserves names starting with `gl_`".into()));
@@ -279,6 +339,22 @@ mod tests {
     }
 
     #[test]
+    fn hlsl_and_slang_words_are_reserved() {
+        for w in ["cbuffer", "float4x4", "uint2", "min16float3", "This", "groupshared", "matrix", "import"] {
+            assert_eq!(identifier_problem(w).map(|p| p.0), Some("E0706"), "{w}");
+            assert_eq!(member(w), format!("{w}_"), "{w}");
+        }
+        for ok in ["float5", "uint2x5", "floaty", "vector3", "points"] {
+            assert!(!is_hlsl_type_name(ok), "{ok}");
+            assert_eq!(identifier_problem(ok), None, "{ok}");
+        }
+        assert_eq!(
+            identifier_problem("cbuffer").map(|p| p.1),
+            Some("it is a reserved word in HLSL and Slang".to_string())
+        );
+    }
+
+    #[test]
     fn push_fields_are_qualified_only_on_collision() {
         let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
         let q = |v: &[Option<&str>]| v.iter().map(|x| x.map(str::to_string)).collect::<Vec<_>>();
@@ -330,19 +406,24 @@ mod tests {
             assert_eq!(identifier_problem(w).map(|p| p.0), Some("E0706"), "{w}");
             assert_eq!(member(w), format!("{w}_"), "{w}");
         }
-        assert_eq!(identifier_problem("main").map(|p| p.1), Some("it is a reserved word in GLSL".to_string()));
+        assert_eq!(
+            identifier_problem("main").map(|p| p.1),
+            Some("it is a reserved word in GLSL, HLSL and Slang".to_string())
+        );
     }
 
     /// The check and the emitters agree: every word the emitters escape is refused, and a name
     /// the check lets through is spelled as written.
     #[test]
     fn checked_names_are_never_renamed() {
-        for w in RUST.iter().chain(C).chain(CPP).chain(GLSL) {
+        for w in RUST.iter().chain(C).chain(CPP).chain(GLSL).chain(HLSL).chain(SLANG) {
             assert!(is_reserved(w), "{w}");
             assert_eq!(identifier_problem(w).map(|p| p.0), Some("E0706"), "{w}");
         }
         let samples = ["object_id", "SceneDraw", "cull2", "_private", "main2", "mat4x4a", "Main", "draw_", "x"];
-        for n in samples.iter().copied().chain(RUST.iter().chain(C).chain(GLSL).map(|w| &w[1..])) {
+        for n in
+            samples.iter().copied().chain(RUST.iter().chain(C).chain(GLSL).chain(HLSL).chain(SLANG).map(|w| &w[1..]))
+        {
             if identifier_problem(n).is_none() {
                 assert_eq!(member(n), n, "`{n}` passes the check, so the emitters must keep it");
             }

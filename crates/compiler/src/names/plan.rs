@@ -48,6 +48,8 @@ pub enum Lang {
     Rust,
     C,
     Glsl,
+    Hlsl,
+    Slang,
     /// A file name of `dgcc compile`.
     File,
 }
@@ -58,6 +60,8 @@ impl Lang {
             Lang::Rust => "Rust",
             Lang::C => "C",
             Lang::Glsl => "GLSL",
+            Lang::Hlsl => "HLSL",
+            Lang::Slang => "Slang",
             Lang::File => "the output file names",
         }
     }
@@ -255,7 +259,7 @@ impl Plan {
 pub fn identifiers(m: &Manifest) -> Vec<Ident> {
     let mut p = Plan { idents: vec![] };
     let (ps, pu) = (snake(&m.pipeline), screaming(&m.pipeline));
-    for ext in ["rs", "h", "glsl", "dgc.json"] {
+    for ext in ["rs", "h", "glsl", "hlsl", "slang", "dgc.json", "svg"] {
         p.add(Lang::File, "", format!("{ps}.{ext}"), Owner::Pipeline, false);
     }
     // C: one translation unit.
@@ -267,8 +271,10 @@ pub fn identifiers(m: &Manifest) -> Vec<Ident> {
         p.add(Lang::C, "", format!("{pu}_PUSH_CONSTANT_RANGE_COUNT"), Owner::Pipeline, true);
         p.add(Lang::C, "", format!("{ps}_push_constant_ranges"), Owner::Pipeline, false);
     }
-    // GLSL: one shader.
+    // GLSL, HLSL, Slang: one shader each.
     p.add(Lang::Glsl, "", format!("DGCC_{pu}_GLSL"), Owner::Pipeline, true);
+    p.add(Lang::Hlsl, "", format!("DGCC_{pu}_HLSL"), Owner::Pipeline, true);
+    p.add(Lang::Slang, "", format!("DGCC_{pu}_SLANG"), Owner::Pipeline, true);
     // Rust: the module file.
     p.module("", &m.pipeline, Owner::Pipeline);
     for f in [
@@ -297,7 +303,9 @@ pub fn identifiers(m: &Manifest) -> Vec<Ident> {
         let (ku, cu) = (screaming(&k.name), c_upper(&m.pipeline, &k.name));
         for axis in ["X", "Y", "Z"] {
             p.add(Lang::C, "", format!("{cu}_LOCAL_SIZE_{axis}"), Owner::Kernel(ki), true);
-            p.add(Lang::Glsl, "", format!("{ku}_LOCAL_SIZE_{axis}"), Owner::Kernel(ki), true);
+            for lang in [Lang::Glsl, Lang::Hlsl, Lang::Slang] {
+                p.add(lang, "", format!("{ku}_LOCAL_SIZE_{axis}"), Owner::Kernel(ki), true);
+            }
         }
         for target in k.targets.keys() {
             let tu = screaming(target);
@@ -375,9 +383,18 @@ fn layout(p: &mut Plan, pipeline: &str, li: usize, l: &CompiledLayout) {
             }
         }
     }
+    for lang in [Lang::Hlsl, Lang::Slang] {
+        hlsl_layout(p, lang, li, l);
+    }
     // The record struct: one spelling of its members for every language.
     for (i, m) in l.record.iter().enumerate() {
-        for (lang, r) in [(Lang::C, &c_record), (Lang::Glsl, &record), (Lang::Rust, &record)] {
+        for (lang, r) in [
+            (Lang::C, &c_record),
+            (Lang::Glsl, &record),
+            (Lang::Hlsl, &record),
+            (Lang::Slang, &record),
+            (Lang::Rust, &record),
+        ] {
             p.add(lang, &format!("struct {r}"), member(&m.name), Owner::Member(li, i), false);
         }
     }
@@ -409,6 +426,63 @@ fn layout(p: &mut Plan, pipeline: &str, li: usize, l: &CompiledLayout) {
     }
 }
 
+/// What the HLSL and Slang includes declare for layout `li` (`emit::hlsl` prints them).
+fn hlsl_layout(p: &mut Plan, lang: Lang, li: usize, l: &CompiledLayout) {
+    let (s, u, c) = (snake(&l.name), screaming(&l.name), camel(&l.name));
+    let own = || Owner::Layout(li);
+    p.add(lang, "", record_type(&l.name), own(), false);
+    for suffix in ["STREAM_SET", "STREAM_BINDING", "WRITER", "READER"] {
+        p.add(lang, "", format!("{u}_{suffix}"), own(), true);
+    }
+    for suffix in ["STRIDE", "STRIDE_UINTS", "MAX_SEQUENCES", "TOKEN_COUNT"] {
+        p.add(lang, "", format!("{u}_{suffix}"), own(), false);
+    }
+    for f in ["stream", "load_record", "store_record"] {
+        p.add(lang, "", format!("{s}_{f}"), own(), false);
+    }
+    let has_push = (0..l.tokens.len()).any(|t| reads_push(l, t));
+    if has_push {
+        p.add(lang, "", format!("{u}_PUSH_EXTRA"), own(), true);
+        p.add(lang, "", format!("{c}Push"), own(), false);
+        p.add(lang, "", format!("{s}_push"), own(), false);
+    }
+    if glsl_fallback(l) {
+        p.add(lang, "", format!("{u}_MDI_CONSTANT_ID"), own(), true);
+        p.add(lang, "", format!("{s}_fallback"), own(), false);
+    }
+    for (ti, t) in l.tokens.iter().enumerate() {
+        let owner = Owner::Token(li, ti);
+        let (tn, tu) = (token(&t.name), token_upper(&t.name));
+        p.add(lang, "", format!("{u}_{tu}_OFFSET"), owner.clone(), false);
+        p.add(lang, "", format!("{u}_{tu}_SIZE"), owner.clone(), false);
+        let members: Vec<usize> =
+            (0..l.record.len()).filter(|&i| l.record[i].token == Some(ti) && !is_tail(l, &l.record[i])).collect();
+        if !members.is_empty() && t.token_type != TokenType::SequenceIndex {
+            let scope = format!("{s}_write_{tn}");
+            p.add(lang, "", scope.clone(), owner.clone(), false);
+            let params: Vec<String> = members.iter().map(|&i| param(t, &l.record[i].name)).collect();
+            for (&i, prm) in members.iter().zip(&params) {
+                p.add(lang, &scope, prm.clone(), Owner::Member(li, i), false);
+            }
+            p.add(lang, &scope, sequence_param(params.iter().map(String::as_str)), owner.clone(), false);
+            // The body names the stream, the stride and the intrinsics that reinterpret a value
+            // as words, which a parameter must not hide.
+            for body in [format!("{s}_stream"), format!("{u}_STRIDE")] {
+                p.add(lang, &scope, body, own(), false);
+            }
+            for intrinsic in ["asuint", "asint", "asfloat"] {
+                p.add(lang, &scope, intrinsic.to_string(), Owner::Fixed, false);
+            }
+        }
+        if reads_push(l, ti) {
+            p.add(lang, "", format!("{s}_read_{tn}"), owner.clone(), false);
+            if t.token_type != TokenType::SequenceIndex {
+                p.add(lang, "", format!("{c}Push{}", camel(&t.name)), owner.clone(), false);
+            }
+        }
+    }
+}
+
 /// Why a printed identifier is reserved in its language, and whether the emitters can escape
 /// it (`None`: it is not).
 fn reserved(ident: &Ident) -> Option<(String, bool)> {
@@ -417,7 +491,7 @@ fn reserved(ident: &Ident) -> Option<(String, bool)> {
         Lang::Glsl if n.starts_with("GL_") && ident.is_macro => {
             Some(("starts with `GL_`, which GLSL reserves for macros".into(), true))
         }
-        Lang::Glsl | Lang::C if n.contains("__") => {
+        Lang::Glsl | Lang::C | Lang::Hlsl | Lang::Slang if n.contains("__") => {
             Some((format!("contains `__`, which {} reserves", ident.lang.name()), true))
         }
         Lang::Glsl if n.starts_with("gl_") => Some(("starts with `gl_`, which GLSL reserves".into(), true)),

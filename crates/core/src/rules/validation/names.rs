@@ -74,7 +74,7 @@ Fix: rename one."#,
         vuid: None,
         severity: Error,
         title: "a name is not a valid identifier",
-        explanation: r#"Pipeline, layout, kernel, token and field names become identifiers in Rust, C and GLSL: ASCII letters, digits and `_`, not starting with a digit, and not `_` alone.
+        explanation: r#"Pipeline, layout, kernel, token and field names become identifiers in Rust, C, GLSL, HLSL and Slang: ASCII letters, digits and `_`, not starting with a digit, and not `_` alone.
 
 ```ron
 PushConstant(name: "object-data", stages: [Vertex], offset: 0, size: 4),
@@ -87,7 +87,7 @@ Fix: `object_data`."#,
         vuid: None,
         severity: Error,
         title: "a name is reserved in Rust, C or GLSL",
-        explanation: r#"A name that is a keyword or reserved word in one of the output languages breaks that output: `type` in Rust, `class` in C++, `uniform`, `sample`, `mat4x4` or `filter` in GLSL, and `main`, the name of every shader's entry point. The emitters read the same list and never rename a name this check lets through. GLSL also reserves names starting with `gl_` and names containing `__`, and C reserves names starting with `_` and a capital letter.
+        explanation: r#"A name that is a keyword or reserved word in one of the output languages breaks that output: `type` in Rust, `class` in C++, `uniform`, `sample`, `mat4x4` or `filter` in GLSL, `cbuffer`, `float4` or `groupshared` in HLSL, `This` or `import` in Slang, and `main`, the name of every shader's entry point. The emitters read the same list and never rename a name this check lets through. GLSL also reserves names starting with `gl_` and names containing `__`, and C reserves names starting with `_` and a capital letter.
 
 ```ron
 fields: [(name: "type", ty: U32)],
@@ -100,7 +100,7 @@ Fix: another name, e.g. `kind` or `type_`."#,
         vuid: None,
         severity: Error,
         title: "two names are spelled the same in generated code",
-        explanation: r#"dgcc prints every name of a description into Rust, C and GLSL after casing it (`SceneDraw`, `scene_draw`, `SCENE_DRAW`) and joining it with others (`<LAYOUT>_<TOKEN>_OFFSET`, `<layout>_write_<token>`). Two names that differ as written can then meet in one scope: a layout `A` with a token `b_c` and a layout `A_B` with a token `c` both give the C macro `A_B_C_OFFSET`, and the value a program sees would belong to one of them. A C macro also replaces a struct member of the same name. (Two layouts, kernels or tokens that differ only in case are E0701, E0702 and E0703.)
+        explanation: r#"dgcc prints every name of a description into Rust, C, GLSL, HLSL and Slang after casing it (`SceneDraw`, `scene_draw`, `SCENE_DRAW`) and joining it with others (`<LAYOUT>_<TOKEN>_OFFSET`, `<layout>_write_<token>`). Two names that differ as written can then meet in one scope: a layout `A` with a token `b_c` and a layout `A_B` with a token `c` both give the C macro `A_B_C_OFFSET`, and the value a program sees would belong to one of them. A C macro also replaces a struct member of the same name. (Two layouts, kernels or tokens that differ only in case are E0701, E0702 and E0703.)
 
 ```ron
 layouts: [
