@@ -45,6 +45,8 @@ CHAPTERS
     "h200-materials-repeat.md|H200 materials: the 100k rows twice in one run"
     "h200-shader-objects.md|H200 materials through shader objects"
     "h200-materials-sorted-repeat.md|H200 materials: sorted rows twice, explicit preprocessing"
+    "h200-cubes.md|H200 cubes: DGC against multi-draw by layout, 1k to 1M draws"
+    "h200-cubes-order.md|H200 cubes: dgc, mdi, dgc in one process"
   )
   for page in measured/*.md; do
     found=0

@@ -164,6 +164,147 @@ SceneDrawPushObject scene_draw_read_object(uint draw_index) {
 #endif // SCENE_DRAW_READER
 
 // ---------------------------------------------------------------------------------------------
+// Layout `SceneDrawShaders` (<L> = SCENE_DRAW_SHADERS, <l> = scene_draw_shaders): std430, stride 64 bytes, 4 tokens.
+// ---------------------------------------------------------------------------------------------
+// The same draws with the material chosen as a pair of shader objects
+// (VK_EXT_shader_object, `dgcc run --bind shader-objects`): one index per stage,
+// material m's vertex and fragment shaders at entries 2m and 2m + 1.
+struct SceneDrawShadersRecord {
+    uint material[2];         //    0: material (EXECUTION_SET)
+    uint object_id;           //    8: object (PUSH_CONSTANT)
+    uint _pad0;               //   12: padding
+    uint2 indices_address;    //   16: indices (INDEX_BUFFER)
+    uint indices_size;        //   24: indices (INDEX_BUFFER)
+    uint indices_index_type;  //   28: indices (INDEX_BUFFER)
+    uint draw_index_count;    //   32: draw (DRAW_INDEXED)
+    uint draw_instance_count; //   36: draw (DRAW_INDEXED)
+    uint draw_first_index;    //   40: draw (DRAW_INDEXED)
+    int draw_vertex_offset;   //   44: draw (DRAW_INDEXED)
+    uint draw_first_instance; //   48: draw (DRAW_INDEXED)
+    uint _pad1[3];            //   52: padding
+};
+
+static const uint SCENE_DRAW_SHADERS_STRIDE = 64u;
+static const uint SCENE_DRAW_SHADERS_STRIDE_UINTS = 16u;
+static const uint SCENE_DRAW_SHADERS_MAX_SEQUENCES = 1024u;
+static const uint SCENE_DRAW_SHADERS_TOKEN_COUNT = 4u;
+static const uint SCENE_DRAW_SHADERS_MATERIAL_OFFSET = 0u;
+static const uint SCENE_DRAW_SHADERS_MATERIAL_SIZE = 8u;
+static const uint SCENE_DRAW_SHADERS_OBJECT_OFFSET = 8u;
+static const uint SCENE_DRAW_SHADERS_OBJECT_SIZE = 4u;
+static const uint SCENE_DRAW_SHADERS_INDICES_OFFSET = 16u;
+static const uint SCENE_DRAW_SHADERS_INDICES_SIZE = 16u;
+static const uint SCENE_DRAW_SHADERS_DRAW_OFFSET = 32u;
+static const uint SCENE_DRAW_SHADERS_DRAW_SIZE = 20u;
+
+#if defined(SCENE_DRAW_SHADERS_WRITER) || defined(SCENE_DRAW_SHADERS_READER)
+#ifndef SCENE_DRAW_SHADERS_STREAM_SET
+#define SCENE_DRAW_SHADERS_STREAM_SET 0
+#endif
+#ifndef SCENE_DRAW_SHADERS_STREAM_BINDING
+#define SCENE_DRAW_SHADERS_STREAM_BINDING 0
+#endif
+#ifdef SCENE_DRAW_SHADERS_WRITER
+[[vk::binding(SCENE_DRAW_SHADERS_STREAM_BINDING, SCENE_DRAW_SHADERS_STREAM_SET)]] RWByteAddressBuffer scene_draw_shaders_stream;
+#else
+[[vk::binding(SCENE_DRAW_SHADERS_STREAM_BINDING, SCENE_DRAW_SHADERS_STREAM_SET)]] ByteAddressBuffer scene_draw_shaders_stream;
+#endif
+// Record `sequence` of the stream, padding included.
+SceneDrawShadersRecord scene_draw_shaders_load_record(uint sequence) {
+    SceneDrawShadersRecord r;
+    uint base = sequence * SCENE_DRAW_SHADERS_STRIDE;
+    r.material[0] = scene_draw_shaders_stream.Load(base + 0u);
+    r.material[1] = scene_draw_shaders_stream.Load(base + 4u);
+    r.object_id = scene_draw_shaders_stream.Load(base + 8u);
+    r._pad0 = scene_draw_shaders_stream.Load(base + 12u);
+    r.indices_address = scene_draw_shaders_stream.Load2(base + 16u);
+    r.indices_size = scene_draw_shaders_stream.Load(base + 24u);
+    r.indices_index_type = scene_draw_shaders_stream.Load(base + 28u);
+    r.draw_index_count = scene_draw_shaders_stream.Load(base + 32u);
+    r.draw_instance_count = scene_draw_shaders_stream.Load(base + 36u);
+    r.draw_first_index = scene_draw_shaders_stream.Load(base + 40u);
+    r.draw_vertex_offset = asint(scene_draw_shaders_stream.Load(base + 44u));
+    r.draw_first_instance = scene_draw_shaders_stream.Load(base + 48u);
+    r._pad1[0] = scene_draw_shaders_stream.Load(base + 52u);
+    r._pad1[1] = scene_draw_shaders_stream.Load(base + 56u);
+    r._pad1[2] = scene_draw_shaders_stream.Load(base + 60u);
+    return r;
+}
+#endif
+
+#ifdef SCENE_DRAW_SHADERS_WRITER
+// Write record `sequence` whole, but for its padding (a sequence index's placeholder included).
+void scene_draw_shaders_store_record(uint sequence, SceneDrawShadersRecord r) {
+    uint base = sequence * SCENE_DRAW_SHADERS_STRIDE;
+    scene_draw_shaders_stream.Store(base + 0u, r.material[0]);
+    scene_draw_shaders_stream.Store(base + 4u, r.material[1]);
+    scene_draw_shaders_stream.Store(base + 8u, r.object_id);
+    scene_draw_shaders_stream.Store2(base + 16u, r.indices_address);
+    scene_draw_shaders_stream.Store(base + 24u, r.indices_size);
+    scene_draw_shaders_stream.Store(base + 28u, r.indices_index_type);
+    scene_draw_shaders_stream.Store(base + 32u, r.draw_index_count);
+    scene_draw_shaders_stream.Store(base + 36u, r.draw_instance_count);
+    scene_draw_shaders_stream.Store(base + 40u, r.draw_first_index);
+    scene_draw_shaders_stream.Store(base + 44u, asuint(r.draw_vertex_offset));
+    scene_draw_shaders_stream.Store(base + 48u, r.draw_first_instance);
+}
+// Write token `material` (EXECUTION_SET, 8 bytes at offset 0) of record `sequence`.
+void scene_draw_shaders_write_material(uint sequence, uint material[2]) {
+    scene_draw_shaders_stream.Store((sequence * SCENE_DRAW_SHADERS_STRIDE) + 0u, material[0]);
+    scene_draw_shaders_stream.Store((sequence * SCENE_DRAW_SHADERS_STRIDE) + 4u, material[1]);
+}
+// Write token `object` (PUSH_CONSTANT, 4 bytes at offset 8) of record `sequence`.
+void scene_draw_shaders_write_object(uint sequence, uint object_id) {
+    scene_draw_shaders_stream.Store((sequence * SCENE_DRAW_SHADERS_STRIDE) + 8u, object_id);
+}
+// Write token `indices` (INDEX_BUFFER, 16 bytes at offset 16) of record `sequence`.
+void scene_draw_shaders_write_indices(uint sequence, uint2 address, uint size, uint index_type) {
+    scene_draw_shaders_stream.Store2((sequence * SCENE_DRAW_SHADERS_STRIDE) + 16u, address);
+    scene_draw_shaders_stream.Store((sequence * SCENE_DRAW_SHADERS_STRIDE) + 24u, size);
+    scene_draw_shaders_stream.Store((sequence * SCENE_DRAW_SHADERS_STRIDE) + 28u, index_type);
+}
+// Write token `draw` (DRAW_INDEXED, 20 bytes at offset 32) of record `sequence`.
+void scene_draw_shaders_write_draw(uint sequence, uint index_count, uint instance_count, uint first_index, int vertex_offset, uint first_instance) {
+    scene_draw_shaders_stream.Store((sequence * SCENE_DRAW_SHADERS_STRIDE) + 32u, index_count);
+    scene_draw_shaders_stream.Store((sequence * SCENE_DRAW_SHADERS_STRIDE) + 36u, instance_count);
+    scene_draw_shaders_stream.Store((sequence * SCENE_DRAW_SHADERS_STRIDE) + 40u, first_index);
+    scene_draw_shaders_stream.Store((sequence * SCENE_DRAW_SHADERS_STRIDE) + 44u, asuint(vertex_offset));
+    scene_draw_shaders_stream.Store((sequence * SCENE_DRAW_SHADERS_STRIDE) + 48u, first_instance);
+}
+#endif // SCENE_DRAW_SHADERS_WRITER
+
+#ifdef SCENE_DRAW_SHADERS_READER
+#ifndef SCENE_DRAW_SHADERS_PUSH_EXTRA
+#define SCENE_DRAW_SHADERS_PUSH_EXTRA
+#endif
+// The push constants the layout's tokens write under DGC, each at its push-constant offset.
+struct SceneDrawShadersPush {
+    [[vk::offset(0)]] uint object_id;
+    SCENE_DRAW_SHADERS_PUSH_EXTRA
+};
+[[vk::push_constant]] SceneDrawShadersPush scene_draw_shaders_push;
+#ifndef SCENE_DRAW_SHADERS_MDI_CONSTANT_ID
+#define SCENE_DRAW_SHADERS_MDI_CONSTANT_ID 0
+#endif
+// True when the stream is replayed with vkCmdDraw*Indirect instead of executed with DGC.
+[[vk::constant_id(SCENE_DRAW_SHADERS_MDI_CONSTANT_ID)]] const bool scene_draw_shaders_fallback = false;
+// The data of token `object` for the current draw.
+struct SceneDrawShadersPushObject {
+    uint object_id;
+};
+SceneDrawShadersPushObject scene_draw_shaders_read_object(uint draw_index) {
+    SceneDrawShadersPushObject v;
+    if (scene_draw_shaders_fallback) {
+        uint base = draw_index * SCENE_DRAW_SHADERS_STRIDE;
+        v.object_id = scene_draw_shaders_stream.Load(base + 8u);
+    } else {
+        v.object_id = scene_draw_shaders_push.object_id;
+    }
+    return v;
+}
+#endif // SCENE_DRAW_SHADERS_READER
+
+// ---------------------------------------------------------------------------------------------
 // Kernels: write [numthreads(<K>_LOCAL_SIZE_X, <K>_LOCAL_SIZE_Y, <K>_LOCAL_SIZE_Z)] so that the
 // description and the shader cannot disagree.
 // ---------------------------------------------------------------------------------------------
