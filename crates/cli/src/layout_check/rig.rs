@@ -1,5 +1,5 @@
 //! Executing a draw layout for real and reading back what ran: the rig behind the draw part of
-//! `tests/runtime_examples.rs`.
+//! `dgcc run --layout` and `tests/runtime_examples.rs`.
 //!
 //! Why a tally and a 1×1 target rather than an image to compare: every triangle the test
 //! shaders draw covers the one pixel, so each triangle instance or mesh primitive that ran is
@@ -11,20 +11,19 @@
 //! Why records are written through `Records` by member name: the offsets come from the
 //! manifest's record layout (what the emitters declare), not from offsets typed into the test.
 
-#![allow(dead_code)]
-
 use ash::vk;
 use dgcc::ir::{CompiledLayout, Manifest, RecordMember, TokenType};
 use dgcc::runtime::descriptors::StorageSet;
+use dgcc::runtime::error::Result;
 use dgcc::runtime::memory::{memory_type, Buffer, Location};
 use dgcc::runtime::push::vk_ranges;
 use dgcc::runtime::shaders::module;
-use dgcc::runtime::{Bound, DgcDevice, Execution, GpuContext, Pass, Stream};
+use dgcc::runtime::{Bound, DgcDevice, Execution, GpuContext, Pass, RuntimeError, Stream};
 
 /// Slots per tally array (`TALLY_SLOTS` in `draw_tally.glsl`).
 pub const TALLY_SLOTS: usize = 16;
 const TALLY_WORDS: usize = 1 + 4 * TALLY_SLOTS;
-const FRAG_SPV: &[u8] = include_bytes!("../../shaders/runtime/spv/draw_tally.frag.spv");
+const FRAG_SPV: &[u8] = include_bytes!("../../../../shaders/runtime/spv/draw_tally.frag.spv");
 const COLOR_FORMAT: vk::Format = vk::Format::R8G8B8A8_UNORM;
 
 /// What the fragment shader counted: fragments whose slot was out of range, and per slot the
@@ -76,42 +75,70 @@ impl<'a> Records<'a> {
         Records { layout, bytes: vec![0; (layout.stride * n) as usize] }
     }
 
-    /// The token of type `tt` (the layout has exactly one in the examples this rig runs).
-    pub fn token(&self, tt: TokenType) -> usize {
+    /// The token of type `tt`; the rigs run layouts with exactly one.
+    pub fn token(&self, tt: TokenType) -> Result<usize> {
         let found: Vec<_> = (0..self.layout.tokens.len()).filter(|&i| self.layout.tokens[i].token_type == tt).collect();
-        assert_eq!(found.len(), 1, "layout `{}` should have one {tt:?} token", self.layout.name);
-        found[0]
+        match found[..] {
+            [one] => Ok(one),
+            _ => Err(RuntimeError::Invalid(format!(
+                "layout `{}` has {} {} tokens; the tally rig writes layouts with one",
+                self.layout.name,
+                found.len(),
+                tt.manifest_name()
+            ))),
+        }
     }
 
-    /// The record member `part` of token `token`: a push-constant field by its name, or a
-    /// member of the token's struct (`<token>_<part>`, as the layout engine names them).
-    fn member(&self, token: usize, part: &str) -> &'a RecordMember {
+    /// The record member `part` of token `token`: a push-constant field by its name, a member
+    /// of the token's struct (`<token>_<part>`, as the layout engine names them), or with an
+    /// empty `part` the token's one word (an execution-set index is named as its token).
+    pub fn member(&self, token: usize, part: &str) -> Result<&'a RecordMember> {
         let t = &self.layout.tokens[token];
-        let name =
-            if t.fields.iter().any(|f| f.name == part) { part.to_string() } else { format!("{}_{part}", t.name) };
-        self.layout.record.iter().find(|m| m.name == name && m.token == Some(token)).unwrap_or_else(|| {
+        let name = if part.is_empty() {
+            t.name.clone()
+        } else if t.fields.iter().any(|f| f.name == part) {
+            part.to_string()
+        } else {
+            format!("{}_{part}", t.name)
+        };
+        self.layout.record.iter().find(|m| m.name == name && m.token == Some(token)).ok_or_else(|| {
             let names: Vec<_> = self.layout.record.iter().map(|m| m.name.as_str()).collect();
-            panic!("layout `{}` has no record member `{name}`: {names:?}", self.layout.name)
+            RuntimeError::Invalid(format!("layout `{}` has no record member `{name}`: {names:?}", self.layout.name))
         })
     }
 
-    fn put(&mut self, sequence: u32, token: usize, part: &str, value: &[u8]) {
-        let m = self.member(token, part);
-        assert_eq!(m.size as usize, value.len(), "record member `{}` is {} bytes", m.name, m.size);
+    fn put(&mut self, sequence: u32, token: usize, part: &str, value: &[u8]) -> Result<()> {
+        let m = self.member(token, part)?;
+        if m.size as usize != value.len() {
+            return Err(RuntimeError::Invalid(format!(
+                "record member `{}` is {} bytes, the rig writes {}",
+                m.name,
+                m.size,
+                value.len()
+            )));
+        }
         let at = (sequence * self.layout.stride + m.offset) as usize;
         self.bytes[at..at + value.len()].copy_from_slice(value);
+        Ok(())
     }
 
-    pub fn put_u32(&mut self, sequence: u32, token: usize, part: &str, value: u32) {
-        self.put(sequence, token, part, &value.to_le_bytes());
+    /// The little-endian word at member `part` of `token` in `sequence`'s record.
+    pub fn get_u32(&self, sequence: u32, token: usize, part: &str) -> Result<u32> {
+        let m = self.member(token, part)?;
+        let at = (sequence * self.layout.stride + m.offset) as usize;
+        Ok(u32::from_le_bytes(self.bytes[at..at + 4].try_into().expect("4 bytes")))
     }
 
-    pub fn put_i32(&mut self, sequence: u32, token: usize, part: &str, value: i32) {
-        self.put(sequence, token, part, &value.to_le_bytes());
+    pub fn put_u32(&mut self, sequence: u32, token: usize, part: &str, value: u32) -> Result<()> {
+        self.put(sequence, token, part, &value.to_le_bytes())
     }
 
-    pub fn put_u64(&mut self, sequence: u32, token: usize, part: &str, value: u64) {
-        self.put(sequence, token, part, &value.to_le_bytes());
+    pub fn put_i32(&mut self, sequence: u32, token: usize, part: &str, value: i32) -> Result<()> {
+        self.put(sequence, token, part, &value.to_le_bytes())
+    }
+
+    pub fn put_u64(&mut self, sequence: u32, token: usize, part: &str, value: u64) -> Result<()> {
+        self.put(sequence, token, part, &value.to_le_bytes())
     }
 }
 
@@ -134,34 +161,44 @@ pub struct DrawRun<'a> {
 }
 
 /// Execute `run` with `layout` of `m` on a 1×1 target and return the tally.
-pub fn execute(ctx: &GpuContext, dev: &DgcDevice, m: &Manifest, layout: &CompiledLayout, run: &DrawRun<'_>) -> Tally {
-    assert!(ctx.caps.fragment_stores_and_atomics, "the draw rig counts fragments with fragmentStoresAndAtomics");
+pub fn execute(
+    ctx: &GpuContext,
+    dev: &DgcDevice,
+    m: &Manifest,
+    layout: &CompiledLayout,
+    run: &DrawRun<'_>,
+) -> Result<Tally> {
+    if !ctx.caps.fragment_stores_and_atomics {
+        return Err(RuntimeError::MissingFeature {
+            device: ctx.device_name.clone(),
+            feature: "fragmentStoresAndAtomics".into(),
+            needed_for: "the draw tally, which counts fragments with storage-buffer atomics".into(),
+        });
+    }
     let d = &ctx.device;
     let storage = vk::BufferUsageFlags::STORAGE_BUFFER;
-    let mut tally = Buffer::new(ctx, 4 * TALLY_WORDS as u64, storage, Location::Host).unwrap();
-    tally.write(0, &[0; 4 * TALLY_WORDS]).unwrap();
+    let mut tally = Buffer::new(ctx, 4 * TALLY_WORDS as u64, storage, Location::Host)?;
+    tally.write(0, &[0; 4 * TALLY_WORDS])?;
     let usage = storage | vk::BufferUsageFlags::INDIRECT_BUFFER;
-    let mut stream = Buffer::new(ctx, run.records.len() as u64, usage, Location::Host).unwrap();
-    stream.write(0, run.records).unwrap();
+    let mut stream = Buffer::new(ctx, run.records.len() as u64, usage, Location::Host)?;
+    stream.write(0, run.records)?;
     // SAFETY: a live storage buffer, destroyed after the set.
-    let mut set = unsafe { StorageSet::new(d, vk::ShaderStageFlags::FRAGMENT, &[tally.buffer]) }.unwrap();
+    let mut set = unsafe { StorageSet::new(d, vk::ShaderStageFlags::FRAGMENT, &[tally.buffer]) }?;
     let ranges = vk_ranges(&m.push_constants);
     let set_layouts = [set.layout];
     let info = vk::PipelineLayoutCreateInfo::default().set_layouts(&set_layouts).push_constant_ranges(&ranges);
     // SAFETY: valid create info.
-    let pl = unsafe { d.create_pipeline_layout(&info, None) }.unwrap();
+    let pl = unsafe { d.create_pipeline_layout(&info, None) }.map_err(RuntimeError::vk("vkCreatePipelineLayout"))?;
     // SAFETY: `pl` is live and holds the manifest's ranges.
-    let mut l =
-        unsafe { dev.create_layout(layout, &m.push_constants, pl) }.unwrap_or_else(|e| panic!("{}: {e}", layout.name));
-    let pipeline = graphics_pipeline(d, pl, run.front);
-    let mut target = Target::new(ctx);
+    let mut l = unsafe { dev.create_layout(layout, &m.push_constants, pl) }?;
+    let pipeline = graphics_pipeline(d, pl, run.front)?;
+    let mut target = Target::new(ctx)?;
     // SAFETY: `l` is `dev`'s; `pipeline` was made with `pl` for the layout's stages.
     let mut exec =
-        unsafe { Execution::new(dev, &l, Bound::Pipeline(pipeline), run.sequences, run.max_draw_count, 64 << 20) }
-            .unwrap_or_else(|e| panic!("{}: {e}", layout.name));
+        unsafe { Execution::new(dev, &l, Bound::Pipeline(pipeline), run.sequences, run.max_draw_count, 64 << 20) }?;
     let s =
         Stream { buffer: stream.buffer, offset: 0, address: stream.address, max_sequences: run.sequences, count: None };
-    ctx.one_shot(|cmd| unsafe {
+    let recorded = ctx.one_shot(|cmd| unsafe {
         let to_attachment = [vk::ImageMemoryBarrier2::default()
             .dst_stage_mask(vk::PipelineStageFlags2::COLOR_ATTACHMENT_OUTPUT)
             .dst_access_mask(vk::AccessFlags2::COLOR_ATTACHMENT_WRITE)
@@ -183,12 +220,12 @@ pub fn execute(ctx: &GpuContext, dev: &DgcDevice, m: &Manifest, layout: &Compile
             .dst_access_mask(vk::AccessFlags2::HOST_READ)];
         d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().memory_barriers(&to_host));
         Ok(())
-    })
-    .unwrap_or_else(|e| panic!("{}: {e}", layout.name));
+    });
     let words: Vec<u32> =
-        tally.bytes().unwrap().chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect();
-    // SAFETY: the submission finished.
+        tally.bytes().unwrap_or(&[]).chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
+    // SAFETY: the submission finished (or failed: `one_shot` waits for the queue either way).
     unsafe {
+        let _ = d.device_wait_idle();
         exec.destroy(dev);
         l.destroy(dev);
         target.destroy(d);
@@ -198,7 +235,8 @@ pub fn execute(ctx: &GpuContext, dev: &DgcDevice, m: &Manifest, layout: &Compile
         tally.destroy(d);
         stream.destroy(d);
     }
-    Tally::from_words(&words)
+    recorded?;
+    Ok(Tally::from_words(&words))
 }
 
 fn color_range() -> vk::ImageSubresourceRange {
@@ -253,7 +291,7 @@ struct Target {
 }
 
 impl Target {
-    fn new(ctx: &GpuContext) -> Target {
+    fn new(ctx: &GpuContext) -> Result<Target> {
         let d = &ctx.device;
         let info = vk::ImageCreateInfo::default()
             .image_type(vk::ImageType::TYPE_2D)
@@ -265,27 +303,46 @@ impl Target {
             .tiling(vk::ImageTiling::OPTIMAL)
             .usage(vk::ImageUsageFlags::COLOR_ATTACHMENT)
             .initial_layout(vk::ImageLayout::UNDEFINED);
-        // SAFETY: valid create infos; the test fails (and the context goes) on any error.
+        // SAFETY: valid create infos; on an error the objects made so far are destroyed.
         unsafe {
-            let image = d.create_image(&info, None).unwrap();
+            let image = d.create_image(&info, None).map_err(RuntimeError::vk("vkCreateImage"))?;
             let req = d.get_image_memory_requirements(image);
             let ty = memory_type(
                 &ctx.memory,
                 req.memory_type_bits,
                 vk::MemoryPropertyFlags::empty(),
                 vk::MemoryPropertyFlags::DEVICE_LOCAL,
-            )
-            .expect("a memory type for a 1×1 colour target");
+            );
+            let Some(ty) = ty else {
+                d.destroy_image(image, None);
+                return Err(RuntimeError::Invalid("no memory type for a 1×1 colour target".into()));
+            };
             let alloc = vk::MemoryAllocateInfo::default().allocation_size(req.size).memory_type_index(ty);
-            let memory = d.allocate_memory(&alloc, None).unwrap();
-            d.bind_image_memory(image, memory, 0).unwrap();
+            let memory = match d.allocate_memory(&alloc, None) {
+                Ok(m) => m,
+                Err(r) => {
+                    d.destroy_image(image, None);
+                    return Err(RuntimeError::Vulkan { call: "vkAllocateMemory", result: r });
+                }
+            };
+            if let Err(r) = d.bind_image_memory(image, memory, 0) {
+                d.destroy_image(image, None);
+                d.free_memory(memory, None);
+                return Err(RuntimeError::Vulkan { call: "vkBindImageMemory", result: r });
+            }
             let view_info = vk::ImageViewCreateInfo::default()
                 .image(image)
                 .view_type(vk::ImageViewType::TYPE_2D)
                 .format(COLOR_FORMAT)
                 .subresource_range(color_range());
-            let view = d.create_image_view(&view_info, None).unwrap();
-            Target { image, memory, view }
+            match d.create_image_view(&view_info, None) {
+                Ok(view) => Ok(Target { image, memory, view }),
+                Err(r) => {
+                    d.destroy_image(image, None);
+                    d.free_memory(memory, None);
+                    Err(RuntimeError::Vulkan { call: "vkCreateImageView", result: r })
+                }
+            }
         }
     }
 
@@ -302,23 +359,32 @@ impl Target {
 }
 
 /// A graphics pipeline for a 1×1 target: `front` + `draw_tally.frag`, no culling, no depth.
-fn graphics_pipeline(d: &ash::Device, layout: vk::PipelineLayout, front: Front) -> vk::Pipeline {
-    let mut modules = vec![];
-    let mut stages = vec![];
-    let mut stage = |flag: vk::ShaderStageFlags, spv: &[u8]| {
-        // SAFETY: committed, valid SPIR-V.
-        let m = unsafe { module(d, spv) }.unwrap();
-        modules.push(m);
-        stages.push(vk::PipelineShaderStageCreateInfo::default().stage(flag).module(m).name(c"main"));
-    };
-    match front {
-        Front::Vertex(vert) => stage(vk::ShaderStageFlags::VERTEX, vert),
+fn graphics_pipeline(d: &ash::Device, layout: vk::PipelineLayout, front: Front) -> Result<vk::Pipeline> {
+    let list: Vec<(vk::ShaderStageFlags, &[u8])> = match front {
+        Front::Vertex(vert) => vec![(vk::ShaderStageFlags::VERTEX, vert)],
         Front::TaskMesh { task, mesh } => {
-            stage(vk::ShaderStageFlags::TASK_EXT, task);
-            stage(vk::ShaderStageFlags::MESH_EXT, mesh);
+            vec![(vk::ShaderStageFlags::TASK_EXT, task), (vk::ShaderStageFlags::MESH_EXT, mesh)]
+        }
+    };
+    let mut modules = vec![];
+    for &(_, spv) in list.iter().chain([(vk::ShaderStageFlags::FRAGMENT, FRAG_SPV)].iter()) {
+        // SAFETY: committed, valid SPIR-V.
+        match unsafe { module(d, spv) } {
+            Ok(m) => modules.push(m),
+            Err(e) => {
+                for m in modules {
+                    // SAFETY: made above, used by nothing.
+                    unsafe { d.destroy_shader_module(m, None) };
+                }
+                return Err(e);
+            }
         }
     }
-    stage(vk::ShaderStageFlags::FRAGMENT, FRAG_SPV);
+    let flags = list.iter().map(|s| s.0).chain([vk::ShaderStageFlags::FRAGMENT]);
+    let stages: Vec<_> = flags
+        .zip(&modules)
+        .map(|(flag, &m)| vk::PipelineShaderStageCreateInfo::default().stage(flag).module(m).name(c"main"))
+        .collect();
     let vertex_input = vk::PipelineVertexInputStateCreateInfo::default();
     let assembly = vk::PipelineInputAssemblyStateCreateInfo::default().topology(vk::PrimitiveTopology::TRIANGLE_LIST);
     let viewports = [vk::Viewport { x: 0.0, y: 0.0, width: 1.0, height: 1.0, min_depth: 0.0, max_depth: 1.0 }];
@@ -352,12 +418,16 @@ fn graphics_pipeline(d: &ash::Device, layout: vk::PipelineLayout, front: Front) 
     for m in modules {
         unsafe { d.destroy_shader_module(m, None) };
     }
-    result.map(|p| p[0]).unwrap_or_else(|(_, r)| panic!("vkCreateGraphicsPipelines: {r}"))
+    result.map(|p| p[0]).map_err(|(_, r)| RuntimeError::Vulkan { call: "vkCreateGraphicsPipelines", result: r })
 }
 
 /// A host-visible buffer holding `data` (index, indirect or storage data the records point at).
-pub fn data_buffer(ctx: &GpuContext, usage: vk::BufferUsageFlags, data: &[u8]) -> Buffer {
-    let mut b = Buffer::new(ctx, data.len() as u64, usage, Location::Host).unwrap();
-    b.write(0, data).unwrap();
-    b
+pub fn data_buffer(ctx: &GpuContext, usage: vk::BufferUsageFlags, data: &[u8]) -> Result<Buffer> {
+    let mut b = Buffer::new(ctx, data.len() as u64, usage, Location::Host)?;
+    if let Err(e) = b.write(0, data) {
+        // SAFETY: just made, used by nothing.
+        unsafe { b.destroy(&ctx.device) };
+        return Err(e);
+    }
+    Ok(b)
 }

@@ -1,6 +1,6 @@
-//! Indexed draw layouts executed for real: `multi_draw.ron`'s Batches (PUSH_CONSTANT +
-//! INDEX_BUFFER + DRAW_INDEXED_COUNT) and `scene.ron`'s SceneDraw (PUSH_CONSTANT + INDEX_BUFFER +
-//! DRAW_INDEXED), through `draw_rig`.
+//! Indexed draw layouts executed for real: PUSH_CONSTANT (one or two words) + INDEX_BUFFER +
+//! DRAW_INDEXED or DRAW_INDEXED_COUNT, as `multi_draw.ron`'s Batches, `scene.ron`'s SceneDraw
+//! and `draw_shaders.ron`'s Draws are, through [`rig`](super::rig).
 //!
 //! Why the sequences look the way they do: each one differs from the others in everything a
 //! token carries, so a token that was ignored or misread shows in the tally. The pushed slot is
@@ -12,15 +12,15 @@
 //! spec clamps it). A decoy index buffer is bound before executing, so a sequence that drew
 //! with it instead of its own has tags of 500 and up.
 
-#![allow(dead_code)]
-
-use super::draw_rig::{data_buffer, execute, DrawRun, Front, Records, Tally};
+use super::rig::{data_buffer, execute, DrawRun, Front, Records, Tally};
 use ash::vk;
 use dgcc::ir::{CompiledLayout, Manifest, TokenType};
+use dgcc::runtime::error::Result;
+use dgcc::runtime::RuntimeError;
 use dgcc::runtime::{DgcDevice, GpuContext};
 
-const BATCH_VERT: &[u8] = include_bytes!("../../shaders/runtime/spv/draw_batch.vert.spv");
-const OBJECT_VERT: &[u8] = include_bytes!("../../shaders/runtime/spv/draw_object.vert.spv");
+const BATCH_VERT: &[u8] = include_bytes!("../../../../shaders/runtime/spv/draw_batch.vert.spv");
+const OBJECT_VERT: &[u8] = include_bytes!("../../../../shaders/runtime/spv/draw_object.vert.spv");
 /// `maxDrawCount` for count layouts; one sequence asks for more.
 pub const MAX_DRAW_COUNT: u32 = 4;
 const DECOY_TAG: u32 = 500;
@@ -121,7 +121,9 @@ fn expected(sequences: &[Sequence], max_draws: usize, slot: impl Fn(usize, &Sequ
 /// The expected tallies are not blind to the mistakes the GPU run is meant to catch: pushing
 /// the sequence index instead of the pushed slot, not clamping the draw count to
 /// `maxDrawCount`, running one draw per sequence, ignoring vertexOffset.
-pub fn misreadings_change_the_expected_tally() {
+#[cfg(test)]
+#[test]
+fn misreadings_change_the_expected_tally() {
     for sequences in [count_sequences(), single_sequences()] {
         let max = MAX_DRAW_COUNT as usize;
         let right = expected(&sequences, max, |_, s| s.slot);
@@ -160,8 +162,63 @@ fn command(d: &Draw) -> [u8; 20] {
     out
 }
 
-/// Execute `layout` (an indexed draw layout) and return `(what ran, what should have)`.
-pub fn run(ctx: &GpuContext, dev: &DgcDevice, m: &Manifest, layout: &CompiledLayout) -> (Tally, Tally) {
+/// Whether the rig can write and read back `layout` (after leaving out its execution set), or
+/// why not.
+pub fn shape(layout: &CompiledLayout) -> std::result::Result<(), String> {
+    let layout = layout.without_execution_set();
+    let counted = match layout.action().map(|a| a.token_type) {
+        Some(TokenType::DrawIndexedCount) => true,
+        Some(TokenType::DrawIndexed) => false,
+        _ => return Err("its action is not an indexed draw".into()),
+    };
+    let kinds: Vec<TokenType> = layout.tokens.iter().map(|t| t.token_type).collect();
+    let action = if counted { TokenType::DrawIndexedCount } else { TokenType::DrawIndexed };
+    if kinds != [TokenType::PushConstant, TokenType::IndexBuffer, action] {
+        let names: Vec<&str> = kinds.iter().map(|k| k.manifest_name()).collect();
+        return Err(format!(
+            "the indexed tally rig writes PUSH_CONSTANT, INDEX_BUFFER, {}; this layout has {}",
+            action.manifest_name(),
+            names.join(", ")
+        ));
+    }
+    let push = &layout.tokens[0];
+    let words = push.fields.len();
+    let fields_ok = push.fields.iter().all(|f| f.ty == "U32" || f.ty == "I32");
+    let range = push.push_constant.map(|r| (r.offset, r.size));
+    let fits = match (counted, words) {
+        (true, 1) | (false, 1) => range == Some((0, 4)),
+        (false, 2) => range == Some((0, 8)),
+        _ => false,
+    };
+    if !fields_ok || !fits {
+        return Err(format!(
+            "the tally vertex shaders read one 32-bit pushed word at push-constant offset 0 (two for DRAW_INDEXED); token `{}` pushes {} field(s) at {:?}",
+            push.name, words, range
+        ));
+    }
+    Ok(())
+}
+
+/// How many sequences `run` writes for `layout`.
+pub fn sequence_count(layout: &CompiledLayout) -> u32 {
+    if layout.action().is_some_and(|a| a.token_type == TokenType::DrawIndexedCount) {
+        count_sequences().len() as u32
+    } else {
+        single_sequences().len() as u32
+    }
+}
+
+/// Execute `layout` (an indexed draw layout) and return `(what ran, what should have, the tally
+/// slot of each sequence)`. `corrupt`: write that sequence's draw wrong (one more instance, or
+/// a wrong draw count) while expecting what it should have drawn: a test's deliberate mistake.
+pub fn run(
+    ctx: &GpuContext,
+    dev: &DgcDevice,
+    m: &Manifest,
+    layout: &CompiledLayout,
+    corrupt: Option<u32>,
+) -> Result<(Tally, Tally, Vec<u32>)> {
+    shape(layout).map_err(RuntimeError::Invalid)?;
     // A draw layout that picks its pipeline through an execution set runs here binned, with the
     // one tally pipeline bound (the records are the same, the set index unread): drawing through
     // the set itself is tests/runtime_materials.rs's, with the scene's material pipelines.
@@ -172,17 +229,20 @@ pub fn run(ctx: &GpuContext, dev: &DgcDevice, m: &Manifest, layout: &CompiledLay
     } else {
         layout
     };
-    let action = layout.action().expect("an action token").token_type;
+    let action = layout.action().map(|a| a.token_type).unwrap_or(TokenType::DrawIndexed);
     let counted = action == TokenType::DrawIndexedCount;
-    assert!(counted || action == TokenType::DrawIndexed, "{action:?} is not an indexed draw");
-    let push_fields = layout.tokens.iter().find(|t| t.token_type == TokenType::PushConstant).map(|t| &t.fields);
-    let push_fields: Vec<_> = push_fields.expect("a push-constant token").iter().map(|f| f.name.clone()).collect();
+    let push_fields: Vec<_> = layout.tokens[0].fields.iter().map(|f| f.name.clone()).collect();
     let (sequences, vert) = match (counted, push_fields.len()) {
         (true, 1) => (count_sequences(), BATCH_VERT),
         (false, 2) => (single_sequences(), OBJECT_VERT),
         // One pushed word (scene.ron's object id, multi_draw.ron's batch): the slot, nothing summed.
         (false, 1) => (single_sequences().into_iter().map(|s| Sequence { extra: 0, ..s }).collect(), BATCH_VERT),
-        other => panic!("no indexed draw rig for `{}` ({other:?}: count token, pushed fields)", layout.name),
+        other => {
+            return Err(RuntimeError::Invalid(format!(
+                "no indexed draw rig for `{}` ({other:?}: count token, pushed fields)",
+                layout.name
+            )))
+        }
     };
     let n = sequences.len() as u32;
 
@@ -197,46 +257,33 @@ pub fn run(ctx: &GpuContext, dev: &DgcDevice, m: &Manifest, layout: &CompiledLay
         }
     }
     let index_usage = vk::BufferUsageFlags::INDEX_BUFFER;
-    let mut indices = data_buffer(ctx, index_usage, &index_data);
-    let mut draws = data_buffer(ctx, vk::BufferUsageFlags::INDIRECT_BUFFER, &draw_data);
     let decoy_indices: Vec<u8> = (0..64u32).flat_map(|i| (3 * (DECOY_TAG + i / 3) + i % 3).to_le_bytes()).collect();
-    let mut decoy = data_buffer(ctx, index_usage, &decoy_indices);
-
     let mut records = Records::new(layout, n);
-    let push = records.token(TokenType::PushConstant);
-    let index = records.token(TokenType::IndexBuffer);
-    let act = records.token(action);
-    for (k, s) in sequences.iter().enumerate() {
-        let i = k as u32;
-        records.put_u32(i, push, &push_fields[0], s.slot);
-        if let Some(extra) = push_fields.get(1) {
-            records.put_u32(i, push, extra, s.extra);
-        }
-        records.put_u64(i, index, "address", indices.address + (REGION * k) as u64);
-        records.put_u32(i, index, "size", index_bytes(s).len() as u32);
-        let index_type = if s.wide { vk::IndexType::UINT32 } else { vk::IndexType::UINT16 };
-        records.put_u32(i, index, "index_type", index_type.as_raw() as u32);
-        if counted {
-            records.put_u64(i, act, "address", draws.address + (REGION * k) as u64);
-            records.put_u32(i, act, "stride", s.stride);
-            records.put_u32(i, act, "command_count", s.draws.len() as u32);
-        } else {
-            let d = &s.draws[0];
-            records.put_u32(i, act, "index_count", 3 * d.triangles);
-            records.put_u32(i, act, "instance_count", d.instances);
-            records.put_u32(i, act, "first_index", 3 * d.first_triangle);
-            records.put_i32(i, act, "vertex_offset", 3 * d.shift as i32);
-            records.put_u32(i, act, "first_instance", d.first_instance);
-        }
-    }
-    let run = DrawRun {
-        front: Front::Vertex(vert),
-        records: &records.bytes,
-        sequences: n,
-        max_draw_count: if counted { MAX_DRAW_COUNT } else { 0 },
-        decoy_indices: Some(decoy.buffer),
-    };
-    let ran = execute(ctx, dev, m, layout, &run);
+    let push = records.token(TokenType::PushConstant)?;
+    let index = records.token(TokenType::IndexBuffer)?;
+    let act = records.token(action)?;
+    let mut indices = data_buffer(ctx, index_usage, &index_data)?;
+    let mut draws = data_buffer(ctx, vk::BufferUsageFlags::INDIRECT_BUFFER, &draw_data)?;
+    let mut decoy = data_buffer(ctx, index_usage, &decoy_indices)?;
+    let written = write_records(
+        &mut records,
+        &sequences,
+        counted,
+        [push, index, act],
+        &push_fields,
+        [indices.address, draws.address],
+        corrupt,
+    );
+    let ran = written.and_then(|()| {
+        let run = DrawRun {
+            front: Front::Vertex(vert),
+            records: &records.bytes,
+            sequences: n,
+            max_draw_count: if counted { MAX_DRAW_COUNT } else { 0 },
+            decoy_indices: Some(decoy.buffer),
+        };
+        execute(ctx, dev, m, layout, &run)
+    });
     // SAFETY: `execute` waited for the submission.
     unsafe {
         indices.destroy(&ctx.device);
@@ -244,5 +291,44 @@ pub fn run(ctx: &GpuContext, dev: &DgcDevice, m: &Manifest, layout: &CompiledLay
         decoy.destroy(&ctx.device);
     }
     let max_draws = if counted { MAX_DRAW_COUNT as usize } else { 1 };
-    (ran, expected(&sequences, max_draws, |_, s| s.slot))
+    let slots = sequences.iter().map(|s| s.slot).collect();
+    Ok((ran?, expected(&sequences, max_draws, |_, s| s.slot), slots))
+}
+
+/// Write the records of `sequences` through the manifest's members.
+fn write_records(
+    records: &mut Records<'_>,
+    sequences: &[Sequence],
+    counted: bool,
+    [push, index, act]: [usize; 3],
+    push_fields: &[String],
+    [indices, draws]: [u64; 2],
+    corrupt: Option<u32>,
+) -> Result<()> {
+    for (k, s) in sequences.iter().enumerate() {
+        let i = k as u32;
+        let wrong = corrupt == Some(i);
+        records.put_u32(i, push, &push_fields[0], s.slot)?;
+        if let Some(extra) = push_fields.get(1) {
+            records.put_u32(i, push, extra, s.extra)?;
+        }
+        records.put_u64(i, index, "address", indices + (REGION * k) as u64)?;
+        records.put_u32(i, index, "size", index_bytes(s).len() as u32)?;
+        let index_type = if s.wide { vk::IndexType::UINT32 } else { vk::IndexType::UINT16 };
+        records.put_u32(i, index, "index_type", index_type.as_raw() as u32)?;
+        if counted {
+            records.put_u64(i, act, "address", draws + (REGION * k) as u64)?;
+            records.put_u32(i, act, "stride", s.stride)?;
+            let count = if wrong { u32::from(s.draws.is_empty()) } else { s.draws.len() as u32 };
+            records.put_u32(i, act, "command_count", count)?;
+        } else {
+            let d = &s.draws[0];
+            records.put_u32(i, act, "index_count", 3 * d.triangles)?;
+            records.put_u32(i, act, "instance_count", d.instances + u32::from(wrong))?;
+            records.put_u32(i, act, "first_index", 3 * d.first_triangle)?;
+            records.put_i32(i, act, "vertex_offset", 3 * d.shift as i32)?;
+            records.put_u32(i, act, "first_instance", d.first_instance)?;
+        }
+    }
+    Ok(())
 }
