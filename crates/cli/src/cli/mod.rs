@@ -60,7 +60,8 @@ pub fn color_stderr() -> bool {
 pub enum Command {
     /// Parse and validate descriptions against every target.
     Check(check::CheckArgs),
-    /// Check, then write the outputs (manifest, Rust, C, GLSL).
+    /// Check, then write the outputs (manifest, Rust, C, GLSL) of one or more files: all of
+    /// them, or none.
     Compile(check::CompileArgs),
     /// Explain a diagnostic code.
     Explain(explain::ExplainArgs),
@@ -71,7 +72,8 @@ pub enum Command {
     Fmt(fmt::FmtArgs),
     /// Write the live Vulkan device as a profile (Vulkan Profiles JSON).
     Probe(probe::ProbeArgs),
-    /// Run the pipeline's GPU-driven scene headless on the live device.
+    /// Run the pipeline's GPU-driven scene headless on the live device, or (`--layout NAME`) any
+    /// layout with synthetic records, each sequence's effect checked on the device.
     Run(run::RunArgs),
     /// Benchmark the GPU-driven scene: CPU, multi-draw and DGC modes at several object counts.
     Bench(bench::BenchArgs),

@@ -408,7 +408,13 @@ fn run_layouts(args: &RunArgs, manifest: &dgcc::ir::Manifest) -> i32 {
     }
     for r in &reports {
         let codes = r.refusal_codes();
-        if !codes.is_empty() {
+        if !codes.is_empty() && r.ok() {
+            eprintln!(
+                "note: the device refuses layout `{}` under DGC ({}); the fallback ran it",
+                r.layout,
+                codes.join(", ")
+            );
+        } else if !codes.is_empty() {
             eprintln!("error: the device refuses layout `{}` ({})", r.layout, codes.join(", "));
         }
     }
