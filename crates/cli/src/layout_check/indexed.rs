@@ -12,7 +12,7 @@
 //! spec clamps it). A decoy index buffer is bound before executing, so a sequence that drew
 //! with it instead of its own has tags of 500 and up.
 
-use super::rig::{data_buffer, execute, DrawRun, Front, Records, Tally};
+use super::rig::{data_buffer, execute, DrawRun, Front, Records, Tally, SET_ENTRY_WEIGHT};
 use ash::vk;
 use dgcc::ir::{CompiledLayout, Manifest, TokenType};
 use dgcc::runtime::error::Result;
@@ -103,19 +103,40 @@ fn single_sequences() -> Vec<Sequence> {
 
 /// What the shaders add for `sequences` when at most `max_draws` draws of each run and
 /// sequence `k` lands in slot `slot(k, sequence)`.
+#[cfg(test)]
 fn expected(sequences: &[Sequence], max_draws: usize, slot: impl Fn(usize, &Sequence) -> u32) -> Tally {
+    expected_with_set(sequences, max_draws, slot, false)
+}
+
+/// As `expected`; `set`: sequence `k` draws with execution-set entry `k % 2`, and entry 1 adds
+/// `SET_ENTRY_WEIGHT` to w.
+fn expected_with_set(
+    sequences: &[Sequence],
+    max_draws: usize,
+    slot: impl Fn(usize, &Sequence) -> u32,
+    set: bool,
+) -> Tally {
     let mut t = Tally::default();
     for (k, s) in sequences.iter().enumerate() {
+        let weight = if set && k % 2 == 1 { SET_ENTRY_WEIGHT } else { 0 };
         for d in s.draws.iter().take(max_draws) {
             for j in 0..d.triangles {
                 let tag = s.tags[(d.first_triangle + j) as usize] + d.shift;
                 for i in 0..d.instances {
-                    t.add(slot(k, s), tag, d.first_instance + i, s.extra);
+                    t.add(slot(k, s), tag, d.first_instance + i, s.extra + weight);
                 }
             }
         }
     }
     t
+}
+
+/// Whether `run` executes `layout` through its execution set (of pipelines, on a device that
+/// can bind it); otherwise a layout with a set runs binned, without it, one pipeline bound.
+pub fn binds_set(dev: &DgcDevice, m: &Manifest, layout: &CompiledLayout) -> bool {
+    let pipelines = 0; // VK_INDIRECT_EXECUTION_SET_INFO_TYPE_PIPELINES_EXT
+    layout.execution_set().is_some_and(|s| s.kind == pipelines)
+        && dev.execution_set_unbindable(layout, &m.push_constants).is_none()
 }
 
 /// The expected tallies are not blind to the mistakes the GPU run is meant to catch: pushing
@@ -135,6 +156,8 @@ fn misreadings_change_the_expected_tally() {
             .map(|s| Sequence { draws: s.draws.iter().map(|d| Draw { shift: 0, ..*d }).collect(), ..s.clone() })
             .collect();
         assert_ne!(right, expected(&unshifted, max, |_, s| s.slot), "vertexOffset ignored");
+        let set = expected_with_set(&sequences, max, |_, s| s.slot, true);
+        assert_ne!(right, set, "execution-set entry 1 drew as entry 0");
     }
     let sequences = count_sequences();
     let right = expected(&sequences, MAX_DRAW_COUNT as usize, |_, s| s.slot);
@@ -219,11 +242,14 @@ pub fn run(
     corrupt: Option<u32>,
 ) -> Result<(Tally, Tally, Vec<u32>)> {
     shape(layout).map_err(RuntimeError::Invalid)?;
-    // A draw layout that picks its pipeline through an execution set runs here binned, with the
-    // one tally pipeline bound (the records are the same, the set index unread): drawing through
-    // the set itself is tests/runtime_materials.rs's, with the scene's material pipelines.
+    // A draw layout that picks its pipeline through an execution set draws through a set of two
+    // tally pipelines where the device can bind it (sequence k uses entry k % 2, which shows in
+    // w); elsewhere (and for shader-object sets) it runs binned, with one tally pipeline bound
+    // (the records are the same, the set index unread).
+    let through_set = binds_set(dev, m, layout);
+    let set_token = layout.tokens.iter().position(|t| t.token_type == TokenType::ExecutionSet);
     let binned;
-    let layout = if layout.execution_set().is_some() {
+    let layout = if layout.execution_set().is_some() && !through_set {
         binned = layout.without_execution_set();
         &binned
     } else {
@@ -231,7 +257,8 @@ pub fn run(
     };
     let action = layout.action().map(|a| a.token_type).unwrap_or(TokenType::DrawIndexed);
     let counted = action == TokenType::DrawIndexedCount;
-    let push_fields: Vec<_> = layout.tokens[0].fields.iter().map(|f| f.name.clone()).collect();
+    let push = layout.tokens.iter().position(|t| t.token_type == TokenType::PushConstant).unwrap_or(0);
+    let push_fields: Vec<_> = layout.tokens[push].fields.iter().map(|f| f.name.clone()).collect();
     let (sequences, vert) = match (counted, push_fields.len()) {
         (true, 1) => (count_sequences(), BATCH_VERT),
         (false, 2) => (single_sequences(), OBJECT_VERT),
@@ -265,15 +292,17 @@ pub fn run(
     let mut indices = data_buffer(ctx, index_usage, &index_data)?;
     let mut draws = data_buffer(ctx, vk::BufferUsageFlags::INDIRECT_BUFFER, &draw_data)?;
     let mut decoy = data_buffer(ctx, index_usage, &decoy_indices)?;
-    let written = write_records(
-        &mut records,
-        &sequences,
-        counted,
-        [push, index, act],
-        &push_fields,
-        [indices.address, draws.address],
-        corrupt,
-    );
+    let written = write_set_indices(&mut records, set_token.filter(|_| through_set), n).and_then(|()| {
+        write_records(
+            &mut records,
+            &sequences,
+            counted,
+            [push, index, act],
+            &push_fields,
+            [indices.address, draws.address],
+            corrupt,
+        )
+    });
     let ran = written.and_then(|()| {
         let run = DrawRun {
             front: Front::Vertex(vert),
@@ -281,6 +310,7 @@ pub fn run(
             sequences: n,
             max_draw_count: if counted { MAX_DRAW_COUNT } else { 0 },
             decoy_indices: Some(decoy.buffer),
+            execution_set: through_set,
         };
         execute(ctx, dev, m, layout, &run)
     });
@@ -292,7 +322,17 @@ pub fn run(
     }
     let max_draws = if counted { MAX_DRAW_COUNT as usize } else { 1 };
     let slots = sequences.iter().map(|s| s.slot).collect();
-    Ok((ran?, expected(&sequences, max_draws, |_, s| s.slot), slots))
+    Ok((ran?, expected_with_set(&sequences, max_draws, |_, s| s.slot, through_set), slots))
+}
+
+/// Sequence `k` picks execution-set entry `k % 2`.
+fn write_set_indices(records: &mut Records<'_>, set: Option<usize>, n: u32) -> Result<()> {
+    if let Some(set) = set {
+        for k in 0..n {
+            records.put_u32(k, set, "", k % 2)?;
+        }
+    }
+    Ok(())
 }
 
 /// Write the records of `sequences` through the manifest's members.

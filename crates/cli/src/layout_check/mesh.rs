@@ -141,6 +141,7 @@ pub fn run(
             sequences: n,
             max_draw_count: 0,
             decoy_indices: None,
+            execution_set: false,
         };
         execute(ctx, dev, m, layout, &run)
     });

@@ -18,10 +18,11 @@
 //!
 //! What each path runs: DGC where the device has the extension and the layout passes
 //! `DgcDevice::check_layout` (refusals carry `dgcc check`'s codes); the runtime's [`Fallback`]
-//! where it can express the layout (its refusal names the token that stops it). Draw layouts
-//! with an execution set run binned under DGC (the set's index written, one tally pipeline
-//! bound), as the scene's `fallback: Binned` does; dispatch layouts bind a real execution set
-//! of two counting pipelines. The fallback leaves push constants to the shader's stream reader
+//! where it can express the layout (its refusal names the token that stops it). Execution sets
+//! are real sets of two tally pipelines whose effects differ (sequence `k` picks entry `k % 2`)
+//! where the device can bind them; a set of pipelines the device cannot bind (`fallback:
+//! Binned`, N0001) and a set of shader objects run binned under DGC (the index written, one
+//! tally pipeline bound). The fallback leaves push constants to the shader's stream reader
 //! (`records[gl_DrawID]`), which the tally vertex shaders do not have, so draw layouts it
 //! accepts are reported as accepted, not checked.
 
@@ -235,12 +236,14 @@ fn run_dgc(
             if let Err(why) = indexed::shape(layout) {
                 return PathReport::not_run(format!("no tally for this layout: {why}"));
             }
-            let binned = layout.execution_set().is_some();
-            let ran = format!(
-                "{} indexed draw sequence(s){}",
-                indexed::sequence_count(layout),
-                if binned { ", the execution set binned (one tally pipeline bound)" } else { "" }
-            );
+            let set = if layout.execution_set().is_none() {
+                ""
+            } else if indexed::binds_set(dev, m, layout) {
+                " through an execution set of 2 pipelines"
+            } else {
+                ", the execution set binned (one tally pipeline bound)"
+            };
+            let ran = format!("{} indexed draw sequence(s){set}", indexed::sequence_count(layout));
             match indexed::run(ctx, dev, m, layout, options.corrupt) {
                 Ok((got, want, slots)) => tally_report(ran, &got, &want, &slots),
                 Err(e) => PathReport::Failed { error: e.to_string() },

@@ -158,7 +158,15 @@ pub struct DrawRun<'a> {
     pub max_draw_count: u32,
     /// An index buffer bound before executing, which the INDEX_BUFFER token must replace.
     pub decoy_indices: Option<vk::Buffer>,
+    /// Execute through the layout's execution set of two tally pipelines: entry 0 adds nothing
+    /// more, entry 1 adds [`SET_ENTRY_WEIGHT`] to w per fragment. Otherwise one pipeline is
+    /// bound (a layout without a set, or one run binned without it).
+    pub execution_set: bool,
 }
+
+/// What entry 1 of a draw layout's execution set adds to a fragment's w (`ENTRY_WEIGHT` in
+/// `draw_tally.frag`).
+pub const SET_ENTRY_WEIGHT: u32 = 1000;
 
 /// Execute `run` with `layout` of `m` on a 1×1 target and return the tally.
 pub fn execute(
@@ -191,11 +199,24 @@ pub fn execute(
     let pl = unsafe { d.create_pipeline_layout(&info, None) }.map_err(RuntimeError::vk("vkCreatePipelineLayout"))?;
     // SAFETY: `pl` is live and holds the manifest's ranges.
     let mut l = unsafe { dev.create_layout(layout, &m.push_constants, pl) }?;
-    let pipeline = graphics_pipeline(d, pl, run.front)?;
+    let pipeline = graphics_pipeline(d, pl, run.front, 0, run.execution_set)?;
+    let second =
+        if run.execution_set { Some(graphics_pipeline(d, pl, run.front, SET_ENTRY_WEIGHT, true)?) } else { None };
+    let mut set_of_two = None;
+    if let Some(second) = second {
+        // SAFETY: indirect-bindable pipelines of `pl` for the layout's stages, alive until after
+        // the set; nothing has used the set yet.
+        let ies = unsafe { dev.create_execution_set(&l, pipeline) }?;
+        unsafe { dev.write_execution_set(&ies, 1, second) }?;
+        set_of_two = Some(ies);
+    }
+    let bound = match &set_of_two {
+        Some(ies) => Bound::ExecutionSet(ies.handle, pipeline),
+        None => Bound::Pipeline(pipeline),
+    };
     let mut target = Target::new(ctx)?;
-    // SAFETY: `l` is `dev`'s; `pipeline` was made with `pl` for the layout's stages.
-    let mut exec =
-        unsafe { Execution::new(dev, &l, Bound::Pipeline(pipeline), run.sequences, run.max_draw_count, 64 << 20) }?;
+    // SAFETY: `l` is `dev`'s; `pipeline` (or the set) was made with `pl` for the layout.
+    let mut exec = unsafe { Execution::new(dev, &l, bound, run.sequences, run.max_draw_count, 64 << 20) }?;
     let s =
         Stream { buffer: stream.buffer, offset: 0, address: stream.address, max_sequences: run.sequences, count: None };
     let recorded = ctx.one_shot(|cmd| unsafe {
@@ -227,9 +248,15 @@ pub fn execute(
     unsafe {
         let _ = d.device_wait_idle();
         exec.destroy(dev);
+        if let Some(ies) = &mut set_of_two {
+            ies.destroy(dev);
+        }
         l.destroy(dev);
         target.destroy(d);
         d.destroy_pipeline(pipeline, None);
+        if let Some(p) = second {
+            d.destroy_pipeline(p, None);
+        }
         d.destroy_pipeline_layout(pl, None);
         set.destroy(d);
         tally.destroy(d);
@@ -358,8 +385,15 @@ impl Target {
     }
 }
 
-/// A graphics pipeline for a 1×1 target: `front` + `draw_tally.frag`, no culling, no depth.
-fn graphics_pipeline(d: &ash::Device, layout: vk::PipelineLayout, front: Front) -> Result<vk::Pipeline> {
+/// A graphics pipeline for a 1×1 target: `front` + `draw_tally.frag` adding `weight` to w, no
+/// culling, no depth; `indirect_bindable` for an execution set.
+fn graphics_pipeline(
+    d: &ash::Device,
+    layout: vk::PipelineLayout,
+    front: Front,
+    weight: u32,
+    indirect_bindable: bool,
+) -> Result<vk::Pipeline> {
     let list: Vec<(vk::ShaderStageFlags, &[u8])> = match front {
         Front::Vertex(vert) => vec![(vk::ShaderStageFlags::VERTEX, vert)],
         Front::TaskMesh { task, mesh } => {
@@ -381,9 +415,18 @@ fn graphics_pipeline(d: &ash::Device, layout: vk::PipelineLayout, front: Front) 
         }
     }
     let flags = list.iter().map(|s| s.0).chain([vk::ShaderStageFlags::FRAGMENT]);
+    let spec = dgcc::runtime::shaders::Spec::new(&[(0, weight)]);
+    let spec_info = spec.info();
     let stages: Vec<_> = flags
         .zip(&modules)
-        .map(|(flag, &m)| vk::PipelineShaderStageCreateInfo::default().stage(flag).module(m).name(c"main"))
+        .map(|(flag, &m)| {
+            let stage = vk::PipelineShaderStageCreateInfo::default().stage(flag).module(m).name(c"main");
+            if flag == vk::ShaderStageFlags::FRAGMENT {
+                stage.specialization_info(&spec_info)
+            } else {
+                stage
+            }
+        })
         .collect();
     let vertex_input = vk::PipelineVertexInputStateCreateInfo::default();
     let assembly = vk::PipelineInputAssemblyStateCreateInfo::default().topology(vk::PrimitiveTopology::TRIANGLE_LIST);
@@ -401,6 +444,8 @@ fn graphics_pipeline(d: &ash::Device, layout: vk::PipelineLayout, front: Front) 
     let blend = vk::PipelineColorBlendStateCreateInfo::default().attachments(&attachments);
     let formats = [COLOR_FORMAT];
     let mut rendering = vk::PipelineRenderingCreateInfo::default().color_attachment_formats(&formats);
+    let mut flags2 = vk::PipelineCreateFlags2CreateInfoKHR::default()
+        .flags(dgcc::runtime::ext_dgc::bits::PIPELINE_CREATE_2_INDIRECT_BINDABLE_EXT);
     let mut info = vk::GraphicsPipelineCreateInfo::default()
         .stages(&stages)
         .viewport_state(&viewport)
@@ -409,6 +454,9 @@ fn graphics_pipeline(d: &ash::Device, layout: vk::PipelineLayout, front: Front) 
         .color_blend_state(&blend)
         .layout(layout)
         .push_next(&mut rendering);
+    if indirect_bindable {
+        info = info.push_next(&mut flags2);
+    }
     if matches!(front, Front::Vertex(_)) {
         // Mesh pipelines have no vertex input or input assembly.
         info = info.vertex_input_state(&vertex_input).input_assembly_state(&assembly);
