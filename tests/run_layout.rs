@@ -178,3 +178,74 @@ fn a_device_index_past_the_list_is_an_error_that_lists_the_devices() {
         .unwrap();
     assert_eq!(o.status.code(), Some(1), "DGCC_DEVICE still selects: {}", text(&o));
 }
+
+/// A description of the user's own: non-indexed draws (DRAW, DRAW_COUNT) are checked too, and a
+/// shape no tally shader reads (a vertex buffer) is reported as not run, naming why, exit 1.
+const OWN: &str = r#"Pipeline(
+    name: "own",
+    targets: ["lavapipe"],
+    push_constants: [(stages: [Vertex], offset: 0, size: 8)],
+    layouts: [
+        (
+            name: "Plain",
+            stages: [Vertex, Fragment],
+            max_sequences: 64,
+            tokens: [
+                PushConstant(name: "object", stages: [Vertex], offset: 0, fields: [(name: "slot", ty: U32), (name: "extra", ty: U32)]),
+                Draw(name: "draw"),
+            ],
+        ),
+        (
+            name: "PlainCount",
+            stages: [Vertex, Fragment],
+            max_sequences: 64,
+            tokens: [
+                PushConstant(name: "batch", stages: [Vertex], offset: 0, fields: [(name: "slot", ty: U32)]),
+                DrawCount(name: "draws"),
+            ],
+        ),
+        (
+            name: "Vertices",
+            stages: [Vertex, Fragment],
+            max_sequences: 64,
+            tokens: [
+                PushConstant(name: "object", stages: [Vertex], offset: 0, fields: [(name: "slot", ty: U32)]),
+                VertexBuffer(name: "positions", binding: 0),
+                Draw(name: "draw"),
+            ],
+        ),
+    ],
+)
+"#;
+
+#[test]
+fn a_description_of_ones_own_runs_its_draws_checked_and_names_what_it_cannot_check() {
+    let test = "a_description_of_ones_own_runs_its_draws_checked_and_names_what_it_cannot_check";
+    let Some(lavapipe) = device(test) else { return };
+    if !lavapipe {
+        common::loud(&format!("SKIP {test}: the description targets lavapipe"));
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("dgcc-run-layout-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("own.ron");
+    std::fs::write(&file, OWN).unwrap();
+    let file = file.display().to_string();
+    let o = dgcc(&["run", &file, "--layout", "Plain", "--layout", "PlainCount", "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let r = report(&o);
+    for l in r["layouts"].as_array().unwrap() {
+        assert_eq!(l["dgc"]["status"], "ok", "{r:#}");
+    }
+    let o = dgcc(&["run", &file, "--layout", "PlainCount", "--corrupt-sequence", "0"]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(text(&o).contains("sequence 0 (slot 5)"), "{}", text(&o));
+    let o = dgcc(&["run", &file, "--layout", "Vertices", "--json"]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let r = report(&o);
+    let l = &r["layouts"][0];
+    assert_eq!(l["dgc"]["status"], "not_run", "{r:#}");
+    assert!(l["dgc"]["why"].as_str().unwrap().contains("no tally for this layout"), "{r:#}");
+    assert!(l["fallback"]["why"].as_str().unwrap().contains("token `positions` (VERTEX_BUFFER)"), "{r:#}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,6 +1,7 @@
-//! Indexed draw layouts executed for real: PUSH_CONSTANT (one or two words) + INDEX_BUFFER +
+//! Draw layouts executed for real: PUSH_CONSTANT (one or two words) + INDEX_BUFFER +
 //! DRAW_INDEXED or DRAW_INDEXED_COUNT, as `multi_draw.ron`'s Batches, `scene.ron`'s SceneDraw
-//! and `draw_shaders.ron`'s Draws are, through [`rig`](super::rig).
+//! and `draw_shaders.ron`'s Draws are, and PUSH_CONSTANT + DRAW or DRAW_COUNT (the same
+//! triangles reached through firstVertex), through [`rig`](super::rig).
 //!
 //! Why the sequences look the way they do: each one differs from the others in everything a
 //! token carries, so a token that was ignored or misread shows in the tally. The pushed slot is
@@ -189,20 +190,19 @@ fn command(d: &Draw) -> [u8; 20] {
 /// why not.
 pub fn shape(layout: &CompiledLayout) -> std::result::Result<(), String> {
     let layout = layout.without_execution_set();
-    let counted = match layout.action().map(|a| a.token_type) {
-        Some(TokenType::DrawIndexedCount) => true,
-        Some(TokenType::DrawIndexed) => false,
-        _ => return Err("its action is not an indexed draw".into()),
+    let Some(action) = layout.action().map(|a| a.token_type) else {
+        return Err("it has no action token".into());
     };
+    let (counted, indexed) = kind(action).ok_or("its action is not a DRAW, DRAW_INDEXED or one of their _COUNTs")?;
     let kinds: Vec<TokenType> = layout.tokens.iter().map(|t| t.token_type).collect();
-    let action = if counted { TokenType::DrawIndexedCount } else { TokenType::DrawIndexed };
-    if kinds != [TokenType::PushConstant, TokenType::IndexBuffer, action] {
-        let names: Vec<&str> = kinds.iter().map(|k| k.manifest_name()).collect();
-        return Err(format!(
-            "the indexed tally rig writes PUSH_CONSTANT, INDEX_BUFFER, {}; this layout has {}",
-            action.manifest_name(),
-            names.join(", ")
-        ));
+    let wanted: Vec<TokenType> = if indexed {
+        vec![TokenType::PushConstant, TokenType::IndexBuffer, action]
+    } else {
+        vec![TokenType::PushConstant, action]
+    };
+    if kinds != wanted {
+        let names = |k: &[TokenType]| k.iter().map(|k| k.manifest_name()).collect::<Vec<_>>().join(", ");
+        return Err(format!("the draw tally rig writes {}; this layout has {}", names(&wanted), names(&kinds)));
     }
     let push = &layout.tokens[0];
     let words = push.fields.len();
@@ -215,23 +215,49 @@ pub fn shape(layout: &CompiledLayout) -> std::result::Result<(), String> {
     };
     if !fields_ok || !fits {
         return Err(format!(
-            "the tally vertex shaders read one 32-bit pushed word at push-constant offset 0 (two for DRAW_INDEXED); token `{}` pushes {} field(s) at {:?}",
+            "the tally vertex shaders read one 32-bit pushed word at push-constant offset 0 (two without a _COUNT action); token `{}` pushes {} field(s) at {:?}",
             push.name, words, range
         ));
     }
     Ok(())
 }
 
+/// `(counted, indexed)` of a draw action.
+fn kind(action: TokenType) -> Option<(bool, bool)> {
+    match action {
+        TokenType::DrawIndexed => Some((false, true)),
+        TokenType::DrawIndexedCount => Some((true, true)),
+        TokenType::Draw => Some((false, false)),
+        TokenType::DrawCount => Some((true, false)),
+        _ => None,
+    }
+}
+
 /// How many sequences `run` writes for `layout`.
 pub fn sequence_count(layout: &CompiledLayout) -> u32 {
-    if layout.action().is_some_and(|a| a.token_type == TokenType::DrawIndexedCount) {
+    if layout.action().and_then(|a| kind(a.token_type)).is_some_and(|(counted, _)| counted) {
         count_sequences().len() as u32
     } else {
         single_sequences().len() as u32
     }
 }
 
-/// Execute `layout` (an indexed draw layout) and return `(what ran, what should have, the tally
+/// `VkDrawIndirectCommand` words of `d` without an index buffer: the tags of a sequence are
+/// consecutive, so vertex `3·tag + corner` is reached from firstVertex = 3·(first tag + shift).
+fn plain_words(s: &Sequence, d: &Draw) -> [u32; 4] {
+    let first_tag = s.tags.get(d.first_triangle as usize).copied().unwrap_or(0);
+    [3 * d.triangles, d.instances, 3 * (first_tag + d.shift), d.first_instance]
+}
+
+fn plain_command(s: &Sequence, d: &Draw) -> [u8; 16] {
+    let mut out = [0u8; 16];
+    for (k, w) in plain_words(s, d).iter().enumerate() {
+        out[4 * k..4 * k + 4].copy_from_slice(&w.to_le_bytes());
+    }
+    out
+}
+
+/// Execute `layout` (a DRAW, DRAW_INDEXED or _COUNT draw layout) and return `(what ran, what should have, the tally
 /// slot of each sequence)`. `corrupt`: write that sequence's draw wrong (one more instance, or
 /// a wrong draw count) while expecting what it should have drawn: a test's deliberate mistake.
 pub fn run(
@@ -256,7 +282,7 @@ pub fn run(
         layout
     };
     let action = layout.action().map(|a| a.token_type).unwrap_or(TokenType::DrawIndexed);
-    let counted = action == TokenType::DrawIndexedCount;
+    let (counted, indexed) = kind(action).unwrap_or((false, true));
     let push = layout.tokens.iter().position(|t| t.token_type == TokenType::PushConstant).unwrap_or(0);
     let push_fields: Vec<_> = layout.tokens[push].fields.iter().map(|f| f.name.clone()).collect();
     let (sequences, vert) = match (counted, push_fields.len()) {
@@ -280,14 +306,15 @@ pub fn run(
         index_data[REGION * k..REGION * k + bytes.len()].copy_from_slice(&bytes);
         for (j, d) in s.draws.iter().enumerate() {
             let at = REGION * k + j * s.stride as usize;
-            draw_data[at..at + 20].copy_from_slice(&command(d));
+            let c = if indexed { command(d).to_vec() } else { plain_command(s, d).to_vec() };
+            draw_data[at..at + c.len()].copy_from_slice(&c);
         }
     }
     let index_usage = vk::BufferUsageFlags::INDEX_BUFFER;
     let decoy_indices: Vec<u8> = (0..64u32).flat_map(|i| (3 * (DECOY_TAG + i / 3) + i % 3).to_le_bytes()).collect();
     let mut records = Records::new(layout, n);
     let push = records.token(TokenType::PushConstant)?;
-    let index = records.token(TokenType::IndexBuffer)?;
+    let index = if indexed { Some(records.token(TokenType::IndexBuffer)?) } else { None };
     let act = records.token(action)?;
     let mut indices = data_buffer(ctx, index_usage, &index_data)?;
     let mut draws = data_buffer(ctx, vk::BufferUsageFlags::INDIRECT_BUFFER, &draw_data)?;
@@ -297,7 +324,7 @@ pub fn run(
             &mut records,
             &sequences,
             counted,
-            [push, index, act],
+            (push, index, act),
             &push_fields,
             [indices.address, draws.address],
             corrupt,
@@ -309,7 +336,7 @@ pub fn run(
             records: &records.bytes,
             sequences: n,
             max_draw_count: if counted { MAX_DRAW_COUNT } else { 0 },
-            decoy_indices: Some(decoy.buffer),
+            decoy_indices: indexed.then_some(decoy.buffer),
             execution_set: through_set,
         };
         execute(ctx, dev, m, layout, &run)
@@ -340,7 +367,7 @@ fn write_records(
     records: &mut Records<'_>,
     sequences: &[Sequence],
     counted: bool,
-    [push, index, act]: [usize; 3],
+    (push, index, act): (usize, Option<usize>, usize),
     push_fields: &[String],
     [indices, draws]: [u64; 2],
     corrupt: Option<u32>,
@@ -352,22 +379,30 @@ fn write_records(
         if let Some(extra) = push_fields.get(1) {
             records.put_u32(i, push, extra, s.extra)?;
         }
-        records.put_u64(i, index, "address", indices + (REGION * k) as u64)?;
-        records.put_u32(i, index, "size", index_bytes(s).len() as u32)?;
-        let index_type = if s.wide { vk::IndexType::UINT32 } else { vk::IndexType::UINT16 };
-        records.put_u32(i, index, "index_type", index_type.as_raw() as u32)?;
+        if let Some(index) = index {
+            records.put_u64(i, index, "address", indices + (REGION * k) as u64)?;
+            records.put_u32(i, index, "size", index_bytes(s).len() as u32)?;
+            let index_type = if s.wide { vk::IndexType::UINT32 } else { vk::IndexType::UINT16 };
+            records.put_u32(i, index, "index_type", index_type.as_raw() as u32)?;
+        }
         if counted {
             records.put_u64(i, act, "address", draws + (REGION * k) as u64)?;
             records.put_u32(i, act, "stride", s.stride)?;
             let count = if wrong { u32::from(s.draws.is_empty()) } else { s.draws.len() as u32 };
             records.put_u32(i, act, "command_count", count)?;
-        } else {
+        } else if index.is_some() {
             let d = &s.draws[0];
             records.put_u32(i, act, "index_count", 3 * d.triangles)?;
             records.put_u32(i, act, "instance_count", d.instances + u32::from(wrong))?;
             records.put_u32(i, act, "first_index", 3 * d.first_triangle)?;
             records.put_i32(i, act, "vertex_offset", 3 * d.shift as i32)?;
             records.put_u32(i, act, "first_instance", d.first_instance)?;
+        } else {
+            let [vertex_count, instance_count, first_vertex, first_instance] = plain_words(s, &s.draws[0]);
+            records.put_u32(i, act, "vertex_count", vertex_count)?;
+            records.put_u32(i, act, "instance_count", instance_count + u32::from(wrong))?;
+            records.put_u32(i, act, "first_vertex", first_vertex)?;
+            records.put_u32(i, act, "first_instance", first_instance)?;
         }
     }
     Ok(())

@@ -165,7 +165,9 @@ pub fn check(
     let action_name = action.map_or("no action", |a| a.manifest_name()).to_string();
     let kind = match action {
         Some(TokenType::Dispatch) => Kind::Dispatch,
-        Some(TokenType::DrawIndexed | TokenType::DrawIndexedCount) => Kind::Indexed,
+        Some(TokenType::Draw | TokenType::DrawCount | TokenType::DrawIndexed | TokenType::DrawIndexedCount) => {
+            Kind::Indexed
+        }
         Some(TokenType::DrawMeshTasks) => Kind::Mesh,
         _ => Kind::None,
     };
@@ -243,7 +245,12 @@ fn run_dgc(
             } else {
                 ", the execution set binned (one tally pipeline bound)"
             };
-            let ran = format!("{} indexed draw sequence(s){set}", indexed::sequence_count(layout));
+            let what = if layout.tokens.iter().any(|t| t.token_type == TokenType::IndexBuffer) {
+                "indexed draw"
+            } else {
+                "draw"
+            };
+            let ran = format!("{} {what} sequence(s){set}", indexed::sequence_count(layout));
             match indexed::run(ctx, dev, m, layout, options.corrupt) {
                 Ok((got, want, slots)) => tally_report(ran, &got, &want, &slots),
                 Err(e) => PathReport::Failed { error: e.to_string() },
@@ -263,7 +270,7 @@ fn run_dgc(
             }
         }
         Kind::None => PathReport::not_run(format!(
-            "no tally for a {} layout (dispatch, indexed and mesh-task layouts are checked)",
+            "no tally for a {} layout (dispatch, draw, indexed draw and mesh-task layouts are checked)",
             layout.action().map_or("action-less", |a| a.token_type.manifest_name())
         )),
     }
