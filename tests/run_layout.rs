@@ -1,7 +1,8 @@
 //! `dgcc run FILE --layout NAME` on every layout of every example (examples/*.ron; the mistakes
 //! are meant to fail `check`), through the real binary on the live device: each layout's report
 //! must say that every sequence's effect is as written (on lavapipe through DGC for every layout,
-//! and through the fallback where it can run the layout), and a record written wrong on purpose
+//! and through the fallback where it can run the layout: compute's Jobs, draw_shaders' Draws),
+//! and a record written wrong on purpose
 //! (`--corrupt-sequence`, a test-only knob) must be reported as that sequence's failure, exit 1.
 //! Also: `dgcc run` of a description without a scene-shaped layout points at `--layout`, and
 //! `--device N` past the device list is an error that lists the devices.
@@ -107,11 +108,19 @@ fn every_example_layout_runs_with_its_effect_checked_and_a_wrong_record_fails() 
     }
     common::loud(&format!("dgcc run --layout: {summary:#?}"));
     if lavapipe {
-        for expected in
-            ["examples/compute.ron:Jobs: dgc ok, fallback ok", "examples/mesh.ron:Meshlets: dgc ok, fallback not_run"]
-        {
+        for expected in [
+            "examples/compute.ron:Jobs: dgc ok, fallback ok",
+            "examples/draw_shaders.ron:Draws: dgc ok, fallback ok",
+            "examples/mesh.ron:Meshlets: dgc ok, fallback not_run",
+        ] {
             assert!(summary.iter().any(|s| s == expected), "{expected}: {summary:#?}");
         }
+        // lavapipe binds graphics pipelines through an execution set: SceneDraw draws through a
+        // real set of two tally pipelines, and a sequence drawn with the wrong entry would show.
+        let o = dgcc(&["run", "examples/scene.ron", "--layout", "SceneDraw", "--json"]);
+        let r = report(&o);
+        let ran = r["layouts"][0]["dgc"]["ran"].as_str().unwrap_or_default();
+        assert!(ran.contains("through an execution set of 2 pipelines"), "{r:#}");
     }
 }
 
@@ -237,6 +246,9 @@ fn a_description_of_ones_own_runs_its_draws_checked_and_names_what_it_cannot_che
     for l in r["layouts"].as_array().unwrap() {
         assert_eq!(l["dgc"]["status"], "ok", "{r:#}");
     }
+    // DRAW runs through the fallback too (one multi-draw); DRAW_COUNT is refused there.
+    assert_eq!(r["layouts"][0]["fallback"]["status"], "ok", "{r:#}");
+    assert_eq!(r["layouts"][1]["fallback"]["status"], "not_run", "{r:#}");
     let o = dgcc(&["run", &file, "--layout", "PlainCount", "--corrupt-sequence", "0"]);
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
     assert!(text(&o).contains("sequence 0 (slot 5)"), "{}", text(&o));

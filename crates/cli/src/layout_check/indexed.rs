@@ -13,7 +13,9 @@
 //! spec clamps it). A decoy index buffer is bound before executing, so a sequence that drew
 //! with it instead of its own has tags of 500 and up.
 
-use super::rig::{data_buffer, execute, DrawRun, Front, Records, Tally, SET_ENTRY_WEIGHT};
+use super::rig::{
+    data_buffer, execute, execute_fallback, DrawRun, FallbackRun, Front, Records, Tally, SET_ENTRY_WEIGHT,
+};
 use ash::vk;
 use dgcc::ir::{CompiledLayout, Manifest, TokenType};
 use dgcc::runtime::error::Result;
@@ -406,4 +408,86 @@ fn write_records(
         }
     }
     Ok(())
+}
+
+/// Execute `layout` (DRAW or DRAW_INDEXED, as the fallback takes them) through the runtime's
+/// `Fallback` and return `(what ran, what should have, the tally slot of each sequence)`. The
+/// records are ones both paths read alike: the fallback binds one index buffer for every draw
+/// and ignores the records' addresses, so here every record names that one buffer, 32-bit
+/// indices, and a firstIndex into its own region of it; the pushed words are read from the
+/// record by `draw_stream.vert`. `corrupt` as for `run`.
+pub fn run_fallback(
+    ctx: &GpuContext,
+    m: &Manifest,
+    layout: &CompiledLayout,
+    fallback: &dgcc::runtime::Fallback,
+    corrupt: Option<u32>,
+) -> Result<(Tally, Tally, Vec<u32>)> {
+    shape(layout).map_err(RuntimeError::Invalid)?;
+    let action = layout.action().map(|a| a.token_type).unwrap_or(TokenType::DrawIndexed);
+    let (counted, indexed) = kind(action).unwrap_or((false, true));
+    if counted {
+        return Err(RuntimeError::Invalid(format!("the fallback runs no {} layout", action.manifest_name())));
+    }
+    let mut records = Records::new(layout, single_sequences().len() as u32);
+    let push = records.token(TokenType::PushConstant)?;
+    let push_fields: Vec<String> = layout.tokens[push].fields.iter().map(|f| f.name.clone()).collect();
+    let two = push_fields.len() == 2;
+    let sequences: Vec<Sequence> = single_sequences()
+        .into_iter()
+        .map(|s| Sequence { wide: true, extra: if two { s.extra } else { 0 }, ..s })
+        .collect();
+    let n = sequences.len() as u32;
+    let act = records.token(action)?;
+    let index = if indexed { Some(records.token(TokenType::IndexBuffer)?) } else { None };
+    let mut index_data = vec![0u8; REGION * sequences.len()];
+    for (k, s) in sequences.iter().enumerate() {
+        let bytes = index_bytes(s);
+        index_data[REGION * k..REGION * k + bytes.len()].copy_from_slice(&bytes);
+    }
+    let mut indices = data_buffer(ctx, vk::BufferUsageFlags::INDEX_BUFFER, &index_data)?;
+    let mut write = || -> Result<()> {
+        for (k, s) in sequences.iter().enumerate() {
+            let i = k as u32;
+            let wrong = corrupt == Some(i);
+            records.put_u32(i, push, &push_fields[0], s.slot)?;
+            if two {
+                records.put_u32(i, push, &push_fields[1], s.extra)?;
+            }
+            let d = &s.draws[0];
+            if let Some(index) = index {
+                records.put_u64(i, index, "address", indices.address)?;
+                records.put_u32(i, index, "size", index_data.len() as u32)?;
+                records.put_u32(i, index, "index_type", vk::IndexType::UINT32.as_raw() as u32)?;
+                let region = (REGION * k / 4) as u32;
+                records.put_u32(i, act, "index_count", 3 * d.triangles)?;
+                records.put_u32(i, act, "instance_count", d.instances + u32::from(wrong))?;
+                records.put_u32(i, act, "first_index", region + 3 * d.first_triangle)?;
+                records.put_i32(i, act, "vertex_offset", 3 * d.shift as i32)?;
+                records.put_u32(i, act, "first_instance", d.first_instance)?;
+            } else {
+                let [vertex_count, instance_count, first_vertex, first_instance] = plain_words(s, d);
+                records.put_u32(i, act, "vertex_count", vertex_count)?;
+                records.put_u32(i, act, "instance_count", instance_count + u32::from(wrong))?;
+                records.put_u32(i, act, "first_vertex", first_vertex)?;
+                records.put_u32(i, act, "first_instance", first_instance)?;
+            }
+        }
+        Ok(())
+    };
+    let ran = write().and_then(|()| {
+        let word = |name: &str| records.member(push, name).map(|m| m.offset / 4);
+        let run = FallbackRun {
+            records: &records.bytes,
+            sequences: n,
+            indices: indexed.then_some(indices.buffer),
+            slot_word: word(&push_fields[0])?,
+            extra_word: if two { Some(word(&push_fields[1])?) } else { None },
+        };
+        execute_fallback(ctx, m, layout, fallback, &run)
+    });
+    // SAFETY: `execute_fallback` waited for the submission.
+    unsafe { indices.destroy(&ctx.device) };
+    let slots = sequences.iter().map(|s| s.slot).collect();
+    Ok((ran?, expected_with_set(&sequences, 1, |_, s| s.slot, false), slots))
 }

@@ -22,9 +22,10 @@
 //! are real sets of two tally pipelines whose effects differ (sequence `k` picks entry `k % 2`)
 //! where the device can bind them; a set of pipelines the device cannot bind (`fallback:
 //! Binned`, N0001) and a set of shader objects run binned under DGC (the index written, one
-//! tally pipeline bound). The fallback leaves push constants to the shader's stream reader
-//! (`records[gl_DrawID]`), which the tally vertex shaders do not have, so draw layouts it
-//! accepts are reported as accepted, not checked.
+//! tally pipeline bound). The fallback pushes nothing per draw, so under it the vertex shader
+//! reads the pushed words from the record (`draw_stream.vert`, `records[gl_DrawID]`, as the
+//! generated GLSL reader does), and the records name one shared index buffer of 32-bit indices
+//! (the fallback binds one for every draw).
 
 pub mod dispatch;
 pub mod indexed;
@@ -188,9 +189,7 @@ pub fn check(
     };
     let fallback = match Fallback::new(layout, FallbackCaps::from(ctx)) {
         Err(e) => PathReport::not_run(e.to_string()),
-        Ok(f) if f.is_draw() => PathReport::not_run(
-            "the fallback accepts this layout (one indirect multi-draw over the stream), not checked: it leaves the pushed data to the shader's stream reader (records[gl_DrawID]), which the tally vertex shaders do not have",
-        ),
+        Ok(f) if f.is_draw() => fallback_draw(ctx, m, layout, &f, options),
         Ok(_) if kind == Kind::Dispatch => dispatch_report(ctx, dev, m, layout, dispatch::Path::Fallback, options),
         Ok(_) => PathReport::not_run("no tally for this action"),
     };
@@ -201,6 +200,35 @@ pub fn check(
         sequences,
         dgc,
         fallback,
+    }
+}
+
+/// A draw layout through the fallback: one indirect multi-draw, pushed words read from the
+/// records by the vertex shader.
+fn fallback_draw(
+    ctx: &GpuContext,
+    m: &Manifest,
+    layout: &CompiledLayout,
+    f: &Fallback,
+    options: CheckOptions,
+) -> PathReport {
+    if !ctx.caps.fragment_stores_and_atomics || !ctx.caps.shader_draw_parameters {
+        return PathReport::not_run(
+            "the fallback's draw tally needs fragmentStoresAndAtomics and shaderDrawParameters (gl_DrawID)",
+        );
+    }
+    if let Err(why) = indexed::shape(layout) {
+        return PathReport::not_run(format!("the fallback accepts this layout; no tally for it: {why}"));
+    }
+    let indexed = layout.tokens.iter().any(|t| t.token_type == TokenType::IndexBuffer);
+    let ran = format!(
+        "1 indirect multi-draw of {} record(s){}",
+        indexed::sequence_count(layout),
+        if indexed { ", one index buffer bound" } else { "" }
+    );
+    match indexed::run_fallback(ctx, m, layout, f, options.corrupt) {
+        Ok((got, want, slots)) => tally_report(ran, &got, &want, &slots),
+        Err(e) => PathReport::Failed { error: e.to_string() },
     }
 }
 

@@ -266,6 +266,91 @@ pub fn execute(
     Ok(Tally::from_words(&words))
 }
 
+const STREAM_VERT: &[u8] = include_bytes!("../../../../shaders/runtime/spv/draw_stream.vert.spv");
+
+/// One execution of a draw layout through the runtime's [`Fallback`]: one indirect multi-draw
+/// over the records, `draw_stream.vert` reading each draw's pushed words from its record.
+pub struct FallbackRun<'a> {
+    pub records: &'a [u8],
+    pub sequences: u32,
+    /// The one index buffer every record's indices live in (indexed draws).
+    pub indices: Option<vk::Buffer>,
+    /// The pushed words' positions in the record, in words: the slot, and the value summed in w.
+    pub slot_word: u32,
+    pub extra_word: Option<u32>,
+}
+
+/// Execute `run` with `layout` through `fallback` on a 1×1 target and return the tally.
+pub fn execute_fallback(
+    ctx: &GpuContext,
+    m: &Manifest,
+    layout: &CompiledLayout,
+    fallback: &dgcc::runtime::Fallback,
+    run: &FallbackRun<'_>,
+) -> Result<Tally> {
+    let d = &ctx.device;
+    let storage = vk::BufferUsageFlags::STORAGE_BUFFER;
+    let mut tally = Buffer::new(ctx, 4 * TALLY_WORDS as u64, storage, Location::Host)?;
+    tally.write(0, &[0; 4 * TALLY_WORDS])?;
+    let usage = storage | vk::BufferUsageFlags::INDIRECT_BUFFER;
+    let mut stream = Buffer::new(ctx, run.records.len() as u64, usage, Location::Host)?;
+    stream.write(0, run.records)?;
+    let stages = vk::ShaderStageFlags::VERTEX | vk::ShaderStageFlags::FRAGMENT;
+    // SAFETY: live storage buffers, destroyed after the set.
+    let mut set = unsafe { StorageSet::new(d, stages, &[tally.buffer, stream.buffer]) }?;
+    let ranges = vk_ranges(&m.push_constants);
+    let set_layouts = [set.layout];
+    let info = vk::PipelineLayoutCreateInfo::default().set_layouts(&set_layouts).push_constant_ranges(&ranges);
+    // SAFETY: valid create info.
+    let pl = unsafe { d.create_pipeline_layout(&info, None) }.map_err(RuntimeError::vk("vkCreatePipelineLayout"))?;
+    let spec = [(0, layout.stride / 4), (1, run.slot_word), (2, run.extra_word.unwrap_or(u32::MAX))];
+    let pipeline = graphics_pipeline_with(d, pl, Front::Vertex(STREAM_VERT), 0, false, &spec)?;
+    let mut target = Target::new(ctx)?;
+    let s =
+        Stream { buffer: stream.buffer, offset: 0, address: stream.address, max_sequences: run.sequences, count: None };
+    let recorded = ctx.one_shot(|cmd| unsafe {
+        let to_attachment = [vk::ImageMemoryBarrier2::default()
+            .dst_stage_mask(vk::PipelineStageFlags2::COLOR_ATTACHMENT_OUTPUT)
+            .dst_access_mask(vk::AccessFlags2::COLOR_ATTACHMENT_WRITE)
+            .old_layout(vk::ImageLayout::UNDEFINED)
+            .new_layout(vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL)
+            .image(target.image)
+            .subresource_range(color_range())];
+        d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().image_memory_barriers(&to_attachment));
+        let mut pass = OnePixel { d, view: target.view };
+        pass.begin(cmd, 0);
+        d.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::GRAPHICS, pipeline);
+        d.cmd_bind_descriptor_sets(cmd, vk::PipelineBindPoint::GRAPHICS, pl, 0, &[set.set], &[]);
+        if let Some(indices) = run.indices {
+            d.cmd_bind_index_buffer(cmd, indices, 0, vk::IndexType::UINT32);
+        }
+        let r = fallback.record(d, cmd, &s, pl, Some(run.sequences));
+        pass.end(cmd, 0);
+        r?;
+        let to_host = [vk::MemoryBarrier2::default()
+            .src_stage_mask(vk::PipelineStageFlags2::FRAGMENT_SHADER)
+            .src_access_mask(vk::AccessFlags2::SHADER_STORAGE_WRITE)
+            .dst_stage_mask(vk::PipelineStageFlags2::HOST)
+            .dst_access_mask(vk::AccessFlags2::HOST_READ)];
+        d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().memory_barriers(&to_host));
+        Ok(())
+    });
+    let words: Vec<u32> =
+        tally.bytes().unwrap_or(&[]).chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
+    // SAFETY: the submission finished (or failed: `one_shot` waits for the queue either way).
+    unsafe {
+        let _ = d.device_wait_idle();
+        target.destroy(d);
+        d.destroy_pipeline(pipeline, None);
+        d.destroy_pipeline_layout(pl, None);
+        set.destroy(d);
+        tally.destroy(d);
+        stream.destroy(d);
+    }
+    recorded?;
+    Ok(Tally::from_words(&words))
+}
+
 fn color_range() -> vk::ImageSubresourceRange {
     vk::ImageSubresourceRange {
         aspect_mask: vk::ImageAspectFlags::COLOR,
@@ -394,6 +479,18 @@ fn graphics_pipeline(
     weight: u32,
     indirect_bindable: bool,
 ) -> Result<vk::Pipeline> {
+    graphics_pipeline_with(d, layout, front, weight, indirect_bindable, &[])
+}
+
+/// As `graphics_pipeline`, with specialization constants for the vertex shader.
+fn graphics_pipeline_with(
+    d: &ash::Device,
+    layout: vk::PipelineLayout,
+    front: Front,
+    weight: u32,
+    indirect_bindable: bool,
+    vertex_spec: &[(u32, u32)],
+) -> Result<vk::Pipeline> {
     let list: Vec<(vk::ShaderStageFlags, &[u8])> = match front {
         Front::Vertex(vert) => vec![(vk::ShaderStageFlags::VERTEX, vert)],
         Front::TaskMesh { task, mesh } => {
@@ -417,12 +514,16 @@ fn graphics_pipeline(
     let flags = list.iter().map(|s| s.0).chain([vk::ShaderStageFlags::FRAGMENT]);
     let spec = dgcc::runtime::shaders::Spec::new(&[(0, weight)]);
     let spec_info = spec.info();
+    let vspec = dgcc::runtime::shaders::Spec::new(vertex_spec);
+    let vspec_info = vspec.info();
     let stages: Vec<_> = flags
         .zip(&modules)
         .map(|(flag, &m)| {
             let stage = vk::PipelineShaderStageCreateInfo::default().stage(flag).module(m).name(c"main");
             if flag == vk::ShaderStageFlags::FRAGMENT {
                 stage.specialization_info(&spec_info)
+            } else if flag == vk::ShaderStageFlags::VERTEX && !vertex_spec.is_empty() {
+                stage.specialization_info(&vspec_info)
             } else {
                 stage
             }
