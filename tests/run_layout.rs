@@ -155,6 +155,12 @@ fn run_without_a_scene_layout_points_at_layout_and_unknown_names_are_listed() {
     let o = dgcc(&["run", "examples/compute.ron", "--layout", "Nope"]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(text(&o).contains("no layout `Nope` (its layouts: Jobs)"), "{}", text(&o));
+    // The scene's picture and the test knob belong to one kind of run each.
+    let o = dgcc(&["run", "examples/compute.ron", "--layout", "Jobs", "--png", "never-written.png"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("--png writes the demo scene's last frame"), "{}", text(&o));
+    let o = dgcc(&["run", "examples/scene.ron", "--corrupt-sequence", "0"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
 }
 
 #[test]

@@ -252,6 +252,10 @@ pub fn run(args: &RunArgs) -> i32 {
             return USAGE;
         }
     }
+    if !args.layouts.is_empty() && args.png.is_some() {
+        eprintln!("error: --png writes the demo scene's last frame; a --layout run draws on a 1×1 tally target");
+        return USAGE;
+    }
     if let Some(p) = &args.png {
         if let Err(e) = check_writable(p) {
             eprintln!("error: cannot write --png {}: {e}", p.display());
@@ -264,6 +268,10 @@ pub fn run(args: &RunArgs) -> i32 {
     };
     if !args.layouts.is_empty() {
         return run_layouts(args, &manifest);
+    }
+    if args.corrupt_sequence.is_some() {
+        eprintln!("error: --corrupt-sequence applies to --layout runs");
+        return USAGE;
     }
     let scene_shaped = manifest.layouts.iter().any(|l| {
         scene::scene_difference(l, &scene::scene_layout()).is_none()
