@@ -85,6 +85,35 @@ fn compile_writes_the_manifest() {
 }
 
 #[test]
+fn compile_of_many_files_writes_all_outputs_or_none() {
+    let d = tmp("compile-many");
+    let a = write(&d, "tiny.ron", GOOD.as_bytes());
+    let b = write(&d, "other.ron", GOOD.replace("name: \"tiny\"", "name: \"other\"").as_bytes());
+    let out = d.join("out");
+    let o = dgcc(&["compile", &a, &b, "--emit", "json,c", "--out-dir", out.to_str().unwrap()]);
+    no_panic(&o);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    for f in ["tiny.dgc.json", "tiny.h", "other.dgc.json", "other.h"] {
+        assert!(out.join(f).is_file(), "{f}: {}", stderr(&o));
+    }
+    // One file with an error: nothing of the others is written either.
+    let none = d.join("none");
+    let bad = write(&d, "bad.ron", GOOD.replace("            Dispatch(),\n", "").as_bytes());
+    let o = dgcc(&["compile", &a, &bad, "--out-dir", none.to_str().unwrap()]);
+    no_panic(&o);
+    assert_eq!(code(&o), 1, "{}", stderr(&o));
+    assert!(stderr(&o).contains("nothing written"), "{}", stderr(&o));
+    assert!(!none.join("tiny.dgc.json").exists());
+    // Two files that would write the same names: an error before anything is written.
+    let same = write(&d, "same.ron", GOOD.as_bytes());
+    let o = dgcc(&["compile", &a, &same, "--out-dir", none.to_str().unwrap()]);
+    no_panic(&o);
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    assert!(stderr(&o).contains("both write `tiny.dgc.json`"), "{}", stderr(&o));
+    assert!(!none.join("tiny.dgc.json").exists());
+}
+
+#[test]
 fn errors_exit_1_and_json_lines_follow_the_contract() {
     let d = tmp("json");
     let bad = GOOD

@@ -1,32 +1,23 @@
 //! Every layout of every example description, on the live device: refused with `dgcc check`'s
 //! codes when the device cannot run it, otherwise created and executed, and what ran checked
-//! exactly. Dispatch layouts (with or without an execution set) run a counting kernel; draw
+//! exactly. Dispatch layouts (with or without an execution set) run a counting kernel
+//! (`dgcc_cli::layout_check::dispatch`); draw
 //! layouts (indexed, multi-draw count, mesh tasks) draw on a 1×1 target whose fragment shader
-//! tallies what each sequence's tokens said (`runtime/draw_rig.rs`), against the tally the CPU
-//! computes from the records. On lavapipe every example layout must execute.
+//! tallies what each sequence's tokens said (`dgcc_cli::layout_check`, the rig of
+//! `dgcc run --layout`), against the tally the CPU computes from the records. On lavapipe every
+//! example layout must execute.
 
 #[path = "runtime/common.rs"]
 mod common;
-#[path = "runtime/draw_indexed.rs"]
-mod draw_indexed;
-#[path = "runtime/draw_mesh.rs"]
-mod draw_mesh;
-#[path = "runtime/draw_rig.rs"]
-mod draw_rig;
+
+use dgcc_cli::layout_check::rig::Tally;
+use dgcc_cli::layout_check::{dispatch, indexed as draw_indexed, known_driver_crash, mesh as draw_mesh};
 
 use ash::vk;
 use dgcc::ir::{CompiledLayout, Manifest, TokenType};
-use dgcc::runtime::descriptors::StorageSet;
-use dgcc::runtime::memory::{Buffer, Location};
 use dgcc::runtime::push::vk_ranges;
-use dgcc::runtime::shaders::compute_pipeline_with;
-use dgcc::runtime::{Bound, DgcDevice, EnabledFeatures, Execution, GpuContext, NoPass, RuntimeError, Stream};
+use dgcc::runtime::{DgcDevice, EnabledFeatures, GpuContext, RuntimeError};
 use std::path::PathBuf;
-
-const COUNT_SPV: &[u8] = include_bytes!("../shaders/runtime/spv/test_count.comp.spv");
-const SEQUENCES: u32 = 4;
-/// What entry 1 of an execution set adds per invocation (entry 0 adds 1).
-const SECOND_ENTRY: u32 = 1000;
 
 fn examples() -> Vec<(String, Manifest)> {
     // DGCC_REPO: the checkout, when the binary runs away from its build tree (another machine).
@@ -48,92 +39,6 @@ fn examples() -> Vec<(String, Manifest)> {
         .collect()
 }
 
-/// Records: execution-set index `i % 2`, zero push data, a 1×1×1 dispatch.
-fn records(layout: &CompiledLayout) -> Vec<u8> {
-    let mut bytes = vec![0u8; (layout.stride * SEQUENCES) as usize];
-    for i in 0..SEQUENCES {
-        let base = (i * layout.stride) as usize;
-        for t in &layout.tokens {
-            let at = base + t.offset as usize;
-            match t.token_type {
-                TokenType::ExecutionSet => bytes[at..at + 4].copy_from_slice(&(i % 2).to_le_bytes()),
-                TokenType::Dispatch => {
-                    for k in 0..3 {
-                        bytes[at + 4 * k..at + 4 * k + 4].copy_from_slice(&1u32.to_le_bytes());
-                    }
-                }
-                _ => {}
-            }
-        }
-    }
-    bytes
-}
-
-/// Execute a dispatch layout; returns the counter.
-fn execute_dispatch(ctx: &GpuContext, dev: &DgcDevice, m: &Manifest, layout: &CompiledLayout) -> u32 {
-    let d = &ctx.device;
-    let mut counter = Buffer::new(ctx, 4, vk::BufferUsageFlags::STORAGE_BUFFER, Location::Host).unwrap();
-    counter.write(0, &[0; 4]).unwrap();
-    let usage = vk::BufferUsageFlags::STORAGE_BUFFER | vk::BufferUsageFlags::INDIRECT_BUFFER;
-    let mut stream = Buffer::new(ctx, (layout.stride * SEQUENCES) as u64, usage, Location::Host).unwrap();
-    stream.write(0, &records(layout)).unwrap();
-    // SAFETY: a live storage buffer, destroyed after the set.
-    let mut set = unsafe { StorageSet::new(d, vk::ShaderStageFlags::COMPUTE, &[counter.buffer]) }.unwrap();
-    let ranges = vk_ranges(&m.push_constants);
-    let set_layouts = [set.layout];
-    let pl = unsafe {
-        d.create_pipeline_layout(
-            &vk::PipelineLayoutCreateInfo::default().set_layouts(&set_layouts).push_constant_ranges(&ranges),
-            None,
-        )
-    }
-    .unwrap();
-    // SAFETY: `pl` is live and holds the manifest's ranges.
-    let mut l = unsafe { dev.create_layout(layout, &m.push_constants, pl) }.unwrap();
-    let with_set = l.has_execution_set();
-    // SAFETY: the committed kernel for `pl` (one set, the manifest's push ranges).
-    let first = unsafe { compute_pipeline_with(d, pl, COUNT_SPV, &[(0, 1)], None, with_set) }.unwrap();
-    // SAFETY: as above.
-    let second = unsafe { compute_pipeline_with(d, pl, COUNT_SPV, &[(0, SECOND_ENTRY)], None, with_set) }.unwrap();
-    let mut ies = with_set.then(|| {
-        // SAFETY: `first` and `second` are indirect-bindable compute pipelines of one layout,
-        // alive until after the set; nothing has used the set yet.
-        unsafe {
-            let s = dev.create_execution_set(&l, first).unwrap();
-            dev.write_execution_set(&s, 1, second).unwrap();
-            s
-        }
-    });
-    let bound = match &ies {
-        Some(s) => Bound::ExecutionSet(s.handle, first),
-        None => Bound::Pipeline(first),
-    };
-    // SAFETY: `l` is `dev`'s; the pipeline (or the set) was made for it.
-    let mut exec = unsafe { Execution::new(dev, &l, bound, SEQUENCES, 0, 64 << 20) }.unwrap();
-    let s = Stream { buffer: stream.buffer, offset: 0, address: stream.address, max_sequences: SEQUENCES, count: None };
-    ctx.one_shot(|cmd| unsafe {
-        d.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::COMPUTE, first);
-        d.cmd_bind_descriptor_sets(cmd, vk::PipelineBindPoint::COMPUTE, pl, 0, &[set.set], &[]);
-        exec.record(dev, &l, cmd, &s, &mut NoPass(|_, _| {}))
-    })
-    .unwrap();
-    let count = u32::from_le_bytes(counter.bytes().unwrap()[..4].try_into().unwrap());
-    unsafe {
-        exec.destroy(dev);
-        if let Some(s) = &mut ies {
-            s.destroy(dev);
-        }
-        l.destroy(dev);
-        d.destroy_pipeline(first, None);
-        d.destroy_pipeline(second, None);
-        d.destroy_pipeline_layout(pl, None);
-        set.destroy(d);
-        counter.destroy(d);
-        stream.destroy(d);
-    }
-    count
-}
-
 /// Create `layout` with the manifest's push-constant ranges, then destroy it.
 fn create_only(ctx: &GpuContext, dev: &DgcDevice, m: &Manifest, layout: &CompiledLayout, name: &str) {
     let ranges = vk_ranges(&m.push_constants);
@@ -145,19 +50,6 @@ fn create_only(ctx: &GpuContext, dev: &DgcDevice, m: &Manifest, layout: &Compile
         l.destroy(dev);
         ctx.device.destroy_pipeline_layout(pl, None);
     }
-}
-
-/// Layouts a driver is known to crash on when executed (a segfault inside the driver, so the
-/// test process would die): they are created, and the test says so loudly. Each entry names
-/// what was observed; VALIDATION.md has the details.
-fn known_driver_crash(ctx: &GpuContext, layout: &CompiledLayout) -> Option<&'static str> {
-    let nvidia = ctx.properties.vendor_id == 0x10DE;
-    let compute_set = layout.tokens.first().is_some_and(|t| t.token_type == TokenType::ExecutionSet)
-        && layout.action().is_some_and(|a| a.token_type == TokenType::Dispatch);
-    (nvidia && compute_set).then_some(
-        "executing a compute layout with an execution set segfaults inside NVIDIA's driver \
-         (580.159.04 on an H200; no validation-layer message, with implicit or explicit preprocessing)",
-    )
 }
 
 #[test]
@@ -187,12 +79,10 @@ fn every_example_layout_is_refused_created_or_executed_on_the_live_device() {
                 create_only(&ctx, &dev, &m, layout, &name);
                 created.push(name);
             } else if layout.action().is_some_and(|a| a.token_type == TokenType::Dispatch) {
-                let count = execute_dispatch(&ctx, &dev, &m, layout);
-                let expected = if layout.tokens[0].token_type == TokenType::ExecutionSet {
-                    2 + 2 * SECOND_ENTRY
-                } else {
-                    SEQUENCES
-                };
+                let count = dispatch::run(&ctx, Some(&dev), &m, layout, dispatch::Path::Dgc, None)
+                    .unwrap_or_else(|e| panic!("{name}: {e}"));
+                let with_set = layout.execution_set().is_some();
+                let expected: u32 = (0..dispatch::SEQUENCES).map(|k| dispatch::share(k, with_set)).sum();
                 assert_eq!(count, expected, "{name}");
                 executed.push(name);
             } else if let Some((ran, expected)) = execute_draw(&ctx, &dev, &m, layout) {
@@ -246,26 +136,18 @@ fn every_example_layout_is_refused_created_or_executed_on_the_live_device() {
 
 /// Execute a draw layout through the rig for its action; `None` when there is none for it or
 /// the device cannot run the rig's tally shader.
-fn execute_draw(
-    ctx: &GpuContext,
-    dev: &DgcDevice,
-    m: &Manifest,
-    layout: &CompiledLayout,
-) -> Option<(draw_rig::Tally, draw_rig::Tally)> {
+fn execute_draw(ctx: &GpuContext, dev: &DgcDevice, m: &Manifest, layout: &CompiledLayout) -> Option<(Tally, Tally)> {
     if !ctx.caps.fragment_stores_and_atomics {
         return None;
     }
-    match layout.action()?.token_type {
-        TokenType::DrawIndexed | TokenType::DrawIndexedCount => Some(draw_indexed::run(ctx, dev, m, layout)),
-        TokenType::DrawMeshTasks => Some(draw_mesh::run(ctx, dev, m, layout)),
-        _ => None,
+    let name = &layout.name;
+    let (ran, expected, _) = match layout.action()?.token_type {
+        TokenType::DrawIndexed | TokenType::DrawIndexedCount => draw_indexed::run(ctx, dev, m, layout, None),
+        TokenType::DrawMeshTasks => draw_mesh::run(ctx, dev, m, layout, None),
+        _ => return None,
     }
-}
-
-#[test]
-fn the_expected_draw_tallies_tell_misread_tokens_apart() {
-    draw_indexed::misreadings_change_the_expected_tally();
-    draw_mesh::misreadings_change_the_expected_tally();
+    .unwrap_or_else(|e| panic!("{name}: {e}"));
+    Some((ran, expected))
 }
 
 #[test]

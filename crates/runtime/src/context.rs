@@ -11,7 +11,11 @@
 //! — the validation layer holds a token to what was *enabled*, not to what the device could do.
 //!
 //! Device choice: the first device that is Vulkan 1.3 and, when asked, exposes
-//! `VK_EXT_device_generated_commands`; `DGCC_DEVICE=<substring>` picks by name.
+//! `VK_EXT_device_generated_commands`; `DGCC_DEVICE=<substring>` picks by name, and
+//! [`select_device`] (`dgcc run/bench/probe --device N`) picks by index in the loader's list,
+//! winning over the variable. Why a process-wide choice rather than a `ContextOptions` field:
+//! the commands create their contexts deep inside the scene and the bench, and the variable it
+//! replaces was process-wide too.
 //!
 //! Validation: with `ContextOptions::validation` set (by default when `DGCC_VALIDATION=1`), the
 //! instance enables `VK_LAYER_KHRONOS_validation` and a debug messenger that fills the given
@@ -156,7 +160,22 @@ fn create_instance_with(validation: Option<&Arc<LayerLog>>) -> Result<(ash::Entr
     }
 }
 
-/// Pick the physical device: `DGCC_DEVICE` by name, else the first Vulkan 1.3 device, preferring
+static DEVICE_INDEX: std::sync::Mutex<Option<usize>> = std::sync::Mutex::new(None);
+
+/// Make every context and probe of this process use physical device `index` (in
+/// `vkEnumeratePhysicalDevices` order, as `dgcc probe --device N` counts), or go back to the
+/// default choice with `None`. Wins over `DGCC_DEVICE`. An index past the list is an error
+/// (`NoDevice`) that lists the devices, at the next context or probe.
+pub fn select_device(index: Option<usize>) {
+    *DEVICE_INDEX.lock().unwrap_or_else(|e| e.into_inner()) = index;
+}
+
+/// The device chosen with [`select_device`], if any.
+pub fn selected_device() -> Option<usize> {
+    *DEVICE_INDEX.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Pick the physical device: the index of [`select_device`], else `DGCC_DEVICE` by name, else the first Vulkan 1.3 device, preferring
 /// one with the extension when `want_dgc`.
 pub(crate) fn pick_physical(instance: &ash::Instance, want_dgc: bool) -> Result<vk::PhysicalDevice> {
     // SAFETY: a valid instance.
@@ -164,6 +183,29 @@ pub(crate) fn pick_physical(instance: &ash::Instance, want_dgc: bool) -> Result<
         .map_err(|r| RuntimeError::NoVulkan(format!("vkEnumeratePhysicalDevices failed: {r}")))?;
     if devices.is_empty() {
         return Err(RuntimeError::NoDevice("the Vulkan loader found no physical device".into()));
+    }
+    if let Some(index) = selected_device() {
+        return devices.get(index).copied().ok_or_else(|| {
+            let list: Vec<String> = devices
+                .iter()
+                .enumerate()
+                .map(|(i, &pd)| {
+                    // SAFETY: pd comes from this instance.
+                    let props = unsafe { instance.get_physical_device_properties(pd) };
+                    format!(
+                        "{i}: {} (Vulkan {}.{})",
+                        device_name(&props),
+                        vk::api_version_major(props.api_version),
+                        vk::api_version_minor(props.api_version)
+                    )
+                })
+                .collect();
+            RuntimeError::NoDevice(format!(
+                "--device {index} is past the {} device(s) the Vulkan loader lists: {}",
+                devices.len(),
+                list.join("; ")
+            ))
+        });
     }
     let wanted_name = std::env::var("DGCC_DEVICE").ok();
     let mut candidates = vec![];
@@ -503,7 +545,8 @@ impl Drop for GpuContext {
     }
 }
 
-/// Probe the device a headless context would pick (`DGCC_DEVICE` selects by name). (The probe itself,
+/// Probe the device a headless context would pick ([`select_device`] by index, `DGCC_DEVICE`
+/// by name). (The probe itself,
 /// `probe::probe_physical`, needs no headless context.)
 pub fn probe() -> Result<Probe> {
     let (_entry, instance) = create_instance()?;

@@ -13,6 +13,8 @@ use std::path::PathBuf;
 
 #[derive(clap::Args, Debug)]
 pub struct BenchArgs {
+    #[command(flatten)]
+    pub device: super::DeviceArg,
     /// The description (`.ron` or `.dgc`) with the scene's draw layout.
     #[arg(value_name = "FILE")]
     pub file: PathBuf,

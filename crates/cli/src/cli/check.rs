@@ -24,9 +24,11 @@ pub struct CheckArgs {
 
 #[derive(clap::Args, Debug)]
 pub struct CompileArgs {
-    /// The description file (`.ron` or `.dgc`).
-    #[arg(value_name = "FILE")]
-    pub file: PathBuf,
+    /// Description files (`.ron` or `.dgc`): the outputs of all of them are written, or none
+    /// (a file with errors, or two files whose outputs would have the same name, writes
+    /// nothing).
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
     #[command(flatten)]
     pub options: CompileOptions,
     /// Outputs to write, comma-separated: json (the manifest), rust, c, glsl, hlsl, slang (shader
@@ -178,20 +180,46 @@ pub fn run_compile(args: &CompileArgs) -> i32 {
         eprintln!("error: --emit names no output (expected one or more of rust, c, glsl, hlsl, slang, json, svg)");
         return USAGE;
     }
-    let compiled = compile_and_report(&args.file, &args.options);
-    finish(&args.options);
-    let Some((ok, c)) = compiled else { return USAGE };
-    let Some(manifest) = c.manifest.filter(|_| ok) else {
-        return FAILED;
-    };
-    let files = match dgcc::emit::emit_all(&manifest, &outputs) {
-        Ok(f) => f,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return FAILED;
+    let mut worst = OK;
+    // Every file's outputs, with the file each came from: `(name, contents, source)`.
+    let mut all: Vec<(String, String, &Path)> = vec![];
+    for f in &args.files {
+        let Some((ok, c)) = compile_and_report(f, &args.options) else {
+            worst = USAGE;
+            continue;
+        };
+        let Some(manifest) = c.manifest.filter(|_| ok) else {
+            worst = worst.max(FAILED);
+            continue;
+        };
+        match dgcc::emit::emit_all(&manifest, &outputs) {
+            Ok(files) => all.extend(files.into_iter().map(|(n, t)| (n, t, f.as_path()))),
+            Err(e) => {
+                eprintln!("error: {}: {e}", f.display());
+                worst = worst.max(FAILED);
+            }
         }
-    };
-    // All or nothing: a compile that fails here leaves the previous outputs as they were.
+    }
+    finish(&args.options);
+    if worst != OK {
+        if args.files.len() > 1 {
+            eprintln!("error: nothing written: not every file compiled");
+        }
+        return worst;
+    }
+    for (i, (name, _, from)) in all.iter().enumerate() {
+        if let Some((_, _, first)) = all[..i].iter().find(|(n, _, _)| n == name) {
+            eprintln!(
+                "error: {} and {} both write `{name}` (the pipeline's name names the outputs); nothing written",
+                first.display(),
+                from.display()
+            );
+            return USAGE;
+        }
+    }
+    let files: Vec<(String, String)> = all.into_iter().map(|(n, t, _)| (n, t)).collect();
+    // All or nothing, over every file: a compile that fails here leaves the previous outputs
+    // as they were.
     match dgcc::output::write_all(&args.out_dir, &files, dgcc::output::Unchanged::Rewrite) {
         Ok(paths) => {
             if args.options.message_format == MessageFormat::Human {

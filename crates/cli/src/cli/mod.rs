@@ -60,7 +60,8 @@ pub fn color_stderr() -> bool {
 pub enum Command {
     /// Parse and validate descriptions against every target.
     Check(check::CheckArgs),
-    /// Check, then write the outputs (manifest, Rust, C, GLSL).
+    /// Check, then write the outputs (manifest, Rust, C, GLSL) of one or more files: all of
+    /// them, or none.
     Compile(check::CompileArgs),
     /// Explain a diagnostic code.
     Explain(explain::ExplainArgs),
@@ -71,7 +72,8 @@ pub enum Command {
     Fmt(fmt::FmtArgs),
     /// Write the live Vulkan device as a profile (Vulkan Profiles JSON).
     Probe(probe::ProbeArgs),
-    /// Run the pipeline's GPU-driven scene headless on the live device.
+    /// Run the pipeline's GPU-driven scene headless on the live device, or (`--layout NAME`) any
+    /// layout with synthetic records, each sequence's effect checked on the device.
     Run(run::RunArgs),
     /// Benchmark the GPU-driven scene: CPU, multi-draw and DGC modes at several object counts.
     Bench(bench::BenchArgs),
@@ -124,6 +126,26 @@ pub struct CompileOptions {
     /// VK_EXT_device_generated_commands (W0013): every rule proven on every target.
     #[arg(long)]
     pub strict: bool,
+}
+
+/// `--device N` of the commands that open the live device (`run`, `bench`, `probe`).
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct DeviceArg {
+    /// Use Vulkan physical device N (0 is the first the loader lists) instead of the default
+    /// choice (the first Vulkan 1.3 device, preferring one with VK_EXT_device_generated_commands).
+    /// Wins over the `DGCC_DEVICE=<name substring>` variable; an index past the list is an error
+    /// that lists the devices.
+    #[arg(long = "device", value_name = "N")]
+    pub device: Option<usize>,
+}
+
+impl DeviceArg {
+    /// Make the runtime's contexts and probes use the chosen device.
+    pub fn apply(&self) {
+        if self.device.is_some() {
+            dgcc::runtime::context::select_device(self.device);
+        }
+    }
 }
 
 /// The codes `--strict` makes errors: a check skipped for a value a target does not state.
@@ -207,9 +229,18 @@ pub fn main() -> i32 {
         Command::Explain(a) => explain::run(a),
         Command::Profiles(a) => profiles::run(a),
         Command::Fmt(a) => fmt::run(a),
-        Command::Probe(a) => probe::run(a),
-        Command::Run(a) => run::run(a),
-        Command::Bench(a) => bench::run(a),
+        Command::Probe(a) => {
+            a.device.apply();
+            probe::run(a)
+        }
+        Command::Run(a) => {
+            a.device.apply();
+            run::run(a)
+        }
+        Command::Bench(a) => {
+            a.device.apply();
+            bench::run(a)
+        }
         Command::Completions(a) => completions::run(a),
         Command::Man(a) => man::run(a),
     }

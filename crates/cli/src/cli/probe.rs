@@ -9,6 +9,8 @@ pub struct ProbeArgs {
     /// Write the profile here instead of standard output.
     #[arg(long)]
     pub out: Option<PathBuf>,
+    #[command(flatten)]
+    pub device: super::DeviceArg,
 }
 
 pub fn run(args: &ProbeArgs) -> i32 {

@@ -1,7 +1,15 @@
 //! `dgcc run FILE`: compile the description, then run its GPU-driven scene headless on the live
-//! device and print what each frame did.
+//! device and print what each frame did; `dgcc run FILE --layout NAME`: run any layout of it
+//! with synthetic records and check each sequence's effect on the device
+//! (`dgcc_cli::layout_check`).
+//!
+//! The rule between the two: `--layout` always selects the checked run of the named layouts
+//! (the scene's options do not apply there); without it, `run` draws the demo scene, which
+//! needs a layout shaped as `SceneDraw` in examples/scene.ron, and a description that has none
+//! is told to use `--layout` with the names of its layouts.
 
 use super::{FAILED, OK, USAGE};
+use dgcc_cli::layout_check::{self, CheckOptions, LayoutReport};
 use dgcc_cli::scene::{self, Bind, Culling, DgcMaterials, Mode, ObjectId, RunOptions, SceneKind};
 use std::path::{Path, PathBuf};
 
@@ -69,6 +77,19 @@ pub enum MaterialDrawArg {
 pub struct RunArgs {
     /// The description file (`.ron` or `.dgc`).
     pub file: PathBuf,
+    /// Run this layout of the description instead of the demo scene (repeatable): synthetic
+    /// records written through the manifest's offsets (push data, index buffers at real
+    /// addresses, draw, count and dispatch arguments, execution-set indices), executed through
+    /// DGC and through the runtime's fallback where each can run it, and each sequence's effect
+    /// checked on the device; exit 1 when one differs or the device refuses the layout (with
+    /// `dgcc check`'s codes). The scene's options do not apply.
+    #[arg(long = "layout", value_name = "NAME")]
+    pub layouts: Vec<String>,
+    /// Test only: write this sequence's record wrong (with --layout), to see the check fail.
+    #[arg(long, value_name = "K", hide = true)]
+    pub corrupt_sequence: Option<u32>,
+    #[command(flatten)]
+    pub device: super::DeviceArg,
     /// Number of objects in the scene.
     #[arg(long, default_value_t = 10_000)]
     pub objects: u32,
@@ -234,6 +255,10 @@ pub fn run(args: &RunArgs) -> i32 {
             return USAGE;
         }
     }
+    if !args.layouts.is_empty() && args.png.is_some() {
+        eprintln!("error: --png writes the demo scene's last frame; a --layout run draws on a 1×1 tally target");
+        return USAGE;
+    }
     if let Some(p) = &args.png {
         if let Err(e) = check_writable(p) {
             eprintln!("error: cannot write --png {}: {e}", p.display());
@@ -244,6 +269,27 @@ pub fn run(args: &RunArgs) -> i32 {
         Ok(m) => m,
         Err(code) => return code,
     };
+    if !args.layouts.is_empty() {
+        return run_layouts(args, &manifest);
+    }
+    if args.corrupt_sequence.is_some() {
+        eprintln!("error: --corrupt-sequence applies to --layout runs");
+        return USAGE;
+    }
+    let scene_shaped = manifest.layouts.iter().any(|l| {
+        scene::scene_difference(l, &scene::scene_layout()).is_none()
+            || scene::scene_difference(l, &scene::scene_shader_layout()).is_none()
+    });
+    if !scene_shaped {
+        let names: Vec<&str> = manifest.layouts.iter().map(|l| l.name.as_str()).collect();
+        eprintln!(
+            "error: {} has no layout shaped as the demo scene's `SceneDraw` (examples/scene.ron), so `dgcc run` cannot draw the scene with it; run its layouts with checked synthetic records instead: dgcc run {} --layout NAME (its layouts: {})",
+            args.file.display(),
+            args.file.display(),
+            if names.is_empty() { "none".to_string() } else { names.join(", ") }
+        );
+        return FAILED;
+    }
     let options = RunOptions {
         objects: args.objects,
         frames: args.frames,
@@ -308,6 +354,83 @@ pub fn run(args: &RunArgs) -> i32 {
     }
     let layer_complained = report_validation_errors();
     if report.stream_is_clean() && !layer_complained {
+        OK
+    } else {
+        FAILED
+    }
+}
+
+/// `--layout`: each named layout checked on the live device.
+fn run_layouts(args: &RunArgs, manifest: &dgcc::ir::Manifest) -> i32 {
+    let mut layouts = vec![];
+    for name in &args.layouts {
+        match manifest.layout(name) {
+            Some(l) => layouts.push(l),
+            None => {
+                let names: Vec<&str> = manifest.layouts.iter().map(|l| l.name.as_str()).collect();
+                eprintln!("error: {} has no layout `{name}` (its layouts: {})", args.file.display(), names.join(", "));
+                return USAGE;
+            }
+        }
+    }
+    let options = dgcc::runtime::ContextOptions { enable_dgc: true, require_dgc: false, ..Default::default() };
+    let ctx = match dgcc::runtime::GpuContext::new(&options) {
+        Ok(c) => c,
+        Err(e) => {
+            report_validation_errors();
+            eprintln!("error: {e}");
+            return FAILED;
+        }
+    };
+    let dev = if ctx.caps.dgc {
+        match dgcc::runtime::DgcDevice::from_context(&ctx) {
+            Ok(d) => Some(d),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return FAILED;
+            }
+        }
+    } else {
+        None
+    };
+    let check = CheckOptions { corrupt: args.corrupt_sequence };
+    let reports: Vec<LayoutReport> =
+        layouts.iter().map(|l| layout_check::check(&ctx, dev.as_ref(), manifest, l, check)).collect();
+    drop(dev);
+    drop(ctx);
+    let all_ok = reports.iter().all(LayoutReport::ok);
+    if args.json {
+        let value = serde_json::json!({
+            "file": args.file.display().to_string(),
+            "ok": all_ok,
+            "layouts": reports,
+        });
+        match serde_json::to_string_pretty(&value) {
+            Ok(s) => println!("{s}"),
+            Err(e) => {
+                eprintln!("error: cannot serialize the report: {e}");
+                return FAILED;
+            }
+        }
+    } else {
+        for r in &reports {
+            print!("{r}");
+        }
+    }
+    for r in &reports {
+        let codes = r.refusal_codes();
+        if !codes.is_empty() && r.ok() {
+            eprintln!(
+                "note: the device refuses layout `{}` under DGC ({}); the fallback ran it",
+                r.layout,
+                codes.join(", ")
+            );
+        } else if !codes.is_empty() {
+            eprintln!("error: the device refuses layout `{}` ({})", r.layout, codes.join(", "));
+        }
+    }
+    let layer_complained = report_validation_errors();
+    if all_ok && !layer_complained {
         OK
     } else {
         FAILED

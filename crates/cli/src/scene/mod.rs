@@ -44,7 +44,7 @@ mod report;
 mod shader_objects;
 pub mod world;
 
-pub use compat::{builtin_manifest, scene_layout};
+pub use compat::{builtin_manifest, difference as scene_difference, scene_layout, scene_shader_layout};
 pub use fault::inject_validation_error_if_asked;
 pub use gpu::{upload, FUSED_OBJECTS_PER_INVOCATION};
 pub use pyramid::level_sizes;

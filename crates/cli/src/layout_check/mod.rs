@@ -1,0 +1,372 @@
+//! `dgcc run FILE --layout NAME`: any layout of the user's description executed on the live
+//! device with synthetic records, and each sequence's effect checked there.
+//!
+//! Why synthetic records and tally shaders rather than the user's own shaders: a layout alone
+//! says where each token's bytes sit, not what the user's shaders do with them; what can be
+//! proven on the device for any description is that the driver read every record where the
+//! manifest says and did what it said. So the records are written member by member through
+//! the manifest's record layout ([`rig::Records`]), with per-sequence data that differs in
+//! everything a token carries (pushed values, index buffers at real addresses with 16- and
+//! 32-bit indices, draw, count and dispatch arguments, execution-set indices), and shaders that
+//! tally what ran per sequence (`shaders/runtime/draw_tally.*`, `test_count.comp`) are read
+//! back against the tally computed on the host. A token that was ignored or misread changes a
+//! number, and the report names the sequence.
+//!
+//! Why here and not in the runtime: it is a diagnosis tool with its own shaders and rigs; the
+//! runtime tests (`tests/runtime_examples.rs`) and `tests/run_layout.rs` use it too, so there
+//! is one rig, not one per test.
+//!
+//! What each path runs: DGC where the device has the extension and the layout passes
+//! `DgcDevice::check_layout` (refusals carry `dgcc check`'s codes); the runtime's [`Fallback`]
+//! where it can express the layout (its refusal names the token that stops it). Execution sets
+//! are real sets of two tally pipelines whose effects differ (sequence `k` picks entry `k % 2`)
+//! where the device can bind them; a set of pipelines the device cannot bind (`fallback:
+//! Binned`, N0001) and a set of shader objects run binned under DGC (the index written, one
+//! tally pipeline bound). The fallback pushes nothing per draw, so under it the vertex shader
+//! reads the pushed words from the record (`draw_stream.vert`, `records[gl_DrawID]`, as the
+//! generated GLSL reader does), and the records name one shared index buffer of 32-bit indices
+//! (the fallback binds one for every draw).
+
+pub mod dispatch;
+pub mod indexed;
+pub mod mesh;
+pub mod rig;
+
+use dgcc::ir::{CompiledLayout, Manifest, TokenType};
+use dgcc::runtime::{DgcDevice, Fallback, FallbackCaps, GpuContext, RuntimeError};
+use rig::Tally;
+use serde::Serialize;
+use std::fmt;
+
+/// What one execution path did with a layout.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "status", rename_all = "snake_case")]
+pub enum PathReport {
+    /// Every sequence's effect is as written.
+    Ok { ran: String },
+    /// It ran, and these sequences' effects differ from what their records said.
+    Differs { ran: String, differences: Vec<String> },
+    /// Not run: the device or the fallback cannot run the layout, or there is no tally for it.
+    NotRun { why: String, codes: Vec<String> },
+    /// It failed while running.
+    Failed { error: String },
+}
+
+impl PathReport {
+    fn not_run(why: impl Into<String>) -> PathReport {
+        PathReport::NotRun { why: why.into(), codes: vec![] }
+    }
+
+    fn refused(e: RuntimeError) -> PathReport {
+        match e {
+            RuntimeError::Refused { diagnostics, .. } => {
+                let codes = diagnostics.iter().filter(|d| d.is_error()).map(|d| d.code.to_string()).collect();
+                let why = diagnostics
+                    .iter()
+                    .filter(|d| d.is_error())
+                    .map(|d| format!("error[{}]: {}", d.code, d.message))
+                    .collect::<Vec<_>>()
+                    .join("; ");
+                PathReport::NotRun { why, codes }
+            }
+            other => PathReport::not_run(other.to_string()),
+        }
+    }
+
+    pub fn is_ok(&self) -> bool {
+        matches!(self, PathReport::Ok { .. })
+    }
+
+    /// Ran and found a difference, or failed.
+    pub fn is_bad(&self) -> bool {
+        matches!(self, PathReport::Differs { .. } | PathReport::Failed { .. })
+    }
+}
+
+/// One layout on the live device.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LayoutReport {
+    pub layout: String,
+    pub device: String,
+    /// The action token (`DRAW_INDEXED`, `DISPATCH`, …).
+    pub action: String,
+    /// Sequences written.
+    pub sequences: u32,
+    pub dgc: PathReport,
+    pub fallback: PathReport,
+}
+
+impl LayoutReport {
+    /// Every path that ran checked out, and at least one ran.
+    pub fn ok(&self) -> bool {
+        !self.dgc.is_bad() && !self.fallback.is_bad() && (self.dgc.is_ok() || self.fallback.is_ok())
+    }
+
+    /// The `dgcc check` codes of the device's refusal, if it refused the layout.
+    pub fn refusal_codes(&self) -> &[String] {
+        match &self.dgc {
+            PathReport::NotRun { codes, .. } => codes,
+            _ => &[],
+        }
+    }
+}
+
+impl fmt::Display for LayoutReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "layout {} ({}, {} sequences) on {}", self.layout, self.action, self.sequences, self.device)?;
+        for (name, p) in [("dgc", &self.dgc), ("fallback", &self.fallback)] {
+            match p {
+                PathReport::Ok { ran } => writeln!(f, "  {name:<9} {ran}: checked ok")?,
+                PathReport::Differs { ran, differences } => {
+                    writeln!(f, "  {name:<9} {ran}: DIFFERS")?;
+                    for d in differences {
+                        writeln!(f, "            {d}")?;
+                    }
+                }
+                PathReport::NotRun { why, .. } => writeln!(f, "  {name:<9} not run: {why}")?,
+                PathReport::Failed { error } => writeln!(f, "  {name:<9} FAILED: {error}")?,
+            }
+        }
+        let verdict = if self.ok() { "ok: every sequence's effect is as written" } else { "FAILED" };
+        writeln!(f, "  {verdict}")
+    }
+}
+
+/// Options of a check.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CheckOptions {
+    /// Write this sequence's record wrong while expecting what it should have been (a test's
+    /// deliberate mistake, `dgcc run --corrupt-sequence`): the report must name it.
+    pub corrupt: Option<u32>,
+}
+
+/// Layouts a driver is known to crash on when executed (a segfault inside the driver, which
+/// would take the process with it). Each entry names what was observed; VALIDATION.md has the
+/// details.
+pub fn known_driver_crash(ctx: &GpuContext, layout: &CompiledLayout) -> Option<&'static str> {
+    let nvidia = ctx.properties.vendor_id == 0x10DE;
+    let compute_set = layout.tokens.first().is_some_and(|t| t.token_type == TokenType::ExecutionSet)
+        && layout.action().is_some_and(|a| a.token_type == TokenType::Dispatch);
+    (nvidia && compute_set).then_some(
+        "executing a compute layout with an execution set segfaults inside NVIDIA's driver \
+         (580.159.04 on an H200; no validation-layer message, with implicit or explicit preprocessing)",
+    )
+}
+
+/// Run `layout` of `m` on the device through DGC (when `dev` is given) and the fallback, and
+/// check each sequence's effect.
+pub fn check(
+    ctx: &GpuContext,
+    dev: Option<&DgcDevice>,
+    m: &Manifest,
+    layout: &CompiledLayout,
+    options: CheckOptions,
+) -> LayoutReport {
+    let action = layout.action().map(|a| a.token_type);
+    let action_name = action.map_or("no action", |a| a.manifest_name()).to_string();
+    let kind = match action {
+        Some(TokenType::Dispatch) => Kind::Dispatch,
+        Some(TokenType::Draw | TokenType::DrawCount | TokenType::DrawIndexed | TokenType::DrawIndexedCount) => {
+            Kind::Indexed
+        }
+        Some(TokenType::DrawMeshTasks) => Kind::Mesh,
+        _ => Kind::None,
+    };
+    let sequences = match kind {
+        Kind::Dispatch | Kind::None => dispatch::SEQUENCES,
+        Kind::Indexed => indexed::sequence_count(layout),
+        Kind::Mesh => mesh::sequence_count(),
+    };
+    let dgc = match dev {
+        None => PathReport::not_run("the device has no VK_EXT_device_generated_commands"),
+        Some(dev) => match dev.check_layout(layout, &m.push_constants) {
+            Err(e) => PathReport::refused(e),
+            Ok(()) => match known_driver_crash(ctx, layout) {
+                Some(why) => PathReport::not_run(format!("not executed: {why}")),
+                None => run_dgc(ctx, dev, m, layout, kind, options),
+            },
+        },
+    };
+    let fallback = match Fallback::new(layout, FallbackCaps::from(ctx)) {
+        Err(e) => PathReport::not_run(e.to_string()),
+        Ok(f) if f.is_draw() => fallback_draw(ctx, m, layout, &f, options),
+        Ok(_) if kind == Kind::Dispatch => dispatch_report(ctx, dev, m, layout, dispatch::Path::Fallback, options),
+        Ok(_) => PathReport::not_run("no tally for this action"),
+    };
+    LayoutReport {
+        layout: layout.name.clone(),
+        device: ctx.device_name.clone(),
+        action: action_name,
+        sequences,
+        dgc,
+        fallback,
+    }
+}
+
+/// A draw layout through the fallback: one indirect multi-draw, pushed words read from the
+/// records by the vertex shader.
+fn fallback_draw(
+    ctx: &GpuContext,
+    m: &Manifest,
+    layout: &CompiledLayout,
+    f: &Fallback,
+    options: CheckOptions,
+) -> PathReport {
+    if !ctx.caps.fragment_stores_and_atomics || !ctx.caps.shader_draw_parameters {
+        return PathReport::not_run(
+            "the fallback's draw tally needs fragmentStoresAndAtomics and shaderDrawParameters (gl_DrawID)",
+        );
+    }
+    if let Err(why) = indexed::shape(layout) {
+        return PathReport::not_run(format!("the fallback accepts this layout; no tally for it: {why}"));
+    }
+    let indexed = layout.tokens.iter().any(|t| t.token_type == TokenType::IndexBuffer);
+    let ran = format!(
+        "1 indirect multi-draw of {} record(s){}",
+        indexed::sequence_count(layout),
+        if indexed { ", one index buffer bound" } else { "" }
+    );
+    match indexed::run_fallback(ctx, m, layout, f, options.corrupt) {
+        Ok((got, want, slots)) => tally_report(ran, &got, &want, &slots),
+        Err(e) => PathReport::Failed { error: e.to_string() },
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Dispatch,
+    Indexed,
+    Mesh,
+    None,
+}
+
+fn run_dgc(
+    ctx: &GpuContext,
+    dev: &DgcDevice,
+    m: &Manifest,
+    layout: &CompiledLayout,
+    kind: Kind,
+    options: CheckOptions,
+) -> PathReport {
+    let draws_ok = || {
+        if ctx.caps.fragment_stores_and_atomics {
+            None
+        } else {
+            Some(PathReport::not_run(
+                "the draw tally counts fragments with storage-buffer atomics, and the device lacks fragmentStoresAndAtomics",
+            ))
+        }
+    };
+    match kind {
+        Kind::Dispatch => dispatch_report(ctx, Some(dev), m, layout, dispatch::Path::Dgc, options),
+        Kind::Indexed => {
+            if let Some(no) = draws_ok() {
+                return no;
+            }
+            if let Err(why) = indexed::shape(layout) {
+                return PathReport::not_run(format!("no tally for this layout: {why}"));
+            }
+            let set = if layout.execution_set().is_none() {
+                ""
+            } else if indexed::binds_set(dev, m, layout) {
+                " through an execution set of 2 pipelines"
+            } else {
+                ", the execution set binned (one tally pipeline bound)"
+            };
+            let what = if layout.tokens.iter().any(|t| t.token_type == TokenType::IndexBuffer) {
+                "indexed draw"
+            } else {
+                "draw"
+            };
+            let ran = format!("{} {what} sequence(s){set}", indexed::sequence_count(layout));
+            match indexed::run(ctx, dev, m, layout, options.corrupt) {
+                Ok((got, want, slots)) => tally_report(ran, &got, &want, &slots),
+                Err(e) => PathReport::Failed { error: e.to_string() },
+            }
+        }
+        Kind::Mesh => {
+            if let Some(no) = draws_ok() {
+                return no;
+            }
+            if let Err(why) = mesh::shape(layout) {
+                return PathReport::not_run(format!("no tally for this layout: {why}"));
+            }
+            let ran = format!("{} mesh-task sequence(s)", mesh::sequence_count());
+            match mesh::run(ctx, dev, m, layout, options.corrupt) {
+                Ok((got, want, slots)) => tally_report(ran, &got, &want, &slots),
+                Err(e) => PathReport::Failed { error: e.to_string() },
+            }
+        }
+        Kind::None => PathReport::not_run(format!(
+            "no tally for a {} layout (dispatch, draw, indexed draw and mesh-task layouts are checked)",
+            layout.action().map_or("action-less", |a| a.token_type.manifest_name())
+        )),
+    }
+}
+
+fn dispatch_report(
+    ctx: &GpuContext,
+    dev: Option<&DgcDevice>,
+    m: &Manifest,
+    layout: &CompiledLayout,
+    path: dispatch::Path,
+    options: CheckOptions,
+) -> PathReport {
+    let with_set = path == dispatch::Path::Dgc && layout.execution_set().is_some();
+    let ran = match (path, with_set) {
+        (dispatch::Path::Fallback, _) => format!("{} vkCmdDispatchIndirect", dispatch::SEQUENCES),
+        (_, true) => format!("{} dispatch sequence(s) through an execution set of 2 pipelines", dispatch::SEQUENCES),
+        (_, false) => format!("{} dispatch sequence(s)", dispatch::SEQUENCES),
+    };
+    let got = match dispatch::run(ctx, dev, m, layout, path, options.corrupt) {
+        Ok(c) => c,
+        Err(e) => return PathReport::Failed { error: e.to_string() },
+    };
+    let shares: Vec<u32> = (0..dispatch::SEQUENCES).map(|k| dispatch::share(k, with_set)).collect();
+    let want: u32 = shares.iter().sum();
+    if got == want {
+        return PathReport::Ok { ran };
+    }
+    let diff = i64::from(got) - i64::from(want);
+    let named: Vec<usize> = (0..shares.len()).filter(|&k| i64::from(shares[k]) == diff.abs()).collect();
+    let differences = match named[..] {
+        [k] => vec![format!(
+            "sequence {k}: the invocation count is {got} instead of {want}, off by {diff:+}: exactly this sequence's share ({}{})",
+            shares[k],
+            if with_set { format!(", execution-set entry {}", k % 2) } else { String::new() }
+        )],
+        _ => vec![format!("the invocation count is {got} instead of {want}; the difference is no one sequence's share")],
+    };
+    PathReport::Differs { ran, differences }
+}
+
+/// Compare tallies slot by slot; each slot is one sequence's (`slots[k]` is sequence `k`'s).
+fn tally_report(ran: String, got: &Tally, want: &Tally, slots: &[u32]) -> PathReport {
+    if got == want {
+        return PathReport::Ok { ran };
+    }
+    let mut differences = vec![];
+    for (slot, (g, w)) in got.slots.iter().zip(&want.slots).enumerate() {
+        if g == w {
+            continue;
+        }
+        let owners: Vec<String> =
+            slots.iter().enumerate().filter(|(_, &s)| s as usize == slot).map(|(k, _)| k.to_string()).collect();
+        let who = if owners.is_empty() {
+            format!("slot {slot}, which no sequence pushed")
+        } else {
+            format!("sequence {} (slot {slot})", owners.join(", "))
+        };
+        differences.push(format!(
+            "{who}: {} fragment(s) carrying sums {:?}, the records asked for {} carrying {:?}",
+            g[0],
+            &g[1..],
+            w[0],
+            &w[1..]
+        ));
+    }
+    if got.stray != want.stray {
+        differences.push(format!("{} fragment(s) in no sequence's slot (expected {})", got.stray, want.stray));
+    }
+    PathReport::Differs { ran, differences }
+}

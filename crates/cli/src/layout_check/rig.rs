@@ -1,0 +1,582 @@
+//! Executing a draw layout for real and reading back what ran: the rig behind the draw part of
+//! `dgcc run --layout` and `tests/runtime_examples.rs`.
+//!
+//! Why a tally and a 1×1 target rather than an image to compare: every triangle the test
+//! shaders draw covers the one pixel, so each triangle instance or mesh primitive that ran is
+//! exactly one fragment, and the fragment shader (`shaders/runtime/draw_tally.frag`) adds what
+//! its draw carried to per-slot counters with atomics. The CPU computes the same tally from the
+//! records it wrote (`Tally::add`), so a token that was ignored or misread — wrong push data,
+//! index buffer, draw count, group count — changes a number, and the failure names the slot.
+//!
+//! Why records are written through `Records` by member name: the offsets come from the
+//! manifest's record layout (what the emitters declare), not from offsets typed into the test.
+
+use ash::vk;
+use dgcc::ir::{CompiledLayout, Manifest, RecordMember, TokenType};
+use dgcc::runtime::descriptors::StorageSet;
+use dgcc::runtime::error::Result;
+use dgcc::runtime::memory::{memory_type, Buffer, Location};
+use dgcc::runtime::push::vk_ranges;
+use dgcc::runtime::shaders::module;
+use dgcc::runtime::{Bound, DgcDevice, Execution, GpuContext, Pass, RuntimeError, Stream};
+
+/// Slots per tally array (`TALLY_SLOTS` in `draw_tally.glsl`).
+pub const TALLY_SLOTS: usize = 16;
+const TALLY_WORDS: usize = 1 + 4 * TALLY_SLOTS;
+const FRAG_SPV: &[u8] = include_bytes!("../../../../shaders/runtime/spv/draw_tally.frag.spv");
+const COLOR_FORMAT: vk::Format = vk::Format::R8G8B8A8_UNORM;
+
+/// What the fragment shader counted: fragments whose slot was out of range, and per slot the
+/// fragments and the sums of the three values each carried.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    pub stray: u32,
+    /// `[fragments, Σy, Σz, Σw]` per slot.
+    pub slots: [[u32; 4]; TALLY_SLOTS],
+}
+
+impl Tally {
+    /// One fragment in `slot` carrying `(y, z, w)`, as the shader adds it.
+    pub fn add(&mut self, slot: u32, y: u32, z: u32, w: u32) {
+        match self.slots.get_mut(slot as usize) {
+            Some(s) => {
+                s[0] += 1;
+                s[1] = s[1].wrapping_add(y);
+                s[2] = s[2].wrapping_add(z);
+                s[3] = s[3].wrapping_add(w);
+            }
+            None => self.stray += 1,
+        }
+    }
+
+    fn from_words(words: &[u32]) -> Tally {
+        let mut t = Tally { stray: words[0], ..Tally::default() };
+        for (slot, s) in t.slots.iter_mut().enumerate() {
+            for (k, v) in s.iter_mut().enumerate() {
+                *v = words[1 + k * TALLY_SLOTS + slot];
+            }
+        }
+        t
+    }
+
+    pub fn fragments(&self) -> u32 {
+        self.stray + self.slots.iter().map(|s| s[0]).sum::<u32>()
+    }
+}
+
+/// A stream of `n` records for `layout`, written member by member at the manifest's offsets.
+pub struct Records<'a> {
+    layout: &'a CompiledLayout,
+    pub bytes: Vec<u8>,
+}
+
+impl<'a> Records<'a> {
+    pub fn new(layout: &'a CompiledLayout, n: u32) -> Records<'a> {
+        Records { layout, bytes: vec![0; (layout.stride * n) as usize] }
+    }
+
+    /// The token of type `tt`; the rigs run layouts with exactly one.
+    pub fn token(&self, tt: TokenType) -> Result<usize> {
+        let found: Vec<_> = (0..self.layout.tokens.len()).filter(|&i| self.layout.tokens[i].token_type == tt).collect();
+        match found[..] {
+            [one] => Ok(one),
+            _ => Err(RuntimeError::Invalid(format!(
+                "layout `{}` has {} {} tokens; the tally rig writes layouts with one",
+                self.layout.name,
+                found.len(),
+                tt.manifest_name()
+            ))),
+        }
+    }
+
+    /// The record member `part` of token `token`: a push-constant field by its name, a member
+    /// of the token's struct (`<token>_<part>`, as the layout engine names them), or with an
+    /// empty `part` the token's one word (an execution-set index is named as its token).
+    pub fn member(&self, token: usize, part: &str) -> Result<&'a RecordMember> {
+        let t = &self.layout.tokens[token];
+        let name = if part.is_empty() {
+            t.name.clone()
+        } else if t.fields.iter().any(|f| f.name == part) {
+            part.to_string()
+        } else {
+            format!("{}_{part}", t.name)
+        };
+        self.layout.record.iter().find(|m| m.name == name && m.token == Some(token)).ok_or_else(|| {
+            let names: Vec<_> = self.layout.record.iter().map(|m| m.name.as_str()).collect();
+            RuntimeError::Invalid(format!("layout `{}` has no record member `{name}`: {names:?}", self.layout.name))
+        })
+    }
+
+    fn put(&mut self, sequence: u32, token: usize, part: &str, value: &[u8]) -> Result<()> {
+        let m = self.member(token, part)?;
+        if m.size as usize != value.len() {
+            return Err(RuntimeError::Invalid(format!(
+                "record member `{}` is {} bytes, the rig writes {}",
+                m.name,
+                m.size,
+                value.len()
+            )));
+        }
+        let at = (sequence * self.layout.stride + m.offset) as usize;
+        self.bytes[at..at + value.len()].copy_from_slice(value);
+        Ok(())
+    }
+
+    /// The little-endian word at member `part` of `token` in `sequence`'s record.
+    pub fn get_u32(&self, sequence: u32, token: usize, part: &str) -> Result<u32> {
+        let m = self.member(token, part)?;
+        let at = (sequence * self.layout.stride + m.offset) as usize;
+        Ok(u32::from_le_bytes(self.bytes[at..at + 4].try_into().expect("4 bytes")))
+    }
+
+    pub fn put_u32(&mut self, sequence: u32, token: usize, part: &str, value: u32) -> Result<()> {
+        self.put(sequence, token, part, &value.to_le_bytes())
+    }
+
+    pub fn put_i32(&mut self, sequence: u32, token: usize, part: &str, value: i32) -> Result<()> {
+        self.put(sequence, token, part, &value.to_le_bytes())
+    }
+
+    pub fn put_u64(&mut self, sequence: u32, token: usize, part: &str, value: u64) -> Result<()> {
+        self.put(sequence, token, part, &value.to_le_bytes())
+    }
+}
+
+/// The shaders in front of `draw_tally.frag`.
+#[derive(Clone, Copy)]
+pub enum Front {
+    Vertex(&'static [u8]),
+    TaskMesh { task: &'static [u8], mesh: &'static [u8] },
+}
+
+/// One execution of a draw layout.
+pub struct DrawRun<'a> {
+    pub front: Front,
+    pub records: &'a [u8],
+    pub sequences: u32,
+    /// `maxDrawCount` (for `*_COUNT` action tokens).
+    pub max_draw_count: u32,
+    /// An index buffer bound before executing, which the INDEX_BUFFER token must replace.
+    pub decoy_indices: Option<vk::Buffer>,
+    /// Execute through the layout's execution set of two tally pipelines: entry 0 adds nothing
+    /// more, entry 1 adds [`SET_ENTRY_WEIGHT`] to w per fragment. Otherwise one pipeline is
+    /// bound (a layout without a set, or one run binned without it).
+    pub execution_set: bool,
+}
+
+/// What entry 1 of a draw layout's execution set adds to a fragment's w (`ENTRY_WEIGHT` in
+/// `draw_tally.frag`).
+pub const SET_ENTRY_WEIGHT: u32 = 1000;
+
+/// Execute `run` with `layout` of `m` on a 1×1 target and return the tally.
+pub fn execute(
+    ctx: &GpuContext,
+    dev: &DgcDevice,
+    m: &Manifest,
+    layout: &CompiledLayout,
+    run: &DrawRun<'_>,
+) -> Result<Tally> {
+    if !ctx.caps.fragment_stores_and_atomics {
+        return Err(RuntimeError::MissingFeature {
+            device: ctx.device_name.clone(),
+            feature: "fragmentStoresAndAtomics".into(),
+            needed_for: "the draw tally, which counts fragments with storage-buffer atomics".into(),
+        });
+    }
+    let d = &ctx.device;
+    let storage = vk::BufferUsageFlags::STORAGE_BUFFER;
+    let mut tally = Buffer::new(ctx, 4 * TALLY_WORDS as u64, storage, Location::Host)?;
+    tally.write(0, &[0; 4 * TALLY_WORDS])?;
+    let usage = storage | vk::BufferUsageFlags::INDIRECT_BUFFER;
+    let mut stream = Buffer::new(ctx, run.records.len() as u64, usage, Location::Host)?;
+    stream.write(0, run.records)?;
+    // SAFETY: a live storage buffer, destroyed after the set.
+    let mut set = unsafe { StorageSet::new(d, vk::ShaderStageFlags::FRAGMENT, &[tally.buffer]) }?;
+    let ranges = vk_ranges(&m.push_constants);
+    let set_layouts = [set.layout];
+    let info = vk::PipelineLayoutCreateInfo::default().set_layouts(&set_layouts).push_constant_ranges(&ranges);
+    // SAFETY: valid create info.
+    let pl = unsafe { d.create_pipeline_layout(&info, None) }.map_err(RuntimeError::vk("vkCreatePipelineLayout"))?;
+    // SAFETY: `pl` is live and holds the manifest's ranges.
+    let mut l = unsafe { dev.create_layout(layout, &m.push_constants, pl) }?;
+    let pipeline = graphics_pipeline(d, pl, run.front, 0, run.execution_set)?;
+    let second =
+        if run.execution_set { Some(graphics_pipeline(d, pl, run.front, SET_ENTRY_WEIGHT, true)?) } else { None };
+    let mut set_of_two = None;
+    if let Some(second) = second {
+        // SAFETY: indirect-bindable pipelines of `pl` for the layout's stages, alive until after
+        // the set; nothing has used the set yet.
+        let ies = unsafe { dev.create_execution_set(&l, pipeline) }?;
+        unsafe { dev.write_execution_set(&ies, 1, second) }?;
+        set_of_two = Some(ies);
+    }
+    let bound = match &set_of_two {
+        Some(ies) => Bound::ExecutionSet(ies.handle, pipeline),
+        None => Bound::Pipeline(pipeline),
+    };
+    let mut target = Target::new(ctx)?;
+    // SAFETY: `l` is `dev`'s; `pipeline` (or the set) was made with `pl` for the layout.
+    let mut exec = unsafe { Execution::new(dev, &l, bound, run.sequences, run.max_draw_count, 64 << 20) }?;
+    let s =
+        Stream { buffer: stream.buffer, offset: 0, address: stream.address, max_sequences: run.sequences, count: None };
+    let recorded = ctx.one_shot(|cmd| unsafe {
+        let to_attachment = [vk::ImageMemoryBarrier2::default()
+            .dst_stage_mask(vk::PipelineStageFlags2::COLOR_ATTACHMENT_OUTPUT)
+            .dst_access_mask(vk::AccessFlags2::COLOR_ATTACHMENT_WRITE)
+            .old_layout(vk::ImageLayout::UNDEFINED)
+            .new_layout(vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL)
+            .image(target.image)
+            .subresource_range(color_range())];
+        d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().image_memory_barriers(&to_attachment));
+        d.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::GRAPHICS, pipeline);
+        d.cmd_bind_descriptor_sets(cmd, vk::PipelineBindPoint::GRAPHICS, pl, 0, &[set.set], &[]);
+        if let Some(decoy) = run.decoy_indices {
+            d.cmd_bind_index_buffer(cmd, decoy, 0, vk::IndexType::UINT32);
+        }
+        exec.record(dev, &l, cmd, &s, &mut OnePixel { d, view: target.view })?;
+        let to_host = [vk::MemoryBarrier2::default()
+            .src_stage_mask(vk::PipelineStageFlags2::FRAGMENT_SHADER)
+            .src_access_mask(vk::AccessFlags2::SHADER_STORAGE_WRITE)
+            .dst_stage_mask(vk::PipelineStageFlags2::HOST)
+            .dst_access_mask(vk::AccessFlags2::HOST_READ)];
+        d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().memory_barriers(&to_host));
+        Ok(())
+    });
+    let words: Vec<u32> =
+        tally.bytes().unwrap_or(&[]).chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
+    // SAFETY: the submission finished (or failed: `one_shot` waits for the queue either way).
+    unsafe {
+        let _ = d.device_wait_idle();
+        exec.destroy(dev);
+        if let Some(ies) = &mut set_of_two {
+            ies.destroy(dev);
+        }
+        l.destroy(dev);
+        target.destroy(d);
+        d.destroy_pipeline(pipeline, None);
+        if let Some(p) = second {
+            d.destroy_pipeline(p, None);
+        }
+        d.destroy_pipeline_layout(pl, None);
+        set.destroy(d);
+        tally.destroy(d);
+        stream.destroy(d);
+    }
+    recorded?;
+    Ok(Tally::from_words(&words))
+}
+
+const STREAM_VERT: &[u8] = include_bytes!("../../../../shaders/runtime/spv/draw_stream.vert.spv");
+
+/// One execution of a draw layout through the runtime's [`Fallback`]: one indirect multi-draw
+/// over the records, `draw_stream.vert` reading each draw's pushed words from its record.
+pub struct FallbackRun<'a> {
+    pub records: &'a [u8],
+    pub sequences: u32,
+    /// The one index buffer every record's indices live in (indexed draws).
+    pub indices: Option<vk::Buffer>,
+    /// The pushed words' positions in the record, in words: the slot, and the value summed in w.
+    pub slot_word: u32,
+    pub extra_word: Option<u32>,
+}
+
+/// Execute `run` with `layout` through `fallback` on a 1×1 target and return the tally.
+pub fn execute_fallback(
+    ctx: &GpuContext,
+    m: &Manifest,
+    layout: &CompiledLayout,
+    fallback: &dgcc::runtime::Fallback,
+    run: &FallbackRun<'_>,
+) -> Result<Tally> {
+    let d = &ctx.device;
+    let storage = vk::BufferUsageFlags::STORAGE_BUFFER;
+    let mut tally = Buffer::new(ctx, 4 * TALLY_WORDS as u64, storage, Location::Host)?;
+    tally.write(0, &[0; 4 * TALLY_WORDS])?;
+    let usage = storage | vk::BufferUsageFlags::INDIRECT_BUFFER;
+    let mut stream = Buffer::new(ctx, run.records.len() as u64, usage, Location::Host)?;
+    stream.write(0, run.records)?;
+    let stages = vk::ShaderStageFlags::VERTEX | vk::ShaderStageFlags::FRAGMENT;
+    // SAFETY: live storage buffers, destroyed after the set.
+    let mut set = unsafe { StorageSet::new(d, stages, &[tally.buffer, stream.buffer]) }?;
+    let ranges = vk_ranges(&m.push_constants);
+    let set_layouts = [set.layout];
+    let info = vk::PipelineLayoutCreateInfo::default().set_layouts(&set_layouts).push_constant_ranges(&ranges);
+    // SAFETY: valid create info.
+    let pl = unsafe { d.create_pipeline_layout(&info, None) }.map_err(RuntimeError::vk("vkCreatePipelineLayout"))?;
+    let spec = [(0, layout.stride / 4), (1, run.slot_word), (2, run.extra_word.unwrap_or(u32::MAX))];
+    let pipeline = graphics_pipeline_with(d, pl, Front::Vertex(STREAM_VERT), 0, false, &spec)?;
+    let mut target = Target::new(ctx)?;
+    let s =
+        Stream { buffer: stream.buffer, offset: 0, address: stream.address, max_sequences: run.sequences, count: None };
+    let recorded = ctx.one_shot(|cmd| unsafe {
+        let to_attachment = [vk::ImageMemoryBarrier2::default()
+            .dst_stage_mask(vk::PipelineStageFlags2::COLOR_ATTACHMENT_OUTPUT)
+            .dst_access_mask(vk::AccessFlags2::COLOR_ATTACHMENT_WRITE)
+            .old_layout(vk::ImageLayout::UNDEFINED)
+            .new_layout(vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL)
+            .image(target.image)
+            .subresource_range(color_range())];
+        d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().image_memory_barriers(&to_attachment));
+        let mut pass = OnePixel { d, view: target.view };
+        pass.begin(cmd, 0);
+        d.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::GRAPHICS, pipeline);
+        d.cmd_bind_descriptor_sets(cmd, vk::PipelineBindPoint::GRAPHICS, pl, 0, &[set.set], &[]);
+        if let Some(indices) = run.indices {
+            d.cmd_bind_index_buffer(cmd, indices, 0, vk::IndexType::UINT32);
+        }
+        let r = fallback.record(d, cmd, &s, pl, Some(run.sequences));
+        pass.end(cmd, 0);
+        r?;
+        let to_host = [vk::MemoryBarrier2::default()
+            .src_stage_mask(vk::PipelineStageFlags2::FRAGMENT_SHADER)
+            .src_access_mask(vk::AccessFlags2::SHADER_STORAGE_WRITE)
+            .dst_stage_mask(vk::PipelineStageFlags2::HOST)
+            .dst_access_mask(vk::AccessFlags2::HOST_READ)];
+        d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().memory_barriers(&to_host));
+        Ok(())
+    });
+    let words: Vec<u32> =
+        tally.bytes().unwrap_or(&[]).chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
+    // SAFETY: the submission finished (or failed: `one_shot` waits for the queue either way).
+    unsafe {
+        let _ = d.device_wait_idle();
+        target.destroy(d);
+        d.destroy_pipeline(pipeline, None);
+        d.destroy_pipeline_layout(pl, None);
+        set.destroy(d);
+        tally.destroy(d);
+        stream.destroy(d);
+    }
+    recorded?;
+    Ok(Tally::from_words(&words))
+}
+
+fn color_range() -> vk::ImageSubresourceRange {
+    vk::ImageSubresourceRange {
+        aspect_mask: vk::ImageAspectFlags::COLOR,
+        base_mip_level: 0,
+        level_count: 1,
+        base_array_layer: 0,
+        layer_count: 1,
+    }
+}
+
+/// Rendering to the 1×1 target around each chunk: cleared for the first, loaded after.
+struct OnePixel<'a> {
+    d: &'a ash::Device,
+    view: vk::ImageView,
+}
+
+impl Pass for OnePixel<'_> {
+    fn begin(&mut self, cmd: vk::CommandBuffer, chunk: u32) {
+        let attachment = vk::PipelineStageFlags2::COLOR_ATTACHMENT_OUTPUT;
+        if chunk > 0 {
+            let b = [vk::MemoryBarrier2::default()
+                .src_stage_mask(attachment)
+                .src_access_mask(vk::AccessFlags2::COLOR_ATTACHMENT_WRITE)
+                .dst_stage_mask(attachment)
+                .dst_access_mask(vk::AccessFlags2::COLOR_ATTACHMENT_READ | vk::AccessFlags2::COLOR_ATTACHMENT_WRITE)];
+            // SAFETY: between render pass instances.
+            unsafe { self.d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().memory_barriers(&b)) };
+        }
+        let load = if chunk == 0 { vk::AttachmentLoadOp::CLEAR } else { vk::AttachmentLoadOp::LOAD };
+        let color = [vk::RenderingAttachmentInfo::default()
+            .image_view(self.view)
+            .image_layout(vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL)
+            .load_op(load)
+            .store_op(vk::AttachmentStoreOp::STORE)];
+        let area = vk::Rect2D { offset: vk::Offset2D::default(), extent: vk::Extent2D { width: 1, height: 1 } };
+        let info = vk::RenderingInfo::default().render_area(area).layer_count(1).color_attachments(&color);
+        // SAFETY: the target is in COLOR_ATTACHMENT_OPTIMAL (see `execute`).
+        unsafe { self.d.cmd_begin_rendering(cmd, &info) };
+    }
+    fn end(&mut self, cmd: vk::CommandBuffer, _chunk: u32) {
+        // SAFETY: rendering was begun by `begin`.
+        unsafe { self.d.cmd_end_rendering(cmd) };
+    }
+}
+
+struct Target {
+    image: vk::Image,
+    memory: vk::DeviceMemory,
+    view: vk::ImageView,
+}
+
+impl Target {
+    fn new(ctx: &GpuContext) -> Result<Target> {
+        let d = &ctx.device;
+        let info = vk::ImageCreateInfo::default()
+            .image_type(vk::ImageType::TYPE_2D)
+            .format(COLOR_FORMAT)
+            .extent(vk::Extent3D { width: 1, height: 1, depth: 1 })
+            .mip_levels(1)
+            .array_layers(1)
+            .samples(vk::SampleCountFlags::TYPE_1)
+            .tiling(vk::ImageTiling::OPTIMAL)
+            .usage(vk::ImageUsageFlags::COLOR_ATTACHMENT)
+            .initial_layout(vk::ImageLayout::UNDEFINED);
+        // SAFETY: valid create infos; on an error the objects made so far are destroyed.
+        unsafe {
+            let image = d.create_image(&info, None).map_err(RuntimeError::vk("vkCreateImage"))?;
+            let req = d.get_image_memory_requirements(image);
+            let ty = memory_type(
+                &ctx.memory,
+                req.memory_type_bits,
+                vk::MemoryPropertyFlags::empty(),
+                vk::MemoryPropertyFlags::DEVICE_LOCAL,
+            );
+            let Some(ty) = ty else {
+                d.destroy_image(image, None);
+                return Err(RuntimeError::Invalid("no memory type for a 1×1 colour target".into()));
+            };
+            let alloc = vk::MemoryAllocateInfo::default().allocation_size(req.size).memory_type_index(ty);
+            let memory = match d.allocate_memory(&alloc, None) {
+                Ok(m) => m,
+                Err(r) => {
+                    d.destroy_image(image, None);
+                    return Err(RuntimeError::Vulkan { call: "vkAllocateMemory", result: r });
+                }
+            };
+            if let Err(r) = d.bind_image_memory(image, memory, 0) {
+                d.destroy_image(image, None);
+                d.free_memory(memory, None);
+                return Err(RuntimeError::Vulkan { call: "vkBindImageMemory", result: r });
+            }
+            let view_info = vk::ImageViewCreateInfo::default()
+                .image(image)
+                .view_type(vk::ImageViewType::TYPE_2D)
+                .format(COLOR_FORMAT)
+                .subresource_range(color_range());
+            match d.create_image_view(&view_info, None) {
+                Ok(view) => Ok(Target { image, memory, view }),
+                Err(r) => {
+                    d.destroy_image(image, None);
+                    d.free_memory(memory, None);
+                    Err(RuntimeError::Vulkan { call: "vkCreateImageView", result: r })
+                }
+            }
+        }
+    }
+
+    /// # Safety
+    /// Created on `d`; no pending work uses the target.
+    unsafe fn destroy(&mut self, d: &ash::Device) {
+        // SAFETY: this function's contract.
+        unsafe {
+            d.destroy_image_view(self.view, None);
+            d.destroy_image(self.image, None);
+            d.free_memory(self.memory, None);
+        }
+    }
+}
+
+/// A graphics pipeline for a 1×1 target: `front` + `draw_tally.frag` adding `weight` to w, no
+/// culling, no depth; `indirect_bindable` for an execution set.
+fn graphics_pipeline(
+    d: &ash::Device,
+    layout: vk::PipelineLayout,
+    front: Front,
+    weight: u32,
+    indirect_bindable: bool,
+) -> Result<vk::Pipeline> {
+    graphics_pipeline_with(d, layout, front, weight, indirect_bindable, &[])
+}
+
+/// As `graphics_pipeline`, with specialization constants for the vertex shader.
+fn graphics_pipeline_with(
+    d: &ash::Device,
+    layout: vk::PipelineLayout,
+    front: Front,
+    weight: u32,
+    indirect_bindable: bool,
+    vertex_spec: &[(u32, u32)],
+) -> Result<vk::Pipeline> {
+    let list: Vec<(vk::ShaderStageFlags, &[u8])> = match front {
+        Front::Vertex(vert) => vec![(vk::ShaderStageFlags::VERTEX, vert)],
+        Front::TaskMesh { task, mesh } => {
+            vec![(vk::ShaderStageFlags::TASK_EXT, task), (vk::ShaderStageFlags::MESH_EXT, mesh)]
+        }
+    };
+    let mut modules = vec![];
+    for &(_, spv) in list.iter().chain([(vk::ShaderStageFlags::FRAGMENT, FRAG_SPV)].iter()) {
+        // SAFETY: committed, valid SPIR-V.
+        match unsafe { module(d, spv) } {
+            Ok(m) => modules.push(m),
+            Err(e) => {
+                for m in modules {
+                    // SAFETY: made above, used by nothing.
+                    unsafe { d.destroy_shader_module(m, None) };
+                }
+                return Err(e);
+            }
+        }
+    }
+    let flags = list.iter().map(|s| s.0).chain([vk::ShaderStageFlags::FRAGMENT]);
+    let spec = dgcc::runtime::shaders::Spec::new(&[(0, weight)]);
+    let spec_info = spec.info();
+    let vspec = dgcc::runtime::shaders::Spec::new(vertex_spec);
+    let vspec_info = vspec.info();
+    let stages: Vec<_> = flags
+        .zip(&modules)
+        .map(|(flag, &m)| {
+            let stage = vk::PipelineShaderStageCreateInfo::default().stage(flag).module(m).name(c"main");
+            if flag == vk::ShaderStageFlags::FRAGMENT {
+                stage.specialization_info(&spec_info)
+            } else if flag == vk::ShaderStageFlags::VERTEX && !vertex_spec.is_empty() {
+                stage.specialization_info(&vspec_info)
+            } else {
+                stage
+            }
+        })
+        .collect();
+    let vertex_input = vk::PipelineVertexInputStateCreateInfo::default();
+    let assembly = vk::PipelineInputAssemblyStateCreateInfo::default().topology(vk::PrimitiveTopology::TRIANGLE_LIST);
+    let viewports = [vk::Viewport { x: 0.0, y: 0.0, width: 1.0, height: 1.0, min_depth: 0.0, max_depth: 1.0 }];
+    let scissors = [vk::Rect2D { offset: vk::Offset2D::default(), extent: vk::Extent2D { width: 1, height: 1 } }];
+    let viewport = vk::PipelineViewportStateCreateInfo::default().viewports(&viewports).scissors(&scissors);
+    let raster = vk::PipelineRasterizationStateCreateInfo::default()
+        .polygon_mode(vk::PolygonMode::FILL)
+        .cull_mode(vk::CullModeFlags::NONE)
+        .line_width(1.0);
+    let multisample =
+        vk::PipelineMultisampleStateCreateInfo::default().rasterization_samples(vk::SampleCountFlags::TYPE_1);
+    let attachments =
+        [vk::PipelineColorBlendAttachmentState::default().color_write_mask(vk::ColorComponentFlags::RGBA)];
+    let blend = vk::PipelineColorBlendStateCreateInfo::default().attachments(&attachments);
+    let formats = [COLOR_FORMAT];
+    let mut rendering = vk::PipelineRenderingCreateInfo::default().color_attachment_formats(&formats);
+    let mut flags2 = vk::PipelineCreateFlags2CreateInfoKHR::default()
+        .flags(dgcc::runtime::ext_dgc::bits::PIPELINE_CREATE_2_INDIRECT_BINDABLE_EXT);
+    let mut info = vk::GraphicsPipelineCreateInfo::default()
+        .stages(&stages)
+        .viewport_state(&viewport)
+        .rasterization_state(&raster)
+        .multisample_state(&multisample)
+        .color_blend_state(&blend)
+        .layout(layout)
+        .push_next(&mut rendering);
+    if indirect_bindable {
+        info = info.push_next(&mut flags2);
+    }
+    if matches!(front, Front::Vertex(_)) {
+        // Mesh pipelines have no vertex input or input assembly.
+        info = info.vertex_input_state(&vertex_input).input_assembly_state(&assembly);
+    }
+    // SAFETY: valid create info; the modules are destroyed after creation.
+    let result = unsafe { d.create_graphics_pipelines(vk::PipelineCache::null(), &[info], None) };
+    for m in modules {
+        unsafe { d.destroy_shader_module(m, None) };
+    }
+    result.map(|p| p[0]).map_err(|(_, r)| RuntimeError::Vulkan { call: "vkCreateGraphicsPipelines", result: r })
+}
+
+/// A host-visible buffer holding `data` (index, indirect or storage data the records point at).
+pub fn data_buffer(ctx: &GpuContext, usage: vk::BufferUsageFlags, data: &[u8]) -> Result<Buffer> {
+    let mut b = Buffer::new(ctx, data.len() as u64, usage, Location::Host)?;
+    if let Err(e) = b.write(0, data) {
+        // SAFETY: just made, used by nothing.
+        unsafe { b.destroy(&ctx.device) };
+        return Err(e);
+    }
+    Ok(b)
+}

@@ -1,0 +1,276 @@
+//! `dgcc run FILE --layout NAME` on every layout of every example (examples/*.ron; the mistakes
+//! are meant to fail `check`), through the real binary on the live device: each layout's report
+//! must say that every sequence's effect is as written (on lavapipe through DGC for every layout,
+//! and through the fallback where it can run the layout: compute's Jobs, draw_shaders' Draws),
+//! and a record written wrong on purpose
+//! (`--corrupt-sequence`, a test-only knob) must be reported as that sequence's failure, exit 1.
+//! Also: `dgcc run` of a description without a scene-shaped layout points at `--layout`, and
+//! `--device N` past the device list is an error that lists the devices.
+//!
+//! No device: a loud SKIP, a failure under `CI=true` or `DGCC_REQUIRE_VULKAN=1`.
+
+#[path = "runtime/common.rs"]
+mod common;
+
+use serde_json::Value;
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn repo() -> PathBuf {
+    std::env::var("DGCC_REPO").map(PathBuf::from).unwrap_or_else(|_| PathBuf::from(env!("DGCC_CHECKOUT")))
+}
+
+fn dgcc(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_dgcc")).args(args).current_dir(repo()).output().expect("dgcc runs")
+}
+
+fn text(o: &Output) -> String {
+    format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
+}
+
+/// Whether there is a device; a loud SKIP (or, in CI, a failure) when not.
+fn device(test: &str) -> Option<bool> {
+    let options = dgcc::runtime::ContextOptions { require_dgc: false, ..Default::default() };
+    let Some(ctx) = common::gpu_with(test, &options) else {
+        assert!(!std::env::var("CI").is_ok_and(|v| v == "true"), "{test}: CI=true, but no usable Vulkan device");
+        return None;
+    };
+    let lavapipe = dgcc::runtime::probe().is_ok_and(|p| p.profile.name == "lavapipe");
+    drop(ctx);
+    Some(lavapipe)
+}
+
+/// `(file, layout)` of every example.
+fn example_layouts() -> Vec<(String, String)> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(repo().join("examples"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "ron"))
+        .collect();
+    files.sort();
+    let mut out = vec![];
+    for f in files {
+        let (_, c) = dgcc::driver::compile_file(&f, &Default::default()).unwrap();
+        let m = c.manifest.unwrap_or_else(|| panic!("{} does not compile", f.display()));
+        let rel = format!("examples/{}", f.file_name().unwrap().to_string_lossy());
+        out.extend(m.layouts.iter().map(|l| (rel.clone(), l.name.clone())));
+    }
+    assert!(out.len() >= 7, "{out:?}");
+    out
+}
+
+fn report(o: &Output) -> Value {
+    serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("not JSON ({e}):\n{}", text(o)))
+}
+
+#[test]
+fn every_example_layout_runs_with_its_effect_checked_and_a_wrong_record_fails() {
+    let test = "every_example_layout_runs_with_its_effect_checked_and_a_wrong_record_fails";
+    let Some(lavapipe) = device(test) else { return };
+    let mut summary = vec![];
+    for (file, layout) in example_layouts() {
+        let name = format!("{file}:{layout}");
+        let o = dgcc(&["run", &file, "--layout", &layout, "--json"]);
+        let r = report(&o);
+        let l = &r["layouts"][0];
+        let (dgc, fallback) = (l["dgc"]["status"].as_str().unwrap(), l["fallback"]["status"].as_str().unwrap());
+        summary.push(format!("{name}: dgc {dgc}, fallback {fallback}"));
+        let refused = l["dgc"]["codes"].as_array().is_some_and(|c| !c.is_empty());
+        let nothing_ran = dgc == "not_run" && fallback == "not_run";
+        if lavapipe || !nothing_ran {
+            assert_eq!(o.status.code(), Some(0), "{name}:\n{}", text(&o));
+            assert_eq!(r["ok"], true, "{name}: {r:#}");
+        } else {
+            // Another device may refuse a layout (with dgcc check's codes), lack what a tally
+            // needs, or be known to crash on it (NVIDIA, a compute execution set): exit 1, said.
+            assert_eq!(o.status.code(), Some(1), "{name}:\n{}", text(&o));
+            if refused {
+                assert!(text(&o).contains("error: the device refuses layout"), "{name}:\n{}", text(&o));
+            }
+            common::loud(&format!("{name}: not run on this device: {}", l["dgc"]["why"]));
+            continue;
+        }
+        if lavapipe {
+            assert_eq!(dgc, "ok", "{name}: lavapipe runs every example layout through DGC: {r:#}");
+        }
+        // The fallback's refusals name the token (or the action) that stops it.
+        if fallback == "not_run" {
+            let why = l["fallback"]["why"].as_str().unwrap();
+            assert!(
+                why.contains("token `") || why.contains("action token") || why.contains("accepts"),
+                "{name}: {why}"
+            );
+        }
+        // The same layout with sequence 0's record written wrong: that sequence fails, exit 1.
+        let o = dgcc(&["run", &file, "--layout", &layout, "--json", "--corrupt-sequence", "0"]);
+        let r = report(&o);
+        assert_eq!(o.status.code(), Some(1), "{name} corrupted:\n{}", text(&o));
+        assert_eq!(r["ok"], false, "{name}: {r:#}");
+        let path = &r["layouts"][0][if dgc == "ok" { "dgc" } else { "fallback" }];
+        assert_eq!(path["status"], "differs", "{name}: {r:#}");
+        let differences = path["differences"].as_array().unwrap();
+        assert!(differences.iter().any(|d| d.as_str().unwrap().starts_with("sequence 0")), "{name}: {r:#}");
+    }
+    common::loud(&format!("dgcc run --layout: {summary:#?}"));
+    if lavapipe {
+        for expected in [
+            "examples/compute.ron:Jobs: dgc ok, fallback ok",
+            "examples/draw_shaders.ron:Draws: dgc ok, fallback ok",
+            "examples/mesh.ron:Meshlets: dgc ok, fallback not_run",
+        ] {
+            assert!(summary.iter().any(|s| s == expected), "{expected}: {summary:#?}");
+        }
+        // lavapipe binds graphics pipelines through an execution set: SceneDraw draws through a
+        // real set of two tally pipelines, and a sequence drawn with the wrong entry would show.
+        let o = dgcc(&["run", "examples/scene.ron", "--layout", "SceneDraw", "--json"]);
+        let r = report(&o);
+        let ran = r["layouts"][0]["dgc"]["ran"].as_str().unwrap_or_default();
+        assert!(ran.contains("through an execution set of 2 pipelines"), "{r:#}");
+    }
+}
+
+#[test]
+fn the_human_report_names_each_path_and_the_failing_sequence() {
+    let test = "the_human_report_names_each_path_and_the_failing_sequence";
+    if device(test).is_none() {
+        return;
+    }
+    let o = dgcc(&["run", "examples/multi_draw.ron", "--layout", "Batches"]);
+    let out = text(&o);
+    if o.status.code() == Some(0) {
+        assert!(out.contains("layout Batches (DRAW_INDEXED_COUNT, 6 sequences)"), "{out}");
+        assert!(out.contains("dgc") && out.contains("checked ok"), "{out}");
+        assert!(out.contains("fallback  not run:") && out.contains("token `indices` (INDEX_BUFFER)"), "{out}");
+        let o = dgcc(&["run", "examples/multi_draw.ron", "--layout", "Batches", "--corrupt-sequence", "0"]);
+        let out = text(&o);
+        assert_eq!(o.status.code(), Some(1), "{out}");
+        assert!(out.contains("DIFFERS") && out.contains("sequence 0 (slot 5)") && out.contains("FAILED"), "{out}");
+    } else {
+        // Refused (with dgcc check's codes), or no tally this device can run: said, exit 1.
+        assert_eq!(o.status.code(), Some(1), "{out}");
+        assert!(out.contains("refuses layout `Batches`") || out.contains("not run:"), "{out}");
+    }
+}
+
+#[test]
+fn run_without_a_scene_layout_points_at_layout_and_unknown_names_are_listed() {
+    // No device needed: both are decided before Vulkan is opened.
+    let o = dgcc(&["run", "examples/compute.ron"]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let out = text(&o);
+    assert!(out.contains("--layout NAME") && out.contains("its layouts: Jobs"), "{out}");
+    let o = dgcc(&["run", "examples/compute.ron", "--layout", "Nope"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("no layout `Nope` (its layouts: Jobs)"), "{}", text(&o));
+    // The scene's picture and the test knob belong to one kind of run each.
+    let o = dgcc(&["run", "examples/compute.ron", "--layout", "Jobs", "--png", "never-written.png"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("--png writes the demo scene's last frame"), "{}", text(&o));
+    let o = dgcc(&["run", "examples/scene.ron", "--corrupt-sequence", "0"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+}
+
+#[test]
+fn a_device_index_past_the_list_is_an_error_that_lists_the_devices() {
+    let test = "a_device_index_past_the_list_is_an_error_that_lists_the_devices";
+    if device(test).is_none() {
+        return;
+    }
+    for args in
+        [&["probe", "--device", "99"][..], &["run", "examples/compute.ron", "--layout", "Jobs", "--device", "99"][..]]
+    {
+        let o = dgcc(args);
+        let out = text(&o);
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {out}");
+        assert!(out.contains("--device 99 is past the") && out.contains("0: "), "{args:?}: {out}");
+    }
+    // The flag wins over DGCC_DEVICE: a name that matches nothing, and device 0 still opens.
+    let o = Command::new(env!("CARGO_BIN_EXE_dgcc"))
+        .args(["probe", "--device", "0"])
+        .env("DGCC_DEVICE", "no such device anywhere")
+        .current_dir(repo())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let o = Command::new(env!("CARGO_BIN_EXE_dgcc"))
+        .args(["probe"])
+        .env("DGCC_DEVICE", "no such device anywhere")
+        .current_dir(repo())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1), "DGCC_DEVICE still selects: {}", text(&o));
+}
+
+/// A description of the user's own: non-indexed draws (DRAW, DRAW_COUNT) are checked too, and a
+/// shape no tally shader reads (a vertex buffer) is reported as not run, naming why, exit 1.
+const OWN: &str = r#"Pipeline(
+    name: "own",
+    targets: ["lavapipe"],
+    push_constants: [(stages: [Vertex], offset: 0, size: 8)],
+    layouts: [
+        (
+            name: "Plain",
+            stages: [Vertex, Fragment],
+            max_sequences: 64,
+            tokens: [
+                PushConstant(name: "object", stages: [Vertex], offset: 0, fields: [(name: "slot", ty: U32), (name: "extra", ty: U32)]),
+                Draw(name: "draw"),
+            ],
+        ),
+        (
+            name: "PlainCount",
+            stages: [Vertex, Fragment],
+            max_sequences: 64,
+            tokens: [
+                PushConstant(name: "batch", stages: [Vertex], offset: 0, fields: [(name: "slot", ty: U32)]),
+                DrawCount(name: "draws"),
+            ],
+        ),
+        (
+            name: "Vertices",
+            stages: [Vertex, Fragment],
+            max_sequences: 64,
+            tokens: [
+                PushConstant(name: "object", stages: [Vertex], offset: 0, fields: [(name: "slot", ty: U32)]),
+                VertexBuffer(name: "positions", binding: 0),
+                Draw(name: "draw"),
+            ],
+        ),
+    ],
+)
+"#;
+
+#[test]
+fn a_description_of_ones_own_runs_its_draws_checked_and_names_what_it_cannot_check() {
+    let test = "a_description_of_ones_own_runs_its_draws_checked_and_names_what_it_cannot_check";
+    let Some(lavapipe) = device(test) else { return };
+    if !lavapipe {
+        common::loud(&format!("SKIP {test}: the description targets lavapipe"));
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("dgcc-run-layout-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("own.ron");
+    std::fs::write(&file, OWN).unwrap();
+    let file = file.display().to_string();
+    let o = dgcc(&["run", &file, "--layout", "Plain", "--layout", "PlainCount", "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let r = report(&o);
+    for l in r["layouts"].as_array().unwrap() {
+        assert_eq!(l["dgc"]["status"], "ok", "{r:#}");
+    }
+    // DRAW runs through the fallback too (one multi-draw); DRAW_COUNT is refused there.
+    assert_eq!(r["layouts"][0]["fallback"]["status"], "ok", "{r:#}");
+    assert_eq!(r["layouts"][1]["fallback"]["status"], "not_run", "{r:#}");
+    let o = dgcc(&["run", &file, "--layout", "PlainCount", "--corrupt-sequence", "0"]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(text(&o).contains("sequence 0 (slot 5)"), "{}", text(&o));
+    let o = dgcc(&["run", &file, "--layout", "Vertices", "--json"]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let r = report(&o);
+    let l = &r["layouts"][0];
+    assert_eq!(l["dgc"]["status"], "not_run", "{r:#}");
+    assert!(l["dgc"]["why"].as_str().unwrap().contains("no tally for this layout"), "{r:#}");
+    assert!(l["fallback"]["why"].as_str().unwrap().contains("token `positions` (VERTEX_BUFFER)"), "{r:#}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
