@@ -606,3 +606,59 @@ fn committed_generated_rust_is_what_the_emitter_prints_now() {
     }
     assert!(stale.is_empty(), "stale generated files (regenerate with DGCC_BLESS=1):\n{}", stale.join("\n"));
 }
+
+/// The Vulkan include is the engine's: a volk-style header (`VK_NO_PROTOTYPES`, then vulkan.h)
+/// through `--c-vulkan-include`, through `DGCC_VULKAN_INCLUDE`, or already included with
+/// `DGCC_NO_VULKAN_INCLUDE`; each compiles as C11 with no second vulkan.h. A header name that
+/// would break the line is refused.
+#[test]
+fn the_vulkan_include_is_configurable_for_volk() {
+    let test = "vulkan_include_for_volk";
+    let Some(_) = tools::tool("gcc", test) else { return };
+    let Some(include) = tools::vulkan_headers("DGCC_OLD_VULKAN_HEADERS", "/usr/include", false, test) else {
+        return;
+    };
+    let dir = tools::scratch("c-volk");
+    let m = fixture("scene");
+    // A stand-in for volk.h: no prototypes, and a mark that it was the header included.
+    std::fs::write(dir.join("myvolk.h"), "#define VK_NO_PROTOTYPES\n#include <vulkan/vulkan.h>\n#define MYVOLK 1\n")
+        .unwrap();
+    let option = emit::c::Options { vulkan_include: "\"myvolk.h\"".into() };
+    let header = emit::c::emit_with(&m, &option).unwrap();
+    assert!(header.contains("#include \"myvolk.h\"") && !header.contains("#include <vulkan/vulkan.h>"));
+    std::fs::write(dir.join("scene_volk.h"), header).unwrap();
+    std::fs::write(dir.join("scene.h"), emit::c::emit(&m).unwrap()).unwrap();
+    let check = "#ifndef MYVOLK\n#error not the engine header\n#endif\n\
+int main(void) { return (int)SCENE_SCENE_DRAW_STRIDE - 48; }\n";
+    let sources = [
+        ("option", format!("#include \"scene_volk.h\"\n{check}"), vec![]),
+        ("macro", format!("#include \"scene.h\"\n{check}"), vec!["-DDGCC_VULKAN_INCLUDE=\"myvolk.h\""]),
+        (
+            "already",
+            format!("#include \"myvolk.h\"\n#define DGCC_NO_VULKAN_INCLUDE\n#include \"scene.h\"\n{check}"),
+            vec![],
+        ),
+    ];
+    for (name, src, defines) in sources {
+        let file = dir.join(format!("{name}.c"));
+        std::fs::write(&file, src).unwrap();
+        let exe = dir.join(name);
+        tools::run(
+            Command::new("gcc")
+                .args(["-std=c11", "-Wall", "-Wextra", "-Werror", "-pedantic"])
+                .args(defines)
+                .arg(format!("-I{}", include.display()))
+                .arg(format!("-I{}", dir.display()))
+                .arg(&file)
+                .arg("-o")
+                .arg(&exe),
+        );
+        tools::run(&mut Command::new(&exe));
+    }
+    // A bare name is put in angle brackets; a line break or a stray quote is refused.
+    let bare = emit::c::Options { vulkan_include: "volk.h".into() };
+    assert!(emit::c::emit_with(&m, &bare).unwrap().contains("#include <volk.h>"));
+    for bad in ["volk.h\n#define X", "\"volk.h", "<a\"b>", ""] {
+        assert!(emit::c::emit_with(&m, &emit::c::Options { vulkan_include: bad.into() }).is_err(), "{bad:?}");
+    }
+}

@@ -120,11 +120,24 @@ impl std::fmt::Display for EmitError {
 
 impl std::error::Error for EmitError {}
 
+/// The spelling choices of the printers that have any (`dgcc compile --rust-*`/`--c-*`,
+/// `dgcc::build::Build::rust`/`c`). The default is what `emit` prints.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    pub rust: rust::Options,
+    pub c: c::Options,
+}
+
 /// Print one output of a manifest.
 pub fn emit(manifest: &Manifest, output: Output) -> Result<String, EmitError> {
+    emit_with(manifest, output, &Options::default())
+}
+
+/// Print one output of a manifest, spelled as `options` asks.
+pub fn emit_with(manifest: &Manifest, output: Output, options: &Options) -> Result<String, EmitError> {
     match output {
-        Output::Rust => rust::emit(manifest),
-        Output::C => c::emit(manifest),
+        Output::Rust => rust::emit_with(manifest, &options.rust),
+        Output::C => c::emit_with(manifest, &options.c),
         Output::Glsl => glsl::emit(manifest),
         Output::Json => json::emit(manifest),
     }
@@ -132,7 +145,16 @@ pub fn emit(manifest: &Manifest, output: Output) -> Result<String, EmitError> {
 
 /// Print several outputs: `(file name, contents)` in the order asked.
 pub fn emit_all(manifest: &Manifest, outputs: &[Output]) -> Result<Vec<(String, String)>, EmitError> {
-    outputs.iter().map(|&o| Ok((o.file_name(&manifest.pipeline), emit(manifest, o)?))).collect()
+    emit_all_with(manifest, outputs, &Options::default())
+}
+
+/// Print several outputs, spelled as `options` asks.
+pub fn emit_all_with(
+    manifest: &Manifest,
+    outputs: &[Output],
+    options: &Options,
+) -> Result<Vec<(String, String)>, EmitError> {
+    outputs.iter().map(|&o| Ok((o.file_name(&manifest.pipeline), emit_with(manifest, o, options)?))).collect()
 }
 
 /// A kernel's subgroup decision on one target, in words, for comments.
