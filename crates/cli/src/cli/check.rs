@@ -35,6 +35,18 @@ pub struct CompileArgs {
     /// Folder to write the outputs into (created if missing).
     #[arg(long, default_value = ".")]
     pub out_dir: PathBuf,
+    /// The ash crate's path in the generated Rust: `::ash` for an engine that depends on ash
+    /// 0.38 itself.
+    #[arg(long, value_name = "PATH", default_value = "::dgcc::ash")]
+    pub rust_ash_path: String,
+    /// Derive `bytemuck::Pod` and `Zeroable` on the generated Rust's record structs (the crate
+    /// then depends on `bytemuck` with its `derive` feature).
+    #[arg(long)]
+    pub rust_bytemuck: bool,
+    /// The Vulkan header the generated C includes unless DGCC_VULKAN_INCLUDE or
+    /// DGCC_NO_VULKAN_INCLUDE is defined: `volk.h`, `"volk.h"`, `<vulkan/vulkan.h>`.
+    #[arg(long, value_name = "HEADER", default_value = "<vulkan/vulkan.h>")]
+    pub c_vulkan_include: String,
 }
 
 /// Compile one file and print its diagnostics. `None` for an I/O failure (already reported).
@@ -176,13 +188,25 @@ pub fn run_compile(args: &CompileArgs) -> i32 {
         eprintln!("error: --emit names no output (expected one or more of rust, c, glsl, json)");
         return USAGE;
     }
+    let spelling = dgcc::emit::Options {
+        rust: dgcc::emit::rust::Options { ash_path: args.rust_ash_path.clone(), bytemuck: args.rust_bytemuck },
+        c: dgcc::emit::c::Options { vulkan_include: args.c_vulkan_include.clone() },
+    };
+    if let Err(e) = spelling.c.include_operand() {
+        eprintln!("error: {e} for --c-vulkan-include");
+        return USAGE;
+    }
+    if let Err(e) = spelling.rust.check() {
+        eprintln!("error: {e} for --rust-ash-path");
+        return USAGE;
+    }
     let compiled = compile_and_report(&args.file, &args.options);
     finish(&args.options);
     let Some((ok, c)) = compiled else { return USAGE };
     let Some(manifest) = c.manifest.filter(|_| ok) else {
         return FAILED;
     };
-    let files = match dgcc::emit::emit_all(&manifest, &outputs) {
+    let files = match dgcc::emit::emit_all_with(&manifest, &outputs, &spelling) {
         Ok(f) => f,
         Err(e) => {
             eprintln!("error: {e}");
