@@ -29,7 +29,8 @@ pub struct CompileArgs {
     pub file: PathBuf,
     #[command(flatten)]
     pub options: CompileOptions,
-    /// Outputs to write, comma-separated: json (the manifest), rust, c, glsl.
+    /// Outputs to write, comma-separated: json (the manifest), rust, c, glsl, cpp (a C++17
+    /// header over the C one: write both, `c,cpp`).
     #[arg(long, value_delimiter = ',', default_value = "json,rust,c,glsl")]
     pub emit: Vec<String>,
     /// Folder to write the outputs into (created if missing).
@@ -185,7 +186,7 @@ pub fn run_compile(args: &CompileArgs) -> i32 {
         }
     }
     if outputs.is_empty() {
-        eprintln!("error: --emit names no output (expected one or more of rust, c, glsl, json)");
+        eprintln!("error: --emit names no output (expected one or more of rust, c, glsl, json, cpp)");
         return USAGE;
     }
     let spelling = dgcc::emit::Options {

@@ -91,7 +91,7 @@ impl std::fmt::Debug for Failure {
 impl std::error::Error for Failure {}
 
 impl Build {
-    /// A build with no inputs that writes every output (`.rs`, `.h`, `.glsl`, `.dgc.json`) to
+    /// A build with no inputs that writes every output (`.rs`, `.h`, `.glsl`, `.dgc.json`, `.hpp`) to
     /// `OUT_DIR` and checks the kernels.
     pub fn new() -> Build {
         Build {

@@ -30,6 +30,7 @@ macro_rules! out {
 }
 
 pub mod c;
+pub mod cpp;
 pub mod glsl;
 pub mod json;
 pub(crate) mod model;
@@ -46,18 +47,21 @@ pub enum Output {
     C,
     Glsl,
     Json,
+    /// A C++17 header on vulkan.hpp, over the C header (`--emit c,cpp`).
+    Cpp,
 }
 
 impl Output {
-    pub const ALL: [Output; 4] = [Output::Rust, Output::C, Output::Glsl, Output::Json];
+    pub const ALL: [Output; 5] = [Output::Rust, Output::C, Output::Glsl, Output::Json, Output::Cpp];
 
-    /// The name used by `--emit`: `rust`, `c`, `glsl`, `json`.
+    /// The name used by `--emit`: `rust`, `c`, `glsl`, `json`, `cpp`.
     pub const fn name(self) -> &'static str {
         match self {
             Output::Rust => "rust",
             Output::C => "c",
             Output::Glsl => "glsl",
             Output::Json => "json",
+            Output::Cpp => "cpp",
         }
     }
 
@@ -65,13 +69,14 @@ impl Output {
         Output::ALL.into_iter().find(|o| o.name() == name)
     }
 
-    /// The file extension, after the pipeline name: `rs`, `h`, `glsl`, `dgc.json`.
+    /// The file extension, after the pipeline name: `rs`, `h`, `glsl`, `dgc.json`, `hpp`.
     pub const fn extension(self) -> &'static str {
         match self {
             Output::Rust => "rs",
             Output::C => "h",
             Output::Glsl => "glsl",
             Output::Json => "dgc.json",
+            Output::Cpp => "hpp",
         }
     }
 
@@ -90,7 +95,7 @@ impl std::fmt::Display for Output {
 impl std::str::FromStr for Output {
     type Err = String;
     fn from_str(s: &str) -> Result<Output, String> {
-        Output::from_name(s).ok_or_else(|| format!("unknown output `{s}` (expected rust, c, glsl or json)"))
+        Output::from_name(s).ok_or_else(|| format!("unknown output `{s}` (expected rust, c, glsl, json or cpp)"))
     }
 }
 
@@ -140,6 +145,7 @@ pub fn emit_with(manifest: &Manifest, output: Output, options: &Options) -> Resu
         Output::C => c::emit_with(manifest, &options.c),
         Output::Glsl => glsl::emit(manifest),
         Output::Json => json::emit(manifest),
+        Output::Cpp => cpp::emit(manifest),
     }
 }
 

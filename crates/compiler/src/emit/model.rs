@@ -284,7 +284,11 @@ fn model_layout(l: &CompiledLayout) -> Result<Layout<'_>, EmitError> {
         }
         let address = match token {
             Some(t) if !tail && is_address(l, t, rm) => {
-                Some(if rm.offset.is_multiple_of(8) && l.stride.is_multiple_of(8) { Address::Whole } else { Address::Split })
+                Some(if rm.offset.is_multiple_of(8) && l.stride.is_multiple_of(8) {
+                    Address::Whole
+                } else {
+                    Address::Split
+                })
             }
             _ => None,
         };
