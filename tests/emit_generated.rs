@@ -269,4 +269,14 @@ fn compute() {
 fn raytrace() {
     let m = manifest("raytrace");
     check_layout!(m, "Rays", raytrace::layouts::rays);
+    // The trace's arguments as ash's struct: its 64-bit fields are the record's word pairs.
+    let mut r = raytrace::RaysRecord::default();
+    r.set_trace_command(::dgcc::ash::vk::TraceRaysIndirectCommand2KHR {
+        hit_shader_binding_table_stride: 0x1122_3344_5566_7788,
+        width: 640,
+        ..Default::default()
+    });
+    assert_eq!(r.trace_hit_shader_binding_table_stride, [0x5566_7788, 0x1122_3344]);
+    let back = r.trace_command();
+    assert_eq!((back.hit_shader_binding_table_stride, back.width, back.depth), (0x1122_3344_5566_7788, 640, 0));
 }

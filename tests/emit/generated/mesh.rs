@@ -186,6 +186,18 @@ pub mod mesh {
     }
 
     impl MeshDrawNvRecord {
+        /// Token `draw_mesh_tasks_nv`'s arguments as ash's `vk::DrawMeshTasksIndirectCommandNV` (the same bytes).
+        pub fn draw_mesh_tasks_nv_command(&self) -> vk::DrawMeshTasksIndirectCommandNV {
+            vk::DrawMeshTasksIndirectCommandNV {
+                task_count: self.draw_mesh_tasks_nv_task_count,
+                first_task: self.draw_mesh_tasks_nv_first_task,
+            }
+        }
+        /// Set token `draw_mesh_tasks_nv`'s arguments from ash's `vk::DrawMeshTasksIndirectCommandNV`.
+        pub fn set_draw_mesh_tasks_nv_command(&mut self, command: vk::DrawMeshTasksIndirectCommandNV) {
+            self.draw_mesh_tasks_nv_task_count = command.task_count;
+            self.draw_mesh_tasks_nv_first_task = command.first_task;
+        }
         /// The record's bytes as the stream holds them.
         pub fn as_bytes(&self) -> &[u8] {
             // SAFETY: `MeshDrawNvRecord` is `repr(C)` with only integer and float fields and no implicit

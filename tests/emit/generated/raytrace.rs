@@ -78,6 +78,42 @@ pub mod raytrace {
     }
 
     impl RaysRecord {
+        /// Token `trace`'s arguments as ash's `vk::TraceRaysIndirectCommand2KHR` (the same bytes).
+        pub fn trace_command(&self) -> vk::TraceRaysIndirectCommand2KHR {
+            vk::TraceRaysIndirectCommand2KHR {
+                raygen_shader_record_address: u64::from(self.trace_raygen_shader_record_address[0]) | (u64::from(self.trace_raygen_shader_record_address[1]) << 32),
+                raygen_shader_record_size: u64::from(self.trace_raygen_shader_record_size[0]) | (u64::from(self.trace_raygen_shader_record_size[1]) << 32),
+                miss_shader_binding_table_address: u64::from(self.trace_miss_shader_binding_table_address[0]) | (u64::from(self.trace_miss_shader_binding_table_address[1]) << 32),
+                miss_shader_binding_table_size: u64::from(self.trace_miss_shader_binding_table_size[0]) | (u64::from(self.trace_miss_shader_binding_table_size[1]) << 32),
+                miss_shader_binding_table_stride: u64::from(self.trace_miss_shader_binding_table_stride[0]) | (u64::from(self.trace_miss_shader_binding_table_stride[1]) << 32),
+                hit_shader_binding_table_address: u64::from(self.trace_hit_shader_binding_table_address[0]) | (u64::from(self.trace_hit_shader_binding_table_address[1]) << 32),
+                hit_shader_binding_table_size: u64::from(self.trace_hit_shader_binding_table_size[0]) | (u64::from(self.trace_hit_shader_binding_table_size[1]) << 32),
+                hit_shader_binding_table_stride: u64::from(self.trace_hit_shader_binding_table_stride[0]) | (u64::from(self.trace_hit_shader_binding_table_stride[1]) << 32),
+                callable_shader_binding_table_address: u64::from(self.trace_callable_shader_binding_table_address[0]) | (u64::from(self.trace_callable_shader_binding_table_address[1]) << 32),
+                callable_shader_binding_table_size: u64::from(self.trace_callable_shader_binding_table_size[0]) | (u64::from(self.trace_callable_shader_binding_table_size[1]) << 32),
+                callable_shader_binding_table_stride: u64::from(self.trace_callable_shader_binding_table_stride[0]) | (u64::from(self.trace_callable_shader_binding_table_stride[1]) << 32),
+                width: self.trace_width,
+                height: self.trace_height,
+                depth: self.trace_depth,
+            }
+        }
+        /// Set token `trace`'s arguments from ash's `vk::TraceRaysIndirectCommand2KHR`.
+        pub fn set_trace_command(&mut self, command: vk::TraceRaysIndirectCommand2KHR) {
+            self.trace_raygen_shader_record_address = [command.raygen_shader_record_address as u32, (command.raygen_shader_record_address >> 32) as u32];
+            self.trace_raygen_shader_record_size = [command.raygen_shader_record_size as u32, (command.raygen_shader_record_size >> 32) as u32];
+            self.trace_miss_shader_binding_table_address = [command.miss_shader_binding_table_address as u32, (command.miss_shader_binding_table_address >> 32) as u32];
+            self.trace_miss_shader_binding_table_size = [command.miss_shader_binding_table_size as u32, (command.miss_shader_binding_table_size >> 32) as u32];
+            self.trace_miss_shader_binding_table_stride = [command.miss_shader_binding_table_stride as u32, (command.miss_shader_binding_table_stride >> 32) as u32];
+            self.trace_hit_shader_binding_table_address = [command.hit_shader_binding_table_address as u32, (command.hit_shader_binding_table_address >> 32) as u32];
+            self.trace_hit_shader_binding_table_size = [command.hit_shader_binding_table_size as u32, (command.hit_shader_binding_table_size >> 32) as u32];
+            self.trace_hit_shader_binding_table_stride = [command.hit_shader_binding_table_stride as u32, (command.hit_shader_binding_table_stride >> 32) as u32];
+            self.trace_callable_shader_binding_table_address = [command.callable_shader_binding_table_address as u32, (command.callable_shader_binding_table_address >> 32) as u32];
+            self.trace_callable_shader_binding_table_size = [command.callable_shader_binding_table_size as u32, (command.callable_shader_binding_table_size >> 32) as u32];
+            self.trace_callable_shader_binding_table_stride = [command.callable_shader_binding_table_stride as u32, (command.callable_shader_binding_table_stride >> 32) as u32];
+            self.trace_width = command.width;
+            self.trace_height = command.height;
+            self.trace_depth = command.depth;
+        }
         /// The record's bytes as the stream holds them.
         pub fn as_bytes(&self) -> &[u8] {
             // SAFETY: `RaysRecord` is `repr(C)` with only integer and float fields and no implicit

@@ -1,7 +1,7 @@
-//! The emitters: one compiled pipeline (`ir::Manifest`) printed as Rust, C, GLSL and JSON.
+//! The emitters: one compiled pipeline (`ir::Manifest`) printed as Rust, C, GLSL, JSON and C++.
 //!
 //! Why they read the manifest and nothing else: `dgcc compile`, `dgcc::build` (a crate's build
-//! script) and the tests call the same four functions on the same data, so what a build script
+//! script) and the tests call the same functions on the same data, so what a build script
 //! embeds is byte for byte what the command line writes, and every number printed (offsets,
 //! stride, enum values) was decided by the layout engine. The printers decide spelling only;
 //! the spelling decisions they share live in `model` (names, C/Rust element shapes, which
@@ -15,7 +15,7 @@
 //! # fn demo(manifest: &Manifest) -> Result<(), dgcc_compiler::emit::EmitError> {
 //! for output in dgcc_compiler::emit::Output::ALL {
 //!     let text = dgcc_compiler::emit::emit(manifest, output)?;
-//!     let file = output.file_name(&manifest.pipeline); // scene.rs, scene.h, scene.glsl, scene.dgc.json
+//!     let file = output.file_name(&manifest.pipeline); // scene.rs, scene.h, scene.glsl, scene.dgc.json, scene.hpp
 //!     # let _ = (text, file);
 //! }
 //! # Ok(()) }

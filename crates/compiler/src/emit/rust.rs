@@ -345,7 +345,8 @@ fn record_asserts(o: &mut String, l: &Layout) {
 }
 
 /// ash's command struct for an action token whose record members are exactly its fields, in
-/// order: `(struct, [(field, member)])`.
+/// order and back to back: `(struct, [field])`. A 64-bit field of ash (`VkDeviceAddress` and
+/// `VkDeviceSize` in `TraceRaysIndirectCommand2KHR`) is a member of two words.
 fn ash_command(l: &Layout, t: &model::Token) -> Option<(&'static str, Vec<&'static str>)> {
     let (ty, fields): (&str, &[&str]) = match t.raw.token_type {
         TokenType::Draw => {
@@ -359,18 +360,43 @@ fn ash_command(l: &Layout, t: &model::Token) -> Option<(&'static str, Vec<&'stat
         TokenType::DrawMeshTasks => {
             ("vk::DrawMeshTasksIndirectCommandEXT", &["group_count_x", "group_count_y", "group_count_z"])
         }
+        TokenType::DrawMeshTasksNv => ("vk::DrawMeshTasksIndirectCommandNV", &["task_count", "first_task"]),
+        TokenType::TraceRays2 => (
+            "vk::TraceRaysIndirectCommand2KHR",
+            &[
+                "raygen_shader_record_address",
+                "raygen_shader_record_size",
+                "miss_shader_binding_table_address",
+                "miss_shader_binding_table_size",
+                "miss_shader_binding_table_stride",
+                "hit_shader_binding_table_address",
+                "hit_shader_binding_table_size",
+                "hit_shader_binding_table_stride",
+                "callable_shader_binding_table_address",
+                "callable_shader_binding_table_size",
+                "callable_shader_binding_table_stride",
+                "width",
+                "height",
+                "depth",
+            ],
+        ),
         _ => return None,
     };
     let members: Vec<&Member> = t.members.iter().map(|&i| &l.members[i]).collect();
+    let mut at = t.raw.offset;
     let exact = members.len() == fields.len()
-        && members.iter().zip(fields).enumerate().all(|(k, (m, f))| {
-            m.param == *f
-                && m.array() == 0
-                && m.size() == 4
-                && m.elem_dims.is_empty()
-                && m.offset() == t.raw.offset + 4 * k as u32
+        && members.iter().zip(fields).all(|(m, f)| {
+            let word = m.size() == 4 && m.elem_dims.is_empty();
+            let ok = m.param == *f && m.array() == 0 && m.offset() == at && (word || is_pair(m));
+            at += m.size();
+            ok
         });
     exact.then(|| (ty, fields.to_vec()))
+}
+
+/// A member of two `u32` words that ash holds as one `u64`.
+fn is_pair(m: &Member) -> bool {
+    m.size() == 8 && m.elem_dims == [2] && m.scalar == model::Scalar::U32 && m.address.is_none()
 }
 
 /// Accessors: split addresses as `vk::DeviceAddress`, and action arguments as ash's structs.
@@ -394,14 +420,26 @@ fn accessors(o: &mut String, l: &Layout) {
         out!(o, "        pub fn {f}(&self) -> {ty} {{");
         out!(o, "            {ty} {{");
         for (field, m) in fields.iter().zip(&members) {
-            out!(o, "                {field}: self.{},", m.name);
+            if is_pair(m) {
+                out!(
+                    o,
+                    "                {field}: u64::from(self.{n}[0]) | (u64::from(self.{n}[1]) << 32),",
+                    n = m.name
+                );
+            } else {
+                out!(o, "                {field}: self.{},", m.name);
+            }
         }
         out!(o, "            }}");
         out!(o, "        }}");
         out!(o, "        /// Set token `{}`'s arguments from ash's `{ty}`.", t.raw.name);
         out!(o, "        pub fn set_{f}(&mut self, command: {ty}) {{");
         for (field, m) in fields.iter().zip(&members) {
-            out!(o, "            self.{} = command.{field};", m.name);
+            if is_pair(m) {
+                out!(o, "            self.{} = [command.{field} as u32, (command.{field} >> 32) as u32];", m.name);
+            } else {
+                out!(o, "            self.{} = command.{field};", m.name);
+            }
         }
         out!(o, "        }}");
     }
