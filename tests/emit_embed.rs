@@ -123,7 +123,8 @@ fn an_engine_with_its_own_ash_and_bytemuck_builds_the_generated_rust() {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(dir.join("src")).unwrap();
     let options = Options { ash_path: "::ash".into(), bytemuck: true };
-    for name in ["scene", "mesh"] {
+    let pipelines = ["scene", "mesh", "pinned", "compute", "raytrace", "overlap"];
+    for name in pipelines {
         let json = std::fs::read_to_string(root().join(format!("tests/emit/generated/{name}.dgc.json"))).unwrap();
         let m: dgcc::ir::Manifest = serde_json::from_str(&json).unwrap();
         let text = emit_with(&m, &options).unwrap();
@@ -144,10 +145,9 @@ fn an_engine_with_its_own_ash_and_bytemuck_builds_the_generated_rust() {
     std::fs::copy(root().join("examples/embed/Cargo.lock"), dir.join("Cargo.lock")).unwrap();
     std::fs::write(
         dir.join("src/main.rs"),
-        r#"#![deny(warnings)]
-include!("scene.rs");
-include!("mesh.rs");
-use ash::vk;
+        "#![deny(warnings)]\n".to_string()
+            + &pipelines.iter().map(|p| format!("include!(\"{p}.rs\");\n")).collect::<String>()
+            + r#"use ash::vk;
 
 fn main() {
     let mut r = scene::SceneDrawRecord { indices_address: 0x1122_3344_AABB_CCDD, ..bytemuck::Zeroable::zeroed() };
