@@ -114,6 +114,31 @@ fn compile_of_many_files_writes_all_outputs_or_none() {
 }
 
 #[test]
+fn compile_spells_the_generated_code_as_the_flags_ask() {
+    let d = tmp("compile-spelling");
+    let f = write(&d, "tiny.ron", GOOD.as_bytes());
+    let out = d.join("out");
+    let args = ["compile", &f, "--emit", "rust,c", "--out-dir", out.to_str().unwrap()];
+    let o =
+        dgcc(&[&args[..], &["--rust-ash-path", "::ash", "--rust-bytemuck", "--c-vulkan-include", "volk.h"]].concat());
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let rust = std::fs::read_to_string(out.join("tiny.rs")).unwrap();
+    assert!(rust.contains("use ::ash::vk;") && rust.contains("::bytemuck::Pod"), "{rust}");
+    assert!(std::fs::read_to_string(out.join("tiny.h")).unwrap().contains("#include <volk.h>"));
+    // Without the flags: today's spelling.
+    let o = dgcc(&args);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let rust = std::fs::read_to_string(out.join("tiny.rs")).unwrap();
+    assert!(rust.contains("use ::dgcc::ash::vk;") && !rust.contains("bytemuck"), "{rust}");
+    assert!(std::fs::read_to_string(out.join("tiny.h")).unwrap().contains("#include <vulkan/vulkan.h>"));
+    // A value that would break the output is a usage error, and nothing is written.
+    for bad in [&["--rust-ash-path", "ash;"][..], &["--c-vulkan-include", "a\"b"][..]] {
+        let o = dgcc(&[&args[..], bad].concat());
+        assert_eq!(code(&o), 2, "{bad:?}: {}", stderr(&o));
+    }
+}
+
+#[test]
 fn errors_exit_1_and_json_lines_follow_the_contract() {
     let d = tmp("json");
     let bad = GOOD

@@ -104,7 +104,7 @@ fn file_names_follow_the_contract() {
     let names: Vec<String> = Output::ALL.iter().map(|o| o.file_name(&m.pipeline)).collect();
     assert_eq!(
         names,
-        ["scene.rs", "scene.h", "scene.glsl", "scene.hlsl", "scene.slang", "scene.dgc.json", "scene.svg"]
+        ["scene.rs", "scene.h", "scene.glsl", "scene.hlsl", "scene.slang", "scene.dgc.json", "scene.svg", "scene.hpp"]
     );
     assert_eq!("glsl".parse::<Output>(), Ok(Output::Glsl));
     assert_eq!("slang".parse::<Output>(), Ok(Output::Slang));
@@ -663,5 +663,133 @@ fn every_svg_rasterises_to_a_picture_with_a_colour_per_token() {
                 );
             }
         }
+    }
+}
+
+/// The Vulkan include is the engine's: a volk-style header (`VK_NO_PROTOTYPES`, then vulkan.h)
+/// through `--c-vulkan-include`, through `DGCC_VULKAN_INCLUDE`, or already included with
+/// `DGCC_NO_VULKAN_INCLUDE`; each compiles as C11 with no second vulkan.h. A header name that
+/// would break the line is refused.
+#[test]
+fn the_vulkan_include_is_configurable_for_volk() {
+    let test = "vulkan_include_for_volk";
+    let Some(_) = tools::tool("gcc", test) else { return };
+    let Some(include) = tools::vulkan_headers("DGCC_OLD_VULKAN_HEADERS", "/usr/include", false, test) else {
+        return;
+    };
+    let dir = tools::scratch("c-volk");
+    let m = fixture("scene");
+    // A stand-in for volk.h: no prototypes, and a mark that it was the header included.
+    std::fs::write(dir.join("myvolk.h"), "#define VK_NO_PROTOTYPES\n#include <vulkan/vulkan.h>\n#define MYVOLK 1\n")
+        .unwrap();
+    let option = emit::c::Options { vulkan_include: "\"myvolk.h\"".into() };
+    let header = emit::c::emit_with(&m, &option).unwrap();
+    assert!(header.contains("#include \"myvolk.h\"") && !header.contains("#include <vulkan/vulkan.h>"));
+    std::fs::write(dir.join("scene_volk.h"), header).unwrap();
+    std::fs::write(dir.join("scene.h"), emit::c::emit(&m).unwrap()).unwrap();
+    let check = "#ifndef MYVOLK\n#error not the engine header\n#endif\n\
+int main(void) { return (int)SCENE_SCENE_DRAW_STRIDE - 48; }\n";
+    let sources = [
+        ("option", format!("#include \"scene_volk.h\"\n{check}"), vec![]),
+        ("macro", format!("#include \"scene.h\"\n{check}"), vec!["-DDGCC_VULKAN_INCLUDE=\"myvolk.h\""]),
+        (
+            "already",
+            format!("#include \"myvolk.h\"\n#define DGCC_NO_VULKAN_INCLUDE\n#include \"scene.h\"\n{check}"),
+            vec![],
+        ),
+    ];
+    for (name, src, defines) in sources {
+        let file = dir.join(format!("{name}.c"));
+        std::fs::write(&file, src).unwrap();
+        let exe = dir.join(name);
+        tools::run(
+            Command::new("gcc")
+                .args(["-std=c11", "-Wall", "-Wextra", "-Werror", "-pedantic"])
+                .args(defines)
+                .arg(format!("-I{}", include.display()))
+                .arg(format!("-I{}", dir.display()))
+                .arg(&file)
+                .arg("-o")
+                .arg(&exe),
+        );
+        tools::run(&mut Command::new(&exe));
+    }
+    // A bare name is put in angle brackets; a line break or a stray quote is refused.
+    let bare = emit::c::Options { vulkan_include: "volk.h".into() };
+    assert!(emit::c::emit_with(&m, &bare).unwrap().contains("#include <volk.h>"));
+    for bad in ["volk.h\n#define X", "\"volk.h", "<a\"b>", ""] {
+        assert!(emit::c::emit_with(&m, &emit::c::Options { vulkan_include: bad.into() }).is_err(), "{bad:?}");
+    }
+}
+
+/// The C++17 headers of every fixture's pipeline, with their C headers, compile together in one
+/// translation unit under g++ -std=c++17 -Wall -Wextra -Werror, on vulkan.hpp with the
+/// extension (its C++ types) and without it (the C header's fallback types), and their
+/// constants are the manifest's.
+#[test]
+fn cpp17_headers_of_several_pipelines_compile_together_on_vulkan_hpp_with_and_without_the_extension() {
+    let test = "cpp17_headers";
+    let Some(_) = tools::tool("g++", test) else { return };
+    let fixtures = ["scene", "compute", "mesh", "pinned", "raytrace", "overlap"];
+    for (env, default, new_enough) in [
+        ("DGCC_VULKAN_HEADERS", "/opt/dgcc/trixie/usr/include", true),
+        ("DGCC_OLD_VULKAN_HEADERS", "/usr/include", false),
+    ] {
+        let Some(include) = tools::vulkan_headers(env, default, new_enough, test) else { continue };
+        let dir = tools::scratch(&format!("cpp17-{new_enough}"));
+        let mut src = String::new();
+        for name in fixtures {
+            let m = fixture(name);
+            for output in [Output::C, Output::Cpp] {
+                std::fs::write(dir.join(output.file_name(&m.pipeline)), emit::emit(&m, output).unwrap()).unwrap();
+            }
+            src.push_str(&format!("#include \"{}\"\n", Output::Cpp.file_name(&m.pipeline)));
+        }
+        // The scene's header twice: its guard holds.
+        src.push_str("#include \"scene.hpp\"\n");
+        let scene = fixture("scene");
+        let l = &scene.layouts[0];
+        let k = &scene.kernels[0];
+        src.push_str(&format!(
+            "static_assert(dgcc::Scene::layouts::SceneDraw::stride == {}u);\n\
+static_assert(dgcc::Scene::layouts::SceneDraw::shader_stages == vk::ShaderStageFlags({}u));\n\
+static_assert(dgcc::Scene::layouts::SceneDraw::draw_offset == {}u);\n\
+static_assert(dgcc::Scene::kernels::Cull::local_size[0] == {}u);\n\
+static_assert(dgcc::Scene::kernels::Cull::targets.size() == {});\n\
+static_assert(dgcc::Scene::push_constant_ranges[0].size == {}u);\n\
+int main() {{\n\
+    auto info = dgcc::Scene::layouts::SceneDraw::create_info(vk::PipelineLayout());\n\
+    dgcc::Scene::layouts::SceneDraw::Record r{{}};\n\
+    (void)r;\n\
+    return static_cast<int>(info.indirectStride != dgcc::Compute::layouts::Simulate::stride - {}u);\n\
+}}\n",
+            l.stride,
+            l.shader_stages,
+            l.tokens.iter().find(|t| t.name == "draw").unwrap().offset,
+            k.local_size[0],
+            k.targets.len(),
+            scene.push_constants[0].size,
+            fixture("compute").layouts[0].stride - l.stride,
+        ));
+        if new_enough {
+            src.push_str(&format!(
+                "static_assert(dgcc::Scene::layouts::SceneDraw::token_types[2] == vk::IndirectCommandsTokenTypeEXT::eDrawIndexed);\n\
+static_assert(dgcc::Scene::layouts::SceneDraw::usage_flags == vk::IndirectCommandsLayoutUsageFlagsEXT({}u));\n",
+                l.flags
+            ));
+        }
+        let file = dir.join("all.cpp");
+        std::fs::write(&file, src).unwrap();
+        let exe = dir.join("all");
+        tools::run(
+            Command::new("g++")
+                .args(["-std=c++17", "-Wall", "-Wextra", "-Werror", "-pedantic"])
+                .arg(format!("-I{}", include.display()))
+                .arg(format!("-I{}", dir.display()))
+                .arg(&file)
+                .arg("-o")
+                .arg(&exe),
+        );
+        tools::run(&mut Command::new(&exe));
     }
 }

@@ -128,3 +128,31 @@ fn two_descriptions_of_one_pipeline_collide() {
     let err = Build::new().dir(&dir).out_dir(dir.join("out")).run().unwrap_err();
     assert!(err.message.contains("raytrace"), "{err}");
 }
+
+#[test]
+fn spelling_options_reach_the_files_and_change_no_record() {
+    let out = scratch("build-spelling");
+    let report = Build::new()
+        .file(fixture("scene"))
+        .out_dir(&out)
+        .emit(&[Output::Rust, Output::C])
+        .rust_ash_path("::ash")
+        .rust_bytemuck(true)
+        .c_vulkan_include("volk.h")
+        .run()
+        .unwrap();
+    let options = emit::Options {
+        rust: emit::rust::Options { ash_path: "::ash".into(), bytemuck: true },
+        c: emit::c::Options { vulkan_include: "volk.h".into() },
+    };
+    for output in [Output::Rust, Output::C] {
+        let text = std::fs::read_to_string(out.join(output.file_name("scene"))).unwrap();
+        assert_eq!(text, emit::emit_with(&report.manifests[0], output, &options).unwrap());
+    }
+    let rust = std::fs::read_to_string(out.join("scene.rs")).unwrap();
+    assert!(rust.contains("use ::ash::vk;") && rust.contains("::bytemuck::Pod") && !rust.contains("::dgcc::ash"));
+    assert!(std::fs::read_to_string(out.join("scene.h")).unwrap().contains("#include <volk.h>"));
+    // A path that is not a Rust path fails the build instead of writing a broken module.
+    let bad = Build::new().file(fixture("scene")).out_dir(scratch("build-bad-path")).rust_ash_path("ash; fn x()");
+    assert!(bad.run().is_err());
+}

@@ -111,3 +111,71 @@ fn an_engine_gets_the_runtime_and_its_build_script_the_compiler_without_vulkan()
         assert!(!build.iter().any(|c| c == vulkan), "the build script's compiler holds `{vulkan}`: {build:?}");
     }
 }
+
+/// An engine with its own ash: the generated Rust names `::ash` (`--rust-ash-path ::ash`) and
+/// derives bytemuck's `Pod` (`--rust-bytemuck`), and a crate that depends on ash 0.38 and
+/// bytemuck itself, with `dgcc` for the extension's types only, builds it offline and its
+/// records cast with bytemuck to the bytes the stream holds.
+#[test]
+fn an_engine_with_its_own_ash_and_bytemuck_builds_the_generated_rust() {
+    use dgcc::emit::rust::{emit_with, Options};
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("engine-own-ash");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    let options = Options { ash_path: "::ash".into(), bytemuck: true };
+    let pipelines = ["scene", "mesh", "pinned", "compute", "raytrace", "overlap"];
+    for name in pipelines {
+        let json = std::fs::read_to_string(root().join(format!("tests/emit/generated/{name}.dgc.json"))).unwrap();
+        let m: dgcc::ir::Manifest = serde_json::from_str(&json).unwrap();
+        let text = emit_with(&m, &options).unwrap();
+        assert!(!text.contains("::dgcc::ash"), "{name}: the engine's own ash only");
+        assert!(text.contains("use ::ash::vk;") && text.contains("::bytemuck::Pod"), "{name}");
+        std::fs::write(dir.join(format!("src/{name}.rs")), text).unwrap();
+    }
+    std::fs::write(
+        dir.join("Cargo.toml"),
+        format!(
+            "[package]\nname = \"engine-own-ash\"\nversion = \"0.1.0\"\nedition = \"2021\"\npublish = false\n\n\
+             [dependencies]\ndgcc = {{ path = {:?} }}\nash = \"0.38\"\nbytemuck = {{ version = \"1\", features = [\"derive\"] }}\n\n\
+             [workspace]\n",
+            root().display().to_string()
+        ),
+    )
+    .unwrap();
+    std::fs::copy(root().join("examples/embed/Cargo.lock"), dir.join("Cargo.lock")).unwrap();
+    std::fs::write(
+        dir.join("src/main.rs"),
+        "#![deny(warnings)]\n".to_string()
+            + &pipelines.iter().map(|p| format!("include!(\"{p}.rs\");\n")).collect::<String>()
+            + r#"use ash::vk;
+
+fn main() {
+    let mut r = scene::SceneDrawRecord { indices_address: 0x1122_3344_AABB_CCDD, ..bytemuck::Zeroable::zeroed() };
+    r.set_draw_command(vk::DrawIndexedIndirectCommand { index_count: 3, instance_count: 1, ..Default::default() });
+    let bytes: &[u8] = bytemuck::bytes_of(&r);
+    assert_eq!(bytes, r.as_bytes());
+    let stages: vk::ShaderStageFlags = scene::layouts::scene_draw::SHADER_STAGES;
+    let tokens = scene::layouts::scene_draw::tokens();
+    let info = scene::layouts::scene_draw::create_info(vk::PipelineLayout::null(), &tokens);
+    let mut c = mesh::MeshDrawCountRecord::default();
+    c.set_tasks_address(7);
+    let records = [c, c];
+    println!(
+        "{} {} {:?} {} {} {}",
+        bytes.len(),
+        bytes[8],
+        stages,
+        info.indirect_stride,
+        bytemuck::cast_slice::<_, u8>(&records).len(),
+        c.tasks_address()
+    );
+}
+"#,
+    )
+    .unwrap();
+    let out =
+        cargo().args(["run", "--offline", "--quiet", "--manifest-path"]).arg(dir.join("Cargo.toml")).output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(stdout, "48 221 VERTEX | FRAGMENT 48 40 7\n");
+}

@@ -173,10 +173,16 @@ fn scene() {
     // A field written through the struct lands at its stream offset.
     let mut r = scene::SceneDrawRecord::default();
     r.draw_index_count = 0x0403_0201;
-    r.indices_address = [0xAABB_CCDD, 0x1122_3344];
+    // At an 8-aligned offset of a 48-byte record, the address is one `vk::DeviceAddress`.
+    r.indices_address = 0x1122_3344_AABB_CCDD;
     let bytes = r.as_bytes();
     assert_eq!(&bytes[24..28], &[1, 2, 3, 4]);
     assert_eq!(&bytes[8..16], &[0xDD, 0xCC, 0xBB, 0xAA, 0x44, 0x33, 0x22, 0x11]);
+    // The draw's arguments are ash's own struct, both ways.
+    let draw: ::dgcc::ash::vk::DrawIndexedIndirectCommand = r.draw_command();
+    assert_eq!(draw.index_count, 0x0403_0201);
+    r.set_draw_command(::dgcc::ash::vk::DrawIndexedIndirectCommand { vertex_offset: -3, first_instance: 9, ..draw });
+    assert_eq!(&r.as_bytes()[36..44], &[0xFD, 0xFF, 0xFF, 0xFF, 9, 0, 0, 0]);
     let k = &m.kernels[0];
     assert_eq!(scene::kernels::cull::LOCAL_SIZE, k.local_size);
     assert_eq!(scene::kernels::cull::WRITES, k.writes.as_deref());
@@ -185,6 +191,36 @@ fn scene() {
         assert_eq!((d.required_subgroup_size, d.flags.as_raw()), (want.required_subgroup_size, want.flags));
     }
     assert!(scene::kernels::cull::subgroup("no such target").is_none());
+
+    // From a live device's properties: both targets pin 32 with full subgroups.
+    use ::dgcc::ash::vk;
+    let props = |min, max, stages| vk::PhysicalDeviceSubgroupSizeControlProperties {
+        min_subgroup_size: min,
+        max_subgroup_size: max,
+        required_subgroup_size_stages: stages,
+        ..Default::default()
+    };
+    let all = vk::PhysicalDeviceSubgroupSizeControlFeatures {
+        subgroup_size_control: vk::TRUE,
+        compute_full_subgroups: vk::TRUE,
+        ..Default::default()
+    };
+    let for_device = |p: &vk::PhysicalDeviceSubgroupSizeControlProperties, f| scene::kernels::cull::subgroup_for(p, f);
+    let d = for_device(&props(32, 64, vk::ShaderStageFlags::COMPUTE), &all).expect("a 32..64 device takes 32");
+    assert_eq!((d.target, d.required_subgroup_size), ("nvidia", Some(32)));
+    assert!(
+        for_device(&props(64, 64, vk::ShaderStageFlags::COMPUTE), &all).is_none(),
+        "64 only: 32 cannot be required"
+    );
+    assert!(
+        for_device(&props(32, 64, vk::ShaderStageFlags::FRAGMENT), &all).is_none(),
+        "compute cannot require a size"
+    );
+    let no_full = vk::PhysicalDeviceSubgroupSizeControlFeatures { compute_full_subgroups: vk::FALSE, ..all };
+    assert!(
+        for_device(&props(32, 64, vk::ShaderStageFlags::COMPUTE), &no_full).is_none(),
+        "full subgroups need the feature"
+    );
 }
 
 #[test]
@@ -200,6 +236,12 @@ fn mesh() {
     let b = r.as_bytes();
     assert_eq!(&b[40..48], &[1, 2, 3, 4, 5, 6, 7, 8]);
     assert_eq!(&b[48 + 16 + 8..48 + 16 + 12], &1.0f32.to_le_bytes());
+    // An address at a 4-aligned offset stays two words, with accessors for the whole.
+    let mut c = mesh::MeshDrawCountRecord::default();
+    c.set_tasks_address(0x1122_3344_AABB_CCDD);
+    assert_eq!(c.tasks_address, [0xAABB_CCDD, 0x1122_3344]);
+    assert_eq!(c.tasks_address(), 0x1122_3344_AABB_CCDD);
+    assert_eq!(&c.as_bytes()[4..12], &[0xDD, 0xCC, 0xBB, 0xAA, 0x44, 0x33, 0x22, 0x11]);
 }
 
 #[test]
@@ -227,4 +269,14 @@ fn compute() {
 fn raytrace() {
     let m = manifest("raytrace");
     check_layout!(m, "Rays", raytrace::layouts::rays);
+    // The trace's arguments as ash's struct: its 64-bit fields are the record's word pairs.
+    let mut r = raytrace::RaysRecord::default();
+    r.set_trace_command(::dgcc::ash::vk::TraceRaysIndirectCommand2KHR {
+        hit_shader_binding_table_stride: 0x1122_3344_5566_7788,
+        width: 640,
+        ..Default::default()
+    });
+    assert_eq!(r.trace_hit_shader_binding_table_stride, [0x5566_7788, 0x1122_3344]);
+    let back = r.trace_command();
+    assert_eq!((back.hit_shader_binding_table_stride, back.width, back.depth), (0x1122_3344_5566_7788, 640, 0));
 }

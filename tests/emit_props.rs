@@ -178,6 +178,22 @@ fn random_valid_descriptions_compile_under_rustc_gcc_gxx_and_glslang() {
                     &format!("{cc} {std} batch {b}"),
                 );
             }
+            // The C++17 headers of the batch, over their C headers, in one translation unit.
+            let mut cpp = String::new();
+            for (_, m) in batch.iter() {
+                cpp.push_str(&format!("#include \"{}\"\n", Output::Cpp.file_name(&m.pipeline)));
+            }
+            cpp.push_str("int main() { return 0; }\n");
+            let f = dir.join(format!("batch{b}-hpp.cpp"));
+            std::fs::write(&f, &cpp).unwrap();
+            run(
+                Command::new("g++")
+                    .args(["-std=c++17", "-fsyntax-only", "-Wall", "-Wextra", "-pedantic", "-Wno-unused"])
+                    .arg("-I")
+                    .arg(&dir)
+                    .arg(&f),
+                &format!("g++ -std=c++17 hpp batch {b}"),
+            );
         }
     } else {
         eprintln!("note: gcc or g++ missing; the C header part was skipped");

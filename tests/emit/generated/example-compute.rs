@@ -14,7 +14,7 @@ pub mod compute {
 
     /// The push-constant ranges of the pipeline layout.
     pub const PUSH_CONSTANT_RANGES: [vk::PushConstantRange; 1] = [
-        vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::from_raw(0x20), offset: 0, size: 16 },
+        vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::COMPUTE, offset: 0, size: 16 },
     ];
 
     /// One sequence of the stream of layout `Jobs` (std430, 32 bytes): what the kernel writes.
@@ -56,6 +56,20 @@ pub mod compute {
     }
 
     impl JobsRecord {
+        /// Token `groups`'s arguments as ash's `vk::DispatchIndirectCommand` (the same bytes).
+        pub fn groups_command(&self) -> vk::DispatchIndirectCommand {
+            vk::DispatchIndirectCommand {
+                x: self.groups_x,
+                y: self.groups_y,
+                z: self.groups_z,
+            }
+        }
+        /// Set token `groups`'s arguments from ash's `vk::DispatchIndirectCommand`.
+        pub fn set_groups_command(&mut self, command: vk::DispatchIndirectCommand) {
+            self.groups_x = command.x;
+            self.groups_y = command.y;
+            self.groups_z = command.z;
+        }
         /// The record's bytes as the stream holds them.
         pub fn as_bytes(&self) -> &[u8] {
             // SAFETY: `JobsRecord` is `repr(C)` with only integer and float fields and no implicit
@@ -125,8 +139,8 @@ pub mod compute {
             pub type Record = super::super::JobsRecord;
             /// `indirectStride` in bytes.
             pub const STRIDE: u32 = 32;
-            pub const SHADER_STAGES: vk::ShaderStageFlags = vk::ShaderStageFlags::from_raw(0x20);
-            pub const USAGE_FLAGS: ext_dgc::IndirectCommandsLayoutUsageFlagsEXT = ext_dgc::IndirectCommandsLayoutUsageFlagsEXT::from_raw(0x0);
+            pub const SHADER_STAGES: vk::ShaderStageFlags = vk::ShaderStageFlags::COMPUTE;
+            pub const USAGE_FLAGS: ext_dgc::IndirectCommandsLayoutUsageFlagsEXT = ext_dgc::IndirectCommandsLayoutUsageFlagsEXT::empty();
             /// The most sequences the description sizes buffers for.
             pub const MAX_SEQUENCES: u32 = 4096;
             pub const TOKEN_COUNT: usize = 3;
@@ -136,8 +150,8 @@ pub mod compute {
             pub const JOB_INDEX_OFFSET: u32 = 12;
             /// Byte offset of token `groups` in the record.
             pub const GROUPS_OFFSET: u32 = 16;
-            static PARAMS_DATA: ext_dgc::IndirectCommandsPushConstantTokenEXT = ext_dgc::IndirectCommandsPushConstantTokenEXT { update_range: vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::from_raw(0x20), offset: 0, size: 12 } };
-            static JOB_INDEX_DATA: ext_dgc::IndirectCommandsPushConstantTokenEXT = ext_dgc::IndirectCommandsPushConstantTokenEXT { update_range: vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::from_raw(0x20), offset: 12, size: 4 } };
+            static PARAMS_DATA: ext_dgc::IndirectCommandsPushConstantTokenEXT = ext_dgc::IndirectCommandsPushConstantTokenEXT { update_range: vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::COMPUTE, offset: 0, size: 12 } };
+            static JOB_INDEX_DATA: ext_dgc::IndirectCommandsPushConstantTokenEXT = ext_dgc::IndirectCommandsPushConstantTokenEXT { update_range: vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::COMPUTE, offset: 12, size: 4 } };
 
             /// The tokens of the layout, in stream order.
             pub fn tokens() -> [ext_dgc::IndirectCommandsLayoutTokenEXT<'static>; TOKEN_COUNT] {
@@ -207,6 +221,47 @@ pub mod compute {
         pub required_subgroup_size: Option<u32>,
         /// `VkPipelineShaderStageCreateInfo::flags`.
         pub flags: vk::PipelineShaderStageCreateFlags,
+    }
+
+    impl SubgroupDecision {
+        /// Whether a device with these properties and features accepts the decision as a compute
+        /// stage's create info: a required size within `[min_subgroup_size, max_subgroup_size]`,
+        /// compute in `required_subgroup_size_stages` and the `subgroup_size_control` feature;
+        /// `ALLOW_VARYING_SUBGROUP_SIZE` needs `subgroup_size_control`; `REQUIRE_FULL_SUBGROUPS`
+        /// needs `compute_full_subgroups`. The target names are not matched against the device:
+        /// what holds is what the Vulkan valid-usage rules ask, whoever the vendor is.
+        pub fn holds_on(
+            &self,
+            props: &vk::PhysicalDeviceSubgroupSizeControlProperties<'_>,
+            features: &vk::PhysicalDeviceSubgroupSizeControlFeatures<'_>,
+        ) -> bool {
+            let control = features.subgroup_size_control == vk::TRUE;
+            let size = match self.required_subgroup_size {
+                None => true,
+                Some(n) => {
+                    control
+                        && n.is_power_of_two()
+                        && (props.min_subgroup_size..=props.max_subgroup_size).contains(&n)
+                        && props.required_subgroup_size_stages.contains(vk::ShaderStageFlags::COMPUTE)
+                }
+            };
+            let varying = !self.flags.contains(vk::PipelineShaderStageCreateFlags::ALLOW_VARYING_SUBGROUP_SIZE) || control;
+            let full = !self.flags.contains(vk::PipelineShaderStageCreateFlags::REQUIRE_FULL_SUBGROUPS)
+                || features.compute_full_subgroups == vk::TRUE;
+            size && varying && full
+        }
+        /// Whether a workgroup `local_size_x` wide is whole subgroups where the decision asks for full
+        /// subgroups: a multiple of the required size, or of `max_subgroup_size` when the size may not vary.
+        pub fn fits_local_size(&self, local_size_x: u32, props: &vk::PhysicalDeviceSubgroupSizeControlProperties<'_>) -> bool {
+            if !self.flags.contains(vk::PipelineShaderStageCreateFlags::REQUIRE_FULL_SUBGROUPS) {
+                return true;
+            }
+            match self.required_subgroup_size {
+                Some(n) => n != 0 && local_size_x % n == 0,
+                None if self.flags.contains(vk::PipelineShaderStageCreateFlags::ALLOW_VARYING_SUBGROUP_SIZE) => true,
+                None => props.max_subgroup_size != 0 && local_size_x % props.max_subgroup_size == 0,
+            }
+        }
     }
 
     /// The compute kernels that write the streams.

@@ -14,7 +14,7 @@ pub mod mesh {
 
     /// The push-constant ranges of the pipeline layout.
     pub const PUSH_CONSTANT_RANGES: [vk::PushConstantRange; 1] = [
-        vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::from_raw(0xc0), offset: 0, size: 12 },
+        vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::from_raw(vk::ShaderStageFlags::TASK_EXT.as_raw() | vk::ShaderStageFlags::MESH_EXT.as_raw()), offset: 0, size: 12 },
     ];
 
     /// One sequence of the stream of layout `Meshlets` (std430, 32 bytes): what the kernel writes.
@@ -49,6 +49,20 @@ pub mod mesh {
     }
 
     impl MeshletsRecord {
+        /// Token `groups`'s arguments as ash's `vk::DrawMeshTasksIndirectCommandEXT` (the same bytes).
+        pub fn groups_command(&self) -> vk::DrawMeshTasksIndirectCommandEXT {
+            vk::DrawMeshTasksIndirectCommandEXT {
+                group_count_x: self.groups_group_count_x,
+                group_count_y: self.groups_group_count_y,
+                group_count_z: self.groups_group_count_z,
+            }
+        }
+        /// Set token `groups`'s arguments from ash's `vk::DrawMeshTasksIndirectCommandEXT`.
+        pub fn set_groups_command(&mut self, command: vk::DrawMeshTasksIndirectCommandEXT) {
+            self.groups_group_count_x = command.group_count_x;
+            self.groups_group_count_y = command.group_count_y;
+            self.groups_group_count_z = command.group_count_z;
+        }
         /// The record's bytes as the stream holds them.
         pub fn as_bytes(&self) -> &[u8] {
             // SAFETY: `MeshletsRecord` is `repr(C)` with only integer and float fields and no implicit
@@ -117,8 +131,8 @@ pub mod mesh {
             pub type Record = super::super::MeshletsRecord;
             /// `indirectStride` in bytes.
             pub const STRIDE: u32 = 32;
-            pub const SHADER_STAGES: vk::ShaderStageFlags = vk::ShaderStageFlags::from_raw(0xd0);
-            pub const USAGE_FLAGS: ext_dgc::IndirectCommandsLayoutUsageFlagsEXT = ext_dgc::IndirectCommandsLayoutUsageFlagsEXT::from_raw(0x2);
+            pub const SHADER_STAGES: vk::ShaderStageFlags = vk::ShaderStageFlags::from_raw(vk::ShaderStageFlags::FRAGMENT.as_raw() | vk::ShaderStageFlags::TASK_EXT.as_raw() | vk::ShaderStageFlags::MESH_EXT.as_raw());
+            pub const USAGE_FLAGS: ext_dgc::IndirectCommandsLayoutUsageFlagsEXT = ext_dgc::IndirectCommandsLayoutUsageFlagsEXT::UNORDERED_SEQUENCES;
             /// The most sequences the description sizes buffers for.
             pub const MAX_SEQUENCES: u32 = 1024;
             pub const TOKEN_COUNT: usize = 2;
@@ -126,7 +140,7 @@ pub mod mesh {
             pub const MESHLETS_OFFSET: u32 = 0;
             /// Byte offset of token `groups` in the record.
             pub const GROUPS_OFFSET: u32 = 12;
-            static MESHLETS_DATA: ext_dgc::IndirectCommandsPushConstantTokenEXT = ext_dgc::IndirectCommandsPushConstantTokenEXT { update_range: vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::from_raw(0xc0), offset: 0, size: 12 } };
+            static MESHLETS_DATA: ext_dgc::IndirectCommandsPushConstantTokenEXT = ext_dgc::IndirectCommandsPushConstantTokenEXT { update_range: vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::from_raw(vk::ShaderStageFlags::TASK_EXT.as_raw() | vk::ShaderStageFlags::MESH_EXT.as_raw()), offset: 0, size: 12 } };
 
             /// The tokens of the layout, in stream order.
             pub fn tokens() -> [ext_dgc::IndirectCommandsLayoutTokenEXT<'static>; TOKEN_COUNT] {
@@ -195,6 +209,47 @@ pub mod mesh {
         pub required_subgroup_size: Option<u32>,
         /// `VkPipelineShaderStageCreateInfo::flags`.
         pub flags: vk::PipelineShaderStageCreateFlags,
+    }
+
+    impl SubgroupDecision {
+        /// Whether a device with these properties and features accepts the decision as a compute
+        /// stage's create info: a required size within `[min_subgroup_size, max_subgroup_size]`,
+        /// compute in `required_subgroup_size_stages` and the `subgroup_size_control` feature;
+        /// `ALLOW_VARYING_SUBGROUP_SIZE` needs `subgroup_size_control`; `REQUIRE_FULL_SUBGROUPS`
+        /// needs `compute_full_subgroups`. The target names are not matched against the device:
+        /// what holds is what the Vulkan valid-usage rules ask, whoever the vendor is.
+        pub fn holds_on(
+            &self,
+            props: &vk::PhysicalDeviceSubgroupSizeControlProperties<'_>,
+            features: &vk::PhysicalDeviceSubgroupSizeControlFeatures<'_>,
+        ) -> bool {
+            let control = features.subgroup_size_control == vk::TRUE;
+            let size = match self.required_subgroup_size {
+                None => true,
+                Some(n) => {
+                    control
+                        && n.is_power_of_two()
+                        && (props.min_subgroup_size..=props.max_subgroup_size).contains(&n)
+                        && props.required_subgroup_size_stages.contains(vk::ShaderStageFlags::COMPUTE)
+                }
+            };
+            let varying = !self.flags.contains(vk::PipelineShaderStageCreateFlags::ALLOW_VARYING_SUBGROUP_SIZE) || control;
+            let full = !self.flags.contains(vk::PipelineShaderStageCreateFlags::REQUIRE_FULL_SUBGROUPS)
+                || features.compute_full_subgroups == vk::TRUE;
+            size && varying && full
+        }
+        /// Whether a workgroup `local_size_x` wide is whole subgroups where the decision asks for full
+        /// subgroups: a multiple of the required size, or of `max_subgroup_size` when the size may not vary.
+        pub fn fits_local_size(&self, local_size_x: u32, props: &vk::PhysicalDeviceSubgroupSizeControlProperties<'_>) -> bool {
+            if !self.flags.contains(vk::PipelineShaderStageCreateFlags::REQUIRE_FULL_SUBGROUPS) {
+                return true;
+            }
+            match self.required_subgroup_size {
+                Some(n) => n != 0 && local_size_x % n == 0,
+                None if self.flags.contains(vk::PipelineShaderStageCreateFlags::ALLOW_VARYING_SUBGROUP_SIZE) => true,
+                None => props.max_subgroup_size != 0 && local_size_x % props.max_subgroup_size == 0,
+            }
+        }
     }
 
     /// The compute kernels that write the streams.

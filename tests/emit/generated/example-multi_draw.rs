@@ -14,7 +14,7 @@ pub mod multi_draw {
 
     /// The push-constant ranges of the pipeline layout.
     pub const PUSH_CONSTANT_RANGES: [vk::PushConstantRange; 1] = [
-        vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::from_raw(0x1), offset: 0, size: 4 },
+        vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::VERTEX, offset: 0, size: 4 },
     ];
 
     /// One sequence of the stream of layout `Batches` (std430, 48 bytes): what the kernel writes.
@@ -26,13 +26,13 @@ pub mod multi_draw {
         /// Padding, bytes 4..8.
         pub _pad0: u32,
         /// Token `indices` (INDEX_BUFFER), bytes 8..16.
-        pub indices_address: [u32; 2],
+        pub indices_address: vk::DeviceAddress,
         /// Token `indices` (INDEX_BUFFER), bytes 16..20.
         pub indices_size: u32,
         /// Token `indices` (INDEX_BUFFER), bytes 20..24.
         pub indices_index_type: u32,
         /// Token `draws` (DRAW_INDEXED_COUNT), bytes 24..32.
-        pub draws_address: [u32; 2],
+        pub draws_address: vk::DeviceAddress,
         /// Token `draws` (DRAW_INDEXED_COUNT), bytes 32..36.
         pub draws_stride: u32,
         /// Token `draws` (DRAW_INDEXED_COUNT), bytes 36..40.
@@ -46,10 +46,10 @@ pub mod multi_draw {
             Self {
                 batch_id: 0,
                 _pad0: 0,
-                indices_address: [0; 2],
+                indices_address: 0,
                 indices_size: 0,
                 indices_index_type: 0,
-                draws_address: [0; 2],
+                draws_address: 0,
                 draws_stride: 0,
                 draws_command_count: 0,
                 _pad1: [0; 2],
@@ -129,8 +129,8 @@ pub mod multi_draw {
             pub type Record = super::super::BatchesRecord;
             /// `indirectStride` in bytes.
             pub const STRIDE: u32 = 48;
-            pub const SHADER_STAGES: vk::ShaderStageFlags = vk::ShaderStageFlags::from_raw(0x11);
-            pub const USAGE_FLAGS: ext_dgc::IndirectCommandsLayoutUsageFlagsEXT = ext_dgc::IndirectCommandsLayoutUsageFlagsEXT::from_raw(0x2);
+            pub const SHADER_STAGES: vk::ShaderStageFlags = vk::ShaderStageFlags::from_raw(vk::ShaderStageFlags::VERTEX.as_raw() | vk::ShaderStageFlags::FRAGMENT.as_raw());
+            pub const USAGE_FLAGS: ext_dgc::IndirectCommandsLayoutUsageFlagsEXT = ext_dgc::IndirectCommandsLayoutUsageFlagsEXT::UNORDERED_SEQUENCES;
             /// The most sequences the description sizes buffers for.
             pub const MAX_SEQUENCES: u32 = 1024;
             pub const TOKEN_COUNT: usize = 3;
@@ -140,8 +140,8 @@ pub mod multi_draw {
             pub const INDICES_OFFSET: u32 = 8;
             /// Byte offset of token `draws` in the record.
             pub const DRAWS_OFFSET: u32 = 24;
-            static BATCH_DATA: ext_dgc::IndirectCommandsPushConstantTokenEXT = ext_dgc::IndirectCommandsPushConstantTokenEXT { update_range: vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::from_raw(0x1), offset: 0, size: 4 } };
-            static INDICES_DATA: ext_dgc::IndirectCommandsIndexBufferTokenEXT = ext_dgc::IndirectCommandsIndexBufferTokenEXT { mode: ext_dgc::IndirectCommandsInputModeFlagsEXT::from_raw(0x1) };
+            static BATCH_DATA: ext_dgc::IndirectCommandsPushConstantTokenEXT = ext_dgc::IndirectCommandsPushConstantTokenEXT { update_range: vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::VERTEX, offset: 0, size: 4 } };
+            static INDICES_DATA: ext_dgc::IndirectCommandsIndexBufferTokenEXT = ext_dgc::IndirectCommandsIndexBufferTokenEXT { mode: ext_dgc::IndirectCommandsInputModeFlagsEXT::VULKAN_INDEX_BUFFER };
 
             /// The tokens of the layout, in stream order.
             pub fn tokens() -> [ext_dgc::IndirectCommandsLayoutTokenEXT<'static>; TOKEN_COUNT] {
@@ -211,6 +211,47 @@ pub mod multi_draw {
         pub required_subgroup_size: Option<u32>,
         /// `VkPipelineShaderStageCreateInfo::flags`.
         pub flags: vk::PipelineShaderStageCreateFlags,
+    }
+
+    impl SubgroupDecision {
+        /// Whether a device with these properties and features accepts the decision as a compute
+        /// stage's create info: a required size within `[min_subgroup_size, max_subgroup_size]`,
+        /// compute in `required_subgroup_size_stages` and the `subgroup_size_control` feature;
+        /// `ALLOW_VARYING_SUBGROUP_SIZE` needs `subgroup_size_control`; `REQUIRE_FULL_SUBGROUPS`
+        /// needs `compute_full_subgroups`. The target names are not matched against the device:
+        /// what holds is what the Vulkan valid-usage rules ask, whoever the vendor is.
+        pub fn holds_on(
+            &self,
+            props: &vk::PhysicalDeviceSubgroupSizeControlProperties<'_>,
+            features: &vk::PhysicalDeviceSubgroupSizeControlFeatures<'_>,
+        ) -> bool {
+            let control = features.subgroup_size_control == vk::TRUE;
+            let size = match self.required_subgroup_size {
+                None => true,
+                Some(n) => {
+                    control
+                        && n.is_power_of_two()
+                        && (props.min_subgroup_size..=props.max_subgroup_size).contains(&n)
+                        && props.required_subgroup_size_stages.contains(vk::ShaderStageFlags::COMPUTE)
+                }
+            };
+            let varying = !self.flags.contains(vk::PipelineShaderStageCreateFlags::ALLOW_VARYING_SUBGROUP_SIZE) || control;
+            let full = !self.flags.contains(vk::PipelineShaderStageCreateFlags::REQUIRE_FULL_SUBGROUPS)
+                || features.compute_full_subgroups == vk::TRUE;
+            size && varying && full
+        }
+        /// Whether a workgroup `local_size_x` wide is whole subgroups where the decision asks for full
+        /// subgroups: a multiple of the required size, or of `max_subgroup_size` when the size may not vary.
+        pub fn fits_local_size(&self, local_size_x: u32, props: &vk::PhysicalDeviceSubgroupSizeControlProperties<'_>) -> bool {
+            if !self.flags.contains(vk::PipelineShaderStageCreateFlags::REQUIRE_FULL_SUBGROUPS) {
+                return true;
+            }
+            match self.required_subgroup_size {
+                Some(n) => n != 0 && local_size_x % n == 0,
+                None if self.flags.contains(vk::PipelineShaderStageCreateFlags::ALLOW_VARYING_SUBGROUP_SIZE) => true,
+                None => props.max_subgroup_size != 0 && local_size_x % props.max_subgroup_size == 0,
+            }
+        }
     }
 
     /// The compute kernels that write the streams.

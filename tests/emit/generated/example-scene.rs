@@ -15,7 +15,7 @@ pub mod scene {
 
     /// The push-constant ranges of the pipeline layout.
     pub const PUSH_CONSTANT_RANGES: [vk::PushConstantRange; 1] = [
-        vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::from_raw(0x11), offset: 0, size: 8 },
+        vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::from_raw(vk::ShaderStageFlags::VERTEX.as_raw() | vk::ShaderStageFlags::FRAGMENT.as_raw()), offset: 0, size: 8 },
     ];
 
     /// One sequence of the stream of layout `SceneDraw` (std430, 48 bytes): what the kernel writes.
@@ -32,7 +32,7 @@ pub mod scene {
         /// Token `object` (PUSH_CONSTANT), bytes 4..8.
         pub object_id: u32,
         /// Token `indices` (INDEX_BUFFER), bytes 8..16.
-        pub indices_address: [u32; 2],
+        pub indices_address: vk::DeviceAddress,
         /// Token `indices` (INDEX_BUFFER), bytes 16..20.
         pub indices_size: u32,
         /// Token `indices` (INDEX_BUFFER), bytes 20..24.
@@ -56,7 +56,7 @@ pub mod scene {
             Self {
                 material: 0,
                 object_id: 0,
-                indices_address: [0; 2],
+                indices_address: 0,
                 indices_size: 0,
                 indices_index_type: 0,
                 draw_index_count: 0,
@@ -70,6 +70,24 @@ pub mod scene {
     }
 
     impl SceneDrawRecord {
+        /// Token `draw`'s arguments as ash's `vk::DrawIndexedIndirectCommand` (the same bytes).
+        pub fn draw_command(&self) -> vk::DrawIndexedIndirectCommand {
+            vk::DrawIndexedIndirectCommand {
+                index_count: self.draw_index_count,
+                instance_count: self.draw_instance_count,
+                first_index: self.draw_first_index,
+                vertex_offset: self.draw_vertex_offset,
+                first_instance: self.draw_first_instance,
+            }
+        }
+        /// Set token `draw`'s arguments from ash's `vk::DrawIndexedIndirectCommand`.
+        pub fn set_draw_command(&mut self, command: vk::DrawIndexedIndirectCommand) {
+            self.draw_index_count = command.index_count;
+            self.draw_instance_count = command.instance_count;
+            self.draw_first_index = command.first_index;
+            self.draw_vertex_offset = command.vertex_offset;
+            self.draw_first_instance = command.first_instance;
+        }
         /// The record's bytes as the stream holds them.
         pub fn as_bytes(&self) -> &[u8] {
             // SAFETY: `SceneDrawRecord` is `repr(C)` with only integer and float fields and no implicit
@@ -113,7 +131,7 @@ pub mod scene {
         /// Padding, bytes 12..16.
         pub _pad0: u32,
         /// Token `indices` (INDEX_BUFFER), bytes 16..24.
-        pub indices_address: [u32; 2],
+        pub indices_address: vk::DeviceAddress,
         /// Token `indices` (INDEX_BUFFER), bytes 24..28.
         pub indices_size: u32,
         /// Token `indices` (INDEX_BUFFER), bytes 28..32.
@@ -138,7 +156,7 @@ pub mod scene {
                 material: [0; 2],
                 object_id: 0,
                 _pad0: 0,
-                indices_address: [0; 2],
+                indices_address: 0,
                 indices_size: 0,
                 indices_index_type: 0,
                 draw_index_count: 0,
@@ -152,6 +170,24 @@ pub mod scene {
     }
 
     impl SceneDrawShadersRecord {
+        /// Token `draw`'s arguments as ash's `vk::DrawIndexedIndirectCommand` (the same bytes).
+        pub fn draw_command(&self) -> vk::DrawIndexedIndirectCommand {
+            vk::DrawIndexedIndirectCommand {
+                index_count: self.draw_index_count,
+                instance_count: self.draw_instance_count,
+                first_index: self.draw_first_index,
+                vertex_offset: self.draw_vertex_offset,
+                first_instance: self.draw_first_instance,
+            }
+        }
+        /// Set token `draw`'s arguments from ash's `vk::DrawIndexedIndirectCommand`.
+        pub fn set_draw_command(&mut self, command: vk::DrawIndexedIndirectCommand) {
+            self.draw_index_count = command.index_count;
+            self.draw_instance_count = command.instance_count;
+            self.draw_first_index = command.first_index;
+            self.draw_vertex_offset = command.vertex_offset;
+            self.draw_first_instance = command.first_instance;
+        }
         /// The record's bytes as the stream holds them.
         pub fn as_bytes(&self) -> &[u8] {
             // SAFETY: `SceneDrawShadersRecord` is `repr(C)` with only integer and float fields and no implicit
@@ -235,8 +271,8 @@ pub mod scene {
             pub type Record = super::super::SceneDrawRecord;
             /// `indirectStride` in bytes.
             pub const STRIDE: u32 = 48;
-            pub const SHADER_STAGES: vk::ShaderStageFlags = vk::ShaderStageFlags::from_raw(0x11);
-            pub const USAGE_FLAGS: ext_dgc::IndirectCommandsLayoutUsageFlagsEXT = ext_dgc::IndirectCommandsLayoutUsageFlagsEXT::from_raw(0x2);
+            pub const SHADER_STAGES: vk::ShaderStageFlags = vk::ShaderStageFlags::from_raw(vk::ShaderStageFlags::VERTEX.as_raw() | vk::ShaderStageFlags::FRAGMENT.as_raw());
+            pub const USAGE_FLAGS: ext_dgc::IndirectCommandsLayoutUsageFlagsEXT = ext_dgc::IndirectCommandsLayoutUsageFlagsEXT::UNORDERED_SEQUENCES;
             /// The most sequences the description sizes buffers for.
             pub const MAX_SEQUENCES: u32 = 1024;
             pub const TOKEN_COUNT: usize = 4;
@@ -248,9 +284,9 @@ pub mod scene {
             pub const INDICES_OFFSET: u32 = 8;
             /// Byte offset of token `draw` in the record.
             pub const DRAW_OFFSET: u32 = 24;
-            static MATERIAL_DATA: ext_dgc::IndirectCommandsExecutionSetTokenEXT = ext_dgc::IndirectCommandsExecutionSetTokenEXT { ty: ext_dgc::IndirectExecutionSetInfoTypeEXT::from_raw(0), shader_stages: vk::ShaderStageFlags::from_raw(0x11) };
-            static OBJECT_DATA: ext_dgc::IndirectCommandsPushConstantTokenEXT = ext_dgc::IndirectCommandsPushConstantTokenEXT { update_range: vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::from_raw(0x1), offset: 0, size: 4 } };
-            static INDICES_DATA: ext_dgc::IndirectCommandsIndexBufferTokenEXT = ext_dgc::IndirectCommandsIndexBufferTokenEXT { mode: ext_dgc::IndirectCommandsInputModeFlagsEXT::from_raw(0x1) };
+            static MATERIAL_DATA: ext_dgc::IndirectCommandsExecutionSetTokenEXT = ext_dgc::IndirectCommandsExecutionSetTokenEXT { ty: ext_dgc::IndirectExecutionSetInfoTypeEXT::PIPELINES, shader_stages: vk::ShaderStageFlags::from_raw(vk::ShaderStageFlags::VERTEX.as_raw() | vk::ShaderStageFlags::FRAGMENT.as_raw()) };
+            static OBJECT_DATA: ext_dgc::IndirectCommandsPushConstantTokenEXT = ext_dgc::IndirectCommandsPushConstantTokenEXT { update_range: vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::VERTEX, offset: 0, size: 4 } };
+            static INDICES_DATA: ext_dgc::IndirectCommandsIndexBufferTokenEXT = ext_dgc::IndirectCommandsIndexBufferTokenEXT { mode: ext_dgc::IndirectCommandsInputModeFlagsEXT::VULKAN_INDEX_BUFFER };
 
             /// The tokens of the layout, in stream order.
             pub fn tokens() -> [ext_dgc::IndirectCommandsLayoutTokenEXT<'static>; TOKEN_COUNT] {
@@ -328,8 +364,8 @@ pub mod scene {
             pub type Record = super::super::SceneDrawShadersRecord;
             /// `indirectStride` in bytes.
             pub const STRIDE: u32 = 64;
-            pub const SHADER_STAGES: vk::ShaderStageFlags = vk::ShaderStageFlags::from_raw(0x11);
-            pub const USAGE_FLAGS: ext_dgc::IndirectCommandsLayoutUsageFlagsEXT = ext_dgc::IndirectCommandsLayoutUsageFlagsEXT::from_raw(0x2);
+            pub const SHADER_STAGES: vk::ShaderStageFlags = vk::ShaderStageFlags::from_raw(vk::ShaderStageFlags::VERTEX.as_raw() | vk::ShaderStageFlags::FRAGMENT.as_raw());
+            pub const USAGE_FLAGS: ext_dgc::IndirectCommandsLayoutUsageFlagsEXT = ext_dgc::IndirectCommandsLayoutUsageFlagsEXT::UNORDERED_SEQUENCES;
             /// The most sequences the description sizes buffers for.
             pub const MAX_SEQUENCES: u32 = 1024;
             pub const TOKEN_COUNT: usize = 4;
@@ -341,9 +377,9 @@ pub mod scene {
             pub const INDICES_OFFSET: u32 = 16;
             /// Byte offset of token `draw` in the record.
             pub const DRAW_OFFSET: u32 = 32;
-            static MATERIAL_DATA: ext_dgc::IndirectCommandsExecutionSetTokenEXT = ext_dgc::IndirectCommandsExecutionSetTokenEXT { ty: ext_dgc::IndirectExecutionSetInfoTypeEXT::from_raw(1), shader_stages: vk::ShaderStageFlags::from_raw(0x11) };
-            static OBJECT_DATA: ext_dgc::IndirectCommandsPushConstantTokenEXT = ext_dgc::IndirectCommandsPushConstantTokenEXT { update_range: vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::from_raw(0x1), offset: 0, size: 4 } };
-            static INDICES_DATA: ext_dgc::IndirectCommandsIndexBufferTokenEXT = ext_dgc::IndirectCommandsIndexBufferTokenEXT { mode: ext_dgc::IndirectCommandsInputModeFlagsEXT::from_raw(0x1) };
+            static MATERIAL_DATA: ext_dgc::IndirectCommandsExecutionSetTokenEXT = ext_dgc::IndirectCommandsExecutionSetTokenEXT { ty: ext_dgc::IndirectExecutionSetInfoTypeEXT::SHADER_OBJECTS, shader_stages: vk::ShaderStageFlags::from_raw(vk::ShaderStageFlags::VERTEX.as_raw() | vk::ShaderStageFlags::FRAGMENT.as_raw()) };
+            static OBJECT_DATA: ext_dgc::IndirectCommandsPushConstantTokenEXT = ext_dgc::IndirectCommandsPushConstantTokenEXT { update_range: vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::VERTEX, offset: 0, size: 4 } };
+            static INDICES_DATA: ext_dgc::IndirectCommandsIndexBufferTokenEXT = ext_dgc::IndirectCommandsIndexBufferTokenEXT { mode: ext_dgc::IndirectCommandsInputModeFlagsEXT::VULKAN_INDEX_BUFFER };
 
             /// The tokens of the layout, in stream order.
             pub fn tokens() -> [ext_dgc::IndirectCommandsLayoutTokenEXT<'static>; TOKEN_COUNT] {
@@ -426,6 +462,47 @@ pub mod scene {
         pub flags: vk::PipelineShaderStageCreateFlags,
     }
 
+    impl SubgroupDecision {
+        /// Whether a device with these properties and features accepts the decision as a compute
+        /// stage's create info: a required size within `[min_subgroup_size, max_subgroup_size]`,
+        /// compute in `required_subgroup_size_stages` and the `subgroup_size_control` feature;
+        /// `ALLOW_VARYING_SUBGROUP_SIZE` needs `subgroup_size_control`; `REQUIRE_FULL_SUBGROUPS`
+        /// needs `compute_full_subgroups`. The target names are not matched against the device:
+        /// what holds is what the Vulkan valid-usage rules ask, whoever the vendor is.
+        pub fn holds_on(
+            &self,
+            props: &vk::PhysicalDeviceSubgroupSizeControlProperties<'_>,
+            features: &vk::PhysicalDeviceSubgroupSizeControlFeatures<'_>,
+        ) -> bool {
+            let control = features.subgroup_size_control == vk::TRUE;
+            let size = match self.required_subgroup_size {
+                None => true,
+                Some(n) => {
+                    control
+                        && n.is_power_of_two()
+                        && (props.min_subgroup_size..=props.max_subgroup_size).contains(&n)
+                        && props.required_subgroup_size_stages.contains(vk::ShaderStageFlags::COMPUTE)
+                }
+            };
+            let varying = !self.flags.contains(vk::PipelineShaderStageCreateFlags::ALLOW_VARYING_SUBGROUP_SIZE) || control;
+            let full = !self.flags.contains(vk::PipelineShaderStageCreateFlags::REQUIRE_FULL_SUBGROUPS)
+                || features.compute_full_subgroups == vk::TRUE;
+            size && varying && full
+        }
+        /// Whether a workgroup `local_size_x` wide is whole subgroups where the decision asks for full
+        /// subgroups: a multiple of the required size, or of `max_subgroup_size` when the size may not vary.
+        pub fn fits_local_size(&self, local_size_x: u32, props: &vk::PhysicalDeviceSubgroupSizeControlProperties<'_>) -> bool {
+            if !self.flags.contains(vk::PipelineShaderStageCreateFlags::REQUIRE_FULL_SUBGROUPS) {
+                return true;
+            }
+            match self.required_subgroup_size {
+                Some(n) => n != 0 && local_size_x % n == 0,
+                None if self.flags.contains(vk::PipelineShaderStageCreateFlags::ALLOW_VARYING_SUBGROUP_SIZE) => true,
+                None => props.max_subgroup_size != 0 && local_size_x % props.max_subgroup_size == 0,
+            }
+        }
+    }
+
     /// The compute kernels that write the streams.
     pub mod kernels {
         use super::*;
@@ -440,13 +517,22 @@ pub mod scene {
             pub const WRITES: Option<&str> = Some("SceneDraw");
             /// The subgroup decision per target, in target order.
             pub const TARGETS: &[SubgroupDecision] = &[
-                SubgroupDecision { target: "lavapipe", required_subgroup_size: Some(8), flags: vk::PipelineShaderStageCreateFlags::from_raw(0x2) },
-                SubgroupDecision { target: "nvidia", required_subgroup_size: Some(32), flags: vk::PipelineShaderStageCreateFlags::from_raw(0x2) },
-                SubgroupDecision { target: "radv", required_subgroup_size: Some(32), flags: vk::PipelineShaderStageCreateFlags::from_raw(0x2) },
+                SubgroupDecision { target: "lavapipe", required_subgroup_size: Some(8), flags: vk::PipelineShaderStageCreateFlags::REQUIRE_FULL_SUBGROUPS },
+                SubgroupDecision { target: "nvidia", required_subgroup_size: Some(32), flags: vk::PipelineShaderStageCreateFlags::REQUIRE_FULL_SUBGROUPS },
+                SubgroupDecision { target: "radv", required_subgroup_size: Some(32), flags: vk::PipelineShaderStageCreateFlags::REQUIRE_FULL_SUBGROUPS },
             ];
             /// The decision for one target.
             pub fn subgroup(target: &str) -> Option<&'static SubgroupDecision> {
                 TARGETS.iter().find(|d| d.target == target)
+            }
+            /// The first decision, in target order, that a live device accepts ([`SubgroupDecision::holds_on`]);
+            /// `None` when none does: no target of the description is a device like this one, so check the
+            /// description against a profile of it (`dgcc probe`) before running the kernel there.
+            pub fn subgroup_for(
+                props: &vk::PhysicalDeviceSubgroupSizeControlProperties<'_>,
+                features: &vk::PhysicalDeviceSubgroupSizeControlFeatures<'_>,
+            ) -> Option<&'static SubgroupDecision> {
+                TARGETS.iter().find(|d| d.holds_on(props, features) && d.fits_local_size(LOCAL_SIZE[0], props))
             }
         }
 
@@ -463,13 +549,22 @@ pub mod scene {
             pub const WRITES: Option<&str> = None;
             /// The subgroup decision per target, in target order.
             pub const TARGETS: &[SubgroupDecision] = &[
-                SubgroupDecision { target: "lavapipe", required_subgroup_size: Some(8), flags: vk::PipelineShaderStageCreateFlags::from_raw(0x2) },
-                SubgroupDecision { target: "nvidia", required_subgroup_size: Some(32), flags: vk::PipelineShaderStageCreateFlags::from_raw(0x2) },
-                SubgroupDecision { target: "radv", required_subgroup_size: Some(32), flags: vk::PipelineShaderStageCreateFlags::from_raw(0x2) },
+                SubgroupDecision { target: "lavapipe", required_subgroup_size: Some(8), flags: vk::PipelineShaderStageCreateFlags::REQUIRE_FULL_SUBGROUPS },
+                SubgroupDecision { target: "nvidia", required_subgroup_size: Some(32), flags: vk::PipelineShaderStageCreateFlags::REQUIRE_FULL_SUBGROUPS },
+                SubgroupDecision { target: "radv", required_subgroup_size: Some(32), flags: vk::PipelineShaderStageCreateFlags::REQUIRE_FULL_SUBGROUPS },
             ];
             /// The decision for one target.
             pub fn subgroup(target: &str) -> Option<&'static SubgroupDecision> {
                 TARGETS.iter().find(|d| d.target == target)
+            }
+            /// The first decision, in target order, that a live device accepts ([`SubgroupDecision::holds_on`]);
+            /// `None` when none does: no target of the description is a device like this one, so check the
+            /// description against a profile of it (`dgcc probe`) before running the kernel there.
+            pub fn subgroup_for(
+                props: &vk::PhysicalDeviceSubgroupSizeControlProperties<'_>,
+                features: &vk::PhysicalDeviceSubgroupSizeControlFeatures<'_>,
+            ) -> Option<&'static SubgroupDecision> {
+                TARGETS.iter().find(|d| d.holds_on(props, features) && d.fits_local_size(LOCAL_SIZE[0], props))
             }
         }
     }

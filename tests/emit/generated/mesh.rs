@@ -14,7 +14,7 @@ pub mod mesh {
 
     /// The push-constant ranges of the pipeline layout.
     pub const PUSH_CONSTANT_RANGES: [vk::PushConstantRange; 1] = [
-        vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::from_raw(0xd0), offset: 0, size: 128 },
+        vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::from_raw(vk::ShaderStageFlags::FRAGMENT.as_raw() | vk::ShaderStageFlags::TASK_EXT.as_raw() | vk::ShaderStageFlags::MESH_EXT.as_raw()), offset: 0, size: 128 },
     ];
 
     /// One sequence of the stream of layout `MeshDraw` (scalar, 152 bytes): what the kernel writes.
@@ -67,6 +67,20 @@ pub mod mesh {
     }
 
     impl MeshDrawRecord {
+        /// Token `tasks`'s arguments as ash's `vk::DrawMeshTasksIndirectCommandEXT` (the same bytes).
+        pub fn tasks_command(&self) -> vk::DrawMeshTasksIndirectCommandEXT {
+            vk::DrawMeshTasksIndirectCommandEXT {
+                group_count_x: self.tasks_group_count_x,
+                group_count_y: self.tasks_group_count_y,
+                group_count_z: self.tasks_group_count_z,
+            }
+        }
+        /// Set token `tasks`'s arguments from ash's `vk::DrawMeshTasksIndirectCommandEXT`.
+        pub fn set_tasks_command(&mut self, command: vk::DrawMeshTasksIndirectCommandEXT) {
+            self.tasks_group_count_x = command.group_count_x;
+            self.tasks_group_count_y = command.group_count_y;
+            self.tasks_group_count_z = command.group_count_z;
+        }
         /// The record's bytes as the stream holds them.
         pub fn as_bytes(&self) -> &[u8] {
             // SAFETY: `MeshDrawRecord` is `repr(C)` with only integer and float fields and no implicit
@@ -103,6 +117,7 @@ pub mod mesh {
         /// Token `lod` (PUSH_CONSTANT), bytes 0..4.
         pub level: u32,
         /// Token `tasks` (DRAW_MESH_TASKS_COUNT), bytes 4..12.
+        /// A `VkDeviceAddress` as two words (low, high): it starts at byte 4, which is not 8-aligned, so a `u64` here would make `repr(C)` move or pad the fields; use `tasks_address()` and `set_tasks_address()`.
         pub tasks_address: [u32; 2],
         /// Token `tasks` (DRAW_MESH_TASKS_COUNT), bytes 12..16.
         pub tasks_stride: u32,
@@ -122,6 +137,14 @@ pub mod mesh {
     }
 
     impl MeshDrawCountRecord {
+        /// `tasks_address` as one `vk::DeviceAddress`.
+        pub fn tasks_address(&self) -> vk::DeviceAddress {
+            u64::from(self.tasks_address[0]) | (u64::from(self.tasks_address[1]) << 32)
+        }
+        /// Set `tasks_address` from one `vk::DeviceAddress`.
+        pub fn set_tasks_address(&mut self, address: vk::DeviceAddress) {
+            self.tasks_address = [address as u32, (address >> 32) as u32];
+        }
         /// The record's bytes as the stream holds them.
         pub fn as_bytes(&self) -> &[u8] {
             // SAFETY: `MeshDrawCountRecord` is `repr(C)` with only integer and float fields and no implicit
@@ -163,6 +186,18 @@ pub mod mesh {
     }
 
     impl MeshDrawNvRecord {
+        /// Token `draw_mesh_tasks_nv`'s arguments as ash's `vk::DrawMeshTasksIndirectCommandNV` (the same bytes).
+        pub fn draw_mesh_tasks_nv_command(&self) -> vk::DrawMeshTasksIndirectCommandNV {
+            vk::DrawMeshTasksIndirectCommandNV {
+                task_count: self.draw_mesh_tasks_nv_task_count,
+                first_task: self.draw_mesh_tasks_nv_first_task,
+            }
+        }
+        /// Set token `draw_mesh_tasks_nv`'s arguments from ash's `vk::DrawMeshTasksIndirectCommandNV`.
+        pub fn set_draw_mesh_tasks_nv_command(&mut self, command: vk::DrawMeshTasksIndirectCommandNV) {
+            self.draw_mesh_tasks_nv_task_count = command.task_count;
+            self.draw_mesh_tasks_nv_first_task = command.first_task;
+        }
         /// The record's bytes as the stream holds them.
         pub fn as_bytes(&self) -> &[u8] {
             // SAFETY: `MeshDrawNvRecord` is `repr(C)` with only integer and float fields and no implicit
@@ -187,7 +222,7 @@ pub mod mesh {
     #[derive(Clone, Copy, Debug, PartialEq)]
     pub struct MeshDrawCountNvRecord {
         /// Token `draw_mesh_tasks_count_nv` (DRAW_MESH_TASKS_COUNT_NV), bytes 0..8.
-        pub draw_mesh_tasks_count_nv_address: [u32; 2],
+        pub draw_mesh_tasks_count_nv_address: vk::DeviceAddress,
         /// Token `draw_mesh_tasks_count_nv` (DRAW_MESH_TASKS_COUNT_NV), bytes 8..12.
         pub draw_mesh_tasks_count_nv_stride: u32,
         /// Token `draw_mesh_tasks_count_nv` (DRAW_MESH_TASKS_COUNT_NV), bytes 12..16.
@@ -197,7 +232,7 @@ pub mod mesh {
     impl Default for MeshDrawCountNvRecord {
         fn default() -> Self {
             Self {
-                draw_mesh_tasks_count_nv_address: [0; 2],
+                draw_mesh_tasks_count_nv_address: 0,
                 draw_mesh_tasks_count_nv_stride: 0,
                 draw_mesh_tasks_count_nv_command_count: 0,
             }
@@ -297,8 +332,8 @@ pub mod mesh {
             pub type Record = super::super::MeshDrawRecord;
             /// `indirectStride` in bytes.
             pub const STRIDE: u32 = 152;
-            pub const SHADER_STAGES: vk::ShaderStageFlags = vk::ShaderStageFlags::from_raw(0xd0);
-            pub const USAGE_FLAGS: ext_dgc::IndirectCommandsLayoutUsageFlagsEXT = ext_dgc::IndirectCommandsLayoutUsageFlagsEXT::from_raw(0x1);
+            pub const SHADER_STAGES: vk::ShaderStageFlags = vk::ShaderStageFlags::from_raw(vk::ShaderStageFlags::FRAGMENT.as_raw() | vk::ShaderStageFlags::TASK_EXT.as_raw() | vk::ShaderStageFlags::MESH_EXT.as_raw());
+            pub const USAGE_FLAGS: ext_dgc::IndirectCommandsLayoutUsageFlagsEXT = ext_dgc::IndirectCommandsLayoutUsageFlagsEXT::EXPLICIT_PREPROCESS;
             /// The most sequences the description sizes buffers for.
             pub const MAX_SEQUENCES: u32 = 4096;
             pub const TOKEN_COUNT: usize = 4;
@@ -310,9 +345,9 @@ pub mod mesh {
             pub const DRAW_INDEX_OFFSET: u32 = 136;
             /// Byte offset of token `tasks` in the record.
             pub const TASKS_OFFSET: u32 = 140;
-            static SHADERS_DATA: ext_dgc::IndirectCommandsExecutionSetTokenEXT = ext_dgc::IndirectCommandsExecutionSetTokenEXT { ty: ext_dgc::IndirectExecutionSetInfoTypeEXT::from_raw(1), shader_stages: vk::ShaderStageFlags::from_raw(0xd0) };
-            static INSTANCE_DATA: ext_dgc::IndirectCommandsPushConstantTokenEXT = ext_dgc::IndirectCommandsPushConstantTokenEXT { update_range: vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::from_raw(0xc0), offset: 0, size: 120 } };
-            static DRAW_INDEX_DATA: ext_dgc::IndirectCommandsPushConstantTokenEXT = ext_dgc::IndirectCommandsPushConstantTokenEXT { update_range: vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::from_raw(0x80), offset: 124, size: 4 } };
+            static SHADERS_DATA: ext_dgc::IndirectCommandsExecutionSetTokenEXT = ext_dgc::IndirectCommandsExecutionSetTokenEXT { ty: ext_dgc::IndirectExecutionSetInfoTypeEXT::SHADER_OBJECTS, shader_stages: vk::ShaderStageFlags::from_raw(vk::ShaderStageFlags::FRAGMENT.as_raw() | vk::ShaderStageFlags::TASK_EXT.as_raw() | vk::ShaderStageFlags::MESH_EXT.as_raw()) };
+            static INSTANCE_DATA: ext_dgc::IndirectCommandsPushConstantTokenEXT = ext_dgc::IndirectCommandsPushConstantTokenEXT { update_range: vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::from_raw(vk::ShaderStageFlags::TASK_EXT.as_raw() | vk::ShaderStageFlags::MESH_EXT.as_raw()), offset: 0, size: 120 } };
+            static DRAW_INDEX_DATA: ext_dgc::IndirectCommandsPushConstantTokenEXT = ext_dgc::IndirectCommandsPushConstantTokenEXT { update_range: vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::MESH_EXT, offset: 124, size: 4 } };
 
             /// The tokens of the layout, in stream order.
             pub fn tokens() -> [ext_dgc::IndirectCommandsLayoutTokenEXT<'static>; TOKEN_COUNT] {
@@ -390,8 +425,8 @@ pub mod mesh {
             pub type Record = super::super::MeshDrawCountRecord;
             /// `indirectStride` in bytes.
             pub const STRIDE: u32 = 20;
-            pub const SHADER_STAGES: vk::ShaderStageFlags = vk::ShaderStageFlags::from_raw(0x90);
-            pub const USAGE_FLAGS: ext_dgc::IndirectCommandsLayoutUsageFlagsEXT = ext_dgc::IndirectCommandsLayoutUsageFlagsEXT::from_raw(0x0);
+            pub const SHADER_STAGES: vk::ShaderStageFlags = vk::ShaderStageFlags::from_raw(vk::ShaderStageFlags::FRAGMENT.as_raw() | vk::ShaderStageFlags::MESH_EXT.as_raw());
+            pub const USAGE_FLAGS: ext_dgc::IndirectCommandsLayoutUsageFlagsEXT = ext_dgc::IndirectCommandsLayoutUsageFlagsEXT::empty();
             /// The most sequences the description sizes buffers for.
             pub const MAX_SEQUENCES: u32 = 1024;
             pub const TOKEN_COUNT: usize = 2;
@@ -399,7 +434,7 @@ pub mod mesh {
             pub const LOD_OFFSET: u32 = 0;
             /// Byte offset of token `tasks` in the record.
             pub const TASKS_OFFSET: u32 = 4;
-            static LOD_DATA: ext_dgc::IndirectCommandsPushConstantTokenEXT = ext_dgc::IndirectCommandsPushConstantTokenEXT { update_range: vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::from_raw(0x80), offset: 0, size: 4 } };
+            static LOD_DATA: ext_dgc::IndirectCommandsPushConstantTokenEXT = ext_dgc::IndirectCommandsPushConstantTokenEXT { update_range: vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::MESH_EXT, offset: 0, size: 4 } };
 
             /// The tokens of the layout, in stream order.
             pub fn tokens() -> [ext_dgc::IndirectCommandsLayoutTokenEXT<'static>; TOKEN_COUNT] {
@@ -465,8 +500,8 @@ pub mod mesh {
             pub type Record = super::super::MeshDrawNvRecord;
             /// `indirectStride` in bytes.
             pub const STRIDE: u32 = 8;
-            pub const SHADER_STAGES: vk::ShaderStageFlags = vk::ShaderStageFlags::from_raw(0x90);
-            pub const USAGE_FLAGS: ext_dgc::IndirectCommandsLayoutUsageFlagsEXT = ext_dgc::IndirectCommandsLayoutUsageFlagsEXT::from_raw(0x0);
+            pub const SHADER_STAGES: vk::ShaderStageFlags = vk::ShaderStageFlags::from_raw(vk::ShaderStageFlags::FRAGMENT.as_raw() | vk::ShaderStageFlags::MESH_EXT.as_raw());
+            pub const USAGE_FLAGS: ext_dgc::IndirectCommandsLayoutUsageFlagsEXT = ext_dgc::IndirectCommandsLayoutUsageFlagsEXT::empty();
             /// The most sequences the description sizes buffers for.
             pub const MAX_SEQUENCES: u32 = 1024;
             pub const TOKEN_COUNT: usize = 1;
@@ -536,8 +571,8 @@ pub mod mesh {
             pub type Record = super::super::MeshDrawCountNvRecord;
             /// `indirectStride` in bytes.
             pub const STRIDE: u32 = 16;
-            pub const SHADER_STAGES: vk::ShaderStageFlags = vk::ShaderStageFlags::from_raw(0x90);
-            pub const USAGE_FLAGS: ext_dgc::IndirectCommandsLayoutUsageFlagsEXT = ext_dgc::IndirectCommandsLayoutUsageFlagsEXT::from_raw(0x0);
+            pub const SHADER_STAGES: vk::ShaderStageFlags = vk::ShaderStageFlags::from_raw(vk::ShaderStageFlags::FRAGMENT.as_raw() | vk::ShaderStageFlags::MESH_EXT.as_raw());
+            pub const USAGE_FLAGS: ext_dgc::IndirectCommandsLayoutUsageFlagsEXT = ext_dgc::IndirectCommandsLayoutUsageFlagsEXT::empty();
             /// The most sequences the description sizes buffers for.
             pub const MAX_SEQUENCES: u32 = 1024;
             pub const TOKEN_COUNT: usize = 1;
@@ -612,6 +647,47 @@ pub mod mesh {
         pub flags: vk::PipelineShaderStageCreateFlags,
     }
 
+    impl SubgroupDecision {
+        /// Whether a device with these properties and features accepts the decision as a compute
+        /// stage's create info: a required size within `[min_subgroup_size, max_subgroup_size]`,
+        /// compute in `required_subgroup_size_stages` and the `subgroup_size_control` feature;
+        /// `ALLOW_VARYING_SUBGROUP_SIZE` needs `subgroup_size_control`; `REQUIRE_FULL_SUBGROUPS`
+        /// needs `compute_full_subgroups`. The target names are not matched against the device:
+        /// what holds is what the Vulkan valid-usage rules ask, whoever the vendor is.
+        pub fn holds_on(
+            &self,
+            props: &vk::PhysicalDeviceSubgroupSizeControlProperties<'_>,
+            features: &vk::PhysicalDeviceSubgroupSizeControlFeatures<'_>,
+        ) -> bool {
+            let control = features.subgroup_size_control == vk::TRUE;
+            let size = match self.required_subgroup_size {
+                None => true,
+                Some(n) => {
+                    control
+                        && n.is_power_of_two()
+                        && (props.min_subgroup_size..=props.max_subgroup_size).contains(&n)
+                        && props.required_subgroup_size_stages.contains(vk::ShaderStageFlags::COMPUTE)
+                }
+            };
+            let varying = !self.flags.contains(vk::PipelineShaderStageCreateFlags::ALLOW_VARYING_SUBGROUP_SIZE) || control;
+            let full = !self.flags.contains(vk::PipelineShaderStageCreateFlags::REQUIRE_FULL_SUBGROUPS)
+                || features.compute_full_subgroups == vk::TRUE;
+            size && varying && full
+        }
+        /// Whether a workgroup `local_size_x` wide is whole subgroups where the decision asks for full
+        /// subgroups: a multiple of the required size, or of `max_subgroup_size` when the size may not vary.
+        pub fn fits_local_size(&self, local_size_x: u32, props: &vk::PhysicalDeviceSubgroupSizeControlProperties<'_>) -> bool {
+            if !self.flags.contains(vk::PipelineShaderStageCreateFlags::REQUIRE_FULL_SUBGROUPS) {
+                return true;
+            }
+            match self.required_subgroup_size {
+                Some(n) => n != 0 && local_size_x % n == 0,
+                None if self.flags.contains(vk::PipelineShaderStageCreateFlags::ALLOW_VARYING_SUBGROUP_SIZE) => true,
+                None => props.max_subgroup_size != 0 && local_size_x % props.max_subgroup_size == 0,
+            }
+        }
+    }
+
     /// The compute kernels that write the streams.
     pub mod kernels {
         use super::*;
@@ -626,11 +702,20 @@ pub mod mesh {
             pub const WRITES: Option<&str> = Some("MeshDraw");
             /// The subgroup decision per target, in target order.
             pub const TARGETS: &[SubgroupDecision] = &[
-                SubgroupDecision { target: "nvidia", required_subgroup_size: None, flags: vk::PipelineShaderStageCreateFlags::from_raw(0x1) },
+                SubgroupDecision { target: "nvidia", required_subgroup_size: None, flags: vk::PipelineShaderStageCreateFlags::ALLOW_VARYING_SUBGROUP_SIZE },
             ];
             /// The decision for one target.
             pub fn subgroup(target: &str) -> Option<&'static SubgroupDecision> {
                 TARGETS.iter().find(|d| d.target == target)
+            }
+            /// The first decision, in target order, that a live device accepts ([`SubgroupDecision::holds_on`]);
+            /// `None` when none does: no target of the description is a device like this one, so check the
+            /// description against a profile of it (`dgcc probe`) before running the kernel there.
+            pub fn subgroup_for(
+                props: &vk::PhysicalDeviceSubgroupSizeControlProperties<'_>,
+                features: &vk::PhysicalDeviceSubgroupSizeControlFeatures<'_>,
+            ) -> Option<&'static SubgroupDecision> {
+                TARGETS.iter().find(|d| d.holds_on(props, features) && d.fits_local_size(LOCAL_SIZE[0], props))
             }
         }
     }

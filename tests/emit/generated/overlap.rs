@@ -16,7 +16,7 @@ pub mod overlap {
 
     /// The push-constant ranges of the pipeline layout.
     pub const PUSH_CONSTANT_RANGES: [vk::PushConstantRange; 1] = [
-        vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::from_raw(0x1), offset: 0, size: 12 },
+        vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::VERTEX, offset: 0, size: 12 },
     ];
 
     /// One sequence of the stream of layout `Indexed` (std430, 24 bytes): what the kernel writes.
@@ -51,6 +51,22 @@ pub mod overlap {
     }
 
     impl IndexedRecord {
+        /// Token `draw`'s arguments as ash's `vk::DrawIndirectCommand` (the same bytes).
+        pub fn draw_command(&self) -> vk::DrawIndirectCommand {
+            vk::DrawIndirectCommand {
+                vertex_count: self.draw_vertex_count,
+                instance_count: self.draw_instance_count,
+                first_vertex: self.draw_first_vertex,
+                first_instance: self.draw_first_instance,
+            }
+        }
+        /// Set token `draw`'s arguments from ash's `vk::DrawIndirectCommand`.
+        pub fn set_draw_command(&mut self, command: vk::DrawIndirectCommand) {
+            self.draw_vertex_count = command.vertex_count;
+            self.draw_instance_count = command.instance_count;
+            self.draw_first_vertex = command.first_vertex;
+            self.draw_first_instance = command.first_instance;
+        }
         /// The record's bytes as the stream holds them.
         pub fn as_bytes(&self) -> &[u8] {
             // SAFETY: `IndexedRecord` is `repr(C)` with only integer and float fields and no implicit
@@ -81,7 +97,7 @@ pub mod overlap {
         /// Padding, bytes 0..8.
         pub _pad0: [u32; 2],
         /// Token `vb` (VERTEX_BUFFER), bytes 8..16.
-        pub vb_address: [u32; 2],
+        pub vb_address: vk::DeviceAddress,
         /// Token `vb` (VERTEX_BUFFER), bytes 16..20.
         pub vb_size: u32,
         /// Token `vb` (VERTEX_BUFFER), bytes 20..24.
@@ -96,7 +112,7 @@ pub mod overlap {
         fn default() -> Self {
             Self {
                 _pad0: [0; 2],
-                vb_address: [0; 2],
+                vb_address: 0,
                 vb_size: 0,
                 vb_stride: 0,
                 draw_first_vertex: 0,
@@ -183,8 +199,8 @@ pub mod overlap {
             pub type Record = super::super::IndexedRecord;
             /// `indirectStride` in bytes.
             pub const STRIDE: u32 = 24;
-            pub const SHADER_STAGES: vk::ShaderStageFlags = vk::ShaderStageFlags::from_raw(0x11);
-            pub const USAGE_FLAGS: ext_dgc::IndirectCommandsLayoutUsageFlagsEXT = ext_dgc::IndirectCommandsLayoutUsageFlagsEXT::from_raw(0x0);
+            pub const SHADER_STAGES: vk::ShaderStageFlags = vk::ShaderStageFlags::from_raw(vk::ShaderStageFlags::VERTEX.as_raw() | vk::ShaderStageFlags::FRAGMENT.as_raw());
+            pub const USAGE_FLAGS: ext_dgc::IndirectCommandsLayoutUsageFlagsEXT = ext_dgc::IndirectCommandsLayoutUsageFlagsEXT::empty();
             /// The most sequences the description sizes buffers for.
             pub const MAX_SEQUENCES: u32 = 64;
             pub const TOKEN_COUNT: usize = 3;
@@ -194,8 +210,8 @@ pub mod overlap {
             pub const DRAW_ID_OFFSET: u32 = 4;
             /// Byte offset of token `draw` in the record.
             pub const DRAW_OFFSET: u32 = 8;
-            static OBJECT_DATA: ext_dgc::IndirectCommandsPushConstantTokenEXT = ext_dgc::IndirectCommandsPushConstantTokenEXT { update_range: vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::from_raw(0x1), offset: 0, size: 8 } };
-            static DRAW_ID_DATA: ext_dgc::IndirectCommandsPushConstantTokenEXT = ext_dgc::IndirectCommandsPushConstantTokenEXT { update_range: vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::from_raw(0x1), offset: 8, size: 4 } };
+            static OBJECT_DATA: ext_dgc::IndirectCommandsPushConstantTokenEXT = ext_dgc::IndirectCommandsPushConstantTokenEXT { update_range: vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::VERTEX, offset: 0, size: 8 } };
+            static DRAW_ID_DATA: ext_dgc::IndirectCommandsPushConstantTokenEXT = ext_dgc::IndirectCommandsPushConstantTokenEXT { update_range: vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::VERTEX, offset: 8, size: 4 } };
 
             /// The tokens of the layout, in stream order.
             pub fn tokens() -> [ext_dgc::IndirectCommandsLayoutTokenEXT<'static>; TOKEN_COUNT] {
@@ -262,8 +278,8 @@ pub mod overlap {
             pub type Record = super::super::BuffersRecord;
             /// `indirectStride` in bytes.
             pub const STRIDE: u32 = 32;
-            pub const SHADER_STAGES: vk::ShaderStageFlags = vk::ShaderStageFlags::from_raw(0x11);
-            pub const USAGE_FLAGS: ext_dgc::IndirectCommandsLayoutUsageFlagsEXT = ext_dgc::IndirectCommandsLayoutUsageFlagsEXT::from_raw(0x0);
+            pub const SHADER_STAGES: vk::ShaderStageFlags = vk::ShaderStageFlags::from_raw(vk::ShaderStageFlags::VERTEX.as_raw() | vk::ShaderStageFlags::FRAGMENT.as_raw());
+            pub const USAGE_FLAGS: ext_dgc::IndirectCommandsLayoutUsageFlagsEXT = ext_dgc::IndirectCommandsLayoutUsageFlagsEXT::empty();
             /// The most sequences the description sizes buffers for.
             pub const MAX_SEQUENCES: u32 = 64;
             pub const TOKEN_COUNT: usize = 2;
@@ -342,6 +358,47 @@ pub mod overlap {
         pub required_subgroup_size: Option<u32>,
         /// `VkPipelineShaderStageCreateInfo::flags`.
         pub flags: vk::PipelineShaderStageCreateFlags,
+    }
+
+    impl SubgroupDecision {
+        /// Whether a device with these properties and features accepts the decision as a compute
+        /// stage's create info: a required size within `[min_subgroup_size, max_subgroup_size]`,
+        /// compute in `required_subgroup_size_stages` and the `subgroup_size_control` feature;
+        /// `ALLOW_VARYING_SUBGROUP_SIZE` needs `subgroup_size_control`; `REQUIRE_FULL_SUBGROUPS`
+        /// needs `compute_full_subgroups`. The target names are not matched against the device:
+        /// what holds is what the Vulkan valid-usage rules ask, whoever the vendor is.
+        pub fn holds_on(
+            &self,
+            props: &vk::PhysicalDeviceSubgroupSizeControlProperties<'_>,
+            features: &vk::PhysicalDeviceSubgroupSizeControlFeatures<'_>,
+        ) -> bool {
+            let control = features.subgroup_size_control == vk::TRUE;
+            let size = match self.required_subgroup_size {
+                None => true,
+                Some(n) => {
+                    control
+                        && n.is_power_of_two()
+                        && (props.min_subgroup_size..=props.max_subgroup_size).contains(&n)
+                        && props.required_subgroup_size_stages.contains(vk::ShaderStageFlags::COMPUTE)
+                }
+            };
+            let varying = !self.flags.contains(vk::PipelineShaderStageCreateFlags::ALLOW_VARYING_SUBGROUP_SIZE) || control;
+            let full = !self.flags.contains(vk::PipelineShaderStageCreateFlags::REQUIRE_FULL_SUBGROUPS)
+                || features.compute_full_subgroups == vk::TRUE;
+            size && varying && full
+        }
+        /// Whether a workgroup `local_size_x` wide is whole subgroups where the decision asks for full
+        /// subgroups: a multiple of the required size, or of `max_subgroup_size` when the size may not vary.
+        pub fn fits_local_size(&self, local_size_x: u32, props: &vk::PhysicalDeviceSubgroupSizeControlProperties<'_>) -> bool {
+            if !self.flags.contains(vk::PipelineShaderStageCreateFlags::REQUIRE_FULL_SUBGROUPS) {
+                return true;
+            }
+            match self.required_subgroup_size {
+                Some(n) => n != 0 && local_size_x % n == 0,
+                None if self.flags.contains(vk::PipelineShaderStageCreateFlags::ALLOW_VARYING_SUBGROUP_SIZE) => true,
+                None => props.max_subgroup_size != 0 && local_size_x % props.max_subgroup_size == 0,
+            }
+        }
     }
 
     /// The compute kernels that write the streams.

@@ -14,7 +14,7 @@ pub mod pinned {
 
     /// The push-constant ranges of the pipeline layout.
     pub const PUSH_CONSTANT_RANGES: [vk::PushConstantRange; 1] = [
-        vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::from_raw(0x1), offset: 0, size: 32 },
+        vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::VERTEX, offset: 0, size: 32 },
     ];
 
     /// One sequence of the stream of layout `Terrain` (std430, 128 bytes): what the kernel writes.
@@ -26,13 +26,13 @@ pub mod pinned {
         /// Padding, bytes 12..16.
         pub _pad0: u32,
         /// Token `positions` (VERTEX_BUFFER), bytes 16..24.
-        pub positions_address: [u32; 2],
+        pub positions_address: vk::DeviceAddress,
         /// Token `positions` (VERTEX_BUFFER), bytes 24..28.
         pub positions_size: u32,
         /// Token `positions` (VERTEX_BUFFER), bytes 28..32.
         pub positions_stride: u32,
         /// Token `normals` (VERTEX_BUFFER), bytes 32..40.
-        pub normals_address: [u32; 2],
+        pub normals_address: vk::DeviceAddress,
         /// Token `normals` (VERTEX_BUFFER), bytes 40..44.
         pub normals_size: u32,
         /// Token `normals` (VERTEX_BUFFER), bytes 44..48.
@@ -40,7 +40,7 @@ pub mod pinned {
         /// Padding, bytes 48..64.
         pub _pad1: [u32; 4],
         /// Token `indices` (INDEX_BUFFER), bytes 64..72.
-        pub indices_address: [u32; 2],
+        pub indices_address: vk::DeviceAddress,
         /// Token `indices` (INDEX_BUFFER), bytes 72..76.
         pub indices_size: u32,
         /// Token `indices` (INDEX_BUFFER), bytes 76..80.
@@ -48,7 +48,7 @@ pub mod pinned {
         /// Padding, bytes 80..96.
         pub _pad2: [u32; 4],
         /// Token `draws` (DRAW_INDEXED_COUNT), bytes 96..104.
-        pub draws_address: [u32; 2],
+        pub draws_address: vk::DeviceAddress,
         /// Token `draws` (DRAW_INDEXED_COUNT), bytes 104..108.
         pub draws_stride: u32,
         /// Token `draws` (DRAW_INDEXED_COUNT), bytes 108..112.
@@ -62,18 +62,18 @@ pub mod pinned {
             Self {
                 words: [0; 3],
                 _pad0: 0,
-                positions_address: [0; 2],
+                positions_address: 0,
                 positions_size: 0,
                 positions_stride: 0,
-                normals_address: [0; 2],
+                normals_address: 0,
                 normals_size: 0,
                 normals_stride: 0,
                 _pad1: [0; 4],
-                indices_address: [0; 2],
+                indices_address: 0,
                 indices_size: 0,
                 indices_index_type: 0,
                 _pad2: [0; 4],
-                draws_address: [0; 2],
+                draws_address: 0,
                 draws_stride: 0,
                 draws_command_count: 0,
                 _pad3: [0; 4],
@@ -151,6 +151,22 @@ pub mod pinned {
     }
 
     impl SpritesRecord {
+        /// Token `draw`'s arguments as ash's `vk::DrawIndirectCommand` (the same bytes).
+        pub fn draw_command(&self) -> vk::DrawIndirectCommand {
+            vk::DrawIndirectCommand {
+                vertex_count: self.draw_vertex_count,
+                instance_count: self.draw_instance_count,
+                first_vertex: self.draw_first_vertex,
+                first_instance: self.draw_first_instance,
+            }
+        }
+        /// Set token `draw`'s arguments from ash's `vk::DrawIndirectCommand`.
+        pub fn set_draw_command(&mut self, command: vk::DrawIndirectCommand) {
+            self.draw_vertex_count = command.vertex_count;
+            self.draw_instance_count = command.instance_count;
+            self.draw_first_vertex = command.first_vertex;
+            self.draw_first_instance = command.first_instance;
+        }
         /// The record's bytes as the stream holds them.
         pub fn as_bytes(&self) -> &[u8] {
             // SAFETY: `SpritesRecord` is `repr(C)` with only integer and float fields and no implicit
@@ -180,7 +196,7 @@ pub mod pinned {
     #[derive(Clone, Copy, Debug, PartialEq)]
     pub struct ParticlesRecord {
         /// Token `draw_count` (DRAW_COUNT), bytes 0..8.
-        pub draw_count_address: [u32; 2],
+        pub draw_count_address: vk::DeviceAddress,
         /// Token `draw_count` (DRAW_COUNT), bytes 8..12.
         pub draw_count_stride: u32,
         /// Token `draw_count` (DRAW_COUNT), bytes 12..16.
@@ -190,7 +206,7 @@ pub mod pinned {
     impl Default for ParticlesRecord {
         fn default() -> Self {
             Self {
-                draw_count_address: [0; 2],
+                draw_count_address: 0,
                 draw_count_stride: 0,
                 draw_count_command_count: 0,
             }
@@ -281,8 +297,8 @@ pub mod pinned {
             pub type Record = super::super::TerrainRecord;
             /// `indirectStride` in bytes.
             pub const STRIDE: u32 = 128;
-            pub const SHADER_STAGES: vk::ShaderStageFlags = vk::ShaderStageFlags::from_raw(0x11);
-            pub const USAGE_FLAGS: ext_dgc::IndirectCommandsLayoutUsageFlagsEXT = ext_dgc::IndirectCommandsLayoutUsageFlagsEXT::from_raw(0x0);
+            pub const SHADER_STAGES: vk::ShaderStageFlags = vk::ShaderStageFlags::from_raw(vk::ShaderStageFlags::VERTEX.as_raw() | vk::ShaderStageFlags::FRAGMENT.as_raw());
+            pub const USAGE_FLAGS: ext_dgc::IndirectCommandsLayoutUsageFlagsEXT = ext_dgc::IndirectCommandsLayoutUsageFlagsEXT::empty();
             /// The most sequences the description sizes buffers for.
             pub const MAX_SEQUENCES: u32 = 1024;
             pub const TOKEN_COUNT: usize = 5;
@@ -296,10 +312,10 @@ pub mod pinned {
             pub const INDICES_OFFSET: u32 = 64;
             /// Byte offset of token `draws` in the record.
             pub const DRAWS_OFFSET: u32 = 96;
-            static WORDS_DATA: ext_dgc::IndirectCommandsPushConstantTokenEXT = ext_dgc::IndirectCommandsPushConstantTokenEXT { update_range: vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::from_raw(0x1), offset: 8, size: 12 } };
+            static WORDS_DATA: ext_dgc::IndirectCommandsPushConstantTokenEXT = ext_dgc::IndirectCommandsPushConstantTokenEXT { update_range: vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::VERTEX, offset: 8, size: 12 } };
             static POSITIONS_DATA: ext_dgc::IndirectCommandsVertexBufferTokenEXT = ext_dgc::IndirectCommandsVertexBufferTokenEXT { vertex_binding_unit: 0 };
             static NORMALS_DATA: ext_dgc::IndirectCommandsVertexBufferTokenEXT = ext_dgc::IndirectCommandsVertexBufferTokenEXT { vertex_binding_unit: 1 };
-            static INDICES_DATA: ext_dgc::IndirectCommandsIndexBufferTokenEXT = ext_dgc::IndirectCommandsIndexBufferTokenEXT { mode: ext_dgc::IndirectCommandsInputModeFlagsEXT::from_raw(0x2) };
+            static INDICES_DATA: ext_dgc::IndirectCommandsIndexBufferTokenEXT = ext_dgc::IndirectCommandsIndexBufferTokenEXT { mode: ext_dgc::IndirectCommandsInputModeFlagsEXT::DXGI_INDEX_BUFFER };
 
             /// The tokens of the layout, in stream order.
             pub fn tokens() -> [ext_dgc::IndirectCommandsLayoutTokenEXT<'static>; TOKEN_COUNT] {
@@ -370,8 +386,8 @@ pub mod pinned {
             pub type Record = super::super::SpritesRecord;
             /// `indirectStride` in bytes.
             pub const STRIDE: u32 = 32;
-            pub const SHADER_STAGES: vk::ShaderStageFlags = vk::ShaderStageFlags::from_raw(0x11);
-            pub const USAGE_FLAGS: ext_dgc::IndirectCommandsLayoutUsageFlagsEXT = ext_dgc::IndirectCommandsLayoutUsageFlagsEXT::from_raw(0x0);
+            pub const SHADER_STAGES: vk::ShaderStageFlags = vk::ShaderStageFlags::from_raw(vk::ShaderStageFlags::VERTEX.as_raw() | vk::ShaderStageFlags::FRAGMENT.as_raw());
+            pub const USAGE_FLAGS: ext_dgc::IndirectCommandsLayoutUsageFlagsEXT = ext_dgc::IndirectCommandsLayoutUsageFlagsEXT::empty();
             /// The most sequences the description sizes buffers for.
             pub const MAX_SEQUENCES: u32 = 256;
             pub const TOKEN_COUNT: usize = 2;
@@ -379,7 +395,7 @@ pub mod pinned {
             pub const SPRITE_OFFSET: u32 = 0;
             /// Byte offset of token `draw` in the record.
             pub const DRAW_OFFSET: u32 = 8;
-            static SPRITE_DATA: ext_dgc::IndirectCommandsPushConstantTokenEXT = ext_dgc::IndirectCommandsPushConstantTokenEXT { update_range: vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::from_raw(0x1), offset: 0, size: 4 } };
+            static SPRITE_DATA: ext_dgc::IndirectCommandsPushConstantTokenEXT = ext_dgc::IndirectCommandsPushConstantTokenEXT { update_range: vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::VERTEX, offset: 0, size: 4 } };
 
             /// The tokens of the layout, in stream order.
             pub fn tokens() -> [ext_dgc::IndirectCommandsLayoutTokenEXT<'static>; TOKEN_COUNT] {
@@ -445,8 +461,8 @@ pub mod pinned {
             pub type Record = super::super::ParticlesRecord;
             /// `indirectStride` in bytes.
             pub const STRIDE: u32 = 16;
-            pub const SHADER_STAGES: vk::ShaderStageFlags = vk::ShaderStageFlags::from_raw(0x1);
-            pub const USAGE_FLAGS: ext_dgc::IndirectCommandsLayoutUsageFlagsEXT = ext_dgc::IndirectCommandsLayoutUsageFlagsEXT::from_raw(0x0);
+            pub const SHADER_STAGES: vk::ShaderStageFlags = vk::ShaderStageFlags::VERTEX;
+            pub const USAGE_FLAGS: ext_dgc::IndirectCommandsLayoutUsageFlagsEXT = ext_dgc::IndirectCommandsLayoutUsageFlagsEXT::empty();
             /// The most sequences the description sizes buffers for.
             pub const MAX_SEQUENCES: u32 = 256;
             pub const TOKEN_COUNT: usize = 1;
@@ -519,6 +535,47 @@ pub mod pinned {
         pub required_subgroup_size: Option<u32>,
         /// `VkPipelineShaderStageCreateInfo::flags`.
         pub flags: vk::PipelineShaderStageCreateFlags,
+    }
+
+    impl SubgroupDecision {
+        /// Whether a device with these properties and features accepts the decision as a compute
+        /// stage's create info: a required size within `[min_subgroup_size, max_subgroup_size]`,
+        /// compute in `required_subgroup_size_stages` and the `subgroup_size_control` feature;
+        /// `ALLOW_VARYING_SUBGROUP_SIZE` needs `subgroup_size_control`; `REQUIRE_FULL_SUBGROUPS`
+        /// needs `compute_full_subgroups`. The target names are not matched against the device:
+        /// what holds is what the Vulkan valid-usage rules ask, whoever the vendor is.
+        pub fn holds_on(
+            &self,
+            props: &vk::PhysicalDeviceSubgroupSizeControlProperties<'_>,
+            features: &vk::PhysicalDeviceSubgroupSizeControlFeatures<'_>,
+        ) -> bool {
+            let control = features.subgroup_size_control == vk::TRUE;
+            let size = match self.required_subgroup_size {
+                None => true,
+                Some(n) => {
+                    control
+                        && n.is_power_of_two()
+                        && (props.min_subgroup_size..=props.max_subgroup_size).contains(&n)
+                        && props.required_subgroup_size_stages.contains(vk::ShaderStageFlags::COMPUTE)
+                }
+            };
+            let varying = !self.flags.contains(vk::PipelineShaderStageCreateFlags::ALLOW_VARYING_SUBGROUP_SIZE) || control;
+            let full = !self.flags.contains(vk::PipelineShaderStageCreateFlags::REQUIRE_FULL_SUBGROUPS)
+                || features.compute_full_subgroups == vk::TRUE;
+            size && varying && full
+        }
+        /// Whether a workgroup `local_size_x` wide is whole subgroups where the decision asks for full
+        /// subgroups: a multiple of the required size, or of `max_subgroup_size` when the size may not vary.
+        pub fn fits_local_size(&self, local_size_x: u32, props: &vk::PhysicalDeviceSubgroupSizeControlProperties<'_>) -> bool {
+            if !self.flags.contains(vk::PipelineShaderStageCreateFlags::REQUIRE_FULL_SUBGROUPS) {
+                return true;
+            }
+            match self.required_subgroup_size {
+                Some(n) => n != 0 && local_size_x % n == 0,
+                None if self.flags.contains(vk::PipelineShaderStageCreateFlags::ALLOW_VARYING_SUBGROUP_SIZE) => true,
+                None => props.max_subgroup_size != 0 && local_size_x % props.max_subgroup_size == 0,
+            }
+        }
     }
 
     /// The compute kernels that write the streams.

@@ -13,7 +13,7 @@ pub mod raytrace {
 
     /// The push-constant ranges of the pipeline layout.
     pub const PUSH_CONSTANT_RANGES: [vk::PushConstantRange; 1] = [
-        vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::from_raw(0x500), offset: 0, size: 8 },
+        vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::from_raw(vk::ShaderStageFlags::RAYGEN_KHR.as_raw() | vk::ShaderStageFlags::CLOSEST_HIT_KHR.as_raw()), offset: 0, size: 8 },
     ];
 
     /// One sequence of the stream of layout `Rays` (std430, 112 bytes): what the kernel writes.
@@ -78,6 +78,42 @@ pub mod raytrace {
     }
 
     impl RaysRecord {
+        /// Token `trace`'s arguments as ash's `vk::TraceRaysIndirectCommand2KHR` (the same bytes).
+        pub fn trace_command(&self) -> vk::TraceRaysIndirectCommand2KHR {
+            vk::TraceRaysIndirectCommand2KHR {
+                raygen_shader_record_address: u64::from(self.trace_raygen_shader_record_address[0]) | (u64::from(self.trace_raygen_shader_record_address[1]) << 32),
+                raygen_shader_record_size: u64::from(self.trace_raygen_shader_record_size[0]) | (u64::from(self.trace_raygen_shader_record_size[1]) << 32),
+                miss_shader_binding_table_address: u64::from(self.trace_miss_shader_binding_table_address[0]) | (u64::from(self.trace_miss_shader_binding_table_address[1]) << 32),
+                miss_shader_binding_table_size: u64::from(self.trace_miss_shader_binding_table_size[0]) | (u64::from(self.trace_miss_shader_binding_table_size[1]) << 32),
+                miss_shader_binding_table_stride: u64::from(self.trace_miss_shader_binding_table_stride[0]) | (u64::from(self.trace_miss_shader_binding_table_stride[1]) << 32),
+                hit_shader_binding_table_address: u64::from(self.trace_hit_shader_binding_table_address[0]) | (u64::from(self.trace_hit_shader_binding_table_address[1]) << 32),
+                hit_shader_binding_table_size: u64::from(self.trace_hit_shader_binding_table_size[0]) | (u64::from(self.trace_hit_shader_binding_table_size[1]) << 32),
+                hit_shader_binding_table_stride: u64::from(self.trace_hit_shader_binding_table_stride[0]) | (u64::from(self.trace_hit_shader_binding_table_stride[1]) << 32),
+                callable_shader_binding_table_address: u64::from(self.trace_callable_shader_binding_table_address[0]) | (u64::from(self.trace_callable_shader_binding_table_address[1]) << 32),
+                callable_shader_binding_table_size: u64::from(self.trace_callable_shader_binding_table_size[0]) | (u64::from(self.trace_callable_shader_binding_table_size[1]) << 32),
+                callable_shader_binding_table_stride: u64::from(self.trace_callable_shader_binding_table_stride[0]) | (u64::from(self.trace_callable_shader_binding_table_stride[1]) << 32),
+                width: self.trace_width,
+                height: self.trace_height,
+                depth: self.trace_depth,
+            }
+        }
+        /// Set token `trace`'s arguments from ash's `vk::TraceRaysIndirectCommand2KHR`.
+        pub fn set_trace_command(&mut self, command: vk::TraceRaysIndirectCommand2KHR) {
+            self.trace_raygen_shader_record_address = [command.raygen_shader_record_address as u32, (command.raygen_shader_record_address >> 32) as u32];
+            self.trace_raygen_shader_record_size = [command.raygen_shader_record_size as u32, (command.raygen_shader_record_size >> 32) as u32];
+            self.trace_miss_shader_binding_table_address = [command.miss_shader_binding_table_address as u32, (command.miss_shader_binding_table_address >> 32) as u32];
+            self.trace_miss_shader_binding_table_size = [command.miss_shader_binding_table_size as u32, (command.miss_shader_binding_table_size >> 32) as u32];
+            self.trace_miss_shader_binding_table_stride = [command.miss_shader_binding_table_stride as u32, (command.miss_shader_binding_table_stride >> 32) as u32];
+            self.trace_hit_shader_binding_table_address = [command.hit_shader_binding_table_address as u32, (command.hit_shader_binding_table_address >> 32) as u32];
+            self.trace_hit_shader_binding_table_size = [command.hit_shader_binding_table_size as u32, (command.hit_shader_binding_table_size >> 32) as u32];
+            self.trace_hit_shader_binding_table_stride = [command.hit_shader_binding_table_stride as u32, (command.hit_shader_binding_table_stride >> 32) as u32];
+            self.trace_callable_shader_binding_table_address = [command.callable_shader_binding_table_address as u32, (command.callable_shader_binding_table_address >> 32) as u32];
+            self.trace_callable_shader_binding_table_size = [command.callable_shader_binding_table_size as u32, (command.callable_shader_binding_table_size >> 32) as u32];
+            self.trace_callable_shader_binding_table_stride = [command.callable_shader_binding_table_stride as u32, (command.callable_shader_binding_table_stride >> 32) as u32];
+            self.trace_width = command.width;
+            self.trace_height = command.height;
+            self.trace_depth = command.depth;
+        }
         /// The record's bytes as the stream holds them.
         pub fn as_bytes(&self) -> &[u8] {
             // SAFETY: `RaysRecord` is `repr(C)` with only integer and float fields and no implicit
@@ -156,8 +192,8 @@ pub mod raytrace {
             pub type Record = super::super::RaysRecord;
             /// `indirectStride` in bytes.
             pub const STRIDE: u32 = 112;
-            pub const SHADER_STAGES: vk::ShaderStageFlags = vk::ShaderStageFlags::from_raw(0x500);
-            pub const USAGE_FLAGS: ext_dgc::IndirectCommandsLayoutUsageFlagsEXT = ext_dgc::IndirectCommandsLayoutUsageFlagsEXT::from_raw(0x0);
+            pub const SHADER_STAGES: vk::ShaderStageFlags = vk::ShaderStageFlags::from_raw(vk::ShaderStageFlags::RAYGEN_KHR.as_raw() | vk::ShaderStageFlags::CLOSEST_HIT_KHR.as_raw());
+            pub const USAGE_FLAGS: ext_dgc::IndirectCommandsLayoutUsageFlagsEXT = ext_dgc::IndirectCommandsLayoutUsageFlagsEXT::empty();
             /// The most sequences the description sizes buffers for.
             pub const MAX_SEQUENCES: u32 = 64;
             pub const TOKEN_COUNT: usize = 2;
@@ -165,7 +201,7 @@ pub mod raytrace {
             pub const PUSH_CONSTANT_OFFSET: u32 = 0;
             /// Byte offset of token `trace` in the record.
             pub const TRACE_OFFSET: u32 = 8;
-            static PUSH_CONSTANT_DATA: ext_dgc::IndirectCommandsPushConstantTokenEXT = ext_dgc::IndirectCommandsPushConstantTokenEXT { update_range: vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::from_raw(0x100), offset: 0, size: 8 } };
+            static PUSH_CONSTANT_DATA: ext_dgc::IndirectCommandsPushConstantTokenEXT = ext_dgc::IndirectCommandsPushConstantTokenEXT { update_range: vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::RAYGEN_KHR, offset: 0, size: 8 } };
 
             /// The tokens of the layout, in stream order.
             pub fn tokens() -> [ext_dgc::IndirectCommandsLayoutTokenEXT<'static>; TOKEN_COUNT] {
@@ -234,6 +270,47 @@ pub mod raytrace {
         pub required_subgroup_size: Option<u32>,
         /// `VkPipelineShaderStageCreateInfo::flags`.
         pub flags: vk::PipelineShaderStageCreateFlags,
+    }
+
+    impl SubgroupDecision {
+        /// Whether a device with these properties and features accepts the decision as a compute
+        /// stage's create info: a required size within `[min_subgroup_size, max_subgroup_size]`,
+        /// compute in `required_subgroup_size_stages` and the `subgroup_size_control` feature;
+        /// `ALLOW_VARYING_SUBGROUP_SIZE` needs `subgroup_size_control`; `REQUIRE_FULL_SUBGROUPS`
+        /// needs `compute_full_subgroups`. The target names are not matched against the device:
+        /// what holds is what the Vulkan valid-usage rules ask, whoever the vendor is.
+        pub fn holds_on(
+            &self,
+            props: &vk::PhysicalDeviceSubgroupSizeControlProperties<'_>,
+            features: &vk::PhysicalDeviceSubgroupSizeControlFeatures<'_>,
+        ) -> bool {
+            let control = features.subgroup_size_control == vk::TRUE;
+            let size = match self.required_subgroup_size {
+                None => true,
+                Some(n) => {
+                    control
+                        && n.is_power_of_two()
+                        && (props.min_subgroup_size..=props.max_subgroup_size).contains(&n)
+                        && props.required_subgroup_size_stages.contains(vk::ShaderStageFlags::COMPUTE)
+                }
+            };
+            let varying = !self.flags.contains(vk::PipelineShaderStageCreateFlags::ALLOW_VARYING_SUBGROUP_SIZE) || control;
+            let full = !self.flags.contains(vk::PipelineShaderStageCreateFlags::REQUIRE_FULL_SUBGROUPS)
+                || features.compute_full_subgroups == vk::TRUE;
+            size && varying && full
+        }
+        /// Whether a workgroup `local_size_x` wide is whole subgroups where the decision asks for full
+        /// subgroups: a multiple of the required size, or of `max_subgroup_size` when the size may not vary.
+        pub fn fits_local_size(&self, local_size_x: u32, props: &vk::PhysicalDeviceSubgroupSizeControlProperties<'_>) -> bool {
+            if !self.flags.contains(vk::PipelineShaderStageCreateFlags::REQUIRE_FULL_SUBGROUPS) {
+                return true;
+            }
+            match self.required_subgroup_size {
+                Some(n) => n != 0 && local_size_x % n == 0,
+                None if self.flags.contains(vk::PipelineShaderStageCreateFlags::ALLOW_VARYING_SUBGROUP_SIZE) => true,
+                None => props.max_subgroup_size != 0 && local_size_x % props.max_subgroup_size == 0,
+            }
+        }
     }
 
     /// The compute kernels that write the streams.

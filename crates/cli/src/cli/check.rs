@@ -32,13 +32,26 @@ pub struct CompileArgs {
     #[command(flatten)]
     pub options: CompileOptions,
     /// Outputs to write, comma-separated: json (the manifest), rust, c, glsl, hlsl, slang (shader
-    /// includes with the record structs, writers and readers) and svg (a picture of every
-    /// layout's record, byte by byte).
+    /// includes with the record structs, writers and readers), svg (a picture of every layout's
+    /// record, byte by byte), and on request cpp (a C++17 header over the C one: write both,
+    /// `c,cpp`).
     #[arg(long, value_delimiter = ',', default_value = "json,rust,c,glsl,hlsl,slang,svg")]
     pub emit: Vec<String>,
     /// Folder to write the outputs into (created if missing).
     #[arg(long, default_value = ".")]
     pub out_dir: PathBuf,
+    /// The ash crate's path in the generated Rust: `::ash` for an engine that depends on ash
+    /// 0.38 itself.
+    #[arg(long, value_name = "PATH", default_value = "::dgcc::ash")]
+    pub rust_ash_path: String,
+    /// Derive `bytemuck::Pod` and `Zeroable` on the generated Rust's record structs (the crate
+    /// then depends on `bytemuck` with its `derive` feature).
+    #[arg(long)]
+    pub rust_bytemuck: bool,
+    /// The Vulkan header the generated C includes unless DGCC_VULKAN_INCLUDE or
+    /// DGCC_NO_VULKAN_INCLUDE is defined: `volk.h`, `"volk.h"`, `<vulkan/vulkan.h>`.
+    #[arg(long, value_name = "HEADER", default_value = "<vulkan/vulkan.h>")]
+    pub c_vulkan_include: String,
 }
 
 /// Compile one file and print its diagnostics. `None` for an I/O failure (already reported).
@@ -177,7 +190,19 @@ pub fn run_compile(args: &CompileArgs) -> i32 {
         }
     }
     if outputs.is_empty() {
-        eprintln!("error: --emit names no output (expected one or more of rust, c, glsl, hlsl, slang, json, svg)");
+        eprintln!("error: --emit names no output (expected one or more of rust, c, glsl, hlsl, slang, json, svg, cpp)");
+        return USAGE;
+    }
+    let spelling = dgcc::emit::Options {
+        rust: dgcc::emit::rust::Options { ash_path: args.rust_ash_path.clone(), bytemuck: args.rust_bytemuck },
+        c: dgcc::emit::c::Options { vulkan_include: args.c_vulkan_include.clone() },
+    };
+    if let Err(e) = spelling.c.include_operand() {
+        eprintln!("error: {e} for --c-vulkan-include");
+        return USAGE;
+    }
+    if let Err(e) = spelling.rust.check() {
+        eprintln!("error: {e} for --rust-ash-path");
         return USAGE;
     }
     let mut worst = OK;
@@ -192,7 +217,7 @@ pub fn run_compile(args: &CompileArgs) -> i32 {
             worst = worst.max(FAILED);
             continue;
         };
-        match dgcc::emit::emit_all(&manifest, &outputs) {
+        match dgcc::emit::emit_all_with(&manifest, &outputs, &spelling) {
             Ok(files) => all.extend(files.into_iter().map(|(n, t)| (n, t, f.as_path()))),
             Err(e) => {
                 eprintln!("error: {}: {e}", f.display());

@@ -45,6 +45,7 @@ pub struct Build {
     deny_warnings: bool,
     levels: Vec<(String, Level)>,
     check_kernels: bool,
+    spelling: emit::Options,
 }
 
 impl Default for Build {
@@ -91,7 +92,7 @@ impl std::error::Error for Failure {}
 
 impl Build {
     /// A build with no inputs that writes every output (`.rs`, `.h`, `.glsl`, `.hlsl`, `.slang`,
-    /// `.dgc.json`, `.svg`) to `OUT_DIR` and checks the kernels.
+    /// `.dgc.json`, `.svg`, `.hpp`) to `OUT_DIR` and checks the kernels.
     pub fn new() -> Build {
         Build {
             files: vec![],
@@ -102,6 +103,7 @@ impl Build {
             deny_warnings: false,
             levels: vec![],
             check_kernels: true,
+            spelling: emit::Options::default(),
         }
     }
 
@@ -168,6 +170,24 @@ impl Build {
         self
     }
 
+    /// The ash path the generated Rust names (default `::dgcc::ash`): `::ash` for a crate that
+    /// depends on ash 0.38 itself (`--rust-ash-path`).
+    pub fn rust_ash_path(mut self, path: impl Into<String>) -> Build {
+        self.spelling.rust.ash_path = path.into();
+        self
+    }
+    /// Derive `bytemuck::Pod` and `Zeroable` on the generated record structs (default off; the
+    /// crate then depends on `bytemuck` with `derive`), like `--rust-bytemuck`.
+    pub fn rust_bytemuck(mut self, derive: bool) -> Build {
+        self.spelling.rust.bytemuck = derive;
+        self
+    }
+    /// The Vulkan header the generated C includes by default (`<vulkan/vulkan.h>`), like
+    /// `--c-vulkan-include`: `volk.h` for volk.
+    pub fn c_vulkan_include(mut self, header: impl Into<String>) -> Build {
+        self.spelling.c.vulkan_include = header.into();
+        self
+    }
     /// Compile and write, and tell Cargo: `cargo:rerun-if-changed` for every input and
     /// `cargo:warning` for every warning. The only function of dgcc that prints.
     #[allow(clippy::print_stdout)]
@@ -282,7 +302,10 @@ impl Build {
         // outputs as they were.
         let mut outputs = vec![];
         for m in &report.manifests {
-            outputs.extend(emit::emit_all(m, &self.outputs).map_err(|e| fail(format!("dgcc: {e}"), &report.inputs))?);
+            outputs.extend(
+                emit::emit_all_with(m, &self.outputs, &self.spelling)
+                    .map_err(|e| fail(format!("dgcc: {e}"), &report.inputs))?,
+            );
         }
         let written = crate::output::write_all(&out_dir, &outputs, crate::output::Unchanged::Keep)
             .map_err(|e| fail(format!("dgcc: {e}"), &report.inputs))?;

@@ -1,8 +1,8 @@
-//! The emitters: one compiled pipeline (`ir::Manifest`) printed as Rust, C, GLSL, HLSL, Slang,
-//! JSON and an SVG picture of its records.
+//! The emitters: one compiled pipeline (`ir::Manifest`) printed as Rust, C, C++, GLSL, HLSL,
+//! Slang, JSON and an SVG picture of its records.
 //!
 //! Why they read the manifest and nothing else: `dgcc compile`, `dgcc::build` (a crate's build
-//! script) and the tests call the same four functions on the same data, so what a build script
+//! script) and the tests call the same functions on the same data, so what a build script
 //! embeds is byte for byte what the command line writes, and every number printed (offsets,
 //! stride, enum values) was decided by the layout engine. The printers decide spelling only;
 //! the spelling decisions they share live in `model` (names, C/Rust element shapes, which
@@ -31,6 +31,7 @@ macro_rules! out {
 }
 
 pub mod c;
+pub mod cpp;
 pub mod glsl;
 pub mod hlsl;
 pub mod json;
@@ -53,14 +54,21 @@ pub enum Output {
     Slang,
     Json,
     Svg,
+    /// A C++17 header on vulkan.hpp, over the C header (`--emit c,cpp`).
+    Cpp,
 }
 
 impl Output {
-    /// Every output, in the order `dgcc compile` writes them by default.
-    pub const ALL: [Output; 7] =
+    /// Every output: what `dgcc compile` writes by default (`DEFAULT`), then the C++ header.
+    pub const ALL: [Output; 8] =
+        [Output::Rust, Output::C, Output::Glsl, Output::Hlsl, Output::Slang, Output::Json, Output::Svg, Output::Cpp];
+
+    /// What `dgcc compile` writes without `--emit` (the contract's outputs; the C++ header is
+    /// asked for with `--emit …,cpp`).
+    pub const DEFAULT: [Output; 7] =
         [Output::Rust, Output::C, Output::Glsl, Output::Hlsl, Output::Slang, Output::Json, Output::Svg];
 
-    /// The name used by `--emit`: `rust`, `c`, `glsl`, `hlsl`, `slang`, `json`, `svg`.
+    /// The name used by `--emit`: `rust`, `c`, `glsl`, `hlsl`, `slang`, `json`, `svg`, `cpp`.
     pub const fn name(self) -> &'static str {
         match self {
             Output::Rust => "rust",
@@ -70,6 +78,7 @@ impl Output {
             Output::Slang => "slang",
             Output::Json => "json",
             Output::Svg => "svg",
+            Output::Cpp => "cpp",
         }
     }
 
@@ -78,7 +87,7 @@ impl Output {
     }
 
     /// The file extension, after the pipeline name: `rs`, `h`, `glsl`, `hlsl`, `slang`,
-    /// `dgc.json`, `svg`.
+    /// `dgc.json`, `svg`, `hpp`.
     pub const fn extension(self) -> &'static str {
         match self {
             Output::Rust => "rs",
@@ -88,6 +97,7 @@ impl Output {
             Output::Slang => "slang",
             Output::Json => "dgc.json",
             Output::Svg => "svg",
+            Output::Cpp => "hpp",
         }
     }
 
@@ -107,7 +117,7 @@ impl std::str::FromStr for Output {
     type Err = String;
     fn from_str(s: &str) -> Result<Output, String> {
         Output::from_name(s)
-            .ok_or_else(|| format!("unknown output `{s}` (expected rust, c, glsl, hlsl, slang, json or svg)"))
+            .ok_or_else(|| format!("unknown output `{s}` (expected rust, c, glsl, hlsl, slang, json, svg or cpp)"))
     }
 }
 
@@ -137,22 +147,45 @@ impl std::fmt::Display for EmitError {
 
 impl std::error::Error for EmitError {}
 
+/// The spelling choices of the printers that have any (`dgcc compile --rust-*`/`--c-*`,
+/// `dgcc::build::Build::rust`/`c`). The default is what `emit` prints.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    pub rust: rust::Options,
+    pub c: c::Options,
+}
+
 /// Print one output of a manifest.
 pub fn emit(manifest: &Manifest, output: Output) -> Result<String, EmitError> {
+    emit_with(manifest, output, &Options::default())
+}
+
+/// Print one output of a manifest, spelled as `options` asks.
+pub fn emit_with(manifest: &Manifest, output: Output, options: &Options) -> Result<String, EmitError> {
     match output {
-        Output::Rust => rust::emit(manifest),
-        Output::C => c::emit(manifest),
+        Output::Rust => rust::emit_with(manifest, &options.rust),
+        Output::C => c::emit_with(manifest, &options.c),
         Output::Glsl => glsl::emit(manifest),
         Output::Hlsl => hlsl::emit(manifest),
         Output::Slang => slang::emit(manifest),
         Output::Json => json::emit(manifest),
         Output::Svg => svg::emit(manifest),
+        Output::Cpp => cpp::emit(manifest),
     }
 }
 
 /// Print several outputs: `(file name, contents)` in the order asked.
 pub fn emit_all(manifest: &Manifest, outputs: &[Output]) -> Result<Vec<(String, String)>, EmitError> {
-    outputs.iter().map(|&o| Ok((o.file_name(&manifest.pipeline), emit(manifest, o)?))).collect()
+    emit_all_with(manifest, outputs, &Options::default())
+}
+
+/// Print several outputs, spelled as `options` asks.
+pub fn emit_all_with(
+    manifest: &Manifest,
+    outputs: &[Output],
+    options: &Options,
+) -> Result<Vec<(String, String)>, EmitError> {
+    outputs.iter().map(|&o| Ok((o.file_name(&manifest.pipeline), emit_with(manifest, o, options)?))).collect()
 }
 
 /// A kernel's subgroup decision on one target, in words, for comments.

@@ -37,6 +37,21 @@ pub(crate) struct Member<'a> {
     /// The parameter name in writer functions: a command member without its token's prefix
     /// (`draw_index_count` → `index_count`), a push-constant field as it is.
     pub param: String,
+    /// Whether the member is a buffer address (a `VkDeviceAddress` the stream holds as two
+    /// words: the first member of an index-buffer, vertex-buffer or count token), and how a
+    /// language with a 64-bit type may hold it.
+    pub address: Option<Address>,
+}
+
+/// How a buffer address in a record can be spelled in a language with 8-byte-aligned 64-bit
+/// integers (Rust's `u64`, `vk::DeviceAddress`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Address {
+    /// At an 8-aligned offset of a record whose stride is a multiple of 8: one `u64`.
+    Whole,
+    /// At an offset that is only 4-aligned, or in a record whose stride is not a multiple of 8
+    /// (a `u64` member would make `#[repr(C)]` insert padding or round the size up): two words.
+    Split,
 }
 
 impl Member<'_> {
@@ -282,7 +297,18 @@ fn model_layout(l: &CompiledLayout) -> Result<Layout<'_>, EmitError> {
         if let (Some(t), false) = (token, tail) {
             tokens[t].members.push(i);
         }
+        let address = match token {
+            Some(t) if !tail && is_address(l, t, rm) => {
+                Some(if rm.offset.is_multiple_of(8) && l.stride.is_multiple_of(8) {
+                    Address::Whole
+                } else {
+                    Address::Split
+                })
+            }
+            _ => None,
+        };
         members.push(Member {
+            address,
             raw: rm,
             name,
             scalar,
@@ -314,6 +340,22 @@ fn model_layout(l: &CompiledLayout) -> Result<Layout<'_>, EmitError> {
         members,
         tokens,
     })
+}
+
+/// Whether `rm`, a member of token `t`, is the token's buffer address: the first two words of
+/// an index-buffer, vertex-buffer or count token's data (`VkBindIndexBufferIndirectCommandEXT`,
+/// `VkBindVertexBufferIndirectCommandEXT`, `VkDrawIndirectCountIndirectCommandEXT` all begin
+/// with a `VkDeviceAddress`), spelled `uvec2` in the record.
+fn is_address(l: &CompiledLayout, t: usize, rm: &RecordMember) -> bool {
+    let token = &l.tokens[t];
+    let has_address =
+        matches!(token.token_type, TokenType::IndexBuffer | TokenType::VertexBuffer) || token.token_type.is_count();
+    has_address
+        && rm.offset == token.offset
+        && rm.array == 0
+        && rm.size == 8
+        && rm.glsl_type.dims() == [2]
+        && rm.glsl_type.component() == Scalar::U32
 }
 
 /// `Vertex | Fragment` as `VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT`; bits
