@@ -268,7 +268,7 @@ pub fn execute(
 
 const STREAM_VERT: &[u8] = include_bytes!("../../../../shaders/runtime/spv/draw_stream.vert.spv");
 
-/// One execution of a draw layout through the runtime's [`Fallback`]: one indirect multi-draw
+/// One execution of a draw layout through the runtime's [`Fallback`](dgcc::runtime::Fallback): one indirect multi-draw
 /// over the records, `draw_stream.vert` reading each draw's pushed words from its record.
 pub struct FallbackRun<'a> {
     pub records: &'a [u8],
