@@ -38,7 +38,7 @@ pub enum Bound {
     /// A pipeline set and its initial pipeline (which must be bound when executing).
     ExecutionSet(x::IndirectExecutionSetEXT, vk::Pipeline),
     /// A shader-object set and its initial shaders, one per stage of the set
-    /// (`ExecutionSet::bound` makes it).
+    /// (`Bound::for_set` makes it).
     ShaderSet(x::IndirectExecutionSetEXT, BoundShaders),
 }
 
