@@ -81,14 +81,13 @@ fn every_mode_and_binding_draws_the_same_pixels_with_1_4_and_16_materials() {
     let Some(gpu) = common::gpu("every_mode_and_binding_draws_the_same_pixels_with_1_4_and_16_materials") else {
         return;
     };
-    if !gpu.caps.shader_object {
-        common::loud("the device has no VK_EXT_shader_object: sets of shader objects are not compared here");
-    }
+    let shader_objects =
+        common::has_shader_objects("every_mode_and_binding_draws_the_same_pixels_with_1_4_and_16_materials", &gpu);
     let mut pictures = vec![];
     for materials in [1, 4, 16] {
         for culling in [Culling::Frustum, Culling::Occlusion] {
             let mut reference: Option<RunReport> = None;
-            for (o, how) in ways(culling, materials, gpu.caps.shader_object) {
+            for (o, how) in ways(culling, materials, shader_objects) {
                 let r = run_ok(&gpu, &o);
                 let what = format!(
                     "{} ({}, {:?}), culling {}, {materials} materials",
@@ -133,10 +132,8 @@ fn swapping_two_entries_of_the_execution_set_changes_exactly_their_objects() {
         return;
     };
     let mut binds = vec![Bind::Pipelines];
-    if gpu.caps.shader_object {
+    if common::has_shader_objects("swapping_two_entries_of_the_execution_set_changes_exactly_their_objects", &gpu) {
         binds.push(Bind::ShaderObjects);
-    } else {
-        common::loud("the device has no VK_EXT_shader_object: only the pipeline set is swapped");
     }
     for bind in binds {
         swap_entries_4_and_7(&gpu, bind);

@@ -41,6 +41,21 @@ pub fn loud(line: &str) {
     let _ = writeln!(std::io::stderr(), "{line}");
 }
 
+/// Whether `ctx` has `VK_EXT_shader_object`; says loudly why the shader-object checks skip
+/// otherwise. lavapipe, CI's device, has it, so there a missing extension fails under
+/// `DGCC_REQUIRE_VULKAN=1` instead of skipping unnoticed.
+pub fn has_shader_objects(test: &str, ctx: &GpuContext) -> bool {
+    if ctx.caps.shader_object {
+        return true;
+    }
+    assert!(
+        !(require_vulkan() && ctx.device_name.contains("llvmpipe")),
+        "{test}: lavapipe without VK_EXT_shader_object (shaderObject)"
+    );
+    loud(&format!("SKIP {test} (shader objects): {} has no VK_EXT_shader_object", ctx.device_name));
+    false
+}
+
 /// A context that, when dropped, destroys itself and then checks the validation log.
 pub struct Gpu {
     test: String,

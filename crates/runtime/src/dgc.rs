@@ -250,6 +250,17 @@ pub struct ExecutionSet {
 }
 
 impl ExecutionSet {
+    /// An index past the set's entries is an error, before any Vulkan call.
+    fn check_index(&self, index: u32) -> Result<()> {
+        if index >= self.max_entries {
+            return Err(RuntimeError::Invalid(format!(
+                "execution-set index {index} is past its {} entries",
+                self.max_entries
+            )));
+        }
+        Ok(())
+    }
+
     /// Entries the set holds (`maxPipelineCount`, or `maxShaderCount` for shader objects: one
     /// entry per shader, whatever its stage).
     pub fn max_entries(&self) -> u32 {
@@ -281,10 +292,7 @@ impl DgcDevice {
     /// with `VK_PIPELINE_CREATE_2_INDIRECT_BINDABLE_BIT_EXT`, of the bind point and stages the
     /// layout's execution-set token names, and it stays alive as long as the set.
     pub unsafe fn create_execution_set(&self, layout: &DgcLayout, initial: vk::Pipeline) -> Result<ExecutionSet> {
-        let token = layout.compiled.tokens.iter().find(|t| t.token_type == TokenType::ExecutionSet);
-        let Some(set) = token.and_then(|t| t.execution_set) else {
-            return Err(RuntimeError::Invalid(format!("layout `{}` has no execution-set token", layout.compiled.name)));
-        };
+        let set = set_token(layout)?;
         if set.kind != x::IndirectExecutionSetInfoTypeEXT::PIPELINES.as_raw() as u32 {
             return Err(RuntimeError::Invalid(format!(
                 "layout `{}` selects shader objects: create its set with `create_shader_execution_set`",
@@ -331,10 +339,7 @@ impl DgcDevice {
         set_layouts: &[vk::DescriptorSetLayout],
         push_constants: &[vk::PushConstantRange],
     ) -> Result<ExecutionSet> {
-        let token = layout.compiled.tokens.iter().find(|t| t.token_type == TokenType::ExecutionSet);
-        let Some(set) = token.and_then(|t| t.execution_set) else {
-            return Err(RuntimeError::Invalid(format!("layout `{}` has no execution-set token", layout.compiled.name)));
-        };
+        let set = set_token(layout)?;
         if set.kind != x::IndirectExecutionSetInfoTypeEXT::SHADER_OBJECTS.as_raw() as u32 {
             return Err(RuntimeError::Invalid(format!(
                 "layout `{}` selects pipelines: create its set with `create_execution_set`",
@@ -413,12 +418,7 @@ impl DgcDevice {
                 "a pipeline execution set takes pipelines (`write_execution_set`)".into(),
             ));
         }
-        if index >= set.max_entries {
-            return Err(RuntimeError::Invalid(format!(
-                "execution-set index {index} is past its {} entries",
-                set.max_entries
-            )));
-        }
+        set.check_index(index)?;
         let writes = [x::WriteIndirectExecutionSetShaderEXT::new(index, shader)];
         // SAFETY: the index is in range (checked above); the rest is the caller's contract.
         unsafe { self.ext.update_indirect_execution_set_shader(set.handle, &writes) };
@@ -445,12 +445,7 @@ impl DgcDevice {
                 "a shader-object execution set takes shaders (`write_execution_set_shader`)".into(),
             ));
         }
-        if index >= set.max_entries {
-            return Err(RuntimeError::Invalid(format!(
-                "execution-set index {index} is past its {} entries",
-                set.max_entries
-            )));
-        }
+        set.check_index(index)?;
         // SAFETY: the index is in range (checked above); the rest is the caller's contract.
         unsafe { self.write_execution_set_unchecked(set, index, pipeline) };
         Ok(())
@@ -465,6 +460,15 @@ impl DgcDevice {
         // SAFETY: the caller's contract covers the set, the index, the pipeline and pending work.
         unsafe { self.ext.update_indirect_execution_set_pipeline(set.handle, &writes) };
     }
+}
+
+/// The layout's execution-set token, which a set is created for.
+fn set_token(layout: &DgcLayout) -> Result<dgcc_core::ir::ExecutionSet> {
+    layout
+        .compiled
+        .execution_set()
+        .copied()
+        .ok_or_else(|| RuntimeError::Invalid(format!("layout `{}` has no execution-set token", layout.compiled.name)))
 }
 
 /// Backing storage for the token-data structs the layout tokens point to.

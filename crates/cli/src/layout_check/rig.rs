@@ -234,16 +234,10 @@ pub fn execute(
             d.cmd_bind_index_buffer(cmd, decoy, 0, vk::IndexType::UINT32);
         }
         exec.record(dev, &l, cmd, &s, &mut OnePixel { d, view: target.view })?;
-        let to_host = [vk::MemoryBarrier2::default()
-            .src_stage_mask(vk::PipelineStageFlags2::FRAGMENT_SHADER)
-            .src_access_mask(vk::AccessFlags2::SHADER_STORAGE_WRITE)
-            .dst_stage_mask(vk::PipelineStageFlags2::HOST)
-            .dst_access_mask(vk::AccessFlags2::HOST_READ)];
-        d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().memory_barriers(&to_host));
+        tally_to_host(d, cmd);
         Ok(())
     });
-    let words: Vec<u32> =
-        tally.bytes().unwrap_or(&[]).chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
+    let words = tally_words(&tally);
     // SAFETY: the submission finished (or failed: `one_shot` waits for the queue either way).
     unsafe {
         let _ = d.device_wait_idle();
@@ -327,16 +321,10 @@ pub fn execute_fallback(
         let r = fallback.record(d, cmd, &s, pl, Some(run.sequences));
         pass.end(cmd, 0);
         r?;
-        let to_host = [vk::MemoryBarrier2::default()
-            .src_stage_mask(vk::PipelineStageFlags2::FRAGMENT_SHADER)
-            .src_access_mask(vk::AccessFlags2::SHADER_STORAGE_WRITE)
-            .dst_stage_mask(vk::PipelineStageFlags2::HOST)
-            .dst_access_mask(vk::AccessFlags2::HOST_READ)];
-        d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().memory_barriers(&to_host));
+        tally_to_host(d, cmd);
         Ok(())
     });
-    let words: Vec<u32> =
-        tally.bytes().unwrap_or(&[]).chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
+    let words = tally_words(&tally);
     // SAFETY: the submission finished (or failed: `one_shot` waits for the queue either way).
     unsafe {
         let _ = d.device_wait_idle();
@@ -579,4 +567,23 @@ pub fn data_buffer(ctx: &GpuContext, usage: vk::BufferUsageFlags, data: &[u8]) -
         return Err(e);
     }
     Ok(b)
+}
+
+/// The fragment shaders' tally writes, made visible to the host that reads them.
+///
+/// # Safety
+/// `cmd` is a command buffer of `d` recording outside a render pass.
+unsafe fn tally_to_host(d: &ash::Device, cmd: vk::CommandBuffer) {
+    let to_host = [vk::MemoryBarrier2::default()
+        .src_stage_mask(vk::PipelineStageFlags2::FRAGMENT_SHADER)
+        .src_access_mask(vk::AccessFlags2::SHADER_STORAGE_WRITE)
+        .dst_stage_mask(vk::PipelineStageFlags2::HOST)
+        .dst_access_mask(vk::AccessFlags2::HOST_READ)];
+    // SAFETY: the caller's contract.
+    unsafe { d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().memory_barriers(&to_host)) };
+}
+
+/// The tally buffer's words as the host reads them (none when it is not mapped).
+fn tally_words(tally: &Buffer) -> Vec<u32> {
+    tally.bytes().unwrap_or(&[]).chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
 }

@@ -498,26 +498,14 @@ fn readers(o: &mut String, l: &Layout, fallback: bool, d: Dialect) {
 }
 
 fn kernels(o: &mut String, m: &Manifest) {
-    if m.kernels.is_empty() {
-        return;
-    }
-    out!(o, "");
-    out!(o, "// ---------------------------------------------------------------------------------------------");
-    out!(o, "// Kernels: write [numthreads(<K>_LOCAL_SIZE_X, <K>_LOCAL_SIZE_Y, <K>_LOCAL_SIZE_Z)] so that the");
-    out!(o, "// description and the shader cannot disagree.");
-    out!(o, "// ---------------------------------------------------------------------------------------------");
-    for k in &m.kernels {
-        let ku = super::names::screaming(&k.name);
-        let writes = k.writes.as_deref().map(|w| format!(", writes `{w}`")).unwrap_or_default();
-        model::write_doc(o, &k.doc, "// ");
-        out!(o, "// Kernel `{}` ({}){writes}.", k.name, k.source);
-        for (target, t) in &k.targets {
-            out!(o, "//   on {target}: {}", super::subgroup_decision(t));
-        }
-        for (axis, n) in ["X", "Y", "Z"].iter().zip(k.local_size) {
-            out!(o, "#define {ku}_LOCAL_SIZE_{axis} {n}");
-        }
-    }
+    model::shader_kernels(
+        o,
+        m,
+        [
+            "// Kernels: write [numthreads(<K>_LOCAL_SIZE_X, <K>_LOCAL_SIZE_Y, <K>_LOCAL_SIZE_Z)] so that the",
+            "// description and the shader cannot disagree.",
+        ],
+    );
 }
 
 #[cfg(test)]

@@ -202,6 +202,33 @@ pub(crate) fn pad(text: &str, width: usize) -> String {
 }
 
 /// Write `doc` as comment lines, `prefix` (indentation and comment marker) before each.
+/// The kernels' section of a shader include (GLSL, HLSL, Slang): each kernel's doc, source and
+/// subgroup decision per target as comments, and its local size as `#define`s. `usage` is the
+/// section header's two lines saying how a shader of that language uses them.
+pub(crate) fn shader_kernels(o: &mut String, m: &Manifest, usage: [&str; 2]) {
+    if m.kernels.is_empty() {
+        return;
+    }
+    out!(o, "");
+    out!(o, "// ---------------------------------------------------------------------------------------------");
+    for line in usage {
+        out!(o, "{line}");
+    }
+    out!(o, "// ---------------------------------------------------------------------------------------------");
+    for k in &m.kernels {
+        let ku = names::screaming(&k.name);
+        let writes = k.writes.as_deref().map(|w| format!(", writes `{w}`")).unwrap_or_default();
+        write_doc(o, &k.doc, "// ");
+        out!(o, "// Kernel `{}` ({}){writes}.", k.name, k.source);
+        for (target, t) in &k.targets {
+            out!(o, "//   on {target}: {}", super::subgroup_decision(t));
+        }
+        for (axis, n) in ["X", "Y", "Z"].iter().zip(k.local_size) {
+            out!(o, "#define {ku}_LOCAL_SIZE_{axis} {n}");
+        }
+    }
+}
+
 pub(crate) fn write_doc(o: &mut String, doc: &[String], prefix: &str) {
     for l in doc {
         let t = comment_text(l);
