@@ -182,7 +182,7 @@ fn the_pyramid_is_right_at_subgroup_sizes_4_and_8() {
     for (width, size) in [("128", 4), ("256", 8)] {
         let out = Command::new(&exe)
             .args(["--exact", "child_occlusion_at_this_vector_width", "--ignored", "--nocapture", "--test-threads=1"])
-            .env("LP_NATIVE_VECTOR_WIDTH", width)
+            .envs(common::lavapipe_width_env(width))
             .env("DGCC_EXPECT_SUBGROUP", size.to_string())
             .output()
             .unwrap();

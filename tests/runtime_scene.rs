@@ -147,7 +147,7 @@ fn compaction_is_correct_at_subgroup_sizes_4_and_8() {
     for (width, size) in [("128", 4), ("256", 8)] {
         let out = Command::new(&exe)
             .args(["--exact", "child_compaction_at_this_vector_width", "--ignored", "--nocapture", "--test-threads=1"])
-            .env("LP_NATIVE_VECTOR_WIDTH", width)
+            .envs(common::lavapipe_width_env(width))
             .env("DGCC_EXPECT_SUBGROUP", size.to_string())
             .output()
             .unwrap();

@@ -36,6 +36,22 @@ pub fn is_lavapipe(test: &str) -> bool {
     false
 }
 
+/// The environment of a lavapipe child process that runs at `LP_NATIVE_VECTOR_WIDTH=width`
+/// bits (subgroup size width / 32). Why more than the width: on a host with AVX-512 (seen on a
+/// Sapphire Rapids Xeon), lavapipe's LLVM 15 JIT at 128 bits stores 32-byte AVX registers with
+/// aligned moves to memory it aligned to 16 bytes, a general protection fault in the
+/// depth-pyramid kernel (`dgcc run --culling occlusion` crashes at every size there).
+/// `GALLIUM_OVERRIDE_CPU_CAPS=avx` caps the JIT at AVX, which leaves the width, and so the
+/// subgroup size, as asked.
+pub fn lavapipe_width_env(width: &str) -> Vec<(&'static str, String)> {
+    let mut env = vec![("LP_NATIVE_VECTOR_WIDTH", width.to_string())];
+    let avx512 = std::fs::read_to_string("/proc/cpuinfo").is_ok_and(|c| c.split_whitespace().any(|f| f == "avx512f"));
+    if avx512 && width == "128" {
+        env.push(("GALLIUM_OVERRIDE_CPU_CAPS", "avx".to_string()));
+    }
+    env
+}
+
 /// Print a line the harness does not capture.
 pub fn loud(line: &str) {
     let _ = writeln!(std::io::stderr(), "{line}");
