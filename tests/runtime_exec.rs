@@ -750,3 +750,29 @@ fn the_runtimes_messenger_counts_what_the_layer_reports() {
         "the child did not run:\n{text}"
     );
 }
+
+/// The push-constant warm-up (`warm_up.rs`, issue 14) is a valid pipeline and a valid bind:
+/// every context submitted it at creation (under the layer here when `DGCC_VALIDATION=1`, and
+/// the guard fails on any error it reported), and an engine records it itself in a command
+/// buffer of its own.
+#[test]
+fn the_warm_up_is_clean_where_the_context_submits_it_and_where_an_engine_records_it() {
+    let test = "the_warm_up_is_clean_where_the_context_submits_it_and_where_an_engine_records_it";
+    let options = dgcc::runtime::ContextOptions { enable_dgc: false, ..Default::default() };
+    assert!(options.warm_up, "contexts warm up unless told not to");
+    let Some(gpu) = common::gpu_with(test, &options) else { return };
+    // SAFETY: the context's live device has dynamic rendering (the runtime requires it).
+    let mut warm = unsafe { dgcc::runtime::WarmUp::new(&gpu.device) }.expect("the warm-up pipeline");
+    gpu.one_shot(|cmd| {
+        // SAFETY: recording on the context's device; `one_shot` waits before the destroy.
+        unsafe { warm.record(&gpu.device, cmd) };
+        Ok(())
+    })
+    .expect("the warm-up submission");
+    // SAFETY: the submission finished; a second destroy does nothing.
+    unsafe {
+        warm.destroy(&gpu.device);
+        warm.destroy(&gpu.device);
+    }
+    assert_eq!(warm.pipeline, vk::Pipeline::null());
+}

@@ -24,6 +24,11 @@
 //! Behind the `headless` feature: an engine brings its own instance and device, and nothing
 //! engine-facing (`DgcDevice::new`, `Fallback`, `probe_physical`) needs this module.
 //!
+//! Warm-up: a new context binds a graphics pipeline whose vertex shader reads
+//! `gl_InstanceIndex` in one submission before it is returned (`warm_up.rs`), because NVIDIA's
+//! driver makes per-draw push constants about 20× slower until one was bound;
+//! `ContextOptions::warm_up` turns it off.
+//!
 //! Lifetime: `GpuContext` is the one owner whose `Drop` destroys Vulkan objects, because it is
 //! the one owner that can prove no work is pending: it waits for the device to go idle first,
 //! then destroys its pool, device, messenger and instance. Every object made on it (buffers,
@@ -34,6 +39,7 @@ use super::error::{Result, RuntimeError};
 use super::ext_dgc;
 use super::layer_log::{self, LayerLog};
 use super::probe::{device_extensions, device_name, probe_physical, Probe};
+use super::warm_up::WarmUp;
 use ash::vk;
 use std::ffi::CStr;
 use std::sync::Arc;
@@ -48,11 +54,15 @@ pub struct ContextOptions {
     /// Run under `VK_LAYER_KHRONOS_validation` and record its messages here. The default is a
     /// fresh log when `DGCC_VALIDATION=1`, else none.
     pub validation: Option<Arc<LayerLog>>,
+    /// Submit the push-constant warm-up once at creation (`warm_up.rs`: on NVIDIA's driver,
+    /// per-draw push constants are 20× slower until it ran). On by default; off only to show
+    /// the effect (`examples/order_probe.rs`).
+    pub warm_up: bool,
 }
 
 impl Default for ContextOptions {
     fn default() -> Self {
-        ContextOptions { enable_dgc: true, require_dgc: false, validation: LayerLog::from_env() }
+        ContextOptions { enable_dgc: true, require_dgc: false, validation: LayerLog::from_env(), warm_up: true }
     }
 }
 
@@ -236,6 +246,10 @@ impl GpuContext {
         match Self::with_instance(entry.clone(), instance.clone(), options) {
             Ok(mut ctx) => {
                 ctx.messenger = messenger;
+                if options.warm_up {
+                    // On failure `ctx` drops: it waits for idle and destroys what it made.
+                    ctx.warm_up()?;
+                }
                 Ok(ctx)
             }
             Err(e) => {
@@ -249,6 +263,20 @@ impl GpuContext {
                 Err(e)
             }
         }
+    }
+
+    /// Bind the warm-up pipeline in one submission (see `warm_up.rs`).
+    fn warm_up(&self) -> Result<()> {
+        // SAFETY: a live device with dynamicRendering (required in `with_instance`).
+        let mut w = unsafe { WarmUp::new(&self.device)? };
+        let result = self.one_shot(|cmd| {
+            // SAFETY: `cmd` records on this device; `one_shot` waits for the submission.
+            unsafe { w.record(&self.device, cmd) };
+            Ok(())
+        });
+        // SAFETY: the submission finished (or never happened).
+        unsafe { w.destroy(&self.device) };
+        result
     }
 
     /// The validation log, when this context runs under the layer.

@@ -13,7 +13,8 @@
 //! GPU or host), `fallback` (multi-draw / dispatch loop), `refuse` (findings → diagnostics),
 //! `push` (the stages a host push must name), `layer_log` (validation-layer messages counted),
 //! `features` (the optional features an engine enabled), `descriptors` (one storage-buffer
-//! set), `shaders` (embedded SPIR-V → pipelines). The demo scene of `dgcc run` lives in
+//! set), `shaders` (embedded SPIR-V → pipelines), `warm_up` (the one bind NVIDIA's per-draw
+//! push constants need before they are fast). The demo scene of `dgcc run` lives in
 //! `dgcc-cli`.
 //!
 //! # The unsafe boundary
@@ -57,6 +58,10 @@
 //! let layout = manifest.layout("SceneDraw").ok_or("no SceneDraw")?;
 //! // SAFETY: `pipeline_layout` is live and holds the manifest's push-constant ranges.
 //! let mut dgc = unsafe { dev.create_layout(layout, &manifest.push_constants, pipeline_layout)? }; // or Refused
+//! // Once, in the first command buffer the engine submits, before its own state: a bind that
+//! // takes NVIDIA's per-draw push constants off a path 20× slower (see `warm_up.rs`).
+//! let mut warm = unsafe { WarmUp::new(&device)? };
+//! unsafe { warm.record(&device, first_cmd) }; // destroy it once that submission finished
 //! // SAFETY: `pipeline` was made with `pipeline_layout` for the layout's stages.
 //! let mut exec = unsafe { Execution::new(&dev, &dgc, Bound::Pipeline(pipeline), max_objects, 0, 64 << 20)? };
 //! // each frame, after the culling kernel wrote `stream` and its count, with the pipeline,
@@ -108,6 +113,7 @@ pub mod refuse;
 pub mod shaders;
 pub mod stream;
 pub mod validate;
+pub mod warm_up;
 
 #[cfg(feature = "headless")]
 pub use context::probe;
@@ -121,6 +127,7 @@ pub use features::EnabledFeatures;
 pub use layer_log::{LayerLog, LayerMessage, LayerSeverity};
 pub use probe::{probe_physical, Probe};
 pub use stream::{Count, Stream};
+pub use warm_up::WarmUp;
 
 /// The ash version the runtime and the generated Rust (`--emit rust`) are built on, so that a
 /// crate using generated code needs no ash dependency of its own.

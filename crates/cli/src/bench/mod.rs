@@ -334,6 +334,7 @@ pub fn run(
         enable_dgc: options.variants.iter().any(|v| v.mode == Mode::Dgc),
         require_dgc: false,
         validation: options.scene.layer_log.clone(),
+        ..ContextOptions::default()
     })?;
     crate::scene::inject_validation_error_if_asked(&ctx);
     let device = DeviceInfo::of(&ctx);

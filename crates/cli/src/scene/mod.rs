@@ -339,8 +339,12 @@ pub fn run(manifest: &Manifest, options: &RunOptions) -> Result<RunReport> {
     let (layout, kernel) = compat::pick(manifest, options.layout.as_deref(), options.bind == Bind::ShaderObjects)?;
     let dgc = options.mode == Mode::Dgc;
     // `require_dgc`: the context has the extension whenever dgc mode runs on it.
-    let ctx =
-        GpuContext::new(&ContextOptions { enable_dgc: dgc, require_dgc: dgc, validation: options.layer_log.clone() })?;
+    let ctx = GpuContext::new(&ContextOptions {
+        enable_dgc: dgc,
+        require_dgc: dgc,
+        validation: options.layer_log.clone(),
+        ..ContextOptions::default()
+    })?;
     fault::inject_validation_error_if_asked(&ctx);
     run_checked(&ctx, manifest, options, layout, kernel)
 }
