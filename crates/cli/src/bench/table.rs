@@ -153,7 +153,7 @@ pub fn markdown(report: &BenchReport) -> String {
     if !comparisons.is_empty() {
         let _ = writeln!(
             out,
-            "\nDraw GPU time (explicit preprocess + execute) against the multi-draw path at the same count:\n"
+            "\nDraw GPU time (each draw pass whole: barrier, explicit preprocess, clear, draws, store) against the multi-draw path at the same count:\n"
         );
         let _ = writeln!(out, "| objects | mode | draw ms | mdi draw ms | ratio |");
         let _ = writeln!(out, "|---:|:---|---:|---:|---:|");
