@@ -47,6 +47,9 @@ CHAPTERS
     "h200-materials-sorted-repeat.md|H200 materials: sorted rows twice, explicit preprocessing"
     "h200-cubes.md|H200 cubes: DGC against multi-draw by layout, 1k to 1M draws"
     "h200-cubes-order.md|H200 cubes: dgc, mdi, dgc in one process"
+    "h200-order-probe.md|H200 order effect in plain Vulkan (order_probe)"
+    "h200-warm-up.md|H200 with the warm-up: fresh processes, cubes, 2560 × 1440"
+    "h200-wide-whole-pass.md|H200 whole draw passes at 2560 × 1440, the four rows"
   )
   for page in measured/*.md; do
     found=0
