@@ -153,6 +153,8 @@ pub struct Execution {
     /// What the engine states about its recording (`set_record_state`), checked against the
     /// layout's requirements by `record`.
     record_state: RecordState,
+    /// The engine's own barrier already makes the stream visible (`assume_inputs_visible`).
+    inputs_visible: bool,
 }
 
 const SPLIT_COUNT_SPV: &[u8] = include_bytes!("../../../shaders/runtime/spv/split_count.comp.spv");
@@ -246,6 +248,7 @@ impl Execution {
             split: None,
             validator: None,
             record_state: RecordState::default(),
+            inputs_visible: false,
         };
         if exec.plan.chunks > 1 {
             let usage = vk::BufferUsageFlags::STORAGE_BUFFER | vk::BufferUsageFlags::INDIRECT_BUFFER;
@@ -279,6 +282,21 @@ impl Execution {
         std::mem::replace(&mut self.validator, validator)
     }
 
+    /// Leave out the barrier `record` puts in front of the stream and its count, because the
+    /// engine's own barrier after the work that wrote them already covers what reads them here:
+    /// `DRAW_INDIRECT`, `COMMAND_PREPROCESS_EXT` and `COMPUTE_SHADER`, with
+    /// `INDIRECT_COMMAND_READ`, `COMMAND_PREPROCESS_READ_EXT` and `SHADER_READ`. Why: a second
+    /// barrier right behind the engine's is a second wait on some drivers. With a validator
+    /// set, `record` keeps its barrier (the validation kernel writes a report the barrier
+    /// covers).
+    ///
+    /// # Safety
+    /// Every later `record` of this execution is recorded behind such a barrier, with nothing
+    /// writing the stream or its count between that barrier and the `record`.
+    pub unsafe fn assume_inputs_visible(&mut self, visible: bool) {
+        self.inputs_visible = visible;
+    }
+
     /// State what the engine knows about its pipelines and recording (the execution set's
     /// initial stages and push-constant ranges, the bound pipeline's dynamic state, transform
     /// feedback, the view mask…): `record` refuses, before recording anything, when it breaks
@@ -293,7 +311,7 @@ impl Execution {
         self.validator.as_ref()
     }
 
-    /// Record the execution of `stream`: an input barrier, the count split (if chunked and
+    /// Record the execution of `stream`: an input barrier (unless `assume_inputs_visible`), the count split (if chunked and
     /// counted), then per chunk preprocess, begin, execute, end. Descriptor sets and dynamic
     /// state must be bound on `cmd` before; the executor binds the pipeline this execution was
     /// prepared for (`Bound`) itself before each chunk, because the driver generates commands for the pipeline
@@ -348,7 +366,9 @@ impl Execution {
                 unsafe { self.bound.bind(dev, cmd, vk::PipelineBindPoint::COMPUTE) };
             }
         }
-        unsafe { inputs_barrier(d, cmd) };
+        if !self.inputs_visible || self.validator.is_some() {
+            unsafe { inputs_barrier(d, cmd) };
+        }
         let per = self.plan.sequences_per_chunk;
         let chunks = stream.max_sequences.div_ceil(per);
         if let (Some(count), Some(counts), Some((pl, pipe)), true) =

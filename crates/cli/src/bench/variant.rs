@@ -30,6 +30,8 @@ pub struct Variant {
     pub dgc_materials: DgcMaterials,
     /// dgc with several materials: the set holds the materials' shader objects (`-objects`).
     pub bind: Bind,
+    /// dgc only: the executor keeps its own barrier in front of the stream (`-barrier`).
+    pub executor_barrier: bool,
 }
 
 impl Variant {
@@ -43,6 +45,7 @@ impl Variant {
             sort_materials: false,
             dgc_materials: DgcMaterials::Auto,
             bind: Bind::Pipelines,
+            executor_barrier: false,
         }
     }
 
@@ -52,7 +55,7 @@ impl Variant {
     }
 
     /// `cpu`, `mdi`, `dgc`, or `dgc` followed by `-explicit`/`-implicit`, `-ordered`/
-    /// `-unordered`, `-boundindex`, `-firstinstance`, `-set`/`-binned`/`-sorted` and `-objects`
+    /// `-unordered`, `-boundindex`, `-barrier`, `-firstinstance`, `-set`/`-binned`/`-sorted` and `-objects`
     /// (the set holds shader objects), in any order; `mdi-firstinstance`; `cpu-sorted`.
     pub fn parse(text: &str) -> Result<Variant, String> {
         let mut parts = text.trim().split('-');
@@ -97,6 +100,12 @@ impl Variant {
                 }
                 continue;
             }
+            if part == "barrier" {
+                if std::mem::replace(&mut v.executor_barrier, true) {
+                    return Err(format!("`{text}` says barrier twice"));
+                }
+                continue;
+            }
             let (slot, value) = match part {
                 "explicit" => (&mut v.explicit_preprocess, true),
                 "implicit" => (&mut v.explicit_preprocess, false),
@@ -104,7 +113,7 @@ impl Variant {
                 "ordered" => (&mut v.unordered_sequences, false),
                 _ => {
                     return Err(format!(
-                        "`{text}`: unknown dgc option `{part}` (explicit, implicit, ordered, unordered, boundindex, firstinstance, set, binned, sorted, objects)"
+                        "`{text}`: unknown dgc option `{part}` (explicit, implicit, ordered, unordered, boundindex, barrier, firstinstance, set, binned, sorted, objects)"
                     ))
                 }
             };
@@ -131,6 +140,7 @@ impl Variant {
         options.sort_materials = self.sort_materials;
         options.dgc_materials = self.dgc_materials;
         options.bind = self.bind;
+        options.executor_barrier = self.executor_barrier;
     }
 }
 
@@ -149,6 +159,9 @@ impl fmt::Display for Variant {
         }
         if self.bind_index_buffer {
             f.write_str("-boundindex")?;
+        }
+        if self.executor_barrier {
+            f.write_str("-barrier")?;
         }
         if self.object_id == ObjectId::Instance {
             f.write_str("-firstinstance")?;
@@ -230,5 +243,12 @@ mod tests {
         assert!(o.bind_index_buffer);
         Variant::parse("mdi-firstinstance").unwrap().apply(&mut o);
         assert_eq!((o.mode, o.object_id, o.bind_index_buffer), (Mode::Mdi, ObjectId::Instance, false));
+        assert!(!o.executor_barrier);
+        let v = Variant::parse("dgc-explicit-barrier").unwrap();
+        assert_eq!(v.to_string(), "dgc-explicit-barrier");
+        v.apply(&mut o);
+        assert!(o.executor_barrier);
+        assert!(Variant::parse("mdi-barrier").unwrap_err().contains("only dgc"));
+        assert!(Variant::parse("dgc-barrier-barrier").unwrap_err().contains("twice"));
     }
 }

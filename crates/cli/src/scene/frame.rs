@@ -103,6 +103,22 @@ fn ts(d: &ash::Device, cmd: vk::CommandBuffer, g: &SceneGpu, slot: u32) {
     }
 }
 
+/// The preprocess stage and access a barrier behind compaction or binning adds when DGC reads
+/// the stream, so that the executor can leave its own barrier out
+/// (`Execution::assume_inputs_visible`, set in `scene::run`).
+#[derive(Clone, Copy)]
+struct DgcReads {
+    stage: vk::PipelineStageFlags2,
+    access: vk::AccessFlags2,
+}
+
+fn reads_by_dgc(input: &FrameInput<'_>) -> Option<DgcReads> {
+    matches!(input.driver, Driver::Dgc { .. } | Driver::DgcBinned { .. }).then_some(DgcReads {
+        stage: dgcc::runtime::ext_dgc::bits::PIPELINE_STAGE_2_COMMAND_PREPROCESS_EXT,
+        access: dgcc::runtime::ext_dgc::bits::ACCESS_2_COMMAND_PREPROCESS_READ_EXT,
+    })
+}
+
 fn memory_barrier(d: &ash::Device, cmd: vk::CommandBuffer, dst: vk::PipelineStageFlags2, dst_access: vk::AccessFlags2) {
     let b = [vk::MemoryBarrier2::default()
         .src_stage_mask(vk::PipelineStageFlags2::COMPUTE_SHADER)
@@ -342,12 +358,12 @@ pub unsafe fn record(
                 attachments_to_next_pass(d, cmd);
             }
             if gpu_culls {
-                cull_pass(d, cmd, g, p, pass_word(input.culling, p as u32))?;
+                cull_pass(d, cmd, g, p, pass_word(input.culling, p as u32), reads_by_dgc(input))?;
                 if let Some(v) = input.validators.get(p) {
                     v.record(d, cmd, &stream(g, p))?;
                 }
                 if input.sorting != Sorting::None {
-                    bin_pass(d, cmd, g, p, input.sorting == Sorting::Packed);
+                    bin_pass(d, cmd, g, p, input.sorting == Sorting::Packed, reads_by_dgc(input));
                 }
             }
             let n = draw_pass(d, cmd, g, input, p)?;
@@ -433,7 +449,14 @@ pub unsafe fn record(
 ///
 /// # Safety
 /// As `record`.
-unsafe fn cull_pass(d: &ash::Device, cmd: vk::CommandBuffer, g: &SceneGpu, p: usize, word: u32) -> Result<()> {
+unsafe fn cull_pass(
+    d: &ash::Device,
+    cmd: vk::CommandBuffer,
+    g: &SceneGpu,
+    p: usize,
+    word: u32,
+    dgc: Option<DgcReads>,
+) -> Result<()> {
     let compute = vk::PipelineBindPoint::COMPUTE;
     let [after_cull, after_compact, ..] = pass_slots(p as u32);
     // What reads the stream and the count after the culling passes.
@@ -441,11 +464,13 @@ unsafe fn cull_pass(d: &ash::Device, cmd: vk::CommandBuffer, g: &SceneGpu, p: us
         vk::PipelineStageFlags2::COMPUTE_SHADER
             | vk::PipelineStageFlags2::DRAW_INDIRECT
             | vk::PipelineStageFlags2::VERTEX_SHADER
-            | vk::PipelineStageFlags2::TRANSFER,
+            | vk::PipelineStageFlags2::TRANSFER
+            | dgc.map_or(vk::PipelineStageFlags2::empty(), |r| r.stage),
         vk::AccessFlags2::SHADER_READ
             | vk::AccessFlags2::SHADER_WRITE
             | vk::AccessFlags2::INDIRECT_COMMAND_READ
-            | vk::AccessFlags2::TRANSFER_READ,
+            | vk::AccessFlags2::TRANSFER_READ
+            | dgc.map_or(vk::AccessFlags2::empty(), |r| r.access),
     );
     // SAFETY: the caller's contract.
     unsafe {
@@ -483,7 +508,14 @@ unsafe fn cull_pass(d: &ash::Device, cmd: vk::CommandBuffer, g: &SceneGpu, p: us
 ///
 /// # Safety
 /// As `record`.
-unsafe fn bin_pass(d: &ash::Device, cmd: vk::CommandBuffer, g: &SceneGpu, p: usize, packed: bool) {
+unsafe fn bin_pass(
+    d: &ash::Device,
+    cmd: vk::CommandBuffer,
+    g: &SceneGpu,
+    p: usize,
+    packed: bool,
+    dgc: Option<DgcReads>,
+) {
     let compute = vk::PipelineBindPoint::COMPUTE;
     let pass = &g.passes[p];
     let groups = (g.objects.size / 32).div_ceil(256) as u32;
@@ -504,8 +536,8 @@ unsafe fn bin_pass(d: &ash::Device, cmd: vk::CommandBuffer, g: &SceneGpu, p: usi
             let push = [phase, packed as u32];
             d.cmd_push_constants(cmd, g.compute_layout, vk::ShaderStageFlags::COMPUTE, 0, as_bytes(&push));
             d.cmd_dispatch(cmd, groups, 1, 1);
-            // Phase 1 reads the counts; the draws read the binned stream and the counts (the
-            // executor's own barrier makes them visible to DGC preprocessing).
+            // Phase 1 reads the counts; the draws read the binned stream and the counts (DGC
+            // preprocessing too, so the executor needs no barrier of its own).
             let (dst, access) = if phase == 0 {
                 (
                     vk::PipelineStageFlags2::COMPUTE_SHADER,
@@ -516,10 +548,12 @@ unsafe fn bin_pass(d: &ash::Device, cmd: vk::CommandBuffer, g: &SceneGpu, p: usi
                     vk::PipelineStageFlags2::DRAW_INDIRECT
                         | vk::PipelineStageFlags2::VERTEX_SHADER
                         | vk::PipelineStageFlags2::COMPUTE_SHADER
-                        | vk::PipelineStageFlags2::TRANSFER,
+                        | vk::PipelineStageFlags2::TRANSFER
+                        | dgc.map_or(vk::PipelineStageFlags2::empty(), |r| r.stage),
                     vk::AccessFlags2::SHADER_READ
                         | vk::AccessFlags2::INDIRECT_COMMAND_READ
-                        | vk::AccessFlags2::TRANSFER_READ,
+                        | vk::AccessFlags2::TRANSFER_READ
+                        | dgc.map_or(vk::AccessFlags2::empty(), |r| r.access),
                 )
             };
             memory_barrier(d, cmd, dst, access);

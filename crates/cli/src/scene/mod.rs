@@ -292,6 +292,11 @@ pub struct RunOptions {
     pub swap_set_entries: Option<(u32, u32)>,
     /// Check the compacted stream on the GPU before drawing it, every frame (dgc, mdi).
     pub validate_stream: bool,
+    /// dgc: keep the executor's own barrier in front of the stream, as an engine gets it by
+    /// default, instead of widening the scene's barrier after compaction to the preprocess
+    /// stage and telling the executor (`Execution::assume_inputs_visible`): one barrier or
+    /// two (`dgcc bench`'s `-barrier` variants measure the difference).
+    pub executor_barrier: bool,
     /// Run under `VK_LAYER_KHRONOS_validation`, its messages recorded here (teardown included).
     /// The default is a fresh log when `DGCC_VALIDATION=1`.
     pub layer_log: Option<std::sync::Arc<dgcc::runtime::LayerLog>>,
@@ -327,6 +332,7 @@ impl Default for RunOptions {
             bind: Bind::Pipelines,
             swap_set_entries: None,
             validate_stream: false,
+            executor_barrier: false,
             layer_log: dgcc::runtime::LayerLog::from_env(),
         }
     }
@@ -817,7 +823,13 @@ fn run_frames(
                     // whole stream's preprocess memory, whatever the budget.
                     let budget = if set.is_some() { u64::MAX } else { options.preprocess_budget };
                     match unsafe { Execution::new(dev, &l, bound, n, 0, budget) } {
-                        Ok(e) => pass.push(e),
+                        Ok(mut e) => {
+                            // SAFETY: `frame::record` puts the preprocess stage into its
+                            // barriers behind compaction and binning for DGC drivers, and
+                            // nothing writes a stream between them and the executes.
+                            unsafe { e.assume_inputs_visible(!options.executor_barrier) };
+                            pass.push(e)
+                        }
                         Err(e) => {
                             failed = Some(e);
                             execs.push(pass);
