@@ -166,6 +166,47 @@ fn bench_runs_the_four_rows_with_the_culling_choices() {
     assert!(std::fs::read_to_string(out.join("bench.svg")).unwrap().contains("occlusion"));
 }
 
+/// `--repeat 3`: every row runs three times, round the rows, and pools its frames; each row
+/// keeps each run's whole-draw median, and the DGC table gives the ratio's range over them.
+#[test]
+fn repeated_rows_pool_their_frames_and_give_the_ratio_per_repeat() {
+    if common::gpu("repeated_rows_pool_their_frames_and_give_the_ratio_per_repeat").is_none() {
+        return;
+    }
+    let out = out_dir("bench-repeat");
+    let scene = PathBuf::from(env!("DGCC_CHECKOUT")).join("examples/scene.ron");
+    let run = Command::new(env!("CARGO_BIN_EXE_dgcc"))
+        .arg("bench")
+        .arg(&scene)
+        .args(["--scene", "cubes", "--culling", "none", "--objects", "300", "--modes", "mdi,dgc,cpu"])
+        .args(["--frames", "4", "--warmup", "1", "--repeat", "3", "--copy-mib", "0", "--no-owners"])
+        .args(["--width", "64", "--height", "64", "--out"])
+        .arg(&out)
+        .output()
+        .expect("dgcc runs");
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "dgcc bench failed:\n{stdout}\n{stderr}");
+    let json: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("bench.json")).unwrap()).expect("bench.json parses");
+    assert_eq!(json["settings"]["repeat"], 3);
+    let rows = json["rows"].as_array().expect("rows");
+    assert_eq!(rows.len(), 3, "one row per mode, however many repeats");
+    for r in rows {
+        assert_eq!(r["frames"].as_array().map(Vec::len), Some(12), "4 frames x 3 repeats pooled: {}", r["variant"]);
+        let per_repeat = r["repeat_draw_ms"].as_array().expect("repeat_draw_ms");
+        assert_eq!(per_repeat.len(), 3, "{}", r["variant"]);
+        assert!(per_repeat.iter().all(|v| v.as_f64().is_some_and(|ms| ms > 0.0)), "{per_repeat:?}");
+    }
+    let md = std::fs::read_to_string(out.join("bench.md")).unwrap();
+    assert!(md.contains("| ratio per repeat (min–max) |"), "{md}");
+    let line = md
+        .lines()
+        .find(|l| l.starts_with("| 300 | dgc |") && l.matches('×').count() == 2)
+        .unwrap_or_else(|| panic!("no dgc line with a ratio and a range:\n{md}"));
+    assert!(line.contains('–'), "{line}");
+}
+
 #[test]
 fn bad_modes_are_a_usage_error_before_any_device_work() {
     let scene = PathBuf::from(env!("DGCC_CHECKOUT")).join("examples/scene.ron");

@@ -60,6 +60,9 @@ pub struct BenchOptions {
     /// Bytes per copy of the bandwidth probe; 0 skips it.
     pub copy_bytes: u64,
     pub copy_repeats: u32,
+    /// Run every row this many times (at least 1), going round the rows of each object count,
+    /// material count and culling choice, and pool their frames (`--repeat`).
+    pub repeat: u32,
 }
 
 impl Default for BenchOptions {
@@ -81,6 +84,7 @@ impl Default for BenchOptions {
             },
             copy_bytes: 256 << 20,
             copy_repeats: 10,
+            repeat: 1,
         }
     }
 }
@@ -120,6 +124,8 @@ pub struct Settings {
     pub seed: u64,
     pub preprocess_budget: u64,
     pub copy_bytes_requested: u64,
+    /// Times each row ran (`--repeat`).
+    pub repeat: u32,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -202,6 +208,9 @@ pub struct Row {
     pub pyramid_ms: Option<Stats>,
     pub late_cull_ms: Option<Stats>,
     pub late_draw_ms: Option<Stats>,
+    /// With `--repeat N` (N > 1): each run's whole-draw median ([`Row::total_draw_ms`] of that
+    /// run alone), in the order they ran; empty otherwise.
+    pub repeat_draw_ms: Vec<f64>,
     /// Sorting or binning pass 0's stream by material.
     pub bin_ms: Option<Stats>,
     pub preprocess: Option<ChunkPlan>,
@@ -246,6 +255,7 @@ impl Row {
             pyramid_ms: None,
             late_cull_ms: None,
             late_draw_ms: None,
+            repeat_draw_ms: vec![],
             bin_ms: None,
             preprocess: None,
             explicit_preprocess: None,
@@ -296,6 +306,7 @@ impl Row {
 pub fn steps(options: &BenchOptions) -> u64 {
     (options.copy_bytes > 0) as u64
         + (options.objects.len()
+            * options.repeat.max(1) as usize
             * options.variants.len()
             * options.cullings.len().max(1)
             * options.materials.len().max(1)) as u64
@@ -357,34 +368,58 @@ pub fn run(
     for &objects in &options.objects {
         for &materials in &options.materials {
             for &culling in &options.cullings {
-                for variant in &options.variants {
-                    let label = match materials {
-                        1 => format!("{variant} · {}", culling.name()),
-                        m => format!("{variant} · {} · {m} materials", culling.name()),
-                    };
-                    progress(&Step::Scene { objects, variant: label });
-                    let mut o = RunOptions {
-                        objects,
-                        frames: options.frames,
-                        warmup: options.warmup,
-                        culling,
-                        materials,
-                        ..options.scene.clone()
-                    };
-                    variant.apply(&mut o);
-                    if o.mode == Mode::Cpu && culling == Culling::Occlusion {
-                        let why = "the CPU loop culls on the host, which has no depth buffer to test against";
+                // Each variant's scene reports, one per repeat: the repeats go round the
+                // variants, so that whatever drifts over a run reaches every variant alike.
+                let repeat = options.repeat.max(1);
+                let mut runs: Vec<std::result::Result<Vec<RunReport>, String>> =
+                    options.variants.iter().map(|_| Ok(vec![])).collect();
+                let skip = |variant: &Variant| -> Option<&'static str> {
+                    if variant.mode == Mode::Cpu && culling == Culling::Occlusion {
+                        Some("the CPU loop culls on the host, which has no depth buffer to test against")
+                    } else if materials == 1 && variant.needs_materials() {
+                        Some("one material: nothing to sort or bin")
+                    } else {
+                        None
+                    }
+                };
+                for r in 0..repeat {
+                    for (variant, run) in options.variants.iter().zip(runs.iter_mut()) {
+                        let Ok(reports) = run else { continue };
+                        if skip(variant).is_some() {
+                            continue;
+                        }
+                        let mut label = match materials {
+                            1 => format!("{variant} · {}", culling.name()),
+                            m => format!("{variant} · {} · {m} materials", culling.name()),
+                        };
+                        if repeat > 1 {
+                            label = format!("{label} · repeat {} of {repeat}", r + 1);
+                        }
+                        progress(&Step::Scene { objects, variant: label });
+                        let mut o = RunOptions {
+                            objects,
+                            frames: options.frames,
+                            warmup: options.warmup,
+                            culling,
+                            materials,
+                            ..options.scene.clone()
+                        };
+                        variant.apply(&mut o);
+                        match scene::run_on(&ctx, manifest, &o) {
+                            Ok(report) => reports.push(report),
+                            Err(e) => *run = Err(e.to_string()),
+                        }
+                    }
+                }
+                for (variant, run) in options.variants.iter().zip(runs) {
+                    if let Some(why) = skip(variant) {
                         rows.push(Row::skipped(objects, variant, culling, materials, why.into()));
                         continue;
                     }
-                    if materials == 1 && variant.needs_materials() {
-                        let why = "one material: nothing to sort or bin";
-                        rows.push(Row::skipped(objects, variant, culling, materials, why.into()));
-                        continue;
-                    }
-                    rows.push(match scene::run_on(&ctx, manifest, &o) {
-                        Ok(report) => summarise(&report, variant, manifest, best_copy),
-                        Err(e) => Row::failed(objects, variant, culling, materials, e.to_string()),
+                    rows.push(match run.as_deref().map(<[RunReport]>::split_first) {
+                        Ok(Some((first, rest))) => pooled_row(first, rest, variant, manifest, best_copy),
+                        Ok(None) => Row::failed(objects, variant, culling, materials, "the row never ran".into()),
+                        Err(e) => Row::failed(objects, variant, culling, materials, e.clone()),
                     });
                 }
             }
@@ -428,12 +463,35 @@ pub fn run(
             seed: options.scene.seed,
             preprocess_budget: options.scene.preprocess_budget,
             copy_bytes_requested: options.copy_bytes,
+            repeat: options.repeat.max(1),
         },
         bandwidth,
         bandwidth_error,
         rows,
         owners,
     })
+}
+
+/// One row from a variant's runs (one per repeat): statistics over the frames of all of them,
+/// and each run's own whole-draw median in `repeat_draw_ms` when there are several.
+fn pooled_row(
+    first: &RunReport,
+    rest: &[RunReport],
+    variant: &Variant,
+    manifest: &Manifest,
+    best_copy_gbps: Option<f64>,
+) -> Row {
+    if rest.is_empty() {
+        return summarise(first, variant, manifest, best_copy_gbps);
+    }
+    let mut pooled = first.clone();
+    pooled.frames.extend(rest.iter().flat_map(|r| r.frames.iter().cloned()));
+    let mut row = summarise(&pooled, variant, manifest, best_copy_gbps);
+    row.repeat_draw_ms = std::iter::once(first)
+        .chain(rest)
+        .filter_map(|r| summarise(r, variant, manifest, best_copy_gbps).total_draw_ms())
+        .collect();
+    row
 }
 
 /// Turn one scene run into a row: statistics over its frames and the culling bandwidth.
@@ -502,6 +560,7 @@ pub fn summarise(report: &RunReport, variant: &Variant, manifest: &Manifest, bes
         pyramid_ms: stat(&|f| f.passes.pyramid_ms),
         late_cull_ms: stat(&|f| f.passes.late_cull_ms),
         late_draw_ms: stat(&|f| f.passes.late_draw_ms),
+        repeat_draw_ms: vec![],
         bin_ms: stat(&|f| f.passes.bin_ms),
         preprocess: report.preprocess.clone(),
         explicit_preprocess: report.explicit_preprocess,

@@ -151,22 +151,57 @@ pub fn markdown(report: &BenchReport) -> String {
     materials(report, &mut out);
     let comparisons = comparisons(report);
     if !comparisons.is_empty() {
+        let repeated = comparisons.iter().any(|c| c.repeat_ratios.len() > 1);
         let _ = writeln!(
             out,
             "\nDraw GPU time (each draw pass whole: barrier, explicit preprocess, clear, draws, store) against the multi-draw path at the same count:\n"
         );
-        let _ = writeln!(out, "| objects | mode | draw ms | mdi draw ms | ratio |");
-        let _ = writeln!(out, "|---:|:---|---:|---:|---:|");
-        for (objects, variant, dgc, mdi) in comparisons {
-            let _ = writeln!(out, "| {objects} | {variant} | {dgc:.3} | {mdi:.3} | {:.2}× |", dgc / mdi);
+        if repeated {
+            let _ = writeln!(out, "| objects | mode | draw ms | mdi draw ms | ratio | ratio per repeat (min–max) |");
+            let _ = writeln!(out, "|---:|:---|---:|---:|---:|---:|");
+        } else {
+            let _ = writeln!(out, "| objects | mode | draw ms | mdi draw ms | ratio |");
+            let _ = writeln!(out, "|---:|:---|---:|---:|---:|");
+        }
+        for c in comparisons {
+            let _ = write!(
+                out,
+                "| {} | {} | {:.3} | {:.3} | {:.2}× |",
+                c.objects,
+                c.label,
+                c.dgc_ms,
+                c.mdi_ms,
+                c.dgc_ms / c.mdi_ms
+            );
+            if repeated {
+                let lo = c.repeat_ratios.iter().copied().fold(f64::INFINITY, f64::min);
+                let hi = c.repeat_ratios.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                let _ = if c.repeat_ratios.is_empty() {
+                    write!(out, " – |")
+                } else {
+                    write!(out, " {lo:.2}–{hi:.2}× |")
+                };
+            }
+            let _ = writeln!(out);
         }
     }
     out
 }
 
-/// `(objects, variant, dgc draw ms, mdi draw ms)` for every DGC row with an MDI row beside it
-/// (same count and culling; the variant carries the culling when the bench ran several).
-pub fn comparisons(report: &BenchReport) -> Vec<(u32, String, f64, f64)> {
+/// One DGC row against the multi-draw row beside it.
+pub struct Comparison {
+    pub objects: u32,
+    /// The row's label (with the culling when the bench ran several).
+    pub label: String,
+    /// Whole draw passes, median over every frame of every repeat (`Row::total_draw_ms`).
+    pub dgc_ms: f64,
+    pub mdi_ms: f64,
+    /// With `--repeat`: the ratio of each repeat's DGC run to the same repeat's multi-draw run.
+    pub repeat_ratios: Vec<f64>,
+}
+
+/// Every DGC row with an MDI row beside it (same count, culling and materials).
+pub fn comparisons(report: &BenchReport) -> Vec<Comparison> {
     let several = report.settings.cullings.len() > 1;
     let mut out = vec![];
     for r in report.rows.iter().filter(|r| r.mode == Mode::Dgc && r.ran()) {
@@ -177,9 +212,22 @@ pub fn comparisons(report: &BenchReport) -> Vec<(u32, String, f64, f64)> {
                 && m.variant == "mdi"
                 && m.ran()
         });
-        if let (Some(d), Some(m)) = (r.total_draw_ms(), mdi.and_then(Row::total_draw_ms)) {
-            if m > 0.0 {
-                out.push((r.objects, r.label(several), d, m));
+        if let (Some(d), Some(mdi)) = (r.total_draw_ms(), mdi) {
+            if let Some(m) = mdi.total_draw_ms().filter(|&m| m > 0.0) {
+                let repeat_ratios = r
+                    .repeat_draw_ms
+                    .iter()
+                    .zip(&mdi.repeat_draw_ms)
+                    .filter(|(_, &m)| m > 0.0)
+                    .map(|(d, m)| d / m)
+                    .collect();
+                out.push(Comparison {
+                    objects: r.objects,
+                    label: r.label(several),
+                    dgc_ms: d,
+                    mdi_ms: m,
+                    repeat_ratios,
+                });
             }
         }
     }

@@ -53,6 +53,11 @@ pub struct BenchArgs {
     /// Frames run and discarded before measuring.
     #[arg(long, default_value_t = 3)]
     pub warmup: u32,
+    /// Run every row this many times, going round the rows of each object count and culling
+    /// choice, and pool their frames; the DGC-against-multi-draw table then also gives the
+    /// range of the ratio over the repeats, which says how far one row's figure can be trusted.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    pub repeat: u32,
     /// Output folder.
     #[arg(long, default_value = "bench-out")]
     pub out: PathBuf,
@@ -135,6 +140,7 @@ pub fn run(args: &BenchArgs) -> i32 {
         },
         copy_bytes: args.copy_mib.saturating_mul(1 << 20),
         copy_repeats: defaults.copy_repeats,
+        repeat: args.repeat,
     };
     let bar = ProgressBar::new(bench::steps(&options));
     bar.set_style(
