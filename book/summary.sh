@@ -51,6 +51,7 @@ CHAPTERS
     "h200-warm-up.md|H200 with the warm-up: fresh processes, cubes, 2560 × 1440"
     "h200-wide-whole-pass.md|H200 whole draw passes at 2560 × 1440, the four rows"
     "h200-barrier.md|H200 one barrier or two in front of the stream; 2560 × 1440 again"
+    "h200-repeat.md|H200 five repeats of each row: 2560 × 1440 and the cubes"
   )
   for page in measured/*.md; do
     found=0
