@@ -624,6 +624,7 @@ unsafe fn draw_pass(
             Driver::Mdi(fallback) => {
                 ts(d, cmd, g, draw_begin);
                 render.begin_rendering(cmd, p == 0);
+                render.phase(cmd, Phase::ExecuteBegin(0));
                 if input.sorting == Sorting::Regions {
                     for (m, &pipeline) in g.draws.iter().enumerate() {
                         if let Some(region) = region_stream(g, p, m, stride) {
@@ -634,6 +635,7 @@ unsafe fn draw_pass(
                 } else {
                     fallback.record(d, cmd, &stream(g, p), g.graphics_layout, None)?;
                 }
+                render.phase(cmd, Phase::ExecuteEnd(0));
                 d.cmd_end_rendering(cmd);
                 ts(d, cmd, g, draw_end);
                 Ok(None)
@@ -641,6 +643,7 @@ unsafe fn draw_pass(
             Driver::Cpu { objects, lods, sort } => {
                 ts(d, cmd, g, draw_begin);
                 render.begin_rendering(cmd, true);
+                render.phase(cmd, Phase::ExecuteBegin(0));
                 let frustum = input.culling != Culling::None;
                 let mut visible: Vec<(u32, u32)> = objects
                     .iter()
@@ -671,6 +674,7 @@ unsafe fn draw_pass(
                     let l = lods[lod];
                     d.cmd_draw_indexed(cmd, l.index_count, 1, l.first_index, l.vertex_offset, 0);
                 }
+                render.phase(cmd, Phase::ExecuteEnd(0));
                 d.cmd_end_rendering(cmd);
                 ts(d, cmd, g, draw_end);
                 Ok(Some(visible.len() as u32))

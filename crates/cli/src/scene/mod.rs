@@ -507,7 +507,9 @@ fn run_checked(
         (Mode::Mdi, _) => gpu::DrawSource::DrawId { binned: sorting == Sorting::Regions },
         (Mode::Dgc, _) => gpu::DrawSource::Push,
     };
-    let chunk_slots = if options.mode == Mode::Dgc { options.objects.min(512) } else { 0 };
+    // Timestamp slots per pass for the draw commands inside the render pass: one per chunk
+    // under dgc, one for the multi-draw and CPU passes.
+    let chunk_slots = if options.mode == Mode::Dgc { options.objects.min(512) } else { 1 };
     let query_count = SLOT_CHUNKS + 2 * 4 * chunk_slots;
     let setup = gpu::SceneSetup {
         objects: &objects,
@@ -975,11 +977,9 @@ fn run_frames(
                     compact_ms: if gpu_culls && !fused { span(cull0, compact0) } else { None },
                     // Binned dgc executes once per material: only its passes are timed.
                     preprocess_ms: if options.mode == Mode::Dgc { chunk_sum(0) } else { None },
-                    execute_ms: if options.mode == Mode::Dgc && !binned_dgc {
-                        chunk_sum(2)
-                    } else {
-                        span(draw0, draw0_end)
-                    },
+                    // Inside the render pass in every mode (a binned dgc pass executes once per
+                    // material, into the same slots: only its passes are timed).
+                    execute_ms: if binned_dgc { span(draw0, draw0_end) } else { chunk_sum(2) },
                     draw_ms: span(draw0, draw0_end),
                     pyramid_ms: if two_pass { span(draw0_end, SLOT_PYRAMID) } else { None },
                     late_cull_ms: if two_pass {

@@ -23,7 +23,9 @@ pub struct PassTimes {
     pub compact_ms: Option<f64>,
     /// Explicit preprocessing only; implicit preprocessing is inside `execute_ms`.
     pub preprocess_ms: Option<f64>,
-    /// dgc: the execute commands of both passes; mdi and cpu: pass 0's draws.
+    /// The draw commands of both passes inside their render passes: dgc's executes, the
+    /// multi-draw calls, the CPU loop's draws (the clear, the store and the barriers before
+    /// are outside; a binned dgc frame gives its whole pass 0 instead).
     pub execute_ms: Option<f64>,
     /// Pass 0's draws (the early pass under occlusion culling), preprocessing included.
     pub draw_ms: Option<f64>,
