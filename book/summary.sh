@@ -52,6 +52,7 @@ CHAPTERS
     "h200-wide-whole-pass.md|H200 whole draw passes at 2560 × 1440, the four rows"
     "h200-barrier.md|H200 one barrier or two in front of the stream; 2560 × 1440 again"
     "h200-repeat.md|H200 five repeats of each row: 2560 × 1440 and the cubes"
+    "h200-inside-the-pass.md|H200 inside the render pass and around it; per-sequence tokens"
   )
   for page in measured/*.md; do
     found=0
