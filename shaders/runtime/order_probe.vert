@@ -1,5 +1,5 @@
 #version 460
-// The order-effect reproducer's vertex shader (crates/runtime/examples/order_probe.rs): each
+// The order-effect reproducer's vertex shader (crates/runtime/examples/order_probe/): each
 // draw is one cube of 36 indices into 8 corners, placed on a grid by its object id. Constant 0
 // says where the id comes from, as in the scene's draws: 0 a push constant (dgcc's
 // PUSH_CONSTANT token, the CPU loop's vkCmdPushConstants), 1 gl_InstanceIndex (firstInstance),

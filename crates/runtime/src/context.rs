@@ -56,7 +56,7 @@ pub struct ContextOptions {
     pub validation: Option<Arc<LayerLog>>,
     /// Submit the push-constant warm-up once at creation (`warm_up.rs`: on NVIDIA's driver,
     /// per-draw push constants are 20× slower until it ran). On by default; off only to show
-    /// the effect (`examples/order_probe.rs`).
+    /// the effect (`examples/order_probe/`).
     pub warm_up: bool,
 }
 

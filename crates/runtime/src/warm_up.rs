@@ -11,7 +11,7 @@
 //! render pass, without a draw. What does not flip it: creating the pipeline, recording the
 //! bind without submitting it, binding another pipeline that reads the push constant, or one
 //! whose vertex shader reads neither built-in (whatever its layout, attachments or rasterizer
-//! discard), and the compute pipelines that cull. `crates/runtime/examples/order_probe.rs` is
+//! discard), and the compute pipelines that cull. `crates/runtime/examples/order_probe/` is
 //! the reproducer (plain Vulkan, no DGC), and the book's performance chapter has the numbers.
 //!
 //! The pipeline is as small as one that works: `warm_up.vert` (reads `gl_InstanceIndex` into
