@@ -166,3 +166,34 @@ fn a_layout_other_than_the_scenes_is_refused_with_what_differs() {
     let e = run(&builtin_manifest(), &RunOptions { objects: 0, ..options(Mode::Cpu, 0) }).err().unwrap();
     assert!(e.to_string().contains("--objects"), "{e}");
 }
+
+/// `--max-draws`: a pass reads at most that many records (DGC's maxSequenceCount, the
+/// multi-draw's maxDrawCount), so the first N of what culling kept are drawn. With the
+/// object-ordered compaction both modes draw the same N objects: the same picture, and a
+/// different one from the uncapped run's; the report counts what was not drawn.
+#[test]
+fn max_draws_draws_the_first_records_in_both_gpu_modes_and_says_what_it_dropped() {
+    if common::gpu("max_draws_draws_the_first_records_in_both_gpu_modes_and_says_what_it_dropped").is_none() {
+        return;
+    }
+    let cap = 150;
+    let o = |mode, max_draws| RunOptions {
+        compaction: dgcc_cli::scene::Compaction::Ordered,
+        max_draws,
+        ..options(mode, 2000)
+    };
+    let full = run_ok(&o(Mode::Mdi, None));
+    let kept = full.frames[0].visible;
+    assert!(kept > cap, "the test needs culling to keep more than {cap} objects, it kept {kept}");
+    assert_eq!(full.frames[0].dropped_draws, 0);
+    let capped: Vec<RunReport> = [Mode::Dgc, Mode::Mdi].into_iter().map(|m| run_ok(&o(m, Some(cap)))).collect();
+    for r in &capped {
+        let f = &r.frames[0];
+        assert_eq!((f.visible, f.draws, f.dropped_draws), (kept, cap, kept - cap), "{} mode", r.mode.name());
+        assert!(r.to_string().contains("more than --max-draws"), "{r}");
+    }
+    assert!(capped[0].image == capped[1].image, "dgc and mdi drew different first {cap} records");
+    assert!(capped[1].image != full.image, "capping at {cap} of {kept} draws changed nothing");
+    let e = run(&builtin_manifest(), &o(Mode::Cpu, Some(cap))).unwrap_err();
+    assert!(e.to_string().contains("--max-draws"), "{e}");
+}

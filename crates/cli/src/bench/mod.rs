@@ -405,6 +405,10 @@ pub fn run(
                             ..options.scene.clone()
                         };
                         variant.apply(&mut o);
+                        if o.mode == Mode::Cpu {
+                            // The CPU loop reads no stream to cap.
+                            o.max_draws = None;
+                        }
                         match scene::run_on(&ctx, manifest, &o) {
                             Ok(report) => reports.push(report),
                             Err(e) => *run = Err(e.to_string()),

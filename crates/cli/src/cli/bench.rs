@@ -58,6 +58,10 @@ pub struct BenchArgs {
     /// range of the ratio over the repeats, which says how far one row's figure can be trusted.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     pub repeat: u32,
+    /// dgc and mdi rows: size each pass's execute or multi-draw for at most N draws instead of
+    /// one per object (cpu rows ignore it; a row whose culling keeps more draws only N).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_draws: Option<u32>,
     /// Output folder.
     #[arg(long, default_value = "bench-out")]
     pub out: PathBuf,
@@ -136,6 +140,7 @@ pub fn run(args: &BenchArgs) -> i32 {
             scene: SceneKind::from_name(&args.scene).unwrap_or_default(),
             cut_every: args.cut_every,
             layout: args.layout.clone(),
+            max_draws: args.max_draws,
             ..defaults.scene
         },
         copy_bytes: args.copy_mib.saturating_mul(1 << 20),

@@ -142,6 +142,11 @@ pub struct RunArgs {
     /// index ranges, instance counts, the stored count); exits 1 when a record is wrong.
     #[arg(long)]
     pub validate_stream: bool,
+    /// dgc and mdi: size each pass's execute or multi-draw for at most N draws (its
+    /// maxSequenceCount / maxDrawCount) instead of one per object; culling that keeps more draws
+    /// only the first N, and the report warns about each frame that did.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_draws: Option<u32>,
     /// Override the layout's UnorderedSequences flag in dgc mode: `ordered` executes sequences
     /// in stream order (pixel-identical to the other modes on any device), `unordered` lets the
     /// driver reorder them (faster; where objects overlap at exactly equal depth the picture may
@@ -308,6 +313,7 @@ pub fn run(args: &RunArgs) -> i32 {
         preprocess_budget: args.preprocess_budget_mib.saturating_mul(1 << 20),
         unordered_sequences: args.sequences.map(|s| s == SequencesArg::Unordered),
         validate_stream: args.validate_stream,
+        max_draws: args.max_draws,
         object_id: match args.object_id {
             ObjectIdArg::Record => ObjectId::Record,
             ObjectIdArg::Instance => ObjectId::Instance,

@@ -253,7 +253,7 @@ pub fn stream(g: &SceneGpu, p: usize) -> Stream {
         buffer: pass.stream.buffer,
         offset: 0,
         address: pass.stream.address,
-        max_sequences: (g.objects.size / 32) as u32,
+        max_sequences: g.max_draws,
         count: Some(Count { buffer: pass.counts.buffer, offset: 0, address: pass.counts.address }),
     }
 }

@@ -88,6 +88,9 @@ pub struct PassGpu {
 
 pub struct SceneGpu {
     pub objects: Buffer,
+    /// The most records a pass's execute or multi-draw reads (`RunOptions::max_draws`; the
+    /// object count when not capped).
+    pub max_draws: u32,
     pub frame: Buffer,
     pub candidates: Buffer,
     /// One word per object: visible at the end of the last frame's late pass (occlusion).
@@ -183,6 +186,8 @@ pub struct SceneSetup<'a> {
     pub object_ids: bool,
     /// Read both passes' streams back every frame too.
     pub streams_for_host: bool,
+    /// `RunOptions::max_draws`, at most the object count.
+    pub max_draws: u32,
 }
 
 impl SceneGpu {
@@ -353,6 +358,7 @@ impl SceneGpu {
         let queries =
             unsafe { d.create_query_pool(&pool_info, None) }.map_err(RuntimeError::vk("vkCreateQueryPool"))?;
         Ok(SceneGpu {
+            max_draws: s.max_draws,
             objects,
             frame,
             candidates,

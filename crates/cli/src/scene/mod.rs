@@ -297,6 +297,10 @@ pub struct RunOptions {
     /// stage and telling the executor (`Execution::assume_inputs_visible`): one barrier or
     /// two (`dgcc bench`'s `-barrier` variants measure the difference).
     pub executor_barrier: bool,
+    /// dgc and mdi: the most draws a pass's execute or multi-draw reads (its
+    /// `maxSequenceCount` / `maxDrawCount`), instead of one per object; a frame whose culling
+    /// keeps more draws only the first this many (the report counts the frames that did).
+    pub max_draws: Option<u32>,
     /// Run under `VK_LAYER_KHRONOS_validation`, its messages recorded here (teardown included).
     /// The default is a fresh log when `DGCC_VALIDATION=1`.
     pub layer_log: Option<std::sync::Arc<dgcc::runtime::LayerLog>>,
@@ -333,6 +337,7 @@ impl Default for RunOptions {
             swap_set_entries: None,
             validate_stream: false,
             executor_barrier: false,
+            max_draws: None,
             layer_log: dgcc::runtime::LayerLog::from_env(),
         }
     }
@@ -387,6 +392,14 @@ fn check_options(options: &RunOptions) -> Result<()> {
         return Err(RuntimeError::Invalid(
             "--validate-stream checks the stream the GPU writes; --mode cpu writes none".into(),
         ));
+    }
+    if options.max_draws.is_some() && options.mode == Mode::Cpu {
+        return Err(RuntimeError::Invalid(
+            "--max-draws caps the records a GPU pass reads; --mode cpu draws every object its culling keeps".into(),
+        ));
+    }
+    if options.max_draws == Some(0) {
+        return Err(RuntimeError::Invalid("--max-draws must be at least 1".into()));
     }
     if options.culling == Culling::Occlusion && options.mode == Mode::Cpu {
         return Err(RuntimeError::Invalid(
@@ -532,6 +545,7 @@ fn run_checked(
         pyramid_pin,
         object_ids: options.object_ids,
         streams_for_host: options.object_ids && options.capture_frames && options.mode != Mode::Cpu,
+        max_draws: options.max_draws.map_or(options.objects, |n| n.min(options.objects)),
     };
     let mut g = gpu::SceneGpu::new(ctx, &setup)?;
     let g_object_id = g.object_id;
@@ -806,11 +820,11 @@ fn run_frames(
             // What each execution of a pass is bound to, and how many records it reads: the set,
             // or one pipeline per material region (binned), or the one pipeline.
             let bounds: Vec<(Bound, u32)> = match &set {
-                Some(s) => vec![(Bound::for_set(s)?, options.objects)],
+                Some(s) => vec![(Bound::for_set(s)?, g.max_draws)],
                 None if binned_dgc => {
                     g.draws.iter().zip(&g.material_counts).map(|(&p, &n)| (Bound::Pipeline(p), n.max(1))).collect()
                 }
-                None => vec![(Bound::Pipeline(g.draws[0]), options.objects)],
+                None => vec![(Bound::Pipeline(g.draws[0]), g.max_draws)],
             };
             // One execution per pass (and material, binned): each has its own preprocess memory,
             // so a later execute never overwrites what an earlier one still reads.
@@ -952,6 +966,12 @@ fn run_frames(
                     (None, Some(c)) => (c[0][0], if two_pass { c[1][0] } else { 0 }),
                     (None, None) => (0, 0),
                 };
+                // What a capped pass drew: the first `max_draws` records of what culling kept.
+                let (drawn_early, drawn_late) = if recorded.host_draws.is_none() {
+                    (early.min(g.max_draws), late.min(g.max_draws))
+                } else {
+                    (early, late)
+                };
                 if recorded.host_draws.is_none() {
                     observed = counts.map(|c| c[0][1]);
                 }
@@ -1027,9 +1047,10 @@ fn run_frames(
                 frames.push(FrameReport {
                     in_view: objects.iter().filter(|o| world::in_frustum(&frame_data, o)).count() as u32,
                     visible: early + late,
-                    draws: early + late,
-                    early_draws: early,
-                    late_draws: late,
+                    draws: drawn_early + drawn_late,
+                    early_draws: drawn_early,
+                    late_draws: drawn_late,
+                    dropped_draws: early + late - drawn_early - drawn_late,
                     owners: ids.as_deref().map(owners),
                     cut: path.is_cut(f),
                     cpu_record_ms,

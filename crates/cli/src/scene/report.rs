@@ -52,6 +52,8 @@ pub struct FrameReport {
     pub early_draws: u32,
     /// Drawn in the late pass (occlusion).
     pub late_draws: u32,
+    /// Kept by culling but not drawn, because a pass reads at most `--max-draws` records.
+    pub dropped_draws: u32,
     /// Objects owning at least one pixel of the frame's image (runs with object ids).
     pub owners: Option<u32>,
     /// The frame starts a new shot: nothing is known from the last frame.
@@ -290,6 +292,15 @@ impl fmt::Display for RunReport {
         }
         if two_pass && self.frames.iter().any(|fr| fr.cut) {
             writeln!(f, "* a camera cut: no history, everything is tested in the late pass")?;
+        }
+        let dropped: Vec<u32> = self.frames.iter().map(|fr| fr.dropped_draws).filter(|&n| n > 0).collect();
+        if let Some(&most) = dropped.iter().max() {
+            writeln!(
+                f,
+                "warning: in {} of {} frames culling kept more than --max-draws allows a pass to draw; up to {most} were not drawn",
+                dropped.len(),
+                self.frames.len()
+            )?;
         }
         let eff: Vec<f64> = self.frames.iter().filter_map(FrameReport::culling_efficiency).collect();
         if !eff.is_empty() {
