@@ -54,6 +54,7 @@ CHAPTERS
     "h200-repeat.md|H200 five repeats of each row: 2560 × 1440 and the cubes"
     "h200-inside-the-pass.md|H200 inside the render pass and around it; per-sequence tokens"
     "h200-chunks.md|H200 splitting the execute at 100k objects, 2560 × 1440"
+    "h200-max-draws.md|H200 the frustum rows with executes sized for at most N draws"
   )
   for page in measured/*.md; do
     found=0
