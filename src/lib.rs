@@ -105,7 +105,7 @@
 //! # }
 //! ```
 
-pub use dgcc_core::{device, diag, ir, levels, requirements, rules, span, stages, tokens, types};
+pub use dgcc_core::{device, diag, ir, levels, requirements, rules, span, spell, stages, tokens, types};
 
 /// Validation: the light rules (`dgcc_core::check`, which the runtime applies too) and, with
 /// the `compiler` feature, the source rules and `check::check`.

@@ -11,6 +11,8 @@
 //! - `check/light.rs`: the rules the runtime runs on manifests, including codes only an edited
 //!   manifest can produce.
 //! - `check/props.rs`: random descriptions (proptest).
+//! - `check/spelling.rs`: the reports of `.dgc` descriptions name description elements as the
+//!   `.dgc` language spells them (issue 17).
 
 #[path = "check/harness.rs"]
 mod harness;
@@ -18,6 +20,8 @@ mod harness;
 mod light;
 #[path = "check/props.rs"]
 mod props;
+#[path = "check/spelling.rs"]
+mod spelling;
 
 use harness::{compare, crate_dir, diagnostics, ron_files};
 use std::collections::BTreeSet;

@@ -86,7 +86,8 @@ fn diagnostics_as_written(path: &Path, text: &str) -> Vec<Diagnostic> {
     if edits.is_empty() {
         return dgcc::driver::compile_source(path, text, &Default::default()).diagnostics;
     }
-    let pipeline = match dgcc::syntax::parse(text, dgcc::syntax::SyntaxKind::Ron) {
+    let kind = dgcc::syntax::SyntaxKind::from_path(path).unwrap_or(dgcc::syntax::SyntaxKind::Ron);
+    let pipeline = match dgcc::syntax::parse(text, kind) {
         Ok(p) => p,
         Err(d) => return d,
     };

@@ -55,10 +55,12 @@ pub struct Suggestion {
 /// of several functions).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Extra {
-    /// Notes that name settings, as the `.dgc` language spells them: (the note as `notes` has
-    /// it, in RON, the spelling the runtime and the manifest share; its `.dgc` spelling). The
-    /// renderers pick by the description's syntax ([`Diagnostic::notes_for`]), so a help on a
-    /// `.dgc` file says `align 16;`, not `align: Some(16)`.
+    /// Notes and labels that name description elements, as the `.dgc` language spells them:
+    /// (the text as `notes` or a [`Label`] has it, in RON, the spelling the runtime and the
+    /// manifest share; its `.dgc` spelling). The renderers pick by the description's syntax
+    /// ([`Diagnostic::notes_for`], [`Diagnostic::label_for`]), so a help on a `.dgc` file says
+    /// `align 16;`, not `align: Some(16)`, and a label `[vertex, fragment]`, not
+    /// `Vertex | Fragment`.
     pub dgc_spelling: Vec<(String, String)>,
     /// Fixes a tool can apply (`--message-format rustc`'s `suggested_replacement`, SARIF's
     /// `fixes`).
@@ -119,15 +121,54 @@ impl Diagnostic {
     pub fn help_spelled(self, ron: impl AsRef<str>, dgc: impl AsRef<str>) -> Self {
         self.note_spelled(format!("help: {}", ron.as_ref()), format!("help: {}", dgc.as_ref()))
     }
+    /// A note written as a function of the syntax (`dgc`: whether for the `.dgc` language),
+    /// with the words of [`crate::spell`].
+    pub fn note_by(self, text: impl Fn(bool) -> String) -> Self {
+        let (ron, dgc) = (text(false), text(true));
+        if ron == dgc {
+            self.note(ron)
+        } else {
+            self.note_spelled(ron, dgc)
+        }
+    }
+    /// `help: …`, written as a function of the syntax ([`Diagnostic::note_by`]).
+    pub fn help_by(self, text: impl Fn(bool) -> String) -> Self {
+        self.note_by(|dgc| format!("help: {}", text(dgc)))
+    }
+    /// The primary label, written as a function of the syntax ([`Diagnostic::note_by`]).
+    pub fn primary_by(self, span: Span, text: impl Fn(bool) -> String) -> Self {
+        let (ron, dgc) = (text(false), text(true));
+        self.spelled(&ron, dgc).primary(span, ron)
+    }
+    /// A secondary label, written as a function of the syntax ([`Diagnostic::note_by`]).
+    pub fn secondary_by(self, span: Span, text: impl Fn(bool) -> String) -> Self {
+        let (ron, dgc) = (text(false), text(true));
+        self.spelled(&ron, dgc).secondary(span, ron)
+    }
+    /// Records the `.dgc` spelling of a label or note text, where it differs.
+    fn spelled(mut self, ron: &str, dgc: String) -> Self {
+        if ron != dgc {
+            self.extra.get_or_insert_default().dgc_spelling.push((ron.to_string(), dgc));
+        }
+        self
+    }
+    /// A text as a description in RON (`dgc: false`) or in the `.dgc` language reads it.
+    fn text_for<'a>(&'a self, text: &'a str, dgc: bool) -> &'a str {
+        if !dgc {
+            return text;
+        }
+        match self.extra.iter().flat_map(|e| &e.dgc_spelling).find(|(ron, _)| ron == text) {
+            Some((_, spelled)) => spelled.as_str(),
+            None => text,
+        }
+    }
     /// The notes as a description in RON (`dgc: false`) or in the `.dgc` language reads them.
     pub fn notes_for(&self, dgc: bool) -> Vec<&str> {
-        self.notes
-            .iter()
-            .map(|n| match self.extra.iter().flat_map(|e| &e.dgc_spelling).find(|(ron, _)| ron == n).filter(|_| dgc) {
-                Some((_, spelled)) => spelled.as_str(),
-                None => n.as_str(),
-            })
-            .collect()
+        self.notes.iter().map(|n| self.text_for(n, dgc)).collect()
+    }
+    /// A label's text as a description in RON (`dgc: false`) or in the `.dgc` language reads it.
+    pub fn label_for<'a>(&'a self, label: &'a Label, dgc: bool) -> &'a str {
+        self.text_for(&label.message, dgc)
     }
     /// A fix for the last help note: replace `span` (in the description) with `replacement`.
     pub fn suggest(mut self, span: Span, replacement: impl Into<String>, machine_applicable: bool) -> Self {

@@ -35,6 +35,7 @@ pub mod requirements;
 pub mod rules;
 pub mod severity;
 pub mod span;
+pub mod spell;
 pub mod stages;
 pub mod tokens;
 pub mod types;

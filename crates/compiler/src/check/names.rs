@@ -108,10 +108,10 @@ fn layout_names(layout: &Spanned<Layout>, out: &mut Vec<Diagnostic>) {
     let tok_span = |t: &Spanned<crate::ast::Token>| t.node.name.as_ref().map(|n| n.span).unwrap_or(t.node.kind_span);
     let names: Vec<(String, Span)> = layout.node.tokens.iter().map(|t| (t.node.field_name(), tok_span(t))).collect();
     for (j, i) in duplicates(names.iter().map(|(n, s)| (n.as_str(), *s))) {
-        out.push(
-            duplicate("E0703", "token", &names[i].0, names[i].1, names[j].1)
-                .note(format!("in layout `{}`; a token without `name` is named after its kind", layout.node.name.node)),
-        );
+        out.push(duplicate("E0703", "token", &names[i].0, names[i].1, names[j].1).note_spelled(
+            format!("in layout `{}`; a token without `name` is named after its kind", layout.node.name.node),
+            format!("in layout `{}`; a token without a name is named after its kind", layout.node.name.node),
+        ));
     }
     for t in &layout.node.tokens {
         if let Some(n) = &t.node.name {

@@ -35,7 +35,7 @@ pub fn diagnostics(pipeline: &Pipeline) -> Vec<Diagnostic> {
                         ),
                     )
                     .primary(stage.span, "no shader of this stage")
-                    .note(format!("the pipeline's shaders are {}", named.describe()))
+                    .note_by(|dgc| format!("the pipeline's shaders are {}", dgcc_core::spell::stages(named, dgc)))
                     .help_spelled(
                         "give the token the stage of the shader that reads it, or name the missing shader in `shaders`",
                         "give the token the stage of the shader that reads it, or add a `shader` for the missing stage",

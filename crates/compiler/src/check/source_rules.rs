@@ -97,8 +97,8 @@ pub(crate) fn push_field_findings(layout: &Layout) -> Vec<Finding> {
                         Location::token(i, TokenPart::Field(k)),
                         format!("`{}` is packed at byte {packed} of `{}`, where a std430 push_constant block puts it at {std}", f.name.node, t.node.field_name()),
                     )
-                    .label(format!("{} at +{packed}", f.ty.node.describe()))
-                    .related(Location::Layout, "glsl_layout: Scalar")
+                    .label_by(|dgc| format!("{} at +{packed}", dgcc_core::spell::field_type(&f.ty.node, dgc)))
+                    .related_by(Location::Layout, |dgc| if dgc { "glsl_layout scalar" } else { "glsl_layout: Scalar" }.to_string())
                     .note("the token copies its stream bytes into push-constant space as they are, so the shader sees the scalar packing")
                     .help("declare the shader's block `layout(push_constant, scalar)` (GL_EXT_scalar_block_layout), or order fields from widest to narrowest"),
                 );
@@ -141,7 +141,10 @@ pub(crate) fn portability_findings(pipeline: &Pipeline, layout: &CompiledLayout)
     }
     let mut out = vec![];
     let why = "your targets allow it, but a device that offers only the spec's minimum refuses it";
-    let help = "add `\"minimum\"` to `targets` to make this an error, or stay within the minimum";
+    let help = |dgc: bool| {
+        let minimum = if dgc { "`minimum`" } else { "`\"minimum\"`" };
+        format!("add {minimum} to `targets` to make this an error, or stay within the minimum")
+    };
     if layout.tokens.len() > MIN_TOKENS {
         out.push(
             Finding::new(
@@ -155,7 +158,7 @@ pub(crate) fn portability_findings(pipeline: &Pipeline, layout: &CompiledLayout)
             )
             .label(format!("token {} of {}", MIN_TOKENS + 1, layout.tokens.len()))
             .note(why)
-            .help(help),
+            .help_by(help),
         );
     }
     if let Some((i, t)) = layout.tokens.iter().enumerate().find(|(_, t)| t.offset > MIN_TOKEN_OFFSET) {
@@ -163,7 +166,7 @@ pub(crate) fn portability_findings(pipeline: &Pipeline, layout: &CompiledLayout)
             Finding::new("W0008", Location::token(i, TokenPart::Offset), format!("`{}` is at offset {}; the spec guarantees maxIndirectCommandsTokenOffset ≥ {MIN_TOKEN_OFFSET} only", t.name, t.offset))
                 .label(format!("{} > {MIN_TOKEN_OFFSET}", t.offset))
                 .note(why)
-                .help(help),
+                .help_by(help),
         );
     }
     if layout.stride > MIN_STRIDE {
@@ -171,7 +174,7 @@ pub(crate) fn portability_findings(pipeline: &Pipeline, layout: &CompiledLayout)
             Finding::new("W0008", Location::Stride, format!("layout `{}` has stride {}; the spec guarantees maxIndirectCommandsIndirectStride ≥ {MIN_STRIDE} only", layout.name, layout.stride))
                 .label(format!("{} > {MIN_STRIDE}", layout.stride))
                 .note(why)
-                .help(help),
+                .help_by(help),
         );
     }
     out
@@ -201,7 +204,9 @@ pub(crate) fn unordered_diagnostics(
         "W0006",
         format!("layout `{}` is written by kernel `{}` from many invocations but keeps sequences in order", l.name.node, k.node.name.node),
     )
-    .primary(r.span(Location::Layout), "no `UnorderedSequences` flag")
+    .primary_by(r.span(Location::Layout), |dgc| {
+        if dgc { "no `unordered_sequences` flag" } else { "no `UnorderedSequences` flag" }.to_string()
+    })
     .secondary(writes, "written in parallel here")
     .note("invocations append their sequences in whatever order they run, so the stream has no meaningful order to keep; ordered execution only costs the driver its freedom to reorder draws")
     .help_spelled(

@@ -32,8 +32,8 @@ pub struct SourceFile<'a> {
     pub text: &'a str,
 }
 
-/// Whether the description is in the `.dgc` language: notes are then shown in its spelling
-/// (`Diagnostic::notes_for`).
+/// Whether the description is in the `.dgc` language: labels and notes are then shown in its
+/// spelling (`Diagnostic::label_for`, `Diagnostic::notes_for`).
 pub fn is_dgc(file: &SourceFile) -> bool {
     crate::syntax::SyntaxKind::from_path(std::path::Path::new(file.name)) == Some(crate::syntax::SyntaxKind::Dsl)
 }
@@ -94,7 +94,7 @@ fn to_codespan(d: &Diagnostic, set: &clip::Set, ids: &[usize], dgc: bool) -> CsD
             let start = file.map(l.span.start);
             let end = file.map(l.span.end.max(l.span.start)).max(start);
             let style = if l.primary { LabelStyle::Primary } else { LabelStyle::Secondary };
-            CsLabel::new(style, id, start..end).with_message(l.message.clone())
+            CsLabel::new(style, id, start..end).with_message(d.label_for(l, dgc))
         })
         .collect();
     let mut notes = vec![];

@@ -17,7 +17,9 @@ pub fn rustc_line(file: &SourceFile, d: &Diagnostic) -> String {
 }
 
 fn rustc_value(file: &SourceFile, d: &Diagnostic) -> Value {
-    let spans: Vec<Value> = d.labels.iter().map(|l| span(file, l)).collect();
+    let dgc = super::is_dgc(file);
+    let spans: Vec<Value> =
+        d.labels.iter().map(|l| span(file, &Label { message: d.label_for(l, dgc).to_string(), ..l.clone() })).collect();
     let mut children = vec![];
     if let Some(t) = &d.target {
         children.push(child("note", format!("target: {t}")));
@@ -28,7 +30,7 @@ fn rustc_value(file: &SourceFile, d: &Diagnostic) -> Value {
     for v in d.also_vuids() {
         children.push(child("note", format!("also: {v}")));
     }
-    for (ron, n) in d.notes.iter().zip(d.notes_for(super::is_dgc(file))) {
+    for (ron, n) in d.notes.iter().zip(d.notes_for(dgc)) {
         match n.strip_prefix("help: ") {
             Some(help) => {
                 let mut c = child("help", help.to_string());

@@ -26,15 +26,21 @@ fn result(file: &SourceFile, d: &Diagnostic) -> Value {
         Severity::Warning => "warning",
         Severity::Note => "note",
     };
+    let dgc = super::is_dgc(file);
     let mut text = d.message.clone();
-    for n in d.notes_for(super::is_dgc(file)) {
+    for n in d.notes_for(dgc) {
         text.push('\n');
         text.push_str(n);
     }
     let primary = d.primary_label();
     let locations: Vec<Value> = primary.map(|l| location(file, l, None)).into_iter().collect();
-    let related: Vec<Value> =
-        d.labels.iter().filter(|l| !l.primary).enumerate().map(|(i, l)| location(file, l, Some(i))).collect();
+    let related: Vec<Value> = d
+        .labels
+        .iter()
+        .filter(|l| !l.primary)
+        .enumerate()
+        .map(|(i, l)| location(file, &Label { message: d.label_for(l, dgc).to_string(), ..l.clone() }, Some(i)))
+        .collect();
     let mut r = json!({
         "ruleId": d.code,
         "level": level,
@@ -47,7 +53,6 @@ fn result(file: &SourceFile, d: &Diagnostic) -> Value {
     if !related.is_empty() {
         r["relatedLocations"] = json!(related);
     }
-    let dgc = super::is_dgc(file);
     let fixes: Vec<Value> = d
         .suggestions()
         .iter()

@@ -15,6 +15,7 @@ use super::layout_rules::{show, COMPUTE, GRAPHICS, RAY_TRACING};
 use super::query::Query;
 use crate::device::{Limit, Profile};
 use crate::ir::{CompiledLayout, CompiledToken, ExecutionSet, PushConstantRange, SetFallback, TokenType};
+use crate::spell;
 use crate::stages::StageMask;
 use Limit::*;
 
@@ -158,7 +159,7 @@ fn limits(q: &mut Query, layout: &CompiledLayout, out: &mut Vec<Finding>) {
                         Location::LayoutStages,
                         format!("{} cannot run {} from generated commands", q.target(), StageMask(missing).describe()),
                     )
-                    .label(format!("{} unsupported", StageMask(missing).describe()))
+                    .label_by(|dgc| format!("{} unsupported", spell::stages(StageMask(missing), dgc)))
                     .note(q.show(SupportedIndirectCommandsShaderStages, supported))
                     .help("drop the target, or use a pipeline without these stages"),
                 );
@@ -323,8 +324,9 @@ fn gates(q: &mut Query, i: usize, t: &CompiledToken, out: &mut Vec<Finding>) {
                 )
                 .label(format!("VK_NV_mesh_shader = false on {}", q.target()))
                 .note("VK_NV_mesh_shader adds the *_NV_EXT token types; the meshShader feature (of VK_EXT_mesh_shader) does not make them valid")
-                .help(format!(
-                    "use `{ext}` (VK_EXT_mesh_shader): its record is three group counts (12 bytes) instead of a task count and first task"
+                .help_by(|dgc| format!(
+                    "use `{}` (VK_EXT_mesh_shader): its record is three group counts (12 bytes) instead of a task count and first task",
+                    spell::word(ext, dgc)
                 )),
             );
         }
@@ -413,9 +415,13 @@ fn execution_set_findings(
         ),
     )
     .label(first.label.clone())
-    .related(Location::token(i, TokenPart::Fallback), "`fallback: Binned`");
+    .related_by(Location::token(i, TokenPart::Fallback), |dgc| {
+        if dgc { "`fallback binned`" } else { "`fallback: Binned`" }.to_string()
+    });
+    // The label is the first finding's, and so is its `.dgc` spelling.
+    w.dgc_spelling.extend(first.dgc_spelling.iter().filter(|(ron, _)| *ron == first.label).cloned());
     for f in &unbindable {
-        w = w.note(format!("{}: {}", f.code, f.message));
+        w = w.note_by(|dgc| format!("{}: {}", f.code, f.text_for(&f.message, dgc)));
     }
     let bound = if set.kind == 0 { "that entry's pipeline" } else { "that entry's shaders" };
     out.push(w.note(format!(
@@ -434,15 +440,17 @@ fn execution_set(q: &mut Query, layout: &CompiledLayout, i: usize, set: &Executi
     let pb = q.get(SupportedIndirectCommandsShaderStagesPipelineBinding, why).map(|v| v as u32);
     let sb = q.get(SupportedIndirectCommandsShaderStagesShaderBinding, why).map(|v| v as u32);
     let stages = |m: u32| StageMask(m).describe();
+    let spelled = |m: u32, dgc: bool| spell::stages(StageMask(m), dgc);
     if let (Some(pb), Some(sb)) = (pb, sb) {
         let neither = set.stages & !(pb | sb);
         if neither != 0 {
             out.push(
                 Finding::new("E0605", at(TokenPart::Stages), format!("{} cannot bind {} through an execution set", q.target(), stages(neither)))
-                    .label(format!("{} not bindable", stages(neither)))
+                    .message_for_dgc(format!("{} cannot bind {} through an execution set", q.target(), spelled(neither, true)))
+                    .label_by(|dgc| format!("{} not bindable", spelled(neither, dgc)))
                     .note(format!("{}; {}", q.show(SupportedIndirectCommandsShaderStagesPipelineBinding, pb as u64), q.show(SupportedIndirectCommandsShaderStagesShaderBinding, sb as u64)))
                     .note("dgcc checks every stage bit as the spec says; the validation layers only report this when no stage at all is supported")
-                    .help("drop the ExecutionSet token and bind one pipeline per layout on this target"),
+                    .help_by(|dgc| format!("drop the {} token and bind one pipeline per layout on this target", spell::token(TokenType::ExecutionSet, dgc))),
             );
         }
     }
@@ -472,23 +480,30 @@ fn execution_set(q: &mut Query, layout: &CompiledLayout, i: usize, set: &Executi
             return;
         };
         let via_shaders = sb.is_some_and(|sb| set.stages & !sb == 0 && set.stages != 0);
-        let help = if via_shaders {
-            format!("{} binds {} through shader objects: use `kind: ShaderObjects`", q.target(), stages(set.stages))
-        } else {
-            "drop the ExecutionSet token and bind one pipeline per layout on this target".to_string()
+        let target = q.target().to_string();
+        let help = |dgc: bool| {
+            if via_shaders {
+                let kind = if dgc { "shader_objects" } else { "kind: ShaderObjects" };
+                format!("{target} binds {} through shader objects: use `{kind}`", spelled(set.stages, dgc))
+            } else {
+                format!(
+                    "drop the {} token and bind one pipeline per layout on this target",
+                    spell::token(TokenType::ExecutionSet, dgc)
+                )
+            }
         };
         if pb & key == 0 {
-            let needs = if key == 0x10 { "Fragment".to_string() } else { stages(key) };
+            let needs = |dgc: bool| if key == 0x10 { spell::word("Fragment", dgc) } else { spelled(key, dgc) };
             out.push(
                 Finding::new(
                     code,
                     at(TokenPart::SetKind),
                     format!("{} cannot put {point} pipelines in an execution set", q.target()),
                 )
-                .label(format!("{point} pipelines need {needs} in the pipeline binding stages"))
+                .label_by(|dgc| format!("{point} pipelines need {} in the pipeline binding stages", needs(dgc)))
                 .related(at(TokenPart::Stages), "stages of the set")
                 .note(q.show(SupportedIndirectCommandsShaderStagesPipelineBinding, pb as u64))
-                .help(help),
+                .help_by(help),
             );
         } else if let Some(sb) = sb {
             let only_shaders = set.stages & !pb & sb;
@@ -503,9 +518,14 @@ fn execution_set(q: &mut Query, layout: &CompiledLayout, i: usize, set: &Executi
                             stages(only_shaders)
                         ),
                     )
-                    .label(format!("{} not in the pipeline binding stages", stages(only_shaders)))
+                    .message_for_dgc(format!(
+                        "{} binds {} only through shader objects, not pipelines",
+                        q.target(),
+                        spelled(only_shaders, true)
+                    ))
+                    .label_by(|dgc| format!("{} not in the pipeline binding stages", spelled(only_shaders, dgc)))
                     .note(q.show(SupportedIndirectCommandsShaderStagesPipelineBinding, pb as u64))
-                    .help(help),
+                    .help_by(help),
                 );
             }
         }
@@ -565,7 +585,12 @@ fn execution_set(q: &mut Query, layout: &CompiledLayout, i: usize, set: &Executi
                             stages(only_pipelines)
                         ),
                     )
-                    .label(format!("{} not in the shader binding stages", stages(only_pipelines)))
+                    .message_for_dgc(format!(
+                        "{} binds {} only through pipelines, not shader objects",
+                        q.target(),
+                        spelled(only_pipelines, true)
+                    ))
+                    .label_by(|dgc| format!("{} not in the shader binding stages", spelled(only_pipelines, dgc)))
                     .note(q.show(SupportedIndirectCommandsShaderStagesShaderBinding, sb as u64))
                     .help_spelled("use `kind: Pipelines` on this target", "use `pipelines` on this target"),
                 );

@@ -101,7 +101,7 @@ pub struct Finding {
     pub related: Vec<(Location, String)>,
     /// Longer explanations; the fix is written as a note starting with `help: `.
     pub notes: Vec<String>,
-    /// Notes the `.dgc` language spells differently (`diag::Extra::dgc_spelling`).
+    /// Labels and notes the `.dgc` language spells differently (`diag::Extra::dgc_spelling`).
     pub dgc_spelling: Vec<(String, String)>,
     /// A fix for the last help: replace what is written at the location with this text
     /// (`diag::Suggestion`), and whether it is machine-applicable.
@@ -139,6 +139,52 @@ impl Finding {
     }
     pub fn note(mut self, note: impl Into<String>) -> Self {
         self.notes.push(note.into());
+        self
+    }
+    /// The label, written as a function of the syntax (`dgc`: whether for the `.dgc`
+    /// language), with the words of [`crate::spell`].
+    pub fn label_by(self, text: impl Fn(bool) -> String) -> Self {
+        let ron = text(false);
+        self.spelled(&ron, text(true)).label(ron)
+    }
+    /// Another place, its text written as a function of the syntax ([`Finding::label_by`]).
+    pub fn related_by(self, location: Location, text: impl Fn(bool) -> String) -> Self {
+        let ron = text(false);
+        self.spelled(&ron, text(true)).related(location, ron)
+    }
+    /// A note as RON writes it and as the `.dgc` language does.
+    pub fn note_spelled(self, ron: impl Into<String>, dgc: impl Into<String>) -> Self {
+        let ron = ron.into();
+        self.spelled(&ron, dgc.into()).note(ron)
+    }
+    /// A note written as a function of the syntax ([`Finding::label_by`]).
+    pub fn note_by(self, text: impl Fn(bool) -> String) -> Self {
+        let ron = text(false);
+        self.spelled(&ron, text(true)).note(ron)
+    }
+    /// `help: …`, written as a function of the syntax ([`Finding::label_by`]).
+    pub fn help_by(self, text: impl Fn(bool) -> String) -> Self {
+        self.note_by(|dgc| format!("help: {}", text(dgc)))
+    }
+    /// The message as the `.dgc` language spells it, for a note that quotes the finding
+    /// (N0001 quotes the findings it replaces); the renderers show messages as they are.
+    pub fn message_for_dgc(self, dgc: impl Into<String>) -> Self {
+        let ron = self.message.clone();
+        self.spelled(&ron, dgc.into())
+    }
+    /// A text of this finding (its message, label or a note) as RON (`dgc: false`) or the
+    /// `.dgc` language spells it.
+    pub fn text_for<'a>(&'a self, text: &'a str, dgc: bool) -> &'a str {
+        match self.dgc_spelling.iter().find(|(ron, _)| ron == text).filter(|_| dgc) {
+            Some((_, spelled)) => spelled,
+            None => text,
+        }
+    }
+    /// Records the `.dgc` spelling of a label or note text, where it differs.
+    fn spelled(mut self, ron: &str, dgc: String) -> Self {
+        if ron != dgc {
+            self.dgc_spelling.push((ron.to_string(), dgc));
+        }
         self
     }
     pub fn help(self, help: impl AsRef<str>) -> Self {

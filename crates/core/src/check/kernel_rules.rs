@@ -220,8 +220,11 @@ fn required(
     }
     let min = q.get(MinSubgroupSize, "required subgroup sizes");
     let max = q.get(MaxSubgroupSize, "required subgroup sizes");
-    let range = match (min, max) {
-        (Some(a), Some(b)) => format!(" (it supports {a}..={b}; `size: Min` or `size: Max` pick per target)"),
+    let range = |dgc: bool| match (min, max) {
+        (Some(a), Some(b)) => {
+            let pick = if dgc { "`required min` or `required max`" } else { "`size: Min` or `size: Max`" };
+            format!(" (it supports {a}..={b}; {pick} pick per target)")
+        }
         _ => String::new(),
     };
     if let Some(min) = min {
@@ -233,7 +236,7 @@ fn required(
                     format!("kernel `{name}`: required subgroup size {r} is below {}", q.show(MinSubgroupSize, min)),
                 )
                 .label(format!("{r} < {min}"))
-                .help(format!("{t} cannot run subgroups of {r}{range}")),
+                .help_by(|dgc| format!("{t} cannot run subgroups of {r}{}", range(dgc))),
             );
         }
     }
@@ -246,7 +249,7 @@ fn required(
                     format!("kernel `{name}`: required subgroup size {r} exceeds {}", q.show(MaxSubgroupSize, max)),
                 )
                 .label(format!("{r} > {max}"))
-                .help(format!("{t} cannot run subgroups of {r}{range}")),
+                .help_by(|dgc| format!("{t} cannot run subgroups of {r}{}", range(dgc))),
             );
         }
     }

@@ -12,6 +12,7 @@
 
 use super::finding::{Finding, Location, TokenPart};
 use crate::ir::{CompiledLayout, CompiledToken, TokenType};
+use crate::spell;
 use crate::stages::StageMask;
 
 /// Graphics stages as VUID 11104 and 11109 mean them: the vertex pipeline and task/mesh.
@@ -42,7 +43,12 @@ pub const fn written_name(tt: TokenType) -> &'static str {
 
 /// "`draw` (DrawIndexed)": how messages name a token.
 pub(crate) fn show(t: &CompiledToken) -> String {
-    format!("`{}` ({})", t.name, written_name(t.token_type))
+    show_in(t, false)
+}
+
+/// A token as [`show`] names it, in RON's spelling or the `.dgc` language's.
+pub(crate) fn show_in(t: &CompiledToken, dgc: bool) -> String {
+    format!("`{}` ({})", t.name, spell::token(t.token_type, dgc))
 }
 
 fn kind(i: usize) -> Location {
@@ -84,7 +90,7 @@ fn order(layout: &CompiledLayout, out: &mut Vec<Finding>) {
     } else if actions.is_empty() {
         out.push(
             Finding::new("E0101", Location::Layout, format!("layout `{}` has no action token", layout.name))
-                .label("no Draw, Dispatch, DrawMeshTasks or TraceRays2 token")
+                .label_by(|dgc| spell::text("no Draw, Dispatch, DrawMeshTasks or TraceRays2 token", dgc))
                 .note("each sequence ends with exactly one action command; without one the layout does nothing")
                 .help_spelled(
                     "end `tokens` with the command each sequence runs, e.g. `DrawIndexed` or `Dispatch`",
@@ -108,9 +114,12 @@ fn order(layout: &CompiledLayout, out: &mut Vec<Finding>) {
         } else {
             Finding::new("E0102", kind(a), format!("the action token {} must be the last token", show(&tokens[a])))
                 .label("action token before the end")
-                .related(kind(last), format!("{} comes after it", show(&tokens[last])))
+                .related_by(kind(last), |dgc| format!("{} comes after it", show_in(&tokens[last], dgc)))
                 .note("state tokens after the action would apply to nothing: all state changes precede the action")
-                .help(format!("move `{}` to the end of `tokens`", tokens[a].name))
+                .help_spelled(
+                    format!("move `{}` to the end of `tokens`", tokens[a].name),
+                    format!("move `{}` to the end of the layout", tokens[a].name),
+                )
         };
         out.push(f);
     }
@@ -119,9 +128,11 @@ fn order(layout: &CompiledLayout, out: &mut Vec<Finding>) {
     for &s in sets.iter().skip(1) {
         out.push(
             Finding::new("E0103", kind(s), format!("layout `{}` has more than one execution set token", layout.name))
-                .label("second ExecutionSet")
+                .label_by(|dgc| spell::text("second ExecutionSet", dgc))
                 .related(kind(sets[0]), "the first one")
-                .help("a sequence binds one pipeline or shader set; keep one ExecutionSet token"),
+                .help_by(|dgc| {
+                    spell::text("a sequence binds one pipeline or shader set; keep one ExecutionSet token", dgc)
+                }),
         );
     }
     if let Some(&s) = sets.first() {
@@ -133,9 +144,12 @@ fn order(layout: &CompiledLayout, out: &mut Vec<Finding>) {
                     format!("the execution set token {} must be the first token", show(&tokens[s])),
                 )
                 .label(format!("token {} of {}", s + 1, tokens.len()))
-                .related(kind(0), format!("{} comes first", show(&tokens[0])))
+                .related_by(kind(0), |dgc| format!("{} comes first", show_in(&tokens[0], dgc)))
                 .note("binding a pipeline invalidates the state set before it, so the set is bound first")
-                .help(format!("move `{}` to the start of `tokens`", tokens[s].name)),
+                .help_spelled(
+                    format!("move `{}` to the start of `tokens`", tokens[s].name),
+                    format!("move `{}` to the start of the layout", tokens[s].name),
+                ),
             );
         }
     }
@@ -144,7 +158,7 @@ fn order(layout: &CompiledLayout, out: &mut Vec<Finding>) {
     for &s in seq.iter().skip(1) {
         out.push(
             Finding::new("E0105", kind(s), format!("layout `{}` has more than one sequence index token", layout.name))
-                .label("second SequenceIndex")
+                .label_by(|dgc| spell::text("second SequenceIndex", dgc))
                 .related(kind(seq[0]), "the first one")
                 .note("this also breaks VUID-VkIndirectCommandsLayoutCreateInfoEXT-pTokens-11094 (at most one SEQUENCE_INDEX or PUSH_DATA_SEQUENCE_INDEX token)")
                 .help("every sequence index token pushes the same value; keep one and read it where needed"),
@@ -167,7 +181,7 @@ fn order(layout: &CompiledLayout, out: &mut Vec<Finding>) {
                 format!("{} is a second token that pushes the sequence index", show(&tokens[s])),
             )
             .label("second sequence index")
-            .related(kind(first), format!("{} pushes it already", show(&tokens[first])))
+            .related_by(kind(first), |dgc| format!("{} pushes it already", show_in(&tokens[first], dgc)))
             .note("a layout has at most one SEQUENCE_INDEX or PUSH_DATA_SEQUENCE_INDEX token")
             .help("keep one; every sequence-index token pushes the same value"),
         );
@@ -177,10 +191,10 @@ fn order(layout: &CompiledLayout, out: &mut Vec<Finding>) {
     for &ib in index_buffers.iter().skip(1) {
         out.push(
             Finding::new("W0001", kind(ib), format!("layout `{}` binds the index buffer twice", layout.name))
-                .label("second IndexBuffer")
+                .label_by(|dgc| spell::text("second IndexBuffer", dgc))
                 .related(kind(index_buffers[0]), "the first one")
                 .note("the spec no longer forbids this, but the validation layers still report it as VUID-VkIndirectCommandsLayoutCreateInfoEXT-pTokens-11094 (its pre-1.4.340 meaning), and only the last binding is used")
-                .help("keep one IndexBuffer token"),
+                .help_by(|dgc| spell::text("keep one IndexBuffer token", dgc)),
         );
     }
     let action = action_index(layout);
@@ -194,8 +208,8 @@ fn order(layout: &CompiledLayout, out: &mut Vec<Finding>) {
                         kind(ib),
                         format!("an index buffer token needs an indexed draw, but the action is {}", show(&tokens[a])),
                     )
-                    .label("IndexBuffer")
-                    .related(kind(a), "not DrawIndexed or DrawIndexedCount")
+                    .label_by(|dgc| spell::text("IndexBuffer", dgc))
+                    .related_by(kind(a), |dgc| spell::text("not DrawIndexed or DrawIndexedCount", dgc))
                     .help_spelled(
                         if tt.is_vertex_draw() {
                             "use `DrawIndexed` (or `DrawIndexedCount`) as the action, or remove the IndexBuffer token"
@@ -219,14 +233,21 @@ fn order(layout: &CompiledLayout, out: &mut Vec<Finding>) {
                         kind(vb),
                         format!("a vertex buffer token needs a vertex draw, but the action is {}", show(&tokens[a])),
                     )
-                    .label("VertexBuffer")
-                    .related(kind(a), "not Draw, DrawIndexed or their Count forms")
+                    .label_by(|dgc| spell::text("VertexBuffer", dgc))
+                    .related_by(kind(a), |dgc| {
+                        if dgc {
+                            "not draw, draw_indexed or their _count forms"
+                        } else {
+                            "not Draw, DrawIndexed or their Count forms"
+                        }
+                        .to_string()
+                    })
                     .note(if tt.is_mesh() {
                         "mesh shaders fetch their own data: there is no vertex input to bind"
                     } else {
                         "only vertex-pipeline draws read vertex buffers"
                     })
-                    .help("remove the VertexBuffer token"),
+                    .help_by(|dgc| spell::text("remove the VertexBuffer token", dgc)),
                 );
             }
         }
@@ -244,7 +265,7 @@ fn order(layout: &CompiledLayout, out: &mut Vec<Finding>) {
                 )
                 .label(format!("binding {b} again"))
                 .related(Location::token(i, TokenPart::Binding), "first bound here")
-                .help("give each VertexBuffer token its own binding"),
+                .help_by(|dgc| spell::text("give each VertexBuffer token its own binding", dgc)),
             );
         } else {
             first_use.insert(bj, j);
@@ -271,15 +292,22 @@ fn stages(layout: &CompiledLayout, out: &mut Vec<Finding>) {
         return;
     }
     if s != ALL_STAGES && !GROUPS.iter().any(|(g, _)| s & !g == 0) {
-        let present: Vec<&str> = GROUPS.iter().filter(|(g, _)| s & g != 0).map(|(_, n)| *n).collect();
+        let present = |dgc: bool| -> Vec<String> {
+            GROUPS.iter().filter(|(g, _)| s & g != 0).map(|(_, n)| spell::text(n, dgc)).collect()
+        };
         out.push(
             Finding::new(
                 "E0118",
                 Location::LayoutStages,
                 format!("layout `{}` mixes stage groups: {}", layout.name, stage_list(s)),
             )
-            .label(format!("stages from {}", present.join(" and ")))
-            .note("a layout drives one kind of pipeline: graphics, compute, mesh (with Fragment) or ray tracing")
+            .label_by(|dgc| format!("stages from {}", present(dgc).join(" and ")))
+            .note_by(|dgc| {
+                spell::text(
+                    "a layout drives one kind of pipeline: graphics, compute, mesh (with Fragment) or ray tracing",
+                    dgc,
+                )
+            })
             .help("keep the stages of one group; use a second layout for the other"),
         );
     }
@@ -290,7 +318,7 @@ fn stages(layout: &CompiledLayout, out: &mut Vec<Finding>) {
                 Location::LayoutStages,
                 format!("layout `{}` has Fragment without Vertex or Mesh", layout.name),
             )
-            .label(stage_list(s))
+            .label_by(|dgc| spell::stages(StageMask(s), dgc))
             .help_spelled("add `Vertex` (or `Mesh` for mesh shading)", "add `vertex` (or `mesh` for mesh shading)"),
         );
     }
@@ -308,45 +336,67 @@ fn token_stage_rules(layout: &CompiledLayout, i: usize, t: &CompiledToken) -> Ve
     let s = layout.shader_stages;
     let tt = t.token_type;
     let have = stage_list(s);
-    let needs = |code: &'static str, what: &str, help: &str| {
+    // `what` and `help` as RON writes them, and as `.dgc` does.
+    let needs = |code: &'static str, what: [&str; 2], help: [&str; 2]| {
         Some(
-            Finding::new(code, kind(i), format!("{} needs {what}, but the layout's stages are {have}", show(t)))
-                .label(format!("needs {what}"))
+            Finding::new(code, kind(i), format!("{} needs {}, but the layout's stages are {have}", show(t), what[0]))
+                .label_by(|dgc| format!("needs {}", what[usize::from(dgc)]))
                 .related(Location::LayoutStages, "layout stages")
-                .help(help),
+                .help_by(|dgc| help[usize::from(dgc)].to_string()),
         )
     };
     let graphics_token =
         tt.is_vertex_draw() || tt.is_mesh() || matches!(tt, TokenType::IndexBuffer | TokenType::VertexBuffer);
     if graphics_token && s & GRAPHICS == 0 {
-        out.extend(needs("E0110", "graphics stages", "use graphics stages, e.g. `[Vertex, Fragment]`"));
+        out.extend(needs(
+            "E0110",
+            ["graphics stages"; 2],
+            ["use graphics stages, e.g. `[Vertex, Fragment]`", "use graphics stages, e.g. `[vertex, fragment]`"],
+        ));
     }
     if tt == TokenType::Dispatch && s != COMPUTE {
-        out.extend(needs("E0111", "the stages to be exactly [Compute]", "set the layout's `stages: [Compute]`"));
+        out.extend(needs(
+            "E0111",
+            ["the stages to be exactly [Compute]", "the stages to be exactly [compute]"],
+            ["set the layout's `stages: [Compute]`", "set the layout's stages to `[compute]`"],
+        ));
     }
     if matches!(tt, TokenType::DrawMeshTasks | TokenType::DrawMeshTasksCount) && s & MESH == 0 {
         out.extend(needs(
             "E0112",
-            "the Mesh stage",
-            "add `Mesh` to the layout's stages, e.g. `[Task, Mesh, Fragment]`",
+            ["the Mesh stage", "the mesh stage"],
+            [
+                "add `Mesh` to the layout's stages, e.g. `[Task, Mesh, Fragment]`",
+                "add `mesh` to the layout's stages, e.g. `[task, mesh, fragment]`",
+            ],
         ));
     }
     if matches!(tt, TokenType::DrawMeshTasksNv | TokenType::DrawMeshTasksCountNv) && s & MESH == 0 {
         out.extend(needs(
             "E0113",
-            "the Mesh stage",
-            "add `Mesh` to the layout's stages, e.g. `[Task, Mesh, Fragment]`",
+            ["the Mesh stage", "the mesh stage"],
+            [
+                "add `Mesh` to the layout's stages, e.g. `[Task, Mesh, Fragment]`",
+                "add `mesh` to the layout's stages, e.g. `[task, mesh, fragment]`",
+            ],
         ));
     }
     if tt == TokenType::TraceRays2 && s & RAY_TRACING == 0 {
-        out.extend(needs("E0114", "ray tracing stages", "use ray tracing stages, e.g. `[RayGen, Miss, ClosestHit]`"));
+        out.extend(needs(
+            "E0114",
+            ["ray tracing stages"; 2],
+            [
+                "use ray tracing stages, e.g. `[RayGen, Miss, ClosestHit]`",
+                "use ray tracing stages, e.g. `[ray_gen, miss, closest_hit]`",
+            ],
+        ));
     }
     let forbids = |code: &'static str, group: &str, allowed: &str| {
         Some(
             Finding::new(code, kind(i), format!("{} is not allowed in a layout with {group} stages ({have})", show(t)))
                 .label(format!("not allowed with {group} stages"))
                 .related(Location::LayoutStages, "layout stages")
-                .note(format!("{group} layouts allow only {allowed}")),
+                .note_by(|dgc| format!("{group} layouts allow only {}", spell::text(allowed, dgc))),
         )
     };
     if s & GRAPHICS != 0 && matches!(tt, TokenType::Dispatch | TokenType::TraceRays2) {
@@ -385,7 +435,7 @@ fn offsets(layout: &CompiledLayout, out: &mut Vec<Finding>) {
                     )
                     .label(format!("offset {}", t.offset))
                     .related(Location::token(i - 1, TokenPart::Offset), format!("`{}` is at {}", p.name, p.offset))
-                    .note("token offsets must not decrease in token order (the validation layers skip SequenceIndex tokens here; the spec does not)")
+                    .note_by(|dgc| spell::text("token offsets must not decrease in token order (the validation layers skip SequenceIndex tokens here; the spec does not)", dgc))
                     .help_spelled(
                         "reorder the tokens to match their offsets, or leave `at` out and let dgcc place them",
                         "reorder the tokens to match their offsets, or leave the `@` out and let dgcc place them",
@@ -482,7 +532,7 @@ fn numbers(layout: &CompiledLayout, out: &mut Vec<Finding>) {
                         Location::token(i, TokenPart::Mode),
                         format!("index buffer `{}` has input mode {mode:#x}, not exactly one mode bit", t.name),
                     )
-                    .label("must be Vulkan (0x1) or Dxgi (0x2)"),
+                    .label_by(|dgc| spell::text("must be Vulkan (0x1) or Dxgi (0x2)", dgc)),
                 );
             }
         }
@@ -545,7 +595,7 @@ fn draw_count_bound(layout: &CompiledLayout, i: usize, t: &CompiledToken, out: &
                 format!("`max_sequences: {n}` leaves no room for draws: maxDrawCount × maxSequenceCount must stay below 2^24 = {BOUND}"),
             )
             .label(format!("{n} ≥ 2^24"))
-            .related(kind(i), format!("{} draws up to maxDrawCount per sequence", show(t)))
+            .related_by(kind(i), |dgc| format!("{} draws up to maxDrawCount per sequence", show_in(t, dgc)))
             .help(format!("lower `max_sequences` below {BOUND}")),
         );
     } else {

@@ -57,7 +57,7 @@ pub fn pipeline_range_findings(ranges: &[PushConstantRange]) -> Vec<Finding> {
                         at(RangePart::Stages),
                         format!("two push-constant ranges include {}", StageMask(shared).describe()),
                     )
-                    .label(format!("{} again", StageMask(shared).describe()))
+                    .label_by(|dgc| format!("{} again", crate::spell::stages(StageMask(shared), dgc)))
                     .related(Location::PushConstantRange { index: j, part: RangePart::Stages }, "also here")
                     .note("a pipeline layout gives each stage at most one push-constant range, whatever the bytes")
                     .help("merge the two ranges into one covering both, or give each range its own stages"),
@@ -135,20 +135,25 @@ pub fn token_range_findings(layout: &CompiledLayout, ranges: &[PushConstantRange
                 )
                 .label(format!("byte {hole} is in no range"));
                 if ranges.is_empty() {
-                    f = f.note("the pipeline declares no `push_constants` ranges at all").help_spelled(
-                        format!(
-                            "add `push_constants: [(stages: [{}], offset: {}, size: {})]`",
-                            stage_names(r.stages),
-                            r.offset,
-                            r.size
-                        ),
-                        format!(
-                            "add `push_constant [{}] offset {} size {};` to the pipeline",
-                            stage_names_dgc(r.stages),
-                            r.offset,
-                            r.size
-                        ),
-                    );
+                    f = f
+                        .note_spelled(
+                            "the pipeline declares no `push_constants` ranges at all",
+                            "the pipeline declares no `push_constant` ranges at all",
+                        )
+                        .help_spelled(
+                            format!(
+                                "add `push_constants: [(stages: [{}], offset: {}, size: {})]`",
+                                stage_names(r.stages),
+                                r.offset,
+                                r.size
+                            ),
+                            format!(
+                                "add `push_constant [{}] offset {} size {};` to the pipeline",
+                                stage_names_dgc(r.stages),
+                                r.offset,
+                                r.size
+                            ),
+                        );
                 } else {
                     for (k, q) in ranges.iter().enumerate() {
                         f = f.related(

@@ -10,6 +10,7 @@ use crate::ast::{self, Spanned, TokenKind};
 use dgcc_core::diag::{Diagnostic, SourceText};
 use dgcc_core::ir::Manifest;
 use dgcc_core::span::Span;
+use dgcc_core::spell;
 use dgcc_core::stages::{Stage, StageMask};
 use std::borrow::Cow;
 use std::path::Path;
@@ -97,8 +98,11 @@ pub(super) fn check(
     let Some(interface) = reflect::interface(&module, naga_stage) else {
         out.push(
             Diagnostic::new("E0588", format!("the module has no entry point `main` of the {} stage", stage.name()))
-                .primary(shader.source.span, format!("named as the {} shader", stage.name()))
-                .note("help: correct the entry's `stage`, or build the module for that stage"),
+                .primary_by(shader.source.span, |dgc| format!("named as the {} shader", spell::stage(stage, dgc)))
+                .help_spelled(
+                    "correct the entry's `stage`, or build the module for that stage",
+                    "correct the `shader`'s stage, or build the module for that stage",
+                ),
         );
         return;
     };
@@ -131,11 +135,11 @@ fn compile_error(shader: &Spanned<ast::Shader>, file: &Arc<SourceText>, messages
         rest.split(':').next()?.parse::<usize>().ok()
     });
     let mut d = Diagnostic::new("E0588", format!("the {stage} shader does not compile"));
+    let compiled_as =
+        |dgc: bool| format!("compiled with shaderc as the {} stage", spell::stage(shader.stage.node, dgc));
     d = match line.and_then(|l| line_span(&file.text, l)) {
-        Some(span) => d
-            .primary_in(file, span, "the first error")
-            .secondary(shader.source.span, format!("compiled with shaderc as the {stage} stage")),
-        None => d.primary(shader.source.span, format!("compiled with shaderc as the {stage} stage")),
+        Some(span) => d.primary_in(file, span, "the first error").secondary_by(shader.source.span, compiled_as),
+        None => d.primary_by(shader.source.span, compiled_as),
     };
     messages.into_iter().fold(d, Diagnostic::note)
 }
@@ -238,7 +242,8 @@ impl Ctx<'_> {
                 .note(help)
             }
             Problem::OutsideRange { start, end, range } => {
-                let (message, help) = match range {
+                let help_for = |dgc_help: bool| {
+                    match range {
                     Some(r) => (
                         format!(
                             "the {stage} shader's push_constant block (bytes {start}..{end}) is not inside the pipeline's push-constant range for {stage} (bytes {}..{})",
@@ -251,18 +256,27 @@ impl Ctx<'_> {
                             (r.offset + r.size).max(*end)
                         ),
                     ),
+                    None if dgc_help => (
+                        format!("the {stage} shader declares a push_constant block, but no push-constant range of the pipeline includes {stage}"),
+                        format!(
+                            "help: add {} to the stage list of the range that holds bytes {start}..{end}, or add a range",
+                            spell::stage(self.stage, true)
+                        ),
+                    ),
                     None => (
                         format!("the {stage} shader declares a push_constant block, but no push-constant range of the pipeline includes {stage}"),
                         format!("help: add {stage} to the `stages` of the range that holds bytes {start}..{end}, or add a range"),
                     ),
+                }
                 };
+                let message = help_for(false).0;
                 let d = self.in_shader(Diagnostic::new("E0586", message), |p| p.block, format!("bytes {start}..{end}"));
                 let range_span = self.pipeline.push_constants.iter().find(|r| r.node.stages.mask().has(self.stage));
                 match range_span {
-                    Some(r) => d.secondary(r.span, format!("the range for {stage}")),
+                    Some(r) => d.secondary_by(r.span, |dgc| format!("the range for {}", spell::stage(self.stage, dgc))),
                     None => d,
                 }
-                .note(help)
+                .note_by(|dgc| help_for(dgc).1)
             }
             Problem::Unwritten { member, start, end } => {
                 let m = &self.interface.push[*member];
