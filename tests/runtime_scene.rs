@@ -196,4 +196,6 @@ fn max_draws_draws_the_first_records_in_both_gpu_modes_and_says_what_it_dropped(
     assert!(capped[1].image != full.image, "capping at {cap} of {kept} draws changed nothing");
     let e = run(&builtin_manifest(), &o(Mode::Cpu, Some(cap))).unwrap_err();
     assert!(e.to_string().contains("--max-draws"), "{e}");
+    let e = run(&builtin_manifest(), &RunOptions { materials: 4, ..o(Mode::Dgc, Some(cap)) }).unwrap_err();
+    assert!(e.to_string().contains("--materials"), "{e}");
 }

@@ -401,6 +401,11 @@ fn check_options(options: &RunOptions) -> Result<()> {
     if options.max_draws == Some(0) {
         return Err(RuntimeError::Invalid("--max-draws must be at least 1".into()));
     }
+    if options.max_draws.is_some() && options.materials > 1 {
+        return Err(RuntimeError::Invalid(
+            "--max-draws caps the one stream a pass draws; with --materials a pass may draw one region per material: leave one of them out".into(),
+        ));
+    }
     if options.culling == Culling::Occlusion && options.mode == Mode::Cpu {
         return Err(RuntimeError::Invalid(
             "--culling occlusion tests objects against a depth pyramid on the GPU; --mode cpu culls on the host, which has no depth buffer: use --culling none or frustum with --mode cpu".into(),
