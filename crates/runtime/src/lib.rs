@@ -5,7 +5,7 @@
 //! the live device with the same rule codes as `dgcc check`.
 //!
 //! Map: `ext_dgc` (the extension's FFI for ash 0.38), `context` (a headless device for `dgcc
-//! run`/`probe`/tests; feature `headless`), `memory` (buffers), `probe` (live device →
+//! run`/`probe`/tests; feature `headless`), `memory` (buffers, and 2D images for render targets), `probe` (live device →
 //! `Profile` + Profiles JSON), `preprocess` (budgeted chunk planning that distrusts implausible
 //! driver sizes), `dgc` (`DgcDevice`, `DgcLayout`, `ExecutionSet`: layouts on an engine's
 //! device, refused with `dgcc check`'s codes), `stream` (where a stream and its count live),

@@ -243,6 +243,100 @@ impl Buffer {
     }
 }
 
+/// A device-local 2D image of one level and layer, with its own memory and a view of all of
+/// it: a render target of the tools and tests (`dgcc run --layout`'s 1×1 tally target, the
+/// order probe's attachments). Destroyed explicitly with `destroy`, like `Buffer`.
+pub struct Image {
+    pub image: vk::Image,
+    pub memory: vk::DeviceMemory,
+    pub view: vk::ImageView,
+}
+
+impl Image {
+    /// An optimally tiled `width`×`height` image of `format` for `usage`, in device-local
+    /// memory, and a view of its `aspect`. On an error nothing is left behind.
+    pub fn new(
+        ctx: &dyn Allocator,
+        format: vk::Format,
+        (width, height): (u32, u32),
+        usage: vk::ImageUsageFlags,
+        aspect: vk::ImageAspectFlags,
+    ) -> Result<Image> {
+        let d = ctx.device();
+        let info = vk::ImageCreateInfo::default()
+            .image_type(vk::ImageType::TYPE_2D)
+            .format(format)
+            .extent(vk::Extent3D { width, height, depth: 1 })
+            .mip_levels(1)
+            .array_layers(1)
+            .samples(vk::SampleCountFlags::TYPE_1)
+            .tiling(vk::ImageTiling::OPTIMAL)
+            .usage(usage)
+            .initial_layout(vk::ImageLayout::UNDEFINED);
+        // SAFETY: valid create infos on the allocator's live device (the trait's contract); on
+        // an error the objects made so far are destroyed.
+        unsafe {
+            let image = d.create_image(&info, None).map_err(RuntimeError::vk("vkCreateImage"))?;
+            let req = d.get_image_memory_requirements(image);
+            let ty = memory_type(
+                ctx.memory_properties(),
+                req.memory_type_bits,
+                vk::MemoryPropertyFlags::empty(),
+                vk::MemoryPropertyFlags::DEVICE_LOCAL,
+            );
+            let Some(ty) = ty else {
+                d.destroy_image(image, None);
+                return Err(RuntimeError::Invalid(format!("no memory type for a {width}×{height} {format:?} image")));
+            };
+            let alloc = vk::MemoryAllocateInfo::default().allocation_size(req.size).memory_type_index(ty);
+            let memory = match d.allocate_memory(&alloc, None) {
+                Ok(m) => m,
+                Err(r) => {
+                    d.destroy_image(image, None);
+                    return Err(RuntimeError::Vulkan { call: "vkAllocateMemory", result: r });
+                }
+            };
+            let range = vk::ImageSubresourceRange {
+                aspect_mask: aspect,
+                base_mip_level: 0,
+                level_count: 1,
+                base_array_layer: 0,
+                layer_count: 1,
+            };
+            let view_info = vk::ImageViewCreateInfo::default()
+                .image(image)
+                .view_type(vk::ImageViewType::TYPE_2D)
+                .format(format)
+                .subresource_range(range);
+            let view = d
+                .bind_image_memory(image, memory, 0)
+                .map_err(RuntimeError::vk("vkBindImageMemory"))
+                .and_then(|_| d.create_image_view(&view_info, None).map_err(RuntimeError::vk("vkCreateImageView")));
+            match view {
+                Ok(view) => Ok(Image { image, memory, view }),
+                Err(e) => {
+                    d.destroy_image(image, None);
+                    d.free_memory(memory, None);
+                    Err(e)
+                }
+            }
+        }
+    }
+
+    /// Destroy the view, the image and its memory. A second call does nothing.
+    ///
+    /// # Safety
+    /// Created on `device`; no pending GPU work uses it.
+    pub unsafe fn destroy(&mut self, device: &ash::Device) {
+        // SAFETY: the caller's contract; null handles are ignored by Vulkan.
+        unsafe {
+            device.destroy_image_view(std::mem::take(&mut self.view), None);
+            device.destroy_image(std::mem::take(&mut self.image), None);
+            device.free_memory(std::mem::take(&mut self.memory), None);
+        }
+    }
+}
+
 /// Plain data as bytes (for uploading `#[repr(C)]` structs and arrays of numbers).
 ///
 /// `NoUninit` (derive `bytemuck::Pod`/`NoUninit`, or any `Pod` type) rules out padding bytes,

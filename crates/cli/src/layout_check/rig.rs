@@ -15,7 +15,7 @@ use ash::vk;
 use dgcc::ir::{CompiledLayout, Manifest, RecordMember, TokenType};
 use dgcc::runtime::descriptors::StorageSet;
 use dgcc::runtime::error::Result;
-use dgcc::runtime::memory::{memory_type, Buffer, Location};
+use dgcc::runtime::memory::{Buffer, Image, Location};
 use dgcc::runtime::push::vk_ranges;
 use dgcc::runtime::shaders::module;
 use dgcc::runtime::{Bound, DgcDevice, Execution, GpuContext, Pass, RuntimeError, Stream};
@@ -214,20 +214,13 @@ pub fn execute(
         Some(ies) => Bound::ExecutionSet(ies.handle, pipeline),
         None => Bound::Pipeline(pipeline),
     };
-    let mut target = Target::new(ctx)?;
+    let mut target = target(ctx)?;
     // SAFETY: `l` is `dev`'s; `pipeline` (or the set) was made with `pl` for the layout.
     let mut exec = unsafe { Execution::new(dev, &l, bound, run.sequences, run.max_draw_count, 64 << 20) }?;
     let s =
         Stream { buffer: stream.buffer, offset: 0, address: stream.address, max_sequences: run.sequences, count: None };
     let recorded = ctx.one_shot(|cmd| unsafe {
-        let to_attachment = [vk::ImageMemoryBarrier2::default()
-            .dst_stage_mask(vk::PipelineStageFlags2::COLOR_ATTACHMENT_OUTPUT)
-            .dst_access_mask(vk::AccessFlags2::COLOR_ATTACHMENT_WRITE)
-            .old_layout(vk::ImageLayout::UNDEFINED)
-            .new_layout(vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL)
-            .image(target.image)
-            .subresource_range(color_range())];
-        d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().image_memory_barriers(&to_attachment));
+        to_attachment(d, cmd, target.image);
         d.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::GRAPHICS, pipeline);
         d.cmd_bind_descriptor_sets(cmd, vk::PipelineBindPoint::GRAPHICS, pl, 0, &[set.set], &[]);
         if let Some(decoy) = run.decoy_indices {
@@ -299,18 +292,11 @@ pub fn execute_fallback(
     let pl = unsafe { d.create_pipeline_layout(&info, None) }.map_err(RuntimeError::vk("vkCreatePipelineLayout"))?;
     let spec = [(0, layout.stride / 4), (1, run.slot_word), (2, run.extra_word.unwrap_or(u32::MAX))];
     let pipeline = graphics_pipeline_with(d, pl, Front::Vertex(STREAM_VERT), 0, false, &spec)?;
-    let mut target = Target::new(ctx)?;
+    let mut target = target(ctx)?;
     let s =
         Stream { buffer: stream.buffer, offset: 0, address: stream.address, max_sequences: run.sequences, count: None };
     let recorded = ctx.one_shot(|cmd| unsafe {
-        let to_attachment = [vk::ImageMemoryBarrier2::default()
-            .dst_stage_mask(vk::PipelineStageFlags2::COLOR_ATTACHMENT_OUTPUT)
-            .dst_access_mask(vk::AccessFlags2::COLOR_ATTACHMENT_WRITE)
-            .old_layout(vk::ImageLayout::UNDEFINED)
-            .new_layout(vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL)
-            .image(target.image)
-            .subresource_range(color_range())];
-        d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().image_memory_barriers(&to_attachment));
+        to_attachment(d, cmd, target.image);
         let mut pass = OnePixel { d, view: target.view };
         pass.begin(cmd, 0);
         d.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::GRAPHICS, pipeline);
@@ -384,78 +370,25 @@ impl Pass for OnePixel<'_> {
     }
 }
 
-struct Target {
-    image: vk::Image,
-    memory: vk::DeviceMemory,
-    view: vk::ImageView,
+/// The 1×1 colour target the tallies draw into.
+fn target(ctx: &GpuContext) -> Result<Image> {
+    Image::new(ctx, COLOR_FORMAT, (1, 1), vk::ImageUsageFlags::COLOR_ATTACHMENT, vk::ImageAspectFlags::COLOR)
 }
 
-impl Target {
-    fn new(ctx: &GpuContext) -> Result<Target> {
-        let d = &ctx.device;
-        let info = vk::ImageCreateInfo::default()
-            .image_type(vk::ImageType::TYPE_2D)
-            .format(COLOR_FORMAT)
-            .extent(vk::Extent3D { width: 1, height: 1, depth: 1 })
-            .mip_levels(1)
-            .array_layers(1)
-            .samples(vk::SampleCountFlags::TYPE_1)
-            .tiling(vk::ImageTiling::OPTIMAL)
-            .usage(vk::ImageUsageFlags::COLOR_ATTACHMENT)
-            .initial_layout(vk::ImageLayout::UNDEFINED);
-        // SAFETY: valid create infos; on an error the objects made so far are destroyed.
-        unsafe {
-            let image = d.create_image(&info, None).map_err(RuntimeError::vk("vkCreateImage"))?;
-            let req = d.get_image_memory_requirements(image);
-            let ty = memory_type(
-                &ctx.memory,
-                req.memory_type_bits,
-                vk::MemoryPropertyFlags::empty(),
-                vk::MemoryPropertyFlags::DEVICE_LOCAL,
-            );
-            let Some(ty) = ty else {
-                d.destroy_image(image, None);
-                return Err(RuntimeError::Invalid("no memory type for a 1×1 colour target".into()));
-            };
-            let alloc = vk::MemoryAllocateInfo::default().allocation_size(req.size).memory_type_index(ty);
-            let memory = match d.allocate_memory(&alloc, None) {
-                Ok(m) => m,
-                Err(r) => {
-                    d.destroy_image(image, None);
-                    return Err(RuntimeError::Vulkan { call: "vkAllocateMemory", result: r });
-                }
-            };
-            if let Err(r) = d.bind_image_memory(image, memory, 0) {
-                d.destroy_image(image, None);
-                d.free_memory(memory, None);
-                return Err(RuntimeError::Vulkan { call: "vkBindImageMemory", result: r });
-            }
-            let view_info = vk::ImageViewCreateInfo::default()
-                .image(image)
-                .view_type(vk::ImageViewType::TYPE_2D)
-                .format(COLOR_FORMAT)
-                .subresource_range(color_range());
-            match d.create_image_view(&view_info, None) {
-                Ok(view) => Ok(Target { image, memory, view }),
-                Err(r) => {
-                    d.destroy_image(image, None);
-                    d.free_memory(memory, None);
-                    Err(RuntimeError::Vulkan { call: "vkCreateImageView", result: r })
-                }
-            }
-        }
-    }
-
-    /// # Safety
-    /// Created on `d`; no pending work uses the target.
-    unsafe fn destroy(&mut self, d: &ash::Device) {
-        // SAFETY: this function's contract.
-        unsafe {
-            d.destroy_image_view(self.view, None);
-            d.destroy_image(self.image, None);
-            d.free_memory(self.memory, None);
-        }
-    }
+/// Move the target to the colour-attachment layout before its pass.
+///
+/// # Safety
+/// `cmd` is recording on `d`, outside a render pass; `image` is a live image of `d`.
+unsafe fn to_attachment(d: &ash::Device, cmd: vk::CommandBuffer, image: vk::Image) {
+    let barrier = [vk::ImageMemoryBarrier2::default()
+        .dst_stage_mask(vk::PipelineStageFlags2::COLOR_ATTACHMENT_OUTPUT)
+        .dst_access_mask(vk::AccessFlags2::COLOR_ATTACHMENT_WRITE)
+        .old_layout(vk::ImageLayout::UNDEFINED)
+        .new_layout(vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL)
+        .image(image)
+        .subresource_range(color_range())];
+    // SAFETY: the caller's contract.
+    unsafe { d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().image_memory_barriers(&barrier)) };
 }
 
 /// A graphics pipeline for a 1×1 target: `front` + `draw_tally.frag` adding `weight` to w, no

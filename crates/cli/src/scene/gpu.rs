@@ -23,7 +23,7 @@ use ash::vk;
 use dgcc::ir::{CompiledLayout, PushConstantRange};
 use dgcc::runtime::descriptors::StorageSet;
 use dgcc::runtime::error::{Result, RuntimeError};
-use dgcc::runtime::memory::{as_bytes, memory_type, Buffer, Location};
+use dgcc::runtime::memory::{as_bytes, Buffer, Image, Location};
 use dgcc::runtime::push::{push_pieces, vk_ranges, PushPiece};
 use dgcc::runtime::shaders::{compute_pipeline, module, Spec, SubgroupPin};
 use dgcc::runtime::GpuContext;
@@ -58,12 +58,6 @@ pub const DEPTH_FORMAT: vk::Format = vk::Format::D32_SFLOAT;
 pub const ID_FORMAT: vk::Format = vk::Format::R32_UINT;
 /// Bytes of one pass's slot in `count_readback`: its total and the subgroup size its kernel saw.
 pub const COUNT_BYTES: u64 = 16;
-
-pub struct Target {
-    pub image: vk::Image,
-    pub memory: vk::DeviceMemory,
-    pub view: vk::ImageView,
-}
 
 /// What belongs to one culling pass (the single pass of `none` and `frustum`, or the early and
 /// the late pass of `occlusion`).
@@ -129,10 +123,10 @@ pub struct SceneGpu {
     pub pyramid: Pyramid,
     /// Where the draws of this scene read the object id.
     pub object_id: ObjectId,
-    pub color: Target,
-    pub depth: Target,
+    pub color: Image,
+    pub depth: Image,
     /// Object id + 1 per pixel (0: background), when the run counts pixel owners.
-    pub ids: Option<Target>,
+    pub ids: Option<Image>,
     pub queries: vk::QueryPool,
     pub query_count: u32,
     pub groups: u32,
@@ -286,27 +280,27 @@ impl SceneGpu {
             passes.push(PassGpu { flags, stream, counts, set, binned, bins, binned_set });
         }
         let passes: [PassGpu; 2] = passes.try_into().map_err(|_| RuntimeError::Invalid("two passes".into()))?;
-        let color = target(
+        let color = Image::new(
             ctx,
             COLOR_FORMAT,
+            (s.width, s.height),
             vk::ImageUsageFlags::COLOR_ATTACHMENT | vk::ImageUsageFlags::TRANSFER_SRC,
             vk::ImageAspectFlags::COLOR,
-            s,
         )?;
-        let depth = target(
+        let depth = Image::new(
             ctx,
             DEPTH_FORMAT,
+            (s.width, s.height),
             vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT | vk::ImageUsageFlags::SAMPLED,
             vk::ImageAspectFlags::DEPTH,
-            s,
         )?;
         let ids = match s.object_ids {
-            true => Some(target(
+            true => Some(Image::new(
                 ctx,
                 ID_FORMAT,
+                (s.width, s.height),
                 vk::ImageUsageFlags::COLOR_ATTACHMENT | vk::ImageUsageFlags::TRANSFER_SRC,
                 vk::ImageAspectFlags::COLOR,
-                s,
             )?),
             false => None,
         };
@@ -440,10 +434,8 @@ impl SceneGpu {
             d.destroy_pipeline_layout(self.compute_layout, None);
             d.destroy_pipeline_layout(self.graphics_layout, None);
             self.pyramid.destroy(d);
-            for t in [Some(&self.color), Some(&self.depth), self.ids.as_ref()].into_iter().flatten() {
-                d.destroy_image_view(t.view, None);
-                d.destroy_image(t.image, None);
-                d.free_memory(t.memory, None);
+            for t in [Some(&mut self.color), Some(&mut self.depth), self.ids.as_mut()].into_iter().flatten() {
+                t.destroy(d);
             }
             d.destroy_query_pool(self.queries, None);
         }
@@ -594,86 +586,4 @@ fn graphics_pipeline(
         d.destroy_shader_module(frag, None);
     }
     result.map(|p| p[0]).map_err(|(_, r)| RuntimeError::Vulkan { call: "vkCreateGraphicsPipelines", result: r })
-}
-
-fn target(
-    ctx: &GpuContext,
-    format: vk::Format,
-    usage: vk::ImageUsageFlags,
-    aspect: vk::ImageAspectFlags,
-    s: &SceneSetup<'_>,
-) -> Result<Target> {
-    let d = &ctx.device;
-    let (image, memory) = make_image(ctx, format, s.width, s.height, 1, usage)?;
-    let view_info = vk::ImageViewCreateInfo::default()
-        .image(image)
-        .view_type(vk::ImageViewType::TYPE_2D)
-        .format(format)
-        .subresource_range(vk::ImageSubresourceRange {
-            aspect_mask: aspect,
-            base_mip_level: 0,
-            level_count: 1,
-            base_array_layer: 0,
-            layer_count: 1,
-        });
-    // SAFETY: a view of the live image just made; both are destroyed on failure.
-    unsafe {
-        let view = d.create_image_view(&view_info, None).map_err(|r| {
-            d.destroy_image(image, None);
-            d.free_memory(memory, None);
-            RuntimeError::Vulkan { call: "vkCreateImageView", result: r }
-        })?;
-        Ok(Target { image, memory, view })
-    }
-}
-
-/// A 2D device-local image with `mips` levels, bound to its own memory.
-fn make_image(
-    ctx: &GpuContext,
-    format: vk::Format,
-    width: u32,
-    height: u32,
-    mips: u32,
-    usage: vk::ImageUsageFlags,
-) -> Result<(vk::Image, vk::DeviceMemory)> {
-    let d = &ctx.device;
-    let info = vk::ImageCreateInfo::default()
-        .image_type(vk::ImageType::TYPE_2D)
-        .format(format)
-        .extent(vk::Extent3D { width, height, depth: 1 })
-        .mip_levels(mips)
-        .array_layers(1)
-        .samples(vk::SampleCountFlags::TYPE_1)
-        .tiling(vk::ImageTiling::OPTIMAL)
-        .usage(usage)
-        .initial_layout(vk::ImageLayout::UNDEFINED);
-    // SAFETY: valid create infos; objects are destroyed on the error paths.
-    unsafe {
-        let image = d.create_image(&info, None).map_err(RuntimeError::vk("vkCreateImage"))?;
-        let req = d.get_image_memory_requirements(image);
-        let Some(ty) = memory_type(
-            &ctx.memory,
-            req.memory_type_bits,
-            vk::MemoryPropertyFlags::empty(),
-            vk::MemoryPropertyFlags::DEVICE_LOCAL,
-        ) else {
-            d.destroy_image(image, None);
-            return Err(RuntimeError::Invalid("no memory type for the render target".into()));
-        };
-        let memory = match d
-            .allocate_memory(&vk::MemoryAllocateInfo::default().allocation_size(req.size).memory_type_index(ty), None)
-        {
-            Ok(m) => m,
-            Err(r) => {
-                d.destroy_image(image, None);
-                return Err(RuntimeError::Vulkan { call: "vkAllocateMemory", result: r });
-            }
-        };
-        d.bind_image_memory(image, memory, 0).map_err(|r| {
-            d.destroy_image(image, None);
-            d.free_memory(memory, None);
-            RuntimeError::Vulkan { call: "vkBindImageMemory", result: r }
-        })?;
-        Ok((image, memory))
-    }
 }

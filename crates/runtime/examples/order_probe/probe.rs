@@ -5,7 +5,7 @@ use super::pipelines::{graphics_pipeline, warm_shape, COLOR, DEPTH};
 use super::steps::{Mode, Source, Step};
 use ash::vk;
 use dgcc_runtime::error::{Result, RuntimeError};
-use dgcc_runtime::memory::{Buffer, Location};
+use dgcc_runtime::memory::{Buffer, Image, Location};
 use dgcc_runtime::{GpuContext, WarmUp};
 use std::collections::BTreeMap;
 
@@ -27,7 +27,7 @@ pub struct Probe {
     pipelines: BTreeMap<(Source, bool), vk::Pipeline>,
     /// Pipelines made by `bind-copy` steps.
     copies: Vec<vk::Pipeline>,
-    images: Vec<(vk::Image, vk::DeviceMemory, vk::ImageView)>,
+    images: Vec<Image>,
     queries: vk::QueryPool,
 }
 
@@ -103,7 +103,7 @@ impl Probe {
                 (COLOR, vk::ImageUsageFlags::COLOR_ATTACHMENT, vk::ImageAspectFlags::COLOR),
                 (DEPTH, vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT, vk::ImageAspectFlags::DEPTH),
             ] {
-                match image(ctx, format, usage, aspect) {
+                match Image::new(ctx, format, (SIZE, SIZE), usage, aspect) {
                     Ok(i) => probe.images.push(i),
                     Err(e) => {
                         probe.destroy(ctx);
@@ -197,7 +197,7 @@ impl Probe {
     /// # Safety
     /// `cmd` is recording on `d`, which owns every object here.
     unsafe fn record(&self, d: &ash::Device, cmd: vk::CommandBuffer, pipeline: vk::Pipeline, step: &Step) {
-        let (color, depth) = (self.images[0], self.images[1]);
+        let (color, depth) = (&self.images[0], &self.images[1]);
         // SAFETY: the caller's contract; the barriers move both targets to attachment layouts.
         unsafe {
             d.cmd_reset_query_pool(cmd, self.queries, 0, 2);
@@ -215,7 +215,7 @@ impl Probe {
                     .dst_access_mask(vk::AccessFlags2::COLOR_ATTACHMENT_WRITE)
                     .old_layout(vk::ImageLayout::UNDEFINED)
                     .new_layout(vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL)
-                    .image(color.0)
+                    .image(color.image)
                     .subresource_range(range(vk::ImageAspectFlags::COLOR)),
                 vk::ImageMemoryBarrier2::default()
                     .src_stage_mask(vk::PipelineStageFlags2::ALL_COMMANDS)
@@ -223,7 +223,7 @@ impl Probe {
                     .dst_access_mask(vk::AccessFlags2::DEPTH_STENCIL_ATTACHMENT_WRITE)
                     .old_layout(vk::ImageLayout::UNDEFINED)
                     .new_layout(vk::ImageLayout::DEPTH_ATTACHMENT_OPTIMAL)
-                    .image(depth.0)
+                    .image(depth.image)
                     .subresource_range(range(vk::ImageAspectFlags::DEPTH)),
             ];
             d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().image_memory_barriers(&barriers));
@@ -234,12 +234,12 @@ impl Probe {
                 return;
             }
             let colors = [vk::RenderingAttachmentInfo::default()
-                .image_view(color.2)
+                .image_view(color.view)
                 .image_layout(vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL)
                 .load_op(vk::AttachmentLoadOp::CLEAR)
                 .store_op(vk::AttachmentStoreOp::STORE)];
             let depth_attachment = vk::RenderingAttachmentInfo::default()
-                .image_view(depth.2)
+                .image_view(depth.view)
                 .image_layout(vk::ImageLayout::DEPTH_ATTACHMENT_OPTIMAL)
                 .load_op(vk::AttachmentLoadOp::CLEAR)
                 .store_op(vk::AttachmentStoreOp::STORE)
@@ -300,10 +300,8 @@ impl Probe {
             for p in std::mem::take(&mut self.pipelines).into_values().chain(self.copies.drain(..)) {
                 d.destroy_pipeline(p, None);
             }
-            for (image, memory, view) in self.images.drain(..) {
-                d.destroy_image_view(view, None);
-                d.destroy_image(image, None);
-                d.free_memory(memory, None);
+            for mut image in self.images.drain(..) {
+                image.destroy(d);
             }
             d.destroy_query_pool(self.queries, None);
             d.destroy_pipeline_layout(self.layout, None);
@@ -333,67 +331,4 @@ fn device_buffer(ctx: &GpuContext, data: &[u8], usage: vk::BufferUsageFlags) -> 
     // SAFETY: the copy finished (or never ran).
     unsafe { staging.destroy(&ctx.device) };
     result
-}
-
-/// A 256×256 attachment with its memory and view.
-fn image(
-    ctx: &GpuContext,
-    format: vk::Format,
-    usage: vk::ImageUsageFlags,
-    aspect: vk::ImageAspectFlags,
-) -> Result<(vk::Image, vk::DeviceMemory, vk::ImageView)> {
-    let d = &ctx.device;
-    let info = vk::ImageCreateInfo::default()
-        .image_type(vk::ImageType::TYPE_2D)
-        .format(format)
-        .extent(vk::Extent3D { width: SIZE, height: SIZE, depth: 1 })
-        .mip_levels(1)
-        .array_layers(1)
-        .samples(vk::SampleCountFlags::TYPE_1)
-        .tiling(vk::ImageTiling::OPTIMAL)
-        .usage(usage)
-        .initial_layout(vk::ImageLayout::UNDEFINED);
-    // SAFETY: valid create infos; what was made is destroyed on each error path.
-    unsafe {
-        let image = d.create_image(&info, None).map_err(RuntimeError::vk("vkCreateImage"))?;
-        let req = d.get_image_memory_requirements(image);
-        let ty = dgcc_runtime::memory::memory_type(
-            &ctx.memory,
-            req.memory_type_bits,
-            vk::MemoryPropertyFlags::empty(),
-            vk::MemoryPropertyFlags::DEVICE_LOCAL,
-        );
-        let Some(ty) = ty else {
-            d.destroy_image(image, None);
-            return Err(RuntimeError::Invalid("no memory type for an attachment".into()));
-        };
-        let alloc = vk::MemoryAllocateInfo::default().allocation_size(req.size).memory_type_index(ty);
-        let memory = match d.allocate_memory(&alloc, None) {
-            Ok(m) => m,
-            Err(r) => {
-                d.destroy_image(image, None);
-                return Err(RuntimeError::Vulkan { call: "vkAllocateMemory", result: r });
-            }
-        };
-        let view_info = vk::ImageViewCreateInfo::default()
-            .image(image)
-            .view_type(vk::ImageViewType::TYPE_2D)
-            .format(format)
-            .subresource_range(vk::ImageSubresourceRange {
-                aspect_mask: aspect,
-                base_mip_level: 0,
-                level_count: 1,
-                base_array_layer: 0,
-                layer_count: 1,
-            });
-        let view = d.bind_image_memory(image, memory, 0).and_then(|_| d.create_image_view(&view_info, None));
-        match view {
-            Ok(view) => Ok((image, memory, view)),
-            Err(r) => {
-                d.destroy_image(image, None);
-                d.free_memory(memory, None);
-                Err(RuntimeError::Vulkan { call: "vkCreateImageView", result: r })
-            }
-        }
-    }
 }
