@@ -199,3 +199,37 @@ fn max_draws_draws_the_first_records_in_both_gpu_modes_and_says_what_it_dropped(
     let e = run(&builtin_manifest(), &RunOptions { materials: 4, ..o(Mode::Dgc, Some(cap)) }).unwrap_err();
     assert!(e.to_string().contains("--materials"), "{e}");
 }
+
+#[test]
+fn a_batch_draws_each_pass_as_one_sequence_and_the_same_pixels_as_multi_draw() {
+    if common::gpu("a_batch_draws_each_pass_as_one_sequence_and_the_same_pixels_as_multi_draw").is_none() {
+        return;
+    }
+    use dgcc_cli::scene::{Compaction, Culling};
+    // Both passes of occlusion culling (each its own counts buffer, so its own batch sequence),
+    // both compactions, and a cap: the batch's maxDrawCount clamps the count culling wrote.
+    for (culling, compaction, max_draws) in [
+        (Culling::Occlusion, Compaction::Ordered, None),
+        (Culling::Frustum, Compaction::Fused, None),
+        (Culling::Frustum, Compaction::Ordered, Some(150)),
+    ] {
+        let o = |mode, batch| RunOptions { culling, compaction, max_draws, batch, frames: 3, ..options(mode, 2000) };
+        let mdi = run_ok(&o(Mode::Mdi, false));
+        let batch = run_ok(&o(Mode::Dgc, true));
+        let what = format!("{} culling, {} compaction, max draws {max_draws:?}", culling.name(), compaction.name());
+        assert_eq!((batch.layout.as_str(), batch.batch_layout.as_deref()), ("SceneDraw", Some("SceneBatch")), "{what}");
+        assert!(batch.to_string().contains("one sequence of layout `SceneBatch`"), "{what}");
+        assert_eq!(batch.preprocess.as_ref().map(|p| p.chunks), Some(1), "{what}: one sequence, one execute");
+        for (b, m) in batch.frames.iter().zip(&mdi.frames) {
+            assert_eq!((b.draws, b.early_draws, b.late_draws), (m.draws, m.early_draws, m.late_draws), "{what}");
+        }
+        assert!(batch.frames.iter().all(|f| f.draws > 0), "{what}: something is drawn");
+        if max_draws.is_some() {
+            assert!(batch.frames[0].dropped_draws > 0, "{what}: the cap drops draws");
+        }
+        assert!(batch.image == mdi.image, "{what}: the batch and multi-draw images differ");
+    }
+    let refused = |o: RunOptions| run(&builtin_manifest(), &o).unwrap_err().to_string();
+    assert!(refused(RunOptions { batch: true, ..options(Mode::Mdi, 100) }).contains("--mode dgc"));
+    assert!(refused(RunOptions { batch: true, materials: 4, ..options(Mode::Dgc, 100) }).contains("--materials"));
+}

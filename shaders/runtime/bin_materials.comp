@@ -24,7 +24,8 @@ layout(local_size_x = 256) in;
 #include "scene_record.glsl"
 
 layout(RECORD_LAYOUT, set = 0, binding = 8) readonly buffer Compacted { Record records[]; } compacted;
-layout(std430, set = 0, binding = 5) readonly buffer Counts { uint total; } counts;
+#define SCENE_COUNTS_ACCESS readonly
+#include "scene_counts.glsl"
 layout(std430, set = 0, binding = 9) buffer Bins { uint count[16]; uint cursor[16]; uint region[16]; } bins;
 
 layout(push_constant) uniform Bin { uint phase; uint dense; } pc;

@@ -23,13 +23,7 @@ layout(local_size_x_id = 0) in;
 
 layout(std430, set = 0, binding = 2) readonly buffer Visibility { uint visible[]; };
 layout(RECORD_LAYOUT, set = 0, binding = 4) readonly buffer Candidates { Record records[]; } candidates;
-layout(std430, set = 0, binding = 5) buffer Counts {
-    uint total;
-    uint subgroup_size; // what the compaction ran with, for the report
-    uint pad0;
-    uint pad1;
-    uint group_sums[];
-} counts;
+#include "scene_counts.glsl"
 
 layout(push_constant) uniform Phase { uint phase; } pc;
 

@@ -53,12 +53,7 @@ const uint RECORD_VEC4S = RECORD_STRIDE / 16u;
 const uint RECORD_WORDS = RECORD_STRIDE / 4u;
 
 layout(std430, set = 0, binding = 3) writeonly buffer StreamVec4s { uvec4 stream_vec4s[]; };
-layout(std430, set = 0, binding = 5) buffer Counts {
-    uint total;
-    uint subgroup_size; // what the kernel ran with, for the report
-    uint pad0;
-    uint pad1;
-} counts;
+#include "scene_counts.glsl"
 
 layout(push_constant) uniform Pass { uint pass; } pc;
 

@@ -217,6 +217,54 @@ pub mod scene {
         assert!(::core::mem::offset_of!(SceneDrawShadersRecord, _pad1) == 52);
     };
 
+    /// Every draw of a pass as one sequence (`dgcc run --batch`): a multi-draw over the
+    /// pass's SceneDraw records, read at their draw arguments, with the count culling
+    /// writes. No state changes between the draws. On the H200 it costs less than a sequence
+    /// per draw up to about 100,000 draws a pass, and more above (book: Performance).
+    ///
+    /// One sequence of the stream of layout `SceneBatch` (std430, 16 bytes): what the kernel writes.
+    #[repr(C)]
+    #[derive(Clone, Copy, Debug, PartialEq)]
+    pub struct SceneBatchRecord {
+        /// Token `draws` (DRAW_INDEXED_COUNT), bytes 0..8.
+        pub draws_address: vk::DeviceAddress,
+        /// Token `draws` (DRAW_INDEXED_COUNT), bytes 8..12.
+        pub draws_stride: u32,
+        /// Token `draws` (DRAW_INDEXED_COUNT), bytes 12..16.
+        pub draws_command_count: u32,
+    }
+
+    impl Default for SceneBatchRecord {
+        fn default() -> Self {
+            Self {
+                draws_address: 0,
+                draws_stride: 0,
+                draws_command_count: 0,
+            }
+        }
+    }
+
+    impl SceneBatchRecord {
+        /// The record's bytes as the stream holds them.
+        pub fn as_bytes(&self) -> &[u8] {
+            // SAFETY: `SceneBatchRecord` is `repr(C)` with only integer and float fields and no implicit
+            // padding (its size and every offset are asserted below), so all bytes are initialized.
+            unsafe { ::core::slice::from_raw_parts((self as *const Self).cast::<u8>(), ::core::mem::size_of::<Self>()) }
+        }
+        /// A slice of records as stream bytes, `16` bytes per record.
+        pub fn slice_as_bytes(records: &[Self]) -> &[u8] {
+            // SAFETY: as for `as_bytes`; the size is a multiple of the alignment, so records are contiguous.
+            unsafe { ::core::slice::from_raw_parts(records.as_ptr().cast::<u8>(), ::core::mem::size_of_val(records)) }
+        }
+    }
+
+    const _: () = {
+        assert!(::core::mem::size_of::<SceneBatchRecord>() == 16);
+        assert!(::core::mem::offset_of!(SceneBatchRecord, draws_address) == 0);
+        assert!(::core::mem::offset_of!(SceneBatchRecord, draws_stride) == 8);
+        assert!(::core::mem::offset_of!(SceneBatchRecord, draws_command_count) == 12);
+    };
+
 
     /// One layout of the pipeline, for code that handles layouts by name.
     #[derive(Clone, Copy, Debug)]
@@ -234,7 +282,7 @@ pub mod scene {
     }
 
     /// Every layout, in description order.
-    pub static LAYOUTS: [LayoutInfo; 2] = [
+    pub static LAYOUTS: [LayoutInfo; 3] = [
         LayoutInfo {
             name: "SceneDraw",
             stride: layouts::scene_draw::STRIDE,
@@ -252,6 +300,15 @@ pub mod scene {
             usage_flags: layouts::scene_draw_shaders::USAGE_FLAGS,
             max_sequences: layouts::scene_draw_shaders::MAX_SEQUENCES,
             tokens: layouts::scene_draw_shaders::token_vec,
+        },
+        LayoutInfo {
+            name: "SceneBatch",
+            stride: layouts::scene_batch::STRIDE,
+            record_size: ::core::mem::size_of::<SceneBatchRecord>(),
+            shader_stages: layouts::scene_batch::SHADER_STAGES,
+            usage_flags: layouts::scene_batch::USAGE_FLAGS,
+            max_sequences: layouts::scene_batch::MAX_SEQUENCES,
+            tokens: layouts::scene_batch::token_vec,
         },
     ];
 
@@ -438,6 +495,77 @@ pub mod scene {
                 ::dgcc::requirements::broken(&requirements, state)
                     .into_iter()
                     .map(|(r, why)| format!("{}: layout `SceneDrawShaders` must {why} ({})", r.code(), r.vuids().join(", ")))
+                    .collect()
+            }
+
+            /// A debug assertion that `state` breaks none of [`requirements`]; nothing in release builds.
+            pub fn debug_assert_record(state: &::dgcc::requirements::RecordState) {
+                if cfg!(debug_assertions) {
+                    let broken = check_record(state);
+                    assert!(broken.is_empty(), "{}", broken.join("\n"));
+                }
+            }
+        }
+
+        /// Layout `SceneBatch`.
+        pub mod scene_batch {
+            use super::*;
+            /// The stream record.
+            pub type Record = super::super::SceneBatchRecord;
+            /// `indirectStride` in bytes.
+            pub const STRIDE: u32 = 16;
+            pub const SHADER_STAGES: vk::ShaderStageFlags = vk::ShaderStageFlags::from_raw(vk::ShaderStageFlags::VERTEX.as_raw() | vk::ShaderStageFlags::FRAGMENT.as_raw());
+            pub const USAGE_FLAGS: ext_dgc::IndirectCommandsLayoutUsageFlagsEXT = ext_dgc::IndirectCommandsLayoutUsageFlagsEXT::empty();
+            /// The most sequences the description sizes buffers for.
+            pub const MAX_SEQUENCES: u32 = 1;
+            pub const TOKEN_COUNT: usize = 1;
+            /// Byte offset of token `draws` in the record.
+            pub const DRAWS_OFFSET: u32 = 0;
+
+            /// The tokens of the layout, in stream order.
+            pub fn tokens() -> [ext_dgc::IndirectCommandsLayoutTokenEXT<'static>; TOKEN_COUNT] {
+                [
+                    ext_dgc::IndirectCommandsLayoutTokenEXT::action(ext_dgc::IndirectCommandsTokenTypeEXT::DRAW_INDEXED_COUNT, 0),
+                ]
+            }
+
+            /// [`tokens`] as a `Vec`, for [`super::super::LayoutInfo`].
+            pub fn token_vec() -> Vec<ext_dgc::IndirectCommandsLayoutTokenEXT<'static>> {
+                tokens().to_vec()
+            }
+
+            /// The create info for `vkCreateIndirectCommandsLayoutEXT`, borrowing `tokens` (from [`tokens`]).
+            pub fn create_info<'a>(
+                pipeline_layout: vk::PipelineLayout,
+                tokens: &'a [ext_dgc::IndirectCommandsLayoutTokenEXT<'a>],
+            ) -> ext_dgc::IndirectCommandsLayoutCreateInfoEXT<'a> {
+                ext_dgc::IndirectCommandsLayoutCreateInfoEXT::default()
+                    .flags(USAGE_FLAGS)
+                    .shader_stages(SHADER_STAGES)
+                    .indirect_stride(STRIDE)
+                    .pipeline_layout(pipeline_layout)
+                    .tokens(tokens)
+            }
+
+            /// What must hold when this layout is recorded (the manifest's `requirements`), one line each:
+            /// - render_pass (E0901): execute inside a render pass (the layout draws)
+            /// - preprocess (E0902): execute with isPreprocessed = VK_FALSE and never preprocess (the layout has no EXPLICIT_PREPROCESS)
+            /// - transform_feedback (E0903): transform feedback is active only where deviceGeneratedCommandsTransformFeedback is true
+            pub fn requirements() -> Vec<::dgcc::requirements::Requirement> {
+                use ::dgcc::requirements::Requirement::*;
+                vec![
+                    RenderPass { inside: true },
+                    Preprocess { explicit: false },
+                    TransformFeedback { execution_set: false },
+                ]
+            }
+
+            /// Every requirement `state` breaks, with its code and VUIDs (empty when each holds or is unknown).
+            pub fn check_record(state: &::dgcc::requirements::RecordState) -> Vec<String> {
+                let requirements = requirements();
+                ::dgcc::requirements::broken(&requirements, state)
+                    .into_iter()
+                    .map(|(r, why)| format!("{}: layout `SceneBatch` must {why} ({})", r.code(), r.vuids().join(", ")))
                     .collect()
             }
 

@@ -32,6 +32,9 @@ pub struct Variant {
     pub bind: Bind,
     /// dgc only: the executor keeps its own barrier in front of the stream (`-barrier`).
     pub executor_barrier: bool,
+    /// dgc only: each pass as one sequence of the batch layout that multi-draws its records
+    /// (`-batch`, `dgcc run --batch`).
+    pub batch: bool,
 }
 
 impl Variant {
@@ -46,6 +49,7 @@ impl Variant {
             dgc_materials: DgcMaterials::Auto,
             bind: Bind::Pipelines,
             executor_barrier: false,
+            batch: false,
         }
     }
 
@@ -55,7 +59,7 @@ impl Variant {
     }
 
     /// `cpu`, `mdi`, `dgc`, or `dgc` followed by `-explicit`/`-implicit`, `-ordered`/
-    /// `-unordered`, `-boundindex`, `-barrier`, `-firstinstance`, `-set`/`-binned`/`-sorted` and `-objects`
+    /// `-unordered`, `-boundindex`, `-barrier`, `-batch`, `-firstinstance`, `-set`/`-binned`/`-sorted` and `-objects`
     /// (the set holds shader objects), in any order; `mdi-firstinstance`; `cpu-sorted`.
     pub fn parse(text: &str) -> Result<Variant, String> {
         let mut parts = text.trim().split('-');
@@ -106,6 +110,12 @@ impl Variant {
                 }
                 continue;
             }
+            if part == "batch" {
+                if std::mem::replace(&mut v.batch, true) {
+                    return Err(format!("`{text}` says batch twice"));
+                }
+                continue;
+            }
             let (slot, value) = match part {
                 "explicit" => (&mut v.explicit_preprocess, true),
                 "implicit" => (&mut v.explicit_preprocess, false),
@@ -113,7 +123,7 @@ impl Variant {
                 "ordered" => (&mut v.unordered_sequences, false),
                 _ => {
                     return Err(format!(
-                        "`{text}`: unknown dgc option `{part}` (explicit, implicit, ordered, unordered, boundindex, barrier, firstinstance, set, binned, sorted, objects)"
+                        "`{text}`: unknown dgc option `{part}` (explicit, implicit, ordered, unordered, boundindex, barrier, batch, firstinstance, set, binned, sorted, objects)"
                     ))
                 }
             };
@@ -126,6 +136,11 @@ impl Variant {
         }
         if v.bind == Bind::ShaderObjects && v.dgc_materials == DgcMaterials::Binned {
             return Err(format!("`{text}`: binned draws use no execution set to hold shader objects"));
+        }
+        if v.batch && (v.bind_index_buffer || v.needs_materials()) {
+            return Err(format!(
+                "`{text}`: a batch multi-draws with one pipeline and one index buffer bound; it takes no boundindex or material options"
+            ));
         }
         Ok(v)
     }
@@ -141,6 +156,7 @@ impl Variant {
         options.dgc_materials = self.dgc_materials;
         options.bind = self.bind;
         options.executor_barrier = self.executor_barrier;
+        options.batch = self.batch;
     }
 }
 
@@ -162,6 +178,9 @@ impl fmt::Display for Variant {
         }
         if self.executor_barrier {
             f.write_str("-barrier")?;
+        }
+        if self.batch {
+            f.write_str("-batch")?;
         }
         if self.object_id == ObjectId::Instance {
             f.write_str("-firstinstance")?;
@@ -198,6 +217,9 @@ mod tests {
             "dgc-explicit-boundindex",
             "dgc-firstinstance",
             "dgc-boundindex-firstinstance",
+            "dgc-batch",
+            "dgc-explicit-batch",
+            "dgc-batch-firstinstance",
             "mdi-firstinstance",
             "dgc-set",
             "dgc-binned",
@@ -230,6 +252,9 @@ mod tests {
         assert!(Variant::parse("dgc-set-binned").unwrap_err().contains("twice"));
         assert!(Variant::parse("dgc-binned-objects").unwrap_err().contains("no execution set"));
         assert!(Variant::parse("mdi-objects").unwrap_err().contains("only dgc"));
+        assert!(Variant::parse("mdi-batch").unwrap_err().contains("only dgc"));
+        assert!(Variant::parse("dgc-batch-batch").unwrap_err().contains("twice"));
+        assert!(Variant::parse("dgc-batch-sorted").unwrap_err().contains("no boundindex or material"));
     }
 
     #[test]
@@ -248,6 +273,8 @@ mod tests {
         assert_eq!(v.to_string(), "dgc-explicit-barrier");
         v.apply(&mut o);
         assert!(o.executor_barrier);
+        Variant::parse("dgc-batch").unwrap().apply(&mut o);
+        assert!(o.batch && !o.executor_barrier);
         assert!(Variant::parse("mdi-barrier").unwrap_err().contains("only dgc"));
         assert!(Variant::parse("dgc-barrier-barrier").unwrap_err().contains("twice"));
     }

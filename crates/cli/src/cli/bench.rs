@@ -23,7 +23,8 @@ pub struct BenchArgs {
     pub objects: Vec<u32>,
     /// Modes, comma-separated: cpu, mdi, dgc; dgc may add -explicit/-implicit (preprocess),
     /// -ordered/-unordered (the UnorderedSequences flag), -boundindex, -barrier (the executor
-    /// keeps its own barrier in front of the stream), -firstinstance, and with
+    /// keeps its own barrier in front of the stream), -batch (one sequence that multi-draws
+    /// the pass, layout SceneBatch), -firstinstance, and with
     /// several materials -set/-binned/-sorted and -objects (the set holds shader objects),
     /// e.g. dgc-explicit-ordered, dgc-sorted-objects; mdi -firstinstance; cpu -sorted.
     #[arg(long, value_delimiter = ',', default_value = "cpu,mdi,dgc")]

@@ -147,6 +147,12 @@ pub struct RunArgs {
     /// only the first N, and the report warns about each frame that did.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub max_draws: Option<u32>,
+    /// dgc: draw each pass's records through one sequence of layout `SceneBatch` (a
+    /// DrawIndexedCount token that multi-draws them, with the count culling wrote) instead of
+    /// a sequence per draw; the draws read their record through gl_DrawID, as under mdi. One
+    /// material only.
+    #[arg(long)]
+    pub batch: bool,
     /// Override the layout's UnorderedSequences flag in dgc mode: `ordered` executes sequences
     /// in stream order (pixel-identical to the other modes on any device), `unordered` lets the
     /// driver reorder them (faster; where objects overlap at exactly equal depth the picture may
@@ -314,6 +320,7 @@ pub fn run(args: &RunArgs) -> i32 {
         unordered_sequences: args.sequences.map(|s| s == SequencesArg::Unordered),
         validate_stream: args.validate_stream,
         max_draws: args.max_draws,
+        batch: args.batch,
         object_id: match args.object_id {
             ObjectIdArg::Record => ObjectId::Record,
             ObjectIdArg::Instance => ObjectId::Instance,

@@ -1,7 +1,9 @@
 //! Draw layouts executed for real: PUSH_CONSTANT (one or two words) + INDEX_BUFFER +
 //! DRAW_INDEXED or DRAW_INDEXED_COUNT, as `multi_draw.ron`'s Batches, `scene.ron`'s SceneDraw
-//! and `draw_shaders.ron`'s Draws are, and PUSH_CONSTANT + DRAW or DRAW_COUNT (the same
-//! triangles reached through firstVertex), through [`rig`](super::rig).
+//! and `draw_shaders.ron`'s Draws are, PUSH_CONSTANT + DRAW or DRAW_COUNT (the same
+//! triangles reached through firstVertex), and a DRAW_INDEXED_COUNT alone, as `scene.ron`'s
+//! SceneBatch (one index buffer bound for every sequence, each draw's gl_DrawID its tally
+//! slot), through [`rig`](super::rig).
 //!
 //! Why the sequences look the way they do: each one differs from the others in everything a
 //! token carries, so a token that was ignored or misread shows in the tally. The pushed slot is
@@ -24,6 +26,7 @@ use dgcc::runtime::{DgcDevice, GpuContext};
 
 const BATCH_VERT: &[u8] = include_bytes!("../../../../shaders/runtime/spv/draw_batch.vert.spv");
 const OBJECT_VERT: &[u8] = include_bytes!("../../../../shaders/runtime/spv/draw_object.vert.spv");
+const COUNT_ID_VERT: &[u8] = include_bytes!("../../../../shaders/runtime/spv/draw_count_id.vert.spv");
 /// `maxDrawCount` for count layouts; one sequence asks for more.
 pub const MAX_DRAW_COUNT: u32 = 4;
 const DECOY_TAG: u32 = 500;
@@ -134,6 +137,24 @@ fn expected_with_set(
     t
 }
 
+/// What the shaders add for a count layout without tokens but its draws: the sequences' draws
+/// from one bound index buffer (`run` places sequence `k`'s triangles `first_index(k)` indices
+/// in), at most `max_draws` of each, draw `j` of a sequence in slot `j` (its gl_DrawID).
+fn expected_by_draw(sequences: &[Sequence], max_draws: usize) -> Tally {
+    let mut t = Tally::default();
+    for s in sequences {
+        for (j, d) in s.draws.iter().take(max_draws).enumerate() {
+            for i in 0..d.triangles {
+                let tag = s.tags[(d.first_triangle + i) as usize] + d.shift;
+                for n in 0..d.instances {
+                    t.add(j as u32, tag, d.first_instance + n, 0);
+                }
+            }
+        }
+    }
+    t
+}
+
 /// Whether `run` executes `layout` through its execution set (of pipelines, on a device that
 /// can bind it); otherwise a layout with a set runs binned, without it, one pipeline bound.
 pub fn binds_set(dev: &DgcDevice, m: &Manifest, layout: &CompiledLayout) -> bool {
@@ -166,6 +187,11 @@ fn misreadings_change_the_expected_tally() {
     let right = expected(&sequences, MAX_DRAW_COUNT as usize, |_, s| s.slot);
     assert_ne!(right, expected(&sequences, usize::MAX, |_, s| s.slot), "commandCount not clamped");
     assert_ne!(right, expected(&sequences, 1, |_, s| s.slot), "one draw per sequence");
+    // A count layout alone: gl_DrawID read as 0, or the clamp missed, or one draw each.
+    let by_draw = expected_by_draw(&sequences, MAX_DRAW_COUNT as usize);
+    assert_ne!(by_draw, expected(&sequences, MAX_DRAW_COUNT as usize, |_, _| 0), "gl_DrawID read as 0");
+    assert_ne!(by_draw, expected_by_draw(&sequences, usize::MAX), "commandCount not clamped");
+    assert_ne!(by_draw, expected_by_draw(&sequences, 1), "one draw per sequence");
 }
 
 /// The index bytes of a sequence: triangle `tag` is indices `3·tag + 0, 1, 2`.
@@ -197,6 +223,10 @@ pub fn shape(layout: &CompiledLayout) -> std::result::Result<(), String> {
     };
     let (counted, indexed) = kind(action).ok_or("its action is not a DRAW, DRAW_INDEXED or one of their _COUNTs")?;
     let kinds: Vec<TokenType> = layout.tokens.iter().map(|t| t.token_type).collect();
+    if counted && indexed && kinds == [action] {
+        // A batch: nothing per sequence but its draws.
+        return Ok(());
+    }
     let wanted: Vec<TokenType> = if indexed {
         vec![TokenType::PushConstant, TokenType::IndexBuffer, action]
     } else {
@@ -204,7 +234,11 @@ pub fn shape(layout: &CompiledLayout) -> std::result::Result<(), String> {
     };
     if kinds != wanted {
         let names = |k: &[TokenType]| k.iter().map(|k| k.manifest_name()).collect::<Vec<_>>().join(", ");
-        return Err(format!("the draw tally rig writes {}; this layout has {}", names(&wanted), names(&kinds)));
+        return Err(format!(
+            "the draw tally rig writes {} (or a DRAW_INDEXED_COUNT alone); this layout has {}",
+            names(&wanted),
+            names(&kinds)
+        ));
     }
     let push = &layout.tokens[0];
     let words = push.fields.len();
@@ -285,6 +319,9 @@ pub fn run(
     };
     let action = layout.action().map(|a| a.token_type).unwrap_or(TokenType::DrawIndexed);
     let (counted, indexed) = kind(action).unwrap_or((false, true));
+    if layout.tokens.len() == 1 {
+        return run_batch(ctx, dev, m, layout, corrupt);
+    }
     let push = layout.tokens.iter().position(|t| t.token_type == TokenType::PushConstant).unwrap_or(0);
     let push_fields: Vec<_> = layout.tokens[push].fields.iter().map(|f| f.name.clone()).collect();
     let (sequences, vert) = match (counted, push_fields.len()) {
@@ -352,6 +389,66 @@ pub fn run(
     let max_draws = if counted { MAX_DRAW_COUNT as usize } else { 1 };
     let slots = sequences.iter().map(|s| s.slot).collect();
     Ok((ran?, expected_with_set(&sequences, max_draws, |_, s| s.slot, through_set), slots))
+}
+
+/// `run` for a DRAW_INDEXED_COUNT alone (`shape` let nothing else through): the count
+/// sequences, every one 32-bit and in its own region of one index buffer, which is bound before
+/// executing; slots are the draws' gl_DrawID.
+fn run_batch(
+    ctx: &GpuContext,
+    dev: &DgcDevice,
+    m: &Manifest,
+    layout: &CompiledLayout,
+    corrupt: Option<u32>,
+) -> Result<(Tally, Tally, Vec<u32>)> {
+    let sequences: Vec<Sequence> = count_sequences().into_iter().map(|s| Sequence { wide: true, ..s }).collect();
+    let n = sequences.len() as u32;
+    let first_index = |k: usize| (REGION * k / 4) as u32;
+    let mut index_data = vec![0u8; REGION * sequences.len()];
+    let mut draw_data = vec![0u8; REGION * sequences.len()];
+    for (k, s) in sequences.iter().enumerate() {
+        let bytes = index_bytes(s);
+        index_data[REGION * k..REGION * k + bytes.len()].copy_from_slice(&bytes);
+        for (j, d) in s.draws.iter().enumerate() {
+            let at = REGION * k + j * s.stride as usize;
+            let mut c = command(d);
+            let moved = first_index(k) + 3 * d.first_triangle;
+            c[8..12].copy_from_slice(&moved.to_le_bytes());
+            draw_data[at..at + c.len()].copy_from_slice(&c);
+        }
+    }
+    let mut records = Records::new(layout, n);
+    let act = records.token(TokenType::DrawIndexedCount)?;
+    let mut indices = data_buffer(ctx, vk::BufferUsageFlags::INDEX_BUFFER, &index_data)?;
+    let mut draws = data_buffer(ctx, vk::BufferUsageFlags::INDIRECT_BUFFER, &draw_data)?;
+    let mut write = || -> Result<()> {
+        for (k, s) in sequences.iter().enumerate() {
+            let i = k as u32;
+            records.put_u64(i, act, "address", draws.address + (REGION * k) as u64)?;
+            records.put_u32(i, act, "stride", s.stride)?;
+            let count = if corrupt == Some(i) { u32::from(s.draws.is_empty()) } else { s.draws.len() as u32 };
+            records.put_u32(i, act, "command_count", count)?;
+        }
+        Ok(())
+    };
+    let ran = write().and_then(|()| {
+        let run = DrawRun {
+            front: Front::Vertex(COUNT_ID_VERT),
+            records: &records.bytes,
+            sequences: n,
+            max_draw_count: MAX_DRAW_COUNT,
+            decoy_indices: Some(indices.buffer),
+            execution_set: false,
+        };
+        execute(ctx, dev, m, layout, &run)
+    });
+    // SAFETY: `execute` waited for the submission.
+    unsafe {
+        indices.destroy(&ctx.device);
+        draws.destroy(&ctx.device);
+    }
+    // No slot belongs to one sequence: the report names draw indices (`tally_report`).
+    Ok((ran?, expected_by_draw(&sequences, MAX_DRAW_COUNT as usize), vec![]))
 }
 
 /// Sequence `k` picks execution-set entry `k % 2`.

@@ -340,7 +340,8 @@ fn dispatch_report(
     PathReport::Differs { ran, differences }
 }
 
-/// Compare tallies slot by slot; each slot is one sequence's (`slots[k]` is sequence `k`'s).
+/// Compare tallies slot by slot; each slot is one sequence's (`slots[k]` is sequence `k`'s), or,
+/// with no `slots`, one draw index's of every sequence (a count layout alone, slot = gl_DrawID).
 fn tally_report(ran: String, got: &Tally, want: &Tally, slots: &[u32]) -> PathReport {
     if got == want {
         return PathReport::Ok { ran };
@@ -352,7 +353,9 @@ fn tally_report(ran: String, got: &Tally, want: &Tally, slots: &[u32]) -> PathRe
         }
         let owners: Vec<String> =
             slots.iter().enumerate().filter(|(_, &s)| s as usize == slot).map(|(k, _)| k.to_string()).collect();
-        let who = if owners.is_empty() {
+        let who = if slots.is_empty() {
+            format!("draw {slot} of the sequences (slot {slot}, its gl_DrawID)")
+        } else if owners.is_empty() {
             format!("slot {slot}, which no sequence pushed")
         } else {
             format!("sequence {} (slot {slot})", owners.join(", "))

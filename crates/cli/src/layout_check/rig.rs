@@ -156,7 +156,8 @@ pub struct DrawRun<'a> {
     pub sequences: u32,
     /// `maxDrawCount` (for `*_COUNT` action tokens).
     pub max_draw_count: u32,
-    /// An index buffer bound before executing, which the INDEX_BUFFER token must replace.
+    /// An index buffer bound before executing, which the INDEX_BUFFER token must replace (a
+    /// layout without one draws from it).
     pub decoy_indices: Option<vk::Buffer>,
     /// Execute through the layout's execution set of two tally pipelines: entry 0 adds nothing
     /// more, entry 1 adds [`SET_ENTRY_WEIGHT`] to w per fragment. Otherwise one pipeline is

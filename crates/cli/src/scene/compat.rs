@@ -36,6 +36,28 @@ pub fn scene_shader_layout() -> CompiledLayout {
     builtin_manifest().layout(SHADER_OBJECT_LAYOUT).cloned().expect("the scene manifest has its shader-object layout")
 }
 
+/// The name of the builtin manifest's batch layout (`--batch`).
+pub const BATCH_LAYOUT: &str = "SceneBatch";
+
+/// The layout that draws a pass's records as one sequence (`--batch`): `SceneBatch`, or the
+/// first layout of its shape, one DRAW_INDEXED_COUNT token at offset 0 (what the counts
+/// buffer's first 16 bytes hold, `shaders/runtime/scene_counts.glsl`).
+pub(super) fn pick_batch(manifest: &Manifest) -> Result<&CompiledLayout> {
+    let batch = |l: &&CompiledLayout| matches!(l.tokens.as_slice(), [t] if t.token_type == dgcc::ir::TokenType::DrawIndexedCount && t.offset == 0);
+    let layout = manifest.layout(BATCH_LAYOUT).or_else(|| manifest.layouts.iter().find(batch)).ok_or_else(|| {
+        RuntimeError::Invalid(format!(
+            "--batch draws through a layout shaped as `{BATCH_LAYOUT}` in examples/scene.ron (one DrawIndexedCount token); the description has none"
+        ))
+    })?;
+    if !batch(&layout) {
+        return Err(RuntimeError::Invalid(format!(
+            "--batch reads the pass's counts buffer as one sequence of a single DrawIndexedCount token at offset 0, as `{BATCH_LAYOUT}` in examples/scene.ron has; layout `{}` differs",
+            layout.name
+        )));
+    }
+    Ok(layout)
+}
+
 /// The layout to draw and the kernel that writes it. With `shader_objects`, the layout is the
 /// one shaped as `SceneDrawShaders` (its name, or the first of that shape), and the kernel that
 /// writes the pipelines' layout decides the subgroups when none writes it: the scene's kernels
@@ -190,6 +212,10 @@ mod tests {
         assert_eq!(shaders.name, SHADER_OBJECT_LAYOUT);
         assert_eq!(kernel.map(|k| k.name.as_str()), Some("cull"), "the pipelines' kernel decides the subgroups");
         assert!(pick(&m, Some(&l.name), true).unwrap_err().to_string().contains("differs"));
+        assert_eq!(pick_batch(&m).unwrap().name, BATCH_LAYOUT);
+        let mut other = m.clone();
+        other.layouts.retain(|l| l.name != BATCH_LAYOUT);
+        assert!(pick_batch(&other).unwrap_err().to_string().contains("has none"));
     }
 
     #[test]

@@ -14,7 +14,7 @@
 //! the after-cull and after-compact slots are written back to back after the one kernel (the
 //! report gives its time as culling).
 
-use super::gpu::{SceneGpu, COUNT_BYTES};
+use super::gpu::{SceneGpu, COUNT_BYTES, COUNT_OFFSET};
 use super::world::{self, Frame, Lod, Object, MESH_KINDS};
 use super::{Compaction, Culling};
 use ash::vk;
@@ -50,7 +50,9 @@ fn pass_word(culling: Culling, p: u32) -> u32 {
 pub enum Driver<'a> {
     /// One execution per pass (each with its own preprocess memory), with one pipeline bound
     /// or an execution set of the materials' pipelines.
-    Dgc { dev: &'a DgcDevice, layout: &'a DgcLayout, execs: [&'a Execution; 2] },
+    /// With `batch`, each execute is one sequence of the batch layout that multi-draws the
+    /// pass's records (`batch_stream`).
+    Dgc { dev: &'a DgcDevice, layout: &'a DgcLayout, execs: [&'a Execution; 2], batch: bool },
     /// One execution per pass and material, over the material's region of the binned stream,
     /// with the material's pipeline bound (`layout` has no EXECUTION_SET token).
     DgcBinned { dev: &'a DgcDevice, layout: &'a DgcLayout, execs: [&'a [Execution]; 2] },
@@ -254,8 +256,20 @@ pub fn stream(g: &SceneGpu, p: usize) -> Stream {
         offset: 0,
         address: pass.stream.address,
         max_sequences: g.max_draws,
-        count: Some(Count { buffer: pass.counts.buffer, offset: 0, address: pass.counts.address }),
+        count: Some(Count {
+            buffer: pass.counts.buffer,
+            offset: COUNT_OFFSET,
+            address: pass.counts.address + COUNT_OFFSET,
+        }),
     }
+}
+
+/// Pass `p`'s stream as one sequence of a batch layout (`SceneBatch`): the pass's counts
+/// buffer starts with a DRAW_INDEXED_COUNT token's arguments, which multi-draw the compacted
+/// records, their count the one compaction writes (`scene_counts.glsl`).
+pub fn batch_stream(g: &SceneGpu, p: usize) -> Stream {
+    let pass = &g.passes[p];
+    Stream { buffer: pass.counts.buffer, offset: 0, address: pass.counts.address, max_sequences: 1, count: None }
 }
 
 /// Pass `p`'s stream packed in material order (`Sorting::Packed`): the compacted stream's
@@ -406,7 +420,7 @@ pub unsafe fn record(
         // The counts (and the subgroup size the kernel saw) for the host, read after the fence; the
         // barrier below makes the copies (images and counts) visible to the host.
         for (p, pass) in g.passes.iter().enumerate() {
-            let region = [vk::BufferCopy { src_offset: 0, dst_offset: COUNT_BYTES * p as u64, size: COUNT_BYTES }];
+            let region = [vk::BufferCopy { src_offset: COUNT_OFFSET, dst_offset: COUNT_BYTES * p as u64, size: 8 }];
             d.cmd_copy_buffer(cmd, pass.counts.buffer, g.count_readback.buffer, &region);
         }
         let host = [vk::MemoryBarrier2::default()
@@ -431,7 +445,8 @@ pub unsafe fn record(
                 .dst_stage_mask(vk::PipelineStageFlags2::TRANSFER)];
             d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().memory_barriers(&done));
             for pass in &g.passes {
-                d.cmd_fill_buffer(cmd, pass.counts.buffer, 0, 16, 0);
+                // The total and the subgroup size; the batch sequence ahead of them stays.
+                d.cmd_fill_buffer(cmd, pass.counts.buffer, COUNT_OFFSET, 8, 0);
             }
             let cleared = [vk::MemoryBarrier2::default()
                 .src_stage_mask(vk::PipelineStageFlags2::TRANSFER)
@@ -604,9 +619,13 @@ unsafe fn draw_pass(
         // by the multi-draw and CPU paths; a token overrides it per sequence.
         d.cmd_bind_index_buffer(cmd, g.indices.buffer, 0, vk::IndexType::UINT32);
         match &input.driver {
-            Driver::Dgc { dev, layout, execs } => {
+            Driver::Dgc { dev, layout, execs, batch } => {
                 ts(d, cmd, g, draw_begin);
-                let stream = if input.sorting == Sorting::Packed { packed_stream(g, p) } else { stream(g, p) };
+                let stream = match (batch, input.sorting) {
+                    (true, _) => batch_stream(g, p),
+                    (false, Sorting::Packed) => packed_stream(g, p),
+                    (false, _) => stream(g, p),
+                };
                 execs[p].record(dev, layout, cmd, &stream, &mut render)?;
                 ts(d, cmd, g, draw_end);
                 Ok(None)

@@ -58,6 +58,11 @@ pub const DEPTH_FORMAT: vk::Format = vk::Format::D32_SFLOAT;
 pub const ID_FORMAT: vk::Format = vk::Format::R32_UINT;
 /// Bytes of one pass's slot in `count_readback`: its total and the subgroup size its kernel saw.
 pub const COUNT_BYTES: u64 = 16;
+/// Where a pass's count (`total`) sits in its counts buffer: after the batch sequence's
+/// address and stride (`shaders/runtime/scene_counts.glsl` says why).
+pub const COUNT_OFFSET: u64 = 12;
+/// Bytes of a counts buffer before the ordered compaction's group sums.
+const COUNTS_HEADER: u64 = 32;
 
 /// What belongs to one culling pass (the single pass of `none` and `frustum`, or the early and
 /// the late pass of `occlusion`).
@@ -65,7 +70,8 @@ pub struct PassGpu {
     /// One word per object: drawn in this pass (the ordered compaction's input).
     pub flags: Buffer,
     pub stream: Buffer,
-    /// Total, subgroup size, two pad words, then the ordered compaction's group sums.
+    /// The batch sequence's address and stride, the total (its commandCount), the subgroup
+    /// size, three pad words, then the ordered compaction's group sums (`scene_counts.glsl`).
     pub counts: Buffer,
     /// Bindings 0..9 with this pass's flags, stream and counts (binding 8: the stream again,
     /// 9: the bins).
@@ -90,7 +96,7 @@ pub struct SceneGpu {
     /// One word per object: visible at the end of the last frame's late pass (occlusion).
     pub last_visible: Buffer,
     pub passes: [PassGpu; 2],
-    /// Each pass's first 16 bytes of `counts` (total, subgroup size), copied at the end of each frame.
+    /// Each pass's total and subgroup size (8 bytes of `counts` from `COUNT_OFFSET`), copied at the end of each frame.
     pub count_readback: Buffer,
     pub vertices: Buffer,
     pub indices: Buffer,
@@ -213,7 +219,7 @@ impl SceneGpu {
         for _ in 0..2 {
             let flags = Buffer::new(ctx, 4 * n, storage, Location::Device)?;
             let stream = Buffer::new(ctx, stride * n, indirect, Location::Device)?;
-            let counts = Buffer::new(ctx, 16 + 4 * groups as u64, indirect | transfer, Location::Device)?;
+            let counts = Buffer::new(ctx, COUNTS_HEADER + 4 * groups as u64, indirect | transfer, Location::Device)?;
             // Only runs with materials draw from it (binned or sorted).
             let binned_records = if s.materials > 1 { n } else { 1 };
             let binned = Buffer::new(ctx, stride * binned_records, indirect, Location::Device)?;
@@ -223,12 +229,23 @@ impl SceneGpu {
         }
         let count_readback = Buffer::new(ctx, 2 * COUNT_BYTES, vk::BufferUsageFlags::TRANSFER_DST, Location::Host)?;
         // The fused kernel adds to the counts; every frame leaves them at zero for the next. No
-        // object was visible before the first frame.
+        // object was visible before the first frame. Ahead of each count, the batch sequence
+        // that multi-draws the pass's records: their draw arguments' address and the stride.
+        let draw_offset = s
+            .layout
+            .tokens
+            .iter()
+            .find(|t| t.token_type == dgcc::ir::TokenType::DrawIndexed)
+            .map(|t| t.offset as u64)
+            .ok_or_else(|| RuntimeError::Invalid(format!("layout `{}` has no DrawIndexed token", s.layout.name)))?;
         ctx.one_shot(|cmd| {
-            // SAFETY: fresh buffers with TRANSFER_DST.
+            // SAFETY: fresh buffers with TRANSFER_DST; the fill and the update write disjoint bytes.
             unsafe {
-                for (_, _, counts, _, _) in &pass_buffers {
-                    ctx.device.cmd_fill_buffer(cmd, counts.buffer, 0, vk::WHOLE_SIZE, 0);
+                for (_, stream, counts, _, _) in &pass_buffers {
+                    ctx.device.cmd_fill_buffer(cmd, counts.buffer, COUNT_OFFSET, vk::WHOLE_SIZE, 0);
+                    let draws = stream.address + draw_offset;
+                    let batch = [draws as u32, (draws >> 32) as u32, stride as u32];
+                    ctx.device.cmd_update_buffer(cmd, counts.buffer, 0, as_bytes(&batch));
                 }
                 ctx.device.cmd_fill_buffer(cmd, last_visible.buffer, 0, vk::WHOLE_SIZE, 0);
             }

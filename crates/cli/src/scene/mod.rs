@@ -265,6 +265,11 @@ pub struct RunOptions {
     pub preprocess_budget: u64,
     /// The draw layout to run; `None` picks the layout a kernel `writes`, else the first.
     pub layout: Option<String>,
+    /// dgc: draw each pass's records through one sequence of the batch layout (`SceneBatch`: a
+    /// DRAW_INDEXED_COUNT token that multi-draws them, with the count culling wrote) instead
+    /// of a sequence per draw. The draws then read their record through `gl_DrawID`, as under
+    /// multi-draw, and no state changes between them.
+    pub batch: bool,
     /// Frames run before the `frames` that are reported.
     pub warmup: u32,
     pub compaction: Compaction,
@@ -324,6 +329,7 @@ impl Default for RunOptions {
             height: 256,
             preprocess_budget: 64 << 20,
             layout: None,
+            batch: false,
             warmup: 0,
             compaction: Compaction::Ordered,
             explicit_preprocess: None,
@@ -449,6 +455,23 @@ fn check_options(options: &RunOptions) -> Result<()> {
             "--sort-materials sorts the stream ahead of an execution set; --material-draw binned sorts it into one region per material anyway".into(),
         ));
     }
+    if options.batch && (options.mode != Mode::Dgc || options.materials > 1 || options.bind_index_buffer) {
+        return Err(RuntimeError::Invalid(
+            if options.mode != Mode::Dgc {
+                "--batch draws a pass's records through one DGC sequence: it needs --mode dgc"
+            } else if options.materials > 1 {
+                "--batch multi-draws a pass's records with one pipeline; with --materials 2 or more a sequence per draw chooses each one's: leave one of them out"
+            } else {
+                "--batch binds the index buffer once for the multi-draw already; leave out the bound-index-buffer option"
+            }
+            .into(),
+        ));
+    }
+    if options.batch && options.max_draws.unwrap_or(options.objects) >= 1 << 24 {
+        return Err(RuntimeError::Invalid(
+            "--batch draws up to one record per object in its one sequence, and maxDrawCount must stay below 2^24 (VUID-VkGeneratedCommandsInfoEXT-maxDrawCount-11078): give fewer --objects or a --max-draws below 16777216".into(),
+        ));
+    }
     if options.object_id == ObjectId::Instance && options.mode == Mode::Cpu {
         return Err(RuntimeError::Invalid(
             "--object-id instance reads the object id from an indirect draw's firstInstance; --mode cpu draws directly"
@@ -523,11 +546,14 @@ fn run_checked(
         (Mode::Cpu, _) => gpu::DrawSource::Push,
         (_, ObjectId::Instance) => gpu::DrawSource::Instance,
         (Mode::Mdi, _) => gpu::DrawSource::DrawId { binned: sorting == Sorting::Regions },
+        (Mode::Dgc, _) if options.batch => gpu::DrawSource::DrawId { binned: false },
         (Mode::Dgc, _) => gpu::DrawSource::Push,
     };
     // Timestamp slots per pass for the draw commands inside the render pass: one per chunk
     // under dgc, one for the multi-draw and CPU passes.
-    let chunk_slots = if options.mode == Mode::Dgc { options.objects.min(512) } else { 1 };
+    let chunk_slots = if options.mode == Mode::Dgc && !options.batch { options.objects.min(512) } else { 1 };
+    // The layout the executes run when it is not the stream's (`--batch`).
+    let batch_layout = if options.batch { Some(compat::pick_batch(manifest)?) } else { None };
     let query_count = SLOT_CHUNKS + 2 * 4 * chunk_slots;
     let setup = gpu::SceneSetup {
         objects: &objects,
@@ -564,6 +590,7 @@ fn run_checked(
         chunk_slots,
         material_draw,
         dgc: dgc.as_ref(),
+        batch_layout,
     };
     let result = run_frames(ctx, &mut g, &run, &mut stream_validation);
     // SAFETY: run_frames waits for every submission; nothing is pending.
@@ -578,6 +605,7 @@ fn run_checked(
         scene: options.scene,
         culling: options.culling,
         layout: layout.name.clone(),
+        batch_layout: batch_layout.map(|l| l.name.clone()),
         objects: options.objects,
         width: options.width,
         height: options.height,
@@ -588,7 +616,12 @@ fn run_checked(
         explicit_preprocess: flags.map(|f| f & UsageFlags::EXPLICIT_PREPROCESS.as_raw() != 0),
         unordered_sequences: flags.map(|f| f & UsageFlags::UNORDERED_SEQUENCES.as_raw() != 0),
         index_buffer_token: flags.map(|_| {
-            !options.bind_index_buffer && layout.tokens.iter().any(|t| t.token_type == dgcc::ir::TokenType::IndexBuffer)
+            !options.bind_index_buffer
+                && batch_layout
+                    .unwrap_or(layout)
+                    .tokens
+                    .iter()
+                    .any(|t| t.token_type == dgcc::ir::TokenType::IndexBuffer)
         }),
         object_id: g_object_id,
         materials: options.materials,
@@ -632,6 +665,8 @@ struct FrameRun<'a> {
     material_draw: MaterialDraw,
     /// The extension on the run's context (dgc mode).
     dgc: Option<&'a DgcDevice>,
+    /// The layout the executes run when it is not the stream's (`--batch`).
+    batch_layout: Option<&'a dgcc::ir::CompiledLayout>,
 }
 
 /// How this run draws its materials, and a note where the device decided it.
@@ -745,7 +780,7 @@ fn run_frames(
     run: &FrameRun<'_>,
     stream_validation: &mut Vec<StreamReport>,
 ) -> Result<FramesOut> {
-    let FrameRun { manifest, layout, options, objects, meshes, chunk_slots, material_draw, dgc } = *run;
+    let FrameRun { manifest, layout, options, objects, meshes, chunk_slots, material_draw, dgc, batch_layout } = *run;
     let use_set = matches!(material_draw, MaterialDraw::Set | MaterialDraw::SortedSet);
     let binned_dgc = options.mode == Mode::Dgc && material_draw == MaterialDraw::Binned;
     let sorts = matches!(material_draw, MaterialDraw::SortedSet | MaterialDraw::Binned);
@@ -757,7 +792,7 @@ fn run_frames(
         Mode::Dgc => {
             let dev =
                 dgc.ok_or_else(|| RuntimeError::Invalid("dgc mode without the extension on its context".into()))?;
-            let mut layout = layout.clone();
+            let mut layout = batch_layout.unwrap_or(layout).clone();
             layout.flags = layout_flags(layout.flags, options);
             if options.bind_index_buffer {
                 layout.tokens.retain(|t| t.token_type != dgcc::ir::TokenType::IndexBuffer);
@@ -826,6 +861,8 @@ fn run_frames(
             // or one pipeline per material region (binned), or the one pipeline.
             let bounds: Vec<(Bound, u32)> = match &set {
                 Some(s) => vec![(Bound::for_set(s)?, g.max_draws)],
+                // One sequence that multi-draws up to `max_draws` records.
+                None if batch_layout.is_some() => vec![(Bound::Pipeline(g.draws[0]), 1)],
                 None if binned_dgc => {
                     g.draws.iter().zip(&g.material_counts).map(|(&p, &n)| (Bound::Pipeline(p), n.max(1))).collect()
                 }
@@ -843,7 +880,8 @@ fn run_frames(
                     // An execution set's executes are never chunked (`Execution::new` says why): the
                     // whole stream's preprocess memory, whatever the budget.
                     let budget = if set.is_some() { u64::MAX } else { options.preprocess_budget };
-                    match unsafe { Execution::new(dev, &l, bound, n, 0, budget) } {
+                    let max_draw_count = if batch_layout.is_some() { g.max_draws } else { 0 };
+                    match unsafe { Execution::new(dev, &l, bound, n, max_draw_count, budget) } {
                         Ok(mut e) => {
                             // SAFETY: `frame::record` puts the preprocess stage into its
                             // barriers behind compaction and binning for DGC drivers, and
@@ -925,7 +963,8 @@ fn run_frames(
                         if binned_dgc {
                             Driver::DgcBinned { dev, layout: l, execs: [&execs[0][..], &last[..]] }
                         } else {
-                            Driver::Dgc { dev, layout: l, execs: [&execs[0][0], &last[0]] }
+                            let batch = batch_layout.is_some();
+                            Driver::Dgc { dev, layout: l, execs: [&execs[0][0], &last[0]], batch }
                         }
                     }
                     (_, Some(fb)) => Driver::Mdi(fb),

@@ -123,7 +123,10 @@ pub struct RunReport {
     pub mode: Mode,
     pub scene: SceneKind,
     pub culling: Culling,
+    /// The layout of the stream's records (what the culling kernels write).
     pub layout: String,
+    /// The layout each pass executed as one sequence over those records (`--batch`).
+    pub batch_layout: Option<String>,
     pub objects: u32,
     pub width: u32,
     pub height: u32,
@@ -189,6 +192,9 @@ impl fmt::Display for RunReport {
             self.height,
             self.culling.name()
         )?;
+        if let Some(batch) = &self.batch_layout {
+            writeln!(f, "each pass executed as one sequence of layout `{batch}`, multi-drawing its records")?;
+        }
         if let Some(p) = &self.preprocess {
             writeln!(
                 f,
