@@ -71,6 +71,7 @@ fn bench_writes_consistent_outputs_for_every_mode_and_count() {
     let bw = &json["bandwidth"];
     assert!(bw["copy_buffer_gbps"]["median"].as_f64().is_some_and(|v| v > 0.0), "{bw}");
     assert!(bw["compute_copy_gbps"]["median"].as_f64().is_some_and(|v| v > 0.0), "{bw}");
+    assert!(bw["empty_dispatch_ms"]["median"].as_f64().is_some_and(|v| v > 0.0), "{bw}");
 
     let rows = json["rows"].as_array().expect("rows");
     assert_eq!(rows.len(), modes.len() * counts.len());
@@ -106,6 +107,13 @@ fn bench_writes_consistent_outputs_for_every_mode_and_count() {
     let table_rows = md.lines().filter(|l| l.starts_with("| 200 |") || l.starts_with("| 500 |")).count();
     assert!(table_rows >= modes.len() * counts.len(), "{md}");
     assert!(stdout.contains("| objects | mode |"), "the table is printed");
+    // The culling pass held to the memory system: its row in the passes' table, against the
+    // copy and the empty dispatch.
+    let passes = md.split("Compute passes against the memory system").nth(1).expect("the passes' table");
+    assert!(
+        passes.lines().any(|l| l.starts_with("| 500 | mdi | frustum | cull + compact |") && l.ends_with("× |")),
+        "{md}"
+    );
     let svg = std::fs::read_to_string(out.join("bench.svg")).unwrap();
     for m in modes {
         assert!(svg.contains(m), "the plot's legend names {m}");
@@ -154,6 +162,11 @@ fn bench_runs_the_four_rows_with_the_culling_choices() {
         assert_eq!(draws(none), 1500.0, "no culling draws everything");
         assert!(draws(occlusion) < draws(frustum) && draws(frustum) < draws(none), "{mode}: culling culls");
         assert!(occlusion["late_draws_mean"].as_f64().is_some());
+        // The pyramid reads the 320×180 depth once, and its last workgroup levels 5–7 (5×3, 3×2,
+        // 2×1) again to build 6–8 (160×90 … 1×1).
+        let pyramid = &occlusion["pyramid_bandwidth"]["bytes"];
+        assert_eq!(pyramid["read"].as_u64(), Some(4 * 320 * 180 + 4 * (15 + 6 + 2)), "{pyramid}");
+        assert!(none["pyramid_bandwidth"].is_null());
     }
     let owners = json["owners"][0]["per_frame"].as_array().unwrap();
     assert_eq!(owners.len(), 4, "owners counted for every measured frame");

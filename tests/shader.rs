@@ -325,7 +325,14 @@ mod interface {
             let path = Path::new(env!("DGCC_CHECKOUT")).join("examples").join(name);
             let (p, diags) = check(&path);
             assert_eq!(p.shaders.len(), 2, "{name}");
-            assert!(diags.is_empty(), "{name}: {diags:#?}");
+            // scene.ron's SceneBatch writes no push constant, and the batch's pipelines are
+            // specialized not to read one, which the check cannot see: the description allows
+            // W0508 for it (`lints`), and `dgcc check` reports nothing (example_warnings).
+            let batch =
+                |d: &&Diagnostic| name == "scene.ron" && d.code == "W0508" && d.message.contains("`SceneBatch`");
+            let (allowed, rest): (Vec<&Diagnostic>, Vec<&Diagnostic>) = diags.iter().partition(batch);
+            assert!(rest.is_empty(), "{name}: {rest:#?}");
+            assert_eq!(allowed.len(), usize::from(name == "scene.ron"), "{name}: {allowed:#?}");
         }
     }
 }

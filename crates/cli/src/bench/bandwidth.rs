@@ -7,6 +7,10 @@
 //! drivers and other tenants change between runs; a ratio of two numbers from one run means
 //! something, a ratio against a datasheet does not.
 //!
+//! The same submission times an empty dispatch (the copy kernel with nothing to copy, one
+//! workgroup) between the same two timestamps: the fixed cost every pass pays before its first
+//! byte, which is what bounds the small passes (the pyramid, the binning, culling at 100k).
+//!
 //! Bandwidth counts both directions: a copy of `b` bytes reads `b` and writes `b`, so its
 //! figure is `2·b ÷ time`, the same accounting the culling passes get. The buffers should be
 //! much larger than the last-level cache (256 MiB by default; clamped to a quarter of the
@@ -36,6 +40,9 @@ pub struct CopyBandwidth {
     /// The better median of the two, and which it was.
     pub best_gbps: f64,
     pub best_method: String,
+    /// Milliseconds of an empty dispatch (one workgroup, nothing read or written) between two
+    /// timestamps.
+    pub empty_dispatch_ms: Stats,
 }
 
 /// The buffer size actually used for a requested size on this device.
@@ -65,10 +72,12 @@ pub fn measure(ctx: &GpuContext, requested: u64, repeats: u32) -> Result<CopyBan
     let result = parts.create(ctx, bytes, repeats).and_then(|_| parts.run(ctx, bytes, repeats));
     // SAFETY: `run` waited for its submission (or nothing was submitted).
     unsafe { parts.destroy(&ctx.device) };
-    let (copy, compute) = result?;
+    let (copy, compute, empty) = result?;
     let copy_buffer_gbps = Stats::of(copy).ok_or_else(|| RuntimeError::Invalid("no copy was timed".into()))?;
     let compute_copy_gbps =
         Stats::of(compute).ok_or_else(|| RuntimeError::Invalid("no compute copy was timed".into()))?;
+    let empty_dispatch_ms =
+        Stats::of(empty).ok_or_else(|| RuntimeError::Invalid("no empty dispatch was timed".into()))?;
     let (best_gbps, best_method) = if compute_copy_gbps.median > copy_buffer_gbps.median {
         (compute_copy_gbps.median, "compute shader")
     } else {
@@ -81,6 +90,7 @@ pub fn measure(ctx: &GpuContext, requested: u64, repeats: u32) -> Result<CopyBan
         compute_copy_gbps,
         best_gbps,
         best_method: best_method.into(),
+        empty_dispatch_ms,
     })
 }
 
@@ -114,13 +124,14 @@ impl Parts {
             unsafe { d.create_pipeline_layout(&info, None) }.map_err(RuntimeError::vk("vkCreatePipelineLayout"))?;
         // SAFETY: embedded SPIR-V written for this layout (one set, 4 compute push bytes).
         self.pipeline = unsafe { compute_pipeline(d, self.layout, COPY_SPV, &[], None)? };
-        let pool = vk::QueryPoolCreateInfo::default().query_type(vk::QueryType::TIMESTAMP).query_count(4 * repeats);
+        let pool = vk::QueryPoolCreateInfo::default().query_type(vk::QueryType::TIMESTAMP).query_count(6 * repeats);
         self.queries = unsafe { d.create_query_pool(&pool, None) }.map_err(RuntimeError::vk("vkCreateQueryPool"))?;
         Ok(())
     }
 
-    /// Record warm-up copies, then `repeats` timed copies of each kind; returns GB/s per copy.
-    fn run(&self, ctx: &GpuContext, bytes: u64, repeats: u32) -> Result<(Vec<f64>, Vec<f64>)> {
+    /// Record warm-up copies, then `repeats` timed copies of each kind and `repeats` empty
+    /// dispatches; returns GB/s per copy of each kind and milliseconds per empty dispatch.
+    fn run(&self, ctx: &GpuContext, bytes: u64, repeats: u32) -> Result<(Vec<f64>, Vec<f64>, Vec<f64>)> {
         let d = &ctx.device;
         let (src, dst) = (self.buffers[0].buffer, self.buffers[1].buffer);
         let elements = bytes / 16;
@@ -130,7 +141,7 @@ impl Parts {
         ctx.one_shot(|cmd| {
             // SAFETY: `cmd` is recording; every object belongs to `d`.
             unsafe {
-                d.cmd_reset_query_pool(cmd, self.queries, 0, 4 * repeats);
+                d.cmd_reset_query_pool(cmd, self.queries, 0, 6 * repeats);
                 d.cmd_fill_buffer(cmd, src, 0, vk::WHOLE_SIZE, 0x5a5a_5a5a);
                 d.cmd_fill_buffer(cmd, dst, 0, vk::WHOLE_SIZE, 0);
                 transfer_and_compute_barrier(d, cmd);
@@ -162,10 +173,19 @@ impl Parts {
                     d.cmd_write_timestamp2(cmd, vk::PipelineStageFlags2::ALL_COMMANDS, self.queries, base + 1);
                     transfer_and_compute_barrier(d, cmd);
                 }
+                // Nothing to copy: the kernel's loop does not run.
+                d.cmd_push_constants(cmd, self.layout, vk::ShaderStageFlags::COMPUTE, 0, &0u32.to_le_bytes());
+                for r in 0..repeats {
+                    let base = 4 * repeats + 2 * r;
+                    d.cmd_write_timestamp2(cmd, vk::PipelineStageFlags2::ALL_COMMANDS, self.queries, base);
+                    d.cmd_dispatch(cmd, 1, 1, 1);
+                    d.cmd_write_timestamp2(cmd, vk::PipelineStageFlags2::ALL_COMMANDS, self.queries, base + 1);
+                    transfer_and_compute_barrier(d, cmd);
+                }
             }
             Ok(())
         })?;
-        let mut data = vec![0u64; 4 * repeats as usize];
+        let mut data = vec![0u64; 6 * repeats as usize];
         // SAFETY: the submission finished; 64-bit results, waited for.
         unsafe {
             d.get_query_pool_results(
@@ -181,8 +201,14 @@ impl Parts {
             let ns = pair[1].wrapping_sub(pair[0]) as f64 * period_ns;
             (ns > 0.0).then(|| 2.0 * bytes as f64 / ns)
         };
-        let (copies, computes) = data.split_at(2 * repeats as usize);
-        Ok((copies.chunks(2).filter_map(gbps).collect(), computes.chunks(2).filter_map(gbps).collect()))
+        let (copies, rest) = data.split_at(2 * repeats as usize);
+        let (computes, empties) = rest.split_at(2 * repeats as usize);
+        let ms = |pair: &[u64]| Some(pair[1].wrapping_sub(pair[0]) as f64 * period_ns / 1e6);
+        Ok((
+            copies.chunks(2).filter_map(gbps).collect(),
+            computes.chunks(2).filter_map(gbps).collect(),
+            empties.chunks(2).filter_map(ms).collect(),
+        ))
     }
 
     /// # Safety

@@ -157,12 +157,12 @@ pub struct Owners {
     pub error: Option<String>,
 }
 
-/// The culling passes' traffic for one row.
+/// One pass's traffic for one row: the culling passes, the depth pyramid's build, the binning.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct CullBandwidth {
-    /// Bytes per frame (the visible count is the same every frame).
+    /// Bytes per frame (of the last frame, where the count of kept records varies).
     pub bytes: Traffic,
-    /// Read+write GB/s per frame: bytes ÷ (cull + compact time).
+    /// Read+write GB/s per frame: bytes ÷ the pass's time (cull + compact for culling).
     pub gbps: Stats,
     /// Median GB/s ÷ the best copy's median.
     pub fraction_of_best_copy: Option<f64>,
@@ -221,6 +221,11 @@ pub struct Row {
     pub object_id: Option<ObjectId>,
     pub subgroup_size: Option<u32>,
     pub cull_bandwidth: Option<CullBandwidth>,
+    /// The depth pyramid's build (occlusion culling), counted as `traffic::pyramid`.
+    pub pyramid_bandwidth: Option<CullBandwidth>,
+    /// The binning pass (sorted or binned materials), counted as `traffic::binning` over the
+    /// early pass's records.
+    pub bin_bandwidth: Option<CullBandwidth>,
     pub frames: Vec<FrameReport>,
 }
 
@@ -264,6 +269,8 @@ impl Row {
             object_id: None,
             subgroup_size: None,
             cull_bandwidth: None,
+            pyramid_bandwidth: None,
+            bin_bandwidth: None,
             frames: vec![],
         }
     }
@@ -534,6 +541,17 @@ pub fn summarise(report: &RunReport, variant: &Variant, manifest: &Manifest, bes
         }
         _ => None,
     };
+    let fraction = |gbps: &Stats| best_copy_gbps.filter(|b| *b > 0.0).map(|b| gbps.median / b);
+    let per_frame = |traffic: &dyn Fn(&FrameReport) -> Traffic, time: &dyn Fn(&FrameReport) -> Option<f64>| {
+        let bytes = traffic(last?);
+        let gbps = Stats::of_some(frames.iter().map(|f| traffic(f).gbps(time(f)?)))?;
+        Some(CullBandwidth { bytes, fraction_of_best_copy: fraction(&gbps), gbps })
+    };
+    let levels = scene::pyramid::level_sizes(report.width, report.height);
+    let (w, h) = (report.width as u64, report.height as u64);
+    let pyramid_bandwidth = per_frame(&|_| traffic::pyramid(w, h, &levels), &|f| f.passes.pyramid_ms);
+    let stride = layout.map_or(0, |l| l.stride as u64);
+    let bin_bandwidth = per_frame(&|f| traffic::binning(f.early_draws as u64, stride), &|f| f.passes.bin_ms);
     let mean = |f: &dyn Fn(&FrameReport) -> u32| {
         (!frames.is_empty()).then(|| frames.iter().map(|x| f(x) as f64).sum::<f64>() / frames.len() as f64)
     };
@@ -575,6 +593,8 @@ pub fn summarise(report: &RunReport, variant: &Variant, manifest: &Manifest, bes
         object_id: Some(report.object_id),
         subgroup_size: report.subgroup.observed_size,
         cull_bandwidth,
+        pyramid_bandwidth,
+        bin_bandwidth,
         frames: frames.clone(),
     }
 }

@@ -78,13 +78,14 @@ pub fn markdown(report: &BenchReport) -> String {
         (Some(b), _) => {
             let _ = writeln!(
                 out,
-                "- copy bandwidth (read+write, {} per copy, median of {}): vkCmdCopyBuffer {:.1} GB/s, compute shader {:.1} GB/s; best: {} ({:.1} GB/s)",
+                "- copy bandwidth (read+write, {} per copy, median of {}): vkCmdCopyBuffer {:.1} GB/s, compute shader {:.1} GB/s; best: {} ({:.1} GB/s); an empty dispatch {:.4} ms",
                 mib(b.bytes),
                 b.repeats,
                 b.copy_buffer_gbps.median,
                 b.compute_copy_gbps.median,
                 b.best_method,
-                b.best_gbps
+                b.best_gbps,
+                b.empty_dispatch_ms.median
             );
         }
         (None, Some(e)) => {
@@ -148,6 +149,7 @@ pub fn markdown(report: &BenchReport) -> String {
             fraction
         );
     }
+    memory_system(report, &mut out);
     materials(report, &mut out);
     let comparisons = comparisons(report);
     if !comparisons.is_empty() {
@@ -186,6 +188,50 @@ pub fn markdown(report: &BenchReport) -> String {
         }
     }
     out
+}
+
+/// The compute passes held to the memory system: each pass's bytes over its time against the
+/// run's best copy, and its time against an empty dispatch's (the fixed cost of any pass).
+fn memory_system(report: &BenchReport, out: &mut String) {
+    let empty = report.bandwidth.as_ref().map(|b| b.empty_dispatch_ms.median).filter(|ms| *ms > 0.0);
+    let mut lines = vec![];
+    for r in report.rows.iter().filter(|r| r.error.is_none() && r.skipped.is_none()) {
+        let passes = [
+            ("cull + compact", &r.cull_bandwidth, r.cull_ms.map(|c| c.median + r.compact_ms.map_or(0.0, |s| s.median))),
+            ("depth pyramid", &r.pyramid_bandwidth, r.pyramid_ms.map(|s| s.median)),
+            ("binning", &r.bin_bandwidth, r.bin_ms.map(|s| s.median)),
+        ];
+        for (name, b, pass_ms) in passes {
+            let (Some(b), Some(pass_ms)) = (b, pass_ms) else { continue };
+            lines.push(format!(
+                "| {} | {} | {} | {} | {:.3} | {:.1} | {:.1} | {} | {} |",
+                r.objects,
+                mode_cell(r),
+                r.culling.name(),
+                name,
+                pass_ms,
+                b.bytes.total() as f64 / 1e6,
+                b.gbps.median,
+                b.fraction_of_best_copy.map_or_else(|| "–".into(), |f| format!("{:.0} %", 100.0 * f)),
+                empty.map_or_else(|| "–".into(), |e| format!("{:.1}×", pass_ms / e)),
+            ));
+        }
+    }
+    if lines.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "
+Compute passes against the memory system: MB read + written per frame (counted from the shaders), GB/s over the pass's median time, that against the best copy, and the time against an empty dispatch ({}):
+",
+        empty.map_or_else(|| "not measured".into(), |e| format!("{e:.4} ms"))
+    );
+    let _ = writeln!(out, "| objects | mode | culling | pass | ms | MB | GB/s | of best copy | × empty dispatch |");
+    let _ = writeln!(out, "|---:|:---|:---|:---|---:|---:|---:|---:|---:|");
+    for l in lines {
+        let _ = writeln!(out, "{l}");
+    }
 }
 
 /// One DGC row against the multi-draw row beside it.

@@ -18,6 +18,16 @@
 //!   skips it — and the kernel stores the subgroup size once. (The count is cleared at the end
 //!   of the previous frame, outside the timed pass.)
 //!
+//! The passes after culling follow their shaders the same way:
+//!
+//! - the depth pyramid (`depth_pyramid.comp`) reads every pixel of the 32-bit depth buffer once
+//!   (reads past an edge repeat a pixel of the same tile, from cache) and writes every texel of
+//!   every level once (4-byte floats); the last workgroup builds levels 6 and up from the level
+//!   below each, reading each texel of levels 5 and up once more;
+//! - the binning pass (`bin_materials.comp`) reads each kept record's material word in its count
+//!   phase, then moves each record whole in its scatter phase (`stride` bytes read and written);
+//!   its per-material counters (a few hundred bytes) are left out.
+//!
 //! The frame uniforms (272 bytes, the same for every invocation) are left out: they are read
 //! from cache, not memory, and would be noise next to megabytes.
 
@@ -81,6 +91,22 @@ pub fn cull_and_compact(compaction: Compaction, objects: u64, visible: u64, shap
     }
 }
 
+/// The depth pyramid's build over a `width × height` depth buffer whose levels are
+/// `levels` (`scene::pyramid::level_sizes`).
+pub fn pyramid(width: u64, height: u64, levels: &[(u32, u32)]) -> Traffic {
+    const TEXEL: u64 = 4;
+    let texels = |l: &(u32, u32)| l.0 as u64 * l.1 as u64;
+    let written: u64 = levels.iter().map(texels).sum::<u64>() * TEXEL;
+    // Levels 6 and up read the level below them: levels 5 to the second to last.
+    let reread: u64 = levels.iter().skip(5).take(levels.len().saturating_sub(6)).map(texels).sum::<u64>() * TEXEL;
+    Traffic { read: width * height * TEXEL + reread, written }
+}
+
+/// The binning pass over `records` kept records of `stride` bytes.
+pub fn binning(records: u64, stride: u64) -> Traffic {
+    Traffic { read: 4 * records + stride * records, written: stride * records }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -107,6 +133,25 @@ mod tests {
         assert_eq!(t.written, 4 * 640 + 44 * 100 + 4 * 10 + 48 * 100 + 8);
         let fused = cull_and_compact(Compaction::Fused, 640, 100, &SHAPE);
         assert!(fused.total() < t.total());
+    }
+
+    #[test]
+    fn the_pyramid_reads_the_depth_once_and_writes_every_level_once() {
+        let levels = crate::scene::pyramid::level_sizes(256, 128);
+        // 128×64, 64×32, … 1×1: eight levels; levels 5 (4×2), 6 (2×1) are read again for 6 and 7.
+        assert_eq!(levels.len(), 8);
+        let t = pyramid(256, 128, &levels);
+        let all: u64 = levels.iter().map(|l| l.0 as u64 * l.1 as u64).sum();
+        assert_eq!(t.written, 4 * all);
+        assert_eq!(t.read, 4 * 256 * 128 + 4 * (4 * 2 + 2)); // levels 5 (4×2) and 6 (2×1)
+                                                             // A buffer reduced by the tiles alone (six levels or fewer) reads nothing again.
+        let small = crate::scene::pyramid::level_sizes(64, 64);
+        assert_eq!(pyramid(64, 64, &small).read, 4 * 64 * 64);
+    }
+
+    #[test]
+    fn binning_reads_the_material_then_moves_each_record() {
+        assert_eq!(binning(1000, 48), Traffic { read: 4 * 1000 + 48 * 1000, written: 48 * 1000 });
     }
 
     #[test]

@@ -16,7 +16,7 @@
 //! with it instead of its own has tags of 500 and up.
 
 use super::rig::{
-    data_buffer, execute, execute_fallback, DrawRun, FallbackRun, Front, Records, Tally, SET_ENTRY_WEIGHT,
+    data_buffer, execute, execute_fallback, DrawRun, FallbackRun, Front, Records, Slots, Tally, SET_ENTRY_WEIGHT,
 };
 use ash::vk;
 use dgcc::ir::{CompiledLayout, Manifest, TokenType};
@@ -302,7 +302,7 @@ pub fn run(
     m: &Manifest,
     layout: &CompiledLayout,
     corrupt: Option<u32>,
-) -> Result<(Tally, Tally, Vec<u32>)> {
+) -> Result<(Tally, Tally, Slots)> {
     shape(layout).map_err(RuntimeError::Invalid)?;
     // A draw layout that picks its pipeline through an execution set draws through a set of two
     // tally pipelines where the device can bind it (sequence k uses entry k % 2, which shows in
@@ -387,7 +387,7 @@ pub fn run(
         decoy.destroy(&ctx.device);
     }
     let max_draws = if counted { MAX_DRAW_COUNT as usize } else { 1 };
-    let slots = sequences.iter().map(|s| s.slot).collect();
+    let slots = sequences.iter().map(|s| vec![s.slot]).collect();
     Ok((ran?, expected_with_set(&sequences, max_draws, |_, s| s.slot, through_set), slots))
 }
 
@@ -400,7 +400,7 @@ fn run_batch(
     m: &Manifest,
     layout: &CompiledLayout,
     corrupt: Option<u32>,
-) -> Result<(Tally, Tally, Vec<u32>)> {
+) -> Result<(Tally, Tally, Slots)> {
     let sequences: Vec<Sequence> = count_sequences().into_iter().map(|s| Sequence { wide: true, ..s }).collect();
     let n = sequences.len() as u32;
     let first_index = |k: usize| (REGION * k / 4) as u32;
@@ -447,8 +447,9 @@ fn run_batch(
         indices.destroy(&ctx.device);
         draws.destroy(&ctx.device);
     }
-    // No slot belongs to one sequence: the report names draw indices (`tally_report`).
-    Ok((ran?, expected_by_draw(&sequences, MAX_DRAW_COUNT as usize), vec![]))
+    let max = MAX_DRAW_COUNT as usize;
+    let slots = sequences.iter().map(|s| (0..s.draws.len().min(max) as u32).collect()).collect();
+    Ok((ran?, expected_by_draw(&sequences, max), slots))
 }
 
 /// Sequence `k` picks execution-set entry `k % 2`.
@@ -519,7 +520,7 @@ pub fn run_fallback(
     layout: &CompiledLayout,
     fallback: &dgcc::runtime::Fallback,
     corrupt: Option<u32>,
-) -> Result<(Tally, Tally, Vec<u32>)> {
+) -> Result<(Tally, Tally, Slots)> {
     shape(layout).map_err(RuntimeError::Invalid)?;
     let action = layout.action().map(|a| a.token_type).unwrap_or(TokenType::DrawIndexed);
     let (counted, indexed) = kind(action).unwrap_or((false, true));
@@ -585,6 +586,6 @@ pub fn run_fallback(
     });
     // SAFETY: `execute_fallback` waited for the submission.
     unsafe { indices.destroy(&ctx.device) };
-    let slots = sequences.iter().map(|s| s.slot).collect();
+    let slots = sequences.iter().map(|s| vec![s.slot]).collect();
     Ok((ran?, expected_with_set(&sequences, 1, |_, s| s.slot, false), slots))
 }

@@ -10,7 +10,7 @@
 //! counts too (0 included), and every run of meshlets is followed by a poison meshlet whose
 //! slot is out of range: reading past `meshlet_count` shows as stray fragments.
 
-use super::rig::{data_buffer, execute, DrawRun, Front, Records, Tally, TALLY_SLOTS};
+use super::rig::{data_buffer, execute, DrawRun, Front, Records, Slots, Tally, TALLY_SLOTS};
 use ash::vk;
 use dgcc::ir::{CompiledLayout, Manifest, TokenType};
 use dgcc::runtime::error::Result;
@@ -101,7 +101,7 @@ pub fn run(
     m: &Manifest,
     layout: &CompiledLayout,
     corrupt: Option<u32>,
-) -> Result<(Tally, Tally, Vec<u32>)> {
+) -> Result<(Tally, Tally, Slots)> {
     shape(layout).map_err(RuntimeError::Invalid)?;
     let sequences = sequences();
     let n = sequences.len() as u32;
@@ -147,6 +147,6 @@ pub fn run(
     });
     // SAFETY: `execute` waited for the submission.
     unsafe { meshlets.destroy(&ctx.device) };
-    let slots = sequences.iter().map(|s| s.slot).collect();
+    let slots = sequences.iter().map(|s| vec![s.slot]).collect();
     Ok((ran?, expected(&sequences, |_, s| s.groups), slots))
 }

@@ -340,9 +340,9 @@ fn dispatch_report(
     PathReport::Differs { ran, differences }
 }
 
-/// Compare tallies slot by slot; each slot is one sequence's (`slots[k]` is sequence `k`'s), or,
-/// with no `slots`, one draw index's of every sequence (a count layout alone, slot = gl_DrawID).
-fn tally_report(ran: String, got: &Tally, want: &Tally, slots: &[u32]) -> PathReport {
+/// Compare tallies slot by slot; `slots[k]` are the slots sequence `k` draws into (one, or for
+/// a count layout alone each draw's gl_DrawID, which several sequences share).
+fn tally_report(ran: String, got: &Tally, want: &Tally, slots: &[Vec<u32>]) -> PathReport {
     if got == want {
         return PathReport::Ok { ran };
     }
@@ -352,10 +352,8 @@ fn tally_report(ran: String, got: &Tally, want: &Tally, slots: &[u32]) -> PathRe
             continue;
         }
         let owners: Vec<String> =
-            slots.iter().enumerate().filter(|(_, &s)| s as usize == slot).map(|(k, _)| k.to_string()).collect();
-        let who = if slots.is_empty() {
-            format!("draw {slot} of the sequences (slot {slot}, its gl_DrawID)")
-        } else if owners.is_empty() {
+            slots.iter().enumerate().filter(|(_, s)| s.contains(&(slot as u32))).map(|(k, _)| k.to_string()).collect();
+        let who = if owners.is_empty() {
             format!("slot {slot}, which no sequence pushed")
         } else {
             format!("sequence {} (slot {slot})", owners.join(", "))

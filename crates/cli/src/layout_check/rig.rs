@@ -149,6 +149,10 @@ pub enum Front {
     TaskMesh { task: &'static [u8], mesh: &'static [u8] },
 }
 
+/// The tally slots each sequence draws into (one each, but for a count layout alone, whose
+/// draws' gl_DrawID are the slots).
+pub type Slots = Vec<Vec<u32>>;
+
 /// One execution of a draw layout.
 pub struct DrawRun<'a> {
     pub front: Front,

@@ -39,7 +39,7 @@ mod compat;
 mod fault;
 mod frame;
 mod gpu;
-mod pyramid;
+pub(crate) mod pyramid;
 mod report;
 mod shader_objects;
 pub mod world;
