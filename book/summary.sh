@@ -55,6 +55,10 @@ CHAPTERS
     "h200-inside-the-pass.md|H200 inside the render pass and around it; per-sequence tokens"
     "h200-chunks.md|H200 splitting the execute at 100k objects, 2560 × 1440"
     "h200-max-draws.md|H200 the frustum rows with executes sized for at most N draws"
+    "h200-batch.md|H200 one sequence per pass (SceneBatch): cubes and 2560 × 1440"
+    "h200-one-draw.md|H200 what one execute costs around its draws"
+    "h200-draw-order.md|H200 the draw order at 2560 × 1440: ordered and fused compaction"
+    "h200-closing.md|H200 issue 14's closing run: every target in one lease"
   )
   for page in measured/*.md; do
     found=0

@@ -515,7 +515,7 @@ pub mod scene {
             /// `indirectStride` in bytes.
             pub const STRIDE: u32 = 16;
             pub const SHADER_STAGES: vk::ShaderStageFlags = vk::ShaderStageFlags::from_raw(vk::ShaderStageFlags::VERTEX.as_raw() | vk::ShaderStageFlags::FRAGMENT.as_raw());
-            pub const USAGE_FLAGS: ext_dgc::IndirectCommandsLayoutUsageFlagsEXT = ext_dgc::IndirectCommandsLayoutUsageFlagsEXT::empty();
+            pub const USAGE_FLAGS: ext_dgc::IndirectCommandsLayoutUsageFlagsEXT = ext_dgc::IndirectCommandsLayoutUsageFlagsEXT::EXPLICIT_PREPROCESS;
             /// The most sequences the description sizes buffers for.
             pub const MAX_SEQUENCES: u32 = 1;
             pub const TOKEN_COUNT: usize = 1;
@@ -549,13 +549,13 @@ pub mod scene {
 
             /// What must hold when this layout is recorded (the manifest's `requirements`), one line each:
             /// - render_pass (E0901): execute inside a render pass (the layout draws)
-            /// - preprocess (E0902): execute with isPreprocessed = VK_FALSE and never preprocess (the layout has no EXPLICIT_PREPROCESS)
+            /// - preprocess (E0902): preprocess first and execute with isPreprocessed = VK_TRUE (the layout has EXPLICIT_PREPROCESS)
             /// - transform_feedback (E0903): transform feedback is active only where deviceGeneratedCommandsTransformFeedback is true
             pub fn requirements() -> Vec<::dgcc::requirements::Requirement> {
                 use ::dgcc::requirements::Requirement::*;
                 vec![
                     RenderPass { inside: true },
-                    Preprocess { explicit: false },
+                    Preprocess { explicit: true },
                     TransformFeedback { execution_set: false },
                 ]
             }
