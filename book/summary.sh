@@ -59,6 +59,7 @@ CHAPTERS
     "h200-one-draw.md|H200 what one execute costs around its draws"
     "h200-draw-order.md|H200 the draw order at 2560 × 1440: ordered and fused compaction"
     "h200-closing.md|H200 issue 14's closing run: every target in one lease"
+    "h200-culling-regression.md|H200 the culling pass, builds of then and now"
   )
   for page in measured/*.md; do
     found=0

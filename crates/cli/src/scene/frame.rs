@@ -27,14 +27,16 @@ use dgcc::runtime::validate::StreamValidator;
 use dgcc::runtime::GpuContext;
 
 pub const SLOT_START: u32 = 0;
-pub const SLOT_PYRAMID: u32 = 5;
-pub const SLOT_END: u32 = 10;
-pub const SLOT_CHUNKS: u32 = 11;
+pub const SLOT_PYRAMID: u32 = 6;
+pub const SLOT_END: u32 = 12;
+pub const SLOT_CHUNKS: u32 = 13;
 
-/// The slots of pass `p`: after cull, after compact, draw begin, draw end.
-pub fn pass_slots(p: u32) -> [u32; 4] {
-    let base = 1 + 5 * p;
-    [base, base + 1, base + 2, base + 3]
+/// The slots of pass `p`: cull begin, after cull, after compact, draw begin, draw end. A culling
+/// pass is timed from right before its first dispatch, as the copy probe times its copies: the
+/// frame's uniform upload and the attachments' transitions ahead of it are not the kernel's.
+pub fn pass_slots(p: u32) -> [u32; 5] {
+    let base = 1 + 6 * p;
+    [base, base + 1, base + 2, base + 3, base + 4]
 }
 
 /// The culling kernels' push constant for pass `p` under `culling` (`PASS_*` in scene_data.glsl).
@@ -473,7 +475,7 @@ unsafe fn cull_pass(
     dgc: Option<DgcReads>,
 ) -> Result<()> {
     let compute = vk::PipelineBindPoint::COMPUTE;
-    let [after_cull, after_compact, ..] = pass_slots(p as u32);
+    let [cull_begin, after_cull, after_compact, ..] = pass_slots(p as u32);
     // What reads the stream and the count after the culling passes.
     let consumers = (
         vk::PipelineStageFlags2::COMPUTE_SHADER
@@ -493,6 +495,7 @@ unsafe fn cull_pass(
         d.cmd_push_constants(cmd, g.compute_layout, vk::ShaderStageFlags::COMPUTE, 0, &word.to_le_bytes());
         if g.compaction == Compaction::Fused {
             d.cmd_bind_pipeline(cmd, compute, g.cull_compact);
+            ts(d, cmd, g, cull_begin);
             d.cmd_dispatch(cmd, g.fused_groups, 1, 1);
             // A pass ends when its kernel has finished (an ALL_COMMANDS timestamp waits for it); the
             // barrier that makes its writes visible to the draws is timed apart (cull → compact is
@@ -502,6 +505,7 @@ unsafe fn cull_pass(
             ts(d, cmd, g, after_compact);
         } else {
             d.cmd_bind_pipeline(cmd, compute, g.cull);
+            ts(d, cmd, g, cull_begin);
             d.cmd_dispatch(cmd, g.groups, 1, 1);
             ts(d, cmd, g, after_cull);
             memory_barrier(d, cmd, vk::PipelineStageFlags2::COMPUTE_SHADER, vk::AccessFlags2::SHADER_READ);
@@ -588,7 +592,7 @@ unsafe fn draw_pass(
     p: usize,
 ) -> Result<Option<u32>> {
     let graphics = vk::PipelineBindPoint::GRAPHICS;
-    let [_, _, draw_begin, draw_end] = pass_slots(p as u32);
+    let [_, _, _, draw_begin, draw_end] = pass_slots(p as u32);
     let (width, height) = input.size;
     let binned_draws = matches!(input.driver, Driver::DgcBinned { .. });
     let mut render = Render {

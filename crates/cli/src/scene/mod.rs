@@ -1032,12 +1032,12 @@ fn run_frames(
                         .collect();
                     (!spans.is_empty()).then(|| spans.iter().sum())
                 };
-                let [cull0, compact0, draw0, draw0_end] = pass_slots(0);
-                let [cull1, compact1, draw1, draw1_end] = pass_slots(1);
+                let [begin0, cull0, compact0, draw0, draw0_end] = pass_slots(0);
+                let [begin1, cull1, compact1, draw1, draw1_end] = pass_slots(1);
                 let gpu_culls = options.mode != Mode::Cpu;
                 let fused = options.compaction == Compaction::Fused;
                 let passes = PassTimes {
-                    cull_ms: if gpu_culls { span(SLOT_START, cull0) } else { None },
+                    cull_ms: if gpu_culls { span(begin0, cull0) } else { None },
                     compact_ms: if gpu_culls && !fused { span(cull0, compact0) } else { None },
                     // Binned dgc executes once per material: only its passes are timed.
                     preprocess_ms: if options.mode == Mode::Dgc { chunk_sum(0) } else { None },
@@ -1046,11 +1046,7 @@ fn run_frames(
                     execute_ms: if binned_dgc { span(draw0, draw0_end) } else { chunk_sum(2) },
                     draw_ms: span(draw0, draw0_end),
                     pyramid_ms: if two_pass { span(draw0_end, SLOT_PYRAMID) } else { None },
-                    late_cull_ms: if two_pass {
-                        span(SLOT_PYRAMID, if fused { cull1 } else { compact1 })
-                    } else {
-                        None
-                    },
+                    late_cull_ms: if two_pass { span(begin1, if fused { cull1 } else { compact1 }) } else { None },
                     late_draw_ms: if two_pass { span(draw1, draw1_end) } else { None },
                     bin_ms: if gpu_culls && sorts { span(compact0, draw0) } else { None },
                 };

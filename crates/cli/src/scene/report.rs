@@ -19,6 +19,9 @@ use std::fmt;
 /// GPU time of each pass, in milliseconds.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
 pub struct PassTimes {
+    /// Pass 0's culling kernel (and the ordered compaction's first barrier), from right before
+    /// its dispatch; the frame's uniform upload and attachment transitions before it are in the
+    /// frame's time only.
     pub cull_ms: Option<f64>,
     pub compact_ms: Option<f64>,
     /// Explicit preprocessing only; implicit preprocessing is inside `execute_ms`.
@@ -31,7 +34,7 @@ pub struct PassTimes {
     pub draw_ms: Option<f64>,
     /// Building the depth pyramid, layout transitions included (occlusion).
     pub pyramid_ms: Option<f64>,
-    /// The late pass's cull and compaction (occlusion).
+    /// The late pass's cull and compaction (occlusion), from right before its dispatch.
     pub late_cull_ms: Option<f64>,
     /// The late pass's draws (occlusion).
     pub late_draw_ms: Option<f64>,
