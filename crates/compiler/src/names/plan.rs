@@ -16,7 +16,8 @@
 
 use super::{camel, member, screaming, snake};
 use dgcc_core::ir::{CompiledLayout, CompiledToken, Manifest, TokenType};
-use std::collections::HashMap;
+use foldhash::HashMap;
+use foldhash::HashMapExt as _;
 
 /// The longest identifier glslang reads (its `MaxTokenLength`): longer ones are an error.
 pub const GLSL_MAX_IDENTIFIER: usize = 1024;
@@ -509,7 +510,7 @@ pub fn problems(m: &Manifest) -> Vec<Problem> {
     let idents = identifiers(m);
     let mut out = vec![];
     // Clashes: per (language, scope); a macro clashes with any word of its file.
-    let mut seen: HashMap<(Lang, &str, &str), usize> = HashMap::new();
+    let mut seen: HashMap<(Lang, &str, &str), usize> = HashMap::with_capacity(idents.len());
     let mut macros: HashMap<(Lang, &str), usize> = HashMap::new();
     for (i, id) in idents.iter().enumerate() {
         if id.is_macro {
