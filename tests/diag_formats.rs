@@ -390,6 +390,26 @@ fn levels_in_the_description_in_both_syntaxes_and_the_command_line_wins() {
     assert_eq!(e0008.len(), 2, "{lines:?}");
     assert!(e0008[0]["message"].as_str().unwrap().contains("E0404 is an error and cannot be allowed"));
     assert!(e0008[1]["message"].as_str().unwrap().contains("`W9999` is not a diagnostic code"));
+    // A RON code that is not a word, which `.dgc` could not spell: refused when read, so `dgcc
+    // fmt` writes nothing.
+    let odd = dir.join("odd.ron");
+    let ron_text = std::fs::read_to_string(std::path::Path::new(env!("DGCC_CHECKOUT")).join(ron)).unwrap();
+    assert!(ron_text.contains("Allow(\"W0005\")"), "{ron_text}");
+    std::fs::write(&odd, ron_text.replace("Allow(\"W0005\")", "Allow(\"W0%05\")")).unwrap();
+    let bad = dgcc(&["check", odd.to_str().unwrap(), "--message-format", "json"]);
+    assert_eq!(code(&bad), 1);
+    let lines: Vec<Value> = out(&bad).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert!(
+        lines.iter().any(
+            |d| d["code"] == "E0008" && d["message"].as_str().unwrap().contains("`W0%05` is not a diagnostic code")
+        ),
+        "{lines:?}"
+    );
+    let target = dir.join("odd.dgc");
+    let fmt = dgcc(&["fmt", odd.to_str().unwrap(), "--to", "dgc", "-o", target.to_str().unwrap()]);
+    assert_ne!(code(&fmt), 0, "{}", out(&fmt));
+    assert!(err(&fmt).contains("E0008"), "{}", err(&fmt));
+    assert!(!target.exists(), "a refused description leaves no output");
 }
 
 #[test]

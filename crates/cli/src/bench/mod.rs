@@ -517,8 +517,15 @@ pub fn summarise(report: &RunReport, variant: &Variant, manifest: &Manifest, bes
     let layout = manifest.layouts.iter().find(|l| l.name == report.layout);
     // The traffic model covers the one-pass culling (the occlusion passes read what they read).
     let one_pass = report.culling != Culling::Occlusion;
-    let cull_bandwidth = match (culled_on_gpu && one_pass, layout, visible) {
-        (true, Some(layout), Some(visible)) => {
+    // A pass's bytes over its time, frame by frame; its bytes as the last frame moved them.
+    let fraction = |gbps: &Stats| best_copy_gbps.filter(|b| *b > 0.0).map(|b| gbps.median / b);
+    let per_frame = |traffic: &dyn Fn(&FrameReport) -> Traffic, time: &dyn Fn(&FrameReport) -> Option<f64>| {
+        let bytes = traffic(last?);
+        let gbps = Stats::of_some(frames.iter().map(|f| traffic(f).gbps(time(f)?)))?;
+        Some(CullBandwidth { bytes, fraction_of_best_copy: fraction(&gbps), gbps })
+    };
+    let cull_bandwidth = match (culled_on_gpu && one_pass, layout) {
+        (true, Some(layout)) => {
             let record_bytes: u64 = layout.tokens.iter().map(|t| t.size as u64).sum();
             let shape = traffic::Shape {
                 local_size: report.local_size as u64,
@@ -528,24 +535,12 @@ pub fn summarise(report: &RunReport, variant: &Variant, manifest: &Manifest, bes
                 record_bytes,
                 stride: layout.stride as u64,
             };
-            let bytes = traffic::cull_and_compact(report.compaction, report.objects as u64, visible as u64, &shape);
-            let per_frame = frames.iter().map(|f| {
-                let ms = f.passes.cull_ms? + f.passes.compact_ms.unwrap_or(0.0);
-                traffic::cull_and_compact(report.compaction, report.objects as u64, f.visible as u64, &shape).gbps(ms)
-            });
-            Stats::of_some(per_frame).map(|gbps| CullBandwidth {
-                bytes,
-                gbps,
-                fraction_of_best_copy: best_copy_gbps.filter(|b| *b > 0.0).map(|b| gbps.median / b),
+            let objects = report.objects as u64;
+            per_frame(&|f| traffic::cull_and_compact(report.compaction, objects, f.visible as u64, &shape), &|f| {
+                Some(f.passes.cull_ms? + f.passes.compact_ms.unwrap_or(0.0))
             })
         }
         _ => None,
-    };
-    let fraction = |gbps: &Stats| best_copy_gbps.filter(|b| *b > 0.0).map(|b| gbps.median / b);
-    let per_frame = |traffic: &dyn Fn(&FrameReport) -> Traffic, time: &dyn Fn(&FrameReport) -> Option<f64>| {
-        let bytes = traffic(last?);
-        let gbps = Stats::of_some(frames.iter().map(|f| traffic(f).gbps(time(f)?)))?;
-        Some(CullBandwidth { bytes, fraction_of_best_copy: fraction(&gbps), gbps })
     };
     let levels = scene::pyramid::level_sizes(report.width, report.height);
     let (w, h) = (report.width as u64, report.height as u64);

@@ -107,10 +107,10 @@ fn single_sequences() -> Vec<Sequence> {
     ]
 }
 
-/// What the shaders add for `sequences` when at most `max_draws` draws of each run and
-/// sequence `k` lands in slot `slot(k, sequence)`.
+/// What the shaders add for `sequences` when at most `max_draws` draws of each run and draw
+/// `j` of sequence `k` lands in slot `slot(k, sequence, j)`.
 #[cfg(test)]
-fn expected(sequences: &[Sequence], max_draws: usize, slot: impl Fn(usize, &Sequence) -> u32) -> Tally {
+fn expected(sequences: &[Sequence], max_draws: usize, slot: impl Fn(usize, &Sequence, usize) -> u32) -> Tally {
     expected_with_set(sequences, max_draws, slot, false)
 }
 
@@ -119,17 +119,17 @@ fn expected(sequences: &[Sequence], max_draws: usize, slot: impl Fn(usize, &Sequ
 fn expected_with_set(
     sequences: &[Sequence],
     max_draws: usize,
-    slot: impl Fn(usize, &Sequence) -> u32,
+    slot: impl Fn(usize, &Sequence, usize) -> u32,
     set: bool,
 ) -> Tally {
     let mut t = Tally::default();
     for (k, s) in sequences.iter().enumerate() {
         let weight = if set && k % 2 == 1 { SET_ENTRY_WEIGHT } else { 0 };
-        for d in s.draws.iter().take(max_draws) {
-            for j in 0..d.triangles {
-                let tag = s.tags[(d.first_triangle + j) as usize] + d.shift;
-                for i in 0..d.instances {
-                    t.add(slot(k, s), tag, d.first_instance + i, s.extra + weight);
+        for (j, d) in s.draws.iter().take(max_draws).enumerate() {
+            for i in 0..d.triangles {
+                let tag = s.tags[(d.first_triangle + i) as usize] + d.shift;
+                for n in 0..d.instances {
+                    t.add(slot(k, s, j), tag, d.first_instance + n, s.extra + weight);
                 }
             }
         }
@@ -137,22 +137,9 @@ fn expected_with_set(
     t
 }
 
-/// What the shaders add for a count layout without tokens but its draws: the sequences' draws
-/// from one bound index buffer (`run` places sequence `k`'s triangles `first_index(k)` indices
-/// in), at most `max_draws` of each, draw `j` of a sequence in slot `j` (its gl_DrawID).
-fn expected_by_draw(sequences: &[Sequence], max_draws: usize) -> Tally {
-    let mut t = Tally::default();
-    for s in sequences {
-        for (j, d) in s.draws.iter().take(max_draws).enumerate() {
-            for i in 0..d.triangles {
-                let tag = s.tags[(d.first_triangle + i) as usize] + d.shift;
-                for n in 0..d.instances {
-                    t.add(j as u32, tag, d.first_instance + n, 0);
-                }
-            }
-        }
-    }
-    t
+/// The slot of draw `j` of a count layout without tokens but its draws: its gl_DrawID.
+fn by_draw(_: usize, _: &Sequence, j: usize) -> u32 {
+    j as u32
 }
 
 /// Whether `run` executes `layout` through its execution set (of pipelines, on a device that
@@ -171,27 +158,27 @@ pub fn binds_set(dev: &DgcDevice, m: &Manifest, layout: &CompiledLayout) -> bool
 fn misreadings_change_the_expected_tally() {
     for sequences in [count_sequences(), single_sequences()] {
         let max = MAX_DRAW_COUNT as usize;
-        let right = expected(&sequences, max, |_, s| s.slot);
-        assert_ne!(right, expected(&sequences, max, |k, _| k as u32), "slot = sequence index");
-        assert_ne!(right, expected(&sequences, max, |_, _| 0), "slot = 0");
+        let right = expected(&sequences, max, |_, s, _| s.slot);
+        assert_ne!(right, expected(&sequences, max, |k, _, _| k as u32), "slot = sequence index");
+        assert_ne!(right, expected(&sequences, max, |_, _, _| 0), "slot = 0");
         assert_ne!(right, Tally::default(), "nothing drawn");
         let unshifted: Vec<Sequence> = sequences
             .iter()
             .map(|s| Sequence { draws: s.draws.iter().map(|d| Draw { shift: 0, ..*d }).collect(), ..s.clone() })
             .collect();
-        assert_ne!(right, expected(&unshifted, max, |_, s| s.slot), "vertexOffset ignored");
-        let set = expected_with_set(&sequences, max, |_, s| s.slot, true);
+        assert_ne!(right, expected(&unshifted, max, |_, s, _| s.slot), "vertexOffset ignored");
+        let set = expected_with_set(&sequences, max, |_, s, _| s.slot, true);
         assert_ne!(right, set, "execution-set entry 1 drew as entry 0");
     }
     let sequences = count_sequences();
-    let right = expected(&sequences, MAX_DRAW_COUNT as usize, |_, s| s.slot);
-    assert_ne!(right, expected(&sequences, usize::MAX, |_, s| s.slot), "commandCount not clamped");
-    assert_ne!(right, expected(&sequences, 1, |_, s| s.slot), "one draw per sequence");
+    let right = expected(&sequences, MAX_DRAW_COUNT as usize, |_, s, _| s.slot);
+    assert_ne!(right, expected(&sequences, usize::MAX, |_, s, _| s.slot), "commandCount not clamped");
+    assert_ne!(right, expected(&sequences, 1, |_, s, _| s.slot), "one draw per sequence");
     // A count layout alone: gl_DrawID read as 0, or the clamp missed, or one draw each.
-    let by_draw = expected_by_draw(&sequences, MAX_DRAW_COUNT as usize);
-    assert_ne!(by_draw, expected(&sequences, MAX_DRAW_COUNT as usize, |_, _| 0), "gl_DrawID read as 0");
-    assert_ne!(by_draw, expected_by_draw(&sequences, usize::MAX), "commandCount not clamped");
-    assert_ne!(by_draw, expected_by_draw(&sequences, 1), "one draw per sequence");
+    let drawn = expected(&sequences, MAX_DRAW_COUNT as usize, by_draw);
+    assert_ne!(drawn, expected(&sequences, MAX_DRAW_COUNT as usize, |_, _, _| 0), "gl_DrawID read as 0");
+    assert_ne!(drawn, expected(&sequences, usize::MAX, by_draw), "commandCount not clamped");
+    assert_ne!(drawn, expected(&sequences, 1, by_draw), "one draw per sequence");
 }
 
 /// The index bytes of a sequence: triangle `tag` is indices `3·tag + 0, 1, 2`.
@@ -388,12 +375,12 @@ pub fn run(
     }
     let max_draws = if counted { MAX_DRAW_COUNT as usize } else { 1 };
     let slots = sequences.iter().map(|s| vec![s.slot]).collect();
-    Ok((ran?, expected_with_set(&sequences, max_draws, |_, s| s.slot, through_set), slots))
+    Ok((ran?, expected_with_set(&sequences, max_draws, |_, s, _| s.slot, through_set), slots))
 }
 
 /// `run` for a DRAW_INDEXED_COUNT alone (`shape` let nothing else through): the count
 /// sequences, every one 32-bit and in its own region of one index buffer, which is bound before
-/// executing; slots are the draws' gl_DrawID.
+/// executing; slots are the draws' gl_DrawID (`by_draw`).
 fn run_batch(
     ctx: &GpuContext,
     dev: &DgcDevice,
@@ -449,7 +436,7 @@ fn run_batch(
     }
     let max = MAX_DRAW_COUNT as usize;
     let slots = sequences.iter().map(|s| (0..s.draws.len().min(max) as u32).collect()).collect();
-    Ok((ran?, expected_by_draw(&sequences, max), slots))
+    Ok((ran?, expected_with_set(&sequences, max, by_draw, false), slots))
 }
 
 /// Sequence `k` picks execution-set entry `k % 2`.
@@ -587,5 +574,5 @@ pub fn run_fallback(
     // SAFETY: `execute_fallback` waited for the submission.
     unsafe { indices.destroy(&ctx.device) };
     let slots = sequences.iter().map(|s| vec![s.slot]).collect();
-    Ok((ran?, expected_with_set(&sequences, 1, |_, s| s.slot, false), slots))
+    Ok((ran?, expected_with_set(&sequences, 1, |_, s, _| s.slot, false), slots))
 }

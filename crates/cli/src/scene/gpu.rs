@@ -233,9 +233,8 @@ impl SceneGpu {
         // that multi-draws the pass's records: their draw arguments' address and the stride.
         let draw_offset = s
             .layout
-            .tokens
-            .iter()
-            .find(|t| t.token_type == dgcc::ir::TokenType::DrawIndexed)
+            .action()
+            .filter(|t| t.token_type == dgcc::ir::TokenType::DrawIndexed)
             .map(|t| t.offset as u64)
             .ok_or_else(|| RuntimeError::Invalid(format!("layout `{}` has no DrawIndexed token", s.layout.name)))?;
         ctx.one_shot(|cmd| {

@@ -164,12 +164,17 @@ pub fn is_reserved(word: &str) -> bool {
     !reserved_in(word).is_empty() || word.starts_with("gl_") || word.starts_with("__")
 }
 
+/// Whether `text` is a word: an ASCII letter or `_`, then ASCII letters, digits and `_` (the
+/// `.dgc` grammar's `word`, and the shape of an identifier in every output).
+pub fn is_word(text: &str) -> bool {
+    text.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && text.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
 /// Why `name` cannot be an identifier in generated code, with the code to report (E0705 not an
 /// identifier, E0706 reserved): what `dgcc check` says about every name of a description.
 pub fn identifier_problem(name: &str) -> Option<(&'static str, String)> {
-    let mut chars = name.chars();
-    let starts_ok = chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_');
-    if !starts_ok || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') || name == "_" {
+    if !is_word(name) || name == "_" {
         let why = if name.is_empty() {
             "it is empty".to_string()
         } else if let Some(c) = name.chars().find(|c| !(c.is_ascii_alphanumeric() || *c == '_')) {

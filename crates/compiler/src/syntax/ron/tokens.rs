@@ -125,13 +125,9 @@ impl<'s> Ron<'s, '_> {
                 let code = self.r.string(items[0])?;
                 // A code is a word in `.dgc` (`lints allow W0005;`): one that is not could not be
                 // formatted into it, and is no diagnostic code anyway.
-                let word = code.node.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-                    && code.node.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
-                if !word {
+                if !crate::names::is_word(&code.node) {
                     let e = dgcc_core::levels::LevelError::Unknown(code.node.clone());
-                    self.r.report(
-                        Diagnostic::new("E0008", format!("`lints`: {e}")).primary(code.span, "not a diagnostic code"),
-                    );
+                    self.r.report(crate::check::lints::level_error(&e, code.span, v.name_span));
                     return None;
                 }
                 Some(crate::ast::Lint { level: Spanned::new(level, v.name_span), code })
