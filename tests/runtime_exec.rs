@@ -631,7 +631,7 @@ fn every_gpu_object_is_destroyed_explicitly_and_once() {
             ACCUMULATE_SPV,
             &spec,
             None,
-            true,
+            dgcc::runtime::shaders::PipelineFlags { indirect_bindable: true, ..Default::default() },
         )
     }
     .unwrap();

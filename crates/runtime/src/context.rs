@@ -58,11 +58,22 @@ pub struct ContextOptions {
     /// per-draw push constants are 20× slower until it ran). On by default; off only to show
     /// the effect (`examples/order_probe/`).
     pub warm_up: bool,
+    /// Enable `VK_KHR_pipeline_executable_properties` when the device has it, so that pipelines
+    /// made with `PipelineFlags::capture_statistics` can be asked what the driver compiled
+    /// (`kernel_statistics.rs`). Off by default: it is a tool's extension, and drivers may skip
+    /// their pipeline caches for it.
+    pub kernel_statistics: bool,
 }
 
 impl Default for ContextOptions {
     fn default() -> Self {
-        ContextOptions { enable_dgc: true, require_dgc: false, validation: LayerLog::from_env(), warm_up: true }
+        ContextOptions {
+            enable_dgc: true,
+            require_dgc: false,
+            validation: LayerLog::from_env(),
+            warm_up: true,
+            kernel_statistics: false,
+        }
     }
 }
 
@@ -90,6 +101,9 @@ pub struct Capabilities {
     /// `VK_EXT_shader_object` with `shaderObject` enabled (shader-object execution sets; only
     /// on contexts with DGC).
     pub shader_object: bool,
+    /// `VK_KHR_pipeline_executable_properties` with `pipelineExecutableInfo` enabled (only when
+    /// `ContextOptions::kernel_statistics` asked for it).
+    pub kernel_statistics: bool,
 }
 
 /// A headless instance, device, queue and command pool (feature `headless`). Dropping it waits
@@ -106,6 +120,9 @@ pub struct GpuContext {
     pub dgc: Option<ext_dgc::Device>,
     /// `VK_EXT_shader_object`'s entry points, when it is enabled (`caps.shader_object`).
     pub shader_object: Option<ash::ext::shader_object::Device>,
+    /// `VK_KHR_pipeline_executable_properties`' entry points, when it is enabled
+    /// (`caps.kernel_statistics`).
+    pub executable_properties: Option<ash::khr::pipeline_executable_properties::Device>,
     pub caps: Capabilities,
     pub properties: vk::PhysicalDeviceProperties,
     pub memory: vk::PhysicalDeviceMemoryProperties,
@@ -297,6 +314,7 @@ impl GpuContext {
         let has_dgc_ext = has(ext_dgc::NAME) && has(ash::khr::maintenance5::NAME);
         let has_mesh_ext = has(ash::ext::mesh_shader::NAME);
         let has_object_ext = has(ash::ext::shader_object::NAME);
+        let has_statistics_ext = options.kernel_statistics && has(ash::khr::pipeline_executable_properties::NAME);
 
         // Query what the device supports.
         let mut f11 = vk::PhysicalDeviceVulkan11Features::default();
@@ -306,6 +324,7 @@ impl GpuContext {
         let mut dgc = ext_dgc::PhysicalDeviceDeviceGeneratedCommandsFeaturesEXT::default();
         let mut mesh = vk::PhysicalDeviceMeshShaderFeaturesEXT::default();
         let mut object = vk::PhysicalDeviceShaderObjectFeaturesEXT::default();
+        let mut statistics = vk::PhysicalDevicePipelineExecutablePropertiesFeaturesKHR::default();
         let mut f2 = vk::PhysicalDeviceFeatures2::default().push_next(&mut f11).push_next(&mut f12).push_next(&mut f13);
         if has_dgc_ext {
             f2 = f2.push_next(&mut m5).push_next(&mut dgc);
@@ -316,10 +335,13 @@ impl GpuContext {
         if has_object_ext {
             f2 = f2.push_next(&mut object);
         }
+        if has_statistics_ext {
+            f2 = f2.push_next(&mut statistics);
+        }
         // SAFETY: a valid feature chain of structures this device knows.
         unsafe { instance.get_physical_device_features2(physical, &mut f2) };
         let base = f2.features;
-        let (f11, f12, f13, m5, dgc, mesh, object) = (f11, f12, f13, m5, dgc, mesh, object);
+        let (f11, f12, f13, m5, dgc, mesh, object, statistics) = (f11, f12, f13, m5, dgc, mesh, object, statistics);
 
         let dgc_available = has_dgc_ext && dgc.device_generated_commands == vk::TRUE && m5.maintenance5 == vk::TRUE;
         if options.require_dgc && !dgc_available {
@@ -357,6 +379,7 @@ impl GpuContext {
             task_shader: has_mesh_ext && on(mesh.task_shader),
             fragment_stores_and_atomics: on(base.fragment_stores_and_atomics),
             shader_object: use_dgc && has_object_ext && on(object.shader_object),
+            kernel_statistics: has_statistics_ext && on(statistics.pipeline_executable_info),
         };
 
         // Enable exactly what the runtime uses and the device has.
@@ -389,6 +412,8 @@ impl GpuContext {
         let mut e_mesh = vk::PhysicalDeviceMeshShaderFeaturesEXT::default()
             .mesh_shader(caps.mesh_shader)
             .task_shader(caps.task_shader);
+        let mut e_statistics =
+            vk::PhysicalDevicePipelineExecutablePropertiesFeaturesKHR::default().pipeline_executable_info(true);
 
         // SAFETY: `physical` belongs to `instance`.
         let families = unsafe { instance.get_physical_device_queue_family_properties(physical) };
@@ -415,6 +440,9 @@ impl GpuContext {
         if caps.shader_object {
             ext_names.push(ash::ext::shader_object::NAME.as_ptr());
         }
+        if caps.kernel_statistics {
+            ext_names.push(ash::khr::pipeline_executable_properties::NAME.as_ptr());
+        }
         let mut info = vk::DeviceCreateInfo::default()
             .queue_create_infos(&queue_info)
             .enabled_extension_names(&ext_names)
@@ -430,6 +458,9 @@ impl GpuContext {
         }
         if caps.shader_object {
             info = info.push_next(&mut e_object);
+        }
+        if caps.kernel_statistics {
+            info = info.push_next(&mut e_statistics);
         }
         // SAFETY: the chain holds only features the device reported.
         let device =
@@ -451,6 +482,8 @@ impl GpuContext {
             None
         };
         let shader_object = caps.shader_object.then(|| ash::ext::shader_object::Device::new(&instance, &device));
+        let executable_properties =
+            caps.kernel_statistics.then(|| ash::khr::pipeline_executable_properties::Device::new(&instance, &device));
         // SAFETY: family and index 0 were requested above.
         let queue = unsafe { device.get_device_queue(queue_family, 0) };
         let pool_info = vk::CommandPoolCreateInfo::default()
@@ -475,6 +508,7 @@ impl GpuContext {
             pool,
             dgc,
             shader_object,
+            executable_properties,
             caps,
             properties,
             memory,

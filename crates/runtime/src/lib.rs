@@ -13,7 +13,8 @@
 //! GPU or host), `fallback` (multi-draw / dispatch loop), `refuse` (findings → diagnostics),
 //! `push` (the stages a host push must name), `layer_log` (validation-layer messages counted),
 //! `features` (the optional features an engine enabled), `descriptors` (one storage-buffer
-//! set), `shaders` (embedded SPIR-V → pipelines), `warm_up` (the one bind NVIDIA's per-draw
+//! set), `shaders` (embedded SPIR-V → pipelines), `kernel_statistics` (what the driver compiled a
+//! pipeline into), `warm_up` (the one bind NVIDIA's per-draw
 //! push constants need before they are fast). The demo scene of `dgcc run` lives in
 //! `dgcc-cli`.
 //!
@@ -104,6 +105,7 @@ pub mod execute;
 pub mod ext_dgc;
 pub mod fallback;
 pub mod features;
+pub mod kernel_statistics;
 pub mod layer_log;
 pub mod memory;
 pub mod preprocess;

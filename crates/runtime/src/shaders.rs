@@ -52,6 +52,17 @@ pub struct SubgroupPin {
     pub flags: u32,
 }
 
+/// Creation flags of a compute pipeline beyond its shader.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PipelineFlags {
+    /// `VK_PIPELINE_CREATE_2_INDIRECT_BINDABLE_BIT_EXT`, which a pipeline of an indirect
+    /// execution set needs.
+    pub indirect_bindable: bool,
+    /// `VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR`: the driver keeps what it compiled for
+    /// `kernel_statistics::pipeline_statistics`.
+    pub capture_statistics: bool,
+}
+
 /// A compute pipeline from SPIR-V with specialization constants and an optional subgroup pin.
 ///
 /// # Safety
@@ -67,22 +78,24 @@ pub unsafe fn compute_pipeline(
     pin: Option<SubgroupPin>,
 ) -> Result<vk::Pipeline> {
     // SAFETY: the caller's contract, which is `compute_pipeline_with`'s.
-    unsafe { compute_pipeline_with(d, layout, spv, spec, pin, false) }
+    unsafe { compute_pipeline_with(d, layout, spv, spec, pin, PipelineFlags::default()) }
 }
 
-/// As `compute_pipeline`; `indirect_bindable` adds `VK_PIPELINE_CREATE_2_INDIRECT_BINDABLE_BIT_EXT`
-/// (through `VkPipelineCreateFlags2CreateInfoKHR`), which a pipeline of an indirect execution set needs.
+/// As `compute_pipeline`, with creation `flags` (the indirect-bindable bit goes through
+/// `VkPipelineCreateFlags2CreateInfoKHR`, and the statistics bit with it there).
 ///
 /// # Safety
-/// As `compute_pipeline`; with `indirect_bindable`, `d` has `VK_EXT_device_generated_commands`
-/// and `VK_KHR_maintenance5` enabled.
+/// As `compute_pipeline`; with `flags.indirect_bindable`, `d` has
+/// `VK_EXT_device_generated_commands` and `VK_KHR_maintenance5` enabled; with
+/// `flags.capture_statistics`, `VK_KHR_pipeline_executable_properties` with
+/// `pipelineExecutableInfo`.
 pub unsafe fn compute_pipeline_with(
     d: &ash::Device,
     layout: vk::PipelineLayout,
     spv: &[u8],
     spec: &[(u32, u32)],
     pin: Option<SubgroupPin>,
-    indirect_bindable: bool,
+    flags: PipelineFlags,
 ) -> Result<vk::Pipeline> {
     // SAFETY: `spv` is valid SPIR-V (the caller's contract).
     let module = unsafe { module(d, spv) }?;
@@ -100,10 +113,17 @@ pub unsafe fn compute_pipeline_with(
     if pin.required_size.is_some() {
         stage = stage.push_next(&mut required);
     }
-    let mut flags2 = vk::PipelineCreateFlags2CreateInfoKHR::default()
-        .flags(super::ext_dgc::bits::PIPELINE_CREATE_2_INDIRECT_BINDABLE_EXT);
     let mut info = vk::ComputePipelineCreateInfo::default().stage(stage).layout(layout);
-    if indirect_bindable {
+    if flags.capture_statistics {
+        info = info.flags(vk::PipelineCreateFlags::CAPTURE_STATISTICS_KHR);
+    }
+    // With the flags2 structure in the chain its flags replace `info.flags` (maintenance5).
+    let mut bits2 = super::ext_dgc::bits::PIPELINE_CREATE_2_INDIRECT_BINDABLE_EXT;
+    if flags.capture_statistics {
+        bits2 |= vk::PipelineCreateFlags2KHR::CAPTURE_STATISTICS;
+    }
+    let mut flags2 = vk::PipelineCreateFlags2CreateInfoKHR::default().flags(bits2);
+    if flags.indirect_bindable {
         info = info.push_next(&mut flags2);
     }
     let info = [info];

@@ -35,7 +35,9 @@ pub use system::DeviceInfo;
 pub use traffic::Traffic;
 pub use variant::Variant;
 
-use crate::scene::{self, Compaction, Culling, FrameReport, Mode, ObjectId, RunOptions, RunReport, SceneKind};
+use crate::scene::{
+    self, Compaction, Culling, FrameReport, KernelStatistics, Mode, ObjectId, RunOptions, RunReport, SceneKind,
+};
 use dgcc::ir::Manifest;
 use dgcc::runtime::error::{Result, RuntimeError};
 use dgcc::runtime::preprocess::ChunkPlan;
@@ -145,6 +147,9 @@ pub struct BenchReport {
     pub rows: Vec<Row>,
     /// Per object count, the checking run's objects owning a pixel, frame by frame.
     pub owners: Vec<Owners>,
+    /// Every distinct compute kernel the rows ran, as the driver compiled it (empty where the
+    /// device has no `VK_KHR_pipeline_executable_properties`).
+    pub kernels: Vec<KernelStatistics>,
 }
 
 /// What the checking run (mdi, occlusion culling, object ids) counted at one object count.
@@ -356,6 +361,8 @@ pub fn run(
         enable_dgc: options.variants.iter().any(|v| v.mode == Mode::Dgc),
         require_dgc: false,
         validation: options.scene.layer_log.clone(),
+        // What bounds a pass on the memory system is often its occupancy: report registers.
+        kernel_statistics: true,
         ..ContextOptions::default()
     })?;
     crate::scene::inject_validation_error_if_asked(&ctx);
@@ -372,6 +379,7 @@ pub fn run(
     let best_copy = bandwidth.as_ref().map(|b| b.best_gbps);
     let mut rows = vec![];
     let mut owners = vec![];
+    let mut kernels: Vec<KernelStatistics> = vec![];
     for &objects in &options.objects {
         for &materials in &options.materials {
             for &culling in &options.cullings {
@@ -419,7 +427,14 @@ pub fn run(
                             o.max_draws = None;
                         }
                         match scene::run_on(&ctx, manifest, &o) {
-                            Ok(report) => reports.push(report),
+                            Ok(report) => {
+                                for k in &report.kernels {
+                                    if !kernels.contains(k) {
+                                        kernels.push(k.clone());
+                                    }
+                                }
+                                reports.push(report)
+                            }
                             Err(e) => *run = Err(e.to_string()),
                         }
                     }
@@ -482,6 +497,7 @@ pub fn run(
         bandwidth_error,
         rows,
         owners,
+        kernels,
     })
 }
 

@@ -7,9 +7,12 @@
 //! since that ratio is what the performance chapter argues about, and — when the run has the
 //! culling choices — the design's four-row table: CPU-driven, GPU-driven without culling, with
 //! frustum culling, with frustum + occlusion, each set against the objects that own a pixel.
+//! After the compute passes against the memory system, the kernels as the driver compiled them
+//! (registers and the like, where the device reports them), which is what bounds their
+//! occupancy.
 
 use super::{BenchReport, Row, Stats};
-use crate::scene::{Culling, Mode};
+use crate::scene::{Culling, KernelStatistics, Mode};
 use std::fmt::Write;
 
 fn ms(s: Option<Stats>) -> String {
@@ -150,6 +153,7 @@ pub fn markdown(report: &BenchReport) -> String {
         );
     }
     memory_system(report, &mut out);
+    kernels(&report.kernels, &mut out);
     materials(report, &mut out);
     let comparisons = comparisons(report);
     if !comparisons.is_empty() {
@@ -231,6 +235,44 @@ Compute passes against the memory system: MB read + written per frame (counted f
     let _ = writeln!(out, "|---:|:---|:---|:---|---:|---:|---:|---:|---:|");
     for l in lines {
         let _ = writeln!(out, "{l}");
+    }
+}
+
+/// The compute kernels as the driver compiled them: one row per kernel and executable, one
+/// column per statistic the driver named (in the order it first named them).
+fn kernels(kernels: &[KernelStatistics], out: &mut String) {
+    let executables: Vec<_> = kernels.iter().flat_map(|k| k.executables.iter().map(move |e| (k, e))).collect();
+    if executables.is_empty() {
+        return;
+    }
+    let mut names: Vec<&str> = vec![];
+    for (_, e) in &executables {
+        for s in &e.statistics {
+            if !names.contains(&s.name.as_str()) {
+                names.push(&s.name);
+            }
+        }
+    }
+    let _ = writeln!(
+        out,
+        "\nThe compute kernels as the driver compiled them (VK_KHR_pipeline_executable_properties; the names are the driver's):\n"
+    );
+    let _ = write!(out, "| kernel | workgroup | subgroup |");
+    for n in &names {
+        let _ = write!(out, " {} |", n.replace('|', "/"));
+    }
+    let _ = write!(out, "\n|:---|---:|---:|");
+    for _ in &names {
+        let _ = write!(out, "---:|");
+    }
+    let _ = writeln!(out);
+    for (k, e) in executables {
+        let subgroup = if e.subgroup_size == 0 { "–".to_string() } else { e.subgroup_size.to_string() };
+        let _ = write!(out, "| {} | {} | {subgroup} |", k.kernel, k.local_size);
+        for n in &names {
+            let _ = write!(out, " {} |", e.get(n).map_or_else(|| "–".into(), |v| v.to_string()));
+        }
+        let _ = writeln!(out);
     }
 }
 
@@ -450,5 +492,50 @@ fn materials(report: &BenchReport, out: &mut String) {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use dgcc::runtime::kernel_statistics::{ExecutableStatistics, Statistic, StatisticValue};
+
+    fn stat(name: &str, value: StatisticValue) -> Statistic {
+        Statistic { name: name.into(), description: String::new(), value }
+    }
+
+    #[test]
+    fn kernels_get_a_column_per_statistic_any_driver_named() {
+        let compiled = [
+            KernelStatistics {
+                kernel: "cull_compact",
+                local_size: 64,
+                executables: vec![ExecutableStatistics {
+                    name: "Compute Shader".into(),
+                    subgroup_size: 32,
+                    statistics: vec![
+                        stat("Register Count", StatisticValue::Uint(40)),
+                        stat("Spills", StatisticValue::Bool(false)),
+                    ],
+                }],
+            },
+            KernelStatistics {
+                kernel: "depth_pyramid",
+                local_size: 256,
+                executables: vec![ExecutableStatistics {
+                    name: "cs".into(),
+                    subgroup_size: 0,
+                    statistics: vec![stat("Shared|Memory", StatisticValue::Float(1.5))],
+                }],
+            },
+        ];
+        let mut out = String::new();
+        kernels(&compiled, &mut out);
+        assert!(out.contains("| kernel | workgroup | subgroup | Register Count | Spills | Shared/Memory |"), "{out}");
+        assert!(out.contains("| cull_compact | 64 | 32 | 40 | false | – |"), "{out}");
+        assert!(out.contains("| depth_pyramid | 256 | – | – | – | 1.50 |"), "{out}");
+        let mut none = String::new();
+        kernels(&[], &mut none);
+        assert!(none.is_empty(), "no table without statistics: {none}");
     }
 }

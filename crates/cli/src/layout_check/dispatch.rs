@@ -14,7 +14,7 @@ use dgcc::runtime::descriptors::StorageSet;
 use dgcc::runtime::error::Result;
 use dgcc::runtime::memory::{Buffer, Location};
 use dgcc::runtime::push::vk_ranges;
-use dgcc::runtime::shaders::compute_pipeline_with;
+use dgcc::runtime::shaders::{compute_pipeline_with, PipelineFlags};
 use dgcc::runtime::{Bound, DgcDevice, Execution, Fallback, FallbackCaps, GpuContext, NoPass, RuntimeError, Stream};
 
 const COUNT_SPV: &[u8] = include_bytes!("../../../../shaders/runtime/spv/test_count.comp.spv");
@@ -96,7 +96,7 @@ pub fn run(
     let result = match &fallback {
         Some(f) => (|| {
             // SAFETY: the committed kernel for `pl` (one set, the manifest's push ranges).
-            let first = unsafe { compute_pipeline_with(d, pl, COUNT_SPV, &[(0, 1)], None, false) }?;
+            let first = unsafe { compute_pipeline_with(d, pl, COUNT_SPV, &[(0, 1)], None, PipelineFlags::default()) }?;
             let r = ctx.one_shot(|cmd| unsafe {
                 d.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::COMPUTE, first);
                 d.cmd_bind_descriptor_sets(cmd, vk::PipelineBindPoint::COMPUTE, pl, 0, &[set.set], &[]);
@@ -139,13 +139,14 @@ fn dgc(
     // SAFETY: `pl` is live and holds the manifest's ranges.
     let mut l = unsafe { dev.create_layout(layout, &m.push_constants, pl) }?;
     let with_set = l.has_execution_set();
+    let bindable = PipelineFlags { indirect_bindable: with_set, ..PipelineFlags::default() };
     let mut pipelines = vec![];
     let mut ies = None;
     let mut exec = None;
     let result = (|| {
         for weight in [1, SECOND_ENTRY] {
             // SAFETY: the committed kernel for `pl` (one set, the manifest's push ranges).
-            pipelines.push(unsafe { compute_pipeline_with(d, pl, COUNT_SPV, &[(0, weight)], None, with_set) }?);
+            pipelines.push(unsafe { compute_pipeline_with(d, pl, COUNT_SPV, &[(0, weight)], None, bindable) }?);
         }
         let first = pipelines[0];
         if with_set {

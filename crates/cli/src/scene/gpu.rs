@@ -23,9 +23,10 @@ use ash::vk;
 use dgcc::ir::{CompiledLayout, PushConstantRange};
 use dgcc::runtime::descriptors::StorageSet;
 use dgcc::runtime::error::{Result, RuntimeError};
+use dgcc::runtime::kernel_statistics::{pipeline_statistics, ExecutableStatistics};
 use dgcc::runtime::memory::{as_bytes, Buffer, Image, Location};
 use dgcc::runtime::push::{push_pieces, vk_ranges, PushPiece};
-use dgcc::runtime::shaders::{compute_pipeline, module, Spec, SubgroupPin};
+use dgcc::runtime::shaders::{compute_pipeline_with, module, PipelineFlags, Spec, SubgroupPin};
 use dgcc::runtime::GpuContext;
 
 const CULL_SPV: &[u8] = include_bytes!("../../../../shaders/runtime/spv/cull.comp.spv");
@@ -44,6 +45,8 @@ const BIN_SHADERS_SPV: &[u8] = include_bytes!("../../../../shaders/runtime/spv/b
 /// Words of a pass's `bins` buffer: per material its count, its scatter cursor and its
 /// region's start in the binned stream (`bin_materials.comp`).
 pub const BIN_WORDS: u64 = 48;
+/// `bin_materials.comp`'s workgroup size (its `local_size_x`).
+const BIN_WORKGROUP: u32 = 256;
 
 /// Objects each invocation of the fused kernel culls (its specialization constant 1): a
 /// subgroup claims its slots with one atomic per `subgroup size × this` objects. Measured on an
@@ -145,6 +148,19 @@ pub struct SceneGpu {
     /// How the CPU loop pushes its 4 bytes (the object id) under the pipeline layout's
     /// ranges, which may name more stages than the vertex shader that reads them.
     pub object_push: Vec<PushPiece>,
+    /// What the driver compiled each compute kernel into, when the context can say
+    /// (`Capabilities::kernel_statistics`).
+    pub kernels: Vec<KernelStatistics>,
+}
+
+/// One of the scene's compute kernels as the driver compiled it.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct KernelStatistics {
+    /// The kernel's source file, without `.comp`.
+    pub kernel: &'static str,
+    /// Its workgroup size.
+    pub local_size: u32,
+    pub executables: Vec<ExecutableStatistics>,
 }
 
 /// Where the draw pipelines read per-draw data.
@@ -335,23 +351,43 @@ impl SceneGpu {
         let objects_record = s.bind == Bind::ShaderObjects;
         let pick = |pipelines: &'static [u8], shaders: &'static [u8]| if objects_record { shaders } else { pipelines };
         let cull_spv = pick(CULL_SPV, CULL_SHADERS_SPV);
-        let cull = unsafe { compute_pipeline(d, compute_layout, cull_spv, &[(0, s.local_size)], None)? };
+        let flags = PipelineFlags { capture_statistics: ctx.caps.kernel_statistics, ..PipelineFlags::default() };
+        let cull = unsafe { compute_pipeline_with(d, compute_layout, cull_spv, &[(0, s.local_size)], None, flags)? };
         let compact_spv = pick(COMPACT_SPV, COMPACT_SHADERS_SPV);
-        let compact = unsafe { compute_pipeline(d, compute_layout, compact_spv, &[(0, s.local_size)], s.pin)? };
+        let compact =
+            unsafe { compute_pipeline_with(d, compute_layout, compact_spv, &[(0, s.local_size)], s.pin, flags)? };
         let fused_spec = [(0, s.local_size), (1, FUSED_OBJECTS_PER_INVOCATION)];
         let cull_compact = if fused_shared_bytes(s.local_size, stride as u32)
             <= ctx.properties.limits.max_compute_shared_memory_size
         {
             let spv = pick(CULL_COMPACT_SPV, CULL_COMPACT_SHADERS_SPV);
-            unsafe { compute_pipeline(d, compute_layout, spv, &fused_spec, s.pin)? }
+            unsafe { compute_pipeline_with(d, compute_layout, spv, &fused_spec, s.pin, flags)? }
         } else {
             vk::Pipeline::null()
         };
         // SAFETY: as above; the kernel declares its own 256-wide workgroup, and its pin was
         // checked against the device by the caller.
-        let build_pyramid = unsafe { compute_pipeline(d, compute_layout, PYRAMID_SPV, &[], s.pyramid_pin)? };
+        let build_pyramid =
+            unsafe { compute_pipeline_with(d, compute_layout, PYRAMID_SPV, &[], s.pyramid_pin, flags)? };
         // SAFETY: as above; the kernel declares its own 256-wide workgroup.
-        let bin = unsafe { compute_pipeline(d, compute_layout, pick(BIN_SPV, BIN_SHADERS_SPV), &[], None)? };
+        let bin =
+            unsafe { compute_pipeline_with(d, compute_layout, pick(BIN_SPV, BIN_SHADERS_SPV), &[], None, flags)? };
+        let mut kernels = vec![];
+        if let Some(ext) = &ctx.executable_properties {
+            let made = [
+                ("cull", cull, s.local_size),
+                ("compact", compact, s.local_size),
+                ("cull_compact", cull_compact, s.local_size),
+                ("depth_pyramid", build_pyramid, super::pyramid::WORKGROUP),
+                ("bin_materials", bin, BIN_WORKGROUP),
+            ];
+            for (kernel, pipeline, local_size) in made.into_iter().filter(|(_, p, _)| *p != vk::Pipeline::null()) {
+                // SAFETY: `ext` is the context's (pipelineExecutableInfo enabled); every kernel
+                // above was made on its device with the statistics flag.
+                let executables = unsafe { pipeline_statistics(ext, pipeline)? };
+                kernels.push(KernelStatistics { kernel, local_size, executables });
+            }
+        }
         let targets = Targets { width: s.width, height: s.height, ids: s.object_ids };
         let mut draws = vec![];
         for material in 0..s.materials.max(1) {
@@ -402,6 +438,7 @@ impl SceneGpu {
             fused_groups: (n as u32).div_ceil(s.local_size * FUSED_OBJECTS_PER_INVOCATION),
             compaction: s.compaction,
             object_push,
+            kernels,
             stride,
         })
     }

@@ -46,7 +46,7 @@ pub mod world;
 
 pub use compat::{builtin_manifest, difference as scene_difference, scene_layout, scene_shader_layout};
 pub use fault::inject_validation_error_if_asked;
-pub use gpu::{upload, FUSED_OBJECTS_PER_INVOCATION};
+pub use gpu::{upload, KernelStatistics, FUSED_OBJECTS_PER_INVOCATION};
 pub use pyramid::level_sizes;
 pub use report::{owners, FrameImage, FrameReport, PassTimes, RunReport, SubgroupReport};
 pub use world::{Camera, CameraPath, SceneKind};
@@ -580,6 +580,7 @@ fn run_checked(
     };
     let mut g = gpu::SceneGpu::new(ctx, &setup)?;
     let g_object_id = g.object_id;
+    let kernels = std::mem::take(&mut g.kernels);
     let mut stream_validation = vec![];
     let run = FrameRun {
         manifest,
@@ -644,6 +645,7 @@ fn run_checked(
         }),
         image,
         stream_validation,
+        kernels,
     })
 }
 

@@ -163,6 +163,10 @@ pub struct RunReport {
     /// One stream-validation report per frame, with `--validate-stream`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub stream_validation: Vec<StreamReport>,
+    /// The compute kernels as the driver compiled them, when the context was opened with
+    /// `ContextOptions::kernel_statistics` and the device can say (`dgcc bench` asks).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub kernels: Vec<super::gpu::KernelStatistics>,
 }
 
 impl RunReport {
