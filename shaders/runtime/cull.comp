@@ -15,15 +15,13 @@ layout(local_size_x_id = 0) in;
 
 layout(std430, set = 0, binding = 2) writeonly buffer Visibility { uint visible[]; };
 
-layout(push_constant) uniform Pass { uint pass; } pc;
-
 void main() {
     uint i = gl_GlobalInvocationID.x;
     if (i >= frame.counts.x) {
         return;
     }
     Object o = objects[i];
-    bool draw = drawn_in_pass(i, o, pc.pass);
+    bool draw = drawn_in_pass(i, o.center_radius, PASS);
     visible[i] = draw ? 1u : 0u;
     if (draw) {
         Lod lod = frame.lods[lod_index(o.info.y, o.center_radius.xyz)];

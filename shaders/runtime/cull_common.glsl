@@ -25,6 +25,13 @@
 #include "scene_data.glsl"
 #include "pyramid_levels.glsl"
 
+// The pass this pipeline culls for (PASS_* in scene_data.glsl), fixed when the pipeline is made:
+// one pipeline per pass, so that the single pass of frustum culling holds no occlusion code. With
+// the pass in a push constant, the late pass's code set the register count of every pass (61
+// against 34 on an H200: 39 % of the copy bandwidth at 1 M objects against 51 %,
+// book/src/measured/h200-kernel-registers.md).
+layout(constant_id = 2) const uint PASS = PASS_SINGLE;
+
 layout(std430, set = 0, binding = 7) buffer LastVisible { uint last_visible[]; };
 layout(std430, set = 1, binding = 2) readonly buffer Pyramid { float texels[]; } pyramid;
 
@@ -164,10 +171,11 @@ bool occluded(Object o) {
     return true;
 }
 
-// Whether object `i` is drawn in `pass`; the late pass also records its visibility for the
-// next frame.
-bool drawn_in_pass(uint i, Object o, uint pass) {
-    vec4 s = o.center_radius;
+// Whether object `i`, of bounding sphere `s`, is drawn in `pass`; the late pass also records its
+// visibility for the next frame. Only the late pass reads the rest of the object (its mesh kind
+// and box), from memory again: a caller that holds several objects then keeps just their spheres
+// live, which is what keeps the fused kernel's registers down (see cull_compact.comp).
+bool drawn_in_pass(uint i, vec4 s, uint pass) {
     uint culling = frame.counts.z;
     bool in_frustum = culling == CULLING_NONE || sphere_visible(s.xyz, s.w);
     if (pass == PASS_SINGLE) {
@@ -177,7 +185,7 @@ bool drawn_in_pass(uint i, Object o, uint pass) {
     if (pass == PASS_EARLY) {
         return drawn_early;
     }
-    bool visible = in_frustum && !occluded(o);
+    bool visible = in_frustum && !occluded(objects[i]);
     last_visible[i] = visible ? 1u : 0u;
     return visible && !drawn_early;
 }

@@ -3,15 +3,17 @@
 // fused`): each object is read once, and a visible object's draw record goes straight into
 // its final slot in the stream.
 //
-// Every subgroup works on its own: no workgroup barrier anywhere. A workgroup covers ROUNDS
-// rounds of gl_WorkGroupSize.x consecutive objects (round r reads [first + r·size,
-// first + (r+1)·size): every round's loads are coalesced), and each invocation loads its ROUNDS
-// objects before it tests any, so they are in flight together. A subgroup counts its visible
-// objects of all rounds with ballots and claims their slots with one atomicAdd on the stream's
-// count; the count therefore sees objects / (subgroup size · ROUNDS) atomics per frame, never
-// one per object (a single address taking an atomic per subgroup per round serialises in the
-// cache: on an H200, one round per atomic held the pass at a third of the copy bandwidth).
-// The price is order: subgroups reserve their ranges in whatever order they run, so the stream
+// A workgroup covers ROUNDS rounds of gl_WorkGroupSize.x consecutive objects (round r reads
+// [first + r·size, first + (r+1)·size): every round's loads are coalesced), and each invocation
+// loads its ROUNDS objects before it tests any, so they are in flight together. Each subgroup
+// counts its visible objects of all rounds with ballots; the workgroup adds its subgroups' counts
+// in shared memory (two workgroup barriers, the only ones) and claims all their slots with one
+// atomicAdd on the stream's count. The count therefore sees objects / (workgroup size · ROUNDS)
+// atomics per frame, never one per object: a single address taking an atomic per subgroup per
+// round serialises in the cache (on an H200, one round per atomic held the pass at a third of the
+// copy bandwidth), and one per workgroup instead of one per subgroup took the pass from 69 % to
+// 78 % of the copy bandwidth at 4 M objects (book/src/measured/h200-kernel-registers.md).
+// The price is order: workgroups reserve their ranges in whatever order they run, so the stream
 // is in object order only within a subgroup. That is what the layout's UnorderedSequences flag
 // promises the driver anyway; the ordered two-kernel path (cull.comp + compact.comp) stays for
 // `dgcc run`, whose images are compared pixel for pixel across modes.
@@ -32,14 +34,15 @@
 // A subgroup's part of `staged` starts at its first invocation's gl_LocalInvocationIndex and
 // holds one record per invocation: this assumes a subgroup's invocations are consecutive
 // local indices in lane order, as on every implementation we know. (Handing the parts out
-// with a shared-memory atomic would need no assumption, but its barrier to clear the cursor
-// cost 3–4 % of the pass on an H200.)
+// with a shared-memory atomic would need no assumption; it measured 3–4 % slower on an H200
+// when its barrier was the kernel's only one.)
 //
 // The count must be zero before the dispatch: the scene clears it at setup and at the end of
 // every frame, after the draws and the host copy have read it.
 #extension GL_GOOGLE_include_directive : require
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_ballot : require
+#extension GL_EXT_control_flow_attributes : require
 
 layout(local_size_x_id = 0) in;
 // Objects per invocation (crates/cli/src/scene/gpu.rs: FUSED_OBJECTS_PER_INVOCATION; at most 8,
@@ -55,8 +58,10 @@ const uint RECORD_WORDS = RECORD_STRIDE / 4u;
 layout(std430, set = 0, binding = 3) writeonly buffer StreamVec4s { uvec4 stream_vec4s[]; };
 #include "scene_counts.glsl"
 
-layout(push_constant) uniform Pass { uint pass; } pc;
-
+// Each subgroup's visible objects, then where its slots start after the workgroup's first
+// (at most one subgroup per invocation), and the workgroup's first slot.
+shared uint subgroup_slots[gl_WorkGroupSize.x];
+shared uint workgroup_base;
 // One round's records, each subgroup in its own part.
 shared uvec4 staged[gl_WorkGroupSize.x * RECORD_VEC4S];
 
@@ -89,28 +94,48 @@ void main() {
     uint size = gl_WorkGroupSize.x;
     uint n = frame.counts.x;
     uint first = gl_WorkGroupID.x * size * ROUNDS + gl_LocalInvocationIndex;
-    Object loaded[ROUNDS];
-    for (uint r = 0u; r < ROUNDS; r++) {
+    // What keeps this kernel's registers down, and its arrays out of local memory (measured
+    // with the driver's statistics, book/src/measured/h200-kernel-registers.md): the pass is a
+    // specialization constant (cull_common.glsl), only the sphere and one word of material and
+    // mesh kind are held across the rounds (the late pass reads the rest of an object again),
+    // and the round loops are unrolled, so that the arrays are registers even in the late pass,
+    // whose loops over the pyramid otherwise keep the driver from unrolling them.
+    vec4 spheres[ROUNDS];
+    uint kind_material[ROUNDS]; // bits 0..7: material, 8..15: mesh kind
+    [[unroll]] for (uint r = 0u; r < ROUNDS; r++) {
         uint i = first + r * size;
-        loaded[r] = Object(vec4(0.0), uvec4(0u));
+        spheres[r] = vec4(0.0);
+        kind_material[r] = 0u;
         if (i < n) {
-            loaded[r] = objects[i];
+            spheres[r] = objects[i].center_radius;
+            uvec2 info = objects[i].info.xy;
+            kind_material[r] = material_of(info.x) | (min(info.y, MESH_KINDS - 1u) << 8);
         }
     }
     uint visible_rounds = 0u; // bit r: this invocation's object of round r is visible
     uint lods = 0u;           // 4 bits per round: the index into frame.lods
     uint visible = 0u;        // the subgroup's visible objects, all rounds
-    for (uint r = 0u; r < ROUNDS; r++) {
-        bool vis = first + r * size < n && drawn_in_pass(first + r * size, loaded[r], pc.pass);
-        lods |= lod_index(loaded[r].info.y, loaded[r].center_radius.xyz) << (4u * r);
+    [[unroll]] for (uint r = 0u; r < ROUNDS; r++) {
+        bool vis = first + r * size < n && drawn_in_pass(first + r * size, spheres[r], PASS);
+        lods |= lod_index(kind_material[r] >> 8, spheres[r].xyz) << (4u * r);
         visible_rounds |= vis ? (1u << r) : 0u;
         visible += subgroupBallotBitCount(subgroupBallot(vis));
     }
-    uint base = 0u;
-    if (subgroupElect() && visible != 0u) {
-        base = atomicAdd(counts.total, visible);
+    if (subgroupElect()) {
+        subgroup_slots[gl_SubgroupID] = visible;
     }
-    base = subgroupBroadcastFirst(base);
+    barrier();
+    if (gl_LocalInvocationIndex == 0u) {
+        uint sum = 0u;
+        for (uint g = 0u; g < gl_NumSubgroups; g++) {
+            uint mine = subgroup_slots[g];
+            subgroup_slots[g] = sum;
+            sum += mine;
+        }
+        workgroup_base = sum != 0u ? atomicAdd(counts.total, sum) : 0u;
+    }
+    barrier();
+    uint base = workgroup_base + subgroup_slots[gl_SubgroupID];
     if (gl_GlobalInvocationID.x == 0u) {
         counts.subgroup_size = gl_SubgroupSize;
     }
@@ -118,12 +143,12 @@ void main() {
     uint lanes = subgroupBallotBitCount(present);
     uint lane = subgroupBallotExclusiveBitCount(present);
     uint region = subgroupBroadcastFirst(gl_LocalInvocationIndex);
-    for (uint r = 0u; r < ROUNDS; r++) {
+    [[unroll]] for (uint r = 0u; r < ROUNDS; r++) {
         bool vis = (visible_rounds & (1u << r)) != 0u;
         uvec4 ballot = subgroupBallot(vis);
         if (vis) {
             Lod lod = frame.lods[(lods >> (4u * r)) & 15u];
-            stage(region + subgroupBallotExclusiveBitCount(ballot), first + r * size, object_material(loaded[r]), lod);
+            stage(region + subgroupBallotExclusiveBitCount(ballot), first + r * size, kind_material[r] & 0xffu, lod);
         }
         subgroupMemoryBarrierShared();
         subgroupBarrier();

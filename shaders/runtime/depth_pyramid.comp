@@ -37,7 +37,7 @@ layout(std430, set = 1, binding = 2) coherent buffer Levels { float texels[]; } 
 layout(std430, set = 1, binding = 3) coherent buffer Progress { uint finished_groups; } progress;
 
 layout(push_constant) uniform Size {
-    uint pass;   // the culling kernels' word; unused here
+    uint phase;  // offset 0: the ordered compaction's phase (compact.comp); unused here
     uint width;  // of the depth buffer
     uint height;
     uint count;  // levels

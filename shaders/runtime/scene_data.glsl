@@ -54,8 +54,11 @@ struct Frame {
 uint object_colour(Object o) {
     return o.info.x & 0xffu;
 }
+uint material_of(uint info_x) {
+    return (info_x >> 8) & 0xffu;
+}
 uint object_material(Object o) {
-    return (o.info.x >> 8) & 0xffu;
+    return material_of(o.info.x);
 }
 
 layout(std430, set = 0, binding = 0) readonly buffer Objects { Object objects[]; };

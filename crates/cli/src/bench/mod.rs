@@ -171,6 +171,22 @@ pub struct CullBandwidth {
     pub gbps: Stats,
     /// Median GB/s ÷ the best copy's median.
     pub fraction_of_best_copy: Option<f64>,
+    /// The same run's best copy moving as many bytes as this pass (half read, half written),
+    /// and the pass's median against it: what the memory system gives a pass this small,
+    /// whose time the launch and the first and last bytes' latency weigh on more than a large
+    /// copy's (`None` where the bench measured no copy).
+    pub same_size_copy: Option<SameSizeCopy>,
+}
+
+/// A copy of one pass's size.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SameSizeCopy {
+    /// Bytes the copy read (and wrote).
+    pub bytes: u64,
+    /// Its best median read+write GB/s (compute shader or `vkCmdCopyBuffer`).
+    pub gbps: f64,
+    /// The pass's median GB/s ÷ that.
+    pub fraction: f64,
 }
 
 /// One (object count, variant) pair.
@@ -469,6 +485,10 @@ pub fn run(
             });
         }
     }
+    if bandwidth.is_some() {
+        progress(&Step::Bandwidth);
+        same_size_copies(&ctx, &mut rows, options.copy_repeats.max(1));
+    }
     Ok(BenchReport {
         tool: "dgcc bench".into(),
         version: env!("CARGO_PKG_VERSION").into(),
@@ -499,6 +519,29 @@ pub fn run(
         owners,
         kernels,
     })
+}
+
+/// Set every pass's `same_size_copy`: one copy measurement per distinct size (rounded up to a
+/// whole MiB), shared by the passes of that size. A size whose copy fails is left unset.
+fn same_size_copies(ctx: &GpuContext, rows: &mut [Row], repeats: u32) {
+    const MIB: u64 = 1 << 20;
+    let mut measured: Vec<(u64, Option<f64>)> = vec![];
+    for row in rows.iter_mut() {
+        for pass in [&mut row.cull_bandwidth, &mut row.pyramid_bandwidth, &mut row.bin_bandwidth].into_iter().flatten()
+        {
+            let bytes = (pass.bytes.total() / 2).div_ceil(MIB).max(1) * MIB;
+            let gbps = match measured.iter().find(|(b, _)| *b == bytes) {
+                Some(&(_, gbps)) => gbps,
+                None => {
+                    let gbps = bandwidth::measure(ctx, bytes, repeats).ok().map(|c| c.best_gbps);
+                    measured.push((bytes, gbps));
+                    gbps
+                }
+            };
+            pass.same_size_copy =
+                gbps.filter(|g| *g > 0.0).map(|g| SameSizeCopy { bytes, gbps: g, fraction: pass.gbps.median / g });
+        }
+    }
 }
 
 /// One row from a variant's runs (one per repeat): statistics over the frames of all of them,
@@ -538,15 +581,13 @@ pub fn summarise(report: &RunReport, variant: &Variant, manifest: &Manifest, bes
     let per_frame = |traffic: &dyn Fn(&FrameReport) -> Traffic, time: &dyn Fn(&FrameReport) -> Option<f64>| {
         let bytes = traffic(last?);
         let gbps = Stats::of_some(frames.iter().map(|f| traffic(f).gbps(time(f)?)))?;
-        Some(CullBandwidth { bytes, fraction_of_best_copy: fraction(&gbps), gbps })
+        Some(CullBandwidth { bytes, fraction_of_best_copy: fraction(&gbps), gbps, same_size_copy: None })
     };
     let cull_bandwidth = match (culled_on_gpu && one_pass, layout) {
         (true, Some(layout)) => {
             let record_bytes: u64 = layout.tokens.iter().map(|t| t.size as u64).sum();
             let shape = traffic::Shape {
                 local_size: report.local_size as u64,
-                // Known whenever the kernel ran; otherwise count one subgroup per workgroup.
-                subgroup_size: report.subgroup.observed_size.unwrap_or(report.local_size).max(1) as u64,
                 fused_objects_per_invocation: scene::FUSED_OBJECTS_PER_INVOCATION as u64,
                 record_bytes,
                 stride: layout.stride as u64,

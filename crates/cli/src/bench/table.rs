@@ -208,7 +208,7 @@ fn memory_system(report: &BenchReport, out: &mut String) {
         for (name, b, pass_ms) in passes {
             let (Some(b), Some(pass_ms)) = (b, pass_ms) else { continue };
             lines.push(format!(
-                "| {} | {} | {} | {} | {:.3} | {:.1} | {:.1} | {} | {} |",
+                "| {} | {} | {} | {} | {:.3} | {:.1} | {:.1} | {} | {} | {} |",
                 r.objects,
                 mode_cell(r),
                 r.culling.name(),
@@ -217,6 +217,9 @@ fn memory_system(report: &BenchReport, out: &mut String) {
                 b.bytes.total() as f64 / 1e6,
                 b.gbps.median,
                 b.fraction_of_best_copy.map_or_else(|| "–".into(), |f| format!("{:.0} %", 100.0 * f)),
+                b.same_size_copy
+                    .as_ref()
+                    .map_or_else(|| "–".into(), |c| format!("{:.0} % of {:.0} GB/s", 100.0 * c.fraction, c.gbps)),
                 empty.map_or_else(|| "–".into(), |e| format!("{:.1}×", pass_ms / e)),
             ));
         }
@@ -227,12 +230,15 @@ fn memory_system(report: &BenchReport, out: &mut String) {
     let _ = writeln!(
         out,
         "
-Compute passes against the memory system: MB read + written per frame (counted from the shaders), GB/s over the pass's median time, that against the best copy, and the time against an empty dispatch ({}):
+Compute passes against the memory system: MB read + written per frame (counted from the shaders), GB/s over the pass's median time, that against the best copy and against the best copy that moves as many bytes as the pass (its size rounded up to a MiB), and the time against an empty dispatch ({}):
 ",
         empty.map_or_else(|| "not measured".into(), |e| format!("{e:.4} ms"))
     );
-    let _ = writeln!(out, "| objects | mode | culling | pass | ms | MB | GB/s | of best copy | × empty dispatch |");
-    let _ = writeln!(out, "|---:|:---|:---|:---|---:|---:|---:|---:|---:|");
+    let _ = writeln!(
+        out,
+        "| objects | mode | culling | pass | ms | MB | GB/s | of best copy | of a copy this size | × empty dispatch |"
+    );
+    let _ = writeln!(out, "|---:|:---|:---|:---|---:|---:|---:|---:|---:|---:|");
     for l in lines {
         let _ = writeln!(out, "{l}");
     }

@@ -13,10 +13,10 @@
 //!   square of the object count and is why that path is not the fast one;
 //! - the fused kernel reads each object once, assembles visible records in shared memory and
 //!   copies them out whole, padding included (`stride` bytes per visible object). Its count
-//!   takes one atomic per subgroup of each workgroup (`local_size × objects per invocation`
-//!   objects), 4 bytes read and 4 written — at most, since a subgroup with nothing visible
-//!   skips it — and the kernel stores the subgroup size once. (The count is cleared at the end
-//!   of the previous frame, outside the timed pass.)
+//!   takes one atomic per workgroup (`local_size × objects per invocation` objects; the
+//!   subgroups add their counts in shared memory first), 4 bytes read and 4 written — at most,
+//!   since a workgroup with nothing visible skips it — and the kernel stores the subgroup size
+//!   once. (The count is cleared at the end of the previous frame, outside the timed pass.)
 //!
 //! The passes after culling follow their shaders the same way:
 //!
@@ -52,12 +52,10 @@ impl Traffic {
     }
 }
 
-/// The kernels' shape: workgroup and subgroup size, objects per fused invocation, record size.
+/// The kernels' shape: workgroup size, objects per fused invocation, record size.
 #[derive(Clone, Copy, Debug)]
 pub struct Shape {
     pub local_size: u64,
-    /// The subgroup size the kernel ran with.
-    pub subgroup_size: u64,
     pub fused_objects_per_invocation: u64,
     /// Bytes of a record the writers fill (the tokens' sizes).
     pub record_bytes: u64,
@@ -68,7 +66,7 @@ pub struct Shape {
 pub fn cull_and_compact(compaction: Compaction, objects: u64, visible: u64, shape: &Shape) -> Traffic {
     const OBJECT: u64 = 32;
     const FLAG: u64 = 4;
-    let Shape { local_size, subgroup_size, fused_objects_per_invocation, record_bytes, stride } = *shape;
+    let Shape { local_size, fused_objects_per_invocation, record_bytes, stride } = *shape;
     let groups = objects.div_ceil(local_size.max(1));
     match compaction {
         Compaction::Ordered => {
@@ -84,8 +82,7 @@ pub fn cull_and_compact(compaction: Compaction, objects: u64, visible: u64, shap
             }
         }
         Compaction::Fused => {
-            let groups = objects.div_ceil((local_size * fused_objects_per_invocation).max(1));
-            let atomics = groups * local_size.div_ceil(subgroup_size.max(1));
+            let atomics = objects.div_ceil((local_size * fused_objects_per_invocation).max(1));
             Traffic { read: OBJECT * objects + 4 * atomics, written: stride * visible + 4 * atomics + 4 }
         }
     }
@@ -111,18 +108,17 @@ pub fn binning(records: u64, stride: u64) -> Traffic {
 mod tests {
     use super::*;
 
-    const SHAPE: Shape =
-        Shape { local_size: 64, subgroup_size: 32, fused_objects_per_invocation: 4, record_bytes: 44, stride: 48 };
+    const SHAPE: Shape = Shape { local_size: 64, fused_objects_per_invocation: 4, record_bytes: 44, stride: 48 };
 
     #[test]
     fn the_fused_pass_reads_each_object_once_and_writes_each_visible_record_once() {
         let t = cull_and_compact(Compaction::Fused, 1_000_000, 250_000, &SHAPE);
-        let atomics = 3_907 * 2; // 1,000,000 / 256 workgroups, rounded up, of two subgroups
+        let atomics = 3_907; // 1,000,000 / 256 workgroups, rounded up
         assert_eq!(t.read, 32_000_000 + 4 * atomics);
         assert_eq!(t.written, 12_000_000 + 4 * atomics + 4);
-        // Narrower subgroups take more atomics.
-        let narrow = cull_and_compact(Compaction::Fused, 1_000_000, 250_000, &Shape { subgroup_size: 8, ..SHAPE });
-        assert_eq!(narrow.read, 32_000_000 + 4 * 3_907 * 8);
+        // Wider workgroups take fewer atomics.
+        let wide = cull_and_compact(Compaction::Fused, 1_000_000, 250_000, &Shape { local_size: 256, ..SHAPE });
+        assert_eq!(wide.read, 32_000_000 + 4 * 977);
     }
 
     #[test]

@@ -14,7 +14,7 @@
 //! the after-cull and after-compact slots are written back to back after the one kernel (the
 //! report gives its time as culling).
 
-use super::gpu::{SceneGpu, COUNT_BYTES, COUNT_OFFSET};
+use super::gpu::{CullPass, SceneGpu, COUNT_BYTES, COUNT_OFFSET};
 use super::world::{self, Frame, Lod, Object, MESH_KINDS};
 use super::{Compaction, Culling};
 use ash::vk;
@@ -37,15 +37,6 @@ pub const SLOT_CHUNKS: u32 = 13;
 pub fn pass_slots(p: u32) -> [u32; 5] {
     let base = 1 + 6 * p;
     [base, base + 1, base + 2, base + 3, base + 4]
-}
-
-/// The culling kernels' push constant for pass `p` under `culling` (`PASS_*` in scene_data.glsl).
-fn pass_word(culling: Culling, p: u32) -> u32 {
-    match (culling, p) {
-        (Culling::Occlusion, 0) => 1,
-        (Culling::Occlusion, _) => 2,
-        _ => 0,
-    }
 }
 
 /// What drives the draw passes.
@@ -325,7 +316,6 @@ pub unsafe fn record(
             .dst_access_mask(vk::AccessFlags2::SHADER_READ)];
         d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().memory_barriers(&uniforms));
         let gpu_culls = !matches!(input.driver, Driver::Cpu { .. });
-        let two_pass = gpu_culls && input.culling == Culling::Occlusion;
         let mut to_attachment = vec![
             vk::ImageMemoryBarrier2::default()
                 .src_stage_mask(vk::PipelineStageFlags2::TRANSFER)
@@ -366,7 +356,7 @@ pub unsafe fn record(
         }
         image_barrier(d, cmd, &to_attachment);
         let mut host_draws = None;
-        for p in 0..if two_pass { 2usize } else { 1 } {
+        for (p, &pass) in CullPass::of(input.culling).iter().enumerate() {
             if p == 1 {
                 // The pyramid's time runs from pass 0's draw-end timestamp.
                 g.pyramid.record(d, cmd, g.build_pyramid, g.compute_layout, g.depth.image, input.size);
@@ -374,7 +364,7 @@ pub unsafe fn record(
                 attachments_to_next_pass(d, cmd);
             }
             if gpu_culls {
-                cull_pass(d, cmd, g, p, pass_word(input.culling, p as u32), reads_by_dgc(input))?;
+                cull_pass(d, cmd, g, p, pass, reads_by_dgc(input))?;
                 if let Some(v) = input.validators.get(p) {
                     v.record(d, cmd, &stream(g, p))?;
                 }
@@ -471,7 +461,7 @@ unsafe fn cull_pass(
     cmd: vk::CommandBuffer,
     g: &SceneGpu,
     p: usize,
-    word: u32,
+    pass: CullPass,
     dgc: Option<DgcReads>,
 ) -> Result<()> {
     let compute = vk::PipelineBindPoint::COMPUTE;
@@ -492,9 +482,8 @@ unsafe fn cull_pass(
     // SAFETY: the caller's contract.
     unsafe {
         d.cmd_bind_descriptor_sets(cmd, compute, g.compute_layout, 0, &[g.passes[p].set.set, g.pyramid.set], &[]);
-        d.cmd_push_constants(cmd, g.compute_layout, vk::ShaderStageFlags::COMPUTE, 0, &word.to_le_bytes());
         if g.compaction == Compaction::Fused {
-            d.cmd_bind_pipeline(cmd, compute, g.cull_compact);
+            d.cmd_bind_pipeline(cmd, compute, g.cull_compact[pass as usize]);
             ts(d, cmd, g, cull_begin);
             d.cmd_dispatch(cmd, g.fused_groups, 1, 1);
             // A pass ends when its kernel has finished (an ALL_COMMANDS timestamp waits for it); the
@@ -504,7 +493,7 @@ unsafe fn cull_pass(
             memory_barrier(d, cmd, consumers.0, consumers.1);
             ts(d, cmd, g, after_compact);
         } else {
-            d.cmd_bind_pipeline(cmd, compute, g.cull);
+            d.cmd_bind_pipeline(cmd, compute, g.cull[pass as usize]);
             ts(d, cmd, g, cull_begin);
             d.cmd_dispatch(cmd, g.groups, 1, 1);
             ts(d, cmd, g, after_cull);

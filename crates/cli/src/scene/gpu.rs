@@ -18,7 +18,7 @@
 use super::pyramid::Pyramid;
 use super::shader_objects::MaterialShaders;
 use super::world::{Frame, Meshes, Object};
-use super::{Bind, Compaction, ObjectId};
+use super::{Bind, Compaction, Culling, ObjectId};
 use ash::vk;
 use dgcc::ir::{CompiledLayout, PushConstantRange};
 use dgcc::runtime::descriptors::StorageSet;
@@ -111,11 +111,14 @@ pub struct SceneGpu {
     pub stream_readback: Option<[Buffer; 2]>,
     pub compute_layout: vk::PipelineLayout,
     pub graphics_layout: vk::PipelineLayout,
-    pub cull: vk::Pipeline,
+    /// The culling kernel per pass (`CullPass`), specialized for it; null for the passes this
+    /// run's culling choice does not run.
+    pub cull: [vk::Pipeline; 3],
     pub compact: vk::Pipeline,
-    /// Culling and compaction in one kernel (unordered output; `Compaction::Fused`); null when
-    /// its shared memory does not fit the device at this workgroup size.
-    pub cull_compact: vk::Pipeline,
+    /// Culling and compaction in one kernel (unordered output; `Compaction::Fused`), per pass
+    /// as `cull`; null also when its shared memory does not fit the device at this workgroup
+    /// size.
+    pub cull_compact: [vk::Pipeline; 3],
     /// One graphics pipeline per material, reading per-draw data as the run's mode does
     /// (`DrawSource`).
     pub draws: Vec<vk::Pipeline>,
@@ -151,6 +154,40 @@ pub struct SceneGpu {
     /// What the driver compiled each compute kernel into, when the context can say
     /// (`Capabilities::kernel_statistics`).
     pub kernels: Vec<KernelStatistics>,
+}
+
+/// The culling kernels' specialization constant that fixes their pass (`PASS` in
+/// cull_common.glsl).
+const CULL_PASS_CONSTANT: u32 = 2;
+
+/// A culling pass, as the kernels number them (`PASS_*` in scene_data.glsl).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CullPass {
+    /// `none` and `frustum`: the one pass.
+    Single = 0,
+    /// Occlusion culling: what was visible last frame.
+    Early = 1,
+    /// Occlusion culling: everything else, against the depth pyramid.
+    Late = 2,
+}
+
+impl CullPass {
+    /// The passes a frame runs under `culling`, in order.
+    pub fn of(culling: Culling) -> &'static [CullPass] {
+        match culling {
+            Culling::Occlusion => &[CullPass::Early, CullPass::Late],
+            Culling::None | Culling::Frustum => &[CullPass::Single],
+        }
+    }
+
+    /// The names of this pass's culling kernels in reports: `cull`'s and `cull_compact`'s.
+    fn kernel_names(self) -> [&'static str; 2] {
+        match self {
+            CullPass::Single => ["cull", "cull_compact"],
+            CullPass::Early => ["cull (early)", "cull_compact (early)"],
+            CullPass::Late => ["cull (late)", "cull_compact (late)"],
+        }
+    }
 }
 
 /// One of the scene's compute kernels as the driver compiled it.
@@ -204,6 +241,8 @@ pub struct SceneSetup<'a> {
     pub streams_for_host: bool,
     /// `RunOptions::max_draws`, at most the object count.
     pub max_draws: u32,
+    /// Which culling passes the frames run (one pipeline of each culling kernel per pass).
+    pub culling: Culling,
 }
 
 impl SceneGpu {
@@ -338,7 +377,7 @@ impl SceneGpu {
         };
         let pyramid = Pyramid::new(ctx, depth.view, s.width, s.height)?;
         let set_layout = passes[0].set.layout;
-        // Offset 0: the culling pass or the compaction phase; 4..16: the pyramid's size.
+        // Offset 0: the compaction phase; 4..16: the pyramid's size.
         let compute_layout = pipeline_layout(
             d,
             &[set_layout, pyramid.set_layout],
@@ -352,19 +391,26 @@ impl SceneGpu {
         let pick = |pipelines: &'static [u8], shaders: &'static [u8]| if objects_record { shaders } else { pipelines };
         let cull_spv = pick(CULL_SPV, CULL_SHADERS_SPV);
         let flags = PipelineFlags { capture_statistics: ctx.caps.kernel_statistics, ..PipelineFlags::default() };
-        let cull = unsafe { compute_pipeline_with(d, compute_layout, cull_spv, &[(0, s.local_size)], None, flags)? };
+        // One pipeline per pass the run culls in, each with its pass as a specialization
+        // constant (cull_common.glsl says why).
+        let cull_passes = CullPass::of(s.culling);
+        let mut cull = [vk::Pipeline::null(); 3];
+        for &pass in cull_passes {
+            let spec = [(0, s.local_size), (CULL_PASS_CONSTANT, pass as u32)];
+            cull[pass as usize] = unsafe { compute_pipeline_with(d, compute_layout, cull_spv, &spec, None, flags)? };
+        }
         let compact_spv = pick(COMPACT_SPV, COMPACT_SHADERS_SPV);
         let compact =
             unsafe { compute_pipeline_with(d, compute_layout, compact_spv, &[(0, s.local_size)], s.pin, flags)? };
-        let fused_spec = [(0, s.local_size), (1, FUSED_OBJECTS_PER_INVOCATION)];
-        let cull_compact = if fused_shared_bytes(s.local_size, stride as u32)
-            <= ctx.properties.limits.max_compute_shared_memory_size
-        {
+        let mut cull_compact = [vk::Pipeline::null(); 3];
+        if fused_shared_bytes(s.local_size, stride as u32) <= ctx.properties.limits.max_compute_shared_memory_size {
             let spv = pick(CULL_COMPACT_SPV, CULL_COMPACT_SHADERS_SPV);
-            unsafe { compute_pipeline_with(d, compute_layout, spv, &fused_spec, s.pin, flags)? }
-        } else {
-            vk::Pipeline::null()
-        };
+            for &pass in cull_passes {
+                let spec = [(0, s.local_size), (1, FUSED_OBJECTS_PER_INVOCATION), (CULL_PASS_CONSTANT, pass as u32)];
+                cull_compact[pass as usize] =
+                    unsafe { compute_pipeline_with(d, compute_layout, spv, &spec, s.pin, flags)? };
+            }
+        }
         // SAFETY: as above; the kernel declares its own 256-wide workgroup, and its pin was
         // checked against the device by the caller.
         let build_pyramid =
@@ -374,13 +420,15 @@ impl SceneGpu {
             unsafe { compute_pipeline_with(d, compute_layout, pick(BIN_SPV, BIN_SHADERS_SPV), &[], None, flags)? };
         let mut kernels = vec![];
         if let Some(ext) = &ctx.executable_properties {
-            let made = [
-                ("cull", cull, s.local_size),
-                ("compact", compact, s.local_size),
-                ("cull_compact", cull_compact, s.local_size),
-                ("depth_pyramid", build_pyramid, super::pyramid::WORKGROUP),
-                ("bin_materials", bin, BIN_WORKGROUP),
-            ];
+            let mut made = vec![];
+            for &pass in cull_passes {
+                let [cull_name, fused_name] = pass.kernel_names();
+                made.push((cull_name, cull[pass as usize], s.local_size));
+                made.push((fused_name, cull_compact[pass as usize], s.local_size));
+            }
+            made.push(("compact", compact, s.local_size));
+            made.push(("depth_pyramid", build_pyramid, super::pyramid::WORKGROUP));
+            made.push(("bin_materials", bin, BIN_WORKGROUP));
             for (kernel, pipeline, local_size) in made.into_iter().filter(|(_, p, _)| *p != vk::Pipeline::null()) {
                 // SAFETY: `ext` is the context's (pipelineExecutableInfo enabled); every kernel
                 // above was made on its device with the statistics flag.
@@ -475,8 +523,11 @@ impl SceneGpu {
                 p.binned.destroy(d);
                 p.bins.destroy(d);
             }
-            for p in [self.cull, self.compact, self.cull_compact, self.bin, self.build_pyramid]
+            for p in self
+                .cull
                 .into_iter()
+                .chain(self.cull_compact)
+                .chain([self.compact, self.bin, self.build_pyramid])
                 .chain(self.draws.drain(..))
             {
                 d.destroy_pipeline(p, None);
@@ -495,9 +546,10 @@ impl SceneGpu {
     }
 }
 
-/// Shared memory the fused kernel declares: one round of staged records, one per invocation.
+/// Shared memory the fused kernel declares: one round of staged records, one per invocation,
+/// and a word per possible subgroup and one for the workgroup's first slot.
 pub fn fused_shared_bytes(local_size: u32, stride: u32) -> u32 {
-    local_size * stride
+    local_size * stride + 4 * local_size + 4
 }
 
 /// Copy `data` to the start of a device-local buffer (made with `TRANSFER_DST`) through a
