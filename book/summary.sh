@@ -58,8 +58,11 @@ CHAPTERS
     "h200-batch.md|H200 one sequence per pass (SceneBatch): cubes and 2560 × 1440"
     "h200-one-draw.md|H200 what one execute costs around its draws"
     "h200-draw-order.md|H200 the draw order at 2560 × 1440: ordered and fused compaction"
-    "h200-closing.md|H200 issue 14's closing run: every target in one lease"
+    "h200-closing.md|H200 issue 14's closing run of 2026-12-01"
     "h200-culling-regression.md|H200 the culling pass, builds of then and now"
+    "h200-kernel-registers.md|H200 the fused culling kernel as the driver compiled it"
+    "h200-closing-2.md|H200 issue 14's closing run of 2026-12-02"
+    "h200-cubes-sweep.md|H200 the cubes between 2,000 and 50,000 draws"
   )
   for page in measured/*.md; do
     found=0
