@@ -1,12 +1,12 @@
 //! `dgcc run`'s scene on a live device: the three modes agree with each other and with the
-//! host's reference culling, compaction is right at subgroup sizes 4 and 8 and at object counts
+//! host's reference culling, both compactions are right at subgroup sizes 4 and 8 and at object counts
 //! that fill no workgroup or subgroup evenly, chunked execution changes nothing, and lavapipe's
 //! implausible preprocess size is caught.
 
 #[path = "runtime/common.rs"]
 mod common;
 
-use dgcc_cli::scene::{builtin_manifest, run, world, Mode, RunOptions, RunReport};
+use dgcc_cli::scene::{builtin_manifest, run, world, Compaction, Mode, RunOptions, RunReport};
 use std::process::Command;
 
 fn options(mode: Mode, objects: u32) -> RunOptions {
@@ -132,6 +132,14 @@ fn child_compaction_at_this_vector_width() {
         assert_eq!(dgc.subgroup.observed_size, Some(expect), "{:?}", dgc.subgroup);
         assert_eq!((dgc.frames[0].visible, mdi.frames[0].visible), (want, want), "{objects} objects");
         assert!(dgc.image == cpu.image && mdi.image == cpu.image, "{objects} objects: images differ");
+        // The fused kernel (the bench's default): a workgroup's subgroups add their counts in
+        // shared memory and the workgroup claims its slots with one atomic.
+        for mode in [Mode::Dgc, Mode::Mdi] {
+            let fused = run_ok(&RunOptions { compaction: Compaction::Fused, ..options(mode, objects) });
+            assert_eq!(fused.subgroup.observed_size, Some(expect), "fused: {:?}", fused.subgroup);
+            assert_eq!(fused.frames[0].visible, want, "fused {} mode, {objects} objects", mode.name());
+            assert!(fused.image == cpu.image, "fused {} mode, {objects} objects: images differ", mode.name());
+        }
     }
     println!("compaction ok at subgroup size {expect}");
 }
