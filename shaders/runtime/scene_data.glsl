@@ -24,7 +24,8 @@ const uint KIND_TREE = 2u;
 // The box a unit tree fits in (crates/cli/src/scene/world.rs: tree).
 const vec3 TREE_BOX = vec3(0.62, 0.98, 0.62);
 
-// Culling choices (Frame.counts.z) and passes (the culling kernels' push constant).
+// Culling choices (Frame.counts.z) and passes (the culling kernels' specialization constant PASS,
+// cull_common.glsl; crates/cli/src/scene/gpu.rs: CullPass).
 const uint CULLING_NONE = 0u;
 const uint CULLING_FRUSTUM = 1u;
 const uint CULLING_OCCLUSION = 2u;
