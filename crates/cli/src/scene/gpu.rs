@@ -49,11 +49,12 @@ pub const BIN_WORDS: u64 = 48;
 const BIN_WORKGROUP: u32 = 256;
 
 /// Objects each invocation of the fused kernel culls (its specialization constant 1): a
-/// subgroup claims its slots with one atomic per `subgroup size × this` objects. Measured on an
-/// H200 with 1 M and 4 M objects at local sizes 64, 128 and 256
-/// (`book/src/measured/h200-fused-sweep.md` has the table): 1 and 2 are held back by the atomics on the one count (33 % and 46 %
-/// of the copy bandwidth at 1 M), 4 is the best at 1 M (51 %), 5–8 trade a little at 1 M for a
-/// little at 4 M.
+/// workgroup claims its slots with one atomic per `local size × this` objects. Measured on an
+/// H200 at 1 M and 4 M objects of the field with local sizes 64 and 128
+/// (`book/src/measured/h200-kernel-registers.md`): 1 runs at 47–50 % and 56–60 % of the copy
+/// bandwidth, 2 at 54 % and 73 %, 4 at 51–52 % and 78–79 %, 8 at 42 % and 70 % (70 registers).
+/// The one-atomic-per-subgroup kernel before it also did best at 4
+/// (`book/src/measured/h200-fused-sweep.md`).
 pub const FUSED_OBJECTS_PER_INVOCATION: u32 = 4;
 
 pub const COLOR_FORMAT: vk::Format = vk::Format::R8G8B8A8_UNORM;
