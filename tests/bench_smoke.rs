@@ -101,6 +101,15 @@ fn bench_writes_consistent_outputs_for_every_mode_and_count() {
         let mdi = at.iter().find(|r| r["variant"] == "mdi").unwrap();
         let traffic = &mdi["cull_bandwidth"]["bytes"];
         assert!(traffic["read"].as_u64().is_some_and(|b| b >= 32 * n), "the culling reads every object: {traffic}");
+        // The pass against a copy of its own size: whole MiB, at least half the pass's bytes
+        // each way, and the fraction the pass's median over it.
+        let own = &mdi["cull_bandwidth"]["same_size_copy"];
+        let pass_bytes = traffic["read"].as_u64().unwrap() + traffic["written"].as_u64().unwrap();
+        let copied = own["bytes"].as_u64().expect("a copy of the pass's size was measured");
+        assert!(copied % (1 << 20) == 0 && 2 * copied >= pass_bytes, "{own} for {traffic}");
+        let (gbps, fraction) = (own["gbps"].as_f64().unwrap(), own["fraction"].as_f64().unwrap());
+        let median = mdi["cull_bandwidth"]["gbps"]["median"].as_f64().unwrap();
+        assert!(gbps > 0.0 && (fraction - median / gbps).abs() < 1e-9, "{own}");
     }
 
     let md = std::fs::read_to_string(out.join("bench.md")).unwrap();
@@ -111,7 +120,9 @@ fn bench_writes_consistent_outputs_for_every_mode_and_count() {
     // copy and the empty dispatch.
     let passes = md.split("Compute passes against the memory system").nth(1).expect("the passes' table");
     assert!(
-        passes.lines().any(|l| l.starts_with("| 500 | mdi | frustum | cull + compact |") && l.ends_with("× |")),
+        passes.lines().any(|l| l.starts_with("| 500 | mdi | frustum | cull + compact |")
+            && l.contains(" GB/s | ")
+            && l.ends_with("× |")),
         "{md}"
     );
     let svg = std::fs::read_to_string(out.join("bench.svg")).unwrap();

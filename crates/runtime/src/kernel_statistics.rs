@@ -61,10 +61,10 @@ impl ExecutableStatistics {
     }
 }
 
-fn text(chars: &[std::ffi::c_char]) -> String {
-    // Fixed-size arrays the driver fills with a NUL-terminated string; never read past the end.
-    let bytes: Vec<u8> = chars.iter().take_while(|&&c| c != 0).map(|&c| c as u8).collect();
-    String::from_utf8_lossy(&bytes).trim().to_string()
+/// A driver's fixed-size string (ash's `*_as_c_str`, which never reads past the array); one
+/// without its NUL is left empty.
+fn text(s: std::result::Result<&std::ffi::CStr, std::ffi::FromBytesUntilNulError>) -> String {
+    s.map(|c| c.to_string_lossy().trim().to_string()).unwrap_or_default()
 }
 
 /// The statistics of every executable of `pipeline`.
@@ -102,11 +102,11 @@ pub unsafe fn pipeline_statistics(
                         _ => return None,
                     }
                 };
-                Some(Statistic { name: text(&s.name), description: text(&s.description), value })
+                Some(Statistic { name: text(s.name_as_c_str()), description: text(s.description_as_c_str()), value })
             })
             .collect();
         out.push(ExecutableStatistics {
-            name: text(&executable.name),
+            name: text(executable.name_as_c_str()),
             subgroup_size: executable.subgroup_size,
             statistics,
         });

@@ -525,21 +525,25 @@ pub fn run(
 /// whole MiB), shared by the passes of that size. A size whose copy fails is left unset.
 fn same_size_copies(ctx: &GpuContext, rows: &mut [Row], repeats: u32) {
     const MIB: u64 = 1 << 20;
-    let mut measured: Vec<(u64, Option<f64>)> = vec![];
+    // Per requested size, what was measured: the bytes actually copied (`clamp_bytes`) and GB/s.
+    let mut measured: Vec<(u64, Option<(u64, f64)>)> = vec![];
     for row in rows.iter_mut() {
         for pass in [&mut row.cull_bandwidth, &mut row.pyramid_bandwidth, &mut row.bin_bandwidth].into_iter().flatten()
         {
-            let bytes = (pass.bytes.total() / 2).div_ceil(MIB).max(1) * MIB;
-            let gbps = match measured.iter().find(|(b, _)| *b == bytes) {
-                Some(&(_, gbps)) => gbps,
+            let requested = (pass.bytes.total() / 2).div_ceil(MIB).max(1) * MIB;
+            let copy = match measured.iter().find(|(r, _)| *r == requested) {
+                Some(&(_, copy)) => copy,
                 None => {
-                    let gbps = bandwidth::measure(ctx, bytes, repeats).ok().map(|c| c.best_gbps);
-                    measured.push((bytes, gbps));
-                    gbps
+                    let copy = bandwidth::measure(ctx, requested, repeats).ok().map(|c| (c.bytes, c.best_gbps));
+                    measured.push((requested, copy));
+                    copy
                 }
             };
-            pass.same_size_copy =
-                gbps.filter(|g| *g > 0.0).map(|g| SameSizeCopy { bytes, gbps: g, fraction: pass.gbps.median / g });
+            pass.same_size_copy = copy.filter(|(_, g)| *g > 0.0).map(|(bytes, g)| SameSizeCopy {
+                bytes,
+                gbps: g,
+                fraction: pass.gbps.median / g,
+            });
         }
     }
 }
