@@ -44,7 +44,7 @@ step "runtime tests and the differential check under VK_LAYER_KHRONOS_validation
 # The wrapper fails a binary on any "Validation Error" on stdout; under DGCC_VALIDATION=1 the
 # runtime tests also fail on any error their own messenger counted, and vvl_differential fails
 # on any layer VUID dgcc does not report (VALIDATION.md).
-VVL_TESTS=(--test vvl_smoke --test vvl_differential --test runtime_exec --test runtime_examples --test run_layout --test runtime_scene --test runtime_validate --test runtime_materials)
+VVL_TESTS=(--test vvl_smoke --test vvl_differential --test runtime_exec --test runtime_examples --test run_layout --test runtime_scene --test runtime_validate --test runtime_materials --test runtime_occlusion)
 if [ "$root" = 1 ]; then
   DGCC_TRIXIE_ROOT=$TRIXIE_ROOT CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER="$PWD/.ci/with-validation.sh" \
     cargo test --locked -p dgcc-cli --features shaderc "${VVL_TESTS[@]}" 2>&1

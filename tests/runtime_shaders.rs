@@ -73,17 +73,16 @@ fn every_committed_spirv_matches_its_source() {
         let committed = root().join("spv").join(format!("{name}.spv"));
         assert_eq!(read(&committed), read(&fresh), "{} is stale: run shaders/runtime/build.sh", committed.display());
     }
-    // The scene's stream writers once more for the shader-object record (build.sh's list).
-    for name in SHADER_OBJECT_VARIANTS {
-        let spv = format!("{}.shaders.comp.spv", name.trim_end_matches(".comp"));
+    // The variants build.sh compiles once more with a define.
+    for (name, define, spv) in variants() {
         let fresh = out.join(&spv);
         let status = Command::new("glslangValidator")
             .current_dir(root())
-            .args(["--quiet", "--target-env", "vulkan1.2", "-V", "-DSHADER_OBJECT_RECORDS", name, "-o"])
+            .args(["--quiet", "--target-env", "vulkan1.2", "-V", &format!("-D{define}"), name, "-o"])
             .arg(&fresh)
             .status()
             .unwrap();
-        assert!(status.success(), "{name} does not compile with SHADER_OBJECT_RECORDS");
+        assert!(status.success(), "{name} does not compile with {define}");
         let committed = root().join("spv").join(&spv);
         assert_eq!(read(&committed), read(&fresh), "{} is stale: run shaders/runtime/build.sh", committed.display());
     }
@@ -91,7 +90,7 @@ fn every_committed_spirv_matches_its_source() {
     let made: Vec<String> = sources
         .iter()
         .map(|s| format!("{}.spv", s.file_name().unwrap().to_str().unwrap()))
-        .chain(SHADER_OBJECT_VARIANTS.iter().map(|n| format!("{}.shaders.comp.spv", n.trim_end_matches(".comp"))))
+        .chain(variants().map(|(_, _, spv)| spv))
         .collect();
     for entry in std::fs::read_dir(root().join("spv")).unwrap() {
         let name = entry.unwrap().file_name().into_string().unwrap();
@@ -102,6 +101,14 @@ fn every_committed_spirv_matches_its_source() {
 
 /// The kernels `build.sh` compiles a second time with `-DSHADER_OBJECT_RECORDS`.
 const SHADER_OBJECT_VARIANTS: [&str; 4] = ["cull.comp", "compact.comp", "cull_compact.comp", "bin_materials.comp"];
+
+/// Every variant `build.sh` makes with a define: (source, define, file in spv/).
+fn variants() -> impl Iterator<Item = (&'static str, &'static str, String)> {
+    let records = SHADER_OBJECT_VARIANTS
+        .iter()
+        .map(|&n| (n, "SHADER_OBJECT_RECORDS", format!("{}.shaders.comp.spv", n.trim_end_matches(".comp"))));
+    records.chain([("depth_pyramid.comp", "DEPTH_FROM_COPY", "depth_pyramid.copy.comp.spv".to_string())])
+}
 
 fn read(p: &Path) -> Vec<u8> {
     std::fs::read(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))

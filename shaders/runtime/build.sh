@@ -14,3 +14,6 @@ done
 for src in cull.comp compact.comp cull_compact.comp bin_materials.comp; do
     glslangValidator --quiet --target-env vulkan1.2 -V -DSHADER_OBJECT_RECORDS "$src" -o "spv/${src%.comp}.shaders.comp.spv"
 done
+# The depth pyramid once more, reading a copy of the depth buffer instead of sampling it
+# (crates/cli/src/scene/pyramid.rs: DepthRead).
+glslangValidator --quiet --target-env vulkan1.2 -V -DDEPTH_FROM_COPY depth_pyramid.comp -o spv/depth_pyramid.copy.comp.spv

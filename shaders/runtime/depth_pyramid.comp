@@ -21,6 +21,10 @@
 // Levels 3–5 go through shared memory. The last workgroup to finish (a global atomic counter,
 // reset by that workgroup for the next frame) then reduces the ceil(W/64) × ceil(H/64) texels
 // of level 5 to the top, level by level.
+//
+// Built twice (build.sh): as is, the kernel samples the depth buffer; with DEPTH_FROM_COPY it
+// reads a copy of it in a storage buffer (binding 4, row-major floats), which the runtime uses
+// where a driver cannot sample depth in compute (crates/cli/src/scene/pyramid.rs: DepthRead).
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_samplerless_texture_functions : require
 #extension GL_KHR_shader_subgroup_basic : require
@@ -32,7 +36,11 @@ layout(local_size_x = 256) in;
 
 #include "pyramid_levels.glsl"
 
+#ifdef DEPTH_FROM_COPY
+layout(std430, set = 1, binding = 4) readonly buffer DepthCopy { float texels[]; } depth_copy;
+#else
 layout(set = 1, binding = 1) uniform texture2D depth_buffer;
+#endif
 layout(std430, set = 1, binding = 2) coherent buffer Levels { float texels[]; } pyramid;
 layout(std430, set = 1, binding = 3) coherent buffer Progress { uint finished_groups; } progress;
 
@@ -73,7 +81,12 @@ void store(int k, ivec2 p, float v) {
 }
 
 float depth_at(ivec2 p) {
-    return texelFetch(depth_buffer, min(p, ivec2(size.width, size.height) - 1), 0).r;
+    ivec2 q = min(p, ivec2(size.width, size.height) - 1);
+#ifdef DEPTH_FROM_COPY
+    return depth_copy.texels[uint(q.y) * size.width + uint(q.x)];
+#else
+    return texelFetch(depth_buffer, q, 0).r;
+#endif
 }
 
 // The farthest of the 2×2 texels of level k-1 under texel p of level k, edges clamped.

@@ -15,7 +15,7 @@
 //! indices from it, or the compaction writing its sums there, would measure the bus, not the
 //! technique (`dgcc bench` compares the passes against the memory's copy bandwidth).
 
-use super::pyramid::Pyramid;
+use super::pyramid::{DepthRead, Pyramid};
 use super::shader_objects::MaterialShaders;
 use super::world::{Frame, Meshes, Object};
 use super::{Bind, Compaction, Culling, ObjectId};
@@ -35,6 +35,7 @@ const CULL_COMPACT_SPV: &[u8] = include_bytes!("../../../../shaders/runtime/spv/
 const VERT_SPV: &[u8] = include_bytes!("../../../../shaders/runtime/spv/scene.vert.spv");
 const FRAG_SPV: &[u8] = include_bytes!("../../../../shaders/runtime/spv/scene.frag.spv");
 const PYRAMID_SPV: &[u8] = include_bytes!("../../../../shaders/runtime/spv/depth_pyramid.comp.spv");
+const PYRAMID_COPY_SPV: &[u8] = include_bytes!("../../../../shaders/runtime/spv/depth_pyramid.copy.comp.spv");
 const BIN_SPV: &[u8] = include_bytes!("../../../../shaders/runtime/spv/bin_materials.comp.spv");
 // The same stream writers for the shader-object record (`scene_record.glsl`, `--bind shader-objects`).
 const CULL_SHADERS_SPV: &[u8] = include_bytes!("../../../../shaders/runtime/spv/cull.shaders.comp.spv");
@@ -359,11 +360,16 @@ impl SceneGpu {
             vk::ImageUsageFlags::COLOR_ATTACHMENT | vk::ImageUsageFlags::TRANSFER_SRC,
             vk::ImageAspectFlags::COLOR,
         )?;
+        let depth_read = DepthRead::for_device(ctx);
+        let depth_usage = match depth_read {
+            DepthRead::Sampled => vk::ImageUsageFlags::SAMPLED,
+            DepthRead::Copied => vk::ImageUsageFlags::SAMPLED | vk::ImageUsageFlags::TRANSFER_SRC,
+        };
         let depth = Image::new(
             ctx,
             DEPTH_FORMAT,
             (s.width, s.height),
-            vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT | vk::ImageUsageFlags::SAMPLED,
+            vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT | depth_usage,
             vk::ImageAspectFlags::DEPTH,
         )?;
         let ids = match s.object_ids {
@@ -376,7 +382,7 @@ impl SceneGpu {
             )?),
             false => None,
         };
-        let pyramid = Pyramid::new(ctx, depth.view, s.width, s.height)?;
+        let pyramid = Pyramid::new(ctx, depth.view, depth_read, s.width, s.height)?;
         let set_layout = passes[0].set.layout;
         // Offset 0: the compaction phase; 4..16: the pyramid's size.
         let compute_layout = pipeline_layout(
@@ -414,8 +420,12 @@ impl SceneGpu {
         }
         // SAFETY: as above; the kernel declares its own 256-wide workgroup, and its pin was
         // checked against the device by the caller.
+        let pyramid_spv = match depth_read {
+            DepthRead::Sampled => PYRAMID_SPV,
+            DepthRead::Copied => PYRAMID_COPY_SPV,
+        };
         let build_pyramid =
-            unsafe { compute_pipeline_with(d, compute_layout, PYRAMID_SPV, &[], s.pyramid_pin, flags)? };
+            unsafe { compute_pipeline_with(d, compute_layout, pyramid_spv, &[], s.pyramid_pin, flags)? };
         // SAFETY: as above; the kernel declares its own 256-wide workgroup.
         let bin =
             unsafe { compute_pipeline_with(d, compute_layout, pick(BIN_SPV, BIN_SHADERS_SPV), &[], None, flags)? };

@@ -47,7 +47,7 @@ pub mod world;
 pub use compat::{builtin_manifest, difference as scene_difference, scene_layout, scene_shader_layout};
 pub use fault::inject_validation_error_if_asked;
 pub use gpu::{upload, KernelStatistics, FUSED_OBJECTS_PER_INVOCATION};
-pub use pyramid::level_sizes;
+pub use pyramid::{level_sizes, DepthRead};
 pub use report::{owners, FrameImage, FrameReport, PassTimes, RunReport, SubgroupReport};
 pub use world::{Camera, CameraPath, SceneKind};
 
@@ -581,6 +581,7 @@ fn run_checked(
     };
     let mut g = gpu::SceneGpu::new(ctx, &setup)?;
     let g_object_id = g.object_id;
+    let depth_read = g.pyramid.depth_read;
     let kernels = std::mem::take(&mut g.kernels);
     let mut stream_validation = vec![];
     let run = FrameRun {
@@ -644,6 +645,7 @@ fn run_checked(
                 note: pyramid_note,
             }
         }),
+        pyramid_depth_read: (options.culling == Culling::Occlusion && options.mode != Mode::Cpu).then_some(depth_read),
         image,
         stream_validation,
         kernels,

@@ -10,11 +10,19 @@
 //!
 //! Why set 1 is bound for every culling dispatch, occlusion or not: the culling kernels are one
 //! module whatever the pass, so they statically use the pyramid's buffer.
+//!
+//! Why the depth buffer is sometimes copied first (`DepthRead`): lavapipe (Mesa 25.0) running
+//! 128-bit vectors (4-lane subgroups, `LP_NATIVE_VECTOR_WIDTH=128`) on an AVX2 host crashes in
+//! its own compiled sampling code on any read of this depth texture from a compute shader —
+//! an aligned 32-byte `vmovdqa` store to a 16-byte-aligned stack slot, with `texelFetch` or a
+//! sampler, at any coordinates. There the kernel reads a copy of the depth buffer in a storage
+//! buffer instead, which is only plain loads; everywhere else it samples the depth buffer.
 
 use ash::vk;
 use dgcc::runtime::error::{Result, RuntimeError};
 use dgcc::runtime::memory::{Buffer, Location};
 use dgcc::runtime::GpuContext;
+use serde::Serialize;
 
 /// `depth_pyramid.comp`'s `local_size_x`.
 pub const WORKGROUP: u32 = 256;
@@ -34,6 +42,48 @@ pub fn level_sizes(width: u32, height: u32) -> Vec<(u32, u32)> {
     }
 }
 
+/// How the pyramid's kernel reads the early pass's depth buffer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DepthRead {
+    /// `texelFetch` of the depth buffer (`depth_pyramid.comp`).
+    Sampled,
+    /// A copy of the depth buffer into a storage buffer first, then plain loads of it
+    /// (`depth_pyramid.comp` built with `DEPTH_FROM_COPY`).
+    Copied,
+}
+
+impl DepthRead {
+    /// Sampled, but for the one driver known to crash sampling depth in compute (the module
+    /// docs): lavapipe whose subgroups are 4 lanes wide.
+    pub fn for_device(ctx: &GpuContext) -> DepthRead {
+        let mut driver = vk::PhysicalDeviceDriverProperties::default();
+        let mut subgroup = vk::PhysicalDeviceSubgroupProperties::default();
+        let mut props = vk::PhysicalDeviceProperties2::default().push_next(&mut driver).push_next(&mut subgroup);
+        // SAFETY: `physical` belongs to `instance`; the chain holds two Vulkan 1.1/1.2 structs
+        // of a Vulkan 1.3 instance.
+        unsafe { ctx.instance.get_physical_device_properties2(ctx.physical, &mut props) };
+        DepthRead::for_driver(driver.driver_id, subgroup.subgroup_size)
+    }
+
+    fn for_driver(driver: vk::DriverId, subgroup_size: u32) -> DepthRead {
+        match (driver, subgroup_size) {
+            (vk::DriverId::MESA_LLVMPIPE, 4) => DepthRead::Copied,
+            _ => DepthRead::Sampled,
+        }
+    }
+
+    /// Why a run reads a copy, for its report (`None` where it samples).
+    pub fn note(self) -> Option<&'static str> {
+        match self {
+            DepthRead::Sampled => None,
+            DepthRead::Copied => {
+                Some("reads a copy of the depth buffer: lavapipe at 4-lane subgroups crashes sampling depth in compute")
+            }
+        }
+    }
+}
+
 pub struct Pyramid {
     /// Every level's texels, level after level.
     pub levels_buffer: Buffer,
@@ -44,11 +94,21 @@ pub struct Pyramid {
     pub progress: Buffer,
     pub levels: u32,
     pub groups: (u32, u32),
+    pub depth_read: DepthRead,
+    /// The depth buffer's copy, row-major floats (`DepthRead::Copied`).
+    pub depth_copy: Option<Buffer>,
 }
 
 impl Pyramid {
-    /// The pyramid for a `width × height` depth target whose view is `depth_view`.
-    pub fn new(ctx: &GpuContext, depth_view: vk::ImageView, width: u32, height: u32) -> Result<Pyramid> {
+    /// The pyramid for a `width × height` depth target whose view is `depth_view`, read as
+    /// `depth_read` says (a `Copied` target was made with `TRANSFER_SRC`).
+    pub fn new(
+        ctx: &GpuContext,
+        depth_view: vk::ImageView,
+        depth_read: DepthRead,
+        width: u32,
+        height: u32,
+    ) -> Result<Pyramid> {
         let sizes = level_sizes(width, height);
         let texels: u64 = sizes.iter().map(|&(w, h)| w as u64 * h as u64).sum();
         let d = &ctx.device;
@@ -61,7 +121,13 @@ impl Pyramid {
             progress: Buffer::new(ctx, 16, storage, Location::Device)?,
             levels: sizes.len() as u32,
             groups: (width.div_ceil(TILE), height.div_ceil(TILE)),
+            depth_read,
+            depth_copy: None,
         };
+        if depth_read == DepthRead::Copied {
+            let usage = vk::BufferUsageFlags::STORAGE_BUFFER | vk::BufferUsageFlags::TRANSFER_DST;
+            p.depth_copy = Some(Buffer::new(ctx, 4 * width as u64 * height as u64, usage, Location::Device)?);
+        }
         // On failure below, what was made so far goes with the device (the scene's setup contract).
         let stage = vk::ShaderStageFlags::COMPUTE;
         let binding = |b: u32, ty: vk::DescriptorType| {
@@ -71,11 +137,15 @@ impl Pyramid {
                 .descriptor_count(1)
                 .stage_flags(stage)
         };
-        let bindings = [
+        let mut bindings = vec![
             binding(1, vk::DescriptorType::SAMPLED_IMAGE),
             binding(2, vk::DescriptorType::STORAGE_BUFFER),
             binding(3, vk::DescriptorType::STORAGE_BUFFER),
         ];
+        if p.depth_copy.is_some() {
+            bindings.push(binding(4, vk::DescriptorType::STORAGE_BUFFER));
+        }
+        let storage_buffers = bindings.len() as u32 - 1;
         // SAFETY: valid create infos; the set's descriptors name live objects of this device.
         unsafe {
             p.set_layout = d
@@ -83,7 +153,7 @@ impl Pyramid {
                 .map_err(RuntimeError::vk("vkCreateDescriptorSetLayout"))?;
             let sizes = [
                 vk::DescriptorPoolSize { ty: vk::DescriptorType::SAMPLED_IMAGE, descriptor_count: 1 },
-                vk::DescriptorPoolSize { ty: vk::DescriptorType::STORAGE_BUFFER, descriptor_count: 2 },
+                vk::DescriptorPoolSize { ty: vk::DescriptorType::STORAGE_BUFFER, descriptor_count: storage_buffers },
             ];
             p.pool = d
                 .create_descriptor_pool(&vk::DescriptorPoolCreateInfo::default().max_sets(1).pool_sizes(&sizes), None)
@@ -101,7 +171,8 @@ impl Pyramid {
             }];
             let whole = |b: &Buffer| [vk::DescriptorBufferInfo { buffer: b.buffer, offset: 0, range: vk::WHOLE_SIZE }];
             let (levels, progress) = (whole(&p.levels_buffer), whole(&p.progress));
-            let writes = [
+            let copy = p.depth_copy.as_ref().map(whole);
+            let mut writes = vec![
                 vk::WriteDescriptorSet::default()
                     .dst_set(p.set)
                     .dst_binding(1)
@@ -118,6 +189,15 @@ impl Pyramid {
                     .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
                     .buffer_info(&progress),
             ];
+            if let Some(copy) = &copy {
+                writes.push(
+                    vk::WriteDescriptorSet::default()
+                        .dst_set(p.set)
+                        .dst_binding(4)
+                        .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
+                        .buffer_info(copy),
+                );
+            }
             d.update_descriptor_sets(&writes, &[]);
         }
         // The far plane everywhere until a pyramid is built; the progress counter at zero.
@@ -138,14 +218,16 @@ impl Pyramid {
         Ok(p)
     }
 
-    /// Record the build: `depth` goes from the attachment layout to read-only, the kernel runs,
-    /// and `depth` goes back for the late pass's draws (its contents kept).
+    /// Record the build: `depth` goes from the attachment layout to one the read takes (the
+    /// kernel's, or the copy's), the kernel runs, and `depth` goes back for the late pass's
+    /// draws (its contents kept).
     ///
     /// # Safety
     /// `cmd` is recording on `d`, outside a render pass, with `layout` (whose set 1 is this
     /// pyramid's) and the scene's set 0 bound at the compute bind point by the caller;
-    /// `pipeline` was made with `layout`; the early pass's depth writes were recorded before;
-    /// every object is alive until the submission finishes.
+    /// `pipeline` was made with `layout` from the kernel `depth_read` names; `depth` is the
+    /// image of the view this pyramid was made with; the early pass's depth writes were recorded
+    /// before; every object is alive until the submission finishes.
     pub unsafe fn record(
         &self,
         d: &ash::Device,
@@ -162,21 +244,33 @@ impl Pyramid {
             base_array_layer: 0,
             layer_count: 1,
         };
+        // Where the depth is read: by the kernel, or by the copy before it.
+        let (read_stage, read_access, read_layout) = match self.depth_copy {
+            None => (
+                vk::PipelineStageFlags2::COMPUTE_SHADER,
+                vk::AccessFlags2::SHADER_SAMPLED_READ,
+                vk::ImageLayout::DEPTH_READ_ONLY_OPTIMAL,
+            ),
+            Some(_) => {
+                (vk::PipelineStageFlags2::COPY, vk::AccessFlags2::TRANSFER_READ, vk::ImageLayout::TRANSFER_SRC_OPTIMAL)
+            }
+        };
         let to_read = [vk::ImageMemoryBarrier2::default()
             .src_stage_mask(
                 vk::PipelineStageFlags2::LATE_FRAGMENT_TESTS | vk::PipelineStageFlags2::EARLY_FRAGMENT_TESTS,
             )
             .src_access_mask(vk::AccessFlags2::DEPTH_STENCIL_ATTACHMENT_WRITE)
-            .dst_stage_mask(vk::PipelineStageFlags2::COMPUTE_SHADER)
-            .dst_access_mask(vk::AccessFlags2::SHADER_SAMPLED_READ)
+            .dst_stage_mask(read_stage)
+            .dst_access_mask(read_access)
             .old_layout(vk::ImageLayout::DEPTH_ATTACHMENT_OPTIMAL)
-            .new_layout(vk::ImageLayout::DEPTH_READ_ONLY_OPTIMAL)
+            .new_layout(read_layout)
             .image(depth)
             .subresource_range(depth_range)];
-        // Last frame's late pass read the levels this build overwrites.
+        // Last frame's late pass read the levels this build overwrites (and its build read the
+        // copy this one overwrites).
         let reads_done = [vk::MemoryBarrier2::default()
             .src_stage_mask(vk::PipelineStageFlags2::COMPUTE_SHADER)
-            .dst_stage_mask(vk::PipelineStageFlags2::COMPUTE_SHADER)
+            .dst_stage_mask(vk::PipelineStageFlags2::COMPUTE_SHADER | read_stage)
             .dst_access_mask(vk::AccessFlags2::SHADER_STORAGE_WRITE | vk::AccessFlags2::SHADER_STORAGE_READ)];
         let words = [0u32, size.0, size.1, self.levels];
         // SAFETY: the caller's contract.
@@ -185,6 +279,28 @@ impl Pyramid {
                 cmd,
                 &vk::DependencyInfo::default().image_memory_barriers(&to_read).memory_barriers(&reads_done),
             );
+            if let Some(copy) = &self.depth_copy {
+                let region = [vk::BufferImageCopy {
+                    buffer_offset: 0,
+                    buffer_row_length: 0,
+                    buffer_image_height: 0,
+                    image_subresource: vk::ImageSubresourceLayers {
+                        aspect_mask: vk::ImageAspectFlags::DEPTH,
+                        mip_level: 0,
+                        base_array_layer: 0,
+                        layer_count: 1,
+                    },
+                    image_offset: vk::Offset3D::default(),
+                    image_extent: vk::Extent3D { width: size.0, height: size.1, depth: 1 },
+                }];
+                d.cmd_copy_image_to_buffer(cmd, depth, vk::ImageLayout::TRANSFER_SRC_OPTIMAL, copy.buffer, &region);
+                let copied = [vk::MemoryBarrier2::default()
+                    .src_stage_mask(vk::PipelineStageFlags2::COPY)
+                    .src_access_mask(vk::AccessFlags2::TRANSFER_WRITE)
+                    .dst_stage_mask(vk::PipelineStageFlags2::COMPUTE_SHADER)
+                    .dst_access_mask(vk::AccessFlags2::SHADER_STORAGE_READ)];
+                d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().memory_barriers(&copied));
+            }
             d.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::COMPUTE, pipeline);
             d.cmd_push_constants(
                 cmd,
@@ -195,14 +311,14 @@ impl Pyramid {
             );
             d.cmd_dispatch(cmd, self.groups.0, self.groups.1, 1);
             let back = [vk::ImageMemoryBarrier2::default()
-                .src_stage_mask(vk::PipelineStageFlags2::COMPUTE_SHADER)
+                .src_stage_mask(read_stage)
                 .dst_stage_mask(
                     vk::PipelineStageFlags2::EARLY_FRAGMENT_TESTS | vk::PipelineStageFlags2::LATE_FRAGMENT_TESTS,
                 )
                 .dst_access_mask(
                     vk::AccessFlags2::DEPTH_STENCIL_ATTACHMENT_READ | vk::AccessFlags2::DEPTH_STENCIL_ATTACHMENT_WRITE,
                 )
-                .old_layout(vk::ImageLayout::DEPTH_READ_ONLY_OPTIMAL)
+                .old_layout(read_layout)
                 .new_layout(vk::ImageLayout::DEPTH_ATTACHMENT_OPTIMAL)
                 .image(depth)
                 .subresource_range(depth_range)];
@@ -227,13 +343,32 @@ impl Pyramid {
             d.destroy_descriptor_set_layout(self.set_layout, None);
             self.levels_buffer.destroy(d);
             self.progress.destroy(d);
+            if let Some(copy) = &mut self.depth_copy {
+                copy.destroy(d);
+            }
         }
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::level_sizes;
+    use super::{level_sizes, DepthRead};
+    use ash::vk;
+
+    #[test]
+    fn only_lavapipe_at_four_lanes_reads_a_copy() {
+        assert_eq!(DepthRead::for_driver(vk::DriverId::MESA_LLVMPIPE, 4), DepthRead::Copied);
+        for (driver, size) in [
+            (vk::DriverId::MESA_LLVMPIPE, 8),
+            (vk::DriverId::MESA_LLVMPIPE, 16),
+            (vk::DriverId::NVIDIA_PROPRIETARY, 32),
+            (vk::DriverId::MESA_RADV, 64),
+            (vk::DriverId::INTEL_PROPRIETARY_WINDOWS, 4),
+        ] {
+            assert_eq!(DepthRead::for_driver(driver, size), DepthRead::Sampled, "{driver:?} at {size}");
+        }
+        assert!(DepthRead::Copied.note().is_some() && DepthRead::Sampled.note().is_none());
+    }
 
     #[test]
     fn levels_halve_rounding_up_to_one_texel() {

@@ -158,6 +158,9 @@ pub struct RunReport {
     pub subgroup: SubgroupReport,
     /// How the depth pyramid's kernel was pinned (occlusion culling on the GPU).
     pub pyramid_subgroup: Option<SubgroupReport>,
+    /// How the depth pyramid's kernel read the depth buffer (occlusion culling on the GPU).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pyramid_depth_read: Option<super::pyramid::DepthRead>,
     #[serde(skip)]
     pub image: FrameImage,
     /// One stream-validation report per frame, with `--validate-stream`.
@@ -265,6 +268,9 @@ impl fmt::Display for RunReport {
                 write!(f, " ({n})")?;
             }
             writeln!(f)?;
+        }
+        if let Some(note) = self.pyramid_depth_read.and_then(|r| r.note()) {
+            writeln!(f, "depth pyramid: {note}")?;
         }
         let two_pass = self.culling == Culling::Occlusion;
         write!(f, "frame  in view  draws   owners  cpu ms   gpu ms   cull     compact  preproc  execute")?;
