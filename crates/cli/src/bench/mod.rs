@@ -605,7 +605,8 @@ pub fn summarise(report: &RunReport, variant: &Variant, manifest: &Manifest, bes
     };
     let levels = scene::pyramid::level_sizes(report.width, report.height);
     let (w, h) = (report.width as u64, report.height as u64);
-    let pyramid_bandwidth = per_frame(&|_| traffic::pyramid(w, h, &levels), &|f| f.passes.pyramid_ms);
+    let read = report.pyramid_depth_read.unwrap_or(scene::DepthRead::Sampled);
+    let pyramid_bandwidth = per_frame(&|_| traffic::pyramid(w, h, &levels, read), &|f| f.passes.pyramid_ms);
     let stride = layout.map_or(0, |l| l.stride as u64);
     let bin_bandwidth = per_frame(&|f| traffic::binning(f.early_draws as u64, stride), &|f| f.passes.bin_ms);
     let mean = |f: &dyn Fn(&FrameReport) -> u32| {

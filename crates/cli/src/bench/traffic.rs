@@ -23,7 +23,9 @@
 //! - the depth pyramid (`depth_pyramid.comp`) reads every pixel of the 32-bit depth buffer once
 //!   (reads past an edge repeat a pixel of the same tile, from cache) and writes every texel of
 //!   every level once (4-byte floats); the last workgroup builds levels 6 and up from the level
-//!   below each, reading each texel of levels 5 and up once more;
+//!   below each, reading each texel of levels 5 and up once more. Where it reads a copy of the
+//!   depth buffer (`DepthRead::Copied`, inside the pyramid's timed span), the copy's read of the
+//!   depth buffer and its write of the copy count too;
 //! - the binning pass (`bin_materials.comp`) reads each kept record's material word in its count
 //!   phase, then moves each record whole in its scatter phase (`stride` bytes read and written);
 //!   its per-material counters (a few hundred bytes) are left out.
@@ -31,7 +33,7 @@
 //! The frame uniforms (272 bytes, the same for every invocation) are left out: they are read
 //! from cache, not memory, and would be noise next to megabytes.
 
-use crate::scene::Compaction;
+use crate::scene::{Compaction, DepthRead};
 use serde::Serialize;
 
 /// What the passes of one frame read and write, in bytes.
@@ -89,14 +91,19 @@ pub fn cull_and_compact(compaction: Compaction, objects: u64, visible: u64, shap
 }
 
 /// The depth pyramid's build over a `width × height` depth buffer whose levels are
-/// `levels` (`scene::pyramid::level_sizes`).
-pub fn pyramid(width: u64, height: u64, levels: &[(u32, u32)]) -> Traffic {
+/// `levels` (`scene::pyramid::level_sizes`), read as `read` says.
+pub fn pyramid(width: u64, height: u64, levels: &[(u32, u32)], read: DepthRead) -> Traffic {
     const TEXEL: u64 = 4;
     let texels = |l: &(u32, u32)| l.0 as u64 * l.1 as u64;
     let written: u64 = levels.iter().map(texels).sum::<u64>() * TEXEL;
     // Levels 6 and up read the level below them: levels 5 to the second to last.
     let reread: u64 = levels.iter().skip(5).take(levels.len().saturating_sub(6)).map(texels).sum::<u64>() * TEXEL;
-    Traffic { read: width * height * TEXEL + reread, written }
+    let depth = width * height * TEXEL;
+    let copy = match read {
+        DepthRead::Sampled => Traffic::default(),
+        DepthRead::Copied => Traffic { read: depth, written: depth },
+    };
+    Traffic { read: depth + reread + copy.read, written: written + copy.written }
 }
 
 /// The binning pass over `records` kept records of `stride` bytes.
@@ -136,13 +143,18 @@ mod tests {
         let levels = crate::scene::pyramid::level_sizes(256, 128);
         // 128×64, 64×32, … 1×1: eight levels; levels 5 (4×2), 6 (2×1) are read again for 6 and 7.
         assert_eq!(levels.len(), 8);
-        let t = pyramid(256, 128, &levels);
+        let t = pyramid(256, 128, &levels, DepthRead::Sampled);
         let all: u64 = levels.iter().map(|l| l.0 as u64 * l.1 as u64).sum();
         assert_eq!(t.written, 4 * all);
         assert_eq!(t.read, 4 * 256 * 128 + 4 * (4 * 2 + 2)); // levels 5 (4×2) and 6 (2×1)
                                                              // A buffer reduced by the tiles alone (six levels or fewer) reads nothing again.
         let small = crate::scene::pyramid::level_sizes(64, 64);
-        assert_eq!(pyramid(64, 64, &small).read, 4 * 64 * 64);
+        assert_eq!(pyramid(64, 64, &small, DepthRead::Sampled).read, 4 * 64 * 64);
+        // A copy first reads the depth buffer and writes it again; the kernel reads the copy.
+        let copied = pyramid(64, 64, &small, DepthRead::Copied);
+        let sampled = pyramid(64, 64, &small, DepthRead::Sampled);
+        assert_eq!(copied.read, sampled.read + 4 * 64 * 64);
+        assert_eq!(copied.written, sampled.written + 4 * 64 * 64);
     }
 
     #[test]
