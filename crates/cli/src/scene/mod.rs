@@ -311,6 +311,14 @@ pub struct RunOptions {
     pub layer_log: Option<std::sync::Arc<dgcc::runtime::LayerLog>>,
 }
 
+impl RunOptions {
+    /// Whether the frames cull in two passes on the GPU around a depth pyramid (occlusion
+    /// culling outside the CPU loop, which refuses it).
+    fn two_pass(&self) -> bool {
+        self.culling == Culling::Occlusion && self.mode != Mode::Cpu
+    }
+}
+
 impl Default for RunOptions {
     fn default() -> Self {
         RunOptions {
@@ -637,15 +645,13 @@ fn run_checked(
             observed_size: observed,
             note,
         },
-        pyramid_subgroup: (options.culling == Culling::Occlusion && options.mode != Mode::Cpu).then(|| {
-            SubgroupReport {
-                required_size: pyramid_pin.and_then(|p| p.required_size),
-                require_full: pyramid_pin.is_some_and(|p| p.flags & 0x2 != 0),
-                observed_size: None,
-                note: pyramid_note,
-            }
+        pyramid_subgroup: options.two_pass().then(|| SubgroupReport {
+            required_size: pyramid_pin.and_then(|p| p.required_size),
+            require_full: pyramid_pin.is_some_and(|p| p.flags & 0x2 != 0),
+            observed_size: None,
+            note: pyramid_note,
         }),
-        pyramid_depth_read: (options.culling == Culling::Occlusion && options.mode != Mode::Cpu).then_some(depth_read),
+        pyramid_depth_read: options.two_pass().then_some(depth_read),
         image,
         stream_validation,
         kernels,
@@ -789,7 +795,7 @@ fn run_frames(
     let use_set = matches!(material_draw, MaterialDraw::Set | MaterialDraw::SortedSet);
     let binned_dgc = options.mode == Mode::Dgc && material_draw == MaterialDraw::Binned;
     let sorts = matches!(material_draw, MaterialDraw::SortedSet | MaterialDraw::Binned);
-    let two_pass = options.culling == Culling::Occlusion && options.mode != Mode::Cpu;
+    let two_pass = options.two_pass();
     let mut flags = None;
     let mut dgc_parts = None;
     let mut fallback = None;
