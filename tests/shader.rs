@@ -326,8 +326,8 @@ mod interface {
             let (p, diags) = check(&path);
             assert_eq!(p.shaders.len(), 2, "{name}");
             // scene.ron's SceneBatch writes no push constant, and the batch's pipelines are
-            // specialized not to read one, which the check cannot see: the description allows
-            // W0508 for it (`lints`), and `dgcc check` reports nothing (example_warnings).
+            // specialized not to read one, which the check cannot see: the layout allows W0508
+            // for itself (its `lints`), and `dgcc check` reports nothing (example_warnings).
             let batch =
                 |d: &&Diagnostic| name == "scene.ron" && d.code == "W0508" && d.message.contains("`SceneBatch`");
             let (allowed, rest): (Vec<&Diagnostic>, Vec<&Diagnostic>) = diags.iter().partition(batch);

@@ -240,6 +240,7 @@ fn build(spec: &Spec) -> Pipeline {
         glsl_layout: sp(spec.glsl),
         stride: None,
         align: spec.align.map(sp),
+        lints: vec![],
         tokens,
     };
     pin(&mut layout, &spec.pins);

@@ -4,6 +4,7 @@
 use std::collections::BTreeSet;
 
 use dgcc::ast::{FieldType, PushData, SubgroupReq, SubgroupSize, TokenKind};
+use dgcc::levels::Level;
 use dgcc::stages::Stage;
 use dgcc::syntax::SyntaxKind;
 
@@ -35,6 +36,8 @@ fn all_kinds_holds_every_kind_once_with_its_values() {
 
         let graphics = &p.layouts[0];
         assert_eq!(graphics.flags.len(), 2);
+        let lints: Vec<(Level, &str)> = graphics.lints.iter().map(|l| (l.level.node, l.code.node.as_str())).collect();
+        assert_eq!(lints, [(Level::Warn, "W0005")]);
         assert_eq!(graphics.glsl_layout.node, dgcc::ast::GlslLayout::Scalar);
         assert_eq!((graphics.stride.as_ref().unwrap().node, graphics.align.as_ref().unwrap().node), (256, 16));
         let TokenKind::PushConstant { data: PushData::Fields(fields), offset, .. } = &graphics.tokens[1].kind else {

@@ -161,10 +161,10 @@ fn layout() -> impl Strategy<Value = Spanned<Layout>> {
     (
         (doc(), name(), stages(), flags),
         (number(), glsl, prop::option::of(number()), prop::option::of(number())),
-        prop::collection::vec(token(), 0..5),
+        (prop::collection::vec(lint(), 0..3), prop::collection::vec(token(), 0..5)),
     )
-        .prop_map(|((doc, name, stages, flags), (max_sequences, glsl_layout, stride, align), tokens)| {
-            sp(Layout { doc, name: sp(name), stages, flags, max_sequences, glsl_layout, stride, align, tokens })
+        .prop_map(|((doc, name, stages, flags), (max_sequences, glsl_layout, stride, align), (lints, tokens))| {
+            sp(Layout { doc, name: sp(name), stages, flags, max_sequences, glsl_layout, stride, align, lints, tokens })
         })
 }
 

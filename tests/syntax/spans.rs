@@ -57,6 +57,8 @@ const SCENE: &[(&str, Get, &str, &str)] = &[
 /// The same for all_kinds: options, pins, arrays, execution sets.
 const ALL_KINDS: &[(&str, Get, &str, &str)] = &[
     ("stride inside Some", |p| p.layouts[0].stride.as_ref().unwrap().span, "256", "256"),
+    ("a layout's lint code", |p| p.layouts[0].lints[0].code.span, "\"W0005\"", "W0005"),
+    ("a layout's lint level", |p| p.layouts[0].lints[0].level.span, "Warn", "warn"),
     ("align inside Some", |p| p.layouts[0].align.as_ref().unwrap().span, "16", "16"),
     ("pinned offset", |p| p.layouts[0].tokens[1].at.as_ref().unwrap().span, "4", "4"),
     (

@@ -73,7 +73,7 @@ pub struct Pipeline {
     pub shaders: Vec<Spanned<Shader>>,
 }
 
-/// One entry of a pipeline's `lints`: a level for a diagnostic code.
+/// One entry of a pipeline's or a layout's `lints`: a level for a diagnostic code.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Lint {
     pub level: Spanned<dgcc_core::levels::Level>,
@@ -143,6 +143,11 @@ pub struct Layout {
     pub glsl_layout: Spanned<GlslLayout>,
     pub stride: Option<Spanned<u32>>,
     pub align: Option<Spanned<u32>>,
+    /// Per-code levels for this layout's own diagnostics (`lints: [Allow("W0508")]` in the
+    /// layout, `lints allow W0508;` in its block), in the order written: they win over the
+    /// pipeline's `lints`, and the command line wins over both (`check::lints` says which
+    /// diagnostics are the layout's).
+    pub lints: Vec<Lint>,
     pub tokens: Vec<Spanned<Token>>,
 }
 

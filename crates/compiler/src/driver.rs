@@ -105,7 +105,7 @@ pub fn compile_source(path: &Path, text: &str, options: &Options) -> Compilation
     }
     let (levels, bad) = crate::check::lints::levels(&pipeline);
     c.diagnostics.extend(bad);
-    levels.then(&options.levels).apply(&mut c.diagnostics);
+    levels.apply(&options.levels, &mut c.diagnostics);
     if c.has_errors() {
         c.manifest = None;
     }

@@ -1,25 +1,78 @@
-//! A description's `lints`: the per-code levels it sets, checked against the registry.
+//! A description's `lints`, the pipeline's and its layouts': the per-code levels they set,
+//! checked against the registry, and applied to the diagnostics they are about.
 //!
 //! Why a check and not the parser: the front ends read any word as a code (both syntaxes the
 //! same way: RON refuses a string that is not a word, which `.dgc` could not spell); whether it is a code, and whether its level may be set, is the registry's to say
 //! (`dgcc_core::levels`), and the answer is a diagnostic at the code as written, so a typo in
 //! `lints` is reported like any other mistake instead of silencing nothing.
 
-use crate::ast::Pipeline;
+use crate::ast::{Lint, Pipeline};
 use dgcc_core::diag::Diagnostic;
 use dgcc_core::levels::{LevelError, Levels};
 use dgcc_core::span::Span;
 
+/// The levels a description sets: its pipeline's `lints`, and each layout's own with the
+/// layout's span (every layout, in order; most have none).
+///
+/// Which diagnostics are a layout's: those that point into it in the description, through their
+/// primary label, or, where that lies outside every layout, through their first label that lies
+/// inside one: a shader's W0508 is at the shader's `source`, and names the layout with a
+/// secondary label at its name. A layout's levels come after the pipeline's for those, so the
+/// nearer setting wins, as an `#[allow]` on an item does in Rust; the command line comes after
+/// both.
+#[derive(Clone, Debug, Default)]
+pub struct DescriptionLevels {
+    pub pipeline: Levels,
+    pub layouts: Vec<(Span, Levels)>,
+}
+
+impl DescriptionLevels {
+    /// Apply these levels and then `command_line`'s to each diagnostic (`Levels::apply`).
+    pub fn apply(&self, command_line: &Levels, diags: &mut Vec<Diagnostic>) {
+        let whole = self.pipeline.clone().then(command_line);
+        let per_layout: Vec<Levels> =
+            self.layouts.iter().map(|(_, own)| self.pipeline.clone().then(own).then(command_line)).collect();
+        let mut groups: Vec<Vec<Diagnostic>> = vec![vec![]; per_layout.len() + 1];
+        for d in diags.drain(..) {
+            let owner = self.owner(&d).unwrap_or(per_layout.len());
+            groups[owner].push(d);
+        }
+        for (group, levels) in groups.iter_mut().zip(per_layout.iter().chain([&whole])) {
+            levels.apply(group);
+            diags.append(group);
+        }
+    }
+
+    /// The index of the layout that `d` points into, if any.
+    fn owner(&self, d: &Diagnostic) -> Option<usize> {
+        let layout_of = |at: Span| self.layouts.iter().position(|(l, _)| l.start <= at.start && at.end <= l.end);
+        let in_description = || d.labels.iter().filter(|l| l.file.is_none());
+        match in_description().find(|l| l.primary).and_then(|l| layout_of(l.span)) {
+            Some(layout) => Some(layout),
+            None => in_description().find_map(|l| layout_of(l.span)),
+        }
+    }
+}
+
 /// The description's levels, and E0008 for every code that cannot be set.
-pub fn levels(pipeline: &Pipeline) -> (Levels, Vec<Diagnostic>) {
-    let mut levels = Levels::default();
+pub fn levels(pipeline: &Pipeline) -> (DescriptionLevels, Vec<Diagnostic>) {
     let mut diags = vec![];
-    for lint in &pipeline.lints {
+    let mut levels = DescriptionLevels { pipeline: set(&pipeline.lints, &mut diags), layouts: vec![] };
+    for layout in &pipeline.layouts {
+        levels.layouts.push((layout.span, set(&layout.lints, &mut diags)));
+    }
+    (levels, diags)
+}
+
+/// One `lints` list as levels, in the order written; E0008 for each entry that cannot be set.
+fn set(lints: &[Lint], diags: &mut Vec<Diagnostic>) -> Levels {
+    let mut levels = Levels::default();
+    for lint in lints {
         if let Err(e) = levels.set(&lint.code.node, lint.level.node) {
             diags.push(level_error(&e, lint.code.span, lint.level.span));
         }
     }
-    (levels, diags)
+    levels
 }
 
 /// E0008 for a `lints` entry that cannot be set, at its code (and its level, for an error code):
@@ -33,5 +86,51 @@ pub(crate) fn level_error(e: &LevelError, code: Span, level: Span) -> Diagnostic
     match e {
         LevelError::Error { .. } => d.secondary(level, "only `deny` can be given for an error"),
         LevelError::Unknown(_) => d,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use dgcc_core::levels::Level;
+    use dgcc_core::severity::Severity;
+
+    /// Layout 0 spans bytes 100..200 and allows W0508; layout 1 spans 200..300 and sets nothing;
+    /// the pipeline denies W0508.
+    fn levels() -> DescriptionLevels {
+        let mut pipeline = Levels::default();
+        pipeline.set("W0508", Level::Deny).unwrap();
+        let mut allowed = Levels::default();
+        allowed.set("W0508", Level::Allow).unwrap();
+        DescriptionLevels {
+            pipeline,
+            layouts: vec![(Span::new(100, 200), allowed), (Span::new(200, 300), Levels::default())],
+        }
+    }
+
+    fn w0508(primary: usize, secondary: Option<usize>) -> Diagnostic {
+        let d = Diagnostic::new("W0508", "unwritten").primary(Span::new(primary, primary + 5), "here");
+        match secondary {
+            Some(at) => d.secondary(Span::new(at, at + 5), "there"),
+            None => d,
+        }
+    }
+
+    #[test]
+    fn a_layouts_levels_apply_where_a_diagnostic_points_into_it() {
+        let l = levels();
+        // Primary inside layout 0; at the shader's `source` (outside every layout) naming layout
+        // 0; primary inside layout 1 naming layout 0; outside every layout.
+        let mut diags = vec![w0508(120, None), w0508(400, Some(110)), w0508(250, Some(110)), w0508(400, None)];
+        l.apply(&Levels::default(), &mut diags);
+        let left: Vec<(usize, Severity)> =
+            diags.iter().map(|d| (d.primary_span().unwrap().start, d.severity)).collect();
+        assert_eq!(left, [(250, Severity::Error), (400, Severity::Error)]);
+        // The command line wins over both.
+        let mut cli = Levels::default();
+        cli.set("W0508", Level::Warn).unwrap();
+        let mut diags = vec![w0508(120, None), w0508(400, None)];
+        l.apply(&cli, &mut diags);
+        assert!(diags.iter().all(|d| d.severity == Severity::Warning) && diags.len() == 2, "{diags:?}");
     }
 }

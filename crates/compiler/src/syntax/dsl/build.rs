@@ -227,9 +227,7 @@ impl<'s, 'd> Builder<'s, 'd> {
                 Rule::lints => {
                     let keyword = child(&item, Rule::kw_lints).map_or(span(&item), |k| span(&k));
                     if self.first(&mut seen, "lints", keyword, "the pipeline") {
-                        let read: Vec<_> =
-                            item.into_inner().filter(|p| p.as_rule() == Rule::lint).map(|p| self.lint(p)).collect();
-                        lints = read.into_iter().collect();
+                        lints = self.lints(item);
                     }
                 }
                 Rule::pc_range => push(&mut ranges, self.range(item)),
@@ -284,6 +282,12 @@ impl<'s, 'd> Builder<'s, 'd> {
         })
     }
 
+    /// The entries of a `lints` item, the pipeline's or a layout's.
+    fn lints(&mut self, item: Pair<Rule>) -> Option<Vec<crate::ast::Lint>> {
+        let read: Vec<_> = item.into_inner().filter(|p| p.as_rule() == Rule::lint).map(|p| self.lint(p)).collect();
+        read.into_iter().collect()
+    }
+
     /// One `LEVEL CODE` of `lints`.
     fn lint(&mut self, pair: Pair<Rule>) -> Option<crate::ast::Lint> {
         let level = self.word(child(&pair, Rule::lint_level), &names::LINT_LEVELS, "E0008", "lint level");
@@ -313,6 +317,7 @@ impl<'s, 'd> Builder<'s, 'd> {
         let (mut flags, mut max_sequences, mut glsl_layout, mut stride, mut align) =
             (Some(vec![]), None, Some(Spanned::new(GlslLayout::Std430, at_start(&pair))), Some(None), Some(None));
         let mut max_sequences_given = false;
+        let mut lints = Some(vec![]);
         let mut tokens = Some(Vec::new());
         let mut token_count = 0;
         for item in pair.clone().into_inner() {
@@ -324,6 +329,7 @@ impl<'s, 'd> Builder<'s, 'd> {
                 Rule::glsl_layout => "glsl_layout",
                 Rule::stride => "stride",
                 Rule::align => "align",
+                Rule::lints => "lints",
                 _ => "",
             };
             if !setting.is_empty() && !self.first(&mut seen, setting, keyword, "a layout") {
@@ -348,6 +354,7 @@ impl<'s, 'd> Builder<'s, 'd> {
                 }
                 Rule::stride => stride = self.number(child(&item, Rule::number), "`stride`").map(Some),
                 Rule::align => align = self.number(child(&item, Rule::number), "`align`").map(Some),
+                Rule::lints => lints = self.lints(item),
                 Rule::token => {
                     token_count += 1;
                     if let Some(d) = limits::check_count(Count::TokensPerLayout, token_count, || span(&item)) {
@@ -379,6 +386,7 @@ impl<'s, 'd> Builder<'s, 'd> {
                 glsl_layout: glsl_layout?,
                 stride: stride?,
                 align: align?,
+                lints: lints?,
                 tokens: tokens?,
             },
             span(&pair),
@@ -388,7 +396,7 @@ impl<'s, 'd> Builder<'s, 'd> {
     /// A word that starts no layout item: a misspelt setting (E0002) or token kind (E0005),
     /// whichever it is closest to.
     fn unknown_layout_item(&mut self, item: &Pair<Rule>) {
-        const SETTINGS: [&str; 5] = ["flags", "max_sequences", "glsl_layout", "stride", "align"];
+        const SETTINGS: [&str; 6] = ["flags", "max_sequences", "glsl_layout", "stride", "align", "lints"];
         let Some(word) = child(item, Rule::ident) else { return };
         let kinds = names::token_kinds::names(DSL);
         let all: Vec<&str> = SETTINGS.iter().copied().chain(kinds.iter().copied()).collect();

@@ -8,8 +8,8 @@
 use super::quote;
 use super::weave::{weave, Lines};
 use crate::ast::{
-    FieldType, Kernel, Layout, Pipeline, PushData, PushSpace, Shader, Spanned, StageList, SubgroupReq, SubgroupSize,
-    Token, TokenKind,
+    FieldType, Kernel, Layout, Lint, Pipeline, PushData, PushSpace, Shader, Spanned, StageList, SubgroupReq,
+    SubgroupSize, Token, TokenKind,
 };
 use crate::syntax::comments::{Marks, Of, Part};
 use crate::syntax::names;
@@ -42,10 +42,7 @@ pub(crate) fn lines(p: &Pipeline, marks: &Marks) -> Lines {
         if p.targets_defaulted {
             section(&mut o);
         }
-        let lints: Vec<String> =
-            p.lints.iter().map(|l| format!("{} {}", names::LINT_LEVELS.name(l.level.node, DSL), l.code.node)).collect();
-        let at: Vec<Span> = p.lints.iter().flat_map(|l| [l.level.span, l.code.span]).collect();
-        o.line(1, format!("lints {};", lints.join(", ")), &at);
+        print_lints(&mut o, 1, &p.lints);
     }
     if !p.push_constants.is_empty() {
         section(&mut o);
@@ -97,6 +94,9 @@ fn print_layout(o: &mut Lines, spanned: &Spanned<Layout>, marks: &Marks) {
     let of = Of::Item(spanned.span);
     let head = format!("layout {} {} {{", name(&l.name), stages(&l.stages));
     o.item(1, &l.doc, head, &[marks.get(of, Part::Open), l.name.span, l.stages.span]);
+    if !l.lints.is_empty() {
+        print_lints(o, 2, &l.lints);
+    }
     if !l.flags.is_empty() {
         let flags: Vec<&str> = l.flags.iter().map(|f| names::FLAGS.name(f.node, DSL)).collect();
         let at: Vec<Span> = l.flags.iter().map(|f| f.span).collect();
@@ -120,6 +120,14 @@ fn print_layout(o: &mut Lines, spanned: &Spanned<Layout>, marks: &Marks) {
         print_token(o, token, marks);
     }
     o.close(1, "}", &[marks.get(of, Part::Close)]);
+}
+
+/// `lints allow W0005, deny W0011;`, the pipeline's or a layout's.
+fn print_lints(o: &mut Lines, depth: usize, lints: &[Lint]) {
+    let text: Vec<String> =
+        lints.iter().map(|l| format!("{} {}", names::LINT_LEVELS.name(l.level.node, DSL), l.code.node)).collect();
+    let at: Vec<Span> = lints.iter().flat_map(|l| [l.level.span, l.code.span]).collect();
+    o.line(depth, format!("lints {};", text.join(", ")), &at);
 }
 
 fn print_token(o: &mut Lines, spanned: &Spanned<Token>, marks: &Marks) {

@@ -7,7 +7,7 @@
 use super::quote;
 use super::weave::{weave, Lines};
 use crate::ast::{
-    Field, FieldType, Kernel, Layout, Pipeline, PushData, PushSpace, Shader, Spanned, StageList, SubgroupReq,
+    Field, FieldType, Kernel, Layout, Lint, Pipeline, PushData, PushSpace, Shader, Spanned, StageList, SubgroupReq,
     SubgroupSize, Token, TokenKind,
 };
 use crate::syntax::comments::{List, Marks, Of, Part};
@@ -31,13 +31,7 @@ pub(crate) fn lines(p: &Pipeline, marks: &Marks) -> Lines {
         o.line(1, format!("targets: [{}],", targets.join(", ")), &at);
     }
     if !p.lints.is_empty() {
-        let lints: Vec<String> = p
-            .lints
-            .iter()
-            .map(|l| format!("{}({})", names::LINT_LEVELS.name(l.level.node, RON), quote(&l.code)))
-            .collect();
-        let at: Vec<Span> = p.lints.iter().flat_map(|l| [l.level.span, l.code.span]).collect();
-        o.line(1, format!("lints: [{}],", lints.join(", ")), &at);
+        print_lints(&mut o, 1, &p.lints);
     }
     let list = |o: &mut Lines, key: &str, list: List, empty: bool| {
         let (open, close) =
@@ -98,6 +92,9 @@ fn print_layout(o: &mut Lines, spanned: &Spanned<Layout>, marks: &Marks) {
     o.item(2, &l.doc, "(", &[marks.get(of, Part::Open)]);
     o.line(3, format!("name: {},", quote(&l.name)), &[l.name.span]);
     o.line(3, format!("stages: {},", stages(&l.stages)), &[l.stages.span]);
+    if !l.lints.is_empty() {
+        print_lints(o, 3, &l.lints);
+    }
     if !l.flags.is_empty() {
         let flags: Vec<&str> = l.flags.iter().map(|f| names::FLAGS.name(f.node, RON)).collect();
         let at: Vec<Span> = l.flags.iter().map(|f| f.span).collect();
@@ -125,6 +122,14 @@ fn print_layout(o: &mut Lines, spanned: &Spanned<Layout>, marks: &Marks) {
         o.close(3, "],", &[close]);
     }
     o.close(2, "),", &[marks.get(of, Part::Close)]);
+}
+
+/// `lints: [Allow("W0005"), Deny("W0011")],`, the pipeline's or a layout's.
+fn print_lints(o: &mut Lines, depth: usize, lints: &[Lint]) {
+    let text: Vec<String> =
+        lints.iter().map(|l| format!("{}({})", names::LINT_LEVELS.name(l.level.node, RON), quote(&l.code))).collect();
+    let at: Vec<Span> = lints.iter().flat_map(|l| [l.level.span, l.code.span]).collect();
+    o.line(depth, format!("lints: [{}],", text.join(", ")), &at);
 }
 
 fn print_token(o: &mut Lines, spanned: &Spanned<Token>, marks: &Marks) {

@@ -26,7 +26,8 @@ pub(crate) use reader::out_of_range;
 
 const PIPELINE: &[&str] = &["name", "targets", "lints", "push_constants", "layouts", "kernels", "shaders"];
 const RANGE: &[&str] = &["stages", "offset", "size"];
-const LAYOUT: &[&str] = &["name", "stages", "flags", "max_sequences", "glsl_layout", "stride", "align", "tokens"];
+const LAYOUT: &[&str] =
+    &["name", "stages", "flags", "max_sequences", "glsl_layout", "stride", "align", "lints", "tokens"];
 const KERNEL: &[&str] = &["name", "source", "local_size", "subgroup", "writes"];
 const SHADER: &[&str] = &["stage", "source", "attributes"];
 const ATTRIBUTE: &[&str] = &["location", "binding"];
@@ -193,6 +194,10 @@ impl<'s> Ron<'s, '_> {
         };
         let stride = self.optional_number(&f, "stride");
         let align = self.optional_number(&f, "align");
+        let lints = match f.get("lints") {
+            Some(v) => self.lints(v),
+            None => Some(Vec::new()),
+        };
         self.mark_item(Of::Item(raw.span), raw);
         if let Some(v) = f.get("tokens") {
             self.mark_list(Of::Item(raw.span), List::Tokens, v);
@@ -211,6 +216,7 @@ impl<'s> Ron<'s, '_> {
                 glsl_layout: glsl_layout?,
                 stride: stride?,
                 align: align?,
+                lints: lints?,
                 tokens: tokens?,
             },
             raw.span,

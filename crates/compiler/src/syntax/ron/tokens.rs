@@ -100,7 +100,7 @@ impl<'s> Ron<'s, '_> {
         }
     }
 
-    /// The pipeline's `lints: [Allow("W0005"), Deny("W0011")]`.
+    /// A pipeline's or a layout's `lints: [Allow("W0005"), Deny("W0011")]`.
     pub(super) fn lints(&mut self, raw: Raw<'s>) -> Option<Vec<crate::ast::Lint>> {
         let items = self.r.list(raw, "a list of lint levels `[Allow(\"W0005\"), …]`")?;
         let lints: Vec<_> = items.into_iter().map(|item| self.lint(item)).collect();
