@@ -360,7 +360,7 @@ impl SceneGpu {
             vk::ImageUsageFlags::COLOR_ATTACHMENT | vk::ImageUsageFlags::TRANSFER_SRC,
             vk::ImageAspectFlags::COLOR,
         )?;
-        let depth_read = DepthRead::for_device(ctx);
+        let depth_read = DepthRead::for_run(ctx, s.culling);
         let depth_usage = match depth_read {
             DepthRead::Sampled => vk::ImageUsageFlags::SAMPLED,
             DepthRead::Copied => vk::ImageUsageFlags::SAMPLED | vk::ImageUsageFlags::TRANSFER_SRC,

@@ -24,6 +24,8 @@ use dgcc::runtime::memory::{Buffer, Location};
 use dgcc::runtime::GpuContext;
 use serde::Serialize;
 
+use super::Culling;
+
 /// `depth_pyramid.comp`'s `local_size_x`.
 pub const WORKGROUP: u32 = 256;
 /// The kernel's workgroup covers this many pixels along each axis.
@@ -54,6 +56,17 @@ pub enum DepthRead {
 }
 
 impl DepthRead {
+    /// How a run that culls as `culling` reads depth: a copy only where the pyramid is built
+    /// (occlusion culling) on a driver that needs one (`for_device`). Other runs never read
+    /// depth in compute, so they make neither the copy's buffer nor the depth image's
+    /// transfer use.
+    pub fn for_run(ctx: &GpuContext, culling: Culling) -> DepthRead {
+        match culling {
+            Culling::Occlusion => DepthRead::for_device(ctx),
+            Culling::None | Culling::Frustum => DepthRead::Sampled,
+        }
+    }
+
     /// Sampled, but for the one driver known to crash sampling depth in compute (the module
     /// docs): lavapipe whose subgroups are 4 lanes wide.
     pub fn for_device(ctx: &GpuContext) -> DepthRead {
