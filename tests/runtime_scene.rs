@@ -6,7 +6,9 @@
 #[path = "runtime/common.rs"]
 mod common;
 
-use dgcc_cli::scene::{builtin_manifest, run, world, Compaction, Mode, RunOptions, RunReport};
+use dgcc_cli::scene::{
+    builtin_manifest, run, world, Compaction, DgcMaterials, MaterialDraw, Mode, RunOptions, RunReport,
+};
 use std::process::Command;
 
 fn options(mode: Mode, objects: u32) -> RunOptions {
@@ -237,7 +239,26 @@ fn a_batch_draws_each_pass_as_one_sequence_and_the_same_pixels_as_multi_draw() {
         }
         assert!(batch.image == mdi.image, "{what}: the batch and multi-draw images differ");
     }
+    // With materials, the stream is binned and each material's region is one sequence,
+    // executed with the material's pipeline bound: multi-draw's binned pictures, in both
+    // passes of occlusion culling too (each pass has its own bins).
+    for culling in [Culling::Frustum, Culling::Occlusion] {
+        let o = |mode, batch| RunOptions { culling, batch, materials: 4, frames: 3, ..options(mode, 2000) };
+        let mdi = run_ok(&o(Mode::Mdi, false));
+        let batch = run_ok(&o(Mode::Dgc, true));
+        let what = format!("{} culling, 4 materials", culling.name());
+        assert_eq!(batch.material_draw, MaterialDraw::Binned, "{what}");
+        assert!(batch.to_string().contains("one sequence of layout `SceneBatch` per material"), "{what}");
+        for (b, m) in batch.frames.iter().zip(&mdi.frames) {
+            assert_eq!((b.draws, b.early_draws, b.late_draws), (m.draws, m.early_draws, m.late_draws), "{what}");
+        }
+        assert!(batch.frames.iter().all(|f| f.draws > 0), "{what}: something is drawn");
+        assert!(batch.image == mdi.image, "{what}: the batch and multi-draw images differ");
+    }
     let refused = |o: RunOptions| run(&builtin_manifest(), &o).unwrap_err().to_string();
     assert!(refused(RunOptions { batch: true, ..options(Mode::Mdi, 100) }).contains("--mode dgc"));
-    assert!(refused(RunOptions { batch: true, materials: 4, ..options(Mode::Dgc, 100) }).contains("--materials"));
+    let set = RunOptions { batch: true, materials: 4, dgc_materials: DgcMaterials::Set, ..options(Mode::Dgc, 100) };
+    assert!(refused(set).contains("--material-draw set"));
+    let sorted = RunOptions { batch: true, materials: 4, sort_materials: true, ..options(Mode::Dgc, 100) };
+    assert!(refused(sorted).contains("--sort-materials"));
 }

@@ -13,6 +13,11 @@
 // material the order is whatever the atomics give: draws of different objects never overlap
 // in depth in this scene, so the picture does not depend on it.
 //
+// After the regions, one DRAW_INDEXED_COUNT token's arguments per material (`batch`: the
+// region's draw arguments' address and the stride, written once by the host): phase 1 copies
+// each material's count into its commandCount, so that `dgcc run --batch` multi-draws each
+// material's region through one sequence (crates/cli/src/scene/frame.rs: batch_region_stream).
+//
 // Bindings: 8 the compacted stream (its count at binding 5), 3 the sorted stream, 9 the bins.
 // The host clears count and cursor before phase 0.
 #extension GL_GOOGLE_include_directive : require
@@ -26,7 +31,12 @@ layout(local_size_x = 256) in;
 layout(RECORD_LAYOUT, set = 0, binding = 8) readonly buffer Compacted { Record records[]; } compacted;
 #define SCENE_COUNTS_ACCESS readonly
 #include "scene_counts.glsl"
-layout(std430, set = 0, binding = 9) buffer Bins { uint count[16]; uint cursor[16]; uint region[16]; } bins;
+layout(std430, set = 0, binding = 9) buffer Bins {
+    uint count[16];
+    uint cursor[16];
+    uint region[16];
+    uvec4 batch[16]; // xy: address, z: stride, w: commandCount
+} bins;
 
 layout(push_constant) uniform Bin { uint phase; uint dense; } pc;
 
@@ -57,6 +67,9 @@ void main() {
         return;
     }
     if (lid < MATERIALS) {
+        if (gl_WorkGroupID.x == 0u) {
+            bins.batch[lid].w = bins.count[lid];
+        }
         uint start = bins.region[lid];
         if (pc.dense != 0u) {
             start = 0u;

@@ -409,8 +409,6 @@ pub fn run(
                         Some("the CPU loop culls on the host, which has no depth buffer to test against")
                     } else if materials == 1 && variant.needs_materials() {
                         Some("one material: nothing to sort or bin")
-                    } else if materials > 1 && variant.batch {
-                        Some("a batch multi-draws with one pipeline: one material only")
                     } else {
                         None
                     }

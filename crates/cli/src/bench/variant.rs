@@ -139,7 +139,7 @@ impl Variant {
         }
         if v.batch && (v.bind_index_buffer || v.needs_materials()) {
             return Err(format!(
-                "`{text}`: a batch multi-draws with one pipeline and one index buffer bound; it takes no boundindex or material options"
+                "`{text}`: a batch binds its index buffer once and bins the stream by material itself; it takes no boundindex or material options"
             ));
         }
         Ok(v)

@@ -149,8 +149,9 @@ pub struct RunArgs {
     pub max_draws: Option<u32>,
     /// dgc: draw each pass's records through one sequence of layout `SceneBatch` (a
     /// DrawIndexedCount token that multi-draws them, with the count culling wrote) instead of
-    /// a sequence per draw; the draws read their record through gl_DrawID, as under mdi. One
-    /// material only.
+    /// a sequence per draw; the draws read their record through gl_DrawID, as under mdi. With
+    /// --materials, the stream is binned and each material's region is one sequence, executed
+    /// with its pipeline bound.
     #[arg(long)]
     pub batch: bool,
     /// Override the layout's UnorderedSequences flag in dgc mode: `ordered` executes sequences

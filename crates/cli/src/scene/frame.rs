@@ -14,7 +14,7 @@
 //! the after-cull and after-compact slots are written back to back after the one kernel (the
 //! report gives its time as culling).
 
-use super::gpu::{CullPass, SceneGpu, COUNT_BYTES, COUNT_OFFSET};
+use super::gpu::{CullPass, SceneGpu, BIN_BATCH_OFFSET, COUNT_BYTES, COUNT_OFFSET};
 use super::world::{self, Frame, Lod, Object, MESH_KINDS};
 use super::{Compaction, Culling};
 use ash::vk;
@@ -47,8 +47,9 @@ pub enum Driver<'a> {
     /// pass's records (`batch_stream`).
     Dgc { dev: &'a DgcDevice, layout: &'a DgcLayout, execs: [&'a Execution; 2], batch: bool },
     /// One execution per pass and material, over the material's region of the binned stream,
-    /// with the material's pipeline bound (`layout` has no EXECUTION_SET token).
-    DgcBinned { dev: &'a DgcDevice, layout: &'a DgcLayout, execs: [&'a [Execution]; 2] },
+    /// with the material's pipeline bound (`layout` has no EXECUTION_SET token); `batch`: of the
+    /// batch layout, one sequence that multi-draws the region (`batch_region_stream`).
+    DgcBinned { dev: &'a DgcDevice, layout: &'a DgcLayout, execs: [&'a [Execution]; 2], batch: bool },
     /// One multi-draw per pass, or per pass and material over the binned stream.
     Mdi(&'a Fallback),
     Cpu {
@@ -285,6 +286,22 @@ pub fn region_stream(g: &SceneGpu, p: usize, m: usize, stride: u64) -> Option<St
         address: pass.binned.address + start,
         max_sequences: capacity,
         count: Some(Count { buffer: pass.bins.buffer, offset: count, address: pass.bins.address + count }),
+    })
+}
+
+/// Material `m`'s region of pass `p`'s binned stream as one sequence of a batch layout: the
+/// bins hold a DRAW_INDEXED_COUNT token's arguments per material, which multi-draw the region's
+/// records, their count the binning writes (`bin_materials.comp`); `None` when no object has
+/// the material.
+pub fn batch_region_stream(g: &SceneGpu, p: usize, m: usize) -> Option<Stream> {
+    let pass = &g.passes[p];
+    let offset = BIN_BATCH_OFFSET + 16 * m as u64;
+    (*g.material_counts.get(m)? > 0).then(|| Stream {
+        buffer: pass.bins.buffer,
+        offset,
+        address: pass.bins.address + offset,
+        max_sequences: 1,
+        count: None,
     })
 }
 
@@ -623,10 +640,14 @@ unsafe fn draw_pass(
                 ts(d, cmd, g, draw_end);
                 Ok(None)
             }
-            Driver::DgcBinned { dev, layout, execs } => {
+            Driver::DgcBinned { dev, layout, execs, batch } => {
                 ts(d, cmd, g, draw_begin);
                 for (m, exec) in execs[p].iter().enumerate() {
-                    if let Some(region) = region_stream(g, p, m, stride) {
+                    let region = match batch {
+                        true => batch_region_stream(g, p, m),
+                        false => region_stream(g, p, m, stride),
+                    };
+                    if let Some(region) = region {
                         exec.record(dev, layout, cmd, &region, &mut render)?;
                     }
                 }

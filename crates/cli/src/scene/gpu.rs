@@ -44,8 +44,11 @@ const CULL_COMPACT_SHADERS_SPV: &[u8] = include_bytes!("../../../../shaders/runt
 const BIN_SHADERS_SPV: &[u8] = include_bytes!("../../../../shaders/runtime/spv/bin_materials.shaders.comp.spv");
 
 /// Words of a pass's `bins` buffer: per material its count, its scatter cursor and its
-/// region's start in the binned stream (`bin_materials.comp`).
-pub const BIN_WORDS: u64 = 48;
+/// region's start in the binned stream, then per material a DRAW_INDEXED_COUNT token's
+/// arguments over its region (`bin_materials.comp`).
+pub const BIN_WORDS: u64 = 48 + 4 * 16;
+/// Where material m's batch sequence starts in the bins: `BIN_BATCH_OFFSET + 16 m`.
+pub const BIN_BATCH_OFFSET: u64 = 4 * 48;
 /// `bin_materials.comp`'s workgroup size (its `local_size_x`).
 const BIN_WORKGROUP: u32 = 256;
 
@@ -268,10 +271,12 @@ impl SceneGpu {
         let transfer = vk::BufferUsageFlags::TRANSFER_SRC | vk::BufferUsageFlags::TRANSFER_DST;
         let last_visible = Buffer::new(ctx, 4 * n, storage | transfer, Location::Device)?;
         let (material_counts, material_starts) = super::world::material_regions(s.objects, s.materials);
-        let mut regions = [0u32; BIN_WORDS as usize];
-        for (m, start) in material_starts.iter().enumerate() {
-            regions[32 + m] = *start;
-        }
+        let draw_offset = s
+            .layout
+            .action()
+            .filter(|t| t.token_type == dgcc::ir::TokenType::DrawIndexed)
+            .map(|t| t.offset as u64)
+            .ok_or_else(|| RuntimeError::Invalid(format!("layout `{}` has no DrawIndexed token", s.layout.name)))?;
         let mut pass_buffers = vec![];
         for _ in 0..2 {
             let flags = Buffer::new(ctx, 4 * n, storage, Location::Device)?;
@@ -281,19 +286,22 @@ impl SceneGpu {
             let binned_records = if s.materials > 1 { n } else { 1 };
             let binned = Buffer::new(ctx, stride * binned_records, indirect, Location::Device)?;
             let bins = Buffer::new(ctx, 4 * BIN_WORDS, indirect | transfer, Location::Device)?;
-            upload(ctx, &bins, as_bytes(&regions))?;
+            // Each material's region start, and the address and stride of its batch sequence
+            // (its count is the binning's to write).
+            let mut words = [0u32; BIN_WORDS as usize];
+            for (m, &start) in material_starts.iter().enumerate() {
+                words[32 + m] = start;
+                let draws = binned.address + start as u64 * stride + draw_offset;
+                let batch = (BIN_BATCH_OFFSET / 4) as usize + 4 * m;
+                words[batch..batch + 3].copy_from_slice(&[draws as u32, (draws >> 32) as u32, stride as u32]);
+            }
+            upload(ctx, &bins, as_bytes(&words))?;
             pass_buffers.push((flags, stream, counts, binned, bins));
         }
         let count_readback = Buffer::new(ctx, 2 * COUNT_BYTES, vk::BufferUsageFlags::TRANSFER_DST, Location::Host)?;
         // The fused kernel adds to the counts; every frame leaves them at zero for the next. No
         // object was visible before the first frame. Ahead of each count, the batch sequence
         // that multi-draws the pass's records: their draw arguments' address and the stride.
-        let draw_offset = s
-            .layout
-            .action()
-            .filter(|t| t.token_type == dgcc::ir::TokenType::DrawIndexed)
-            .map(|t| t.offset as u64)
-            .ok_or_else(|| RuntimeError::Invalid(format!("layout `{}` has no DrawIndexed token", s.layout.name)))?;
         ctx.one_shot(|cmd| {
             // SAFETY: fresh buffers with TRANSFER_DST; the fill and the update write disjoint bytes.
             unsafe {

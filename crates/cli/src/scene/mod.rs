@@ -268,7 +268,8 @@ pub struct RunOptions {
     /// dgc: draw each pass's records through one sequence of the batch layout (`SceneBatch`: a
     /// DRAW_INDEXED_COUNT token that multi-draws them, with the count culling wrote) instead
     /// of a sequence per draw. The draws then read their record through `gl_DrawID`, as under
-    /// multi-draw, and no state changes between them.
+    /// multi-draw, and no state changes between them. With materials, the stream is binned
+    /// and each material's region is one sequence, executed with its pipeline bound.
     pub batch: bool,
     /// Frames run before the `frames` that are reported.
     pub warmup: u32,
@@ -463,17 +464,21 @@ fn check_options(options: &RunOptions) -> Result<()> {
             "--sort-materials sorts the stream ahead of an execution set; --material-draw binned sorts it into one region per material anyway".into(),
         ));
     }
-    if options.batch && (options.mode != Mode::Dgc || options.materials > 1 || options.bind_index_buffer) {
-        return Err(RuntimeError::Invalid(
-            if options.mode != Mode::Dgc {
-                "--batch draws a pass's records through one DGC sequence: it needs --mode dgc"
-            } else if options.materials > 1 {
-                "--batch multi-draws a pass's records with one pipeline; with --materials 2 or more a sequence per draw chooses each one's: leave one of them out"
-            } else {
-                "--batch binds the index buffer once for the multi-draw already; leave out the bound-index-buffer option"
-            }
-            .into(),
-        ));
+    let batch_refusal = if !options.batch {
+        None
+    } else if options.mode != Mode::Dgc {
+        Some("--batch draws a pass's records through one DGC sequence: it needs --mode dgc")
+    } else if options.bind_index_buffer {
+        Some("--batch binds the index buffer once for the multi-draw already; leave out the bound-index-buffer option")
+    } else if options.materials > 1 && options.dgc_materials == DgcMaterials::Set {
+        Some("--batch draws each material's records as one sequence with its pipeline bound (the batch layout has no execution set): leave out --material-draw set")
+    } else if options.materials > 1 && (options.sort_materials || options.bind == Bind::ShaderObjects) {
+        Some("--batch bins the stream into one region per material and binds each material's pipeline: leave out --sort-materials and --bind shader-objects")
+    } else {
+        None
+    };
+    if let Some(why) = batch_refusal {
+        return Err(RuntimeError::Invalid(why.into()));
     }
     if options.batch && options.max_draws.unwrap_or(options.objects) >= 1 << 24 {
         return Err(RuntimeError::Invalid(
@@ -554,7 +559,7 @@ fn run_checked(
         (Mode::Cpu, _) => gpu::DrawSource::Push,
         (_, ObjectId::Instance) => gpu::DrawSource::Instance,
         (Mode::Mdi, _) => gpu::DrawSource::DrawId { binned: sorting == Sorting::Regions },
-        (Mode::Dgc, _) if options.batch => gpu::DrawSource::DrawId { binned: false },
+        (Mode::Dgc, _) if options.batch => gpu::DrawSource::DrawId { binned: sorting == Sorting::Regions },
         (Mode::Dgc, _) => gpu::DrawSource::Push,
     };
     // Timestamp slots per pass for the draw commands inside the render pass: one per chunk
@@ -714,6 +719,10 @@ fn material_plan(
             needed_for: "--bind shader-objects".into(),
         });
     }
+    if options.batch {
+        // The batch layout draws a region's records with one pipeline: one region per material.
+        return Ok((MaterialDraw::Binned, Some("binned: --batch draws each material's region as one sequence".into())));
+    }
     let dev = dgc.ok_or_else(|| RuntimeError::Invalid("dgc mode without the extension on its context".into()))?;
     let unbindable = dev.execution_set_unbindable(layout, &manifest.push_constants);
     let set = if options.sort_materials { MaterialDraw::SortedSet } else { MaterialDraw::Set };
@@ -872,7 +881,11 @@ fn run_frames(
             // or one pipeline per material region (binned), or the one pipeline.
             let bounds: Vec<(Bound, u32)> = match &set {
                 Some(s) => vec![(Bound::for_set(s)?, g.max_draws)],
-                // One sequence that multi-draws up to `max_draws` records.
+                // One sequence that multi-draws up to `max_draws` records, or per material
+                // (binned) up to the material's objects.
+                None if batch_layout.is_some() && binned_dgc => {
+                    g.draws.iter().map(|&p| (Bound::Pipeline(p), 1)).collect()
+                }
                 None if batch_layout.is_some() => vec![(Bound::Pipeline(g.draws[0]), 1)],
                 None if binned_dgc => {
                     g.draws.iter().zip(&g.material_counts).map(|(&p, &n)| (Bound::Pipeline(p), n.max(1))).collect()
@@ -971,10 +984,10 @@ fn run_frames(
                 let driver = match (&dgc_parts, &fallback) {
                     (Some((dev, l, execs, _)), _) => {
                         let last = execs.last().unwrap_or(&execs[0]);
+                        let batch = batch_layout.is_some();
                         if binned_dgc {
-                            Driver::DgcBinned { dev, layout: l, execs: [&execs[0][..], &last[..]] }
+                            Driver::DgcBinned { dev, layout: l, execs: [&execs[0][..], &last[..]], batch }
                         } else {
-                            let batch = batch_layout.is_some();
                             Driver::Dgc { dev, layout: l, execs: [&execs[0][0], &last[0]], batch }
                         }
                     }

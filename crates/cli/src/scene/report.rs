@@ -202,8 +202,15 @@ impl fmt::Display for RunReport {
             self.height,
             self.culling.name()
         )?;
-        if let Some(batch) = &self.batch_layout {
-            writeln!(f, "each pass executed as one sequence of layout `{batch}`, multi-drawing its records")?;
+        match (&self.batch_layout, self.material_draw) {
+            (Some(batch), MaterialDraw::Binned) => writeln!(
+                f,
+                "each pass executed as one sequence of layout `{batch}` per material, multi-drawing the material's region of the binned records with its pipeline bound"
+            )?,
+            (Some(batch), _) => {
+                writeln!(f, "each pass executed as one sequence of layout `{batch}`, multi-drawing its records")?
+            }
+            (None, _) => {}
         }
         if let Some(p) = &self.preprocess {
             writeln!(
