@@ -699,6 +699,14 @@ fn material_plan(
     match options.mode {
         Mode::Cpu => return Ok((MaterialDraw::BindOnChange, None)),
         Mode::Mdi => return Ok((MaterialDraw::Binned, None)),
+        // The batch layout has no execution set and draws a region's records with one
+        // pipeline: one region per material (`check_options` refused the set's options).
+        Mode::Dgc if options.batch => {
+            return Ok((
+                MaterialDraw::Binned,
+                Some("binned: --batch draws each material's region as one sequence".into()),
+            ))
+        }
         Mode::Dgc => {}
     }
     let entries = layout.execution_set().map_or(0, |s| s.max_entries);
@@ -718,10 +726,6 @@ fn material_plan(
             feature: "VK_EXT_shader_object (shaderObject)".into(),
             needed_for: "--bind shader-objects".into(),
         });
-    }
-    if options.batch {
-        // The batch layout draws a region's records with one pipeline: one region per material.
-        return Ok((MaterialDraw::Binned, Some("binned: --batch draws each material's region as one sequence".into())));
     }
     let dev = dgc.ok_or_else(|| RuntimeError::Invalid("dgc mode without the extension on its context".into()))?;
     let unbindable = dev.execution_set_unbindable(layout, &manifest.push_constants);
@@ -881,8 +885,8 @@ fn run_frames(
             // or one pipeline per material region (binned), or the one pipeline.
             let bounds: Vec<(Bound, u32)> = match &set {
                 Some(s) => vec![(Bound::for_set(s)?, g.max_draws)],
-                // One sequence that multi-draws up to `max_draws` records, or per material
-                // (binned) up to the material's objects.
+                // One sequence that multi-draws up to `max_draws` records, or one per material
+                // region (binned), each up to `max_draws` too.
                 None if batch_layout.is_some() && binned_dgc => {
                     g.draws.iter().map(|&p| (Bound::Pipeline(p), 1)).collect()
                 }
