@@ -87,7 +87,9 @@ kind when the name looks like a typo (`Dispach` → `Dispatch`).",
 (`UnorderedSequences`, `ExplicitPreprocess`), `glsl_layout` (`Std430`, `Scalar`), an index \
 buffer's `mode` (`Vulkan`, `Dxgi`), an execution set's `kind` (`Pipelines`, `ShaderObjects`), a \
 kernel's `subgroup` (`Any`, `Varying`, `Full`, `Required(…)`) and a required subgroup size \
-(`Fixed(N)`, `Min`, `Max`). In `.dgc` the same values are written in snake_case.",
+(`Fixed(N)`, `Min`, `Max`). In `.dgc` the same values are written in snake_case. A `lints` \
+entry, the pipeline's or a layout's, is E0008 too when its level is not `Allow`, `Warn` or \
+`Deny`, when its code is not in the registry, or when it allows or warns an error code.",
     },
     Rule {
         code: "E0009",

@@ -77,7 +77,9 @@ the application's to push with `vkCmdPushConstants` before `vkCmdExecuteGenerate
 `VUID-vkCmdExecuteGeneratedCommandsEXT-maintenance4-08602`; with it they are undefined). That \
 is legal and sometimes meant (a per-frame value shared by every sequence), so this is a \
 warning: it is also the mark of a token that was dropped or moved.\n\nFix: add a field to a \
-token for the member, or push those bytes before executing.",
+token for the member, or push those bytes before executing. Where the read is meant for one \
+layout (its pipelines never reach it, or push the bytes themselves), allow the code in that \
+layout's own `lints` rather than the pipeline's, so that it still marks the others.",
     },
     Rule {
         code: "W0509",
