@@ -39,6 +39,24 @@ fn err(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
+/// `--message-format json` output: one diagnostic per line.
+fn json_lines(o: &Output) -> Vec<Value> {
+    out(o).lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+}
+
+/// `dgcc fmt RON --to dgc` into a fresh folder of this test process (`tag` names it): the
+/// file's path and its text.
+fn fmt_to_dgc(ron: &str, tag: &str) -> (std::path::PathBuf, String) {
+    let dir = std::env::temp_dir().join(format!("dgcc-diag-formats-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let stem = std::path::Path::new(ron).file_stem().unwrap().to_str().unwrap();
+    let dgc = dir.join(format!("{stem}.dgc"));
+    let fmt = dgcc(&["fmt", ron, "--to", "dgc", "-o", dgc.to_str().unwrap()]);
+    assert_eq!(code(&fmt), 0, "{}", err(&fmt));
+    let text = std::fs::read_to_string(&dgc).unwrap();
+    (dgc, text)
+}
+
 fn snapshot(name: &str, v: &[Value]) {
     insta::with_settings!({ snapshot_path => "diag_formats/snapshots", prepend_module_to_snapshot => false }, {
         insta::assert_snapshot!(name, serde_json::to_string_pretty(v).unwrap());
@@ -374,18 +392,14 @@ fn levels_in_the_description_in_both_syntaxes_and_the_command_line_wins() {
     assert!(out(&warned).contains("\"code\":\"W0005\""), "{}", out(&warned));
     assert_eq!(code(&dgcc(&["check", ron, "-D", "W0005"])), 1);
     // The same in the dgcc language, and mistakes in `lints` are E0008 at the code.
-    let dir = std::env::temp_dir().join(format!("dgcc-diag-formats-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let dgc = dir.join("lints.dgc");
-    let fmt = dgcc(&["fmt", ron, "--to", "dgc", "-o", dgc.to_str().unwrap()]);
-    assert_eq!(code(&fmt), 0, "{}", err(&fmt));
-    let text = std::fs::read_to_string(&dgc).unwrap();
+    let (dgc, text) = fmt_to_dgc(ron, "lints");
+    let dir = dgc.parent().unwrap();
     assert!(text.contains("    lints allow W0005;\n"), "{text}");
     assert_eq!(code(&dgcc(&["check", dgc.to_str().unwrap(), "--deny-warnings"])), 0);
     std::fs::write(&dgc, text.replace("lints allow W0005;", "lints allow W0005, allow E0404, deny W9999;")).unwrap();
     let bad = dgcc(&["check", dgc.to_str().unwrap(), "--message-format", "json"]);
     assert_eq!(code(&bad), 1);
-    let lines: Vec<Value> = out(&bad).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let lines = json_lines(&bad);
     let e0008: Vec<&Value> = lines.iter().filter(|d| d["code"] == "E0008").collect();
     assert_eq!(e0008.len(), 2, "{lines:?}");
     assert!(e0008[0]["message"].as_str().unwrap().contains("E0404 is an error and cannot be allowed"));
@@ -398,7 +412,7 @@ fn levels_in_the_description_in_both_syntaxes_and_the_command_line_wins() {
     std::fs::write(&odd, ron_text.replace("Allow(\"W0005\")", "Allow(\"W0%05\")")).unwrap();
     let bad = dgcc(&["check", odd.to_str().unwrap(), "--message-format", "json"]);
     assert_eq!(code(&bad), 1);
-    let lines: Vec<Value> = out(&bad).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let lines = json_lines(&bad);
     assert!(
         lines.iter().any(
             |d| d["code"] == "E0008" && d["message"].as_str().unwrap().contains("`W0%05` is not a diagnostic code")
@@ -417,38 +431,32 @@ fn a_layouts_levels_cover_its_own_diagnostics_in_both_syntaxes() {
     // tests/check/ok/layout_lints.ron allows W0005 for the pipeline and warns it again for the
     // layout `Watched` only: one warning, at that layout's `max_sequences`.
     let ron = "tests/check/ok/layout_lints.ron";
-    let json = |o: &Output| -> Vec<Value> { out(o).lines().map(|l| serde_json::from_str(l).unwrap()).collect() };
     let of =
         |lines: &[Value], code: &str| -> Vec<Value> { lines.iter().filter(|d| d["code"] == code).cloned().collect() };
     let checked = dgcc(&["check", ron, "--message-format", "json"]);
     assert_eq!(code(&checked), 0, "{}", out(&checked));
-    let w0005 = of(&json(&checked), "W0005");
+    let w0005 = of(&json_lines(&checked), "W0005");
     assert_eq!(w0005.len(), 1, "{w0005:?}");
     assert_eq!(w0005[0]["severity"], "warning");
     assert_eq!(w0005[0]["line"], 22, "{w0005:?}");
     // The command line wins over both: every layout's W0005 is denied, or none is reported.
     let denied = dgcc(&["check", ron, "-D", "W0005", "--message-format", "json"]);
     assert_eq!(code(&denied), 1);
-    let w0005 = of(&json(&denied), "W0005");
+    let w0005 = of(&json_lines(&denied), "W0005");
     assert_eq!(w0005.len(), 2, "{w0005:?}");
     assert!(w0005.iter().all(|d| d["severity"] == "error"), "{w0005:?}");
     assert_eq!(code(&dgcc(&["check", ron, "-A", "W0005", "--deny-warnings"])), 0);
     assert_eq!(code(&dgcc(&["check", ron, "--deny-warnings"])), 1);
     // The same in the dgcc language, and a layout's mistakes are E0008 at the code.
-    let dir = std::env::temp_dir().join(format!("dgcc-diag-formats-layout-lints-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let dgc = dir.join("layout_lints.dgc");
-    let fmt = dgcc(&["fmt", ron, "--to", "dgc", "-o", dgc.to_str().unwrap()]);
-    assert_eq!(code(&fmt), 0, "{}", err(&fmt));
-    let text = std::fs::read_to_string(&dgc).unwrap();
+    let (dgc, text) = fmt_to_dgc(ron, "layout-lints");
     assert!(text.contains("    layout Watched [vertex, fragment] {\n        lints warn W0005;\n"), "{text}");
     let checked = dgcc(&["check", dgc.to_str().unwrap(), "--message-format", "json"]);
     assert_eq!(code(&checked), 0, "{}", out(&checked));
-    assert_eq!(of(&json(&checked), "W0005").len(), 1, "{}", out(&checked));
+    assert_eq!(of(&json_lines(&checked), "W0005").len(), 1, "{}", out(&checked));
     std::fs::write(&dgc, text.replace("lints warn W0005;", "lints warn W0005, allow E0404, deny W9999;")).unwrap();
     let bad = dgcc(&["check", dgc.to_str().unwrap(), "--message-format", "json"]);
     assert_eq!(code(&bad), 1);
-    let e0008 = of(&json(&bad), "E0008");
+    let e0008 = of(&json_lines(&bad), "E0008");
     assert_eq!(e0008.len(), 2, "{e0008:?}");
     assert!(e0008[0]["message"].as_str().unwrap().contains("E0404 is an error and cannot be allowed"));
     assert!(e0008[1]["message"].as_str().unwrap().contains("`W9999` is not a diagnostic code"));

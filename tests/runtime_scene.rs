@@ -7,7 +7,7 @@
 mod common;
 
 use dgcc_cli::scene::{
-    builtin_manifest, run, world, Compaction, DgcMaterials, MaterialDraw, Mode, RunOptions, RunReport,
+    builtin_manifest, run, world, Bind, Compaction, DgcMaterials, MaterialDraw, Mode, RunOptions, RunReport,
 };
 use std::process::Command;
 
@@ -261,4 +261,6 @@ fn a_batch_draws_each_pass_as_one_sequence_and_the_same_pixels_as_multi_draw() {
     assert!(refused(set).contains("--material-draw set"));
     let sorted = RunOptions { batch: true, materials: 4, sort_materials: true, ..options(Mode::Dgc, 100) };
     assert!(refused(sorted).contains("--sort-materials"));
+    let objects = RunOptions { batch: true, materials: 4, bind: Bind::ShaderObjects, ..options(Mode::Dgc, 100) };
+    assert!(refused(objects).contains("--bind shader-objects"));
 }

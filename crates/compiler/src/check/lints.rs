@@ -29,17 +29,21 @@ pub struct DescriptionLevels {
 impl DescriptionLevels {
     /// Apply these levels and then `command_line`'s to each diagnostic (`Levels::apply`).
     pub fn apply(&self, command_line: &Levels, diags: &mut Vec<Diagnostic>) {
-        let whole = self.pipeline.clone().then(command_line);
-        let per_layout: Vec<Levels> =
-            self.layouts.iter().map(|(_, own)| self.pipeline.clone().then(own).then(command_line)).collect();
-        let mut groups: Vec<Vec<Diagnostic>> = vec![vec![]; per_layout.len() + 1];
-        for d in diags.drain(..) {
-            let owner = self.owner(&d).unwrap_or(per_layout.len());
-            groups[owner].push(d);
+        // One group per set of levels: the pipeline's, then each layout's that sets any (a
+        // layout that sets none keeps the pipeline's).
+        let mut groups = vec![(self.pipeline.clone().then(command_line), vec![])];
+        let mut group_of_layout = vec![0; self.layouts.len()];
+        for (i, (_, own)) in self.layouts.iter().enumerate().filter(|(_, (_, own))| !own.is_empty()) {
+            group_of_layout[i] = groups.len();
+            groups.push((self.pipeline.clone().then(own).then(command_line), vec![]));
         }
-        for (group, levels) in groups.iter_mut().zip(per_layout.iter().chain([&whole])) {
-            levels.apply(group);
-            diags.append(group);
+        for d in diags.drain(..) {
+            let group = self.owner(&d).map_or(0, |layout| group_of_layout[layout]);
+            groups[group].1.push(d);
+        }
+        for (levels, mut group) in groups {
+            levels.apply(&mut group);
+            diags.append(&mut group);
         }
     }
 
