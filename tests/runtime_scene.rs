@@ -7,7 +7,7 @@
 mod common;
 
 use dgcc_cli::scene::{
-    builtin_manifest, run, world, Bind, Compaction, DgcMaterials, MaterialDraw, Mode, RunOptions, RunReport,
+    builtin_manifest, run, world, Bind, Compaction, Culling, DgcMaterials, MaterialDraw, Mode, RunOptions, RunReport,
 };
 use std::process::Command;
 
@@ -63,12 +63,8 @@ fn the_cubes_scene_draws_every_cube_and_the_same_pixels_in_each_mode() {
     if common::gpu("the_cubes_scene_draws_every_cube_and_the_same_pixels_in_each_mode").is_none() {
         return;
     }
-    let cubes = |mode| RunOptions {
-        scene: world::SceneKind::Cubes,
-        culling: dgcc_cli::scene::Culling::None,
-        frames: 2,
-        ..options(mode, 2500)
-    };
+    let cubes =
+        |mode| RunOptions { scene: world::SceneKind::Cubes, culling: Culling::None, frames: 2, ..options(mode, 2500) };
     let reports: Vec<RunReport> = [Mode::Dgc, Mode::Mdi, Mode::Cpu].into_iter().map(|m| run_ok(&cubes(m))).collect();
     for r in &reports {
         assert!(r.frames.iter().all(|f| f.draws == 2500), "{}: every cube is drawn", r.mode.name());
@@ -143,6 +139,26 @@ fn child_compaction_at_this_vector_width() {
             assert!(fused.image == cpu.image, "fused {} mode, {objects} objects: images differ", mode.name());
         }
     }
+    // The ordered compaction's one kernel keeps object order across its tiles (a workgroup's
+    // 256 objects) through the look-back, here over more tiles than one step of it reads (a
+    // subgroup of 4 reads 32 tiles a step), with frustum and occlusion culling.
+    for objects in [67, 2048, 20_000] {
+        for (mode, culling) in [(Mode::Dgc, Culling::Frustum), (Mode::Mdi, Culling::Occlusion)] {
+            let o = RunOptions { culling, frames: 3, object_ids: true, capture_frames: true, ..options(mode, objects) };
+            let r = run_ok(&o);
+            assert!(r.one_pass, "the ordered compaction ran in two kernels");
+            for (f, frame) in r.frames.iter().enumerate() {
+                assert_eq!(
+                    frame.in_object_order,
+                    Some(true),
+                    "{} {} culling, {objects} objects, frame {f}",
+                    mode.name(),
+                    culling.name()
+                );
+                assert!(frame.draws > 0 || objects < 100, "frame {f} drew nothing");
+            }
+        }
+    }
     println!("compaction ok at subgroup size {expect}");
 }
 
@@ -215,7 +231,6 @@ fn a_batch_draws_each_pass_as_one_sequence_and_the_same_pixels_as_multi_draw() {
     if common::gpu("a_batch_draws_each_pass_as_one_sequence_and_the_same_pixels_as_multi_draw").is_none() {
         return;
     }
-    use dgcc_cli::scene::{Compaction, Culling};
     // Both passes of occlusion culling (each its own counts buffer, so its own batch sequence),
     // both compactions, and a cap: the batch's maxDrawCount clamps the count culling wrote.
     for (culling, compaction, max_draws) in [

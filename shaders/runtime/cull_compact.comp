@@ -15,8 +15,21 @@
 // 78 % of the copy bandwidth at 4 M objects (book/src/measured/h200-kernel-registers.md).
 // The price is order: workgroups reserve their ranges in whatever order they run, so the stream
 // is in object order only within a subgroup. That is what the layout's UnorderedSequences flag
-// promises the driver anyway; the ordered two-kernel path (cull.comp + compact.comp) stays for
-// `dgcc run`, whose images are compared pixel for pixel across modes.
+// promises the driver anyway.
+//
+// With IN_ORDER (`--compaction ordered`, `dgcc run`'s default, whose images are compared pixel
+// for pixel across modes) the stream is in object order, still in one pass: a workgroup takes
+// the next tile of objects from a counter (so every tile before its own belongs to a workgroup
+// that is already running), orders its records by round, then subgroup, then lane, and learns
+// where its tile starts by a decoupled look-back over the tiles before it. It publishes its
+// tile's count as soon as it has one (AGGREGATE), then walks back over the states of the tiles
+// before it, a window of LOOK_BACK per lane at a time, adding aggregates until it meets a tile
+// whose INCLUSIVE prefix is known, and publishes its own inclusive prefix. A state is one word,
+// its flag in the top two bits, so each is read and written whole. The one assumption is the
+// one every single-pass scan makes: a workgroup that has started runs to completion while
+// others wait for it (true of the GPUs and of lavapipe, whose threads each run a workgroup to
+// its end). Without a shared-memory staging area the run falls back to cull.comp + compact.comp
+// (crates/cli/src/scene/gpu.rs).
 //
 // Why records are staged in shared memory instead of written with the generated writers: a
 // writer stores a record field by field, so a subgroup's store instruction touches one 4-byte
@@ -37,17 +50,22 @@
 // with a shared-memory atomic would need no assumption; it measured 3–4 % slower on an H200
 // when its barrier was the kernel's only one.)
 //
-// The count must be zero before the dispatch: the scene clears it at setup and at the end of
-// every frame, after the draws and the host copy have read it.
+// The count (and with IN_ORDER the tile counter and the tile states) must be zero before the
+// dispatch: the scene clears them at setup and at the end of every frame, after the draws and
+// the host copy have read them.
 #extension GL_GOOGLE_include_directive : require
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_ballot : require
+#extension GL_KHR_shader_subgroup_vote : require
+#extension GL_KHR_shader_subgroup_arithmetic : require
 #extension GL_EXT_control_flow_attributes : require
 
 layout(local_size_x_id = 0) in;
 // Objects per invocation (crates/cli/src/scene/gpu.rs: FUSED_OBJECTS_PER_INVOCATION; at most 8,
 // the LOD indices of all rounds share one word).
 layout(constant_id = 1) const uint ROUNDS = 4u;
+// 1: records in object order (above); 0: in any order.
+layout(constant_id = 3) const uint IN_ORDER = 0u;
 
 #include "cull_common.glsl"
 #include "scene_record.glsl"
@@ -56,12 +74,24 @@ const uint RECORD_VEC4S = RECORD_STRIDE / 16u;
 const uint RECORD_WORDS = RECORD_STRIDE / 4u;
 
 layout(std430, set = 0, binding = 3) writeonly buffer StreamVec4s { uvec4 stream_vec4s[]; };
+// The tile states are read while other workgroups write them: every read must reach memory.
+#define SCENE_COUNTS_ACCESS coherent volatile
 #include "scene_counts.glsl"
+
+// A tile's state (counts.group_sums[tile]): the flag, and below it the tile's count (AGGREGATE)
+// or the records of every tile up to and including it (INCLUSIVE). Zero: not yet published.
+const uint STATE_AGGREGATE = 1u << 30;
+const uint STATE_INCLUSIVE = 2u << 30;
+const uint STATE_FLAGS = 3u << 30;
+// Tile states each invocation of the looking-back subgroup reads per step.
+const uint LOOK_BACK = 8u;
 
 // Each subgroup's visible objects, then where its slots start after the workgroup's first
 // (at most one subgroup per invocation), and the workgroup's first slot.
-shared uint subgroup_slots[gl_WorkGroupSize.x];
+// With IN_ORDER, one per round and subgroup, round-major: the order of the objects.
+shared uint subgroup_slots[gl_WorkGroupSize.x * (IN_ORDER != 0u ? ROUNDS : 1u)];
 shared uint workgroup_base;
+shared uint workgroup_tile;
 // One round's records, each subgroup in its own part.
 shared uvec4 staged[gl_WorkGroupSize.x * RECORD_VEC4S];
 
@@ -90,10 +120,53 @@ void stage(uint slot, uint object, uint material, Lod lod) {
     }
 }
 
+// The records of every tile before `tile`, by the decoupled look-back (IN_ORDER), once `tile`
+// has published its own count. Called by one whole subgroup.
+uint records_before(uint tile) {
+    uint lane = gl_SubgroupInvocationID;
+    uint before = 0u;
+    // The window ends at tile `end` - 1; lane l reads the LOOK_BACK tiles from
+    // end - 1 - l·LOOK_BACK back, so lane 0 holds the nearest ones.
+    int end = int(tile);
+    while (true) {
+        uint sum = 0u;
+        bool inclusive = false;
+        bool ready = true;
+        for (uint k = 0u; k < LOOK_BACK && !inclusive; k++) {
+            int t = end - 1 - int(lane * LOOK_BACK + k);
+            // Before tile 0 there is nothing: as if an inclusive prefix of 0.
+            uint state = t < 0 ? STATE_INCLUSIVE : counts.group_sums[t];
+            ready = ready && (state & STATE_FLAGS) != 0u;
+            inclusive = (state & STATE_FLAGS) == STATE_INCLUSIVE;
+            sum += state & ~STATE_FLAGS;
+        }
+        // Only the lanes up to the first that met an inclusive prefix count.
+        uvec4 met = subgroupBallot(inclusive);
+        uint stop = subgroupBallotBitCount(met) != 0u ? subgroupBallotFindLSB(met) : gl_SubgroupSize;
+        if (!subgroupAll(ready || lane > stop)) {
+            continue; // a tile in the window has not published its count yet
+        }
+        before += subgroupAdd(lane <= stop ? sum : 0u);
+        if (stop < gl_SubgroupSize) {
+            return before;
+        }
+        end -= int(gl_SubgroupSize * LOOK_BACK);
+    }
+    return before;
+}
+
 void main() {
     uint size = gl_WorkGroupSize.x;
     uint n = frame.counts.x;
-    uint first = gl_WorkGroupID.x * size * ROUNDS + gl_LocalInvocationIndex;
+    uint tile = gl_WorkGroupID.x;
+    if (IN_ORDER != 0u) {
+        if (gl_LocalInvocationIndex == 0u) {
+            workgroup_tile = atomicAdd(counts.next_tile, 1u);
+        }
+        barrier();
+        tile = workgroup_tile;
+    }
+    uint first = tile * size * ROUNDS + gl_LocalInvocationIndex;
     // What keeps this kernel's registers down, and its arrays out of local memory (measured
     // with the driver's statistics, book/src/measured/h200-kernel-registers.md): the pass is a
     // specialization constant (cull_common.glsl), only the sphere and one word of material and
@@ -119,13 +192,40 @@ void main() {
         bool vis = first + r * size < n && drawn_in_pass(first + r * size, spheres[r], PASS);
         lods |= lod_index(kind_material[r] >> 8, spheres[r].xyz) << (4u * r);
         visible_rounds |= vis ? (1u << r) : 0u;
-        visible += subgroupBallotBitCount(subgroupBallot(vis));
+        uint round_visible = subgroupBallotBitCount(subgroupBallot(vis));
+        visible += round_visible;
+        if (IN_ORDER != 0u && subgroupElect()) {
+            subgroup_slots[r * gl_NumSubgroups + gl_SubgroupID] = round_visible;
+        }
     }
-    if (subgroupElect()) {
+    if (IN_ORDER == 0u && subgroupElect()) {
         subgroup_slots[gl_SubgroupID] = visible;
     }
     barrier();
-    if (gl_LocalInvocationIndex == 0u) {
+    if (IN_ORDER != 0u) {
+        if (gl_SubgroupID == 0u) {
+            uint sum = 0u;
+            if (subgroupElect()) {
+                for (uint g = 0u; g < ROUNDS * gl_NumSubgroups; g++) {
+                    uint mine = subgroup_slots[g];
+                    subgroup_slots[g] = sum;
+                    sum += mine;
+                }
+                atomicExchange(counts.group_sums[tile], (tile == 0u ? STATE_INCLUSIVE : STATE_AGGREGATE) | sum);
+            }
+            sum = subgroupBroadcastFirst(sum);
+            uint before = tile == 0u ? 0u : records_before(tile);
+            if (subgroupElect()) {
+                if (tile != 0u) {
+                    atomicExchange(counts.group_sums[tile], STATE_INCLUSIVE | (before + sum));
+                }
+                if (tile == gl_NumWorkGroups.x - 1u) {
+                    counts.total = before + sum;
+                }
+                workgroup_base = before;
+            }
+        }
+    } else if (gl_LocalInvocationIndex == 0u) {
         uint sum = 0u;
         for (uint g = 0u; g < gl_NumSubgroups; g++) {
             uint mine = subgroup_slots[g];
@@ -135,7 +235,7 @@ void main() {
         workgroup_base = sum != 0u ? atomicAdd(counts.total, sum) : 0u;
     }
     barrier();
-    uint base = workgroup_base + subgroup_slots[gl_SubgroupID];
+    uint base = workgroup_base + (IN_ORDER != 0u ? 0u : subgroup_slots[gl_SubgroupID]);
     if (gl_GlobalInvocationID.x == 0u) {
         counts.subgroup_size = gl_SubgroupSize;
     }
@@ -153,6 +253,9 @@ void main() {
         subgroupMemoryBarrierShared();
         subgroupBarrier();
         uint count = subgroupBallotBitCount(ballot);
+        if (IN_ORDER != 0u) {
+            base = workgroup_base + subgroup_slots[r * gl_NumSubgroups + gl_SubgroupID];
+        }
         for (uint v = lane; v < count * RECORD_VEC4S; v += lanes) {
             stream_vec4s[base * RECORD_VEC4S + v] = staged[region * RECORD_VEC4S + v];
         }

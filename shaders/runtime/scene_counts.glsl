@@ -14,8 +14,10 @@ layout(std430, set = 0, binding = 5) SCENE_COUNTS_ACCESS buffer Counts {
     uint batch_stride;  // written by the host
     uint total;         // the records culling kept (the batch's commandCount)
     uint subgroup_size; // what the kernel ran with, for the report
-    uint pad0;
+    uint next_tile;     // the one-pass ordered kernel's tile counter (cull_compact.comp)
     uint pad1;
     uint pad2;
-    uint group_sums[];  // the ordered compaction's per-workgroup sums
+    // Per workgroup: the two-kernel ordered compaction's sums (compact.comp), or the one-pass
+    // ordered kernel's tile states (cull_compact.comp).
+    uint group_sums[];
 } counts;

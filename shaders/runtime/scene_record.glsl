@@ -26,9 +26,9 @@ const uint RECORD_MATERIAL_WORDS = 2u;
 uvec2 record_material_words(uint m) {
     return uvec2(2u * m, 2u * m + 1u);
 }
-// The material a record draws with.
-uint record_material(Record r) {
-    return r.material[0] / 2u;
+// The material a record draws with, from its first material word.
+uint record_material_of_word(uint w) {
+    return w / 2u;
 }
 #ifdef RECORD_WRITER
 #define record_stream scene_draw_shaders_stream
@@ -62,8 +62,8 @@ const uint RECORD_MATERIAL_WORDS = 1u;
 uvec2 record_material_words(uint m) {
     return uvec2(m, 0u);
 }
-uint record_material(Record r) {
-    return r.material;
+uint record_material_of_word(uint w) {
+    return w;
 }
 #ifdef RECORD_WRITER
 #define record_stream scene_draw_stream

@@ -595,9 +595,10 @@ pub fn summarise(report: &RunReport, variant: &Variant, manifest: &Manifest, bes
                 stride: layout.stride as u64,
             };
             let objects = report.objects as u64;
-            per_frame(&|f| traffic::cull_and_compact(report.compaction, objects, f.visible as u64, &shape), &|f| {
-                Some(f.passes.cull_ms? + f.passes.compact_ms.unwrap_or(0.0))
-            })
+            per_frame(
+                &|f| traffic::cull_and_compact(report.compaction, report.one_pass, objects, f.visible as u64, &shape),
+                &|f| Some(f.passes.cull_ms? + f.passes.compact_ms.unwrap_or(0.0)),
+            )
         }
         _ => None,
     };

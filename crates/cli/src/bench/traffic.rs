@@ -7,16 +7,22 @@
 //! - an `Object` is 32 bytes and is read whole (its two vec4s fill one 32-byte sector);
 //! - a visible object's record is written field by field by the generated writers: the
 //!   layout's token bytes (`record_bytes`, 44 for the scene), not the padding up to the stride;
-//! - the ordered compaction copies whole records (`stride` bytes read and written), reads the
-//!   visibility flags twice (once per phase), and in phase 1 each workgroup's first invocation
-//!   reads the sums of all workgroups before it — `4·g·(g−1)/2` bytes, which grows with the
-//!   square of the object count and is why that path is not the fast one;
-//! - the fused kernel reads each object once, assembles visible records in shared memory and
-//!   copies them out whole, padding included (`stride` bytes per visible object). Its count
-//!   takes one atomic per workgroup (`local_size × objects per invocation` objects; the
-//!   subgroups add their counts in shared memory first), 4 bytes read and 4 written — at most,
-//!   since a workgroup with nothing visible skips it — and the kernel stores the subgroup size
-//!   once. (The count is cleared at the end of the previous frame, outside the timed pass.)
+//! - the two-kernel ordered compaction (where the one kernel's shared memory does not fit)
+//!   copies whole records (`stride` bytes read and written), reads the visibility flags twice
+//!   (once per phase), and in phase 1 each workgroup's first invocation reads the sums of all
+//!   workgroups before it — `4·g·(g−1)/2` bytes, which grows with the square of the object
+//!   count and is why that path is not the fast one;
+//! - the one kernel reads each object once, assembles visible records in shared memory and
+//!   copies them out whole, padding included (`stride` bytes per visible object). Unordered,
+//!   its count takes one atomic per workgroup (`local_size × objects per invocation` objects;
+//!   the subgroups add their counts in shared memory first), 4 bytes read and 4 written — at
+//!   most, since a workgroup with nothing visible skips it — and the kernel stores the subgroup
+//!   size once. In order, each workgroup instead takes its tile from a counter (4 bytes read
+//!   and 4 written), publishes its tile's state twice (8 bytes written; the first tile's once,
+//!   counted as twice) and reads at least the state of the tile before it (4 bytes; the
+//!   look-back reads more when that one is not yet inclusive, which no count can know), and
+//!   the last one stores the total. (The counts are cleared at the end of the previous frame,
+//!   outside the timed pass.)
 //!
 //! The passes after culling follow their shaders the same way:
 //!
@@ -26,9 +32,10 @@
 //!   below each, reading each texel of levels 5 and up once more. Where it reads a copy of the
 //!   depth buffer (`DepthRead::Copied`, inside the pyramid's timed span), the copy's read of the
 //!   depth buffer and its write of the copy count too;
-//! - the binning pass (`bin_materials.comp`) reads each kept record's material word in its count
-//!   phase, then moves each record whole in its scatter phase (`stride` bytes read and written);
-//!   its per-material counters (a few hundred bytes) are left out.
+//! - the binning pass (`bin_materials.comp`) reads each kept record's material word in both
+//!   phases (each counts the workgroup's records), and moves each record whole in its scatter
+//!   phase (`stride` bytes read and written); its per-material counters (a few hundred bytes)
+//!   are left out.
 //!
 //! The frame uniforms (272 bytes, the same for every invocation) are left out: they are read
 //! from cache, not memory, and would be noise next to megabytes.
@@ -64,14 +71,19 @@ pub struct Shape {
     pub stride: u64,
 }
 
-/// The scene's culling passes for `objects` objects of which `visible` passed.
-pub fn cull_and_compact(compaction: Compaction, objects: u64, visible: u64, shape: &Shape) -> Traffic {
+/// The scene's culling passes for `objects` objects of which `visible` passed, in one kernel
+/// (`one_pass`) or, ordered, in two.
+pub fn cull_and_compact(compaction: Compaction, one_pass: bool, objects: u64, visible: u64, shape: &Shape) -> Traffic {
     const OBJECT: u64 = 32;
     const FLAG: u64 = 4;
     let Shape { local_size, fused_objects_per_invocation, record_bytes, stride } = *shape;
     let groups = objects.div_ceil(local_size.max(1));
-    match compaction {
-        Compaction::Ordered => {
+    let tiles = objects.div_ceil((local_size * fused_objects_per_invocation).max(1));
+    match (compaction, one_pass) {
+        (Compaction::Ordered, true) => {
+            Traffic { read: OBJECT * objects + (4 + 4) * tiles, written: stride * visible + (4 + 8) * tiles + 4 + 4 }
+        }
+        (Compaction::Ordered, false) => {
             let cull = Traffic { read: OBJECT * objects, written: FLAG * objects + record_bytes * visible };
             let sums = Traffic { read: FLAG * objects, written: 4 * groups };
             let scatter = Traffic {
@@ -83,9 +95,8 @@ pub fn cull_and_compact(compaction: Compaction, objects: u64, visible: u64, shap
                 written: cull.written + sums.written + scatter.written,
             }
         }
-        Compaction::Fused => {
-            let atomics = objects.div_ceil((local_size * fused_objects_per_invocation).max(1));
-            Traffic { read: OBJECT * objects + 4 * atomics, written: stride * visible + 4 * atomics + 4 }
+        (Compaction::Fused, _) => {
+            Traffic { read: OBJECT * objects + 4 * tiles, written: stride * visible + 4 * tiles + 4 }
         }
     }
 }
@@ -108,7 +119,7 @@ pub fn pyramid(width: u64, height: u64, levels: &[(u32, u32)], read: DepthRead) 
 
 /// The binning pass over `records` kept records of `stride` bytes.
 pub fn binning(records: u64, stride: u64) -> Traffic {
-    Traffic { read: 4 * records + stride * records, written: stride * records }
+    Traffic { read: 2 * 4 * records + stride * records, written: stride * records }
 }
 
 #[cfg(test)]
@@ -119,23 +130,28 @@ mod tests {
 
     #[test]
     fn the_fused_pass_reads_each_object_once_and_writes_each_visible_record_once() {
-        let t = cull_and_compact(Compaction::Fused, 1_000_000, 250_000, &SHAPE);
+        let t = cull_and_compact(Compaction::Fused, true, 1_000_000, 250_000, &SHAPE);
         let atomics = 3_907; // 1,000,000 / 256 workgroups, rounded up
         assert_eq!(t.read, 32_000_000 + 4 * atomics);
         assert_eq!(t.written, 12_000_000 + 4 * atomics + 4);
         // Wider workgroups take fewer atomics.
-        let wide = cull_and_compact(Compaction::Fused, 1_000_000, 250_000, &Shape { local_size: 256, ..SHAPE });
+        let wide = cull_and_compact(Compaction::Fused, true, 1_000_000, 250_000, &Shape { local_size: 256, ..SHAPE });
         assert_eq!(wide.read, 32_000_000 + 4 * 977);
     }
 
     #[test]
-    fn the_ordered_passes_pay_for_flags_record_copies_and_the_quadratic_prefix() {
-        let t = cull_and_compact(Compaction::Ordered, 640, 100, &SHAPE);
+    fn the_two_ordered_kernels_pay_for_flags_record_copies_and_the_quadratic_prefix_and_one_does_not() {
+        let t = cull_and_compact(Compaction::Ordered, false, 640, 100, &SHAPE);
         // 10 groups: the prefix reads 0 + 1 + … + 9 = 45 sums.
         assert_eq!(t.read, 32 * 640 + 4 * 640 + 4 * 640 + 4 * 45 + 48 * 100);
         assert_eq!(t.written, 4 * 640 + 44 * 100 + 4 * 10 + 48 * 100 + 8);
-        let fused = cull_and_compact(Compaction::Fused, 640, 100, &SHAPE);
+        let fused = cull_and_compact(Compaction::Fused, true, 640, 100, &SHAPE);
         assert!(fused.total() < t.total());
+        // In one kernel, order costs a tile counter and two states per tile (3 tiles here),
+        // the total, and the subgroup size.
+        let one = cull_and_compact(Compaction::Ordered, true, 640, 100, &SHAPE);
+        assert_eq!(one.read, 32 * 640 + 8 * 3);
+        assert_eq!(one.written, 48 * 100 + 12 * 3 + 8);
     }
 
     #[test]
@@ -159,7 +175,7 @@ mod tests {
 
     #[test]
     fn binning_reads_the_material_then_moves_each_record() {
-        assert_eq!(binning(1000, 48), Traffic { read: 4 * 1000 + 48 * 1000, written: 48 * 1000 });
+        assert_eq!(binning(1000, 48), Traffic { read: 8 * 1000 + 48 * 1000, written: 48 * 1000 });
     }
 
     #[test]

@@ -66,8 +66,9 @@ pub struct BenchArgs {
     /// Output folder.
     #[arg(long, default_value = "bench-out")]
     pub out: PathBuf,
-    /// How the culled objects become the stream: fused (one pass, one atomic per subgroup) or
-    /// ordered (cull then a two-dispatch compaction in object order).
+    /// How the culled objects become the stream, both in one pass: fused (in any order, one
+    /// atomic per workgroup) or ordered (in object order, each workgroup's first slot from the
+    /// workgroups before it).
     #[arg(long, default_value = "fused", value_parser = ["fused", "ordered"])]
     pub compaction: String,
     /// Preprocess memory the DGC executor may use, in MiB (more than that runs in chunks).

@@ -10,13 +10,13 @@
 //!
 //! Query slots: 0 frame start; per pass p, from 1 + 5p: after cull, after compact, draw begin,
 //! draw end; 5 after the pyramid; 10 frame end; from 11 four per chunk and pass (preprocess
-//! begin, end, execute begin, end) for dgc, pass 1's after pass 0's. With `Compaction::Fused`
-//! the after-cull and after-compact slots are written back to back after the one kernel (the
+//! begin, end, execute begin, end) for dgc, pass 1's after pass 0's. With one kernel
+//! (`SceneGpu::one_pass`) the after-cull and after-compact slots are written back to back after the one kernel (the
 //! report gives its time as culling).
 
-use super::gpu::{CullPass, SceneGpu, BIN_BATCH_OFFSET, COUNT_BYTES, COUNT_OFFSET};
+use super::gpu::{CullPass, SceneGpu, BIN_BATCH_OFFSET, BIN_RECORDS_PER_WORKGROUP, COUNT_BYTES, COUNT_OFFSET};
 use super::world::{self, Frame, Lod, Object, MESH_KINDS};
-use super::{Compaction, Culling};
+use super::Culling;
 use ash::vk;
 use dgcc::runtime::dgc::{DgcDevice, DgcLayout};
 use dgcc::runtime::error::Result;
@@ -438,7 +438,7 @@ pub unsafe fn record(
             .dst_stage_mask(vk::PipelineStageFlags2::HOST)
             .dst_access_mask(vk::AccessFlags2::HOST_READ)];
         d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().memory_barriers(&host));
-        if gpu_culls && g.compaction == Compaction::Fused {
+        if gpu_culls && g.one_pass {
             // Clear the counts for the next frame's fused kernels once everything that reads them —
             // the draws (and DGC preprocessing) and the copies above — is done. Barriers order
             // later submissions on the queue too, so the next frame starts from zero without a
@@ -454,8 +454,9 @@ pub unsafe fn record(
                 .dst_stage_mask(vk::PipelineStageFlags2::TRANSFER)];
             d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().memory_barriers(&done));
             for pass in &g.passes {
-                // The total and the subgroup size; the batch sequence ahead of them stays.
-                d.cmd_fill_buffer(cmd, pass.counts.buffer, COUNT_OFFSET, 8, 0);
+                // The total and the subgroup size (in order also the tiles'); the batch
+                // sequence ahead of them stays.
+                d.cmd_fill_buffer(cmd, pass.counts.buffer, COUNT_OFFSET, g.one_pass_cleared_bytes(), 0);
             }
             let cleared = [vk::MemoryBarrier2::default()
                 .src_stage_mask(vk::PipelineStageFlags2::TRANSFER)
@@ -499,7 +500,7 @@ unsafe fn cull_pass(
     // SAFETY: the caller's contract.
     unsafe {
         d.cmd_bind_descriptor_sets(cmd, compute, g.compute_layout, 0, &[g.passes[p].set.set, g.pyramid.set], &[]);
-        if g.compaction == Compaction::Fused {
+        if g.one_pass {
             d.cmd_bind_pipeline(cmd, compute, g.cull_compact[pass as usize]);
             ts(d, cmd, g, cull_begin);
             d.cmd_dispatch(cmd, g.fused_groups, 1, 1);
@@ -543,7 +544,8 @@ unsafe fn bin_pass(
 ) {
     let compute = vk::PipelineBindPoint::COMPUTE;
     let pass = &g.passes[p];
-    let groups = (g.objects.size / 32).div_ceil(256) as u32;
+    // Every object slot, since only the GPU knows the count (workgroups past it return).
+    let groups = (g.objects.size / 32).div_ceil(BIN_RECORDS_PER_WORKGROUP) as u32;
     // SAFETY: the caller's contract.
     unsafe {
         // Each pass has its own bins and binned stream, and the last frame that read them was

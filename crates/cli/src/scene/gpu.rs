@@ -51,6 +51,9 @@ pub const BIN_WORDS: u64 = 48 + 4 * 16;
 pub const BIN_BATCH_OFFSET: u64 = 4 * 48;
 /// `bin_materials.comp`'s workgroup size (its `local_size_x`).
 const BIN_WORKGROUP: u32 = 256;
+/// The records one workgroup of `bin_materials.comp` sorts (its `ROUNDS` rounds of
+/// `BIN_WORKGROUP`).
+pub const BIN_RECORDS_PER_WORKGROUP: u64 = 4 * BIN_WORKGROUP as u64;
 
 /// Objects each invocation of the fused kernel culls (its specialization constant 1): a
 /// workgroup claims its slots with one atomic per `local size × this` objects. Measured on an
@@ -117,12 +120,12 @@ pub struct SceneGpu {
     pub compute_layout: vk::PipelineLayout,
     pub graphics_layout: vk::PipelineLayout,
     /// The culling kernel per pass (`CullPass`), specialized for it; null for the passes this
-    /// run's culling choice does not run.
+    /// run's culling choice does not run, and unless the ordered compaction runs in two kernels
+    /// (`one_pass` false; `compact` too).
     pub cull: [vk::Pipeline; 3],
     pub compact: vk::Pipeline,
-    /// Culling and compaction in one kernel (unordered output; `Compaction::Fused`), per pass
-    /// as `cull`; null also when its shared memory does not fit the device at this workgroup
-    /// size.
+    /// Culling and compaction in one kernel, in object order or not as `compaction` says, per
+    /// pass as `cull`; null unless `one_pass`.
     pub cull_compact: [vk::Pipeline; 3],
     /// One graphics pipeline per material, reading per-draw data as the run's mode does
     /// (`DrawSource`).
@@ -151,6 +154,10 @@ pub struct SceneGpu {
     pub fused_groups: u32,
     /// Which culling path the frames record.
     pub compaction: Compaction,
+    /// Whether culling and compaction run as one kernel (`cull_compact`): always for `Fused`,
+    /// and for `Ordered` wherever the kernel's shared memory fits the device (else `cull` then
+    /// `compact`).
+    pub one_pass: bool,
     /// Bytes of a stream record.
     pub stride: u64,
     /// How the CPU loop pushes its 4 bytes (the object id) under the pipeline layout's
@@ -164,6 +171,9 @@ pub struct SceneGpu {
 /// The culling kernels' specialization constant that fixes their pass (`PASS` in
 /// cull_common.glsl).
 const CULL_PASS_CONSTANT: u32 = 2;
+/// `cull_compact.comp`'s specialization constant for object order (`IN_ORDER`): 1 under
+/// `Compaction::Ordered`.
+const FUSED_IN_ORDER_CONSTANT: u32 = 3;
 
 /// A culling pass, as the kernels number them (`PASS_*` in scene_data.glsl).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -409,22 +419,35 @@ impl SceneGpu {
         // One pipeline per pass the run culls in, each with its pass as a specialization
         // constant (cull_common.glsl says why).
         let cull_passes = CullPass::of(s.culling);
+        // One kernel wherever its staging fits in shared memory (the caller refused `Fused`
+        // where it does not); the ordered compaction falls back to cull.comp + compact.comp.
+        let in_order = s.compaction == Compaction::Ordered;
+        let one_pass = fused_shared_bytes(s.local_size, stride as u32, in_order)
+            <= ctx.properties.limits.max_compute_shared_memory_size;
         let mut cull = [vk::Pipeline::null(); 3];
-        for &pass in cull_passes {
-            let spec = [(0, s.local_size), (CULL_PASS_CONSTANT, pass as u32)];
-            cull[pass as usize] = unsafe { compute_pipeline_with(d, compute_layout, cull_spv, &spec, None, flags)? };
-        }
-        let compact_spv = pick(COMPACT_SPV, COMPACT_SHADERS_SPV);
-        let compact =
-            unsafe { compute_pipeline_with(d, compute_layout, compact_spv, &[(0, s.local_size)], s.pin, flags)? };
+        let mut compact = vk::Pipeline::null();
         let mut cull_compact = [vk::Pipeline::null(); 3];
-        if fused_shared_bytes(s.local_size, stride as u32) <= ctx.properties.limits.max_compute_shared_memory_size {
+        if one_pass {
             let spv = pick(CULL_COMPACT_SPV, CULL_COMPACT_SHADERS_SPV);
             for &pass in cull_passes {
-                let spec = [(0, s.local_size), (1, FUSED_OBJECTS_PER_INVOCATION), (CULL_PASS_CONSTANT, pass as u32)];
+                let spec = [
+                    (0, s.local_size),
+                    (1, FUSED_OBJECTS_PER_INVOCATION),
+                    (CULL_PASS_CONSTANT, pass as u32),
+                    (FUSED_IN_ORDER_CONSTANT, in_order as u32),
+                ];
                 cull_compact[pass as usize] =
                     unsafe { compute_pipeline_with(d, compute_layout, spv, &spec, s.pin, flags)? };
             }
+        } else {
+            for &pass in cull_passes {
+                let spec = [(0, s.local_size), (CULL_PASS_CONSTANT, pass as u32)];
+                cull[pass as usize] =
+                    unsafe { compute_pipeline_with(d, compute_layout, cull_spv, &spec, None, flags)? };
+            }
+            let compact_spv = pick(COMPACT_SPV, COMPACT_SHADERS_SPV);
+            compact =
+                unsafe { compute_pipeline_with(d, compute_layout, compact_spv, &[(0, s.local_size)], s.pin, flags)? };
         }
         // SAFETY: as above; the kernel declares its own 256-wide workgroup, and its pin was
         // checked against the device by the caller.
@@ -504,6 +527,7 @@ impl SceneGpu {
             groups,
             fused_groups: (n as u32).div_ceil(s.local_size * FUSED_OBJECTS_PER_INVOCATION),
             compaction: s.compaction,
+            one_pass,
             object_push,
             kernels,
             stride,
@@ -565,10 +589,24 @@ impl SceneGpu {
     }
 }
 
+impl SceneGpu {
+    /// Bytes of a pass's counts from `COUNT_OFFSET` that the one kernel needs zero before it
+    /// runs: the total and the subgroup size, and in order also the tile counter and every
+    /// tile's state (`cull_compact.comp`, `scene_counts.glsl`).
+    pub fn one_pass_cleared_bytes(&self) -> u64 {
+        match self.compaction {
+            Compaction::Fused => 8,
+            Compaction::Ordered => COUNTS_HEADER - COUNT_OFFSET + 4 * self.fused_groups as u64,
+        }
+    }
+}
+
 /// Shared memory the fused kernel declares: one round of staged records, one per invocation,
-/// and a word per possible subgroup and one for the workgroup's first slot.
-pub fn fused_shared_bytes(local_size: u32, stride: u32) -> u32 {
-    local_size * stride + 4 * local_size + 4
+/// a word per possible subgroup (in order: per round and subgroup), and the workgroup's first
+/// slot and tile.
+pub fn fused_shared_bytes(local_size: u32, stride: u32, in_order: bool) -> u32 {
+    let slots = if in_order { FUSED_OBJECTS_PER_INVOCATION } else { 1 };
+    local_size * stride + 4 * local_size * slots + 8
 }
 
 /// Copy `data` to the start of a device-local buffer (made with `TRANSFER_DST`) through a

@@ -205,10 +205,12 @@ pub enum PyramidFault {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Compaction {
-    /// `cull.comp` then `compact.comp` (two dispatches): records in object order.
+    /// Records in object order: `cull_compact.comp` in order (one pass, each workgroup's first
+    /// slot from a decoupled look-back), or `cull.comp` then `compact.comp` where that kernel's
+    /// shared memory does not fit the device.
     #[default]
     Ordered,
-    /// `cull_compact.comp`: one pass, slots claimed per subgroup with one atomic; any order.
+    /// `cull_compact.comp`: one pass, slots claimed per workgroup with one atomic; any order.
     Fused,
 }
 
@@ -536,7 +538,7 @@ fn run_checked(
             ctx.device_name
         )));
     }
-    let fused_shared = gpu::fused_shared_bytes(local_size, layout.stride);
+    let fused_shared = gpu::fused_shared_bytes(local_size, layout.stride, false);
     let shared_max = ctx.properties.limits.max_compute_shared_memory_size;
     if options.compaction == Compaction::Fused && options.mode != Mode::Cpu && fused_shared > shared_max {
         return Err(RuntimeError::Invalid(format!(
@@ -609,6 +611,7 @@ fn run_checked(
         batch_layout,
     };
     let result = run_frames(ctx, &mut g, &run, &mut stream_validation);
+    let one_pass = g.one_pass;
     // SAFETY: run_frames waits for every submission; nothing is pending.
     unsafe {
         let _ = ctx.device.device_wait_idle();
@@ -628,6 +631,7 @@ fn run_checked(
         frames,
         preprocess: plan,
         compaction: options.compaction,
+        one_pass,
         local_size,
         explicit_preprocess: flags.map(|f| f & UsageFlags::EXPLICIT_PREPROCESS.as_raw() != 0),
         unordered_sequences: flags.map(|f| f & UsageFlags::UNORDERED_SEQUENCES.as_raw() != 0),
@@ -1063,7 +1067,7 @@ fn run_frames(
                 let [begin0, cull0, compact0, draw0, draw0_end] = pass_slots(0);
                 let [begin1, cull1, compact1, draw1, draw1_end] = pass_slots(1);
                 let gpu_culls = options.mode != Mode::Cpu;
-                let fused = options.compaction == Compaction::Fused;
+                let fused = g.one_pass;
                 let passes = PassTimes {
                     cull_ms: if gpu_culls { span(begin0, cull0) } else { None },
                     compact_ms: if gpu_culls && !fused { span(cull0, compact0) } else { None },
@@ -1096,19 +1100,25 @@ fn run_frames(
                 if last {
                     last_image = image.clone();
                 }
-                // The objects each pass drew, from the record's object id (GPU-driven modes).
+                // The objects each pass drew, from the record's object id (GPU-driven modes), and
+                // whether each pass's stream held them in object order.
+                let mut in_object_order = None;
                 let drawn: Option<Vec<u32>> = g.stream_readback.as_ref().filter(|_| readback).map(|host| {
                     let mut ids = vec![];
+                    let mut ordered = true;
                     for (buffer, count) in host.iter().zip([early, late]) {
                         if let Some(bytes) = buffer.bytes() {
+                            let first = ids.len();
                             for r in 0..count as usize {
                                 let at = r * layout.stride as usize + object_offset;
                                 if let Some(w) = bytes.get(at..at + 4) {
                                     ids.push(u32::from_le_bytes([w[0], w[1], w[2], w[3]]));
                                 }
                             }
+                            ordered &= ids[first..].windows(2).all(|w| w[0] < w[1]);
                         }
                     }
+                    in_object_order = Some(ordered);
                     ids.sort_unstable();
                     ids
                 });
@@ -1128,6 +1138,7 @@ fn run_frames(
                     image: if options.capture_frames { Some(image) } else { None },
                     ids: ids.filter(|_| options.capture_frames),
                     drawn,
+                    in_object_order,
                 });
             }
             Ok::<_, RuntimeError>(())

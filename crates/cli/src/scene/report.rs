@@ -77,6 +77,10 @@ pub struct FrameReport {
     /// The objects drawn, sorted (`capture_frames` with `object_ids`, dgc and mdi).
     #[serde(skip)]
     pub drawn: Option<Vec<u32>>,
+    /// Whether each pass's stream, as compaction wrote it, held its objects in increasing
+    /// order (as `drawn`; `Compaction::Ordered` promises it).
+    #[serde(skip)]
+    pub in_object_order: Option<bool>,
 }
 
 impl FrameReport {
@@ -138,6 +142,9 @@ pub struct RunReport {
     /// reported that was not believed.
     pub preprocess: Option<ChunkPlan>,
     pub compaction: Compaction,
+    /// Whether culling and compaction ran as one kernel (`cull_compact.comp`; the ordered
+    /// compaction runs as two where that kernel's shared memory does not fit the device).
+    pub one_pass: bool,
     /// The culling kernels' workgroup size (`local_size.x`).
     pub local_size: u32,
     /// The layout's `ExplicitPreprocess` flag as executed (dgc mode).
