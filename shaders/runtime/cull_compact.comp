@@ -75,7 +75,9 @@ const uint RECORD_WORDS = RECORD_STRIDE / 4u;
 
 layout(std430, set = 0, binding = 3) writeonly buffer StreamVec4s { uvec4 stream_vec4s[]; };
 // The tile states are read while other workgroups write them: every read must reach memory.
-#define SCENE_COUNTS_ACCESS coherent volatile
+// `volatile` alone: glslang decorates it Coherent as well, and writing `coherent volatile`
+// decorates each member Coherent twice, which the validation layer's spirv-val refuses.
+#define SCENE_COUNTS_ACCESS volatile
 #include "scene_counts.glsl"
 
 // A tile's state (counts.group_sums[tile]): the flag, and below it the tile's count (AGGREGATE)
