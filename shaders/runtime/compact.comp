@@ -9,6 +9,8 @@
 // reads gl_SubgroupSize/gl_NumSubgroups/gl_SubgroupID, so it is correct whether the pipeline
 // pins a size or not, and for any object count (invocations past the end contribute 0 but
 // still take part in the subgroup operations).
+// The fallback of cull_compact.comp's one-pass ordered compaction, where its staging area does
+// not fit in shared memory (crates/cli/src/scene/gpu.rs: one_pass).
 #extension GL_GOOGLE_include_directive : require
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_arithmetic : require

@@ -3,6 +3,8 @@
 // early or late half of two-pass occlusion culling) and distance LOD. An object drawn in this
 // pass gets its draw record written at its own index with the generated writers (the candidate
 // stream); the compaction pass then packs the flagged records in object order.
+// With compact.comp this is the ordered compaction's fallback, for a device whose shared memory
+// cannot hold cull_compact.comp's staging area (crates/cli/src/scene/gpu.rs: one_pass).
 #extension GL_GOOGLE_include_directive : require
 
 layout(local_size_x_id = 0) in;
