@@ -110,19 +110,45 @@ fn run(cmd: &mut Command, what: &str) {
     assert!(out.status.success() && redefined.is_none(), "{what} failed:\n{}", &all[..all.len().min(6000)]);
 }
 
-/// The newest `libdgcc-*.rlib` beside this test binary, for rustc's `--extern dgcc=`.
-fn dgcc_rlib() -> Option<(PathBuf, PathBuf)> {
-    let deps = std::env::current_exe().ok()?.parent()?.to_path_buf();
-    let rlib = std::fs::read_dir(&deps)
-        .ok()?
+/// The `libdgcc-*.rlib` beside this test binary that generated Rust can use, for rustc's
+/// `--extern dgcc=`: the deps folder holds one per feature set the workspace built `dgcc` with
+/// (the compiler crates' builds leave out `runtime`), so the newest is not necessarily one with
+/// `dgcc::runtime` and `dgcc::ash`. Each, newest first, is asked to compile the imports the
+/// Rust output starts with; this binary itself links one that has them, so there always is one.
+fn dgcc_rlib(dir: &Path) -> (PathBuf, PathBuf) {
+    let deps = std::env::current_exe().unwrap().parent().unwrap().to_path_buf();
+    let mut rlibs: Vec<_> = std::fs::read_dir(&deps)
+        .unwrap()
         .filter_map(|e| e.ok())
         .filter(|e| {
             let n = e.file_name().to_string_lossy().into_owned();
             n.starts_with("libdgcc-") && n.ends_with(".rlib")
         })
-        .max_by_key(|e| e.metadata().and_then(|m| m.modified()).ok())?
-        .path();
-    Some((deps, rlib))
+        .map(|e| (e.metadata().and_then(|m| m.modified()).ok(), e.path()))
+        .collect();
+    rlibs.sort_by_key(|r| std::cmp::Reverse(r.0));
+    let probe = dir.join("probe.rs");
+    std::fs::write(&probe, "#[allow(unused_imports)]\nuse ::dgcc::{ash::vk, runtime::ext_dgc};\n").unwrap();
+    for (_, rlib) in &rlibs {
+        if rustc_metadata(&deps, rlib, dir, &probe, "probe").output().is_ok_and(|o| o.status.success()) {
+            return (deps, rlib.clone());
+        }
+    }
+    panic!("no libdgcc rlib in {} has dgcc::runtime and dgcc::ash (tried {})", deps.display(), rlibs.len());
+}
+
+/// rustc checking `file` as a library crate `name` against the dgcc rlib `rlib`.
+fn rustc_metadata(deps: &Path, rlib: &Path, out_dir: &Path, file: &Path, name: &str) -> Command {
+    let mut cmd = Command::new(std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into()));
+    cmd.args(["--edition", "2021", "--crate-type", "lib", "--emit=metadata", "--crate-name", name])
+        .arg("-L")
+        .arg(format!("dependency={}", deps.display()))
+        .arg("--extern")
+        .arg(format!("dgcc={}", rlib.display()))
+        .arg("--out-dir")
+        .arg(out_dir)
+        .arg(file);
+    cmd
 }
 
 #[test]
@@ -300,28 +326,13 @@ fn random_valid_descriptions_compile_under_rustc_gcc_gxx_and_glslang() {
     }
 
     // Rust: one crate with every case's module.
-    match dgcc_rlib() {
-        Some((deps, rlib)) => {
-            let mut lib = String::new();
-            for (i, m) in &accepted {
-                lib.push_str(&format!("mod c{i} {{ include!(\"{}\"); }}\n", Output::Rust.file_name(&m.pipeline)));
-            }
-            let f = dir.join("lib.rs");
-            std::fs::write(&f, lib).unwrap();
-            run(
-                Command::new(std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into()))
-                    .args(["--edition", "2021", "--crate-type", "lib", "--emit=metadata", "--crate-name", "props"])
-                    .arg("-L")
-                    .arg(format!("dependency={}", deps.display()))
-                    .arg("--extern")
-                    .arg(format!("dgcc={}", rlib.display()))
-                    .arg("--out-dir")
-                    .arg(&dir)
-                    .arg(&f),
-                "rustc",
-            );
-        }
-        None => eprintln!("note: no libdgcc rlib beside the test binary; the Rust part was skipped"),
+    let (deps, rlib) = dgcc_rlib(&dir);
+    let mut lib = String::new();
+    for (i, m) in &accepted {
+        lib.push_str(&format!("mod c{i} {{ include!(\"{}\"); }}\n", Output::Rust.file_name(&m.pipeline)));
     }
+    let f = dir.join("lib.rs");
+    std::fs::write(&f, lib).unwrap();
+    run(&mut rustc_metadata(&deps, &rlib, &dir, &f, "props"), "rustc");
     let _ = std::fs::remove_dir_all(&dir);
 }
