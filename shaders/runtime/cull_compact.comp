@@ -23,12 +23,12 @@
 // that is already running), orders its records by round, then subgroup, then lane, and learns
 // where its tile starts by a decoupled look-back over the tiles before it. It publishes its
 // tile's count as soon as it has one (AGGREGATE), then walks back over the states of the tiles
-// before it, a window of LOOK_BACK per lane at a time, adding aggregates until it meets a tile
-// whose INCLUSIVE prefix is known, and publishes its own inclusive prefix. A state is one word,
-// its flag in the top two bits, so each is read and written whole. The one assumption is the
-// one every single-pass scan makes: a workgroup that has started runs to completion while
-// others wait for it (true of the GPUs and of lavapipe, whose threads each run a workgroup to
-// its end). Without a shared-memory staging area the run falls back to cull.comp + compact.comp
+// before it, a window of LOOK_BACK subgroup-wide rows at a time, adding aggregates until it
+// meets a tile whose INCLUSIVE prefix is known, and publishes its own inclusive prefix. A state
+// is one word, its flag in the top two bits, so each is read and written whole. The one
+// assumption is the one every single-pass scan makes: a workgroup that has started runs to
+// completion while others wait for it (true of the GPUs and of lavapipe, whose threads each run
+// a workgroup to its end). Without a shared-memory staging area the run falls back to cull.comp + compact.comp
 // (crates/cli/src/scene/gpu.rs).
 //
 // Why records are staged in shared memory instead of written with the generated writers: a
@@ -85,8 +85,11 @@ layout(std430, set = 0, binding = 3) writeonly buffer StreamVec4s { uvec4 stream
 const uint STATE_AGGREGATE = 1u << 30;
 const uint STATE_INCLUSIVE = 2u << 30;
 const uint STATE_FLAGS = 3u << 30;
-// Tile states each invocation of the looking-back subgroup reads per step.
-const uint LOOK_BACK = 8u;
+// Tile states each invocation of the looking-back subgroup reads per step. One row of a
+// subgroup's width per step did best on an H200 (book/src/measured/h200-look-back.md): 0.030 ms
+// at 1M objects of the field, against 0.030, 0.031, 0.037 and 0.044 ms for 2, 4, 8 and 16 rows,
+// which hold more registers and wait for more tiles per step.
+const uint LOOK_BACK = 1u;
 
 // Each subgroup's visible objects, then where its slots start after the workgroup's first
 // (at most one subgroup per invocation), and the workgroup's first slot.
@@ -124,35 +127,52 @@ void stage(uint slot, uint object, uint material, Lod lod) {
 
 // The records of every tile before `tile`, by the decoupled look-back (IN_ORDER), once `tile`
 // has published its own count. Called by one whole subgroup.
+//
+// A step reads a window of LOOK_BACK · gl_SubgroupSize tile states, all at once: row k of the
+// window is the gl_SubgroupSize tiles from `end` - 1 - k · gl_SubgroupSize back, lane l the
+// l-th of them, so each row is one coalesced load of consecutive words, and no load waits for
+// another's value. (Reading them one after another, each lane stopping at the first inclusive
+// prefix it met, chained LOOK_BACK dependent trips to the cache per step.) The step then finds
+// the window's nearest inclusive prefix with one ballot per row and adds every state up to it.
 uint records_before(uint tile) {
     uint lane = gl_SubgroupInvocationID;
     uint before = 0u;
-    // The window ends at tile `end` - 1; lane l reads the LOOK_BACK tiles from
-    // end - 1 - l·LOOK_BACK back, so lane 0 holds the nearest ones.
-    int end = int(tile);
+    int end = int(tile); // the window is the tiles [end - LOOK_BACK · gl_SubgroupSize, end)
     while (true) {
-        uint sum = 0u;
-        bool inclusive = false;
-        bool ready = true;
-        for (uint k = 0u; k < LOOK_BACK && !inclusive; k++) {
-            int t = end - 1 - int(lane * LOOK_BACK + k);
+        uint states[LOOK_BACK];
+        [[unroll]] for (uint k = 0u; k < LOOK_BACK; k++) {
+            int t = end - 1 - int(k * gl_SubgroupSize + lane);
+            uint state = counts.group_sums[max(t, 0)];
             // Before tile 0 there is nothing: as if an inclusive prefix of 0.
-            uint state = t < 0 ? STATE_INCLUSIVE : counts.group_sums[t];
-            ready = ready && (state & STATE_FLAGS) != 0u;
-            inclusive = (state & STATE_FLAGS) == STATE_INCLUSIVE;
-            sum += state & ~STATE_FLAGS;
+            states[k] = t < 0 ? STATE_INCLUSIVE : state;
         }
-        // Only the lanes up to the first that met an inclusive prefix count.
-        uvec4 met = subgroupBallot(inclusive);
-        uint stop = subgroupBallotBitCount(met) != 0u ? subgroupBallotFindLSB(met) : gl_SubgroupSize;
-        if (!subgroupAll(ready || lane > stop)) {
+        // The nearest inclusive prefix: the first row that has one, and its lowest lane.
+        uint stop_row = LOOK_BACK;
+        uint stop_lane = 0u;
+        [[unroll]] for (uint k = 0u; k < LOOK_BACK; k++) {
+            uvec4 met = subgroupBallot((states[k] & STATE_FLAGS) == STATE_INCLUSIVE);
+            if (stop_row == LOOK_BACK && subgroupBallotBitCount(met) != 0u) {
+                stop_row = k;
+                stop_lane = subgroupBallotFindLSB(met);
+            }
+        }
+        // Every tile nearer than that prefix, and the prefix itself, must have published.
+        uint sum = 0u;
+        bool ready = true;
+        [[unroll]] for (uint k = 0u; k < LOOK_BACK; k++) {
+            if (k < stop_row || (k == stop_row && lane <= stop_lane)) {
+                ready = ready && (states[k] & STATE_FLAGS) != 0u;
+                sum += states[k] & ~STATE_FLAGS;
+            }
+        }
+        if (!subgroupAll(ready)) {
             continue; // a tile in the window has not published its count yet
         }
-        before += subgroupAdd(lane <= stop ? sum : 0u);
-        if (stop < gl_SubgroupSize) {
+        before += subgroupAdd(sum);
+        if (stop_row < LOOK_BACK) {
             return before;
         }
-        end -= int(gl_SubgroupSize * LOOK_BACK);
+        end -= int(LOOK_BACK * gl_SubgroupSize);
     }
     return before;
 }

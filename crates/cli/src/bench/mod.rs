@@ -590,7 +590,7 @@ pub fn summarise(report: &RunReport, variant: &Variant, manifest: &Manifest, bes
             let record_bytes: u64 = layout.tokens.iter().map(|t| t.size as u64).sum();
             let shape = traffic::Shape {
                 local_size: report.local_size as u64,
-                fused_objects_per_invocation: scene::FUSED_OBJECTS_PER_INVOCATION as u64,
+                objects_per_invocation: scene::objects_per_invocation(report.compaction) as u64,
                 record_bytes,
                 stride: layout.stride as u64,
             };

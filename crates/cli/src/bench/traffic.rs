@@ -61,11 +61,11 @@ impl Traffic {
     }
 }
 
-/// The kernels' shape: workgroup size, objects per fused invocation, record size.
+/// The kernels' shape: workgroup size, objects per invocation of the one-pass kernel, record size.
 #[derive(Clone, Copy, Debug)]
 pub struct Shape {
     pub local_size: u64,
-    pub fused_objects_per_invocation: u64,
+    pub objects_per_invocation: u64,
     /// Bytes of a record the writers fill (the tokens' sizes).
     pub record_bytes: u64,
     pub stride: u64,
@@ -76,9 +76,9 @@ pub struct Shape {
 pub fn cull_and_compact(compaction: Compaction, one_pass: bool, objects: u64, visible: u64, shape: &Shape) -> Traffic {
     const OBJECT: u64 = 32;
     const FLAG: u64 = 4;
-    let Shape { local_size, fused_objects_per_invocation, record_bytes, stride } = *shape;
+    let Shape { local_size, objects_per_invocation, record_bytes, stride } = *shape;
     let groups = objects.div_ceil(local_size.max(1));
-    let tiles = objects.div_ceil((local_size * fused_objects_per_invocation).max(1));
+    let tiles = objects.div_ceil((local_size * objects_per_invocation).max(1));
     match (compaction, one_pass) {
         (Compaction::Ordered, true) => {
             Traffic { read: OBJECT * objects + (4 + 4) * tiles, written: stride * visible + (4 + 8) * tiles + 4 + 4 }
@@ -126,7 +126,7 @@ pub fn binning(records: u64, stride: u64) -> Traffic {
 mod tests {
     use super::*;
 
-    const SHAPE: Shape = Shape { local_size: 64, fused_objects_per_invocation: 4, record_bytes: 44, stride: 48 };
+    const SHAPE: Shape = Shape { local_size: 64, objects_per_invocation: 4, record_bytes: 44, stride: 48 };
 
     #[test]
     fn the_fused_pass_reads_each_object_once_and_writes_each_visible_record_once() {

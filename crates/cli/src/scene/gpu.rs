@@ -55,14 +55,20 @@ const BIN_WORKGROUP: u32 = 256;
 /// `BIN_WORKGROUP`).
 pub const BIN_RECORDS_PER_WORKGROUP: u64 = 4 * BIN_WORKGROUP as u64;
 
-/// Objects each invocation of the fused kernel culls (its specialization constant 1): a
-/// workgroup claims its slots with one atomic per `local size × this` objects. Measured on an
-/// H200 at 1 M and 4 M objects of the field with local sizes 64 and 128
-/// (`book/src/measured/h200-kernel-registers.md`): 1 runs at 47–50 % and 56–60 % of the copy
-/// bandwidth, 2 at 54 % and 73 %, 4 at 51–52 % and 78–79 %, 8 at 42 % and 70 % (70 registers).
-/// The one-atomic-per-subgroup kernel before it also did best at 4
-/// (`book/src/measured/h200-fused-sweep.md`).
-pub const FUSED_OBJECTS_PER_INVOCATION: u32 = 4;
+/// Objects each invocation of the one-pass kernel culls (its specialization constant 1): a
+/// workgroup covers `local size × this` objects (a tile) with one atomic (`Fused`) or one tile
+/// of the look-back (`Ordered`). Measured on an H200 at 1M and 4M objects of the field, 64
+/// invocations (`book/src/measured/h200-kernel-registers.md`, `h200-look-back.md`): unordered,
+/// 1 runs at 47–50 % and 56–60 % of the best copy, 2 at 54 % and 73 %, 3 at 54 % and 77–78 %
+/// (30 registers), 4 at 51 % and 78–79 % (38), 8 at 42 % and 70 % (70); in order, where fewer
+/// objects per tile make more tiles to look back over, 4 (40 % and 54 %) beats 3 (39 % and 50 %)
+/// and 2 (33–34 % and 40 %).
+pub fn objects_per_invocation(compaction: Compaction) -> u32 {
+    match compaction {
+        Compaction::Fused => 3,
+        Compaction::Ordered => 4,
+    }
+}
 
 pub const COLOR_FORMAT: vk::Format = vk::Format::R8G8B8A8_UNORM;
 pub const DEPTH_FORMAT: vk::Format = vk::Format::D32_SFLOAT;
@@ -432,7 +438,7 @@ impl SceneGpu {
             for &pass in cull_passes {
                 let spec = [
                     (0, s.local_size),
-                    (1, FUSED_OBJECTS_PER_INVOCATION),
+                    (1, objects_per_invocation(s.compaction)),
                     (CULL_PASS_CONSTANT, pass as u32),
                     (FUSED_IN_ORDER_CONSTANT, in_order as u32),
                 ];
@@ -525,7 +531,7 @@ impl SceneGpu {
             queries,
             query_count: s.query_count,
             groups,
-            fused_groups: (n as u32).div_ceil(s.local_size * FUSED_OBJECTS_PER_INVOCATION),
+            fused_groups: (n as u32).div_ceil(s.local_size * objects_per_invocation(s.compaction)),
             compaction: s.compaction,
             one_pass,
             object_push,
@@ -605,7 +611,7 @@ impl SceneGpu {
 /// a word per possible subgroup (in order: per round and subgroup), and the workgroup's first
 /// slot and tile.
 pub fn fused_shared_bytes(local_size: u32, stride: u32, in_order: bool) -> u32 {
-    let slots = if in_order { FUSED_OBJECTS_PER_INVOCATION } else { 1 };
+    let slots = if in_order { objects_per_invocation(Compaction::Ordered) } else { 1 };
     local_size * stride + 4 * local_size * slots + 8
 }
 
