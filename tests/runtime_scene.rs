@@ -140,8 +140,8 @@ fn child_compaction_at_this_vector_width() {
         }
     }
     // The ordered compaction's one kernel keeps object order across its tiles (a workgroup's
-    // 256 objects) through the look-back, here over more tiles than one step of it reads (a
-    // subgroup of 4 reads 32 tiles a step), with frustum and occlusion culling.
+    // 256 objects) through the look-back, here over many more tiles than one step of it reads
+    // (a row of the subgroup's width: 4 or 8 tiles), with frustum and occlusion culling.
     for objects in [67, 2048, 20_000] {
         for (mode, culling) in [(Mode::Dgc, Culling::Frustum), (Mode::Mdi, Culling::Occlusion)] {
             let o = RunOptions { culling, frames: 3, object_ids: true, capture_frames: true, ..options(mode, objects) };
