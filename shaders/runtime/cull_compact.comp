@@ -28,8 +28,8 @@
 // is one word, its flag in the top two bits, so each is read and written whole. The one
 // assumption is the one every single-pass scan makes: a workgroup that has started runs to
 // completion while others wait for it (true of the GPUs and of lavapipe, whose threads each run
-// a workgroup to its end). Without a shared-memory staging area the run falls back to cull.comp + compact.comp
-// (crates/cli/src/scene/gpu.rs).
+// a workgroup to its end). Without a shared-memory staging area the run falls back to
+// cull.comp + compact.comp (crates/cli/src/scene/gpu.rs).
 //
 // Why records are staged in shared memory instead of written with the generated writers: a
 // writer stores a record field by field, so a subgroup's store instruction touches one 4-byte
@@ -61,7 +61,7 @@
 #extension GL_EXT_control_flow_attributes : require
 
 layout(local_size_x_id = 0) in;
-// Objects per invocation (crates/cli/src/scene/gpu.rs: FUSED_OBJECTS_PER_INVOCATION; at most 8,
+// Objects per invocation (crates/cli/src/scene/gpu.rs: objects_per_invocation; at most 8,
 // the LOD indices of all rounds share one word).
 layout(constant_id = 1) const uint ROUNDS = 4u;
 // 1: records in object order (above); 0: in any order.
