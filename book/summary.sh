@@ -2,10 +2,12 @@
 # Writes book/src/SUMMARY.md: the chapters below, then one line per page of the generated
 # diagnostics index (book/src/diagnostics/CODE.md, titled "# CODE: title" by tests/book.rs).
 # Run it after `DGCC_BLESS=1 cargo test --test book diagnostics_index` adds or removes a code.
+# `--check` writes nothing and fails if SUMMARY.md is not what the script writes (tests/book.rs).
 set -euo pipefail
 export LC_ALL=C
 cd "$(dirname "$0")/src"
-trap 'rm -f SUMMARY.md.new' EXIT
+new=$(mktemp)
+trap 'rm -f "$new"' EXIT
 
 {
   cat <<'CHAPTERS'
@@ -38,6 +40,9 @@ CHAPTERS
     "h200-bench-device-per-row.md|H200 benchmark, device time per row"
     "h200-order.md|H200 draw time and what ran before"
     "h200-fused-sweep.md|H200 fused culling kernel variants"
+    "h200-ordered-compaction.md|H200 ordered compaction in one pass"
+    "h200-binning.md|H200 material binning: ballots and a staged copy"
+    "h200-look-back.md|H200 look-back and objects per invocation"
     "h200-differential.md|H200 differential check output"
     "h200-materials.md|H200 materials: 16 pipelines, every object drawn"
     "h200-materials-counts.md|H200 materials: 1, 4 and 16 pipelines"
@@ -63,6 +68,7 @@ CHAPTERS
     "h200-kernel-registers.md|H200 the fused culling kernel as the driver compiled it"
     "h200-closing-2.md|H200 issue 14's closing run of 2026-12-02"
     "h200-cubes-sweep.md|H200 the cubes between 2,000 and 50,000 draws"
+    "h200-closing-3.md|H200 issue 14's closing run of 2026-12-03"
   )
   for page in measured/*.md; do
     found=0
@@ -86,5 +92,12 @@ CHAPTERS
 - [Design](design.md)
 - [Changelog](changelog.md)
 CHAPTERS
-} > SUMMARY.md.new
-mv SUMMARY.md.new SUMMARY.md
+} > "$new"
+if [[ ${1:-} == --check ]]; then
+  if ! diff -u SUMMARY.md "$new" >&2; then
+    echo "book/summary.sh: book/src/SUMMARY.md is stale; run book/summary.sh" >&2
+    exit 1
+  fi
+  exit 0
+fi
+cp "$new" SUMMARY.md

@@ -8,6 +8,7 @@
 //!    fragment that is not a whole description.
 //! 3. Every `console` block's `$ dgcc …` command is run from the repository root and its
 //!    output (stdout then stderr) must equal the lines that follow it.
+//! 4. `book/src/SUMMARY.md` lists every page, and is exactly what `book/summary.sh` writes.
 
 use std::path::{Path, PathBuf};
 
@@ -261,4 +262,16 @@ fn the_summary_lists_every_chapter_and_diagnostics_page() {
         }
     }
     assert!(missing.is_empty(), "not in book/src/SUMMARY.md (run book/summary.sh): {missing:?}");
+}
+
+/// `book/summary.sh` writes the summary from its own list of pages; a page added to SUMMARY.md
+/// by hand but not to the script would be dropped the next time someone runs it.
+#[test]
+fn the_summary_is_what_book_summary_sh_writes() {
+    let out = std::process::Command::new("bash")
+        .arg(root().join("book/summary.sh"))
+        .arg("--check")
+        .output()
+        .expect("run bash book/summary.sh --check");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
 }
