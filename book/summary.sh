@@ -5,6 +5,10 @@
 # `--check` writes nothing and fails if SUMMARY.md is not what the script writes (tests/book.rs).
 set -euo pipefail
 export LC_ALL=C
+case ${1:-} in
+  "" | --check) ;;
+  *) echo "usage: book/summary.sh [--check]" >&2; exit 2 ;;
+esac
 cd "$(dirname "$0")/src"
 new=$(mktemp)
 trap 'rm -f "$new"' EXIT
