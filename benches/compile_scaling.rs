@@ -2,11 +2,13 @@
 //!
 //! Generates descriptions of 10 to 10,000 layouts (each a push constant with typed fields, a
 //! sequence index and a dispatch, or a push constant, an index buffer and an indexed draw) and
-//! times `dgcc check` (parse + layout + validate against three targets) and `dgcc compile`
-//! (check + manifest + every emitter) in one process, median of several runs. Growth is linear
-//! when the time per layout stays flat across rows; ratios within one run are what count on a
-//! shared, noisy machine. Run: `cargo bench --bench compile_scaling` (add `-- --quick` for
-//! fewer repetitions); writes `target/compile-scaling.json` as well as the table.
+//! times `dgcc check` (parse + layout + validate against three targets + the printed names and
+//! the emitters' own check) and `dgcc compile` (check + every emitter's output) in one process,
+//! median of several runs. Growth is linear when the time per layout stays flat across rows;
+//! ratios within one run are what count on a shared, noisy machine. Run (the bench belongs to
+//! the `dgcc` package, not the default member): `cargo bench -p dgcc --features compiler
+//! --bench compile_scaling` (add `-- --quick` for fewer repetitions); writes
+//! `target/compile-scaling.json` as well as the table.
 
 use std::path::Path;
 use std::time::{Duration, Instant};

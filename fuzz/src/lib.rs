@@ -174,8 +174,10 @@ mod compiler {
             let back = Manifest::from_json(&m.to_json()).unwrap_or_else(|e| panic!("{e}"));
             assert!(&back == m, "the manifest changed through its JSON");
             // A compiler manifest always prints, and the emitted JSON is the manifest.
+            let printer = emit::Printer::new(m).unwrap_or_else(|e| panic!("{e}"));
             for output in Output::ALL {
-                let text = emit::emit(m, output).unwrap_or_else(|e| panic!("{output:?}: {e}"));
+                let text =
+                    printer.print(output, &emit::Options::default()).unwrap_or_else(|e| panic!("{output:?}: {e}"));
                 if output == Output::Json {
                     assert!(
                         Manifest::from_json(&text).ok().as_ref() == Some(m),

@@ -168,7 +168,8 @@ fn huge_workgroups_do_not_overflow() {
 fn tens_of_thousands_of_tokens_are_all_checked() {
     // A layout built by a program, not a description (the front ends cap tokens at 256): every
     // overlap and duplicate is still found. (How the cost grows is measured by the benchmark
-    // `cargo bench --bench compile_scaling`, not asserted here: machines are shared and noisy.)
+    // `cargo bench -p dgcc --features compiler --bench compile_scaling`, not asserted here:
+    // machines are shared and noisy.)
     let mut m = scene();
     let l = &mut m.layouts[0];
     let (push, draw) = (l.tokens[0].clone(), l.tokens[2].clone());

@@ -74,21 +74,18 @@ pub fn compile_source(path: &Path, text: &str, options: &Options) -> Compilation
     if !c.has_errors() {
         c.manifest = build_manifest(&pipeline, &c.laid, &c.profiles, &mut c.diagnostics);
         if let Some(m) = &c.manifest {
-            // The names as the emitters print them, then the emitters themselves: `dgcc check`
-            // refuses exactly what `dgcc compile` could not write.
-            c.diagnostics.extend(crate::check::generated_names(&pipeline, m));
+            // The names as the emitters print them, then the emitters' own check of the
+            // manifest (what every output is printed from): `dgcc check` refuses exactly what
+            // `dgcc compile` could not write.
+            let problems = crate::names::plan::problems(m);
+            c.diagnostics.extend(crate::check::generated_names(&pipeline, m, &problems));
             if !c.has_errors() {
-                for output in crate::emit::Output::ALL {
-                    if let Err(e) = crate::emit::emit(m, output) {
-                        c.diagnostics.push(
-                            Diagnostic::new(
-                                "E0499",
-                                format!("internal error: the {output} output cannot be printed: {e}"),
-                            )
+                if let Err(e) = crate::emit::Printer::with_name_problems(m, &problems) {
+                    c.diagnostics.push(
+                        Diagnostic::new("E0499", format!("internal error: the outputs cannot be printed: {e}"))
                             .primary(pipeline.name.span, "while printing this pipeline")
                             .note("please report this description to the dgcc developers"),
-                        );
-                    }
+                    );
                 }
             }
             if c.has_errors() {

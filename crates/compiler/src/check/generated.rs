@@ -9,7 +9,7 @@
 //! list, never print a file that redefines a name.
 
 use crate::ast::{Pipeline, PushData, TokenKind};
-use crate::names::plan::{self, Ident, Owner, Problem};
+use crate::names::plan::{Ident, Owner, Problem};
 use dgcc_core::diag::Diagnostic;
 use dgcc_core::ir::Manifest;
 use dgcc_core::span::Span;
@@ -97,11 +97,12 @@ fn in_what(id: &Ident) -> String {
     }
 }
 
-/// Diagnostics for every problem with the printed names of `m`.
-pub fn diagnostics(p: &Pipeline, m: &Manifest) -> Vec<Diagnostic> {
+/// Diagnostics for every problem with the printed names of `m`, which `problems` lists
+/// (`names::plan::problems(m)`).
+pub fn diagnostics(p: &Pipeline, m: &Manifest, problems: &[Problem]) -> Vec<Diagnostic> {
     let mut out = vec![];
-    for problem in plan::problems(m) {
-        let d = match &problem {
+    for problem in problems {
+        let d = match problem {
             Problem::Clash { first, second } => {
                 let (a, b) = (describe(m, &first.owner), describe(m, &second.owner));
                 let both = if first.owner == Owner::Fixed {

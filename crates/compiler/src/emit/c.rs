@@ -72,18 +72,23 @@ pub fn emit(m: &Manifest) -> Result<String, EmitError> {
 /// The header for a manifest, spelled as `options` asks.
 pub fn emit_with(m: &Manifest, options: &Options) -> Result<String, EmitError> {
     let include = options.include_operand().map_err(|e| EmitError::new(None, e))?;
-    let p = model::model(m)?;
+    Ok(print(&model::model(m)?, &include))
+}
+
+/// The header for a modelled manifest, `#include`-ing `include` (an operand `Options` checked).
+pub(crate) fn print(p: &Pipeline, include: &str) -> String {
+    let m = p.raw;
     let mut o = String::new();
-    header(&mut o, &p, &include);
+    header(&mut o, p, include);
     common(&mut o);
-    push_constant_ranges(&mut o, &p);
+    push_constant_ranges(&mut o, p);
     for l in &p.layouts {
         layout_section(&mut o, &CNames::of(&m.pipeline, l), l);
     }
     kernels(&mut o, m);
     out!(o, "");
     out!(o, "#endif /* DGCC_{}_H */", p.upper);
-    Ok(o)
+    o
 }
 
 fn header(o: &mut String, p: &Pipeline, include: &str) {

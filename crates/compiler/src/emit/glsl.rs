@@ -24,15 +24,20 @@ use dgcc_core::ir::{GlslLayout, Manifest, MemberType};
 
 /// The include file for a manifest.
 pub fn emit(m: &Manifest) -> Result<String, EmitError> {
-    let p = model::model(m)?;
+    Ok(print(&model::model(m)?))
+}
+
+/// The include file for a modelled manifest.
+pub(crate) fn print(p: &Pipeline) -> String {
+    let m = p.raw;
     let mut o = String::new();
-    header(&mut o, &p);
+    header(&mut o, p);
     for l in &p.layouts {
         layout_section(&mut o, l);
     }
     kernels(&mut o, m);
     out!(o, "#endif // DGCC_{}_GLSL", p.upper);
-    Ok(o)
+    o
 }
 
 fn header(o: &mut String, p: &Pipeline) {

@@ -58,19 +58,20 @@ impl Dialect {
 
 /// The HLSL include for a manifest.
 pub fn emit(m: &Manifest) -> Result<String, EmitError> {
-    print(m, Dialect::Hlsl)
+    Ok(print(&model::model(m)?, Dialect::Hlsl))
 }
 
-pub(crate) fn print(m: &Manifest, d: Dialect) -> Result<String, EmitError> {
-    let p = model::model(m)?;
+/// The include for a modelled manifest, in HLSL's or Slang's spelling.
+pub(crate) fn print(p: &Pipeline, d: Dialect) -> String {
+    let m = p.raw;
     let mut o = String::new();
-    header(&mut o, &p, d);
+    header(&mut o, p, d);
     for l in &p.layouts {
         layout_section(&mut o, l, d);
     }
     kernels(&mut o, m);
-    out!(o, "#endif // {}", guard(&p, d));
-    Ok(o)
+    out!(o, "#endif // {}", guard(p, d));
+    o
 }
 
 fn guard(p: &Pipeline, d: Dialect) -> String {

@@ -12,15 +12,23 @@ use dgcc_core::ir::{Manifest, SCHEMA_VERSION};
 
 /// The manifest as pretty JSON with a trailing newline.
 pub fn emit(m: &Manifest) -> Result<String, EmitError> {
-    if m.schema_version != SCHEMA_VERSION {
-        return Err(EmitError::new(
-            None,
-            format!(
-                "manifest schema version {} is not {SCHEMA_VERSION}, the version this dgcc writes",
-                m.schema_version
-            ),
-        ));
+    this_schema(m)?;
+    print(&model::model(m)?)
+}
+
+/// The modelled manifest as pretty JSON with a trailing newline.
+pub(crate) fn print(p: &model::Pipeline) -> Result<String, EmitError> {
+    this_schema(p.raw)?;
+    Ok(p.raw.to_json())
+}
+
+/// A manifest of another schema version is refused: its keys may mean something else.
+fn this_schema(m: &Manifest) -> Result<(), EmitError> {
+    if m.schema_version == SCHEMA_VERSION {
+        return Ok(());
     }
-    model::model(m)?;
-    Ok(m.to_json())
+    Err(EmitError::new(
+        None,
+        format!("manifest schema version {} is not {SCHEMA_VERSION}, the version this dgcc writes", m.schema_version),
+    ))
 }

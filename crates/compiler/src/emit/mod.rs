@@ -8,14 +8,18 @@
 //! the spelling decisions they share live in `model` (names, C/Rust element shapes, which
 //! members are padding), so the declarations of a record cannot drift apart.
 //!
-//! Every printer re-checks its input first (`model` runs the layout invariants again) and
-//! returns an [`EmitError`] instead of printing a struct that would not hold.
+//! Every output is printed from a checked model of the manifest (`model` runs the layout
+//! invariants again and lists the printed names): a manifest that would print a struct that
+//! does not hold gets an [`EmitError`] instead. [`Printer`] checks once for any number of
+//! outputs; [`emit`] checks for one.
 //!
 //! ```
 //! # use dgcc_core::ir::Manifest;
 //! # fn demo(manifest: &Manifest) -> Result<(), dgcc_compiler::emit::EmitError> {
-//! for output in dgcc_compiler::emit::Output::ALL {
-//!     let text = dgcc_compiler::emit::emit(manifest, output)?;
+//! use dgcc_compiler::emit::{Options, Output, Printer};
+//! let printer = Printer::new(manifest)?;
+//! for output in Output::ALL {
+//!     let text = printer.print(output, &Options::default())?;
 //!     let file = output.file_name(&manifest.pipeline); // scene.rs, scene.h, scene.glsl, …
 //!     # let _ = (text, file);
 //! }
@@ -155,6 +159,18 @@ pub struct Options {
     pub c: c::Options,
 }
 
+impl Options {
+    /// Whether the options `output` reads can be spelled (a Rust path, a C include).
+    fn check(&self, output: Output) -> Result<(), EmitError> {
+        let checked = match output {
+            Output::Rust => self.rust.check(),
+            Output::C => self.c.include_operand().map(drop),
+            _ => Ok(()),
+        };
+        checked.map_err(|e| EmitError::new(None, e))
+    }
+}
+
 /// Print one output of a manifest.
 pub fn emit(manifest: &Manifest, output: Output) -> Result<String, EmitError> {
     emit_with(manifest, output, &Options::default())
@@ -162,16 +178,8 @@ pub fn emit(manifest: &Manifest, output: Output) -> Result<String, EmitError> {
 
 /// Print one output of a manifest, spelled as `options` asks.
 pub fn emit_with(manifest: &Manifest, output: Output, options: &Options) -> Result<String, EmitError> {
-    match output {
-        Output::Rust => rust::emit_with(manifest, &options.rust),
-        Output::C => c::emit_with(manifest, &options.c),
-        Output::Glsl => glsl::emit(manifest),
-        Output::Hlsl => hlsl::emit(manifest),
-        Output::Slang => slang::emit(manifest),
-        Output::Json => json::emit(manifest),
-        Output::Svg => svg::emit(manifest),
-        Output::Cpp => cpp::emit(manifest),
-    }
+    options.check(output)?;
+    Printer::new(manifest)?.print(output, options)
 }
 
 /// Print several outputs: `(file name, contents)` in the order asked.
@@ -185,7 +193,54 @@ pub fn emit_all_with(
     outputs: &[Output],
     options: &Options,
 ) -> Result<Vec<(String, String)>, EmitError> {
-    outputs.iter().map(|&o| Ok((o.file_name(&manifest.pipeline), emit_with(manifest, o, options)?))).collect()
+    for &o in outputs {
+        options.check(o)?;
+    }
+    let printer = Printer::new(manifest)?;
+    outputs.iter().map(|&o| Ok((o.file_name(&manifest.pipeline), printer.print(o, options)?))).collect()
+}
+
+/// A manifest checked and modelled once, ready to print any of its outputs.
+///
+/// Why a value between the manifest and the printers: the check behind every output (the names
+/// of every language, the layout invariants, how each member is spelled) costs more than
+/// printing one, and `dgcc compile` prints seven outputs of one manifest. [`emit`] and
+/// [`emit_all`] go through a printer; hold one to print outputs one at a time.
+pub struct Printer<'m> {
+    model: model::Pipeline<'m>,
+}
+
+impl<'m> Printer<'m> {
+    /// Check `manifest` as every printer does: a manifest that breaks an invariant the printers
+    /// rely on is refused here, whatever output is asked for later.
+    pub fn new(manifest: &'m Manifest) -> Result<Printer<'m>, EmitError> {
+        Ok(Printer { model: model::model(manifest)? })
+    }
+
+    /// [`Printer::new`] for a manifest whose name problems the caller has listed already.
+    pub(crate) fn with_name_problems(
+        manifest: &'m Manifest,
+        problems: &[names::plan::Problem],
+    ) -> Result<Printer<'m>, EmitError> {
+        Ok(Printer { model: model::model_with_names(manifest, problems)? })
+    }
+
+    /// One output, spelled as `options` asks. Fails only on options that cannot be spelled (a
+    /// Rust path or C include that is not one) and, for JSON, a manifest of another schema.
+    pub fn print(&self, output: Output, options: &Options) -> Result<String, EmitError> {
+        options.check(output)?;
+        let p = &self.model;
+        Ok(match output {
+            Output::Rust => rust::print(p, &options.rust),
+            Output::C => c::print(p, &options.c.include_operand().map_err(|e| EmitError::new(None, e))?),
+            Output::Glsl => glsl::print(p),
+            Output::Hlsl => hlsl::print(p, hlsl::Dialect::Hlsl),
+            Output::Slang => hlsl::print(p, hlsl::Dialect::Slang),
+            Output::Json => json::print(p)?,
+            Output::Svg => svg::print(p),
+            Output::Cpp => cpp::print(p),
+        })
+    }
 }
 
 /// A kernel's subgroup decision on one target, in words, for comments.

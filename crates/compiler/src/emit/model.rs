@@ -237,9 +237,18 @@ pub(crate) fn write_doc(o: &mut String, doc: &[String], prefix: &str) {
 }
 
 pub(crate) fn model(m: &Manifest) -> Result<Pipeline<'_>, EmitError> {
+    model_with_names(m, &names::plan::problems(m))
+}
+
+/// [`model`] of a manifest whose name problems (`names::plan::problems`) the caller has listed
+/// already: the driver lists them once, for its diagnostics and for this check.
+pub(crate) fn model_with_names<'a>(
+    m: &'a Manifest,
+    problems: &[names::plan::Problem],
+) -> Result<Pipeline<'a>, EmitError> {
     // The names first: a manifest whose printed identifiers clash, or that a compiler would not
     // read, is refused here exactly as `dgcc check` refuses its description.
-    if let Some(p) = names::plan::problems(m).into_iter().find(names::plan::Problem::is_hard) {
+    if let Some(p) = problems.iter().find(|p| p.is_hard()) {
         let layout = match &p {
             names::plan::Problem::Clash { first: i, .. }
             | names::plan::Problem::Reserved { ident: i, .. }

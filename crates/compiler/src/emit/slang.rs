@@ -4,10 +4,10 @@
 //! everything they depend on.
 
 use super::hlsl::{print, Dialect};
-use super::EmitError;
+use super::{model, EmitError};
 use dgcc_core::ir::Manifest;
 
 /// The Slang include for a manifest.
 pub fn emit(m: &Manifest) -> Result<String, EmitError> {
-    print(m, Dialect::Slang)
+    Ok(print(&model::model(m)?, Dialect::Slang))
 }

@@ -28,7 +28,12 @@ const PALETTE: [&str; 10] =
 
 /// The picture of a manifest's layouts.
 pub fn emit(m: &Manifest) -> Result<String, EmitError> {
-    let p = model::model(m)?;
+    Ok(print(&model::model(m)?))
+}
+
+/// The picture of a modelled manifest.
+pub(crate) fn print(p: &Pipeline) -> String {
+    let m = p.raw;
     let width = LEFT + ROW_BYTES * CELL + LEGEND_GAP + LEGEND_WIDTH;
     let mut body = String::new();
     let mut y = 50;
@@ -59,10 +64,10 @@ pub fn emit(m: &Manifest) -> Result<String, EmitError> {
     out!(o, "  </pattern>");
     out!(o, "</defs>");
     out!(o, r#"<rect width="{width}" height="{y}" fill="white"/>"#);
-    title(&mut o, &p);
+    title(&mut o, p);
     o.push_str(&body);
     out!(o, "</svg>");
-    Ok(o)
+    o
 }
 
 fn title(o: &mut String, p: &Pipeline) {

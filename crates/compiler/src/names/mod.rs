@@ -106,6 +106,10 @@ pub fn is_hlsl_type_name(word: &str) -> bool {
         "min16uint", "int16_t", "uint16_t", "int32_t", "uint32_t", "int64_t", "uint64_t", "float16_t", "float32_t",
         "float64_t",
     ];
+    // Every scalar starts with one of these letters: most names are refused on their first.
+    if !word.starts_with(['b', 'i', 'u', 'd', 'h', 'f', 'm']) {
+        return false;
+    }
     SCALARS.iter().any(|s| {
         let Some(rest) = word.strip_prefix(s) else { return false };
         let b = rest.as_bytes();
@@ -118,10 +122,10 @@ pub fn is_hlsl_type_name(word: &str) -> bool {
 /// once: a description's names meet every table for every identifier of every output (tens
 /// of thousands of lookups for a few hundred layouts), which scans of the lists made a fifth of
 /// `dgcc check`'s time.
-fn keywords() -> &'static std::collections::HashMap<&'static str, u8> {
-    static KEYWORDS: std::sync::OnceLock<std::collections::HashMap<&'static str, u8>> = std::sync::OnceLock::new();
+fn keywords() -> &'static foldhash::HashMap<&'static str, u8> {
+    static KEYWORDS: std::sync::OnceLock<foldhash::HashMap<&'static str, u8>> = std::sync::OnceLock::new();
     KEYWORDS.get_or_init(|| {
-        let mut map = std::collections::HashMap::new();
+        let mut map = foldhash::HashMap::default();
         let tables: [(&[&str], u8); 6] = [
             (RUST, RUST_BIT),
             (C, C_BIT),
@@ -150,18 +154,25 @@ const LANGS: [(u8, &str); 5] =
 
 /// The output languages a word is reserved in, as the check names them ("C/C++" for either).
 fn reserved_in(word: &str) -> Vec<&'static str> {
-    let mut bits = keywords().get(word).copied().unwrap_or(0);
-    if is_hlsl_type_name(word) {
-        bits |= HLSL_BIT | SLANG_BIT;
-    }
+    let bits = reserved_bits(word);
     LANGS.iter().filter(|(bit, _)| bits & bit != 0).map(|&(_, name)| name).collect()
+}
+
+/// The languages that reserve `word`, as bits of `LANGS` (0: none).
+fn reserved_bits(word: &str) -> u8 {
+    let bits = keywords().get(word).copied().unwrap_or(0);
+    if is_hlsl_type_name(word) {
+        bits | HLSL_BIT | SLANG_BIT
+    } else {
+        bits
+    }
 }
 
 /// Whether the emitters escape `word` (append `_`): a reserved word of any output, or a name
 /// with a prefix GLSL or C reserve (HLSL and Slang reserve `__` too). The check refuses every one of them (E0706) and more
 /// (`__` inside a name, `_` and a capital), which a suffix could not fix.
 pub fn is_reserved(word: &str) -> bool {
-    !reserved_in(word).is_empty() || word.starts_with("gl_") || word.starts_with("__")
+    reserved_bits(word) != 0 || word.starts_with("gl_") || word.starts_with("__")
 }
 
 /// Whether `text` is a word: an ASCII letter or `_`, then ASCII letters, digits and `_` (the
