@@ -65,6 +65,41 @@ fn every_output_of_every_fixture_matches_its_snapshot() {
     }
 }
 
+/// Every macro an output defines is in the naming plan (`names::plan::identifiers`) as a macro
+/// of its language, so that `dgcc check` sees it when it looks for names a macro would replace.
+/// A macro the plan missed let `dgcc check` pass a record member that the C header's own
+/// `#define` then replaced, and gcc refused the header.
+#[test]
+fn every_macro_the_outputs_define_is_planned() {
+    let mut missing = vec![];
+    for (name, m) in fixtures() {
+        let planned = plan::identifiers(&m);
+        for (output, lang) in [
+            (Output::C, plan::Lang::C),
+            (Output::Cpp, plan::Lang::C),
+            (Output::Glsl, plan::Lang::Glsl),
+            (Output::Hlsl, plan::Lang::Hlsl),
+            (Output::Slang, plan::Lang::Slang),
+        ] {
+            let text = emit::emit(&m, output).unwrap();
+            for line in text.lines() {
+                let Some(rest) = line.trim_start().strip_prefix('#') else { continue };
+                let Some(rest) = rest.trim_start().strip_prefix("define") else { continue };
+                let macro_name: String =
+                    rest.trim_start().chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+                let known =
+                    planned.iter().any(|i| i.lang == lang && i.is_macro && *i.scope == *"" && i.name == macro_name);
+                if !known {
+                    missing.push(format!("{name} {output}: {macro_name}"));
+                }
+            }
+        }
+    }
+    missing.sort();
+    missing.dedup();
+    assert!(missing.is_empty(), "macros the plan does not list:\n{}", missing.join("\n"));
+}
+
 #[test]
 fn fixtures_cover_every_token_kind_and_both_glsl_layouts() {
     let all = fixtures();

@@ -11,8 +11,9 @@
 //! global and also replace struct members), one GLSL shader, each Rust module and each record
 //! struct. `dgcc check` (the driver) turns every [`Problem`] into a diagnostic on the names that
 //! produced it, and the emitters refuse a manifest with a hard problem, so check and compile
-//! agree on every name. A test (`every_printed_identifier_is_planned`) holds the emitters to
-//! this list.
+//! agree on every name. `tests/emit.rs` (`every_macro_the_outputs_define_is_planned`) holds
+//! the C, C++, GLSL, HLSL and Slang outputs of every fixture and example to this list for the
+//! names that do the most harm when missed: macros, which replace a word in every scope.
 
 use super::{camel, member, screaming, snake};
 use dgcc_core::ir::{CompiledLayout, CompiledToken, Manifest, TokenType};
@@ -220,16 +221,27 @@ pub fn has_token_data(t: &CompiledToken) -> bool {
     }
 }
 
-/// What the C header declares itself, whatever the pipeline.
+/// What the C and C++ headers declare themselves, whatever the pipeline (the C++ header
+/// includes the C one: they are one translation unit).
 const C_FIXED: &[&str] = &[
     "DGCC_COMMON_DEFINITIONS",
     "DGCC_STATIC_ASSERT",
     "DGCC_EXT_DGC_FALLBACK",
     "DGCC_TOKEN_DATA",
+    "DGCC_RECORD_STATE_DEFINITIONS",
+    "DGCC_UNKNOWN",
+    "DGCC_HPP_COMMON",
     "dgcc_token_data_pPushConstant",
     "dgcc_token_data_pVertexBuffer",
     "dgcc_token_data_pIndexBuffer",
     "dgcc_token_data_pExecutionSet",
+    // What the header defines where the Vulkan headers lack the extension.
+    "VK_EXT_DEVICE_GENERATED_COMMANDS_EXTENSION_NAME",
+    "VK_STRUCTURE_TYPE_INDIRECT_COMMANDS_LAYOUT_CREATE_INFO_EXT",
+    "VK_STRUCTURE_TYPE_INDIRECT_COMMANDS_LAYOUT_TOKEN_EXT",
+    // The macros an engine may define to pick its Vulkan header (`#include DGCC_VULKAN_INCLUDE`).
+    "DGCC_VULKAN_INCLUDE",
+    "DGCC_NO_VULKAN_INCLUDE",
     // Macros of the standard headers it includes, which would replace a member of that name.
     "NULL",
     "offsetof",
@@ -278,7 +290,7 @@ impl Plan {
 pub fn identifiers(m: &Manifest) -> Vec<Ident> {
     let mut p = Plan::new(64 + 256 * m.layouts.len());
     let (ps, pu) = (snake(&m.pipeline), screaming(&m.pipeline));
-    for ext in ["rs", "h", "glsl", "hlsl", "slang", "dgc.json", "svg"] {
+    for ext in ["rs", "h", "glsl", "hlsl", "slang", "dgc.json", "svg", "hpp"] {
         p.add(Lang::File, "", format!("{ps}.{ext}"), Owner::Pipeline, false);
     }
     // C: one translation unit.
@@ -286,6 +298,7 @@ pub fn identifiers(m: &Manifest) -> Vec<Ident> {
         p.add(Lang::C, "", f.to_string(), Owner::Fixed, f.chars().all(|c| !c.is_ascii_lowercase()));
     }
     p.add(Lang::C, "", format!("DGCC_{pu}_H"), Owner::Pipeline, true);
+    p.add(Lang::C, "", format!("DGCC_{pu}_HPP"), Owner::Pipeline, true);
     if !m.push_constants.is_empty() {
         p.add(Lang::C, "", format!("{pu}_PUSH_CONSTANT_RANGE_COUNT"), Owner::Pipeline, true);
         p.add(Lang::C, "", format!("{ps}_push_constant_ranges"), Owner::Pipeline, false);
@@ -557,6 +570,23 @@ fn hlsl_layout(p: &mut Plan, lang: Lang, li: usize, l: &CompiledLayout, n: &Layo
     }
 }
 
+/// Why `name` may be a macro of the headers the C header includes (`vulkan.h`, which includes
+/// `stdint.h`), which would replace it in a struct member or a declaration: the Vulkan headers
+/// define macros starting with `VK_`, `VKAPI_` and `VULKAN_` (`VK_TRUE`, `VK_NULL_HANDLE`), and
+/// C reserves for `stdint.h` the names starting with `INT` or `UINT` and ending with `_MAX`,
+/// `_MIN`, `_WIDTH` or `_C` (C23 7.33.14), besides its other limits (`SIZE_MAX`).
+fn c_header_macro(name: &str) -> Option<String> {
+    if let Some(prefix) = ["VK_", "VKAPI_", "VULKAN_"].into_iter().find(|p| name.starts_with(p)) {
+        return Some(format!("starts with `{prefix}`, which the Vulkan headers use for their macros"));
+    }
+    let stdint = (name.starts_with("INT") || name.starts_with("UINT"))
+        && ["_MAX", "_MIN", "_WIDTH", "_C"].iter().any(|s| name.ends_with(s));
+    let limits = ["SIZE", "PTRDIFF", "SIG_ATOMIC", "WCHAR", "WINT"]
+        .iter()
+        .any(|t| ["_MAX", "_MIN", "_WIDTH"].iter().any(|s| name.strip_prefix(t) == Some(&s[..])));
+    (stdint || limits).then(|| "is a macro name that C reserves for `stdint.h`".to_string())
+}
+
 /// Why a printed identifier is reserved in its language, and whether the emitters can escape
 /// it (`None`: it is not).
 fn reserved(ident: &Ident) -> Option<(String, bool)> {
@@ -569,6 +599,7 @@ fn reserved(ident: &Ident) -> Option<(String, bool)> {
             Some((format!("contains `__`, which {} reserves", ident.lang.name()), true))
         }
         Lang::Glsl if n.starts_with("gl_") => Some(("starts with `gl_`, which GLSL reserves".into(), true)),
+        Lang::C if !ident.is_macro => c_header_macro(n).map(|why| (why, true)),
         // The emitters print these with a `_` appended; the check refuses them so that no name
         // is renamed behind the user's back.
         _ => ident
