@@ -13,17 +13,17 @@ use dgcc_core::ir::{Manifest, SCHEMA_VERSION};
 /// The manifest as pretty JSON with a trailing newline.
 pub fn emit(m: &Manifest) -> Result<String, EmitError> {
     this_schema(m)?;
-    print(&model::model(m)?)
+    Ok(print(&model::model(m)?))
 }
 
-/// The modelled manifest as pretty JSON with a trailing newline.
-pub(crate) fn print(p: &model::Pipeline) -> Result<String, EmitError> {
-    this_schema(p.raw)?;
-    Ok(p.raw.to_json())
+/// The modelled manifest as pretty JSON with a trailing newline (of this schema version:
+/// `emit::Printer::print` asks [`this_schema`] first).
+pub(crate) fn print(p: &model::Pipeline) -> String {
+    p.raw.to_json()
 }
 
 /// A manifest of another schema version is refused: its keys may mean something else.
-fn this_schema(m: &Manifest) -> Result<(), EmitError> {
+pub(crate) fn this_schema(m: &Manifest) -> Result<(), EmitError> {
     if m.schema_version == SCHEMA_VERSION {
         return Ok(());
     }

@@ -159,16 +159,17 @@ pub struct Options {
     pub c: c::Options,
 }
 
-impl Options {
-    /// Whether the options `output` reads can be spelled (a Rust path, a C include).
-    fn check(&self, output: Output) -> Result<(), EmitError> {
-        let checked = match output {
-            Output::Rust => self.rust.check(),
-            Output::C => self.c.include_operand().map(drop),
-            _ => Ok(()),
-        };
-        checked.map_err(|e| EmitError::new(None, e))
-    }
+/// What refuses an output before the manifest is modelled: options it cannot spell (a Rust path,
+/// a C include that is not one) and, for JSON, a manifest of another schema version (whose keys
+/// may mean something else, so that what else is wrong with it is beside the point).
+fn refused(manifest: &Manifest, output: Output, options: &Options) -> Result<(), EmitError> {
+    let spelled = match output {
+        Output::Rust => options.rust.check(),
+        Output::C => options.c.include_operand().map(drop),
+        Output::Json => return json::this_schema(manifest),
+        _ => Ok(()),
+    };
+    spelled.map_err(|e| EmitError::new(None, e))
 }
 
 /// Print one output of a manifest.
@@ -178,7 +179,7 @@ pub fn emit(manifest: &Manifest, output: Output) -> Result<String, EmitError> {
 
 /// Print one output of a manifest, spelled as `options` asks.
 pub fn emit_with(manifest: &Manifest, output: Output, options: &Options) -> Result<String, EmitError> {
-    options.check(output)?;
+    refused(manifest, output, options)?;
     Printer::new(manifest)?.print(output, options)
 }
 
@@ -194,7 +195,7 @@ pub fn emit_all_with(
     options: &Options,
 ) -> Result<Vec<(String, String)>, EmitError> {
     for &o in outputs {
-        options.check(o)?;
+        refused(manifest, o, options)?;
     }
     let printer = Printer::new(manifest)?;
     outputs.iter().map(|&o| Ok((o.file_name(&manifest.pipeline), printer.print(o, options)?))).collect()
@@ -228,7 +229,7 @@ impl<'m> Printer<'m> {
     /// One output, spelled as `options` asks. Fails only on options that cannot be spelled (a
     /// Rust path or C include that is not one) and, for JSON, a manifest of another schema.
     pub fn print(&self, output: Output, options: &Options) -> Result<String, EmitError> {
-        options.check(output)?;
+        refused(self.model.raw, output, options)?;
         let p = &self.model;
         Ok(match output {
             Output::Rust => rust::print(p, &options.rust),
@@ -236,7 +237,7 @@ impl<'m> Printer<'m> {
             Output::Glsl => glsl::print(p),
             Output::Hlsl => hlsl::print(p, hlsl::Dialect::Hlsl),
             Output::Slang => hlsl::print(p, hlsl::Dialect::Slang),
-            Output::Json => json::print(p)?,
+            Output::Json => json::print(p),
             Output::Svg => svg::print(p),
             Output::Cpp => cpp::print(p),
         })
