@@ -97,6 +97,10 @@ fn names_that_meet_after_case_conversion_are_refused_by_check_and_compile_alike(
         ("E0706", pipeline("p", &[("A", &push_field("VK_TRUE"))], &[])),
         ("E0706", pipeline("p", &[("A", &push_field("UINT32_MAX"))], &[])),
         ("E0707", pipeline("p", &[("A", &push_field("VK_EXT_DEVICE_GENERATED_COMMANDS_EXTENSION_NAME"))], &[])),
+        // Push fields GLSL's own macros would replace: `VULKAN` (defined when compiling for
+        // Vulkan) and an extension's name; glslang refused the include.
+        ("E0706", pipeline("p", &[("A", &push_field("VULKAN"))], &[])),
+        ("E0706", pipeline("p", &[("A", &push_field("GL_EXT_scalar_block_layout"))], &[])),
         // A token whose GLSL names pass glslang's 1,024 characters.
         (
             "E0709",

@@ -595,6 +595,11 @@ fn reserved(ident: &Ident) -> Option<(String, bool)> {
         Lang::Glsl if n.starts_with("GL_") && ident.is_macro => {
             Some(("starts with `GL_`, which GLSL reserves for macros".into(), true))
         }
+        // Every extension a shader enables defines a macro of its name, which would replace it.
+        Lang::Glsl if n.starts_with("GL_") => {
+            Some(("starts with `GL_`, which GLSL reserves for macros (one per enabled extension)".into(), true))
+        }
+        Lang::Glsl if n == "VULKAN" => Some(("is the macro GLSL defines when it compiles for Vulkan".into(), true)),
         Lang::Glsl | Lang::C | Lang::Hlsl | Lang::Slang if n.contains("__") => {
             Some((format!("contains `__`, which {} reserves", ident.lang.name()), true))
         }
