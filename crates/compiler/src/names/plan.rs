@@ -135,7 +135,12 @@ pub fn token(name: &str) -> String {
 
 /// A token's name in constants: `object` → `OBJECT` (`<L>_OBJECT_OFFSET`).
 pub fn token_upper(name: &str) -> String {
-    member(name).to_ascii_uppercase()
+    upper_of_token(&token(name))
+}
+
+/// [`token_upper`] of a name already made a token's ([`token`]).
+fn upper_of_token(token: &str) -> String {
+    token.to_ascii_uppercase()
 }
 
 /// The record struct of a layout: `SceneDraw` → `SceneDrawRecord`.
@@ -146,18 +151,28 @@ pub fn record_type(layout: &str) -> String {
 /// The C record struct of a layout, prefixed by its pipeline (C has one global scope, and two
 /// pipelines' headers may be included together): `scene` + `SceneDraw` → `SceneSceneDrawRecord`.
 pub fn c_record_type(pipeline: &str, layout: &str) -> String {
-    format!("{}{}Record", camel(pipeline), camel(layout))
+    c_record_of(&camel(pipeline), &camel(layout))
+}
+
+/// [`c_record_type`] of names already cased ([`camel`]).
+fn c_record_of(pipeline_camel: &str, layout_camel: &str) -> String {
+    format!("{pipeline_camel}{layout_camel}Record")
 }
 
 /// The prefix of a layout's or kernel's C functions and arrays: `scene` + `SceneDraw` →
 /// `scene_scene_draw`.
 pub fn c_lower(pipeline: &str, name: &str) -> String {
-    format!("{}_{}", snake(pipeline), snake(name))
+    c_joined(&snake(pipeline), &snake(name))
 }
 
 /// The prefix of a layout's or kernel's C macros: `scene` + `cull` → `SCENE_CULL`.
 pub fn c_upper(pipeline: &str, name: &str) -> String {
-    format!("{}_{}", screaming(pipeline), screaming(name))
+    c_joined(&screaming(pipeline), &screaming(name))
+}
+
+/// [`c_lower`] and [`c_upper`] of names already cased: the pipeline's, `_`, the other's.
+fn c_joined(pipeline: &str, name: &str) -> String {
+    format!("{pipeline}_{name}")
 }
 
 /// A Rust module named after a layout or a kernel: `SceneDraw` → `scene_draw`.
@@ -359,7 +374,8 @@ struct Pipeline {
 }
 
 /// A layout's names as every output spells them, cased once (the plan lists a few hundred
-/// identifiers per layout, and casing a name is most of what listing one costs).
+/// identifiers per layout, and casing a name is most of what listing one costs), by the same
+/// functions the emitters call.
 struct LayoutNames {
     /// `scene_draw`, `SCENE_DRAW`, `SceneDraw`, `SceneDrawRecord`.
     snake: String,
@@ -398,7 +414,7 @@ impl LayoutNames {
                     .map(|i| (i, param(t, &l.record[i].name)))
                     .collect();
                 let sequence = sequence_param(written.iter().map(|(_, p)| p.as_str()));
-                TokenNames { upper: name.to_ascii_uppercase(), name, written, sequence, reads_push: reads_push(l, ti) }
+                TokenNames { upper: upper_of_token(&name), name, written, sequence, reads_push: reads_push(l, ti) }
             })
             .collect::<Vec<_>>();
         LayoutNames {
@@ -420,7 +436,7 @@ fn layout(p: &mut Plan, pipeline: &Pipeline, li: usize, l: &CompiledLayout) {
     let own = || Owner::Layout(li);
     // C: every name prefixed by the pipeline's.
     let (cs, cu, c_record) =
-        (format!("{}_{s}", pipeline.snake), format!("{}_{u}", pipeline.upper), format!("{}{c}Record", pipeline.camel));
+        (c_joined(&pipeline.snake, s), c_joined(&pipeline.upper, u), c_record_of(&pipeline.camel, c));
     p.add(Lang::C, "", c_record.clone(), own(), false);
     for suffix in ["STRIDE", "SHADER_STAGES", "USAGE_FLAGS", "MAX_SEQUENCES", "TOKEN_COUNT", "ASSERT_RECORD"] {
         p.add(Lang::C, "", format!("{cu}_{suffix}"), own(), true);
