@@ -776,3 +776,35 @@ fn the_warm_up_is_clean_where_the_context_submits_it_and_where_an_engine_records
     }
     assert_eq!(warm.pipeline, vk::Pipeline::null());
 }
+
+#[test]
+fn a_buffer_set_binds_uniform_and_storage_buffers_and_refuses_other_types() {
+    // The scene reads its frame through a uniform buffer beside its storage buffers; under the
+    // layer (DGCC_VALIDATION=1) the `Gpu` guard fails the test on any message about the set.
+    let test = "a_buffer_set_binds_uniform_and_storage_buffers_and_refuses_other_types";
+    let Some(ctx) = common::gpu(test) else { return };
+    let mut uniform = Buffer::new(&ctx, 64, vk::BufferUsageFlags::UNIFORM_BUFFER, Location::Host).unwrap();
+    let mut storage = Buffer::new(&ctx, 64, vk::BufferUsageFlags::STORAGE_BUFFER, Location::Host).unwrap();
+    let stages = vk::ShaderStageFlags::COMPUTE;
+    let bindings = [
+        (vk::DescriptorType::STORAGE_BUFFER, storage.buffer),
+        (vk::DescriptorType::UNIFORM_BUFFER, uniform.buffer),
+        (vk::DescriptorType::STORAGE_BUFFER, storage.buffer),
+    ];
+    // SAFETY: live buffers of this device with the usage of their binding's type, destroyed after
+    // the set.
+    let mut set = unsafe { StorageSet::with_types(&ctx.device, stages, &bindings) }.unwrap();
+    assert_ne!(set.set, vk::DescriptorSet::null());
+    // SAFETY: the set was made above on this device; nothing used it.
+    unsafe { set.destroy(&ctx.device) };
+    let image =
+        [(vk::DescriptorType::STORAGE_BUFFER, storage.buffer), (vk::DescriptorType::STORAGE_IMAGE, storage.buffer)];
+    // SAFETY: refused before any Vulkan call.
+    let e = unsafe { StorageSet::with_types(&ctx.device, stages, &image) }.err().expect("refused").to_string();
+    assert!(e.contains("binding 1") && e.contains("STORAGE_IMAGE"), "{e}");
+    // SAFETY: no work was submitted.
+    unsafe {
+        uniform.destroy(&ctx.device);
+        storage.destroy(&ctx.device);
+    }
+}

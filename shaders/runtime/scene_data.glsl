@@ -63,7 +63,12 @@ uint object_material(Object o) {
 }
 
 layout(std430, set = 0, binding = 0) readonly buffer Objects { Object objects[]; };
-layout(std430, set = 0, binding = 1) readonly buffer FrameData { Frame frame; };
+// The frame is a uniform buffer: every invocation reads it alike, and a uniform buffer is served
+// from the constant cache, its values operands of the instructions that use them, where a
+// storage buffer costs a load and its latency per use (the culling kernel's frustum planes, its
+// object count ahead of every object load). Every member is a vec4, a mat4 or a struct of four
+// words, so std140 lays it out exactly as std430 and world.rs's Frame.
+layout(std140, set = 0, binding = 1) uniform FrameData { Frame frame; };
 
 // The frustum test; `precise` keeps the compiler from fusing or reordering, so the host's
 // reference culling (crates/cli/src/scene/world.rs: in_frustum) computes bit-identical results.

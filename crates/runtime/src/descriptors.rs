@@ -1,7 +1,11 @@
-//! One descriptor set of storage buffers, bindings 0..n: all the runtime's shaders need.
+//! One descriptor set of whole buffers, bindings 0..n: storage buffers, and uniform buffers where
+//! a binding asks for one. All the runtime's shaders need.
 //!
-//! Why so narrow: the scene and the tests bind a few whole storage buffers per pipeline; a
-//! general descriptor abstraction would be more code than every use of it together.
+//! Why so narrow: the scene and the tests bind a few whole buffers per pipeline; a general
+//! descriptor abstraction would be more code than every use of it together. Why uniform buffers
+//! at all: data every invocation reads alike (the scene's frame) is served from the constant
+//! cache when it is a uniform buffer, where a storage buffer costs a load instruction and its
+//! latency for every use (book/src/measured/h200-frame-uniforms.md).
 
 use super::error::{Result, RuntimeError};
 use ash::vk;
@@ -34,30 +38,72 @@ impl StorageSet {
         unsafe { Self::new(d, stages, &handles) }
     }
 
-    /// A set whose binding `i` is the whole of `buffers[i]`, visible to `stages`.
+    /// A set whose binding `i` is the whole of `buffers[i]` as a storage buffer, visible to
+    /// `stages`.
     ///
     /// # Safety
     /// Every buffer is a live buffer of `d` created with `STORAGE_BUFFER` usage and bound to
     /// memory, and stays alive as long as work using the set may run.
     pub unsafe fn new(d: &ash::Device, stages: vk::ShaderStageFlags, buffers: &[vk::Buffer]) -> Result<StorageSet> {
-        let bindings: Vec<_> = (0..buffers.len() as u32)
-            .map(|i| {
+        let bindings: Vec<_> = buffers.iter().map(|&b| (vk::DescriptorType::STORAGE_BUFFER, b)).collect();
+        // SAFETY: the caller's contract, with every binding a storage buffer.
+        unsafe { Self::with_types(d, stages, &bindings) }
+    }
+
+    /// A set whose binding `i` is the whole of `bindings[i].1`, as a descriptor of type
+    /// `bindings[i].0` (`STORAGE_BUFFER` or `UNIFORM_BUFFER`), visible to `stages`.
+    ///
+    /// # Safety
+    /// Every buffer is a live buffer of `d` created with the usage its descriptor type needs
+    /// (`STORAGE_BUFFER` or `UNIFORM_BUFFER`), bound to memory, no larger than the device's range
+    /// for that type (`maxStorageBufferRange`, `maxUniformBufferRange`), and stays alive as long
+    /// as work using the set may run.
+    pub unsafe fn with_types(
+        d: &ash::Device,
+        stages: vk::ShaderStageFlags,
+        bindings: &[(vk::DescriptorType, vk::Buffer)],
+    ) -> Result<StorageSet> {
+        if let Some((i, (ty, _))) = bindings
+            .iter()
+            .enumerate()
+            .find(|(_, (ty, _))| ![vk::DescriptorType::STORAGE_BUFFER, vk::DescriptorType::UNIFORM_BUFFER].contains(ty))
+        {
+            return Err(RuntimeError::Invalid(format!(
+                "binding {i}: a whole-buffer set holds storage or uniform buffers, not {ty:?}"
+            )));
+        }
+        let buffers: Vec<vk::Buffer> = bindings.iter().map(|&(_, b)| b).collect();
+        let layout_bindings: Vec<_> = bindings
+            .iter()
+            .enumerate()
+            .map(|(i, &(ty, _))| {
                 vk::DescriptorSetLayoutBinding::default()
-                    .binding(i)
-                    .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
+                    .binding(i as u32)
+                    .descriptor_type(ty)
                     .descriptor_count(1)
                     .stage_flags(stages)
             })
             .collect();
-        let sizes = [vk::DescriptorPoolSize {
-            ty: vk::DescriptorType::STORAGE_BUFFER,
-            descriptor_count: buffers.len().max(1) as u32,
-        }];
+        let count = |ty: vk::DescriptorType| bindings.iter().filter(|&&(t, _)| t == ty).count() as u32;
+        // A pool size may not be zero (VUID-VkDescriptorPoolSize-descriptorCount-00302).
+        let sizes: Vec<vk::DescriptorPoolSize> =
+            [vk::DescriptorType::STORAGE_BUFFER, vk::DescriptorType::UNIFORM_BUFFER]
+                .into_iter()
+                .map(|ty| vk::DescriptorPoolSize { ty, descriptor_count: count(ty) })
+                .filter(|s| s.descriptor_count > 0)
+                .collect();
+        let sizes = match sizes.is_empty() {
+            true => vec![vk::DescriptorPoolSize { ty: vk::DescriptorType::STORAGE_BUFFER, descriptor_count: 1 }],
+            false => sizes,
+        };
         // SAFETY: valid create infos; the buffers are the caller's contract; partial objects are
         // destroyed on failure.
         unsafe {
             let layout = d
-                .create_descriptor_set_layout(&vk::DescriptorSetLayoutCreateInfo::default().bindings(&bindings), None)
+                .create_descriptor_set_layout(
+                    &vk::DescriptorSetLayoutCreateInfo::default().bindings(&layout_bindings),
+                    None,
+                )
                 .map_err(RuntimeError::vk("vkCreateDescriptorSetLayout"))?;
             let pool = match d
                 .create_descriptor_pool(&vk::DescriptorPoolCreateInfo::default().max_sets(1).pool_sizes(&sizes), None)
@@ -90,7 +136,7 @@ impl StorageSet {
                     vk::WriteDescriptorSet::default()
                         .dst_set(set)
                         .dst_binding(i as u32)
-                        .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
+                        .descriptor_type(bindings[i].0)
                         .buffer_info(info)
                 })
                 .collect();

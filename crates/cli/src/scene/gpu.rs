@@ -5,7 +5,8 @@
 //! handful of buffers (objects, frame, flags, stream, candidates, counts, vertices, last
 //! visibility — bindings 0..7 as in `scene_data.glsl`, `cull_common.glsl` and the `#define`s
 //! before each `#include "generated/scene.glsl"`), so one set bound at both bind points keeps
-//! the recording short. There are two sets of that layout, one per culling pass: each pass has
+//! the recording short. Binding 1, the frame, is a uniform buffer and the rest are storage
+//! buffers (`scene_data.glsl` says why). There are two sets of that layout, one per culling pass: each pass has
 //! its own flags, stream and count, so the late pass never writes what the early pass's draws
 //! still read. Set 1 is the depth pyramid's (`pyramid`).
 //!
@@ -281,8 +282,10 @@ impl SceneGpu {
         let upload_dst = storage | vk::BufferUsageFlags::TRANSFER_DST;
         let objects = Buffer::new(ctx, 32 * n, upload_dst, Location::Device)?;
         upload(ctx, &objects, as_bytes(s.objects))?;
-        // The frame uniforms are rewritten at the start of every frame (`vkCmdUpdateBuffer`).
-        let frame = Buffer::new(ctx, std::mem::size_of::<Frame>() as u64, upload_dst, Location::Device)?;
+        // The frame uniforms are rewritten at the start of every frame (`vkCmdUpdateBuffer`), and
+        // read as a uniform buffer (`scene_data.glsl` says why).
+        let frame_usage = vk::BufferUsageFlags::UNIFORM_BUFFER | vk::BufferUsageFlags::TRANSFER_DST;
+        let frame = Buffer::new(ctx, std::mem::size_of::<Frame>() as u64, frame_usage, Location::Device)?;
         let candidates = Buffer::new(ctx, stride * n, storage, Location::Device)?;
         let transfer = vk::BufferUsageFlags::TRANSFER_SRC | vk::BufferUsageFlags::TRANSFER_DST;
         let last_visible = Buffer::new(ctx, 4 * n, storage | transfer, Location::Device)?;
@@ -357,23 +360,26 @@ impl SceneGpu {
         let stages = vk::ShaderStageFlags::COMPUTE | vk::ShaderStageFlags::VERTEX | vk::ShaderStageFlags::FRAGMENT;
         let mut passes = vec![];
         for (flags, stream, counts, binned, bins) in pass_buffers {
+            let storage_buffer = vk::DescriptorType::STORAGE_BUFFER;
             let mut bound = [
-                objects.buffer,
-                frame.buffer,
-                flags.buffer,
-                stream.buffer,
-                candidates.buffer,
-                counts.buffer,
-                vertices.buffer,
-                last_visible.buffer,
-                stream.buffer,
-                bins.buffer,
+                (storage_buffer, objects.buffer),
+                (vk::DescriptorType::UNIFORM_BUFFER, frame.buffer),
+                (storage_buffer, flags.buffer),
+                (storage_buffer, stream.buffer),
+                (storage_buffer, candidates.buffer),
+                (storage_buffer, counts.buffer),
+                (storage_buffer, vertices.buffer),
+                (storage_buffer, last_visible.buffer),
+                (storage_buffer, stream.buffer),
+                (storage_buffer, bins.buffer),
             ];
-            // SAFETY: live storage buffers of this device, destroyed after the set (`destroy`).
-            let set = unsafe { StorageSet::new(d, stages, &bound)? };
-            bound[3] = binned.buffer;
+            // SAFETY: live buffers of this device with the usage of their binding's type (the
+            // frame, 560 bytes, a uniform buffer; the rest storage), destroyed after the set
+            // (`destroy`).
+            let set = unsafe { StorageSet::with_types(d, stages, &bound)? };
+            bound[3].1 = binned.buffer;
             // SAFETY: as above.
-            let binned_set = unsafe { StorageSet::new(d, stages, &bound)? };
+            let binned_set = unsafe { StorageSet::with_types(d, stages, &bound)? };
             passes.push(PassGpu { flags, stream, counts, set, binned, bins, binned_set });
         }
         let passes: [PassGpu; 2] = passes.try_into().map_err(|_| RuntimeError::Invalid("two passes".into()))?;
