@@ -121,7 +121,7 @@ fn lavapipes_wrapped_preprocess_size_at_ten_thousand_sequences_is_caught() {
 #[ignore = "run by compaction_is_correct_at_subgroup_sizes_4_and_8 in a child process"]
 fn child_compaction_at_this_vector_width() {
     let expect: u32 = std::env::var("DGCC_EXPECT_SUBGROUP").expect("set by the parent").parse().unwrap();
-    // Counts that fill no workgroup (64) nor subgroup (4, 8) evenly, and one that does.
+    // Counts that fill no workgroup (128) nor subgroup (4, 8) evenly, and one that does.
     for objects in [1, 5, 67, 1237, 2048] {
         let want = reference_visible(&options(Mode::Cpu, objects));
         let dgc = run_ok(&options(Mode::Dgc, objects));
@@ -140,7 +140,7 @@ fn child_compaction_at_this_vector_width() {
         }
     }
     // The ordered compaction's one kernel keeps object order across its tiles (a workgroup's
-    // 256 objects) through the look-back, here over many more tiles than one step of it reads
+    // 512 objects) through the look-back, here over many more tiles than one step of it reads
     // (a row of the subgroup's width: 4 or 8 tiles), with frustum and occlusion culling.
     for objects in [67, 2048, 20_000] {
         for (mode, culling) in [(Mode::Dgc, Culling::Frustum), (Mode::Mdi, Culling::Occlusion)] {

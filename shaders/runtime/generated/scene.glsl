@@ -305,7 +305,7 @@ void scene_batch_write_draws(uint sequence, uvec2 address, uint stride, uint com
 //   on lavapipe: requiredSubgroupSize 8, REQUIRE_FULL_SUBGROUPS
 //   on nvidia: requiredSubgroupSize 32, REQUIRE_FULL_SUBGROUPS
 //   on radv: requiredSubgroupSize 32, REQUIRE_FULL_SUBGROUPS
-#define CULL_LOCAL_SIZE_X 64
+#define CULL_LOCAL_SIZE_X 128
 #define CULL_LOCAL_SIZE_Y 1
 #define CULL_LOCAL_SIZE_Z 1
 // Occlusion culling's depth pyramid, every level in one dispatch: subgroup shuffles

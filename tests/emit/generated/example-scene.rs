@@ -640,7 +640,7 @@ pub mod scene {
             use super::*;
             /// The GLSL source, relative to the description.
             pub const SOURCE: &str = "../shaders/cull.comp";
-            pub const LOCAL_SIZE: [u32; 3] = [64, 1, 1];
+            pub const LOCAL_SIZE: [u32; 3] = [128, 1, 1];
             /// The layout whose stream the kernel writes.
             pub const WRITES: Option<&str> = Some("SceneDraw");
             /// The subgroup decision per target, in target order.
