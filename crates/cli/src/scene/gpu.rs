@@ -6,9 +6,9 @@
 //! visibility — bindings 0..7 as in `scene_data.glsl`, `cull_common.glsl` and the `#define`s
 //! before each `#include "generated/scene.glsl"`), so one set bound at both bind points keeps
 //! the recording short. Binding 1, the frame, is a uniform buffer and the rest are storage
-//! buffers (`scene_data.glsl` says why). There are two sets of that layout, one per culling pass: each pass has
-//! its own flags, stream and count, so the late pass never writes what the early pass's draws
-//! still read. Set 1 is the depth pyramid's (`pyramid`).
+//! buffers (`scene_data.glsl` says why). There are two sets of that layout, one per culling
+//! pass: each pass has its own flags, stream and count, so the late pass never writes what the
+//! early pass's draws still read. Set 1 is the depth pyramid's (`pyramid`).
 //!
 //! Why everything the GPU reads per frame is device-local (uploaded once through a staging
 //! buffer) and the count is copied out to a small host buffer at the end of the frame: on a
