@@ -4,7 +4,7 @@
 // `dgcc::build`, or as a module file. Needs the `dgcc` crate with its `runtime` feature.
 
 /// Pinned offsets and strides under std430: raw push data, vertex buffers, a DXGI index buffer
-/// and the two multi-draw count tokens; a layout padded by `align`.
+/// and the two multi-draw count tokens; a layout padded by `align`; a draw 1 KiB into its record.
 ///
 /// Pipeline `pinned`: its indirect-commands layouts and kernels, as compiled by dgcc.
 #[allow(dead_code, unused_imports, non_upper_case_globals, non_snake_case, non_camel_case_types, clippy::all)]
@@ -191,6 +191,76 @@ pub mod pinned {
         assert!(::core::mem::offset_of!(SpritesRecord, _pad1) == 24);
     };
 
+    /// A draw far into its record: 1,024 bytes of padding first, which the HLSL and Slang
+    /// readers copy in a loop instead of a line per word and the SVG draws as one row.
+    ///
+    /// One sequence of the stream of layout `Far` (std430, 1040 bytes): what the kernel writes.
+    #[repr(C)]
+    #[derive(Clone, Copy, Debug, PartialEq)]
+    pub struct FarRecord {
+        /// Padding, bytes 0..1024.
+        pub _pad0: [u32; 256],
+        /// Token `draw` (DRAW), bytes 1024..1028.
+        pub draw_vertex_count: u32,
+        /// Token `draw` (DRAW), bytes 1028..1032.
+        pub draw_instance_count: u32,
+        /// Token `draw` (DRAW), bytes 1032..1036.
+        pub draw_first_vertex: u32,
+        /// Token `draw` (DRAW), bytes 1036..1040.
+        pub draw_first_instance: u32,
+    }
+
+    impl Default for FarRecord {
+        fn default() -> Self {
+            Self {
+                _pad0: [0; 256],
+                draw_vertex_count: 0,
+                draw_instance_count: 0,
+                draw_first_vertex: 0,
+                draw_first_instance: 0,
+            }
+        }
+    }
+
+    impl FarRecord {
+        /// Token `draw`'s arguments as ash's `vk::DrawIndirectCommand` (the same bytes).
+        pub fn draw_command(&self) -> vk::DrawIndirectCommand {
+            vk::DrawIndirectCommand {
+                vertex_count: self.draw_vertex_count,
+                instance_count: self.draw_instance_count,
+                first_vertex: self.draw_first_vertex,
+                first_instance: self.draw_first_instance,
+            }
+        }
+        /// Set token `draw`'s arguments from ash's `vk::DrawIndirectCommand`.
+        pub fn set_draw_command(&mut self, command: vk::DrawIndirectCommand) {
+            self.draw_vertex_count = command.vertex_count;
+            self.draw_instance_count = command.instance_count;
+            self.draw_first_vertex = command.first_vertex;
+            self.draw_first_instance = command.first_instance;
+        }
+        /// The record's bytes as the stream holds them.
+        pub fn as_bytes(&self) -> &[u8] {
+            // SAFETY: `FarRecord` is `repr(C)` with only integer and float fields and no implicit
+            // padding (its size and every offset are asserted below), so all bytes are initialized.
+            unsafe { ::core::slice::from_raw_parts((self as *const Self).cast::<u8>(), ::core::mem::size_of::<Self>()) }
+        }
+        /// A slice of records as stream bytes, `1040` bytes per record.
+        pub fn slice_as_bytes(records: &[Self]) -> &[u8] {
+            // SAFETY: as for `as_bytes`; the size is a multiple of the alignment, so records are contiguous.
+            unsafe { ::core::slice::from_raw_parts(records.as_ptr().cast::<u8>(), ::core::mem::size_of_val(records)) }
+        }
+    }
+
+    const _: () = {
+        assert!(::core::mem::size_of::<FarRecord>() == 1040);
+        assert!(::core::mem::offset_of!(FarRecord, _pad0) == 0);
+        assert!(::core::mem::offset_of!(FarRecord, draw_vertex_count) == 1024);
+        assert!(::core::mem::offset_of!(FarRecord, draw_instance_count) == 1028);
+        assert!(::core::mem::offset_of!(FarRecord, draw_first_vertex) == 1032);
+        assert!(::core::mem::offset_of!(FarRecord, draw_first_instance) == 1036);
+    };
+
     /// One sequence of the stream of layout `Particles` (std430, 16 bytes): what the kernel writes.
     #[repr(C)]
     #[derive(Clone, Copy, Debug, PartialEq)]
@@ -251,7 +321,7 @@ pub mod pinned {
     }
 
     /// Every layout, in description order.
-    pub static LAYOUTS: [LayoutInfo; 3] = [
+    pub static LAYOUTS: [LayoutInfo; 4] = [
         LayoutInfo {
             name: "Terrain",
             stride: layouts::terrain::STRIDE,
@@ -269,6 +339,15 @@ pub mod pinned {
             usage_flags: layouts::sprites::USAGE_FLAGS,
             max_sequences: layouts::sprites::MAX_SEQUENCES,
             tokens: layouts::sprites::token_vec,
+        },
+        LayoutInfo {
+            name: "Far",
+            stride: layouts::far::STRIDE,
+            record_size: ::core::mem::size_of::<FarRecord>(),
+            shader_stages: layouts::far::SHADER_STAGES,
+            usage_flags: layouts::far::USAGE_FLAGS,
+            max_sequences: layouts::far::MAX_SEQUENCES,
+            tokens: layouts::far::token_vec,
         },
         LayoutInfo {
             name: "Particles",
@@ -442,6 +521,77 @@ pub mod pinned {
                 ::dgcc::requirements::broken(&requirements, state)
                     .into_iter()
                     .map(|(r, why)| format!("{}: layout `Sprites` must {why} ({})", r.code(), r.vuids().join(", ")))
+                    .collect()
+            }
+
+            /// A debug assertion that `state` breaks none of [`requirements`]; nothing in release builds.
+            pub fn debug_assert_record(state: &::dgcc::requirements::RecordState) {
+                if cfg!(debug_assertions) {
+                    let broken = check_record(state);
+                    assert!(broken.is_empty(), "{}", broken.join("\n"));
+                }
+            }
+        }
+
+        /// Layout `Far`.
+        pub mod far {
+            use super::*;
+            /// The stream record.
+            pub type Record = super::super::FarRecord;
+            /// `indirectStride` in bytes.
+            pub const STRIDE: u32 = 1040;
+            pub const SHADER_STAGES: vk::ShaderStageFlags = vk::ShaderStageFlags::VERTEX;
+            pub const USAGE_FLAGS: ext_dgc::IndirectCommandsLayoutUsageFlagsEXT = ext_dgc::IndirectCommandsLayoutUsageFlagsEXT::empty();
+            /// The most sequences the description sizes buffers for.
+            pub const MAX_SEQUENCES: u32 = 64;
+            pub const TOKEN_COUNT: usize = 1;
+            /// Byte offset of token `draw` in the record.
+            pub const DRAW_OFFSET: u32 = 1024;
+
+            /// The tokens of the layout, in stream order.
+            pub fn tokens() -> [ext_dgc::IndirectCommandsLayoutTokenEXT<'static>; TOKEN_COUNT] {
+                [
+                    ext_dgc::IndirectCommandsLayoutTokenEXT::action(ext_dgc::IndirectCommandsTokenTypeEXT::DRAW, 1024),
+                ]
+            }
+
+            /// [`tokens`] as a `Vec`, for [`super::super::LayoutInfo`].
+            pub fn token_vec() -> Vec<ext_dgc::IndirectCommandsLayoutTokenEXT<'static>> {
+                tokens().to_vec()
+            }
+
+            /// The create info for `vkCreateIndirectCommandsLayoutEXT`, borrowing `tokens` (from [`tokens`]).
+            pub fn create_info<'a>(
+                pipeline_layout: vk::PipelineLayout,
+                tokens: &'a [ext_dgc::IndirectCommandsLayoutTokenEXT<'a>],
+            ) -> ext_dgc::IndirectCommandsLayoutCreateInfoEXT<'a> {
+                ext_dgc::IndirectCommandsLayoutCreateInfoEXT::default()
+                    .flags(USAGE_FLAGS)
+                    .shader_stages(SHADER_STAGES)
+                    .indirect_stride(STRIDE)
+                    .pipeline_layout(pipeline_layout)
+                    .tokens(tokens)
+            }
+
+            /// What must hold when this layout is recorded (the manifest's `requirements`), one line each:
+            /// - render_pass (E0901): execute inside a render pass (the layout draws)
+            /// - preprocess (E0902): execute with isPreprocessed = VK_FALSE and never preprocess (the layout has no EXPLICIT_PREPROCESS)
+            /// - transform_feedback (E0903): transform feedback is active only where deviceGeneratedCommandsTransformFeedback is true
+            pub fn requirements() -> Vec<::dgcc::requirements::Requirement> {
+                use ::dgcc::requirements::Requirement::*;
+                vec![
+                    RenderPass { inside: true },
+                    Preprocess { explicit: false },
+                    TransformFeedback { execution_set: false },
+                ]
+            }
+
+            /// Every requirement `state` breaks, with its code and VUIDs (empty when each holds or is unknown).
+            pub fn check_record(state: &::dgcc::requirements::RecordState) -> Vec<String> {
+                let requirements = requirements();
+                ::dgcc::requirements::broken(&requirements, state)
+                    .into_iter()
+                    .map(|(r, why)| format!("{}: layout `Far` must {why} ({})", r.code(), r.vuids().join(", ")))
                     .collect()
             }
 

@@ -227,11 +227,38 @@ fn load_elem(buf: &str, addr: &str, m: &Member) -> String {
     }
 }
 
-/// Store member `m` (its value is `value`) of the record at byte address `base`. Arrays are
-/// unrolled, one element at its own offset: HLSL's `for` variables leak into the enclosing
-/// scope, and every address is then a constant the reader can check against the manifest.
+/// Arrays of at most this many elements are unrolled, one element at its own offset: HLSL's
+/// `for` variables leak into the enclosing scope (before HLSL 2021), and every address is then
+/// a constant the reader can check against the manifest. Longer ones (padding of kilobytes, up
+/// to a record near 4 GiB) are a loop in a block of its own: unrolled, a record of a few GiB
+/// would print a line per word.
+const UNROLLED_ELEMENTS: u32 = 64;
+
+/// A loop variable that names none of the identifiers in `exprs` (a writer's parameter may be
+/// called `k`).
+fn loop_var(exprs: &[&str]) -> String {
+    let taken = |name: &str| {
+        exprs.iter().any(|e| e.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).any(|w| w == name))
+    };
+    let mut k = String::from("k");
+    while taken(&k) {
+        k.push('_');
+    }
+    k
+}
+
+/// Store member `m` (its value is `value`) of the record at byte address `base`; arrays unrolled
+/// up to `UNROLLED_ELEMENTS`.
 fn store_member(o: &mut String, indent: &str, buf: &str, base: &str, m: &Member, value: &str) {
-    if m.array() > 0 {
+    if m.array() > UNROLLED_ELEMENTS {
+        let k = loop_var(&[buf, base, value]);
+        out!(o, "{indent}{{");
+        out!(o, "{indent}    for (uint {k} = 0u; {k} < {}u; {k}++) {{", m.array());
+        let addr = format!("{base} + {}u + {}u * {k}", m.offset(), elem_stride(m));
+        store_elem(o, &format!("{indent}        "), buf, &addr, m, &format!("{value}[{k}]"));
+        out!(o, "{indent}    }}");
+        out!(o, "{indent}}}");
+    } else if m.array() > 0 {
         for k in 0..m.array() {
             let addr = format!("{base} + {}u", m.offset() + k * elem_stride(m));
             store_elem(o, indent, buf, &addr, m, &format!("{value}[{k}]"));
@@ -242,15 +269,22 @@ fn store_member(o: &mut String, indent: &str, buf: &str, base: &str, m: &Member,
 }
 
 /// Load member `m` of the record at byte address `base` into `target`; `xyz` narrows a padded
-/// `vec3` element back to three components.
+/// `vec3` element back to three components. Arrays as in `store_member`.
 fn load_member(o: &mut String, indent: &str, buf: &str, base: &str, m: &Member, target: &str, xyz: bool) {
     let sw = if xyz && m.padded_elem { ".xyz" } else { "" };
-    if m.array() > 0 {
+    let narrow = |e: String| if sw.is_empty() { e } else { format!("({e}){sw}") };
+    if m.array() > UNROLLED_ELEMENTS {
+        let k = loop_var(&[buf, base, target]);
+        out!(o, "{indent}{{");
+        out!(o, "{indent}    for (uint {k} = 0u; {k} < {}u; {k}++) {{", m.array());
+        let addr = format!("{base} + {}u + {}u * {k}", m.offset(), elem_stride(m));
+        out!(o, "{indent}        {target}[{k}] = {};", narrow(load_elem(buf, &addr, m)));
+        out!(o, "{indent}    }}");
+        out!(o, "{indent}}}");
+    } else if m.array() > 0 {
         for k in 0..m.array() {
             let addr = format!("{base} + {}u", m.offset() + k * elem_stride(m));
-            let e = load_elem(buf, &addr, m);
-            let e = if sw.is_empty() { e } else { format!("({e}){sw}") };
-            out!(o, "{indent}{target}[{k}] = {e};");
+            out!(o, "{indent}{target}[{k}] = {};", narrow(load_elem(buf, &addr, m)));
         }
     } else {
         out!(o, "{indent}{target} = {};", load_elem(buf, &format!("{base} + {}u", m.offset()), m));

@@ -1,7 +1,8 @@
 //! `--emit svg`: a picture of every layout's stream record, byte by byte, for reviews and the
 //! book: each token's bytes in its own colour, numbered and listed with the token's name,
-//! offset and size; padding hatched; the stride marked where the next record starts; every
-//! record member beside the grid with the name the GLSL, HLSL and Slang structs give it.
+//! offset and size; padding hatched (whole rows of one padding member as a single row that says
+//! what it skips); the stride marked where the next record starts; every record member beside
+//! the grid with the name the GLSL, HLSL and Slang structs give it.
 //!
 //! Why hand-written SVG: the picture is rectangles and text at positions this printer computes
 //! from the manifest's offsets, which a few `format!` calls spell exactly; a drawing library
@@ -86,6 +87,38 @@ fn token_at(l: &Layout, byte: u32) -> Option<usize> {
     m.raw.token.filter(|_| !m.is_padding)
 }
 
+/// A row of the grid: the record's bytes `16 r .. 16 r + 16`, or a run of whole rows inside one
+/// padding member, drawn as a single row that says what it skips.
+enum Row {
+    Bytes(u32),
+    Skipped { from: u32, to: u32 },
+}
+
+/// The rows to draw. Two or more whole rows inside one padding member become one `Skipped` row,
+/// so that the picture grows with the record's data, not its size: a draw pinned near 4 GiB
+/// would otherwise be hundreds of millions of rows. The last row is always drawn (the stride
+/// mark is on it).
+fn grid_rows(l: &Layout) -> Vec<Row> {
+    let total = l.raw.stride.div_ceil(ROW_BYTES).max(1);
+    let mut skips: Vec<(u32, u32)> = l
+        .members
+        .iter()
+        .filter(|m| m.is_padding)
+        .map(|m| (m.offset().div_ceil(ROW_BYTES), ((m.offset() + m.size()) / ROW_BYTES).min(total - 1)))
+        .filter(|&(a, b)| b >= a + 2)
+        .collect();
+    skips.sort_unstable();
+    let mut rows = vec![];
+    let mut r = 0;
+    for (a, b) in skips {
+        rows.extend((r..a).map(Row::Bytes));
+        rows.push(Row::Skipped { from: a * ROW_BYTES, to: b * ROW_BYTES });
+        r = b;
+    }
+    rows.extend((r..total).map(Row::Bytes));
+    rows
+}
+
 /// Draw one layout from `y` down; returns the `y` below it.
 fn layout_section(o: &mut String, l: &Layout, top: u32) -> u32 {
     let raw = l.raw;
@@ -109,9 +142,42 @@ fn layout_section(o: &mut String, l: &Layout, top: u32) -> u32 {
             grid_top - 6
         );
     }
-    let rows = stride.div_ceil(ROW_BYTES).max(1);
-    for r in 0..rows {
-        let y = grid_top + r * CELL;
+    let rows = grid_rows(l);
+    // The drawn row that holds byte row `r` of the record.
+    let drawn = |r: u32| {
+        rows.iter()
+            .position(|row| match *row {
+                Row::Bytes(b) => b == r,
+                Row::Skipped { from, to } => from <= r * ROW_BYTES && r * ROW_BYTES < to,
+            })
+            .unwrap_or(0) as u32
+    };
+    for (i, row) in rows.iter().enumerate() {
+        let y = grid_top + i as u32 * CELL;
+        let r = match *row {
+            Row::Bytes(r) => r,
+            Row::Skipped { from, to } => {
+                out!(
+                    o,
+                    r##"<text x="{}" y="{}" text-anchor="end" fill="#666">+{from}</text>"##,
+                    LEFT - 8,
+                    y + CELL / 2 + 4
+                );
+                out!(
+                    o,
+                    r##"<rect x="{LEFT}" y="{y}" width="{}" height="{CELL}" fill="url(#padding)" stroke="#ffffff" stroke-width="1"/>"##,
+                    ROW_BYTES * CELL
+                );
+                out!(
+                    o,
+                    r##"<text x="{}" y="{}" text-anchor="middle" fill="#333">… {} bytes of padding, +{from} to +{to} …</text>"##,
+                    LEFT + ROW_BYTES * CELL / 2,
+                    y + CELL / 2 + 4,
+                    to - from
+                );
+                continue;
+            }
+        };
         out!(
             o,
             r##"<text x="{}" y="{}" text-anchor="end" fill="#666">+{}</text>"##,
@@ -148,14 +214,14 @@ fn layout_section(o: &mut String, l: &Layout, top: u32) -> u32 {
         let end = m.offset() + m.size();
         if end < stride {
             let (r, c) = (end / ROW_BYTES, end % ROW_BYTES);
-            let (x, y) = (LEFT + c * CELL, grid_top + r * CELL);
+            let (x, y) = (LEFT + c * CELL, grid_top + drawn(r) * CELL);
             out!(o, r##"<line x1="{x}" y1="{y}" x2="{x}" y2="{}" stroke="#333" stroke-width="2"/>"##, y + CELL);
         }
     }
     // The stride: where the next record starts.
     let last = stride.max(1) - 1;
     let (r, c) = (last / ROW_BYTES, last % ROW_BYTES + 1);
-    let (x, y) = (LEFT + c * CELL, grid_top + r * CELL);
+    let (x, y) = (LEFT + c * CELL, grid_top + drawn(r) * CELL);
     out!(o, r##"<line x1="{x}" y1="{}" x2="{x}" y2="{}" stroke="#d00000" stroke-width="3"/>"##, y - 4, y + CELL + 4);
     out!(
         o,
@@ -163,6 +229,7 @@ fn layout_section(o: &mut String, l: &Layout, top: u32) -> u32 {
         x.max(LEFT + 260),
         y + CELL + 18
     );
+    let rows = rows.len() as u32;
     let grid_bottom = grid_top + rows * CELL + 24;
 
     // The legend: every token, then its members with their offsets and names.
