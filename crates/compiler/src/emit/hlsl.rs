@@ -237,14 +237,9 @@ const UNROLLED_ELEMENTS: u32 = 64;
 /// A loop variable that names none of the identifiers in `exprs` (a writer's parameter may be
 /// called `k`).
 fn loop_var(exprs: &[&str]) -> String {
-    let taken = |name: &str| {
+    super::names::plan::unused("k", |name| {
         exprs.iter().any(|e| e.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).any(|w| w == name))
-    };
-    let mut k = String::from("k");
-    while taken(&k) {
-        k.push('_');
-    }
-    k
+    })
 }
 
 /// Store member `m` (its value is `value`) of the record at byte address `base`; arrays unrolled
@@ -545,7 +540,17 @@ fn kernels(o: &mut String, m: &Manifest) {
 
 #[cfg(test)]
 mod tests {
-    use super::{hlsl_type, Scalar};
+    use super::{hlsl_type, loop_var, Scalar};
+
+    #[test]
+    fn a_loop_variable_shadows_no_name_of_its_expressions() {
+        assert_eq!(loop_var(&["draws_stream", "(sequence * FAR_STRIDE)", "r._pad0"]), "k");
+        // A writer whose parameter is `k` (and another `k_`): the counter steps past both.
+        assert_eq!(loop_var(&["draws_stream", "(sequence * FAR_STRIDE)", "k"]), "k_");
+        assert_eq!(loop_var(&["k_[0] + k", "base"]), "k__");
+        // Only whole words count: `kind` and `r.k2` leave `k` free.
+        assert_eq!(loop_var(&["kind", "r.k2"]), "k");
+    }
 
     #[test]
     fn type_names() {

@@ -195,8 +195,14 @@ pub fn param(t: &CompiledToken, member_name: &str) -> String {
 
 /// The parameter for the sequence index that none of `params` uses.
 pub fn sequence_param<'a>(params: impl Iterator<Item = &'a str> + Clone) -> String {
-    let mut name = String::from("sequence");
-    while params.clone().any(|p| p == name) {
+    unused("sequence", |name| params.clone().any(|p| p == name))
+}
+
+/// `base`, with underscores appended until `taken` says no: a generated local that cannot
+/// shadow a name built from the description (a parameter, a member).
+pub fn unused(base: &str, taken: impl Fn(&str) -> bool) -> String {
+    let mut name = base.to_string();
+    while taken(&name) {
         name.push('_');
     }
     name
