@@ -59,10 +59,11 @@ pub const BIN_RECORDS_PER_WORKGROUP: u64 = 4 * BIN_WORKGROUP as u64;
 /// Objects each invocation of the one-pass kernel culls (its specialization constant 1): a
 /// workgroup covers `local size × this` objects (a tile) with one atomic (`Fused`) or one tile
 /// of the look-back (`Ordered`). Measured on an H200 at 1M and 4M objects of the field
-/// (`book/src/measured/h200-frame-uniforms.md`; earlier kernels in `h200-kernel-registers.md`
-/// and `h200-look-back.md`): unordered, with the frame in a uniform buffer and 128 invocations
-/// (the scene's `local_size`), 1 runs at 57 % and 70 % of the best copy, 2 at 62 % and 84 %,
-/// 3 at 61 % and 88 % (32 registers), 4 at 60 % and 89 % (40); in order, where fewer objects
+/// (`book/src/measured/h200-frustum-test.md` and `h200-frame-uniforms.md`; earlier kernels in
+/// `h200-kernel-registers.md` and `h200-look-back.md`): unordered, with the frame in a uniform
+/// buffer, 128 invocations (the scene's `local_size`) and the branch-free frustum test, 2 runs
+/// at 64 % and 85 % of the best copy (30 registers), 3 at 63 % and 89 % (37), 4 at 61–62 % and
+/// 90 % (41), and 1 (before the branch-free test) at 57 % and 70 %; in order, where fewer objects
 /// per tile make more tiles to look back over, 4 (40 % and 54 % at 64 invocations) beats 3
 /// (39 % and 50 %) and 2 (33–34 % and 40 %).
 pub fn objects_per_invocation(compaction: Compaction) -> u32 {
