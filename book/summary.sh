@@ -74,8 +74,9 @@ CHAPTERS
     "h200-cubes-sweep.md|H200 the cubes between 2,000 and 50,000 draws"
     "h200-closing-3.md|H200 issue 14's closing run of 2026-12-03"
     "h200-frame-uniforms.md|H200 the frame as a uniform buffer; workgroup size and objects per invocation"
-    "h200-frustum-test.md|H200 the frustum test without a branch per plane; load and atomic variants"
     "h200-closing-4.md|H200 issue 14's closing run of 2026-12-04"
+    "h200-frustum-test.md|H200 the frustum test without a branch per plane; load and atomic variants"
+    "h200-closing-5.md|H200 issue 14's closing run of 2026-12-04, evening"
   )
   for page in measured/*.md; do
     found=0
