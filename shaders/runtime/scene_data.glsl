@@ -75,8 +75,8 @@ layout(std140, set = 0, binding = 1) uniform FrameData { Frame frame; };
 // All six planes are tested and their least distance compared once, without a branch: a return
 // at the first plane that culls made a branch per plane, and the fused kernel without them runs
 // at 63 % of the copy bandwidth at 1M objects of the field and 89 % at 4M, against 61 % and 88 %
-// (an H200, book/src/measured/h200-frustum-test.md). `!(least < -r)` culls exactly what a
-// return at the first `d < -r` culls.
+// (an H200, book/src/measured/h200-frustum-test.md). For distances that are not NaN,
+// `!(least < -r)` culls exactly what a return at the first `d < -r` culled.
 bool sphere_visible(vec3 c, float r) {
     float least = 3.0e38;
     for (int p = 0; p < 6; p++) {
