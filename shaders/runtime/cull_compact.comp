@@ -50,6 +50,11 @@
 // with a shared-memory atomic would need no assumption; it measured 3–4 % slower on an H200
 // when its barrier was the kernel's only one.)
 //
+// `staged` holds one round, no more: on an H200 shared memory and the L1 cache are one store,
+// and the objects' loads use the cache. The same kernel with `staged` merely declared twice
+// as large ran at 51 % of the copy bandwidth at 1M objects instead of 63 %, and staging every
+// round to copy them out at once was slower still (book/src/measured/h200-frustum-test.md).
+//
 // The count (and with IN_ORDER the tile counter and the tile states) must be zero before the
 // dispatch: the scene clears them at setup and at the end of every frame, after the draws and
 // the host copy have read them.
