@@ -242,22 +242,40 @@ fn loop_var(exprs: &[&str]) -> String {
     })
 }
 
-/// Store member `m` (its value is `value`) of the record at byte address `base`; arrays unrolled
-/// up to `UNROLLED_ELEMENTS`.
-fn store_member(o: &mut String, indent: &str, buf: &str, base: &str, m: &Member, value: &str) {
+/// Emit `each(o, indent, addr, k)` for every element of array member `m` of the record at byte
+/// address `base`, `k` the element's index: unrolled up to `UNROLLED_ELEMENTS`, each at its
+/// constant address, else a loop in a block of its own whose counter names none of `names`.
+fn for_each_element(
+    o: &mut String,
+    indent: &str,
+    base: &str,
+    m: &Member,
+    names: &[&str],
+    mut each: impl FnMut(&mut String, &str, &str, &str),
+) {
     if m.array() > UNROLLED_ELEMENTS {
-        let k = loop_var(&[buf, base, value]);
+        let k = loop_var(names);
         out!(o, "{indent}{{");
         out!(o, "{indent}    for (uint {k} = 0u; {k} < {}u; {k}++) {{", m.array());
         let addr = format!("{base} + {}u + {}u * {k}", m.offset(), elem_stride(m));
-        store_elem(o, &format!("{indent}        "), buf, &addr, m, &format!("{value}[{k}]"));
+        each(o, &format!("{indent}        "), &addr, &k);
         out!(o, "{indent}    }}");
         out!(o, "{indent}}}");
-    } else if m.array() > 0 {
+    } else {
         for k in 0..m.array() {
             let addr = format!("{base} + {}u", m.offset() + k * elem_stride(m));
-            store_elem(o, indent, buf, &addr, m, &format!("{value}[{k}]"));
+            each(o, indent, &addr, &k.to_string());
         }
+    }
+}
+
+/// Store member `m` (its value is `value`) of the record at byte address `base`; arrays through
+/// `for_each_element`.
+fn store_member(o: &mut String, indent: &str, buf: &str, base: &str, m: &Member, value: &str) {
+    if m.array() > 0 {
+        for_each_element(o, indent, base, m, &[buf, base, value], |o, indent, addr, k| {
+            store_elem(o, indent, buf, addr, m, &format!("{value}[{k}]"))
+        });
     } else {
         store_elem(o, indent, buf, &format!("{base} + {}u", m.offset()), m, value);
     }
@@ -267,20 +285,12 @@ fn store_member(o: &mut String, indent: &str, buf: &str, base: &str, m: &Member,
 /// `vec3` element back to three components. Arrays as in `store_member`.
 fn load_member(o: &mut String, indent: &str, buf: &str, base: &str, m: &Member, target: &str, xyz: bool) {
     let sw = if xyz && m.padded_elem { ".xyz" } else { "" };
-    let narrow = |e: String| if sw.is_empty() { e } else { format!("({e}){sw}") };
-    if m.array() > UNROLLED_ELEMENTS {
-        let k = loop_var(&[buf, base, target]);
-        out!(o, "{indent}{{");
-        out!(o, "{indent}    for (uint {k} = 0u; {k} < {}u; {k}++) {{", m.array());
-        let addr = format!("{base} + {}u + {}u * {k}", m.offset(), elem_stride(m));
-        out!(o, "{indent}        {target}[{k}] = {};", narrow(load_elem(buf, &addr, m)));
-        out!(o, "{indent}    }}");
-        out!(o, "{indent}}}");
-    } else if m.array() > 0 {
-        for k in 0..m.array() {
-            let addr = format!("{base} + {}u", m.offset() + k * elem_stride(m));
-            out!(o, "{indent}{target}[{k}] = {};", narrow(load_elem(buf, &addr, m)));
-        }
+    if m.array() > 0 {
+        for_each_element(o, indent, base, m, &[buf, base, target], |o, indent, addr, k| {
+            let e = load_elem(buf, addr, m);
+            let e = if sw.is_empty() { e } else { format!("({e}){sw}") };
+            out!(o, "{indent}{target}[{k}] = {e};");
+        });
     } else {
         out!(o, "{indent}{target} = {};", load_elem(buf, &format!("{base} + {}u", m.offset()), m));
     }
