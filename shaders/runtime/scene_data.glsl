@@ -1,4 +1,4 @@
-// Data shared by the scene's shaders; mirrored byte for byte by crates/cli/src/scene/world.rs.
+// Data shared by the scene's shaders; mirrored byte for byte by crates/cli/src/scene/world/mod.rs.
 #ifndef DGCC_SCENE_DATA_GLSL
 #define DGCC_SCENE_DATA_GLSL
 
@@ -21,7 +21,7 @@ const uint MESH_KINDS = 4u;
 const uint KIND_SPHERE = 0u;
 const uint KIND_BOX = 1u;
 const uint KIND_TREE = 2u;
-// The box a unit tree fits in (crates/cli/src/scene/world.rs: tree).
+// The box a unit tree fits in (crates/cli/src/scene/world/meshes.rs: tree).
 const vec3 TREE_BOX = vec3(0.62, 0.98, 0.62);
 
 // Culling choices (Frame.counts.z) and passes (the culling kernels' specialization constant PASS,
@@ -67,11 +67,12 @@ layout(std430, set = 0, binding = 0) readonly buffer Objects { Object objects[];
 // from the constant cache, its values operands of the instructions that use them, where a
 // storage buffer costs a load and its latency per use (the culling kernel's frustum planes, its
 // object count ahead of every object load). Every member is a vec4, a mat4 or a struct of four
-// words, so std140 lays it out exactly as std430 and world.rs's Frame.
+// words, so std140 lays it out exactly as std430 and world/mod.rs's Frame.
 layout(std140, set = 0, binding = 1) uniform FrameData { Frame frame; };
 
 // The frustum test; `precise` keeps the compiler from fusing or reordering, so the host's
-// reference culling (crates/cli/src/scene/world.rs: in_frustum) computes bit-identical results.
+// reference culling (crates/cli/src/scene/world/reference.rs: in_frustum) computes
+// bit-identical results.
 // All six planes are tested and their least distance compared once, without a branch: a return
 // at the first plane that culls made a branch per plane, and the fused kernel without them runs
 // at 63 % of the copy bandwidth at 1M objects of the field and 89 % at 4M, against 61 % and 88 %
