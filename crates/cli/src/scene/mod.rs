@@ -26,8 +26,8 @@
 //! frame along the path, and count with an object-id target which objects own pixels.
 //!
 //! For `dgcc bench` the scene also offers: warm-up frames that are run but not reported, the
-//! fused culling kernel (`Compaction::Fused`: one pass, unordered output, same visible set),
-//! and overrides of the layout's `ExplicitPreprocess` and `UnorderedSequences` flags, so the
+//! same kernel without the order (`Compaction::Fused`: each workgroup claims its slots with one
+//! atomic, so the records come in any order; the same visible set), and overrides of the layout's `ExplicitPreprocess` and `UnorderedSequences` flags, so the
 //! cost of DGC preprocessing can be taken apart. CPU time is split into recording and
 //! `vkQueueSubmit`.
 //!
