@@ -27,9 +27,9 @@
 //!
 //! For `dgcc bench` the scene also offers: warm-up frames that are run but not reported, the
 //! same kernel without the order (`Compaction::Fused`: each workgroup claims its slots with one
-//! atomic, so the records come in any order; the same visible set), and overrides of the layout's `ExplicitPreprocess` and `UnorderedSequences` flags, so the
-//! cost of DGC preprocessing can be taken apart. CPU time is split into recording and
-//! `vkQueueSubmit`.
+//! atomic, so the records come in any order; the same visible set), and overrides of the
+//! layout's `ExplicitPreprocess` and `UnorderedSequences` flags, so the cost of DGC
+//! preprocessing can be taken apart. CPU time is split into recording and `vkQueueSubmit`.
 //!
 //! Why the scene's layout is fixed: its shaders are compiled ahead of time (the runtime has no
 //! shader compiler) against `shaders/runtime/generated/scene.glsl`, emitted from
