@@ -16,10 +16,22 @@
 //! tie in f32 and the first drawn wins; disjoint objects never tie. So every object owns its
 //! own box of space: buildings inside their quarter of a block, props inside a sidewalk cell.
 //!
-//! Why the culling is written twice (here and in `scene_data.glsl`) with the same operation
-//! order: the GPU's answer is checked against this one exactly, object by object, so both
-//! evaluate `((n.x·c.x + n.y·c.y) + n.z·c.z) + w` in f32 without fused multiply-adds (`precise`
+//! Why the culling is written twice (in `reference.rs` and in `scene_data.glsl`) with the same
+//! operation order: the GPU's answer is checked against the host's exactly, object by object,
+//! so both evaluate `((n.x·c.x + n.y·c.y) + n.z·c.z) + w` in f32 without fused multiply-adds (`precise`
 //! on the GPU; Rust never contracts). The RNG is a fixed SplitMix64, so a seed is a scene.
+
+mod camera;
+mod math;
+mod meshes;
+mod reference;
+mod scenes;
+
+pub use camera::*;
+use math::*;
+pub use meshes::*;
+pub use reference::*;
+pub use scenes::*;
 
 /// `Object` in `scene_data.glsl` (std430, 32 bytes; `Pod`: no padding, uploaded as bytes).
 /// `info`: colour (bits 0..7) and material (8..15: `assign_materials`), mesh kind, half extents
@@ -130,18 +142,6 @@ impl Default for Camera {
         }
     }
 }
-
-mod camera;
-mod math;
-mod meshes;
-mod reference;
-mod scenes;
-
-pub use camera::*;
-use math::*;
-pub use meshes::*;
-pub use reference::*;
-pub use scenes::*;
 
 #[cfg(test)]
 mod tests {
