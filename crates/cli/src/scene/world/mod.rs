@@ -18,8 +18,9 @@
 //!
 //! Why the culling is written twice (in `reference.rs` and in `scene_data.glsl`) with the same
 //! operation order: the GPU's answer is checked against the host's exactly, object by object,
-//! so both evaluate `((n.x·c.x + n.y·c.y) + n.z·c.z) + w` in f32 without fused multiply-adds (`precise`
-//! on the GPU; Rust never contracts). The RNG is a fixed SplitMix64, so a seed is a scene.
+//! so both evaluate `((n.x·c.x + n.y·c.y) + n.z·c.z) + w` in f32 without fused
+//! multiply-adds (`precise` on the GPU; Rust never contracts). The RNG is a fixed SplitMix64,
+//! so a seed is a scene.
 
 mod camera;
 mod math;
