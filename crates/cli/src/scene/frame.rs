@@ -8,11 +8,12 @@
 //! compact → draw, loading what pass 0 drew) → copy the colour (and object-id) target when
 //! asked → copy both passes' counts to the host buffer.
 //!
-//! Query slots: 0 frame start; per pass p, from 1 + 5p: after cull, after compact, draw begin,
-//! draw end; 5 after the pyramid; 10 frame end; from 11 four per chunk and pass (preprocess
+//! Query slots (`pass_slots` and the `SLOT_*` constants): 0 frame start; per pass p, from
+//! 1 + 6p: cull begin, after cull, after compact, draw begin, draw end (pass 0 in 1..=5, pass 1
+//! in 7..=11); 6 after the pyramid; 12 frame end; from 13 four per chunk and pass (preprocess
 //! begin, end, execute begin, end) for dgc, pass 1's after pass 0's. With one kernel
-//! (`SceneGpu::one_pass`) the after-cull and after-compact slots are written back to back after the one kernel (the
-//! report gives its time as culling).
+//! (`SceneGpu::one_pass`) the after-cull and after-compact slots are written back to back
+//! after it (the report gives its time as culling).
 
 use super::gpu::{CullPass, SceneGpu, BIN_BATCH_OFFSET, BIN_RECORDS_PER_WORKGROUP, COUNT_BYTES, COUNT_OFFSET};
 use super::world::{self, Frame, Lod, Object, MESH_KINDS};
