@@ -166,6 +166,47 @@ fn swap_entries_4_and_7(gpu: &common::Gpu, bind: Bind) {
     assert!(changed > 100, "{bind:?}: swapping entries 4 and 7 changed only {changed} pixels");
 }
 
+/// The wind material sways with the frame clock (`Frame::materials.y`): under a fixed camera,
+/// with four materials (the third is wind), frames ten apart differ, and only in pixels of
+/// wind objects; with one material (no wind) every frame is the same picture.
+#[test]
+fn the_wind_material_moves_with_the_frame_clock_and_nothing_else_does() {
+    let Some(gpu) = common::gpu("the_wind_material_moves_with_the_frame_clock_and_nothing_else_does") else {
+        return;
+    };
+    // The street camera's first view, held still.
+    let still = |materials| {
+        let o = RunOptions { object_ids: true, frames: 21, ..options(Mode::Dgc, Culling::Frustum, materials) };
+        RunOptions { camera: Some(dgcc_cli::scene::camera_path(&o).camera(0)), ..o }
+    };
+    let plain = run_ok(&gpu, &still(1));
+    let frames = images(&plain);
+    assert!(frames.windows(2).all(|w| w[0] == w[1]), "one material: the frames differ under a fixed camera");
+
+    let windy = run_ok(&gpu, &still(4));
+    let frames = images(&windy);
+    let mut objects = world::objects(world::SceneKind::City, 1200, 1);
+    world::assign_materials(&mut objects, 4);
+    let wind = |id: u32| id != 0 && world::material_of(&objects[id as usize - 1]) % 4 == 2;
+    let mut moved = 0;
+    for f in [0, 10] {
+        let ids = windy.frames[f].ids.as_ref().expect("object ids captured");
+        let next = windy.frames[f + 10].ids.as_ref().expect("object ids captured");
+        for (px, (a, b)) in frames[f].chunks(4).zip(frames[f + 10].chunks(4)).enumerate() {
+            if a != b {
+                moved += 1;
+                // A wind object covered the pixel in one of the two frames.
+                assert!(
+                    wind(ids[px]) || wind(next[px]),
+                    "frames {f} and {}: pixel {px} changed outside a wind object",
+                    f + 10
+                );
+            }
+        }
+    }
+    assert!(moved > 0, "four materials: no wind object moved between frames");
+}
+
 #[test]
 fn material_options_the_run_cannot_honour_are_refused() {
     let Some(gpu) = common::gpu("material_options_the_run_cannot_honour_are_refused") else {

@@ -76,6 +76,36 @@ fn the_cubes_scene_draws_every_cube_and_the_same_pixels_in_each_mode() {
     assert!(reports[1].image == reports[2].image, "mdi and cpu images differ");
 }
 
+/// The vertex shader reads each vertex's normal where the vertex buffer keeps the normals (the
+/// frame uniforms say where): a cube's faces are flat, so each face is lit in one colour. Read
+/// from anywhere else (the positions, say), a face shades like a curved surface, in dozens of
+/// colours, and every mode still agrees with every other.
+#[test]
+fn each_face_of_a_cube_is_lit_in_one_colour() {
+    if common::gpu("each_face_of_a_cube_is_lit_in_one_colour").is_none() {
+        return;
+    }
+    for mode in [Mode::Dgc, Mode::Mdi, Mode::Cpu] {
+        let o = RunOptions { scene: world::SceneKind::Cubes, culling: Culling::None, ..options(mode, 4) };
+        let r = run_ok(&o);
+        let background = &r.image.rgba[..4];
+        let mut colours = std::collections::BTreeMap::<&[u8], u32>::new();
+        for px in r.image.rgba.chunks(4).filter(|px| px != &background) {
+            *colours.entry(px).or_default() += 1;
+        }
+        let drawn: u32 = colours.values().sum();
+        assert!(drawn > 4 * 1000, "{}: four cubes fill the view: {drawn} pixels", mode.name());
+        // Four cubes, of which the fixed camera sees at most three faces each.
+        assert!(
+            colours.len() <= 12,
+            "{}: {} colours on four flat-lit cubes (the most common: {:?})",
+            mode.name(),
+            colours.len(),
+            colours.iter().max_by_key(|(_, n)| **n)
+        );
+    }
+}
+
 #[test]
 fn a_preprocess_budget_smaller_than_the_stream_runs_in_chunks_and_draws_the_same() {
     if common::gpu("a_preprocess_budget_smaller_than_the_stream_runs_in_chunks_and_draws_the_same").is_none() {

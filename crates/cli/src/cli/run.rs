@@ -105,7 +105,7 @@ pub struct RunArgs {
     /// mode and has no depth buffer).
     #[arg(long, value_enum, default_value_t = CullingArg::Frustum)]
     pub culling: CullingArg,
-    /// city: buildings, trees, rocks and barrels, the camera walking the streets (occlusion
+    /// city: buildings, trees, rocks and balls, the camera walking the streets (occlusion
     /// matters); field: spheres on a plane under a fixed camera (dgcc 0.1's scene); cubes:
     /// plain 12-triangle cubes on a grid, every one in view (the per-draw cost of the front end).
     #[arg(long, value_enum, default_value_t = SceneArg::City)]

@@ -1,6 +1,6 @@
 //! `dgcc run`: a headless GPU-driven scene executed three ways, culled three ways.
 //!
-//! N objects of a procedural world (`world`: a city of buildings, trees, rocks and barrels by
+//! N objects of a procedural world (`world`: a city of buildings, trees, rocks and balls by
 //! default, four meshes with three levels of detail each) are culled as `Culling` says — not at
 //! all, against the frustum, or against the frustum and two-pass occlusion — with distance LOD
 //! in every case, by one compute kernel that writes each drawn object's record at the generated
@@ -382,10 +382,15 @@ fn submit_timed(ctx: &GpuContext, cmd: vk::CommandBuffer, fence: vk::Fence) -> R
     Ok(ms)
 }
 
-/// The frame uniforms of frame `f` (warm-up frames count) for this run.
-pub fn frame_uniforms(options: &RunOptions, lods: &[world::Lod; 3 * world::MESH_KINDS], f: u32) -> world::Frame {
+/// The frame uniforms of frame `f` (warm-up frames count) for this run, drawing `meshes`.
+pub fn frame_uniforms(options: &RunOptions, meshes: &world::Meshes, f: u32) -> world::Frame {
+    view_uniforms(options, f).with_meshes(meshes)
+}
+
+/// The frame uniforms of frame `f` without the meshes' part: all the host's culling reads.
+fn view_uniforms(options: &RunOptions, f: u32) -> world::Frame {
     let path = camera_path(options);
-    let mut frame = world::frame(&path.camera(f), options.width, options.height, lods);
+    let mut frame = world::frame(&path.camera(f), options.width, options.height);
     let levels = level_sizes(options.width, options.height);
     frame.counts = [
         options.objects,
@@ -394,6 +399,7 @@ pub fn frame_uniforms(options: &RunOptions, lods: &[world::Lod; 3 * world::MESH_
         (!path.is_cut(f)) as u32,
     ];
     frame.pyramid = [levels.len() as u32, levels[0].0, levels[0].1, options.pyramid_fault.is_some() as u32];
+    frame.materials = [options.materials, f, 0, 0];
     frame
 }
 
@@ -404,8 +410,8 @@ pub fn camera_path(options: &RunOptions) -> CameraPath {
 
 /// Objects in the view frustum at frame `f`, by the host's reference culling.
 pub fn reference_in_view(options: &RunOptions, objects: &[world::Object], f: u32) -> u32 {
-    // The frustum test reads the planes only: no meshes needed for the LOD table.
-    let frame = frame_uniforms(options, &[world::Lod::default(); 3 * world::MESH_KINDS], f);
+    // The frustum test reads the planes only: no meshes needed.
+    let frame = view_uniforms(options, f);
     objects.iter().filter(|o| world::in_frustum(&frame, o)).count() as u32
 }
 
@@ -593,7 +599,7 @@ fn run_frames(
             .map_or(0, |t| t.offset as usize);
         let out = (|| {
             for f in 0..options.warmup + options.frames {
-                let mut frame_data = frame_uniforms(options, &meshes.lods, f);
+                let mut frame_data = frame_uniforms(options, meshes, f);
                 frame_data.index_buffer =
                     [g.indices.address as u32, (g.indices.address >> 32) as u32, g.indices.size as u32, 0];
                 let driver = match (&dgc_parts, &fallback) {
@@ -798,4 +804,39 @@ fn scene_validator(
         usage: vk::BufferUsageFlags::INDEX_BUFFER | vk::BufferUsageFlags::STORAGE_BUFFER,
     };
     StreamValidator::new(ctx, layout, limits, &[indices])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What `scene.vert` relies on: vertices below `mesh.x` are positions (w = 1) and the
+    /// normals follow (w = 0), one per position; every sphere LOD's vertices lie below `mesh.y`
+    /// and every other kind's at or above it (the sphere path scales by the bounding radius, the
+    /// others by the half extents); the LOD table is the meshes'; `materials.y` counts frames.
+    #[test]
+    fn the_frame_uniforms_say_where_the_meshes_keep_normals_and_spheres() {
+        for scene in [SceneKind::City, SceneKind::Field, SceneKind::Cubes] {
+            let meshes = world::meshes_for(scene);
+            let options = RunOptions { scene, materials: 4, layer_log: None, ..RunOptions::default() };
+            for f in [0, 7] {
+                let frame = frame_uniforms(&options, &meshes, f);
+                let [normals, spheres, ..] = frame.mesh;
+                assert_eq!(2 * normals as usize, meshes.vertices.len(), "{scene:?}: a normal per position");
+                let (positions, rest) = meshes.vertices.split_at(normals as usize);
+                assert!(positions.iter().all(|v| v[3] == 1.0) && rest.iter().all(|v| v[3] == 0.0), "{scene:?}");
+                assert!(0 < spheres && spheres < normals, "{scene:?}: the spheres come first");
+                for (slot, lod) in meshes.lods.iter().enumerate() {
+                    let end = (lod.first_index + lod.index_count) as usize;
+                    for &i in &meshes.indices[lod.first_index as usize..end] {
+                        let v = (i as i32 + lod.vertex_offset) as u32;
+                        let sphere = slot / 3 == world::KIND_SPHERE as usize;
+                        assert_eq!(v < spheres, sphere, "{scene:?}: LOD slot {slot}, vertex {v}");
+                    }
+                }
+                assert_eq!(frame.lods, meshes.lods, "{scene:?}");
+                assert_eq!(frame.materials[..2], [4, f], "{scene:?}: materials and the frame clock");
+            }
+        }
+    }
 }

@@ -120,9 +120,11 @@ pub fn planes(m: &Mat4) -> [[f32; 4]; 6] {
     })
 }
 
-/// The frame uniforms for a camera and image size; the caller fills in what belongs to the run
-/// (`counts`, `index_buffer`, `pyramid`).
-pub fn frame(cam: &Camera, width: u32, height: u32, lods: &[Lod; 3 * MESH_KINDS]) -> Frame {
+/// The frame uniforms for a camera and image size: the view, the frustum, the LOD distances
+/// and the depth mapping. The meshes' part (`lods`, `mesh`) is zero until `Frame::with_meshes`,
+/// and the caller fills in what belongs to the run (`counts`, `index_buffer`, `pyramid`,
+/// `materials`).
+pub fn frame(cam: &Camera, width: u32, height: u32) -> Frame {
     let aspect = width as f32 / height as f32;
     let vp = view_proj(cam, aspect);
     let t = 1.0 / (cam.fov_y_degrees.to_radians() / 2.0).tan();
@@ -140,6 +142,6 @@ pub fn frame(cam: &Camera, width: u32, height: u32, lods: &[Lod; 3 * MESH_KINDS]
         pyramid: [0; 4],
         mesh: [0; 4],
         materials: [1, 0, 0, 0],
-        lods: *lods,
+        lods: [Lod::default(); 3 * MESH_KINDS],
     }
 }

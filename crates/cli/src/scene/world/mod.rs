@@ -2,14 +2,14 @@
 //! levels of detail each), the camera and its path, and the reference frustum culling that
 //! every mode must agree with.
 //!
-//! Two scenes. `City`, the default, is where occlusion matters: on a ground slab, blocks of four
-//! buildings (the occluders, boxes 8 to 48 units tall, wall to wall) with trees, rocks and
-//! barrels on the sidewalks, and a
-//! camera walking down the streets at eye height, swaying left and right, cutting to another
-//! street every `cut_every` frames; from the street most of the city is behind a building.
-//! `Field` is the scene of dgcc 0.1: spheres scattered over a 200 × 200 field under a fixed
-//! camera, nothing hiding anything; the bench's throughput rows and the book's bandwidth
-//! analysis are measured on it.
+//! Three scenes. `City`, the default, is where occlusion matters: on a ground slab, blocks of
+//! four buildings (the occluders, boxes 8 to 48 units tall, wall to wall) with trees, rocks and
+//! balls on the sidewalks, and a camera walking down the streets at eye height, swaying left
+//! and right, cutting to another street every `cut_every` frames; from the street most of the
+//! city is behind a building. `Field` is the scene of dgcc 0.1: spheres scattered over a
+//! 200 × 200 field under a fixed camera, nothing hiding anything; the bench's throughput rows
+//! and the book's bandwidth analysis are measured on it. `Cubes` is issue 14's reference
+//! workload: plain cubes on a grid facing a fixed camera, every one in view.
 //!
 //! Why no two objects touch: the `occlusion` image must equal the `none` image pixel for pixel,
 //! and the two draw objects in different orders. Where two surfaces meet, some pixel's depths
@@ -61,7 +61,7 @@ pub const KIND_BOX: u32 = 1;
 pub const KIND_TREE: u32 = 2;
 pub const KIND_ROCK: u32 = 3;
 
-/// `Frame` in `scene_data.glsl` (std430, 544 bytes; `Pod`: no padding, uploaded as bytes).
+/// `Frame` in `scene_data.glsl` (std430, 560 bytes; `Pod`: no padding, uploaded as bytes).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
 pub struct Frame {
@@ -85,6 +85,14 @@ pub struct Frame {
     /// x: materials, y: frame number (the wind's clock).
     pub materials: [u32; 4],
     pub lods: [Lod; 3 * MESH_KINDS],
+}
+
+impl Frame {
+    /// These uniforms with the meshes' LOD table and where `meshes`' vertex buffer keeps its
+    /// normals and spheres: what the vertex shader needs to read a vertex.
+    pub fn with_meshes(self, meshes: &Meshes) -> Frame {
+        Frame { lods: meshes.lods, mesh: [meshes.normal_offset, meshes.sphere_vertices, 0, 0], ..self }
+    }
 }
 
 const _: () = assert!(std::mem::size_of::<Object>() == 32);
@@ -149,7 +157,7 @@ mod tests {
     use super::*;
 
     fn field_frame() -> Frame {
-        frame(&Camera::default(), 256, 256, &meshes().lods)
+        frame(&Camera::default(), 256, 256).with_meshes(&meshes())
     }
 
     #[test]
@@ -247,7 +255,7 @@ mod tests {
         let path = CameraPath { scene: SceneKind::City, objects: 10_000, cut_every: 4, fixed: None };
         let m = meshes();
         for f in 0..8 {
-            let fr = frame(&path.camera(f), 2560, 1440, &m.lods);
+            let fr = frame(&path.camera(f), 2560, 1440).with_meshes(&m);
             let seen = objs.iter().filter(|o| in_frustum(&fr, o)).count();
             assert!(seen > 500 && seen < 9000, "frame {f}: {seen} in view");
         }
@@ -262,7 +270,7 @@ mod tests {
             assert_eq!(objs.len(), count as usize);
             let path = CameraPath { scene: SceneKind::Cubes, objects: count, cut_every: 50, fixed: None };
             let m = meshes_for(SceneKind::Cubes);
-            let f = frame(&path.camera(3), 256, 256, &m.lods);
+            let f = frame(&path.camera(3), 256, 256).with_meshes(&m);
             assert!(objs.iter().all(|o| in_frustum(&f, o)), "{count} cubes: one is out of view");
             assert!(!path.is_cut(3), "the cubes' camera never cuts");
             assert!(objs.iter().all(|o| m.lods[lod_index(&f, o)].index_count == 36));
