@@ -10,8 +10,8 @@
 //! the device has them, and `DgcDevice::from_context` refuses layouts that need one that is off
 //! — the validation layer holds a token to what was *enabled*, not to what the device could do.
 //!
-//! Device choice: the first device that is Vulkan 1.3 and, when asked, exposes
-//! `VK_EXT_device_generated_commands`; `DGCC_DEVICE=<substring>` picks by name, and
+//! Device choice: the first Vulkan 1.3 device, preferring one that exposes
+//! `VK_EXT_device_generated_commands` when DGC is asked for; `DGCC_DEVICE=<substring>` picks by name, and
 //! [`select_device`] (`dgcc run/bench/probe --device N`) picks by index in the loader's list,
 //! winning over the variable. Why a process-wide choice rather than a `ContextOptions` field:
 //! the commands create their contexts deep inside the scene and the bench, and the variable it

@@ -166,8 +166,9 @@ impl DgcDevice {
             .map(|f| format!("{} ({})", f.message, f.code))
     }
 
-    /// Refuse a layout the device cannot run: `Err(Refused)` with `dgcc check`'s diagnostics,
-    /// and an execution set the device cannot bind (N0001: run it binned).
+    /// Refuse a layout the device cannot run: `Err(Refused)` with `dgcc check`'s diagnostics, and
+    /// `Err(Invalid)` for an execution set the device cannot bind (N0001: create
+    /// `layout.without_execution_set()` and run it binned).
     pub fn check_layout(&self, layout: &CompiledLayout, push_constants: &[PushConstantRange]) -> Result<()> {
         if let Some(why) = self.execution_set_unbindable(layout, push_constants) {
             return Err(RuntimeError::Invalid(format!(
@@ -185,7 +186,7 @@ impl DgcDevice {
     }
 
     /// Create the `VkIndirectCommandsLayoutEXT` for `layout`, after `check_layout` (a layout the
-    /// device cannot run is `Err(Refused)` before any Vulkan call). Destroy it with
+    /// device cannot run is refused as `check_layout` says, before any Vulkan call). Destroy it with
     /// `DgcLayout::destroy`.
     ///
     /// # Safety

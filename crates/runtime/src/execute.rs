@@ -166,8 +166,9 @@ impl Execution {
     /// # Safety
     /// `layout` was created by `dev`; what `bound` names is alive and of `dev`: the pipeline
     /// (`Bound::Pipeline`) was created with `layout.pipeline_layout` for the layout's bind point
-    /// and stages, or the set and its initial pipeline (`Bound::ExecutionSet`) were created for
-    /// `layout`; they stay alive as long as the execution records with them.
+    /// and stages, or the set and its initial pipeline (`Bound::ExecutionSet`), or the set of
+    /// shader objects and its initial shaders (`Bound::ShaderSet`), were created for `layout`;
+    /// they stay alive as long as the execution records with them.
     pub unsafe fn new(
         dev: &DgcDevice,
         layout: &DgcLayout,
@@ -330,7 +331,9 @@ impl Execution {
     /// - the stream's buffer (and count buffer) are live buffers of `dev` with indirect-buffer
     ///   usage, `stream.address` is `buffer + offset`, and they hold `stream.max_sequences`
     ///   records of `layout.compiled.stride` bytes that obey the layout's rules (or a validator
-    ///   is set), written by work recorded before this call or by the host before submission;
+    ///   is set), written by compute-shader or transfer work submitted before this call on the
+    ///   same queue, or by the host before submission (the barrier `record` puts in front covers
+    ///   those writers; any other needs the caller's own barrier, see `assume_inputs_visible`);
     /// - everything recorded (this execution, the layout, what `Bound` names, the stream) stays
     ///   alive until the submission finished.
     pub unsafe fn record(

@@ -5,7 +5,7 @@
 //! are written here once, in ash's own style — `#[repr(C)]` structs with `s_type`/`p_next` and a
 //! `PhantomData` lifetime, newtype enums with associated constants, `vk_bitflags_wrapped!`
 //! flags, a `Device` loader of function pointers — so that the generated Rust code of
-//! `dgcc emit --target rust` and the runtime executor read as if ash had them, and swapping to
+//! `dgcc compile --emit rust` and the runtime executor read as if ash had them, and swapping to
 //! a future `ash::ext::device_generated_commands` is a rename.
 //!
 //! Every struct carries a compile-time size (and, where padding makes it easy to get wrong,

@@ -135,7 +135,9 @@ impl Fallback {
     ///   pass for draws, outside for dispatches), with the state above bound;
     /// - `caps` (given to `new`) is true of `d`: the features it names are enabled;
     /// - the stream's buffer (and count buffer) are live buffers of `d` with indirect-buffer
-    ///   usage holding `stream.max_sequences` records written before; `pipeline_layout` is live
+    ///   usage holding `stream.max_sequences` records written before and made visible by the
+    ///   caller's barrier to the indirect reads (`DRAW_INDIRECT`, `INDIRECT_COMMAND_READ`) and to
+    ///   any shader that reads the records (`record` records no barrier); `pipeline_layout` is live
     ///   and its ranges are those given to `with_push_constants` (or cover the token's stages);
     /// - they stay alive until the submission finished.
     pub unsafe fn record(

@@ -12,9 +12,11 @@
 //! (`VUID-vkDestroyDevice-device-05137`), i.e. inside `GpuContext`'s `Drop`. A log that outlives
 //! the context still holds those messages afterwards, so "nothing leaked" is checkable too.
 //!
-//! The messenger never changes what the layer does with a call (it answers `VK_FALSE`), and the
-//! layer keeps printing to stdout as configured, so `.ci/with-validation.sh` sees the same
-//! errors whether or not a program counts them.
+//! The messenger never changes what the layer does with a call (it answers `VK_FALSE`). It does
+//! change where the layer reports: once a messenger is installed the layer stops printing to
+//! stdout, so `.ci/with-validation.sh`, which reads stdout, only sees the errors of programs
+//! without one; the rest count theirs here (and in `process_errors`, which `dgcc run` and
+//! `dgcc bench` turn into a failing exit).
 
 use ash::vk;
 #[cfg(any(feature = "headless", test))]

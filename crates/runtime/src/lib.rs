@@ -12,11 +12,10 @@
 //! `execute` (chunked preprocess + execute with barriers), `validate` (the stream checked on the
 //! GPU or host), `fallback` (multi-draw / dispatch loop), `refuse` (findings → diagnostics),
 //! `push` (the stages a host push must name), `layer_log` (validation-layer messages counted),
-//! `features` (the optional features an engine enabled), `descriptors` (one storage-buffer
-//! set), `shaders` (embedded SPIR-V → pipelines), `kernel_statistics` (what the driver compiled a
-//! pipeline into), `warm_up` (the one bind NVIDIA's per-draw
-//! push constants need before they are fast). The demo scene of `dgcc run` lives in
-//! `dgcc-cli`.
+//! `features` (the optional features an engine enabled), `descriptors` (one set of whole
+//! storage or uniform buffers), `shaders` (embedded SPIR-V → pipelines), `kernel_statistics`
+//! (what the driver compiled a pipeline into), `warm_up` (the one bind NVIDIA's per-draw push
+//! constants need before they are fast). The demo scene of `dgcc run` lives in `dgcc-cli`.
 //!
 //! # The unsafe boundary
 //!

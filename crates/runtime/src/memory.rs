@@ -213,7 +213,8 @@ impl Buffer {
         }
     }
 
-    /// Copy `data` to the start of a host-visible buffer.
+    /// Copy `data` to byte `offset` of a host-visible buffer; `Err` when the buffer is not
+    /// host-visible or the bytes would run past its end.
     pub fn write(&mut self, offset: usize, data: &[u8]) -> Result<()> {
         let dst = self.bytes_mut().ok_or_else(|| RuntimeError::Invalid("buffer is not host-visible".into()))?;
         dst.get_mut(offset..offset + data.len())

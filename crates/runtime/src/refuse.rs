@@ -3,7 +3,7 @@
 //! Why a thin adapter: the rules live in `dgcc_core::check` (light, no compiler) so that the
 //! runtime and `dgcc check` cannot disagree. What the runtime adds is a place to point: it has
 //! no source text, so each finding's `Location` becomes a note naming the layout and token
-//! (`layout SceneDraw, token 2 "draw": offset`) and the label span is empty.
+//! (``at layout `SceneDraw`, token 2 `draw`: offset``) and the label span is empty.
 
 use super::error::{Result, RuntimeError};
 use dgcc_core::check::{device_findings, stream_findings, Finding, Location, TokenPart};

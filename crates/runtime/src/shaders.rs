@@ -7,7 +7,8 @@
 use super::error::{Result, RuntimeError};
 use ash::vk;
 
-/// A shader module from SPIR-V bytes (checked for the magic number and word alignment only).
+/// A shader module from SPIR-V bytes (checked for whole words, a 5-word header and the magic
+/// number only).
 ///
 /// # Safety
 /// `spv` is valid SPIR-V for `d` (the driver is not required to survive anything else); the

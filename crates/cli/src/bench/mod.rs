@@ -321,9 +321,9 @@ impl Row {
     /// GPU time of drawing, the same span in every mode: each draw pass from a timestamp
     /// before it to one after it (the executor's input barrier, explicit preprocessing, the
     /// attachments' clear and store included), early and late pass summed, median. Why not
-    /// the execute alone: DGC's execute timestamps sit inside the render pass, the multi-draw
-    /// pass has none there, so comparing them leaves the clear out of one side only (0.53 ms
-    /// at 2560 × 1440 on the H200).
+    /// the execute alone: every mode's execute timestamps sit inside the render pass, so they
+    /// leave out what DGC costs around its draws (the executor's barrier, explicit
+    /// preprocessing), which an engine pays all the same.
     pub fn total_draw_ms(&self) -> Option<f64> {
         let draw = self.draw_ms?.median;
         Some(draw + self.late_draw_ms.map_or(0.0, |p| p.median))

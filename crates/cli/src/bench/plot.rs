@@ -107,7 +107,7 @@ fn register_fonts() -> Result<(), String> {
 }
 
 /// A log axis label: only 1, 2 and 5 times a power of ten get one (the grid keeps the rest),
-/// written without float noise (0.3, not 0.30000000000000004).
+/// written without float noise (0.02, not 0.020000000000000004).
 pub fn tick(v: f64) -> String {
     if !(v > 0.0 && v.is_finite()) {
         return String::new();

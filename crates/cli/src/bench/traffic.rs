@@ -37,7 +37,7 @@
 //!   phase (`stride` bytes read and written); its per-material counters (a few hundred bytes)
 //!   are left out.
 //!
-//! The frame uniforms (272 bytes, the same for every invocation) are left out: they are read
+//! The frame uniforms (560 bytes, the same for every invocation) are left out: they are read
 //! from cache, not memory, and would be noise next to megabytes.
 
 use crate::scene::{Compaction, DepthRead};

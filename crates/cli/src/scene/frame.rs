@@ -11,9 +11,11 @@
 //! Query slots (`pass_slots` and the `SLOT_*` constants): 0 frame start; per pass p, from
 //! 1 + 6p: cull begin, after cull, after compact, draw begin, draw end (pass 0 in 1..=5, pass 1
 //! in 7..=11); 6 after the pyramid; 12 frame end; from 13 four per chunk and pass (preprocess
-//! begin, end, execute begin, end) for dgc, pass 1's after pass 0's. With one kernel
-//! (`SceneGpu::one_pass`) the after-cull and after-compact slots are written back to back
-//! after it (the report gives its time as culling).
+//! begin, end, execute begin, end) for dgc, pass 1's after pass 0's (mdi and the CPU loop write
+//! chunk 0's execute begin and end; binned dgc writes none). With one kernel
+//! (`SceneGpu::one_pass`) the after-cull and after-compact slots are written on either side of
+//! the barrier after it (the report gives the kernel's time as culling, the barrier's in no
+//! column).
 
 use super::gpu::{CullPass, SceneGpu, BIN_BATCH_OFFSET, BIN_RECORDS_PER_WORKGROUP, COUNT_BYTES, COUNT_OFFSET};
 use super::world::{self, Frame, Lod, Object, MESH_KINDS};

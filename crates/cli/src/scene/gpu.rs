@@ -4,11 +4,13 @@
 //! Why one descriptor set layout for everything: every shader of the scene reads the same
 //! handful of buffers (objects, frame, flags, stream, candidates, counts, vertices, last
 //! visibility — bindings 0..7 as in `scene_data.glsl`, `cull_common.glsl` and the `#define`s
-//! before each `#include "generated/scene.glsl"`), so one set bound at both bind points keeps
-//! the recording short. Binding 1, the frame, is a uniform buffer and the rest are storage
-//! buffers (`scene_data.glsl` says why). There are two sets of that layout, one per culling
-//! pass: each pass has its own flags, stream and count, so the late pass never writes what the
-//! early pass's draws still read. Set 1 is the depth pyramid's (`pyramid`).
+//! before each `#include "generated/scene.glsl"`; 8, the compacted stream again, and 9, the
+//! material bins, for `bin_materials.comp`), so one set bound at both bind points keeps the
+//! recording short. Binding 1, the frame, is a uniform buffer and the rest are storage buffers
+//! (`scene_data.glsl` says why). Each culling pass has two sets of that layout (`set`, and
+//! `binned_set` with binding 3 the stream sorted by material): each pass has its own flags,
+//! stream and count, so the late pass never writes what the early pass's draws still read.
+//! Set 1 is the depth pyramid's (`pyramid`).
 //!
 //! Why everything the GPU reads per frame is device-local (uploaded once through a staging
 //! buffer) and the count is copied out to a small host buffer at the end of the frame: on a
@@ -91,7 +93,8 @@ pub struct PassGpu {
     pub flags: Buffer,
     pub stream: Buffer,
     /// The batch sequence's address and stride, the total (its commandCount), the subgroup
-    /// size, three pad words, then the ordered compaction's group sums (`scene_counts.glsl`).
+    /// size, the ordered one-pass kernel's tile counter, two pad words, then the ordered
+    /// compaction's group sums or tile states (`scene_counts.glsl`).
     pub counts: Buffer,
     /// Bindings 0..9 with this pass's flags, stream and counts (binding 8: the stream again,
     /// 9: the bins).
@@ -217,7 +220,8 @@ impl CullPass {
 /// One of the scene's compute kernels as the driver compiled it.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct KernelStatistics {
-    /// The kernel's source file, without `.comp`.
+    /// The kernel's source file without `.comp`, and its pass under occlusion culling
+    /// (`cull (early)`).
     pub kernel: &'static str,
     /// Its workgroup size.
     pub local_size: u32,
@@ -229,8 +233,8 @@ pub struct KernelStatistics {
 pub enum DrawSource {
     /// Push constants (DGC, the CPU loop).
     Push,
-    /// The stream record of `gl_DrawID` (multi-draw fallback); `binned`: of the material's
-    /// region start + `gl_DrawID`.
+    /// The stream record of `gl_DrawID` (the multi-draw fallback, and dgc with `--batch`);
+    /// `binned`: of the material's region start + `gl_DrawID`.
     DrawId { binned: bool },
     /// The object id from `gl_InstanceIndex` (`ObjectId::Instance`, dgc and mdi).
     Instance,
@@ -425,7 +429,7 @@ impl SceneGpu {
         let ranges = vk_ranges(s.push_constants);
         let graphics_layout = pipeline_layout(d, &[set_layout], &ranges)?;
         // SAFETY (the three kernels): embedded SPIR-V compiled for `compute_layout` (the set and a
-        // 4-byte compute push range); `s.pin` was checked against the device by the caller.
+        // 16-byte compute push range); `s.pin` was checked against the device by the caller.
         let objects_record = s.bind == Bind::ShaderObjects;
         let pick = |pipelines: &'static [u8], shaders: &'static [u8]| if objects_record { shaders } else { pipelines };
         let cull_spv = pick(CULL_SPV, CULL_SHADERS_SPV);

@@ -19,10 +19,12 @@ use std::fmt;
 /// GPU time of each pass, in milliseconds.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
 pub struct PassTimes {
-    /// Pass 0's culling kernel (and the ordered compaction's first barrier), from right before
-    /// its dispatch; the frame's uniform upload and attachment transitions before it are in the
-    /// frame's time only.
+    /// Pass 0's culling kernel, from right before its dispatch to right after it (with one
+    /// kernel, culling and compaction both; the barrier after it is in neither column); the
+    /// frame's uniform upload and attachment transitions before it are in the frame's time only.
     pub cull_ms: Option<f64>,
+    /// Pass 0's compaction where it is a kernel of its own (`compact.comp`'s two phases), the
+    /// barrier after culling included; `None` with one kernel.
     pub compact_ms: Option<f64>,
     /// Explicit preprocessing only; implicit preprocessing is inside `execute_ms`.
     pub preprocess_ms: Option<f64>,
@@ -39,7 +41,8 @@ pub struct PassTimes {
     /// The late pass's draws (occlusion).
     pub late_draw_ms: Option<f64>,
     /// Sorting pass 0's stream by material (`bin_materials.comp`), where the run sorts or
-    /// bins; the late pass's is inside `late_cull_ms`.
+    /// bins, with pass 0's stream validation when asked; the late pass's sorting is not timed
+    /// apart (it falls between `late_cull_ms` and `late_draw_ms`).
     pub bin_ms: Option<f64>,
 }
 
@@ -170,7 +173,8 @@ pub struct RunReport {
     pub pyramid_depth_read: Option<super::pyramid::DepthRead>,
     #[serde(skip)]
     pub image: FrameImage,
-    /// One stream-validation report per frame, with `--validate-stream`.
+    /// One stream-validation report per pass and frame run (two per frame under occlusion
+    /// culling, warm-up frames included), with `--validate-stream`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub stream_validation: Vec<StreamReport>,
     /// The compute kernels as the driver compiled them, when the context was opened with

@@ -1,7 +1,8 @@
 //! The structs of `VK_EXT_device_generated_commands`, field for field as in `vk.xml`.
 //!
 //! Why hand-written in ash's shape: see the parent module. Each struct with `s_type` gets a
-//! `Default` that fills it in, `vk::TaggedStructure`, and the builder setters that the runtime
+//! `Default` that fills it in (the execution-set writes and the generated-commands pipeline and
+//! shader infos, which have fields without a sensible default, a `new` instead), `vk::TaggedStructure`, and the builder setters that the runtime
 //! and the generated code use (array setters set the count and the pointer together, as ash's
 //! do, so the two cannot disagree).
 

@@ -148,7 +148,8 @@ impl Check {
         }
     }
 
-    /// Whether `value` and `limit` are addresses or byte counts (printed in hex) or plain numbers.
+    /// Whether `value` and `limit` are addresses or alignments (printed in hex) rather than
+    /// plain numbers (sizes and counts, printed in decimal).
     pub const fn hex_value(self) -> bool {
         matches!(
             self,

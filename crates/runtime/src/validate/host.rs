@@ -27,7 +27,8 @@ pub struct HostStream<'a> {
     pub stored_count: Option<u32>,
 }
 
-/// Check `stream` as `StreamValidator::record` would; `capacity` bounds the violations kept.
+/// Check `stream` as `StreamValidator::record` would; `limits.report_capacity` bounds the
+/// violations kept.
 pub fn validate_on_host(
     layout: &CompiledLayout,
     limits: &StreamLimits,

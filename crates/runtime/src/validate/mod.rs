@@ -68,8 +68,9 @@ pub struct StreamValidator {
 }
 
 impl StreamValidator {
-    /// A validator for streams of `layout`, pointing only into `buffers`. Refuses a layout whose
-    /// tokens reach past its stride (only an edited manifest has one) and a capacity of 0.
+    /// A validator for streams of `layout`, pointing only into `buffers`. Refuses a layout that
+    /// breaks the stream rules (tokens past the stride, a stride that is not a positive multiple
+    /// of 4: only an edited manifest has one) and a report capacity outside 1..=1048576.
     pub fn new(
         alloc: &dyn Allocator,
         layout: &CompiledLayout,

@@ -64,7 +64,8 @@ pub struct BoundIndexBuffer {
     pub index_type: vk::IndexType,
 }
 
-/// What the stream may ask for, beyond what the spec fixes. `None` leaves a check off.
+/// What the stream may ask for, beyond what the spec fixes. `None` leaves a check off, except
+/// where a field says what it falls back to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StreamLimits {
     /// The most instances one draw may ask for.
