@@ -557,6 +557,9 @@ impl TokenParts {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct InvalidatedState {
     pub push_constants: bool,
+    /// `VK_EXT_descriptor_heap`'s push data (PUSH_DATA and PUSH_DATA_SEQUENCE_INDEX tokens).
+    /// `restore` cannot push it again and always leaves it to the caller.
+    pub push_data: bool,
     pub index_buffer: bool,
     pub vertex_buffers: bool,
     pub pipeline: bool,
@@ -626,6 +629,7 @@ impl DgcLayout {
         let has = |tt: TokenType| self.compiled.tokens.iter().any(|t| t.token_type == tt);
         InvalidatedState {
             push_constants: has(TokenType::PushConstant) || has(TokenType::SequenceIndex),
+            push_data: has(TokenType::PushData) || has(TokenType::PushDataSequenceIndex),
             index_buffer: has(TokenType::IndexBuffer),
             vertex_buffers: has(TokenType::VertexBuffer),
             pipeline: has(TokenType::ExecutionSet),
@@ -663,6 +667,7 @@ impl DgcLayout {
             }
             left.push_constants = state.push_constants.is_empty();
         }
+        left.push_data = inv.push_data;
         if inv.index_buffer {
             match state.index_buffer {
                 Some((b, off, ty)) => unsafe { device.cmd_bind_index_buffer(cmd, b, off, ty) },
@@ -715,9 +720,25 @@ mod tests {
         let inv = l.invalidated_state();
         assert_eq!(
             inv,
-            InvalidatedState { push_constants: true, index_buffer: true, vertex_buffers: false, pipeline: false }
+            InvalidatedState {
+                push_constants: true,
+                push_data: false,
+                index_buffer: true,
+                vertex_buffers: false,
+                pipeline: false
+            }
         );
         assert!(l.is_graphics() && !l.has_execution_set() && !l.uses_count_token() && !l.explicit_preprocess());
+    }
+
+    #[test]
+    fn push_data_tokens_invalidate_push_data_not_push_constants() {
+        for ty in [TokenType::PushData, TokenType::PushDataSequenceIndex] {
+            let mut compiled = crate::fixtures::push_index_draw();
+            compiled.tokens[0].token_type = ty;
+            let inv = layout(compiled).invalidated_state();
+            assert!(inv.push_data && !inv.push_constants && inv.index_buffer, "{ty:?}: {inv:?}");
+        }
     }
 
     #[test]

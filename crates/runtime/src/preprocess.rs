@@ -70,7 +70,9 @@ pub struct ChunkPlan {
 pub enum PlanError {
     /// Even one sequence needs more than the budget.
     BudgetTooSmall { budget: u64, one_sequence: u64 },
-    /// The driver's answer for a single sequence is already implausible.
+    /// The driver's answers are implausible from the first sample on. `plan` does not return it
+    /// today: a single sequence's size has no earlier sample to be judged against, so it is
+    /// always trusted, and the variant stays for callers that match on it.
     Untrustworthy(Anomaly),
 }
 
