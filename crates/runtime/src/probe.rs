@@ -8,7 +8,8 @@
 //! read it too. Every `dgcc_core::device::Limit` has a home in it (`LIMIT_HOMES`, tested).
 //!
 //! Structures of extensions the device lacks are never chained into the query; their features
-//! are stated as false (the device certainly lacks them) and their properties left unstated.
+//! are stated as false (the device certainly lacks them) and their properties left unstated,
+//! but for `maxPushDataSize`, 0 without `VK_EXT_descriptor_heap` (no push data at all).
 //! Extension values (`VK_NV_mesh_shader`) are read from the device's extension list, which the
 //! document carries whole, so the loader reads an unlisted one back as false.
 //!
@@ -140,9 +141,9 @@ pub unsafe fn probe_physical(instance: &ash::Instance, pd: vk::PhysicalDevice) -
             Limit::DeviceGeneratedCommandsMultiDrawIndirectCount,
             b(pdgc.device_generated_commands_multi_draw_indirect_count),
         );
-        set(Limit::DynamicGeneratedPipelineLayout, b(fdgc.dynamic_generated_pipeline_layout));
     }
     set(Limit::DeviceGeneratedCommands, if has_dgc { b(fdgc.device_generated_commands) } else { 0 });
+    set(Limit::DynamicGeneratedPipelineLayout, if has_dgc { b(fdgc.dynamic_generated_pipeline_layout) } else { 0 });
     set(Limit::MeshShader, if has_mesh { b(fmesh.mesh_shader) } else { 0 });
     set(Limit::TaskShader, if has_mesh { b(fmesh.task_shader) } else { 0 });
     set(Limit::RayTracingMaintenance1, if has_rtm1 { b(frtm.ray_tracing_maintenance1) } else { 0 });
