@@ -478,6 +478,14 @@ fn run_refuses_an_object_count_past_its_limit_before_allocating() {
     assert_eq!(o.status.code(), Some(2), "--png is checked before the run: {}", text(&o));
     let o = dgcc_in(Path::new(env!("DGCC_CHECKOUT")), &["bench", "examples/scene.ron", "--objects", "4294967295"]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    // An image side past what the scene renders: refused up front by both commands, with the
+    // same words (not a failed row, exit 1, for each of bench's rows).
+    for args in [["run", "examples/scene.ron", "--size", "10000"], ["bench", "examples/scene.ron", "--width", "10000"]]
+    {
+        let o = dgcc_in(Path::new(env!("DGCC_CHECKOUT")), &args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", text(&o));
+        assert!(text(&o).contains("10000 is outside 1..=8192"), "{args:?}: {}", text(&o));
+    }
 }
 
 #[test]

@@ -118,6 +118,12 @@ pub fn run(args: &BenchArgs) -> i32 {
         eprintln!("error: {e}");
         return USAGE;
     }
+    for (flag, v) in [("--width", args.width), ("--height", args.height)] {
+        if let Err(e) = super::run::check_image_side(flag, v) {
+            eprintln!("error: {e}");
+            return USAGE;
+        }
+    }
     let compile = CompileOptions { targets: args.targets.clone(), ..CompileOptions::default() };
     let Some((ok, compilation)) = super::check::compile_and_report(&args.file, &compile) else {
         return USAGE;

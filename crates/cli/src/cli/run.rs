@@ -205,8 +205,17 @@ pub enum BindArg {
 /// `maxStorageBufferRange`, which `dgcc_runtime::memory::check_buffer` checks before creating
 /// it, naming the limit).
 pub const MAX_OBJECTS: u32 = 1 << 24;
-/// The largest image side: `maxImageDimension2D` is 16384 on every current desktop driver.
-pub const MAX_SIZE: u32 = 16384;
+/// The largest image side: what the scene renders (`scene::MAX_IMAGE_SIDE`), refused here
+/// before anything is allocated.
+pub const MAX_SIZE: u32 = scene::MAX_IMAGE_SIDE;
+
+/// `flag`'s image side, refused outside 1..=`MAX_SIZE` (`dgcc run` and `dgcc bench`).
+pub fn check_image_side(flag: &str, v: u32) -> Result<(), String> {
+    if v == 0 || v > MAX_SIZE {
+        return Err(format!("{flag} {v} is outside 1..={MAX_SIZE}, the image sides the scene renders"));
+    }
+    Ok(())
+}
 
 /// `--objects` (and `dgcc bench`'s) within [`MAX_OBJECTS`]; `Err` is the message.
 pub fn check_objects(objects: u32) -> Result<(), String> {
@@ -262,8 +271,8 @@ pub fn run(args: &RunArgs) -> i32 {
         return USAGE;
     }
     for (flag, value) in [("--size", Some(args.size)), ("--width", args.width), ("--height", args.height)] {
-        if let Some(v) = value.filter(|&v| v == 0 || v > MAX_SIZE) {
-            eprintln!("error: {flag} {v} is outside 1..={MAX_SIZE} (maxImageDimension2D)");
+        if let Some(e) = value.and_then(|v| check_image_side(flag, v).err()) {
+            eprintln!("error: {e}");
             return USAGE;
         }
     }

@@ -452,6 +452,11 @@ pub unsafe fn record(
             if matches!(input.driver, Driver::Dgc { .. }) {
                 readers |= dgcc::runtime::ext_dgc::bits::PIPELINE_STAGE_2_COMMAND_PREPROCESS_EXT;
             }
+            if !input.validators.is_empty() {
+                // The stream validator reads the count in a compute shader, and nothing after
+                // it waits for that read (its own last barrier is towards the host).
+                readers |= vk::PipelineStageFlags2::COMPUTE_SHADER;
+            }
             let done = [vk::MemoryBarrier2::default()
                 .src_stage_mask(readers)
                 .dst_stage_mask(vk::PipelineStageFlags2::TRANSFER)];

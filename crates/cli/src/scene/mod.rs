@@ -50,7 +50,9 @@ pub mod world;
 pub use compat::{builtin_manifest, difference as scene_difference, scene_layout, scene_shader_layout};
 pub use fault::inject_validation_error_if_asked;
 pub use gpu::{objects_per_invocation, upload, KernelStatistics};
-pub use options::{Bind, Compaction, Culling, DgcMaterials, MaterialDraw, Mode, ObjectId, PyramidFault, RunOptions};
+pub use options::{
+    Bind, Compaction, Culling, DgcMaterials, MaterialDraw, Mode, ObjectId, PyramidFault, RunOptions, MAX_IMAGE_SIDE,
+};
 pub use pyramid::{level_sizes, DepthRead};
 pub use report::{owners, FrameImage, FrameReport, PassTimes, RunReport, SubgroupReport};
 pub use world::{Camera, CameraPath, SceneKind};

@@ -305,13 +305,18 @@ impl Default for RunOptions {
 }
 
 /// What every run refuses before touching a device.
+/// The largest image side a run renders. Devices allow more (`maxImageDimension2D` is 16384 on
+/// current desktop drivers), but at 8192 each of the colour, depth and object-id targets is
+/// already 256 MiB.
+pub const MAX_IMAGE_SIDE: u32 = 8192;
+
 pub(super) fn check_options(options: &RunOptions) -> Result<()> {
     if options.objects == 0 || options.frames == 0 {
         return Err(RuntimeError::Invalid("--objects and --frames must be at least 1".into()));
     }
-    if !(1..=8192).contains(&options.width) || !(1..=8192).contains(&options.height) {
+    if !(1..=MAX_IMAGE_SIDE).contains(&options.width) || !(1..=MAX_IMAGE_SIDE).contains(&options.height) {
         return Err(RuntimeError::Invalid(format!(
-            "image size {}x{} is outside 1..8192",
+            "image size {}x{} is outside 1..={MAX_IMAGE_SIDE} per side",
             options.width, options.height
         )));
     }

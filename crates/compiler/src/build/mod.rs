@@ -316,12 +316,14 @@ impl Build {
     }
 }
 
-/// The profile JSON files a description's targets name (built-in names are not files).
+/// The profile JSON files a description's targets name (built-in names are not files), where
+/// the driver reads them: the description's own relative to its folder (`base`), those given
+/// with `Build::target` relative to the current directory, as `--target`'s are.
 fn profile_files(p: &crate::ast::Pipeline, override_targets: &[String], base: &Path) -> Vec<PathBuf> {
-    let targets: Vec<&str> = if override_targets.is_empty() {
-        p.targets.iter().map(|t| t.node.as_str()).collect()
+    let (targets, base): (Vec<&str>, &Path) = if override_targets.is_empty() {
+        (p.targets.iter().map(|t| t.node.as_str()).collect(), base)
     } else {
-        override_targets.iter().map(String::as_str).collect()
+        (override_targets.iter().map(String::as_str).collect(), Path::new(""))
     };
     targets.into_iter().filter(|t| dgcc_core::device::builtin(t).is_none()).map(|t| base.join(t)).collect()
 }
