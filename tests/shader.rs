@@ -27,9 +27,14 @@ fn fixture(name: &str) -> (Pipeline, Manifest) {
     load::load(&fixture_dir().join(format!("{name}.ron")))
 }
 
+/// The description's own targets, resolved as the driver resolves them (relative to `dir`).
+fn targets(p: &Pipeline, dir: &Path) -> Vec<dgcc::device::Profile> {
+    p.targets.iter().map(|t| dgcc::device::resolve(&t.node, dir).expect("a target of the fixture")).collect()
+}
+
 fn check(name: &str) -> (Pipeline, Vec<Diagnostic>) {
     let (p, m) = fixture(name);
-    let diags = dgcc::shader::check_kernels(&fixture_dir(), &p, &m);
+    let diags = dgcc::shader::check_kernels(&fixture_dir(), &p, &m, &targets(&p, &fixture_dir()));
     (p, diags)
 }
 
@@ -109,7 +114,7 @@ fn every_broken_kernel_warns_on_exactly_the_marked_lines() {
 fn coopmat_findings() -> BTreeSet<(String, String, Option<usize>, Option<String>)> {
     let dir = Path::new(env!("DGCC_CHECKOUT")).join("tests/shader");
     let (p, m) = load::load(&dir.join("coopmat.ron"));
-    let diags = dgcc::shader::check_kernels(&dir, &p, &m);
+    let diags = dgcc::shader::check_kernels(&dir, &p, &m, &targets(&p, &dir));
     let mut out = BTreeSet::new();
     for d in diags.iter().filter(|d| ["W0507", "E0584", "W0012"].contains(&d.code)) {
         let kernel = p.kernels.iter().find(|k| {
@@ -151,6 +156,27 @@ fn cooperative_matrices_are_checked_against_each_targets_shapes() {
     assert_eq!(found, expected);
 }
 
+/// A profile given with `--target` (or `Build::target`) instead of the description's targets
+/// gets the same cooperative-matrix check: the kernels' decisions are keyed by its name, and
+/// the check used to look the name up among the description's own targets only.
+#[test]
+fn a_target_given_on_the_command_line_gets_the_cooperative_matrix_check() {
+    let dir = Path::new(env!("DGCC_CHECKOUT")).join("tests/shader");
+    let path = dir.join("coopmat.ron");
+    let text = std::fs::read_to_string(&path).unwrap();
+    // The device file under a name the description does not mention, in another folder.
+    let elsewhere = Path::new(env!("CARGO_TARGET_TMPDIR")).join("shader-coopmat-target");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    let device = elsewhere.join("bench-rig.json");
+    std::fs::copy(dir.join("coopmat-device.json"), &device).unwrap();
+    let targets = vec![device.display().to_string()];
+    let options = dgcc::driver::Options { targets, check_kernels: true, ..Default::default() };
+    let c = dgcc::driver::compile_source(&path, &text, &options);
+    let found: BTreeSet<(&str, Option<&str>)> =
+        c.diagnostics.iter().filter(|d| d.code == "E0584").map(|d| (d.code, d.target.as_deref())).collect();
+    assert_eq!(found, BTreeSet::from([("E0584", Some("bench-rig"))]), "{:#?}", c.diagnostics);
+}
+
 #[test]
 fn a_missing_kernel_source_is_an_error_at_its_source() {
     let (p, diags) = check("kernels");
@@ -169,7 +195,7 @@ fn subgroup_warnings_count_subgroups_on_the_narrowest_target() {
     std::fs::write(dir.join("k.comp"), "#version 460\nlayout(local_size_x = 256) in;\nshared uint partial[16];\nvoid main() { partial[gl_SubgroupID] = 1u; }\n").unwrap();
     p.kernels.retain(|k| k.name.node == "per_subgroup");
     p.kernels[0].node.source.node = "k.comp".into();
-    let diags = dgcc::shader::check_kernels(&dir, &p, &m);
+    let diags = dgcc::shader::check_kernels(&dir, &p, &m, &targets(&p, &dir));
     let w: Vec<&Diagnostic> = diags.iter().filter(|d| d.code == "W0502").collect();
     assert_eq!(w.len(), 1, "{diags:#?}");
     assert_eq!(w[0].target.as_deref(), Some("lavapipe"));

@@ -15,9 +15,11 @@
 //! that `dgcc check` can say so once instead of passing silently.
 //!
 //! The lint findings point into the kernel's source (its file, line and column, with the
-//! kernel's `source` in the description as a secondary label); the compiled checks point at
-//! the kernel's `source` in the description and carry the kernel file and line in the message,
-//! with the line quoted in a note.
+//! kernel's `source` in the description as a secondary label); the compiled checks point into
+//! the description, at what to change: a kernel that does not compile (E0581, the compiler's
+//! messages as notes) or cannot be reflected (W0506) at its `source`, a workgroup size that
+//! differs (E0582) at its `local_size`, a record struct that is missing (W0505) or differs
+//! (E0583) at its `writes`.
 //!
 //! The draw and dispatch shaders that *read* the layouts (`shaders:`) are checked by
 //! [`interface`], whose diagnostics point into the shader files.
@@ -51,17 +53,20 @@ pub const SKIPPED_CHECKS: &[&str] = &[
 #[cfg(feature = "shaderc")]
 pub const SKIPPED_CHECKS: &[&str] = &[];
 
-/// Check every kernel of a pipeline. `base_dir` is the directory of the description file, which
-/// kernel `source` paths and profile paths are relative to.
-pub fn check_kernels(base_dir: &Path, pipeline: &ast::Pipeline, manifest: &Manifest) -> Vec<Diagnostic> {
+/// Check every kernel of a pipeline against the `profiles` it was compiled for (the targets the
+/// driver resolved: the description's, or those given with `--target`; the kernels' decisions
+/// are keyed by their names). `base_dir` is the directory of the description file, which kernel
+/// `source` paths are relative to.
+pub fn check_kernels(
+    base_dir: &Path,
+    pipeline: &ast::Pipeline,
+    manifest: &Manifest,
+    profiles: &[dgcc_core::device::Profile],
+) -> Vec<Diagnostic> {
     let mut out = vec![];
-    // The targets as written (a file's profile is named by its stem, which the kernels'
-    // decisions are keyed by).
-    let profiles: Vec<dgcc_core::device::Profile> =
-        pipeline.targets.iter().filter_map(|t| dgcc_core::device::resolve(&t.node, base_dir).ok()).collect();
     for kernel in &pipeline.kernels {
         let compiled = manifest.kernels.iter().find(|k| k.name == kernel.name.node);
-        check_kernel(base_dir, &kernel.node, compiled, manifest, &profiles, &mut out);
+        check_kernel(base_dir, &kernel.node, compiled, manifest, profiles, &mut out);
     }
     out
 }
@@ -98,7 +103,7 @@ fn check_kernel(
     };
     let ctx = lint::KernelContext {
         local_size: kernel.local_size.node,
-        smallest_subgroup: compiled.and_then(|k| smallest_subgroup(base_dir, k)),
+        smallest_subgroup: compiled.and_then(|k| smallest_subgroup(k, profiles)),
         required_subgroup_size: matches!(kernel.subgroup.node, ast::SubgroupReq::Required { .. }),
     };
     let findings = lint::lint(&source, &ctx);
@@ -128,14 +133,14 @@ fn check_kernel(
 }
 
 /// The smallest subgroup size the kernel can run with on any of its targets, and that target.
-fn smallest_subgroup(base_dir: &Path, k: &CompiledKernel) -> Option<(u32, String)> {
+fn smallest_subgroup(k: &CompiledKernel, profiles: &[dgcc_core::device::Profile]) -> Option<(u32, String)> {
     k.targets
         .iter()
         .filter_map(|(name, t)| {
             let size = match t.required_subgroup_size {
                 Some(n) => n,
                 None => {
-                    let p = dgcc_core::device::resolve(name, base_dir).ok()?;
+                    let p = profiles.iter().find(|p| &p.name == name)?;
                     p.value(dgcc_core::device::Limit::MinSubgroupSize)? as u32
                 }
             };
@@ -159,13 +164,8 @@ fn coopmat_checks(
         return;
     }
     for target in k.targets.keys() {
-        let profile = match profiles.iter().find(|p| &p.name == target) {
-            Some(p) => p.clone(),
-            None => match dgcc_core::device::resolve(target, base_dir) {
-                Ok(p) => p,
-                Err(_) => continue,
-            },
-        };
+        // Every target a kernel was compiled for is one of the profiles.
+        let Some(profile) = profiles.iter().find(|p| &p.name == target) else { continue };
         let target = &profile.name;
         let Some(props) = &profile.cooperative_matrix else {
             out.push(
