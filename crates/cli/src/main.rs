@@ -1,5 +1,6 @@
 //! The `dgcc` command line. Parsing arguments and choosing exit codes happens here; the work is
-//! in the library (`dgcc::driver`, `dgcc::emit`, `dgcc::runtime`). Exit codes (contract §2):
+//! in the library (`dgcc::driver`, `dgcc::emit`, `dgcc::runtime`). Exit codes (the book's "For tools: JSON
+//! diagnostics and exit codes"):
 //! 0 success, 1 the input has errors (or the device cannot run it), 2 usage or I/O.
 
 mod cli;

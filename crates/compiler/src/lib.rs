@@ -3,7 +3,7 @@
 //! Stages in folders around one IR (`dgcc_core::ir`): the front ends ([`syntax`]) build one
 //! AST ([`ast`]) with byte spans; the layout engine ([`layout`]) decides every offset and
 //! stride; [`check`] applies the light rules of `dgcc_core::check` and the source rules;
-//! [`emit`] prints the manifest as Rust, C, GLSL, HLSL, Slang, JSON and SVG, spelling names as
+//! [`emit`] prints the manifest as Rust, C, C++, GLSL, HLSL, Slang, JSON and SVG, spelling names as
 //! [`names`] (the one table of reserved words, which the check reads too) says; [`shader`]
 //! compiles and lints the kernels (feature `shaderc`); [`driver`] runs them all and [`build`]
 //! does it from a build script. Diagnostics stay data until [`render`] turns them into text at

@@ -2,8 +2,9 @@
 //!
 //! Why: the library never prints. Every stage returns `Diagnostic`s (code, message, spans,
 //! target) and keeps going, so one run reports every problem; rendering — codespan-reporting
-//! for people, JSON lines for machines — happens only at the edge (`crate::render`). The rule
-//! registry (`crate::rules`) gives each code its VUID, default severity and explanation.
+//! for people, JSON lines for machines — happens only at the edge (`dgcc_compiler::render`).
+//! The rule registry (`crate::rules`) gives each code its VUID, default severity and
+//! explanation.
 //!
 //! The dependency runs one way: `diag` asks the registry for a code's default severity, and
 //! the registry knows nothing of diagnostics; both share [`Severity`] from `crate::severity`

@@ -7,8 +7,9 @@
 //! Token types, field types and member types are the typed rows of [`crate::tokens`] and
 //! [`crate::types`] (re-exported here), serialized as the strings the manifest always had.
 //!
-//! The JSON form (`scene.dgc.json`) is contract section 4: keys appear in declaration order,
-//! which is stable, and `schema_version` changes when a key changes meaning.
+//! The JSON form (`scene.dgc.json`) is the manifest of the book's Embedding, "The manifest": keys
+//! appear in declaration order, which is stable, and `schema_version` changes when a key changes
+//! meaning.
 
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -168,7 +169,7 @@ pub struct ExecutionSet {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum SetFallback {
-    /// Nothing: the layout is refused there (E0605–E0610).
+    /// Nothing: the layout is refused there (E0604–E0610).
     #[default]
     None,
     /// The stream is binned by its set index and executed once per entry, with the entry's

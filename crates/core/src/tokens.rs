@@ -73,7 +73,8 @@ pub struct TokenInfo {
     /// The Vulkan enum value.
     pub value: u32,
     /// Bytes of stream data for the fixed-size tokens (spec section "Supported Indirect Command
-    /// Tokens"); `None` for push constants and execution sets, whose size depends on parameters.
+    /// Tokens"); `None` for push constants, push data and execution sets, whose size depends on
+    /// parameters.
     pub fixed_size: Option<u32>,
     pub class: TokenClass,
     /// A multi-draw `*_COUNT` token, which reads its draw count from a buffer.
@@ -203,8 +204,8 @@ impl TokenType {
         self.info().dgc
     }
 
-    /// Bytes of stream data for the fixed-size tokens; `None` for push constants and execution
-    /// sets, whose size depends on parameters.
+    /// Bytes of stream data for the fixed-size tokens; `None` for push constants, push data and
+    /// execution sets, whose size depends on parameters.
     pub const fn fixed_size(self) -> Option<u32> {
         self.info().fixed_size
     }

@@ -3,7 +3,7 @@
 //! scalar components as C and Rust spell them, and the two GLSL block layouts.
 //!
 //! Why here and typed: the front ends read field type names, the layout engine sizes and aligns
-//! them, the manifest stores them and the emitters spell them in three languages. Written once
+//! them, the manifest stores them and the emitters spell them in every output language. Written once
 //! per place they were a type table repeated four times, and the IR held strings that the
 //! emitters parsed back. Now each type is one row ([`FIELD_TYPES`], [`MEMBER_TYPES`],
 //! [`COMPONENTS`]), the IR holds these enums, and the manifest serializes them as the same
@@ -192,7 +192,7 @@ impl MemberType {
     pub fn from_glsl(glsl: &str) -> Option<MemberType> {
         MEMBER_TYPES.iter().find(|r| r.glsl == glsl).map(|r| r.ty)
     }
-    /// The type of this component with these dimensions (`vector(F32, &[4])` is `vec4`).
+    /// The type of this component with these dimensions (`of(Component::F32, &[4])` is `Vec4`).
     pub fn of(component: Component, dims: &[u32]) -> Option<MemberType> {
         MEMBER_TYPES.iter().find(|r| r.component == component && r.dims == dims).map(|r| r.ty)
     }

@@ -2,8 +2,9 @@
 //! stderr, write `bench.json`, `bench.md`, `bench.svg` and `bench.png` into `--out`, and print
 //! the table.
 //!
-//! Exit codes: 0 when every row ran, 1 when the description has errors or some row failed
-//! (the files are still written, the failures are in them), 2 for bad usage, I/O, or no device.
+//! Exit codes: 0 when every row ran, 1 when the description has errors, no device can run it,
+//! or some row failed (the files are still written, the failures are in them), 2 for bad usage
+//! or I/O.
 
 use super::{CompileOptions, FAILED, OK, USAGE};
 use dgcc_cli::bench::{self, BenchOptions, Step, Variant};

@@ -60,8 +60,8 @@ pub fn color_stderr() -> bool {
 pub enum Command {
     /// Parse and validate descriptions against every target.
     Check(check::CheckArgs),
-    /// Check, then write the outputs (manifest, Rust, C, GLSL) of one or more files: all of
-    /// them, or none.
+    /// Check, then write the outputs of one or more files (manifest, Rust, C, GLSL, HLSL, Slang
+    /// and SVG unless --emit says otherwise): all of them, or none.
     Compile(check::CompileArgs),
     /// Explain a diagnostic code.
     Explain(explain::ExplainArgs),

@@ -17,7 +17,7 @@
 //! - It runs the same driver and the same emitters as `dgcc compile`, so a crate embeds exactly
 //!   what the command line would write, and a description that `dgcc check` rejects fails the
 //!   crate's build with the same rendered diagnostics.
-//! - [`Build::run`] only computes: it returns the files written and every input the result
+//! - [`Build::run`] computes and writes, and prints nothing: it returns the files written and every input the result
 //!   depends on (descriptions, profile files, kernel sources, watched folders). Printing the
 //!   `cargo:rerun-if-changed` lines and warnings is [`Build::compile`]'s job, the one place that
 //!   talks to Cargo, so Cargo reruns the script exactly when an input changes.
@@ -126,7 +126,7 @@ impl Build {
         self
     }
 
-    /// Which outputs to write (default: all four).
+    /// Which outputs to write (default: every one, `Output::ALL`).
     pub fn emit(mut self, outputs: &[Output]) -> Build {
         self.outputs = outputs.to_vec();
         self

@@ -1,6 +1,6 @@
-//! Names and references (E07xx): every name in a description becomes an identifier in
-//! generated Rust, C and GLSL, so it must be one in all three, unique where the emitters put it
-//! side by side, and every reference must resolve.
+//! Names and references (E07xx): every name in a description becomes an identifier in the
+//! generated Rust, C, C++, GLSL, HLSL and Slang, so it must be one in all of them, unique where
+//! the emitters put it side by side, and every reference must resolve.
 //!
 //! Why check here and not in the emitters: a name that breaks one language should be reported
 //! with the other mistakes by `dgcc check`, pointing at the name, before any file is written.

@@ -1,5 +1,5 @@
-//! `--emit json`: the manifest (contract section 4), the one thing the runtime and outside tools
-//! read.
+//! `--emit json`: the manifest (the book's Embedding, "The manifest"), the one thing the runtime
+//! and outside tools read.
 //!
 //! Why a printer of its own when `ir::Manifest::to_json` exists: this is the single entry point
 //! that `dgcc compile`, `dgcc::build` and the tests call, so the manifest is checked like every

@@ -67,7 +67,7 @@ impl Output {
     pub const ALL: [Output; 8] =
         [Output::Rust, Output::C, Output::Glsl, Output::Hlsl, Output::Slang, Output::Json, Output::Svg, Output::Cpp];
 
-    /// What `dgcc compile` writes without `--emit` (the contract's outputs; the C++ header is
+    /// What `dgcc compile` writes without `--emit` (every output but the C++ header, which is
     /// asked for with `--emit …,cpp`).
     pub const DEFAULT: [Output; 7] =
         [Output::Rust, Output::C, Output::Glsl, Output::Hlsl, Output::Slang, Output::Json, Output::Svg];

@@ -1,6 +1,6 @@
 //! What every emitter needs to know about a compiled layout, computed once and checked.
 //!
-//! Why a model between the manifest and the printers: the four printers must agree on every
+//! Why a model between the manifest and the printers: the printers must agree on every
 //! name and every byte, so the decisions (how a `vec3` array is spelled in C, which member is
 //! padding, what a writer's parameter is called) are made here, once, and the printers only
 //! spell them. It is also where the emitters re-check their input: a manifest may come from a

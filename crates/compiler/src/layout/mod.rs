@@ -654,7 +654,7 @@ fn compiled_token(tok: &ast::Token, offset: u32, size: u32) -> CompiledToken {
         _ => {}
     }
     if let TokenKind::PushConstant { data: PushData::Fields(fields), .. } = &tok.kind {
-        // Offsets and sizes are filled from the record by `fill_field_offsets`.
+        // Offsets and sizes are filled by `lay_out`, from the token's own parts.
         t.fields = fields
             .iter()
             .map(|f| FieldLayout {
@@ -697,7 +697,8 @@ pub fn fill_field_offsets(l: &mut CompiledLayout) {
     }
 }
 
-/// Lay out a layout and return only the compiled form with field offsets filled in.
+/// Lay out a layout: what `lay_out` returns, with every push-constant field's offset and size
+/// filled in (`fill_field_offsets`), and its diagnostics.
 pub fn compile_layout(layout: &ast::Layout) -> (LaidOut, Vec<Diagnostic>) {
     let (mut out, diags) = lay_out(layout);
     fill_field_offsets(&mut out.layout);

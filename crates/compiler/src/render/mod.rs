@@ -165,7 +165,8 @@ pub fn human_to_stderr(file: &SourceFile, diags: &[Diagnostic], color: bool) {
     }
 }
 
-/// One JSON object per diagnostic (contract §2). Spans are reported as 1-based line/column of
+/// One JSON object per diagnostic (the stable shape of the book's "For tools: JSON diagnostics
+/// and exit codes"). Spans are reported as 1-based line/column of
 /// the primary label, and `file` is the file it is in (the description, or a shader the label
 /// points into); a diagnostic without a span has `line: null`.
 pub fn json_line(file: &SourceFile, d: &Diagnostic) -> String {
@@ -195,7 +196,7 @@ pub fn json_line(file: &SourceFile, d: &Diagnostic) -> String {
         "target": d.target,
         "notes": d.notes_for(is_dgc(file)),
     });
-    // Added to the contract's shape only where a rule enforces more than one VUID.
+    // Added to the stable shape only where a rule enforces more than one VUID.
     if !d.also_vuids().is_empty() {
         value["also_vuids"] = serde_json::json!(d.also_vuids());
     }

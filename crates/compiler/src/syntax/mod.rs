@@ -36,7 +36,7 @@ pub use print::{print_dsl, print_ron};
 /// The two spellings of a description.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum SyntaxKind {
-    /// `*.ron`: RON, as in contract.md §1.1.
+    /// `*.ron`: RON, the shape the book's "The description language" shows beside the `.dgc`.
     Ron,
     /// `*.dgc`: the dgcc language (`grammar/dgc.pest`).
     Dsl,

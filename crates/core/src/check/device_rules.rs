@@ -22,7 +22,8 @@ use Limit::*;
 /// Every rule for one layout on one device, the device-independent ones included: what the
 /// runtime calls before creating the layout. `push_constants` are the pipeline layout's ranges.
 /// A loaded manifest may break what the layout engine guarantees, so the stream invariants
-/// (stride a multiple of 4, tokens not overlapping and inside the stride) come first.
+/// (stride a multiple of 4, tokens inside the stride; shared bytes are the warning W0011) come
+/// first.
 pub fn device_findings(
     layout: &CompiledLayout,
     push_constants: &[PushConstantRange],

@@ -5,10 +5,9 @@
 //! written by an older dgcc or edited by hand, and must refuse a broken layout with the same
 //! codes `dgcc check` uses. Everything here is decided from the manifest's numbers alone.
 //!
-//! Noise control: one mistake should give one error. Where two VUIDs describe the same mistake
-//! (a `Dispatch` in a graphics layout breaks both 11105 and 11109), each token gets the first
-//! stage rule it breaks, in the order "the token needs a stage" then "the stages forbid the
-//! token"; layout-wide stage rules (empty, mixed groups, fragment alone) are reported once.
+//! Stage rules: a token gets every stage rule it breaks, as the validation layers report each
+//! (a `Dispatch` in a graphics layout breaks both 11105 and 11109: E0111 and E0115);
+//! layout-wide stage rules (empty, mixed groups, fragment alone) are reported once.
 
 use super::finding::{Finding, Location, TokenPart};
 use crate::ir::{CompiledLayout, CompiledToken, TokenType};

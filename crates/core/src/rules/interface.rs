@@ -58,7 +58,8 @@ the path (relative to the description, not to the working directory), or write t
         vuid: None,
         severity: Error,
         title: "a shader does not compile, or has no entry point of its stage",
-        explanation: "dgcc compiles each GLSL shader with shaderc (for Vulkan 1.2, SPIR-V 1.3) as \
+        explanation: "dgcc compiles each GLSL shader with shaderc (for Vulkan 1.2, SPIR-V 1.3; 1.4 for task, \
+mesh and ray-tracing stages) as \
 the stage the description names, and the compiler reported errors; the diagnostic points at \
 the first error's line in the shader and the notes carry every message. For a SPIR-V file, the \
 module has no `main` entry point of the stage the description names. A shader that does not \

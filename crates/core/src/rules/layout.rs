@@ -111,8 +111,9 @@ hold, since the shader and the stream would disagree about where each member is.
 The other invariants of a laid-out layout have the codes a description gets for the same \
 mistake: out of order E0130, not 4-byte aligned E0132, sharing bytes W0011 (a warning), misaligned for GLSL \
 E0403, past the stride E0404, stride not a multiple of 4 E0405 or of the record alignment \
-E0406. The runtime refuses a layout that breaks those about the stream's bytes before any Vulkan \
-call.\n\nFix: regenerate the manifest with `dgcc compile` from its description instead of \
+E0406. A manifest that states record-time requirements other than the ones its tokens and \
+flags imply is E0410 too: the generated checks and the runtime would disagree. The runtime \
+refuses a layout that breaks those about the stream's bytes before any Vulkan call.\n\nFix: regenerate the manifest with `dgcc compile` from its description instead of \
 editing it.",
     },
     Rule {

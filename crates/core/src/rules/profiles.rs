@@ -10,9 +10,10 @@ pub static RULES: &[Rule] = &[
         severity: Error,
         title: "unknown target",
         explanation: "A `targets` entry (or a `--target` argument) is neither a built-in profile \
-(`minimum`, `lavapipe`, `nvidia`, `radv`, `nvk`; `dgcc profiles` lists them) nor a path to a \
-Vulkan Profiles JSON file. Paths are taken relative to the description's folder; write them \
-with a `/` or a `.json` suffix so they cannot be mistaken for a profile name.\n\n\
+(`minimum`, `lavapipe`, `nvidia`, `radv`, `radv-mesh`, `nvk`, `anv`; `dgcc profiles` lists \
+them) nor a path to a Vulkan Profiles JSON file. A path in the description is taken relative to \
+its folder, one given with `--target` relative to the current directory; write them with a `/` \
+or a `.json` suffix so they cannot be mistaken for a profile name.\n\n\
 ```ron\ntargets: [\"nvidia\", \"amd\"],   // `amd` is not a built-in: use \"radv\" or a JSON file\n```",
     },
     Rule {

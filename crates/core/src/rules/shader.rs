@@ -1,9 +1,10 @@
 //! Rules of the shader checks (E058x errors, W050x warnings): what the kernels that write a
 //! stream get wrong that the description cannot see.
 //!
-//! The errors need the kernel compiled (feature `shaderc`): a kernel that does not compile, a
-//! workgroup size or record struct that disagrees with the description. The subgroup warnings
-//! read the kernel's source and run with or without the feature.
+//! E0581–E0583, W0505 and W0506 need the kernel compiled (feature `shaderc`): a kernel that does
+//! not compile, a workgroup size or record struct that disagrees with the description. E0580 (an
+//! unreadable source), E0584 (cooperative-matrix shapes) and the subgroup warnings read the
+//! kernel's source and run with or without the feature.
 
 use super::Rule;
 use crate::severity::Severity::*;

@@ -5,8 +5,8 @@
 //! re-parse to an equal AST. Values equal to their defaults are left out (`flags: []`,
 //! `glsl_layout: Std430`, `stride: None`, `align: None`, `subgroup: Any`, `writes: None`, an
 //! empty `push_constants`, `kernels`, `shaders` or `attributes`, `full: false`, and `targets`
-//! when they were defaulted); everything else is written, in the order of contract.md §1.1
-//! (`shaders` last). Doc lines are printed as `//` comments above their items.
+//! when they were defaulted); everything else is written, in the order the book's "The
+//! description language" shows (`shaders` last). Doc lines are printed as `//` comments above their items.
 //!
 //! Both printers build lines that know which source spans they print (`weave::Lines`), so
 //! that [`format()`] can put every other comment of the source back between them (`weave`).

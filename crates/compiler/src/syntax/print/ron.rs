@@ -1,4 +1,5 @@
-//! Canonical RON: the shape of contract.md §1.1, four-space indentation, trailing commas.
+//! Canonical RON: the shape of the book's "The description language", four-space indentation,
+//! trailing commas.
 //!
 //! Why hand-written and not `ron::ser`: the output carries doc comments, keeps short
 //! structs (a field, a push-constant range, a token) on one line and omits defaults, none of

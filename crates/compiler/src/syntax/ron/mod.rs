@@ -1,4 +1,5 @@
-//! The RON front end: `Pipeline( … )` as in contract.md §1.1, into `ast::Pipeline`.
+//! The RON front end: `Pipeline( … )`, the shape of the book's "The description language", into
+//! `ast::Pipeline`.
 //!
 //! Why in two layers: `reader` knows RON (serde, spans, shapes) and nothing of pipelines;
 //! this module and `tokens` know the schema (which fields, which defaults) and nothing of

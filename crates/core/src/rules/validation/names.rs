@@ -86,7 +86,7 @@ Fix: `object_data`."#,
         code: "E0706",
         vuid: None,
         severity: Error,
-        title: "a name is reserved in Rust, C or GLSL",
+        title: "a name is reserved in an output language",
         explanation: r#"A name that is a keyword or reserved word in one of the output languages breaks that output: `type` in Rust, `class` in C++, `uniform`, `sample`, `mat4x4` or `filter` in GLSL, `cbuffer`, `float4` or `groupshared` in HLSL, `This` or `import` in Slang, and `main`, the name of every shader's entry point. The emitters read the same list and never rename a name this check lets through. GLSL also reserves names starting with `gl_` or `GL_` (every extension a shader enables defines a macro of its name) and names containing `__`, and compiling for Vulkan defines the macro `VULKAN`; C reserves names starting with `_` and a capital letter. In the C header a member may not take a name the headers it includes may define as a macro, which would replace it: names starting with `VK_`, `VKAPI_` or `VULKAN_` (`VK_TRUE`, `VK_NULL_HANDLE`), and the names C reserves for `stdint.h` (`UINT32_MAX`, `INT64_C`, `SIZE_MAX`).
 
 ```ron

@@ -9,7 +9,7 @@ pub const RULES: &[Rule] = &[Rule {
     vuid: None,
     severity: Note,
     title: "an execution set the target cannot bind runs binned there",
-    explanation: r#"The layout's `ExecutionSet` token says `fallback: Binned`, and a target cannot bind the set's stages through an execution set (what E0604–E0610 report for a token without a fallback: radv binds only compute pipelines this way). On that target the engine does not use the token: it bins the stream by the set index each record carries (count, scan, scatter on the GPU) and executes the layout without its EXECUTION_SET token once per entry, with that entry's pipeline bound; the stride and every other token stay as they are, so the kernel that writes the stream needs no change. The warning names what the target lacks; the dgcc runtime reads the same finding from the live device to choose the binned path, and says so.
+    explanation: r#"The layout's `ExecutionSet` token says `fallback: Binned`, and a target cannot bind the set's stages through an execution set (what E0604–E0610 report for a token without a fallback: radv binds only compute pipelines this way). On that target the engine does not use the token: it bins the stream by the set index each record carries (count, scan, scatter on the GPU) and executes the layout without its EXECUTION_SET token once per entry, with that entry's pipeline bound; the stride and every other token stay as they are, so the kernel that writes the stream needs no change. The note names what the target lacks; the dgcc runtime reads the same finding from the live device to choose the binned path, and says so.
 
 ```ron
 // targets: ["radv"]

@@ -226,7 +226,7 @@ Fix: `stages: [RayGen, Miss, ClosestHit]`."#,
         vuid: vuid!("shaderStages-11109"),
         severity: Error,
         title: "a dispatch or ray trace in a layout with graphics stages",
-        explanation: r#"A layout with graphics stages runs graphics pipelines; it cannot contain `Dispatch` or `TraceRays2`. dgcc reports a `Dispatch` with graphics stages as E0111 (its stages must be exactly `[Compute]`), so this code appears for `TraceRays2` in a layout that mixes ray tracing and graphics stages.
+        explanation: r#"A layout with graphics stages runs graphics pipelines; it cannot contain `Dispatch` or `TraceRays2`. A `Dispatch` with graphics stages is reported as E0111 too (its stages must be exactly `[Compute]`), as the validation layers report both; a `TraceRays2` in a layout that mixes ray tracing and graphics stages gets this code alone.
 
 ```ron
 (name: "Mixed", stages: [Vertex, RayGen], max_sequences: 64, tokens: [TraceRays2]),
@@ -239,7 +239,7 @@ Fix: one layout per kind of pipeline."#,
         vuid: vuid!("shaderStages-11110"),
         severity: Error,
         title: "a token that compute layouts do not allow",
-        explanation: r#"A layout with the `Compute` stage allows only `ExecutionSet`, `PushConstant`, `SequenceIndex`, the push-data tokens (`PushData`, `PushDataSequenceIndex`) and `Dispatch`. Tokens that need graphics stages are reported as E0110 first, so this code appears when compute and graphics stages are mixed.
+        explanation: r#"A layout with the `Compute` stage allows only `ExecutionSet`, `PushConstant`, `SequenceIndex`, the push-data tokens (`PushData`, `PushDataSequenceIndex`) and `Dispatch`. A token that needs graphics stages is reported as E0110 too, as the validation layers report both, when the layout's stages are `[Compute]` alone; with compute and graphics stages mixed, this code comes with the layout's E0118.
 
 ```ron
 (name: "Mixed", stages: [Compute, Vertex], max_sequences: 64, tokens: [IndexBuffer(mode: Vulkan), Dispatch]),
