@@ -21,12 +21,33 @@ use std::time::{Duration, Instant};
 const TIME_BOUND: Duration = Duration::from_secs(30);
 
 fn inputs(target: &str) -> Vec<PathBuf> {
-    let dir = Path::new(env!("DGCC_CHECKOUT")).join("tests/fuzz_regressions").join(target);
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.is_file() && !is_hidden(p)).collect())
-        .unwrap_or_default();
+    files_in(&format!("tests/fuzz_regressions/{target}"), "")
+}
+
+/// The files of a folder of the checkout (those ending in `ext`), sorted; a folder that cannot
+/// be read fails the test rather than counting as empty.
+fn files_in(folder: &str, ext: &str) -> Vec<PathBuf> {
+    let dir = Path::new(env!("DGCC_CHECKOUT")).join(folder);
+    let entries = std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+    let mut files: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_file() && !is_hidden(p) && p.to_string_lossy().ends_with(ext))
+        .collect();
     files.sort();
     files
+}
+
+/// Real inputs through an entry point, beside the saved ones: the fuzzer's seeds and the
+/// repository's own files. A target with no saved regression still runs its entry point on
+/// what it was seeded with, so the entry point itself cannot rot unnoticed.
+fn check_real_inputs(entry: fn(&[u8]), files: &[PathBuf], header: &[u8], at_least: usize) {
+    assert!(files.len() >= at_least, "expected at least {at_least} real inputs, found {}", files.len());
+    for file in files {
+        let bytes = [header, &std::fs::read(file).unwrap()].concat();
+        if let Err(why) = run_bounded(entry, bytes) {
+            panic!("{}: {why}", file.display());
+        }
+    }
 }
 
 /// `.gitkeep` and the like hold a folder in git; they are not inputs.
@@ -87,22 +108,26 @@ fn check_target(target: &str, entry: fn(&[u8]), at_least: usize) {
 
 #[test]
 fn profile_json_inputs() {
-    check_target("profile_json", entry::profile_json, 1);
+    check_target("profile_json", entry::profile_json, 5);
 }
 
 #[test]
 fn ron_inputs() {
-    check_target("ron", |b| entry::front_end(b, entry::Syntax::Ron), 0);
+    let ron = |b: &[u8]| entry::front_end(b, entry::Syntax::Ron);
+    check_target("ron", ron, 0);
+    check_real_inputs(ron, &[files_in("fuzz/seeds/ron", ".ron"), files_in("examples", ".ron")].concat(), &[], 6);
 }
 
 #[test]
 fn dgc_inputs() {
-    check_target("dgc", |b| entry::front_end(b, entry::Syntax::Dsl), 0);
+    let dgc = |b: &[u8]| entry::front_end(b, entry::Syntax::Dsl);
+    check_target("dgc", dgc, 0);
+    check_real_inputs(dgc, &[files_in("fuzz/seeds/dgc", ".dgc"), files_in("examples", ".dgc")].concat(), &[], 6);
 }
 
 #[test]
 fn pipeline_inputs() {
-    check_target("pipeline", entry::pipeline, 0);
+    check_target("pipeline", entry::pipeline, 5);
 }
 
 #[test]
@@ -116,7 +141,7 @@ fn names_inputs() {
 
 #[test]
 fn fmt_inputs() {
-    check_target("fmt", entry::fmt, 0);
+    check_target("fmt", entry::fmt, 1);
     // Every fixture with comments, read in both syntaxes, formatted and converted.
     for file in ["tests/fmt/comments.ron", "tests/fmt/comments.dgc", "tests/syntax/scene.ron", "tests/syntax/scene.dgc"]
     {
@@ -130,12 +155,15 @@ fn fmt_inputs() {
 
 #[test]
 fn manifest_inputs() {
-    check_target("manifest", entry::manifest, 0);
+    check_target("manifest", entry::manifest, 2);
 }
 
 #[test]
 fn kernel_lint_inputs() {
     check_target("kernel_lint", entry::kernel_lint, 0);
+    // The runtime's own kernels, linted for 128 invocations with 4-wide subgroups possible.
+    let header = [128, 0, 1, 0, 4, 0, 1];
+    check_real_inputs(entry::kernel_lint, &files_in("shaders/runtime", ".comp"), &header, 8);
 }
 
 /// The harness itself: a panicking entry point is caught, not passed.
