@@ -200,10 +200,12 @@ fn deny_warnings_turns_warnings_into_failure() {
     let d = tmp("deny");
     let f = write(&d, "w.ron", GOOD.as_bytes());
     let plain = dgcc(&["check", &f, "--message-format", "json"]);
-    let warned = stdout(&plain).lines().any(|l| l.contains("\"severity\":\"warning\""));
+    assert_eq!(code(&plain), 0, "a warning alone passes");
+    let warned = stdout(&plain).lines().any(|l| l.contains("\"code\":\"W0003\""));
+    assert!(warned, "the stride of 20 warns (W0003): {}", stdout(&plain));
     let denied = dgcc(&["check", &f, "--deny-warnings"]);
     no_panic(&denied);
-    assert_eq!(code(&denied), if warned { 1 } else { 0 });
+    assert_eq!(code(&denied), 1);
 }
 
 #[test]

@@ -26,9 +26,17 @@ pub fn validation_required() -> bool {
     std::env::var("DGCC_VALIDATION").is_ok_and(|v| v == "1")
 }
 
-/// Whether the device is lavapipe; says loudly why a lavapipe-only test skips otherwise.
+/// Whether the device is lavapipe; says loudly why a lavapipe-only test skips otherwise. A
+/// device that cannot even be probed fails the test where Vulkan is required.
 pub fn is_lavapipe(test: &str) -> bool {
-    let Ok(p) = dgcc::runtime::probe() else { return false };
+    let p = match dgcc::runtime::probe() {
+        Ok(p) => p,
+        Err(e) => {
+            assert!(!(require_vulkan() || validation_required()), "{test}: probing the device failed: {e}");
+            loud(&format!("SKIP {test}: needs lavapipe, and no device could be probed: {e}"));
+            return false;
+        }
+    };
     if p.profile.name == "lavapipe" {
         return true;
     }
@@ -65,7 +73,7 @@ pub fn has_shader_objects(test: &str, ctx: &GpuContext) -> bool {
         return true;
     }
     assert!(
-        !(require_vulkan() && ctx.device_name.contains("llvmpipe")),
+        !((require_vulkan() || validation_required()) && ctx.device_name.contains("llvmpipe")),
         "{test}: lavapipe without VK_EXT_shader_object (shaderObject)"
     );
     loud(&format!("SKIP {test} (shader objects): {} has no VK_EXT_shader_object", ctx.device_name));
