@@ -83,7 +83,7 @@ pub fn predates_extension(target: &str) -> Finding {
 /// The W0012 finding for one value a profile does not state.
 pub fn missing_value(target: &str, limit: Limit, needed_for: &str) -> Finding {
     Finding::new("W0012", Location::Target, format!("target `{target}` does not state `{}`", limit.vk_name()))
-        .label(format!("`{target}` lacks {}", limit.vk_name()))
+        .label(format!("`{target}` does not state {}", limit.vk_name()))
         .note(format!("dgcc needs it to check {needed_for}; that check was skipped for this target (`--strict` makes this an error)"))
         .help(if limit.is_extension() {
             format!(
