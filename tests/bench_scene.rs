@@ -44,6 +44,7 @@ fn the_fused_kernel_sees_the_reference_objects_and_draws_the_same_picture() {
         for mode in [Mode::Mdi, Mode::Dgc] {
             let fused = run_here(&RunOptions { mode, compaction: Compaction::Fused, ..base.clone() });
             assert_eq!(fused.compaction, Compaction::Fused);
+            assert_eq!(fused.frames.len(), 2, "{} fused: every frame reported", mode.name());
             for f in &fused.frames {
                 assert_eq!(f.visible, expected, "{} fused, {objects} objects", mode.name());
                 assert!(f.passes.compact_ms.is_none(), "the fused kernel has no separate compaction time");

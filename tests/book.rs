@@ -166,9 +166,10 @@ fn every_description_in_the_docs_compiles_or_fails_as_it_says() {
             let path = root().join("examples").join(format!("doc-block.{ext}"));
             let c = dgcc::driver::compile_source(&path, &body, &Default::default());
             let errors: Vec<&str> = c.diagnostics.iter().filter(|d| d.is_error()).map(|d| d.code).collect();
+            // `fails=CODE` promises exactly that error, every time it is reported, and no other.
             let ok = match expect {
                 None => errors.is_empty(),
-                Some(code) => errors.contains(&code),
+                Some(code) => !errors.is_empty() && errors.iter().all(|e| *e == code),
             };
             checked += 1;
             if !ok {
@@ -181,12 +182,15 @@ fn every_description_in_the_docs_compiles_or_fails_as_it_says() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+    // A parser that stopped finding blocks would pass everything: there are two dozen.
+    assert!(checked >= 20, "only {checked} description blocks found in the docs");
     eprintln!("checked {checked} description blocks");
 }
 
 #[test]
 fn every_command_in_the_docs_prints_what_the_docs_say() {
     let mut failures = vec![];
+    let mut commands = 0;
     for file in doc_files() {
         let md = std::fs::read_to_string(&file).unwrap();
         for (info, body, line) in blocks(&md) {
@@ -207,6 +211,7 @@ fn every_command_in_the_docs_prints_what_the_docs_say() {
                 if words.first() != Some(&"dgcc") {
                     continue; // only dgcc commands are ours to check
                 }
+                commands += 1;
                 let out = std::process::Command::new(env!("CARGO_BIN_EXE_dgcc"))
                     .args(&words[1..])
                     .current_dir(root())
@@ -241,7 +246,12 @@ fn every_command_in_the_docs_prints_what_the_docs_say() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    eprintln!("ran {commands} commands of the docs");
+    assert!(commands >= MIN_COMMANDS, "only {commands} `$ dgcc` commands found in the docs");
 }
+
+/// The `$ dgcc …` commands the docs hold at least (a parser that found none would pass).
+const MIN_COMMANDS: usize = 20;
 
 #[test]
 fn the_summary_lists_every_chapter_and_diagnostics_page() {

@@ -102,6 +102,7 @@ fn every_mode_and_binding_draws_the_same_pixels_with_1_4_and_16_materials() {
                     assert_eq!(r.layout, "SceneDrawShaders", "{what}: shader objects come with their own record");
                 }
                 assert_eq!(r.materials, materials);
+                assert_eq!(r.frames.len(), 3, "{what}: every frame reported");
                 assert!(r.frames.iter().all(|f| f.draws > 0), "{what}: a frame drew nothing");
                 if let Some(m) = r.frames.iter().find_map(|f| f.passes.bin_ms) {
                     assert!(matches!(how, MaterialDraw::Binned | MaterialDraw::SortedSet) && m >= 0.0, "{what}");

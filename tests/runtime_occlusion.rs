@@ -146,6 +146,7 @@ fn the_cpu_loop_culls_none_and_frustum_and_refuses_occlusion() {
     for culling in [Culling::None, Culling::Frustum] {
         let a = run_ok(&RunOptions { culling, ..cpu.clone() });
         let b = run_ok(&RunOptions { culling, ..mdi.clone() });
+        assert!(!a.frames.is_empty() && a.frames.len() == b.frames.len(), "{}: frames reported", culling.name());
         for (f, (x, y)) in a.frames.iter().zip(&b.frames).enumerate() {
             assert_eq!(x.draws, y.draws, "{} frame {f}", culling.name());
             assert!(x.image == y.image, "{} frame {f}: cpu and mdi images differ", culling.name());

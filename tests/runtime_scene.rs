@@ -67,6 +67,7 @@ fn the_cubes_scene_draws_every_cube_and_the_same_pixels_in_each_mode() {
         |mode| RunOptions { scene: world::SceneKind::Cubes, culling: Culling::None, frames: 2, ..options(mode, 2500) };
     let reports: Vec<RunReport> = [Mode::Dgc, Mode::Mdi, Mode::Cpu].into_iter().map(|m| run_ok(&cubes(m))).collect();
     for r in &reports {
+        assert_eq!(r.frames.len(), 2, "{}: every frame reported", r.mode.name());
         assert!(r.frames.iter().all(|f| f.draws == 2500), "{}: every cube is drawn", r.mode.name());
     }
     let background = &reports[2].image.rgba[..4];
