@@ -263,6 +263,14 @@ fn dgcc_reports_every_layout_vuid_the_validation_layer_reports() {
     // The comparison must have been a real one: layouts created, layouts rejected by both.
     assert!(outcomes.iter().any(|o| o.layer == Layer::Created), "no layout was created");
     assert!(outcomes.iter().any(|o| o.agrees() && o.dgcc_rejects()), "no layout was rejected by both");
+    // A layout dgcc accepts must reach the layer: one the harness could not build a create info
+    // for, or whose verdict it could not tell, would hide exactly what this test is for.
+    let unjudged: Vec<String> = outcomes
+        .iter()
+        .filter(|o| o.dgcc_errors.is_empty() && matches!(o.layer, Layer::Undetermined(_) | Layer::NotBuilt(_)))
+        .map(|o| format!("{}:{} {:?}", o.file, o.layout, o.layer))
+        .collect();
+    assert!(unjudged.is_empty(), "layouts dgcc accepts that the layer never judged:\n{}", unjudged.join("\n"));
     let missed: Vec<String> = outcomes
         .iter()
         .filter(|o| !o.missed.is_empty())
