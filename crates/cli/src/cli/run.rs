@@ -205,14 +205,12 @@ pub enum BindArg {
 /// `maxStorageBufferRange`, which `dgcc_runtime::memory::check_buffer` checks before creating
 /// it, naming the limit).
 pub const MAX_OBJECTS: u32 = 1 << 24;
-/// The largest image side: what the scene renders (`scene::MAX_IMAGE_SIDE`), refused here
-/// before anything is allocated.
-pub const MAX_SIZE: u32 = scene::MAX_IMAGE_SIDE;
-
-/// `flag`'s image side, refused outside 1..=`MAX_SIZE` (`dgcc run` and `dgcc bench`).
+/// `flag`'s image side, refused outside 1..=`scene::MAX_IMAGE_SIDE` before anything is
+/// allocated (`dgcc run` and `dgcc bench`).
 pub fn check_image_side(flag: &str, v: u32) -> Result<(), String> {
-    if v == 0 || v > MAX_SIZE {
-        return Err(format!("{flag} {v} is outside 1..={MAX_SIZE}, the image sides the scene renders"));
+    let max = scene::MAX_IMAGE_SIDE;
+    if v == 0 || v > max {
+        return Err(format!("{flag} {v} is outside 1..={max}, the image sides the scene renders"));
     }
     Ok(())
 }
