@@ -808,3 +808,43 @@ fn a_buffer_set_binds_uniform_and_storage_buffers_and_refuses_other_types() {
         storage.destroy(&ctx.device);
     }
 }
+
+#[test]
+fn a_validator_made_for_another_layout_is_refused_before_recording() {
+    // The validation kernel reads `max_sequences` records at its own layout's stride: one made
+    // for a 32-byte layout, handed to an execution of a 16-byte one, would read past the stream.
+    let test = "a_validator_made_for_another_layout_is_refused_before_recording";
+    let Some(ctx) = common::gpu(test) else { return };
+    let layout = layouts::accumulate(false, 16);
+    let mut wider = layouts::accumulate(false, 32);
+    wider.name = "Wider".into();
+    let dev = DgcDevice::from_context(&ctx).unwrap();
+    let mut rig = Rig::new(&ctx, &layout, false);
+    // SAFETY: the rig's pipeline layout holds the accumulate ranges; its pipeline was made with it.
+    let mut l = unsafe { dev.create_layout(&layout, &layouts::accumulate_push_ranges(), rig.pipeline_layout) }.unwrap();
+    // SAFETY: as above.
+    let mut exec = unsafe { Execution::new(&dev, &l, Bound::Pipeline(rig.pipeline), 3, 0, 1 << 30) }.unwrap();
+    let limits = dgcc::runtime::validate::StreamLimits::default();
+    let validator = dgcc::runtime::validate::StreamValidator::new(&ctx, &wider, limits, &[]).unwrap();
+    assert!(exec.set_validator(Some(validator)).is_none());
+    let stream = rig.stream(3, None);
+    let mut recorded = None;
+    ctx.one_shot(|cmd| {
+        // SAFETY: as above; refused before any command is recorded.
+        recorded = Some(unsafe { exec.record(&dev, &l, cmd, &stream, &mut NoPass(|_, _| {})) });
+        Ok(())
+    })
+    .unwrap();
+    let e = recorded.unwrap().err().expect("a validator of another layout must be refused").to_string();
+    assert!(e.contains("validator") && e.contains(&wider.name), "{e}");
+    assert_eq!(rig.totals(), [0, 0, 0], "nothing ran");
+    // A write whose end overflows is refused, not a panic.
+    let e = rig.totals.write(usize::MAX, &[1]).err().expect("past the end").to_string();
+    assert!(e.contains("past the end"), "{e}");
+    // SAFETY: the submission finished; the execution destroys the validator it holds.
+    unsafe {
+        exec.destroy(&dev);
+        l.destroy(&dev);
+    }
+    rig.destroy(&ctx);
+}

@@ -208,6 +208,15 @@ impl Execution {
         let device_max =
             dev.profile().value(dgcc_core::device::Limit::MaxIndirectSequenceCount).unwrap_or(1 << 20) as u32;
         let max_draw_count = if layout.uses_count_token() { max_draw_count.max(1) } else { 0 };
+        let device_max = match sequences_under_draw_bound(max_draw_count) {
+            Some(bound) => device_max.min(bound),
+            None => {
+                return Err(RuntimeError::Invalid(format!(
+                    "layout `{}`: maxDrawCount {max_draw_count} leaves no sequence under the bound maxDrawCount × maxSequenceCount < 2^24 (VUID-VkGeneratedCommandsInfoEXT-maxDrawCount-11078); give a maxDrawCount below 16777216",
+                    layout.compiled.name
+                )))
+            }
+        };
         let mut type_bits = u32::MAX;
         let chunk_plan = plan(max_sequences, device_max, budget, |n| {
             // SAFETY: the layout and what `bound` names are the caller's contract.
@@ -216,8 +225,7 @@ impl Execution {
             size
         })
         .map_err(|e| RuntimeError::Invalid(format!("layout `{}`: {e}", layout.compiled.name)))?;
-        let has_sequence_index =
-            layout.compiled.tokens.iter().any(|t| t.token_type == dgcc_core::ir::TokenType::SequenceIndex);
+        let has_sequence_index = layout.compiled.tokens.iter().any(|t| t.token_type.is_sequence_index());
         if has_sequence_index && chunk_plan.chunks > 1 {
             return Err(RuntimeError::Invalid(format!(
                 "layout `{}` has a SEQUENCE_INDEX token, whose values restart at 0 in every execute, but only {} of its {max_sequences} sequences fit one execute under the preprocess budget of {budget} bytes{}; raise the budget (or drop the token and index records another way)",
@@ -253,8 +261,11 @@ impl Execution {
         };
         if exec.plan.chunks > 1 {
             let usage = vk::BufferUsageFlags::STORAGE_BUFFER | vk::BufferUsageFlags::INDIRECT_BUFFER;
-            exec.chunk_counts = Some(Buffer::new(dev, 4 * exec.plan.chunks as u64, usage, Location::Device)?);
-            match split_pipeline(&dev.device) {
+            let made = Buffer::new(dev, 4 * exec.plan.chunks as u64, usage, Location::Device).and_then(|counts| {
+                exec.chunk_counts = Some(counts);
+                split_pipeline(&dev.device)
+            });
+            match made {
                 Ok(split) => exec.split = Some(split),
                 Err(e) => {
                     // SAFETY: nothing has used the buffers made above.
@@ -293,7 +304,10 @@ impl Execution {
     ///
     /// # Safety
     /// Every later `record` of this execution is recorded behind such a barrier, with nothing
-    /// writing the stream or its count between that barrier and the `record`.
+    /// writing the stream or its count between that barrier and the `record`; and where an
+    /// earlier `record` of this execution is in the same command buffer, the barrier's first
+    /// scope also holds `DRAW_INDIRECT` and `COMMAND_PREPROCESS_EXT` (with
+    /// `COMMAND_PREPROCESS_WRITE_EXT`), because the two records share the preprocess buffer.
     pub unsafe fn assume_inputs_visible(&mut self, visible: bool) {
         self.inputs_visible = visible;
     }
@@ -318,11 +332,15 @@ impl Execution {
     /// prepared for (`Bound`) itself before each chunk, because the driver generates commands for the pipeline
     /// named in `VkGeneratedCommandsPipelineInfoEXT`, and a different bound pipeline is
     /// undefined behaviour that some drivers follow and others ignore (NVIDIA runs the named
-    /// one). Afterwards `layout.invalidated_state()` is undefined. A dispatch layout
-    /// whose GPU count is split over several chunks, or that has a validator, has that kernel
-    /// bound first and its pipeline bound again after it, so push constants the caller pushed
-    /// itself must be pushed again from `Pass::phase` at `ExecuteBegin(0)` (draw layouts are not
-    /// affected).
+    /// one). Afterwards `layout.invalidated_state()` is undefined, and so it is after each
+    /// chunk's execute: the executor binds the pipeline again before every chunk, but whatever
+    /// else that state names (push constants outside the tokens' ranges, an index or vertex
+    /// binding the tokens do not set) the engine re-records from `Pass::phase` at
+    /// `ExecuteBegin(k)` for every chunk `k` after the first (`DgcLayout::restore` does it from
+    /// a `RestoreState`); `plan().chunks` says whether there are any. A dispatch layout whose
+    /// GPU count is split over several chunks, or that has a validator, has that kernel bound
+    /// first and its pipeline bound again after it, so push constants the caller pushed itself
+    /// must be pushed again at `ExecuteBegin(0)` too (draw layouts are not affected).
     ///
     /// # Safety
     /// - `layout` is the layout this execution was created for, by `dev`, not destroyed;
@@ -335,7 +353,11 @@ impl Execution {
     ///   same queue, or by the host before submission (the barrier `record` puts in front covers
     ///   those writers; any other needs the caller's own barrier, see `assume_inputs_visible`);
     /// - everything recorded (this execution, the layout, what `Bound` names, the stream) stays
-    ///   alive until the submission finished.
+    ///   alive until the submission finished;
+    /// - an earlier `record` of this execution (whose preprocess buffer and chunk counts every
+    ///   record reuses) is in the same command buffer, before this one, or its submission has
+    ///   finished: `record`'s own input barrier orders the two, and with
+    ///   `assume_inputs_visible` the engine's barrier must (see there).
     pub unsafe fn record(
         &self,
         dev: &DgcDevice,
@@ -349,6 +371,18 @@ impl Execution {
                 "stream of {} records exceeds the {} this execution was prepared for",
                 stream.max_sequences, self.max_sequences
             )));
+        }
+        if let Some(v) = &self.validator {
+            // The validator reads `max_sequences` records at its own layout's stride.
+            if v.layout() != &layout.compiled {
+                return Err(RuntimeError::Invalid(format!(
+                    "the stream validator was made for layout `{}` (stride {}), not for `{}` (stride {}), the layout this execution runs",
+                    v.layout().name,
+                    v.layout().stride,
+                    layout.compiled.name,
+                    layout.compiled.stride
+                )));
+            }
         }
         let graphics = layout.is_graphics();
         // The layout's record-time requirements, with what this function does itself: it
@@ -365,9 +399,6 @@ impl Execution {
         // count buffers and the split kernel are this execution's own.
         if let Some(v) = &self.validator {
             unsafe { v.record(d, cmd, stream)? };
-            if !graphics {
-                unsafe { self.bound.bind(dev, cmd, vk::PipelineBindPoint::COMPUTE) };
-            }
         }
         if !self.inputs_visible || self.validator.is_some() {
             unsafe { inputs_barrier(d, cmd) };
@@ -389,12 +420,9 @@ impl Execution {
                 d.cmd_dispatch(cmd, chunks.div_ceil(64), 1, 1);
             }
             unsafe { inputs_barrier(d, cmd) };
-            // The split kernel replaced the compute pipeline; a dispatch layout needs its own
-            // back (push constants pushed outside tokens must then be pushed again: documented
-            // on `Execution::record`).
-            if !graphics {
-                unsafe { self.bound.bind(dev, cmd, vk::PipelineBindPoint::COMPUTE) };
-            }
+            // The split kernel replaced the compute pipeline: each chunk below binds the
+            // layout's own again (push constants pushed outside tokens must then be pushed
+            // again: documented on `Execution::record`).
         }
         let stride = layout.compiled.stride as u64;
         let mut pipeline_info = x::GeneratedCommandsPipelineInfoEXT::new(vk::Pipeline::null());
@@ -532,19 +560,25 @@ unsafe fn barrier(
 }
 
 /// Stream and count written by compute, transfer or the split kernel → read as indirect input,
-/// by preprocessing, or by shaders (the generated readers).
+/// by preprocessing, or by shaders (the generated readers). Its first scope also holds the
+/// preprocessing and indirect reads of an earlier `record` of the same execution in this
+/// command buffer, which must be done with the execution's preprocess buffer and chunk counts
+/// before this record writes them again.
 ///
 /// # Safety
 /// As `barrier`.
 unsafe fn inputs_barrier(d: &ash::Device, cmd: vk::CommandBuffer) {
+    let earlier_executes = vk::PipelineStageFlags2::DRAW_INDIRECT | bits::PIPELINE_STAGE_2_COMMAND_PREPROCESS_EXT;
     // SAFETY: the caller's contract.
     unsafe {
         barrier(
             d,
             cmd,
             (
-                vk::PipelineStageFlags2::COMPUTE_SHADER | vk::PipelineStageFlags2::TRANSFER,
-                vk::AccessFlags2::SHADER_WRITE | vk::AccessFlags2::TRANSFER_WRITE,
+                vk::PipelineStageFlags2::COMPUTE_SHADER | vk::PipelineStageFlags2::TRANSFER | earlier_executes,
+                vk::AccessFlags2::SHADER_WRITE
+                    | vk::AccessFlags2::TRANSFER_WRITE
+                    | bits::ACCESS_2_COMMAND_PREPROCESS_WRITE_EXT,
             ),
             (
                 vk::PipelineStageFlags2::DRAW_INDIRECT
@@ -552,7 +586,9 @@ unsafe fn inputs_barrier(d: &ash::Device, cmd: vk::CommandBuffer) {
                     | vk::PipelineStageFlags2::COMPUTE_SHADER,
                 vk::AccessFlags2::INDIRECT_COMMAND_READ
                     | bits::ACCESS_2_COMMAND_PREPROCESS_READ_EXT
-                    | vk::AccessFlags2::SHADER_READ,
+                    | bits::ACCESS_2_COMMAND_PREPROCESS_WRITE_EXT
+                    | vk::AccessFlags2::SHADER_READ
+                    | vk::AccessFlags2::SHADER_WRITE,
             ),
         )
     };
@@ -601,6 +637,37 @@ fn split_pipeline(d: &ash::Device) -> Result<(vk::PipelineLayout, vk::Pipeline)>
                 d.destroy_pipeline_layout(layout, None);
                 Err(e)
             }
+        }
+    }
+}
+
+/// The most sequences one execute of a layout with a `*_COUNT` token may hold, so that
+/// `maxDrawCount × maxSequenceCount < 2^24` (VUID-VkGeneratedCommandsInfoEXT-maxDrawCount-11078,
+/// VUID-VkGeneratedCommandsMemoryRequirementsInfoEXT-maxDrawCount-11146): a stream of more is
+/// chunked. `None` when no sequence fits; no bound without a count token (`max_draw_count` 0).
+fn sequences_under_draw_bound(max_draw_count: u32) -> Option<u32> {
+    const BOUND: u32 = 1 << 24;
+    match max_draw_count {
+        0 => Some(u32::MAX),
+        n if n >= BOUND => None,
+        n => Some((BOUND - 1) / n),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::sequences_under_draw_bound;
+
+    #[test]
+    fn the_draw_bound_keeps_max_draw_count_times_sequences_below_2_pow_24() {
+        assert_eq!(sequences_under_draw_bound(0), Some(u32::MAX));
+        assert_eq!(sequences_under_draw_bound(1), Some((1 << 24) - 1));
+        assert_eq!(sequences_under_draw_bound(65536), Some(255));
+        assert_eq!(sequences_under_draw_bound((1 << 24) - 1), Some(1));
+        assert_eq!(sequences_under_draw_bound(1 << 24), None);
+        for n in [1u32, 3, 1000, 65536, 4_000_000] {
+            let (s, n64) = (sequences_under_draw_bound(n).unwrap() as u64, u64::from(n));
+            assert!(s * n64 < (1 << 24) && (s + 1) * n64 >= (1 << 24), "{n}: {s}");
         }
     }
 }

@@ -8,9 +8,11 @@
 //! - **Draw / DrawIndexed** → one `vkCmdDraw(Indexed)IndirectCount` (or `…Indirect` without a
 //!   count) with `stride` = the record stride. Push-constant data is read by the shader through
 //!   the generated GLSL reader, which under the fallback reads `records[gl_DrawID]`.
-//!   An INDEX_BUFFER token cannot be honoured per draw: the caller binds one index buffer that
-//!   every record's address points into (the scene does: all LODs share one buffer, selected by
-//!   `firstIndex`), and the per-record address is ignored.
+//!   An INDEX_BUFFER token cannot be honoured per draw: the per-record address and index type
+//!   are ignored, and every draw reads the index buffer the caller bound. The draws are DGC's
+//!   only when every record names exactly that binding, the bound buffer's address plus its
+//!   offset and the bound index type, since `firstIndex` counts from the record's address (the
+//!   scene's records do: all LODs share one buffer, selected by `firstIndex`).
 //! - **Dispatch** → a loop of `vkCmdDispatchIndirect`, one per record, with the sequence index
 //!   pushed where the layout's SEQUENCE_INDEX token (or the caller) says, so the shader's
 //!   reader can find its record. The loop is recorded on the host, so it needs the sequence

@@ -217,7 +217,9 @@ impl Buffer {
     /// host-visible or the bytes would run past its end.
     pub fn write(&mut self, offset: usize, data: &[u8]) -> Result<()> {
         let dst = self.bytes_mut().ok_or_else(|| RuntimeError::Invalid("buffer is not host-visible".into()))?;
-        dst.get_mut(offset..offset + data.len())
+        offset
+            .checked_add(data.len())
+            .and_then(|end| dst.get_mut(offset..end))
             .ok_or_else(|| RuntimeError::Invalid("write past the end of a buffer".into()))?
             .copy_from_slice(data);
         Ok(())
