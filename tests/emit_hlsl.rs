@@ -375,6 +375,8 @@ struct Layout {
     offsets: Vec<u32>,
     /// Per member: its array stride, through the one-member struct slangc wraps arrays in.
     array_strides: Vec<Option<u32>>,
+    /// Per member: its `RowMajor` or `ColMajor` decoration (a matrix's), through that struct too.
+    majors: Vec<Option<String>>,
 }
 
 /// The struct whose debug name is `name`, or `name` with the layout slangc appends
@@ -382,6 +384,7 @@ struct Layout {
 fn struct_named(dis: &str, name: &str) -> Option<Layout> {
     use std::collections::HashMap;
     let (mut structs, mut strides, mut offsets, mut ids) = (HashMap::new(), HashMap::new(), HashMap::new(), vec![]);
+    let mut majors = HashMap::new();
     for line in dis.lines() {
         let w: Vec<&str> = line.split_whitespace().collect();
         match w.as_slice() {
@@ -400,6 +403,9 @@ fn struct_named(dis: &str, name: &str) -> Option<Layout> {
             ["OpMemberDecorate", id, i, "Offset", n] => {
                 offsets.insert((id.to_string(), i.parse::<usize>().ok()?), n.parse::<u32>().ok()?);
             }
+            ["OpMemberDecorate", id, i, major @ ("RowMajor" | "ColMajor")] => {
+                majors.insert((id.to_string(), i.parse::<usize>().ok()?), major.to_string());
+            }
             _ => {}
         }
     }
@@ -411,9 +417,16 @@ fn struct_named(dis: &str, name: &str) -> Option<Layout> {
             _ => None,
         })
     };
+    let major = |i: usize| {
+        majors.get(&(id.clone(), i)).cloned().or_else(|| match structs.get(&members[i]).map(Vec::as_slice) {
+            Some([_]) => majors.get(&(members[i].clone(), 0)).cloned(),
+            _ => None,
+        })
+    };
     Some(Layout {
         offsets: (0..members.len()).map(|i| offsets.get(&(id.clone(), i)).copied().unwrap_or(u32::MAX)).collect(),
         array_strides: members.iter().map(stride).collect(),
+        majors: (0..members.len()).map(major).collect(),
     })
 }
 
@@ -433,6 +446,22 @@ fn check_record(dis: &str, l: &CompiledLayout, what: &str) {
         .filter_map(|l| l.split_whitespace().last()?.parse::<u32>().ok())
         .any(|n| n == l.stride);
     assert!(stride, "{what}: no ArrayStride {} for the structured buffer of {record}", l.stride);
+    let matrices: Vec<usize> = (0..l.record.len()).filter(|&i| l.record[i].glsl_type.dims().len() == 2).collect();
+    check_majors(&s, &matrices, &format!("{what}: {record}"));
+}
+
+/// Slang (like DXC) maps an HLSL matrix row to a SPIR-V column, so `ColMajor` is the layout
+/// whose HLSL row `i` is the 16 bytes at `16 × i`: what the loaders and writers read and store
+/// through byte addresses. Any other decoration makes the struct (the push constants under DGC,
+/// a `StructuredBuffer` of records) hold the transpose of what those paths see.
+fn check_majors(s: &Layout, matrices: &[usize], what: &str) {
+    for &i in matrices {
+        assert_eq!(
+            s.majors[i].as_deref(),
+            Some("ColMajor"),
+            "{what}: member {i} is a matrix whose rows are not at 16 × i"
+        );
+    }
 }
 
 fn check_push(dis: &str, l: &CompiledLayout, what: &str) {
@@ -453,6 +482,17 @@ fn check_push(dis: &str, l: &CompiledLayout, what: &str) {
     }
     want.sort();
     assert_eq!(s.offsets, want, "{what}: {push} offsets, in push-constant order");
+    let mut matrix_at: Vec<u32> = vec![];
+    for (ti, t) in l.tokens.iter().enumerate() {
+        if plan::reads_push(l, ti) {
+            let base = t.push_constant.map(|r| r.offset).unwrap_or(0);
+            let members = token_members(l, ti);
+            let matrices = members.iter().filter(|m| m.glsl_type.dims().len() == 2);
+            matrix_at.extend(matrices.map(|m| base + m.offset - t.offset));
+        }
+    }
+    let matrices: Vec<usize> = (0..want.len()).filter(|&i| matrix_at.contains(&want[i])).collect();
+    check_majors(&s, &matrices, &format!("{what}: {push}"));
 }
 
 #[test]

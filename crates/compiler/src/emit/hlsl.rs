@@ -150,12 +150,18 @@ fn hlsl_type(scalar: Scalar, dims: &[u32]) -> String {
     }
 }
 
-/// The declaration of a member in the record struct: `uint name`, `float4 bounds[4]`.
+/// The declaration of a member in the record and push-constant structs: `uint name`,
+/// `float4 bounds[4]`, `row_major float4x4 model`. A matrix is `row_major` whatever the
+/// compiler's default packing (`-Zpc`/`-Zpr`, `-matrix-layout-*`): its row `i` is then the 16
+/// bytes at `16 × i`, as the loaders and writers read and store it (`load_elem`), so the struct
+/// (the push constants under DGC, a `StructuredBuffer` of records) and the byte-address paths
+/// agree. Under the column-major default the struct would hold the transpose.
 fn decl(m: &Member, name: &str) -> String {
+    let major = if m.elem_dims.len() == 2 { "row_major " } else { "" };
     if m.array() > 0 {
-        format!("{} {name}[{}]", elem_type(m), m.array())
+        format!("{major}{} {name}[{}]", elem_type(m), m.array())
     } else {
-        format!("{} {name}", elem_type(m))
+        format!("{major}{} {name}", elem_type(m))
     }
 }
 
