@@ -835,11 +835,11 @@ fn a_validator_made_for_another_layout_is_refused_before_recording() {
         Ok(())
     })
     .unwrap();
-    let e = recorded.unwrap().err().expect("a validator of another layout must be refused").to_string();
+    let e = recorded.unwrap().expect_err("a validator of another layout must be refused").to_string();
     assert!(e.contains("validator") && e.contains(&wider.name), "{e}");
     assert_eq!(rig.totals(), [0, 0, 0], "nothing ran");
     // A write whose end overflows is refused, not a panic.
-    let e = rig.totals.write(usize::MAX, &[1]).err().expect("past the end").to_string();
+    let e = rig.totals.write(usize::MAX, &[1]).expect_err("past the end").to_string();
     assert!(e.contains("past the end"), "{e}");
     // SAFETY: the submission finished; the execution destroys the validator it holds.
     unsafe {
