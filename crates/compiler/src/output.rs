@@ -48,26 +48,63 @@ impl std::fmt::Display for WriteError {
 
 impl std::error::Error for WriteError {}
 
-/// A temporary file beside `path`, holding `contents`, flushed to disk.
-fn staged(dir: &Path, contents: &str) -> std::io::Result<tempfile::NamedTempFile> {
+/// A temporary file in `dir`, holding `contents`, flushed to disk, with `permissions` (those of
+/// the file it replaces) or else the mode a plain `File::create` gives.
+fn staged(
+    dir: &Path,
+    contents: &str,
+    permissions: Option<std::fs::Permissions>,
+) -> std::io::Result<tempfile::NamedTempFile> {
     let mut builder = tempfile::Builder::new();
     // A short name of its own: an output's name may already be near the file system's limit.
     builder.prefix(".dgcc-").suffix(".tmp");
     #[cfg(unix)]
     {
-        // The mode a plain `File::create` gives (0666 less the umask), not tempfile's 0600.
+        // 0666 less the umask, not tempfile's 0600.
         use std::os::unix::fs::PermissionsExt as _;
         builder.permissions(std::fs::Permissions::from_mode(0o666));
     }
     let mut tmp = builder.tempfile_in(dir)?;
     tmp.write_all(contents.as_bytes())?;
     tmp.flush()?;
+    if let Some(permissions) = permissions {
+        tmp.as_file().set_permissions(permissions)?;
+    }
     tmp.as_file().sync_all()?;
     Ok(tmp)
 }
 
+/// Where an output's bytes go: `path` itself, or the file a symbolic link at `path` names (the
+/// link is kept, as an editor keeps it), with the permissions of the file it replaces. Refused
+/// before anything is written when that is not a file a rename can replace (a folder, a
+/// dangling link).
+fn destination(path: &Path) -> std::io::Result<(PathBuf, Option<std::fs::Permissions>)> {
+    let target = match std::fs::symlink_metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((path.to_path_buf(), None)),
+        Err(e) => return Err(e),
+        Ok(meta) if meta.file_type().is_symlink() => std::fs::canonicalize(path)?,
+        Ok(_) => path.to_path_buf(),
+    };
+    let meta = std::fs::metadata(&target)?;
+    if !meta.is_file() {
+        let e = std::io::Error::new(std::io::ErrorKind::InvalidInput, "it is not a regular file");
+        return Err(e);
+    }
+    Ok((target, Some(meta.permissions())))
+}
+
+/// The folders `create_dir_all(dir)` is about to make, deepest first, so that a failed write
+/// can take them away again.
+fn missing_folders(dir: &Path) -> Vec<PathBuf> {
+    dir.ancestors()
+        .take_while(|d| !d.as_os_str().is_empty() && std::fs::symlink_metadata(d).is_err())
+        .map(Path::to_path_buf)
+        .collect()
+}
+
 /// Write `files` (`(file name, contents)`) into `dir`, creating it if missing: all of them, or,
-/// on any error, none. Returns the paths, in order.
+/// on any error, none (and no folder it made). An output that is a symbolic link has the file
+/// it names replaced, and a replaced file keeps its permissions. Returns the paths, in order.
 pub fn write_all(dir: &Path, files: &[(String, String)], unchanged: Unchanged) -> Result<Vec<PathBuf>, WriteError> {
     let fail = |path: &Path, error| WriteError { path: path.to_path_buf(), error, replaced: vec![] };
     for (name, _) in files {
@@ -77,30 +114,54 @@ pub fn write_all(dir: &Path, files: &[(String, String)], unchanged: Unchanged) -
             return Err(fail(&dir.join(name), e));
         }
     }
+    let made = missing_folders(dir);
     std::fs::create_dir_all(dir).map_err(|e| fail(dir, e))?;
-    let mut paths = vec![];
-    let mut pending = vec![];
-    for (name, contents) in files {
-        let path = dir.join(name);
-        paths.push(path.clone());
-        if unchanged == Unchanged::Keep && std::fs::read(&path).is_ok_and(|old| old == contents.as_bytes()) {
-            continue;
+    let staged_all = || -> Result<_, WriteError> {
+        let mut paths = vec![];
+        let mut pending = vec![];
+        for (name, contents) in files {
+            let path = dir.join(name);
+            paths.push(path.clone());
+            let (target, permissions) = destination(&path).map_err(|e| fail(&path, e))?;
+            if unchanged == Unchanged::Keep && std::fs::read(&target).is_ok_and(|old| old == contents.as_bytes()) {
+                continue;
+            }
+            let folder = target.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(dir);
+            // On error the temporary files staged so far are dropped, which deletes them.
+            let tmp = staged(folder, contents, permissions).map_err(|e| fail(&path, e))?;
+            pending.push((tmp, target, path));
         }
-        // On error the temporary files staged so far are dropped, which deletes them.
-        let tmp = staged(dir, contents).map_err(|e| fail(&path, e))?;
-        pending.push((tmp, path));
-    }
+        Ok((paths, pending))
+    };
+    let (paths, pending) = match staged_all() {
+        Ok(staged) => staged,
+        Err(e) => {
+            for folder in &made {
+                // Only empty folders go: nothing of anyone else's is removed.
+                let _ = std::fs::remove_dir(folder);
+            }
+            return Err(e);
+        }
+    };
     let mut replaced = vec![];
-    for (tmp, path) in pending {
-        if let Err(e) = tmp.persist(&path) {
+    let mut folders = vec![];
+    for (tmp, target, path) in pending {
+        if let Err(e) = tmp.persist(&target) {
             return Err(WriteError { path, error: e.error, replaced });
         }
+        folders.extend(target.parent().map(Path::to_path_buf));
         replaced.push(path);
     }
-    // The renames themselves reach the disk with the folder.
+    // The renames themselves reach the disk with their folders.
     #[cfg(unix)]
-    if let Ok(d) = std::fs::File::open(dir) {
-        let _ = d.sync_all();
+    {
+        folders.sort();
+        folders.dedup();
+        for folder in folders {
+            if let Ok(d) = std::fs::File::open(folder) {
+                let _ = d.sync_all();
+            }
+        }
     }
     Ok(paths)
 }
@@ -140,6 +201,48 @@ mod tests {
         assert!(err.replaced.is_empty() && err.to_string().contains("no output was changed"), "{err}");
         assert_eq!(std::fs::read_to_string(d.join("a.rs")).unwrap(), "old");
         assert_eq!(std::fs::read_dir(&d).unwrap().count(), 1);
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[test]
+    fn an_output_that_is_a_folder_is_refused_before_any_other_is_replaced() {
+        let d = dir("folder");
+        std::fs::create_dir_all(d.join("a.h")).unwrap();
+        std::fs::write(d.join("a.rs"), "old").unwrap();
+        let files = vec![("a.rs".to_string(), "new".to_string()), ("a.h".to_string(), "H".to_string())];
+        let err = write_all(&d, &files, Unchanged::Rewrite).unwrap_err();
+        assert!(err.replaced.is_empty() && err.to_string().contains("not a regular file"), "{err}");
+        assert_eq!(std::fs::read_to_string(d.join("a.rs")).unwrap(), "old");
+        assert_eq!(std::fs::read_dir(&d).unwrap().count(), 2, "no temporary file is left");
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[test]
+    fn a_failed_write_removes_the_folders_it_made() {
+        let d = dir("made");
+        let out = d.join("new/deeper");
+        std::fs::create_dir_all(&d).unwrap();
+        let files = vec![("a.rs".to_string(), "new".to_string()), ("a.rs/x".to_string(), "H".to_string())];
+        write_all(&out, &files, Unchanged::Rewrite).unwrap_err();
+        assert_eq!(std::fs::read_dir(&d).unwrap().count(), 0, "`new` was made and taken away");
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_keeps_pointing_at_its_file_and_a_file_keeps_its_mode() {
+        use std::os::unix::fs::PermissionsExt as _;
+        let d = dir("link");
+        std::fs::create_dir_all(d.join("real")).unwrap();
+        std::fs::write(d.join("real/a.rs"), "old").unwrap();
+        std::fs::set_permissions(d.join("real/a.rs"), std::fs::Permissions::from_mode(0o600)).unwrap();
+        std::os::unix::fs::symlink("real/a.rs", d.join("a.rs")).unwrap();
+        write_all(&d, &[("a.rs".to_string(), "new".to_string())], Unchanged::Rewrite).unwrap();
+        assert!(std::fs::symlink_metadata(d.join("a.rs")).unwrap().file_type().is_symlink());
+        assert_eq!(std::fs::read_to_string(d.join("real/a.rs")).unwrap(), "new");
+        let mode = std::fs::metadata(d.join("real/a.rs")).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600);
+        assert_eq!(std::fs::read_dir(d.join("real")).unwrap().count(), 1, "no temporary file is left");
         std::fs::remove_dir_all(&d).unwrap();
     }
 }
