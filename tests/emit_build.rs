@@ -148,6 +148,14 @@ fn two_descriptions_of_one_pipeline_collide() {
     std::fs::copy(fixture("raytrace"), dir.join("b.ron")).unwrap();
     let err = Build::new().dir(&dir).out_dir(dir.join("out")).run().unwrap_err();
     assert!(err.message.contains("raytrace"), "{err}");
+    // Names that differ in case write the same files, whatever sorts between them.
+    let text = std::fs::read_to_string(fixture("raytrace")).unwrap();
+    std::fs::write(dir.join("b.ron"), text.replacen("\"raytrace\"", "\"Raytrace\"", 1)).unwrap();
+    std::fs::write(dir.join("c.ron"), text.replacen("\"raytrace\"", "\"Zebra\"", 1)).unwrap();
+    let out = dir.join("out-case");
+    let err = Build::new().dir(&dir).out_dir(&out).run().unwrap_err();
+    assert!(err.message.contains("`Raytrace` and `raytrace`") || err.message.contains("`raytrace` and `Raytrace`"), "{err}");
+    assert!(!out.exists(), "nothing is written");
 }
 
 #[test]

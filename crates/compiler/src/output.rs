@@ -114,6 +114,12 @@ pub fn write_all(dir: &Path, files: &[(String, String)], unchanged: Unchanged) -
             return Err(fail(&dir.join(name), e));
         }
     }
+    let mut names: Vec<&str> = files.iter().map(|(name, _)| name.as_str()).collect();
+    names.sort_unstable();
+    if let Some(w) = names.windows(2).find(|w| w[0] == w[1]) {
+        let e = std::io::Error::new(std::io::ErrorKind::InvalidInput, "two outputs have this name");
+        return Err(fail(&dir.join(w[0]), e));
+    }
     let made = missing_folders(dir);
     std::fs::create_dir_all(dir).map_err(|e| fail(dir, e))?;
     let staged_all = || -> Result<_, WriteError> {
@@ -202,6 +208,15 @@ mod tests {
         assert_eq!(std::fs::read_to_string(d.join("a.rs")).unwrap(), "old");
         assert_eq!(std::fs::read_dir(&d).unwrap().count(), 1);
         std::fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[test]
+    fn two_outputs_of_one_name_are_refused() {
+        let d = dir("twice");
+        let files = vec![("a.rs".to_string(), "A".to_string()), ("a.rs".to_string(), "B".to_string())];
+        let err = write_all(&d, &files, Unchanged::Rewrite).unwrap_err();
+        assert!(err.to_string().contains("two outputs have this name"), "{err}");
+        assert!(!d.exists());
     }
 
     #[test]

@@ -289,13 +289,20 @@ impl Build {
         if !errors.is_empty() {
             return Err(fail(errors, &report.inputs));
         }
-        let mut names: Vec<&str> = report.manifests.iter().map(|m| m.pipeline.as_str()).collect();
-        names.sort();
-        if let Some(w) = names.windows(2).find(|w| emit::names::snake(w[0]) == emit::names::snake(w[1])) {
-            return Err(fail(
-                format!("dgcc: two descriptions define pipeline `{}`; their outputs would collide", w[0]),
-                &report.inputs,
-            ));
+        // Outputs are named by the pipeline's snake-case name: `Scene` and `scene` collide
+        // wherever they sort.
+        let mut seen: std::collections::HashMap<String, &str> = std::collections::HashMap::new();
+        for m in &report.manifests {
+            if let Some(first) = seen.insert(emit::names::snake(&m.pipeline), &m.pipeline) {
+                let clash = if first == m.pipeline { String::new() } else { format!(" and `{first}`") };
+                return Err(fail(
+                    format!(
+                        "dgcc: two descriptions define pipeline `{}`{clash}; their outputs would collide",
+                        m.pipeline
+                    ),
+                    &report.inputs,
+                ));
+            }
         }
         // Every output of every description is printed before the first is written, and the
         // set is written all or nothing (`crate::output`): a failed build leaves the previous
