@@ -154,7 +154,10 @@ fn two_descriptions_of_one_pipeline_collide() {
     std::fs::write(dir.join("c.ron"), text.replacen("\"raytrace\"", "\"Zebra\"", 1)).unwrap();
     let out = dir.join("out-case");
     let err = Build::new().dir(&dir).out_dir(&out).run().unwrap_err();
-    assert!(err.message.contains("`Raytrace` and `raytrace`") || err.message.contains("`raytrace` and `Raytrace`"), "{err}");
+    assert!(
+        err.message.contains("`Raytrace` and `raytrace`") || err.message.contains("`raytrace` and `Raytrace`"),
+        "{err}"
+    );
     assert!(!out.exists(), "nothing is written");
 }
 

@@ -132,11 +132,21 @@ fn an_engine_with_its_own_ash_and_bytemuck_builds_the_generated_rust() {
         assert!(text.contains("use ::ash::vk;") && text.contains("::bytemuck::Pod"), "{name}");
         std::fs::write(dir.join(format!("src/{name}.rs")), text).unwrap();
     }
+    // A record holding arrays of lengths bytemuck has no `Pod` for without `min_const_generics`:
+    // a 33-word field and 44 words of padding before a pinned draw.
+    let odd = r#"Pipeline(name: "odd", targets: ["lavapipe"], push_constants: [(stages: [Vertex], offset: 0, size: 132)],
+        layouts: [(name: "Odd", stages: [Vertex], max_sequences: 8, align: Some(4),
+        tokens: [PushConstant(name: "words", stages: [Vertex], offset: 0, fields: [(name: "w", ty: Array(U32, 33))]),
+                 Draw(name: "draw", at: Some(308))])])"#;
+    let c = dgcc::driver::compile_source(Path::new("odd.ron"), odd, &Default::default());
+    let m = c.manifest.unwrap_or_else(|| panic!("{:?}", c.diagnostics));
+    std::fs::write(dir.join("src/odd.rs"), emit_with(&m, &options).unwrap()).unwrap();
+    let pipelines = [&pipelines[..], &["odd"]].concat();
     std::fs::write(
         dir.join("Cargo.toml"),
         format!(
             "[package]\nname = \"engine-own-ash\"\nversion = \"0.1.0\"\nedition = \"2021\"\npublish = false\n\n\
-             [dependencies]\ndgcc = {{ path = {:?} }}\nash = \"0.38\"\nbytemuck = {{ version = \"1\", features = [\"derive\"] }}\n\n\
+             [dependencies]\ndgcc = {{ path = {:?} }}\nash = \"0.38\"\nbytemuck = \"1\"\n\n\
              [workspace]\n",
             root().display().to_string()
         ),
@@ -160,6 +170,8 @@ fn main() {
     let mut c = mesh::MeshDrawCountRecord::default();
     c.set_tasks_address(7);
     let records = [c, c];
+    let odd = odd::OddRecord { w: [7; 33], ..bytemuck::Zeroable::zeroed() };
+    assert_eq!(bytemuck::bytes_of(&odd).len(), 324);
     println!(
         "{} {} {:?} {} {} {}",
         bytes.len(),

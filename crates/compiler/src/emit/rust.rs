@@ -255,11 +255,7 @@ fn record(o: &mut String, l: &Layout, options: &Options) {
         raw.stride
     );
     out!(o, "    #[repr(C)]");
-    if options.bytemuck {
-        out!(o, "    #[derive(Clone, Copy, Debug, PartialEq, ::bytemuck::Pod, ::bytemuck::Zeroable)]");
-    } else {
-        out!(o, "    #[derive(Clone, Copy, Debug, PartialEq)]");
-    }
+    out!(o, "    #[derive(Clone, Copy, Debug, PartialEq)]");
     out!(o, "    pub struct {r} {{");
     for (i, m) in l.members.iter().enumerate() {
         doc(o, &l.member_doc(i), "        /// ");
@@ -284,6 +280,18 @@ fn record(o: &mut String, l: &Layout, options: &Options) {
         out!(o, "        pub {}: {},", m.name, rust_type(m));
     }
     out!(o, "    }}");
+    if options.bytemuck {
+        // Implemented, not derived: bytemuck's derive needs every array length to implement
+        // `Pod` as well, which without its `min_const_generics` feature only a few do, and a
+        // padding array can be any length.
+        out!(o, "");
+        out!(o, "    // SAFETY: `repr(C)` with only integer and float fields (arrays of them included) and no");
+        out!(o, "    // implicit padding: its size and every offset are asserted below, so every bit pattern");
+        out!(o, "    // is a valid record and zero is one.");
+        out!(o, "    unsafe impl ::bytemuck::Zeroable for {r} {{}}");
+        out!(o, "    // SAFETY: as for `Zeroable`; the struct is `Copy` and holds no references.");
+        out!(o, "    unsafe impl ::bytemuck::Pod for {r} {{}}");
+    }
     out!(o, "");
     out!(o, "    impl Default for {r} {{");
     out!(o, "        fn default() -> Self {{");
