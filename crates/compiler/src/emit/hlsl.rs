@@ -437,11 +437,25 @@ fn readers(o: &mut String, l: &Layout, fallback: bool, d: Dialect) {
         .iter()
         .filter(|t| t.reads_push())
         .flat_map(|t| t.members.iter().map(move |&i| (t, &l.members[i])))
-        .filter(|(t, m)| !t.push_offset(m).is_multiple_of(m.glsl_type().align(GlslLayout::Std430)))
-        .map(|(t, m)| format!("`{}` at {}", m.name, t.push_offset(m)))
+        .filter_map(|(t, m)| {
+            let align = m.glsl_type().align(GlslLayout::Std430);
+            let at = t.push_offset(m);
+            if !at.is_multiple_of(align) {
+                Some(format!("`{}` at {at}", m.name))
+            } else if m.array() > 0 && !m.padded_elem && !elem_stride(m).is_multiple_of(align) {
+                // A scalar layout's `vec3` array: 12 bytes apart, where std430 puts 16.
+                Some(format!("`{}`, elements {} bytes apart", m.name, elem_stride(m)))
+            } else {
+                None
+            }
+        })
         .collect();
     if !unaligned.is_empty() {
-        out!(o, "// Not at std430 offsets, so DXC needs -fvk-use-scalar-layout: {}.", unaligned.join(", "));
+        out!(
+            o,
+            "// Not at std430 offsets or strides, so DXC and slangc need -fvk-use-scalar-layout: {}.",
+            unaligned.join(", ")
+        );
     }
     out!(o, "struct {push_type} {{");
     // In push-constant order: the tokens' ranges need not be (a sequence index often comes
