@@ -35,6 +35,23 @@ fn writes_what_the_emitters_print_and_lists_every_input() {
     assert!(report.warnings.is_empty(), "{:?}", report.warnings);
 }
 
+/// What a kernel or shader `#include`s is watched too: a changed header can change the checks'
+/// verdict (E0581, E0583). The pipeline's generated include is answered from the description,
+/// so it is not a file to watch.
+#[test]
+fn the_files_kernels_and_shaders_include_are_inputs() {
+    let scene = Path::new(env!("DGCC_CHECKOUT")).join("examples/scene.ron");
+    let inputs = match Build::new().file(&scene).out_dir(scratch("build-includes")).run() {
+        Ok(report) => report.inputs,
+        Err(failure) => failure.inputs,
+    };
+    let watched = |name: &str| inputs.iter().filter(|i| i.ends_with(name)).count();
+    for header in ["runtime/scene_data.glsl", "runtime/materials.glsl", "runtime/pyramid_levels.glsl"] {
+        assert_eq!(watched(header), 1, "{header} once among {inputs:?}");
+    }
+    assert_eq!(watched("scene.glsl"), 0, "the generated include is not read: {inputs:?}");
+}
+
 /// A profile given with `Build::target` is read relative to the current directory, as
 /// `--target`'s is, so that is the path Cargo is told to watch, wherever the description is.
 #[test]

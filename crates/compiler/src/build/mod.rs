@@ -267,8 +267,15 @@ impl Build {
             if let Some(p) = &c.pipeline {
                 report.inputs.extend(profile_files(p, &self.targets, &base));
                 if self.check_kernels {
-                    report.inputs.extend(p.kernels.iter().map(|k| base.join(&k.source.node)));
-                    report.inputs.extend(p.shaders.iter().map(|s| base.join(&s.source.node)));
+                    let generated = emit::Output::Glsl.file_name(&p.name.node);
+                    let sources =
+                        p.kernels.iter().map(|k| &k.source.node).chain(p.shaders.iter().map(|s| &s.source.node));
+                    for source in sources {
+                        let source = base.join(source);
+                        let included = crate::shader::included_files(&source, &generated);
+                        report.inputs.push(source);
+                        report.inputs.extend(included);
+                    }
                 }
             }
             let name = path.display().to_string();

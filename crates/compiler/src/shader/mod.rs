@@ -74,6 +74,38 @@ pub fn check_kernels(
 /// The largest kernel source (or included file) read, in bytes: 4 MiB, like a description.
 pub const MAX_KERNEL_SOURCE_BYTES: u64 = 4 << 20;
 
+/// The files a kernel or shader source `#include`s, transitively, where the checks look for
+/// them (relative to the including file), that exist: a build script names them to Cargo with
+/// the source, so that editing one checks the kernels again. The pipeline's generated include
+/// (`generated_name`) is answered from the description, not read, and is left out. Read as
+/// text, every `#include "…"` line counts, whichever preprocessor branch it is in: a superset,
+/// which is what a list of files to watch may be.
+pub fn included_files(source: &Path, generated_name: &str) -> Vec<std::path::PathBuf> {
+    let mut found = vec![];
+    let mut pending = vec![source.to_path_buf()];
+    let mut seen = std::collections::HashSet::new();
+    while let Some(file) = pending.pop() {
+        let Ok(text) = read_source(&file) else { continue };
+        let dir = file.parent().map(Path::to_path_buf).unwrap_or_default();
+        for line in text.lines() {
+            let Some(rest) = line.trim_start().strip_prefix('#') else { continue };
+            let Some(rest) = rest.trim_start().strip_prefix("include") else { continue };
+            let Some((name, _)) = rest.trim_start().strip_prefix('"').and_then(|r| r.split_once('"')) else {
+                continue;
+            };
+            if Path::new(name).file_name().is_some_and(|n| n == generated_name) {
+                continue;
+            }
+            let path = dir.join(name);
+            if path.is_file() && seen.insert(path.clone()) {
+                found.push(path.clone());
+                pending.push(path);
+            }
+        }
+    }
+    found
+}
+
 /// A kernel source or an included file: a regular file of at most [`MAX_KERNEL_SOURCE_BYTES`].
 pub(crate) fn read_source(path: &Path) -> Result<String, String> {
     dgcc_core::files::read_regular_text(path, MAX_KERNEL_SOURCE_BYTES)
