@@ -14,8 +14,8 @@ use serde_json::{json, Value};
 /// `tests/diag_formats.rs` validates every log against.
 pub const SCHEMA: &str = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
 
-/// The results of one file's diagnostics. Paths are given as the command line named them
-/// (relative to where dgcc ran, `uriBaseId` `%SRCROOT%`).
+/// The results of one file's diagnostics. Paths are given as the command line named them:
+/// relative to where dgcc ran (`uriBaseId` `%SRCROOT%`), or an absolute path's `file://` URI.
 pub fn results(file: &SourceFile, diags: &[Diagnostic]) -> Vec<Value> {
     diags.iter().map(|d| result(file, d)).collect()
 }
@@ -103,7 +103,7 @@ fn location(file: &SourceFile, l: &Label, id: Option<usize>) -> Value {
     let (el, ec) = line_col(text, end);
     let mut v = json!({
         "physicalLocation": {
-            "artifactLocation": { "uri": uri(name), "uriBaseId": "%SRCROOT%" },
+            "artifactLocation": artifact_location(name),
             "region": { "startLine": sl, "startColumn": sc, "endLine": el, "endColumn": ec },
         },
     });
@@ -116,18 +116,30 @@ fn location(file: &SourceFile, l: &Label, id: Option<usize>) -> Value {
     v
 }
 
-/// A relative path as a URI reference: `/` separators, no `./`, spaces and `%` escaped.
-fn uri(path: &str) -> String {
+/// Where a file is: a relative path is a URI reference against `%SRCROOT%` (the folder the
+/// analysis ran in); an absolute one is a `file://` URI of its own, with no base.
+fn artifact_location(path: &str) -> Value {
     let p = path.replace('\\', "/");
-    let p = p.strip_prefix("./").unwrap_or(&p);
-    let mut out = String::with_capacity(p.len());
-    for c in p.chars() {
-        match c {
-            ' ' => out.push_str("%20"),
-            '%' => out.push_str("%25"),
-            '#' => out.push_str("%23"),
-            '?' => out.push_str("%3F"),
-            _ => out.push(c),
+    let drive = p.as_bytes().get(1) == Some(&b':') && p.as_bytes().first().is_some_and(u8::is_ascii_alphabetic);
+    if p.starts_with('/') {
+        json!({ "uri": format!("file://{}", uri(&p)) })
+    } else if drive {
+        json!({ "uri": format!("file:///{}", uri(&p)) })
+    } else {
+        json!({ "uri": uri(p.strip_prefix("./").unwrap_or(&p)), "uriBaseId": "%SRCROOT%" })
+    }
+}
+
+/// A path (with `/` separators) as a URI path: every byte but RFC 3986's unreserved characters,
+/// `/` and a drive's `:` percent-encoded, UTF-8 included.
+fn uri(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    for (i, b) in path.bytes().enumerate() {
+        let keep = b.is_ascii_alphanumeric() || b"-._~/".contains(&b) || (b == b':' && i == 1);
+        if keep {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
         }
     }
     out
@@ -174,4 +186,19 @@ pub fn log(results: Vec<Value>) -> String {
     let mut s = serde_json::to_string_pretty(&log).unwrap_or_default();
     s.push('\n');
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::artifact_location;
+    use serde_json::json;
+
+    #[test]
+    fn paths_are_uri_references_relative_to_the_source_root_or_file_uris() {
+        let relative = json!({ "uri": "a%20b/%C3%BC%5B1%5D.ron", "uriBaseId": "%SRCROOT%" });
+        assert_eq!(artifact_location("./a b/ü[1].ron"), relative);
+        assert_eq!(artifact_location("/tmp/x y/s.ron"), json!({ "uri": "file:///tmp/x%20y/s.ron" }));
+        assert_eq!(artifact_location("C:\\w\\s.ron"), json!({ "uri": "file:///C:/w/s.ron" }));
+        assert_eq!(artifact_location("50%#?.ron")["uri"], "50%25%23%3F.ron");
+    }
 }
