@@ -134,12 +134,27 @@ fn resolve_targets(
     for (name, span) in targets {
         let base = if from_cli { Path::new(".") } else { base };
         match device::resolve(&name, base) {
-            Ok(p) => {
-                if profiles.iter().any(|q| q.name == p.name) {
-                    continue; // the same target twice is checked once
+            Ok(p) => match profiles.iter().find(|q| q.name == p.name) {
+                // The same target twice is checked once.
+                Some(q) if q.same_values(&p) => {}
+                // Diagnostics and the manifest's kernel decisions name a target by its name:
+                // a second device of the same name would be hidden behind the first.
+                Some(_) => {
+                    let mut d = Diagnostic::new(
+                        "E0023",
+                        format!("two targets are named `{}`, and their values differ", p.name),
+                    );
+                    d = match span {
+                        Some(s) => d.primary(s, "the second target of this name"),
+                        None => d.note(format!("from --target {name}")),
+                    };
+                    diags.push(d.note(format!(
+                        "help: rename one of the profile files: a profile's name is its file's stem, or the built-in's name (`{}`)",
+                        p.name
+                    )));
                 }
-                profiles.push(p)
-            }
+                None => profiles.push(p),
+            },
             Err(msg) => {
                 let code = if device::builtin(&name).is_none()
                     && !(name.ends_with(".json") || name.contains('/') || name.contains('\\'))

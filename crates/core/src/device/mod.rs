@@ -349,6 +349,12 @@ impl Profile {
         self.values[Self::index(limit)] = None;
     }
 
+    /// Whether `other` states exactly this profile's values (cooperative-matrix shapes
+    /// included), whatever their names, descriptions and citations.
+    pub fn same_values(&self, other: &Profile) -> bool {
+        self.values == other.values && self.cooperative_matrix == other.cooperative_matrix
+    }
+
     /// The value, if the profile states it.
     pub fn value(&self, limit: Limit) -> Option<u64> {
         self.values[Self::index(limit)]

@@ -26,4 +26,11 @@ not JSON, or is not in a shape dgcc understands (Vulkan Profiles JSON as written
 `vulkaninfo --json` or `dgcc probe`, a gpuinfo.org export, or a VulkanCapsViewer report). The \
 message names the file and what is wrong with it.",
     },
+    Rule {
+        code: "E0023",
+        vuid: None,
+        severity: Error,
+        title: "two targets of one name",
+        explanation: "Two targets have the same name and different values: a built-in profile and a JSON file whose stem is that name (`targets: [\"nvidia\", \"measured/nvidia.json\"]`), or two files of one stem in different folders. Diagnostics and the manifest's per-target kernel decisions name a target by its name, so one device would be hidden behind the other; dgcc refuses instead of checking only the first. The same target twice (the same built-in, or a file whose values are the same) is checked once, without a word.\n\nFix: rename one of the files (`nvidia-h200.json`).",
+    },
 ];
