@@ -7,7 +7,7 @@
 //! with their target, reports a missing profile value once per target, and sorts the result by
 //! position so that output reads top to bottom like the file.
 
-use super::finding::Finding;
+use super::finding::{Finding, KernelPart, Location};
 use super::spans::Resolver;
 use super::{kernel_rules, names, push_rules, source_rules};
 use crate::ast::{Kernel, Pipeline, SubgroupReq, SubgroupSize};
@@ -23,7 +23,7 @@ use dgcc_core::ir::{KernelTarget, PushConstantRange};
 pub fn kernel_target(kernel: &Kernel, profile: &Profile) -> Result<KernelTarget, Box<Diagnostic>> {
     decide(kernel, profile).map_err(|m| {
         Box::new(
-            super::query::missing_value(&profile.name, m.limit, "the kernel's subgroup size")
+            super::query::unknown_value(profile, m.limit, "the kernel's subgroup size")
                 .into_diagnostic(|_| kernel.subgroup.span),
         )
     })
@@ -31,7 +31,14 @@ pub fn kernel_target(kernel: &Kernel, profile: &Profile) -> Result<KernelTarget,
 
 fn decide(kernel: &Kernel, profile: &Profile) -> Result<KernelTarget, MissingValue> {
     use kernel_rules::{ALLOW_VARYING, REQUIRE_FULL};
-    let resolve = |limit: Limit| profile.get(limit).map(|v| v.min(u32::MAX as u64) as u32);
+    // A requirement profile's subgroup sizes are bounds (its minimum at most, its maximum at
+    // least what any matching device has), not a device's size to require.
+    let resolve = |limit: Limit| match profile.citation(limit) {
+        Some(dgcc_core::device::json::CITE_REQUIREMENT_FILE) => {
+            Err(MissingValue { profile: profile.name.clone(), limit })
+        }
+        _ => profile.get(limit).map(|v| v.min(u32::MAX as u64) as u32),
+    };
     Ok(match kernel.subgroup.node {
         SubgroupReq::Any => KernelTarget { required_subgroup_size: None, flags: 0 },
         SubgroupReq::Varying => KernelTarget { required_subgroup_size: None, flags: ALLOW_VARYING },
@@ -105,7 +112,13 @@ pub fn check(pipeline: &Pipeline, laid: &[LaidOut], profiles: &[Profile]) -> Vec
         for p in profiles {
             match decide(k, p) {
                 Ok(decision) => findings.extend(super::kernel_findings(&k.name.node, k.local_size.node, &decision, p)),
-                Err(m) => findings.push(super::query::missing_value(&p.name, m.limit, "the kernel's subgroup size")),
+                Err(m) => {
+                    // At the kernel's `subgroup`, what needs the value: reported here, once per
+                    // value and target (`dedup_missing`), and not again by the manifest.
+                    let mut f = super::query::unknown_value(p, m.limit, "the kernel's subgroup size");
+                    f.location = Location::Kernel(KernelPart::Subgroup);
+                    findings.push(f);
+                }
             }
         }
         emit(findings, &r, &mut out);

@@ -81,6 +81,22 @@ pub fn predates_extension(target: &str) -> Finding {
 }
 
 /// The W0012 finding for one value a profile does not state.
+/// W0012 for a value `profile` cannot give a rule: not stated at all, or, in a requirement
+/// profile, stated as a bound every matching device meets, which is no one device's value
+/// (the subgroup size `Required(size: Min)` resolves to).
+pub fn unknown_value(profile: &Profile, limit: Limit, needed_for: &str) -> Finding {
+    let target = &profile.name;
+    if profile.citation(limit) != Some(crate::device::json::CITE_REQUIREMENT_FILE) {
+        return missing_value(target, limit, needed_for);
+    }
+    let vk = limit.vk_name();
+    Finding::new("W0012", Location::Target, format!("target `{target}` states only a bound on `{vk}`, not a device's value"))
+        .label(format!("`{target}` is a requirement profile: its `{vk}` is a bound"))
+        .note(format!("dgcc needs a device's own value to check {needed_for}; that check was skipped for this target (`--strict` makes this an error)"))
+        .help("check against each device's own profile too (written on the device with `dgcc probe`)")
+        .target(target)
+}
+
 pub fn missing_value(target: &str, limit: Limit, needed_for: &str) -> Finding {
     Finding::new("W0012", Location::Target, format!("target `{target}` does not state `{}`", limit.vk_name()))
         .label(format!("`{target}` does not state {}", limit.vk_name()))

@@ -175,7 +175,7 @@ Fix: if each token should read its own data, pin the later token at or after the
         vuid: None,
         severity: Warning,
         title: "a target does not state a value a check needs",
-        explanation: r#"A check compares the description with a device value (for example `meshShader`, or `maxIndirectCommandsTokenOffset`) and the target profile does not state it. dgcc never guesses: the check is skipped for that target and this warning names the value, the target and the check, once per value and target however many layouts asked. `--strict` makes it an error, for a build that must prove every rule on every target.
+        explanation: r#"A check compares the description with a device value (for example `meshShader`, or `maxIndirectCommandsTokenOffset`) and the target profile does not state it, or states only a requirement profile's bound where a rule needs one device's value (`Required(size: Min)` against a multi-device requirement profile's `minSubgroupSize`). dgcc never guesses: the check is skipped for that target and this warning names the value, the target and the check, once per value and target however many layouts asked. `--strict` makes it an error, for a build that must prove every rule on every target.
 
 ```ron
 // radv's built-in profile does not state shaderObject
