@@ -229,6 +229,28 @@ fn deny_code_makes_one_warning_an_error() {
 }
 
 #[test]
+fn portability_warnings_follow_the_targets_checked_not_the_descriptions() {
+    // W0008 warns of values past the spec's minima unless `minimum` is checked (then they are
+    // errors there). `--target` replaces the description's targets, and the defaulted
+    // `minimum` of a description without targets is not checked under `--target nvidia`.
+    let d = tmp("portability");
+    let far = r#"Pipeline(name: "w", TARGETS layouts: [(name: "Jobs", stages: [Compute], max_sequences: 64,
+        align: Some(4), tokens: [Dispatch(at: Some(3000))])])"#;
+    let codes = |o: &Output| -> Vec<String> {
+        stdout(o)
+            .lines()
+            .filter_map(|l| Some(serde_json::from_str::<serde_json::Value>(l).ok()?["code"].as_str()?.to_string()))
+            .collect()
+    };
+    let untargeted = write(&d, "untargeted.ron", far.replace("TARGETS", "").as_bytes());
+    let o = dgcc(&["check", &untargeted, "--target", "nvidia", "--message-format", "json"]);
+    assert_eq!((code(&o), codes(&o)), (0, vec!["W0008".to_string(), "W0008".to_string()]), "{}", stderr(&o));
+    let nvidia = write(&d, "nvidia.ron", far.replace("TARGETS", r#"targets: ["nvidia"],"#).as_bytes());
+    let o = dgcc(&["check", &nvidia, "--target", "minimum", "--message-format", "json"]);
+    assert_eq!((code(&o), codes(&o)), (1, vec!["E0201".to_string(), "E0131".to_string()]), "{}", stderr(&o));
+}
+
+#[test]
 fn strict_makes_a_value_a_profile_does_not_state_an_error() {
     // vulkaninfo 1.3.239 predates the extension: one warning (W0013), exit 0; an error and
     // exit 1 under `--strict`.

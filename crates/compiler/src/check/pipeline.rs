@@ -97,7 +97,7 @@ pub fn check(pipeline: &Pipeline, laid: &[LaidOut], profiles: &[Profile]) -> Vec
         if lo.valid {
             findings.extend(source_rules::stride_findings(&layout.node, &lo.layout));
         }
-        findings.extend(source_rules::portability_findings(pipeline, &lo.layout));
+        findings.extend(source_rules::portability_findings(profiles, &lo.layout));
         for p in profiles {
             findings.extend(super::target_findings(&lo.layout, p));
         }

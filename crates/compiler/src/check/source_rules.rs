@@ -10,6 +10,7 @@ use super::finding::{Finding, Location, TokenPart};
 use super::spans::Resolver;
 use crate::ast::{GlslLayout, Layout, LayoutFlag, Pipeline, PushData, Spanned, TokenKind};
 use crate::layout::types::{align_up64, field_shape};
+use dgcc_core::device::Profile;
 use dgcc_core::diag::Diagnostic;
 use dgcc_core::ir::CompiledLayout;
 
@@ -133,10 +134,11 @@ pub(crate) fn stride_findings(layout: &Layout, compiled: &CompiledLayout) -> Vec
     )]
 }
 
-/// W0008: values past the spec's guaranteed minima, when `minimum` is not a target (if it is,
-/// the limit rules already report them as errors there).
-pub(crate) fn portability_findings(pipeline: &Pipeline, layout: &CompiledLayout) -> Vec<Finding> {
-    if pipeline.targets.iter().any(|t| t.node == "minimum") {
+/// W0008: values past the spec's guaranteed minima, when `minimum` is not among the targets
+/// checked (the description's, or `--target`'s in their place; if it is, the limit rules
+/// already report them as errors there).
+pub(crate) fn portability_findings(profiles: &[Profile], layout: &CompiledLayout) -> Vec<Finding> {
+    if profiles.iter().any(|p| p.name == "minimum") {
         return vec![];
     }
     let mut out = vec![];
