@@ -33,7 +33,8 @@ pub(crate) fn drop_empty_ranges_of_rejected_fields(layout: &Layout, findings: &m
 }
 
 /// Per token with typed fields: E0311 (offset not aligned for a std430 push_constant block)
-/// and W0007 (scalar-packed fields that a std430 block would place elsewhere).
+/// and W0007 (scalar-packed fields that a std430 block would place elsewhere, or, under a
+/// scalar layout, an offset only a scalar block can declare them at).
 pub(crate) fn push_field_findings(layout: &Layout) -> Vec<Finding> {
     let mut out = vec![];
     'tokens: for (i, t) in layout.tokens.iter().enumerate() {
@@ -65,6 +66,31 @@ pub(crate) fn push_field_findings(layout: &Layout) -> Vec<Finding> {
             std_off += std.size as u64;
             packed_off += packed.size as u64;
         }
+        let scalar = layout.glsl_layout.node == GlslLayout::Scalar;
+        if offset.node % align != 0 && scalar {
+            // A scalar block can declare the fields at this byte: what W0007 asks for. E0311's
+            // "no declaration can" is std430's.
+            let k = widest.unwrap_or(0);
+            let f = &fields[k].node;
+            out.push(
+                Finding::new(
+                    "W0007",
+                    Location::token(i, TokenPart::PushOffset),
+                    format!(
+                        "`{}` starts at push-constant byte {}, where a std430 push_constant block cannot declare its field `{}` ({}, {align}-byte aligned)",
+                        t.node.field_name(),
+                        offset.node,
+                        f.name.node,
+                        f.ty.node.describe()
+                    ),
+                )
+                .label(format!("not a multiple of {align}"))
+                .related_by(Location::Layout, |dgc| if dgc { "glsl_layout scalar" } else { "glsl_layout: Scalar" }.to_string())
+                .note("the token copies its stream bytes into push-constant space as they are, so the shader sees the scalar packing")
+                .help("declare the shader's block `layout(push_constant, scalar)` (GL_EXT_scalar_block_layout), as the generated readers do"),
+            );
+            continue;
+        }
         if offset.node % align != 0 {
             let k = widest.unwrap_or(0);
             let f = &fields[k].node;
@@ -89,7 +115,7 @@ pub(crate) fn push_field_findings(layout: &Layout) -> Vec<Finding> {
                 ),
             );
         }
-        if layout.glsl_layout.node == GlslLayout::Scalar {
+        if scalar {
             if let Some((k, packed, std)) = differs {
                 let f = &fields[k].node;
                 out.push(

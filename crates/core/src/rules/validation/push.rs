@@ -157,7 +157,7 @@ PushConstant(name: "object", stages: [Vertex], offset: 4, fields: [
 ]),
 ```
 
-Fix: use an offset that is a multiple of the widest field's alignment (here 16)."#,
+Fix: use an offset that is a multiple of the widest field's alignment (here 16). Under `glsl_layout: Scalar` a scalar block can declare the fields there, so that case is the warning W0007 instead."#,
     },
     Rule {
         code: "E0312",
