@@ -404,8 +404,12 @@ fn execution_set_findings(
     }
     let (unbindable, rest): (Vec<Finding>, Vec<Finding>) =
         found.into_iter().partition(|f| UNBINDABLE.contains(&f.code));
-    out.extend(rest);
-    let Some(first) = unbindable.first() else { return };
+    let Some(first) = unbindable.first() else {
+        out.extend(rest);
+        return;
+    };
+    // Run binned, the target creates no set, so the set's own size limits do not apply there.
+    out.extend(rest.into_iter().filter(|f| !SET_SIZE_LIMITS.contains(&f.code)));
     let mut w = Finding::new(
         "N0001",
         first.location,
@@ -429,6 +433,10 @@ fn execution_set_findings(
         "the engine bins the stream by its set index and executes the layout without its EXECUTION_SET token once per entry, with {bound} bound"
     )));
 }
+
+/// The limits on a set's number of entries (maxIndirectPipelineCount,
+/// maxIndirectShaderObjectCount): a target that runs the layout binned has no set to limit.
+const SET_SIZE_LIMITS: [&str; 2] = ["E0602", "E0603"];
 
 /// The findings that say a target cannot bind a set's stages at all (not limits).
 pub const UNBINDABLE: [&str; 7] = ["E0604", "E0605", "E0606", "E0607", "E0608", "E0609", "E0610"];
