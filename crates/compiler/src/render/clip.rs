@@ -30,7 +30,8 @@ struct Line {
 
 /// One file, clipped for one diagnostic.
 pub struct Clipped<'a> {
-    name: &'a str,
+    /// The file's name as quoted: control characters shown as `?` (`push_printable`).
+    name: String,
     original: &'a str,
     text: String,
     lines: Vec<Line>,
@@ -62,8 +63,14 @@ impl<'a> Clipped<'a> {
                 s..l.end.clamp(s, text.len())
             })
             .collect();
-        let mut out =
-            Clipped { name, original: text, text: String::with_capacity(text.len().min(1 << 20)), lines: vec![] };
+        let mut printable_name = String::with_capacity(name.len());
+        push_printable(&mut printable_name, name);
+        let mut out = Clipped {
+            name: printable_name,
+            original: text,
+            text: String::with_capacity(text.len().min(1 << 20)),
+            lines: vec![],
+        };
         let mut start = 0;
         loop {
             let end = text[start..].find('\n').map_or(text.len(), |i| start + i);
@@ -84,7 +91,7 @@ impl<'a> Clipped<'a> {
             if prefix > 0 {
                 out.text.push_str(ELLIPSIS);
             }
-            out.text.push_str(&text[window.clone()]);
+            push_printable(&mut out.text, &text[window.clone()]);
             if window.end < line_end {
                 out.text.push_str(ELLIPSIS);
             }
@@ -131,6 +138,20 @@ impl<'a> Clipped<'a> {
     #[cfg(test)]
     pub fn text(&self) -> &str {
         &self.text
+    }
+}
+
+/// Push `quoted` with every control character but a tab shown as `?`, byte for byte (a C1
+/// control, two bytes in UTF-8, as `??`), so that every offset into the line stays where it
+/// was: a description's bytes reach a terminal only as text, never as an escape sequence that
+/// moves the cursor, clears the screen or sets the window's title.
+fn push_printable(out: &mut String, quoted: &str) {
+    for c in quoted.chars() {
+        if c.is_control() && c != '\t' {
+            out.extend(std::iter::repeat_n('?', c.len_utf8()));
+        } else {
+            out.push(c);
+        }
     }
 }
 
@@ -190,7 +211,7 @@ impl<'a> Files<'a> for Set<'a> {
     type Source = &'a str;
 
     fn name(&'a self, id: usize) -> Result<&'a str, Error> {
-        Ok(self.file(id)?.name)
+        Ok(&self.file(id)?.name)
     }
 
     fn source(&'a self, id: usize) -> Result<&'a str, Error> {

@@ -94,7 +94,7 @@ fn to_codespan(d: &Diagnostic, set: &clip::Set, ids: &[usize], dgc: bool) -> CsD
             let start = file.map(l.span.start);
             let end = file.map(l.span.end.max(l.span.start)).max(start);
             let style = if l.primary { LabelStyle::Primary } else { LabelStyle::Secondary };
-            CsLabel::new(style, id, start..end).with_message(d.label_for(l, dgc))
+            CsLabel::new(style, id, start..end).with_message(printable(d.label_for(l, dgc)))
         })
         .collect();
     let mut notes = vec![];
@@ -107,8 +107,24 @@ fn to_codespan(d: &Diagnostic, set: &clip::Set, ids: &[usize], dgc: bool) -> CsD
     for v in d.also_vuids() {
         notes.push(format!("also: {v}"));
     }
-    notes.extend(d.notes_for(dgc).into_iter().map(str::to_string));
-    CsDiagnostic::new(sev).with_code(d.code).with_message(d.message.clone()).with_labels(labels).with_notes(notes)
+    notes.extend(d.notes_for(dgc).into_iter().map(printable));
+    CsDiagnostic::new(sev).with_code(d.code).with_message(printable(&d.message)).with_labels(labels).with_notes(notes)
+}
+
+/// A message, label or note for a terminal: a control character other than a line break or a
+/// tab (from a name in the description, which may hold any) is written as its escape, `\u{1b}`,
+/// so that it cannot act on the terminal. The JSON and SARIF formats escape them by their own
+/// rules.
+fn printable(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_control() && c != '\n' && c != '\t' {
+            out.extend(c.escape_unicode());
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// The note after the first [`MAX_RENDERED`] diagnostics, if there are more.
@@ -131,9 +147,12 @@ pub fn human(file: &SourceFile, diags: &[Diagnostic]) -> String {
         let cs = to_codespan(d, &set, &ids, is_dgc(file));
         match term::emit_into_string(&config, &set, &cs) {
             Ok(s) => out.push_str(&s),
-            Err(e) => {
-                out.push_str(&format!("{}[{}]: {} (could not render: {e})\n", d.severity.name(), d.code, d.message))
-            }
+            Err(e) => out.push_str(&format!(
+                "{}[{}]: {} (could not render: {e})\n",
+                d.severity.name(),
+                d.code,
+                printable(&d.message)
+            )),
         }
     }
     if let Some(n) = more_note(diags) {
@@ -157,7 +176,7 @@ pub fn human_to_stderr(file: &SourceFile, diags: &[Diagnostic], color: bool) {
         if term::emit_to_write_style(&mut lock, &config, &set, &cs).is_err() {
             // The styled report failed (a closed or odd terminal): say it plainly on the same
             // stream, and if even that fails there is no one left to tell.
-            let _ = writeln!(lock, "{}[{}]: {}", d.severity.name(), d.code, d.message);
+            let _ = writeln!(lock, "{}[{}]: {}", d.severity.name(), d.code, printable(&d.message));
         }
     }
     if let Some(n) = more_note(diags) {
@@ -206,6 +225,26 @@ pub fn json_line(file: &SourceFile, d: &Diagnostic) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn no_control_character_of_the_input_reaches_the_terminal() {
+        // A name (RON `\u{1b}` escapes), a file name and a raw `.dgc` line all carrying ESC, BEL,
+        // a C1 CSI and a carriage return: escaped in messages, `?` in quoted source, and the
+        // label still under the same columns.
+        let text = "pipeline \"q\u{1b}[2J\u{9b}1m\r\u{7}\" {\n}\n";
+        let file = SourceFile { name: "ev\u{1b}]0;il.dgc", text };
+        let d = Diagnostic::new("E0705", "name `q\u{1b}[2J` is not an identifier")
+            .primary(dgcc_core::span::Span { start: 9, end: 24 }, "label \u{7}")
+            .note("note \u{1b}[2J");
+        let out = human(&file, &[d]);
+        assert!(!out.chars().any(|c| c.is_control() && c != '\n'), "{out:?}");
+        assert!(
+            out.contains("name `q\\u{1b}[2J`") && out.contains("label \\u{7}") && out.contains("note \\u{1b}"),
+            "{out}"
+        );
+        assert!(out.contains("ev?]0;il.dgc") && out.contains("pipeline \"q?[2J??1m??\""), "{out}");
+    }
+
     #[test]
     fn line_col_counts_characters() {
         let t = "ab\nçd\n";
