@@ -54,6 +54,17 @@ fn decide(kernel: &Kernel, profile: &Profile) -> Result<KernelTarget, MissingVal
     })
 }
 
+/// A record past 4 GiB (E0409) is laid out with the offsets and the stride it cannot express
+/// held at `u32::MAX`: findings about those stand-in numbers (E0132 "offset 4294967295 is not
+/// a multiple of 4", a stride "4294967295") would describe no byte the user wrote, so they go.
+fn drop_clamped(layout: &dgcc_core::ir::CompiledLayout, findings: &mut Vec<Finding>) {
+    findings.retain(|f| match f.location {
+        Location::Token { index, .. } => layout.tokens.get(index).is_none_or(|t| t.offset != u32::MAX),
+        Location::Stride => layout.stride != u32::MAX,
+        _ => true,
+    });
+}
+
 /// The pipeline layout's push-constant ranges as Vulkan sees them.
 fn pipeline_ranges(pipeline: &Pipeline) -> Vec<PushConstantRange> {
     pipeline
@@ -101,6 +112,7 @@ pub fn check(pipeline: &Pipeline, laid: &[LaidOut], profiles: &[Profile]) -> Vec
         for p in profiles {
             findings.extend(super::target_findings(&lo.layout, p));
         }
+        drop_clamped(&lo.layout, &mut findings);
         emit(findings, &r, &mut out);
         out.extend(source_rules::unordered_diagnostics(pipeline, layout, &lo.layout));
     }
