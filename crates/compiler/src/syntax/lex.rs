@@ -79,21 +79,34 @@ impl<'t> Scanner<'t> {
         Some(1 + hashes + 1 + body_len)
     }
 
-    /// The length of a quoted literal starting here (`"…"`, or a RON `'c'`).
-    fn quoted_len(&self, quote: char) -> usize {
+    /// The length of a quoted literal starting here (`"…"`, or a RON `'c'`). In `.dgc` a string
+    /// ends on its line, and an escape never takes the line break: one that does not close
+    /// there is no string to the grammar either (its `"` is skipped as one character), so it is
+    /// none here, `None`, and the brackets after it count towards the nesting limit as the
+    /// parser will meet them.
+    fn quoted_len(&self, quote: char) -> Option<usize> {
         let rest = self.rest();
+        let dsl = self.kind == SyntaxKind::Dsl;
         let mut chars = rest.char_indices().skip(1);
         while let Some((i, c)) = chars.next() {
             match c {
                 '\\' => {
-                    chars.next();
+                    if let Some((_, '\n')) = chars.next() {
+                        if dsl {
+                            return None;
+                        }
+                    }
                 }
-                '\n' if self.kind == SyntaxKind::Dsl => return i,
-                c if c == quote => return i + 1,
+                '\n' if dsl => return None,
+                c if c == quote => return Some(i + 1),
                 _ => {}
             }
         }
-        rest.len()
+        if dsl {
+            None
+        } else {
+            Some(rest.len())
+        }
     }
 
     fn char_literal_len(&self) -> Option<usize> {
@@ -167,7 +180,10 @@ impl Iterator for Scanner<'_> {
         } else if rest.starts_with("/*") && self.kind == SyntaxKind::Ron {
             (Piece::BlockComment, self.block_comment_len())
         } else if c == '"' {
-            (Piece::Literal, self.quoted_len('"'))
+            match self.quoted_len('"') {
+                Some(len) => (Piece::Literal, len),
+                None => (Piece::Other, 1),
+            }
         } else if let Some(len) = self.ron_literal_len(c) {
             (Piece::Literal, len)
         } else if matches!(c, '(' | '[' | '{') {
@@ -287,6 +303,15 @@ mod tests {
         let text = "// doc\n  Draw(name: \"x\") // trailing\n";
         let span = trim_trivia(text, SyntaxKind::Ron);
         assert_eq!(&text[span.range()], "Draw(name: \"x\")");
+    }
+
+    #[test]
+    fn an_unclosed_dsl_string_hides_no_bracket_from_the_depth_limit() {
+        // The grammar skips an unclosed `"` as one character and meets the brackets after it
+        // (pest then ran out of stack on 200,000 of them): they count here too.
+        assert_eq!(scan("bogus \"{{{{\n", SyntaxKind::Dsl, 3).too_deep, Some(Span::new(10, 11)));
+        assert_eq!(scan("bogus \"a\\\n{{{{\"", SyntaxKind::Dsl, 3).too_deep, Some(Span::new(13, 14)));
+        assert_eq!(scan("s \"{{{{\" {", SyntaxKind::Dsl, 3).too_deep, None);
     }
 
     #[test]
