@@ -486,6 +486,14 @@ fn run_refuses_an_object_count_past_its_limit_before_allocating() {
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", text(&o));
         assert!(text(&o).contains("10000 is outside 1..=8192"), "{args:?}: {}", text(&o));
     }
+    // Warm-up and measured frames that overflow a frame counter: refused, not a bench of zero
+    // frames that exits 0.
+    let o = dgcc_in(
+        Path::new(env!("DGCC_CHECKOUT")),
+        &["bench", "examples/scene.ron", "--frames", "4294967295", "--warmup", "1"],
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("come to more than 4294967295 frames"), "{}", text(&o));
 }
 
 #[test]

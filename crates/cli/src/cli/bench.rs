@@ -125,6 +125,10 @@ pub fn run(args: &BenchArgs) -> i32 {
             return USAGE;
         }
     }
+    if args.warmup.checked_add(args.frames).is_none() {
+        eprintln!("error: --warmup {} and --frames {} come to more than {} frames", args.warmup, args.frames, u32::MAX);
+        return USAGE;
+    }
     let compile = CompileOptions { targets: args.targets.clone(), ..CompileOptions::default() };
     let Some((ok, compilation)) = super::check::compile_and_report(&args.file, &compile) else {
         return USAGE;

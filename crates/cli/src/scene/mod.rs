@@ -812,6 +812,15 @@ fn scene_validator(
 mod tests {
     use super::*;
 
+    #[test]
+    fn warm_up_and_frames_that_overflow_a_frame_counter_are_refused() {
+        let options = RunOptions { frames: u32::MAX, warmup: 1, layer_log: None, ..RunOptions::default() };
+        let e = check_options(&options).expect_err("the frame loop would run 0 frames").to_string();
+        assert!(e.contains("--warmup 1 and --frames 4294967295"), "{e}");
+        let fits = RunOptions { frames: u32::MAX - 1, warmup: 1, layer_log: None, ..RunOptions::default() };
+        assert!(check_options(&fits).is_ok());
+    }
+
     /// What `scene.vert` relies on: vertices below `mesh.x` are positions (w = 1) and the
     /// normals follow (w = 0), one per position; every sphere LOD's vertices lie below `mesh.y`
     /// and every other kind's at or above it (the sphere path scales by the bounding radius, the

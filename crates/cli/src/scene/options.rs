@@ -314,6 +314,14 @@ pub(super) fn check_options(options: &RunOptions) -> Result<()> {
     if options.objects == 0 || options.frames == 0 {
         return Err(RuntimeError::Invalid("--objects and --frames must be at least 1".into()));
     }
+    if options.warmup.checked_add(options.frames).is_none() {
+        return Err(RuntimeError::Invalid(format!(
+            "--warmup {} and --frames {} come to more than {} frames",
+            options.warmup,
+            options.frames,
+            u32::MAX
+        )));
+    }
     if !(1..=MAX_IMAGE_SIDE).contains(&options.width) || !(1..=MAX_IMAGE_SIDE).contains(&options.height) {
         return Err(RuntimeError::Invalid(format!(
             "image size {}x{} is outside 1..={MAX_IMAGE_SIDE} per side",
