@@ -229,6 +229,9 @@ pub struct Row {
     pub pyramid_ms: Option<Stats>,
     pub late_cull_ms: Option<Stats>,
     pub late_draw_ms: Option<Stats>,
+    /// Each frame's draw passes summed, early and late ([`whole_draw_ms`]): what
+    /// [`Row::total_draw_ms`] and the ratios between rows read.
+    pub whole_draw_ms: Option<Stats>,
     /// With `--repeat N` (N > 1): each run's whole-draw median ([`Row::total_draw_ms`] of that
     /// run alone), in the order they ran; empty otherwise.
     pub repeat_draw_ms: Vec<f64>,
@@ -281,6 +284,7 @@ impl Row {
             pyramid_ms: None,
             late_cull_ms: None,
             late_draw_ms: None,
+            whole_draw_ms: None,
             repeat_draw_ms: vec![],
             bin_ms: None,
             preprocess: None,
@@ -320,14 +324,20 @@ impl Row {
 
     /// GPU time of drawing, the same span in every mode: each draw pass from a timestamp
     /// before it to one after it (the executor's input barrier, explicit preprocessing, the
-    /// attachments' clear and store included), early and late pass summed, median. Why not
-    /// the execute alone: every mode's execute timestamps sit inside the render pass, so they
-    /// leave out what DGC costs around its draws (the executor's barrier, explicit
-    /// preprocessing), which an engine pays all the same.
+    /// attachments' clear and store included), early and late pass summed frame by frame,
+    /// median over the frames. Why not the execute alone: every mode's execute timestamps sit
+    /// inside the render pass, so they leave out what DGC costs around its draws (the
+    /// executor's barrier, explicit preprocessing), which an engine pays all the same.
     pub fn total_draw_ms(&self) -> Option<f64> {
-        let draw = self.draw_ms?.median;
-        Some(draw + self.late_draw_ms.map_or(0.0, |p| p.median))
+        self.whole_draw_ms.map(|s| s.median)
     }
+}
+
+/// The draw passes of each frame summed (early and late), over the frames that timed their
+/// first: the median of the sums, not the sum of the medians, which pairs one frame's early
+/// pass with another's late pass.
+pub fn whole_draw_ms<'a>(passes: impl IntoIterator<Item = &'a scene::PassTimes>) -> Option<Stats> {
+    Stats::of_some(passes.into_iter().map(|p| Some(p.draw_ms? + p.late_draw_ms.unwrap_or(0.0))))
 }
 
 /// How many `Step`s `run` reports for these options.
@@ -640,6 +650,7 @@ pub fn summarise(report: &RunReport, variant: &Variant, manifest: &Manifest, bes
         pyramid_ms: stat(&|f| f.passes.pyramid_ms),
         late_cull_ms: stat(&|f| f.passes.late_cull_ms),
         late_draw_ms: stat(&|f| f.passes.late_draw_ms),
+        whole_draw_ms: whole_draw_ms(frames.iter().map(|f| &f.passes)),
         repeat_draw_ms: vec![],
         bin_ms: stat(&|f| f.passes.bin_ms),
         preprocess: report.preprocess.clone(),
@@ -664,21 +675,35 @@ mod tests {
     /// slower; the ratio must come from the whole passes, early and late.
     #[test]
     fn draw_time_is_the_whole_draw_passes_in_every_mode() {
-        let at = |ms: f64| Stats::of([ms]);
+        let passes = |execute: f64, draw: f64, late: f64| scene::PassTimes {
+            execute_ms: Some(execute),
+            draw_ms: Some(draw),
+            late_draw_ms: Some(late),
+            ..Default::default()
+        };
         let mut dgc = Row::failed(10_000, &Variant::plain(Mode::Dgc), Culling::Occlusion, 1, String::new());
-        dgc.execute_ms = at(1.358);
-        dgc.draw_ms = at(1.864);
-        dgc.late_draw_ms = at(0.033);
+        dgc.whole_draw_ms = whole_draw_ms(&[passes(1.358, 1.864, 0.033)]);
         let mut mdi = Row::failed(10_000, &Variant::plain(Mode::Mdi), Culling::Occlusion, 1, String::new());
-        mdi.execute_ms = at(1.793);
-        mdi.draw_ms = at(1.793);
-        mdi.late_draw_ms = at(0.010);
+        mdi.whole_draw_ms = whole_draw_ms(&[passes(1.793, 1.793, 0.010)]);
         let (d, m) = (dgc.total_draw_ms().unwrap(), mdi.total_draw_ms().unwrap());
         assert!((d - 1.897).abs() < 1e-9 && (m - 1.803).abs() < 1e-9, "{d} {m}");
         assert!(d / m > 1.05, "the execute alone would have said {:.2}×", 1.358 / 1.793);
-        // A row without a draw pass timed has no draw time, whatever its execute says.
-        let mut untimed = mdi.clone();
-        untimed.draw_ms = None;
-        assert_eq!(untimed.total_draw_ms(), None);
+        // A frame without its draw pass timed has no draw time, whatever its execute says.
+        let untimed = scene::PassTimes { draw_ms: None, ..passes(1.793, 0.0, 0.010) };
+        assert_eq!(whole_draw_ms(&[untimed]), None);
+    }
+
+    #[test]
+    fn the_whole_draw_is_the_median_of_each_frames_sum() {
+        // Early and late passes of (1, 10), (1, 1) and (10, 1) ms: the frames' sums are 11, 2
+        // and 11, median 11; the medians' sum would say 2.
+        let frames: Vec<scene::PassTimes> = [(1.0, 10.0), (1.0, 1.0), (10.0, 1.0)]
+            .map(|(early, late)| scene::PassTimes {
+                draw_ms: Some(early),
+                late_draw_ms: Some(late),
+                ..Default::default()
+            })
+            .to_vec();
+        assert_eq!(whole_draw_ms(&frames).map(|s| s.median), Some(11.0));
     }
 }

@@ -20,28 +20,30 @@ const FAMILIES: [&str; 3] = ["sans-serif", "serif", "monospace"];
 /// One line of a panel: a mode's `(objects, ms)` points, in count order.
 pub type Series = (String, Vec<(f64, f64)>);
 
-/// Points of one panel: per variant, the median of `pick` at each count where it exists and is
-/// positive (log axes cannot show 0).
+/// Points of one panel: per line (a variant, culling and material count: everything that
+/// tells rows apart but the object count), the median of `pick` at each count where it exists
+/// and is positive (log axes cannot show 0). Labelled as the rows are (`Row::label`).
 pub fn series(report: &BenchReport, pick: fn(&Row) -> Option<Stats>) -> Vec<Series> {
     let several = report.settings.cullings.len() > 1;
-    let mut labels: Vec<(String, crate::scene::Culling)> = vec![];
+    let line = |r: &Row| (r.variant.clone(), r.culling, r.materials);
+    let mut lines: Vec<(String, crate::scene::Culling, u32)> = vec![];
     for r in &report.rows {
-        if !labels.iter().any(|(v, c)| v == &r.variant && *c == r.culling) {
-            labels.push((r.variant.clone(), r.culling));
+        if !lines.contains(&line(r)) {
+            lines.push(line(r));
         }
     }
-    labels
+    lines
         .into_iter()
-        .map(|(v, c)| {
-            let mut pts: Vec<(f64, f64)> = report
-                .rows
+        .map(|key| {
+            let rows: Vec<&Row> = report.rows.iter().filter(|r| line(r) == key).collect();
+            let label = rows[0].label(several);
+            let mut pts: Vec<(f64, f64)> = rows
                 .iter()
-                .filter(|r| r.variant == v && r.culling == c && r.ran())
+                .filter(|r| r.ran())
                 .filter_map(|r| pick(r).map(|s| (r.objects as f64, s.median)))
                 .filter(|&(_, y)| y > 0.0 && y.is_finite())
                 .collect();
             pts.sort_by(|a, b| a.0.total_cmp(&b.0));
-            let label = if several { format!("{v} · {}", c.name()) } else { v };
             (label, pts)
         })
         .collect()
@@ -224,6 +226,60 @@ mod tests {
         assert_eq!(tick(0.020000000000000004), "0.02");
         assert_eq!(tick(300.0), "");
         assert_eq!(tick(0.0), "");
+    }
+
+    #[test]
+    fn a_line_per_variant_culling_and_material_count() {
+        use crate::bench::variant::Variant;
+        use crate::scene::{Culling, Mode, SceneKind};
+        let mut rows = vec![];
+        for objects in [10, 20] {
+            for materials in [1, 2] {
+                let mut r = Row::failed(objects, &Variant::plain(Mode::Mdi), Culling::None, materials, String::new());
+                r.error = None;
+                r.gpu_ms = Stats::of([objects as f64 * materials as f64]);
+                rows.push(r);
+            }
+        }
+        let settings = super::super::Settings {
+            objects: vec![10, 20],
+            variants: vec!["mdi".into()],
+            cullings: vec![Culling::None],
+            materials: vec![1, 2],
+            scene: SceneKind::City,
+            cut_every: 0,
+            frames: 1,
+            warmup: 0,
+            compaction: Default::default(),
+            width: 16,
+            height: 16,
+            seed: 0,
+            preprocess_budget: 0,
+            copy_bytes_requested: 0,
+            repeat: 1,
+        };
+        let report = BenchReport {
+            tool: "dgcc".into(),
+            version: String::new(),
+            command_line: vec![],
+            date: String::new(),
+            file: String::new(),
+            device: Default::default(),
+            settings,
+            bandwidth: None,
+            bandwidth_error: None,
+            rows,
+            owners: vec![],
+            kernels: vec![],
+        };
+        let lines = series(&report, |r| r.gpu_ms);
+        assert_eq!(
+            lines,
+            vec![
+                ("mdi".to_string(), vec![(10.0, 10.0), (20.0, 20.0)]),
+                ("mdi · 2 materials".to_string(), vec![(10.0, 20.0), (20.0, 40.0)])
+            ]
+        );
     }
 
     #[test]

@@ -201,7 +201,11 @@ fn memory_system(report: &BenchReport, out: &mut String) {
     let mut lines = vec![];
     for r in report.rows.iter().filter(|r| r.error.is_none() && r.skipped.is_none()) {
         let passes = [
-            ("cull + compact", &r.cull_bandwidth, r.cull_ms.map(|c| c.median + r.compact_ms.map_or(0.0, |s| s.median))),
+            (
+                "cull + compact",
+                &r.cull_bandwidth,
+                per_frame_median(r, |p| Some(p.cull_ms? + p.compact_ms.unwrap_or(0.0))),
+            ),
             ("depth pyramid", &r.pyramid_bandwidth, r.pyramid_ms.map(|s| s.median)),
             ("binning", &r.bin_bandwidth, r.bin_ms.map(|s| s.median)),
         ];
@@ -421,10 +425,15 @@ fn four_rows(report: &BenchReport, out: &mut String) {
 }
 
 /// GPU time of a row's drawing with its sorting or binning pass: the frame's draw passes and
-/// the bin pass (pass 0's; the late pass's is in its cull), median.
+/// the bin pass (pass 0's; the late pass's is in its cull), summed frame by frame, median.
 pub fn draw_with_binning_ms(r: &Row) -> Option<f64> {
-    let draw = r.draw_ms?.median + r.late_draw_ms.map_or(0.0, |s| s.median);
-    Some(draw + r.bin_ms.map_or(0.0, |s| s.median))
+    per_frame_median(r, |p| Some(p.draw_ms? + p.late_draw_ms.unwrap_or(0.0) + p.bin_ms.unwrap_or(0.0)))
+}
+
+/// The median over a row's frames of a sum of its passes: the sums are taken frame by frame,
+/// so one frame's pass is never added to another's.
+fn per_frame_median(r: &Row, sum: impl Fn(&crate::scene::PassTimes) -> Option<f64>) -> Option<f64> {
+    Stats::of_some(r.frames.iter().map(|f| sum(&f.passes))).map(|s| s.median)
 }
 
 /// Per (objects, culling, materials > 1): every row side by side with the best multi-draw
@@ -476,7 +485,7 @@ fn materials(report: &BenchReport, out: &mut String) {
             let set = find(crate::scene::MaterialDraw::Set);
             let sorted = find(crate::scene::MaterialDraw::SortedSet);
             let (Some(set), Some(sorted)) = (set, sorted) else { continue };
-            let exec = |r: &Row| Some(r.draw_ms?.median + r.late_draw_ms.map_or(0.0, |s| s.median));
+            let exec = |r: &Row| r.total_draw_ms();
             if let (Some(a), Some(b), Some(draws)) = (exec(set), exec(sorted), set.draws_mean) {
                 // The unsorted stream switches at every sequence whose material differs from the
                 // one before: (m - 1) / m of them for materials spread evenly.
