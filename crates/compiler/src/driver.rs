@@ -72,7 +72,7 @@ pub fn compile_source(path: &Path, text: &str, options: &Options) -> Compilation
     }
     c.diagnostics.extend(crate::check::check(&pipeline, &c.laid, &c.profiles));
     if !c.has_errors() {
-        c.manifest = build_manifest(&pipeline, &c.laid, &c.profiles, &mut c.diagnostics);
+        c.manifest = Some(build_manifest(&pipeline, &c.laid, &c.profiles));
         if let Some(m) = &c.manifest {
             // The names as the emitters print them, then the emitters' own check of the
             // manifest (what every output is printed from): `dgcc check` refuses exactly what
@@ -177,12 +177,7 @@ fn resolve_targets(
 }
 
 /// Assemble the manifest from finished layouts and the kernels' per-target subgroup decisions.
-fn build_manifest(
-    pipeline: &ast::Pipeline,
-    laid: &[LaidOut],
-    profiles: &[Profile],
-    diags: &mut Vec<Diagnostic>,
-) -> Option<Manifest> {
+fn build_manifest(pipeline: &ast::Pipeline, laid: &[LaidOut], profiles: &[Profile]) -> Manifest {
     let mut kernels = vec![];
     for k in &pipeline.kernels {
         let mut targets = std::collections::BTreeMap::new();
@@ -202,10 +197,7 @@ fn build_manifest(
             targets,
         });
     }
-    if diag::has_errors(diags) {
-        return None;
-    }
-    Some(Manifest {
+    Manifest {
         schema_version: ir::SCHEMA_VERSION,
         pipeline: pipeline.name.node.clone(),
         doc: pipeline.doc.clone(),
@@ -220,7 +212,7 @@ fn build_manifest(
             .collect(),
         layouts: laid.iter().map(|l| l.layout.clone()).collect(),
         kernels,
-    })
+    }
 }
 
 /// Read and compile a description file. I/O and UTF-8 problems are `Err` (exit 2 at the CLI
