@@ -170,6 +170,10 @@ fn run_without_a_scene_layout_points_at_layout_and_unknown_names_are_listed() {
     assert!(text(&o).contains("--png writes the demo scene's last frame"), "{}", text(&o));
     let o = dgcc(&["run", "examples/scene.ron", "--corrupt-sequence", "0"]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    // Nor is a scene option ignored without a word in a layout run.
+    let o = dgcc(&["run", "examples/scene.ron", "--layout", "SceneDraw", "--objects", "7", "--materials", "99"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("cannot be used with") && text(&o).contains("--materials"), "{}", text(&o));
 }
 
 #[test]

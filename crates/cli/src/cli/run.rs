@@ -73,6 +73,32 @@ pub enum MaterialDrawArg {
     Binned,
 }
 
+/// The options of the demo scene, which a `--layout` run does not read (`--png` is refused
+/// with its own message).
+const SCENE_OPTIONS: [&str; 21] = [
+    "objects",
+    "frames",
+    "mode",
+    "culling",
+    "scene",
+    "cut_every",
+    "object_ids",
+    "seed",
+    "size",
+    "width",
+    "height",
+    "preprocess_budget_mib",
+    "validate_stream",
+    "max_draws",
+    "batch",
+    "sequences",
+    "object_id",
+    "materials",
+    "material_draw",
+    "sort_materials",
+    "bind",
+];
+
 #[derive(clap::Args, Debug)]
 pub struct RunArgs {
     /// The description file (`.ron` or `.dgc`).
@@ -82,8 +108,8 @@ pub struct RunArgs {
     /// addresses, draw, count and dispatch arguments, execution-set indices), executed through
     /// DGC and through the runtime's fallback where each can run it, and each sequence's effect
     /// checked on the device; exit 1 when one differs or the device refuses the layout (with
-    /// `dgcc check`'s codes). The scene's options do not apply.
-    #[arg(long = "layout", value_name = "NAME")]
+    /// `dgcc check`'s codes). The scene's options do not apply, and giving one is an error.
+    #[arg(long = "layout", value_name = "NAME", conflicts_with_all = SCENE_OPTIONS)]
     pub layouts: Vec<String>,
     /// Test only: write this sequence's record wrong (with --layout), to see the check fail.
     #[arg(long, value_name = "K", hide = true)]
