@@ -310,3 +310,20 @@ fn a_batch_draws_each_pass_as_one_sequence_and_the_same_pixels_as_multi_draw() {
     let objects = RunOptions { batch: true, materials: 4, bind: Bind::ShaderObjects, ..options(Mode::Dgc, 100) };
     assert!(refused(objects).contains("--bind shader-objects"));
 }
+
+#[test]
+fn a_culling_dispatch_past_the_devices_workgroup_count_is_refused() {
+    // lavapipe allows 65,535 workgroups per dispatch: 600,000 objects at local_size 2, eight
+    // objects a workgroup in the one-pass kernel, take 75,000. Refused before anything runs
+    // (VUID-vkCmdDispatch-groupCountX-00386), naming the limit; at 2,000 objects it runs.
+    let test = "a_culling_dispatch_past_the_devices_workgroup_count_is_refused";
+    if !common::is_lavapipe(test) {
+        return;
+    }
+    let mut manifest = builtin_manifest();
+    manifest.kernels.iter_mut().find(|k| k.name == "cull").expect("the cull kernel").local_size = [2, 1, 1];
+    let o = RunOptions { objects: 600_000, ..options(Mode::Mdi, 600_000) };
+    let e = run(&manifest, &o).expect_err("75,000 workgroups on lavapipe").to_string();
+    assert!(e.contains("75000 workgroups") && e.contains("maxComputeWorkGroupCount[0] = 65535"), "{e}");
+    run(&manifest, &options(Mode::Mdi, 2000)).expect("2,000 objects at local_size 2 fit");
+}

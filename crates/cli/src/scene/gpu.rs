@@ -271,6 +271,9 @@ pub struct SceneSetup<'a> {
     pub max_draws: u32,
     /// Which culling passes the frames run (one pipeline of each culling kernel per pass).
     pub culling: Culling,
+    /// Whether the frames cull on the GPU (every mode but cpu): the culling dispatches must fit
+    /// the device's workgroup count.
+    pub culls_on_gpu: bool,
 }
 
 impl SceneGpu {
@@ -285,6 +288,7 @@ impl SceneGpu {
         let storage = vk::BufferUsageFlags::STORAGE_BUFFER;
         let indirect = storage | vk::BufferUsageFlags::INDIRECT_BUFFER | vk::BufferUsageFlags::TRANSFER_SRC;
         let groups = (n as u32).div_ceil(s.local_size);
+        let fused_groups = (n as u32).div_ceil(s.local_size * objects_per_invocation(s.compaction));
         let upload_dst = storage | vk::BufferUsageFlags::TRANSFER_DST;
         let objects = Buffer::new(ctx, 32 * n, upload_dst, Location::Device)?;
         upload(ctx, &objects, as_bytes(s.objects))?;
@@ -442,6 +446,19 @@ impl SceneGpu {
         let in_order = s.compaction == Compaction::Ordered;
         let one_pass = fused_shared_bytes(s.local_size, stride as u32, in_order)
             <= ctx.properties.limits.max_compute_shared_memory_size;
+        if s.culls_on_gpu {
+            // Every pass over the objects is one row of workgroups (frame.rs's dispatches): the
+            // one-pass kernel's, or cull.comp's and compact.comp's, and the binning's.
+            let bin_groups = n.div_ceil(BIN_RECORDS_PER_WORKGROUP) as u32;
+            let most = if one_pass { fused_groups } else { groups }.max(bin_groups);
+            let limit = ctx.properties.limits.max_compute_work_group_count[0];
+            if most > limit {
+                return Err(RuntimeError::Invalid(format!(
+                    "{n} objects take {most} workgroups in one dispatch of the culling kernel (local_size {}), past {}'s maxComputeWorkGroupCount[0] = {limit} (VUID-vkCmdDispatch-groupCountX-00386); give fewer --objects, or a larger local_size in the description",
+                    s.local_size, ctx.device_name
+                )));
+            }
+        }
         let mut cull = [vk::Pipeline::null(); 3];
         let mut compact = vk::Pipeline::null();
         let mut cull_compact = [vk::Pipeline::null(); 3];
@@ -543,7 +560,7 @@ impl SceneGpu {
             queries,
             query_count: s.query_count,
             groups,
-            fused_groups: (n as u32).div_ceil(s.local_size * objects_per_invocation(s.compaction)),
+            fused_groups,
             compaction: s.compaction,
             one_pass,
             object_push,

@@ -202,6 +202,7 @@ fn run_checked(
         streams_for_host: options.object_ids && options.capture_frames && options.mode != Mode::Cpu,
         max_draws: options.max_draws.map_or(options.objects, |n| n.min(options.objects)),
         culling: options.culling,
+        culls_on_gpu: options.mode != Mode::Cpu,
     };
     let mut g = gpu::SceneGpu::new(ctx, &setup)?;
     let g_object_id = g.object_id;
