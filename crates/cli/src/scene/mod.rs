@@ -408,7 +408,13 @@ fn view_uniforms(options: &RunOptions, f: u32) -> world::Frame {
 
 /// The camera path of a run.
 pub fn camera_path(options: &RunOptions) -> CameraPath {
-    CameraPath { scene: options.scene, objects: options.objects, cut_every: options.cut_every, fixed: options.camera }
+    CameraPath {
+        scene: options.scene,
+        objects: options.objects,
+        cut_every: options.cut_every,
+        fixed: options.camera,
+        aspect: options.width as f32 / options.height.max(1) as f32,
+    }
 }
 
 /// Objects in the view frustum at frame `f`, by the host's reference culling.

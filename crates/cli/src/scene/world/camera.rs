@@ -13,6 +13,8 @@ pub struct CameraPath {
     pub cut_every: u32,
     /// A fixed camera instead of the path.
     pub fixed: Option<Camera>,
+    /// The image's width over its height: how much of the scene the view holds across.
+    pub aspect: f32,
 }
 
 impl CameraPath {
@@ -24,9 +26,11 @@ impl CameraPath {
         match self.scene {
             SceneKind::Field => Camera::default(),
             SceneKind::Cubes => {
-                // Straight at the grid, far enough back that all of it fits the 60° view.
+                // Straight at the grid, far enough back that all of it fits the 60° view, and
+                // the narrower horizontal view of an image taller than wide.
                 let half = cubes_side(self.objects) as f32;
-                let distance = 1.1 * half / (30.0f32.to_radians().tan()) + 2.0;
+                let narrowest = 30.0f32.to_radians().tan() * self.aspect.clamp(f32::MIN_POSITIVE, 1.0);
+                let distance = 1.1 * half / narrowest + 2.0;
                 Camera {
                     eye: [0.0, 0.0, distance],
                     target: [0.0, 0.0, 0.0],

@@ -252,7 +252,8 @@ mod tests {
     #[test]
     fn the_city_walk_sees_much_of_the_city_in_the_frustum_and_cuts_where_asked() {
         let objs = objects(SceneKind::City, 10_000, 1);
-        let path = CameraPath { scene: SceneKind::City, objects: 10_000, cut_every: 4, fixed: None };
+        let path =
+            CameraPath { scene: SceneKind::City, objects: 10_000, cut_every: 4, fixed: None, aspect: 2560.0 / 1440.0 };
         let m = meshes();
         for f in 0..8 {
             let fr = frame(&path.camera(f), 2560, 1440).with_meshes(&m);
@@ -265,13 +266,23 @@ mod tests {
 
     #[test]
     fn the_cubes_scene_is_every_cube_in_view_drawn_with_36_indices() {
-        for count in [1, 1000, 10_000, 1_000_000] {
+        // Square, wide and tall images: the view holds the grid across as well as up.
+        for (count, width, height) in [
+            (1, 256, 256),
+            (1000, 256, 256),
+            (10_000, 256, 256),
+            (1_000_000, 256, 256),
+            (100, 64, 256),
+            (10_000, 2560, 1440),
+            (10_000, 100, 1000),
+        ] {
             let objs = objects(SceneKind::Cubes, count, 1);
             assert_eq!(objs.len(), count as usize);
-            let path = CameraPath { scene: SceneKind::Cubes, objects: count, cut_every: 50, fixed: None };
+            let aspect = width as f32 / height as f32;
+            let path = CameraPath { scene: SceneKind::Cubes, objects: count, cut_every: 50, fixed: None, aspect };
             let m = meshes_for(SceneKind::Cubes);
-            let f = frame(&path.camera(3), 256, 256).with_meshes(&m);
-            assert!(objs.iter().all(|o| in_frustum(&f, o)), "{count} cubes: one is out of view");
+            let f = frame(&path.camera(3), width, height).with_meshes(&m);
+            assert!(objs.iter().all(|o| in_frustum(&f, o)), "{count} cubes at {width}×{height}: one is out of view");
             assert!(!path.is_cut(3), "the cubes' camera never cuts");
             assert!(objs.iter().all(|o| m.lods[lod_index(&f, o)].index_count == 36));
         }
