@@ -152,10 +152,13 @@ pub struct BenchReport {
     pub kernels: Vec<KernelStatistics>,
 }
 
-/// What the checking run (mdi, occlusion culling, object ids) counted at one object count.
+/// What the checking run (mdi, occlusion culling, object ids) counted at one object count, with
+/// the fewest materials of the run (those of the four-row table it is set against; cut-out and
+/// wind materials change which objects own pixels), every draw kept (no `--max-draws`).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Owners {
     pub objects: u32,
+    pub materials: u32,
     /// Objects owning at least one pixel, per measured frame (the same frames as every row's:
     /// the camera path is deterministic and culling never changes the picture).
     pub per_frame: Vec<u32>,
@@ -478,18 +481,23 @@ pub fn run(
         }
         if options.count_owners {
             progress(&Step::Owners { objects });
+            let materials = options.materials.iter().copied().min().unwrap_or(options.scene.materials);
             let o = RunOptions {
                 objects,
+                materials,
                 frames: options.frames,
                 warmup: options.warmup,
                 mode: Mode::Mdi,
                 culling: Culling::Occlusion,
                 object_ids: true,
+                max_draws: None,
                 ..options.scene.clone()
             };
-            owners.push(match scene::run_on(&ctx, manifest, &o) {
-                Ok(r) => Owners { objects, per_frame: r.frames.iter().filter_map(|f| f.owners).collect(), error: None },
-                Err(e) => Owners { objects, per_frame: vec![], error: Some(e.to_string()) },
+            let per_frame =
+                scene::run_on(&ctx, manifest, &o).map(|r| r.frames.iter().filter_map(|f| f.owners).collect());
+            owners.push(match per_frame {
+                Ok(per_frame) => Owners { objects, materials, per_frame, error: None },
+                Err(e) => Owners { objects, materials, per_frame: vec![], error: Some(e.to_string()) },
             });
         }
     }
