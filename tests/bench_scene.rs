@@ -200,3 +200,33 @@ fn a_fused_kernel_too_big_for_shared_memory_is_refused_and_the_ordered_path_stil
     let ordered = run_on(&ctx, &manifest, &RunOptions { compaction: Compaction::Ordered, ..base.clone() }).unwrap();
     assert_eq!(ordered.frames[0].visible, reference_visible(&base));
 }
+
+#[test]
+fn the_bench_reports_every_step_it_counted_skipped_ones_too() {
+    // `dgcc bench`'s progress bar is `steps` long: the copy probe, every row of every repeat
+    // (the CPU loop's occlusion row is skipped, a failed variant's later repeats too), the
+    // pixel-owner run and the copies of each pass's size.
+    let test = "the_bench_reports_every_step_it_counted_skipped_ones_too";
+    if common::gpu(test).is_none() {
+        return;
+    }
+    use dgcc_cli::bench::{self, variant::Variant, BenchOptions};
+    use dgcc_cli::scene::Culling;
+    let options = BenchOptions {
+        objects: vec![50],
+        variants: ["cpu", "mdi"].iter().map(|v| Variant::parse(v).unwrap()).collect(),
+        cullings: vec![Culling::None, Culling::Occlusion],
+        materials: vec![1],
+        count_owners: true,
+        frames: 1,
+        warmup: 0,
+        scene: RunOptions { width: 32, height: 32, ..field() },
+        copy_bytes: 1 << 20,
+        copy_repeats: 1,
+        repeat: 2,
+    };
+    let mut steps = 0;
+    let report = bench::run(&builtin_manifest(), "scene.ron", &options, &mut |_| steps += 1).unwrap();
+    assert!(report.rows.iter().any(|r| r.skipped.is_some()), "the cpu occlusion row is skipped");
+    assert_eq!(steps, bench::steps(&options));
+}

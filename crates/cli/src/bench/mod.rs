@@ -345,7 +345,8 @@ pub fn whole_draw_ms<'a>(passes: impl IntoIterator<Item = &'a scene::PassTimes>)
 
 /// How many `Step`s `run` reports for these options.
 pub fn steps(options: &BenchOptions) -> u64 {
-    (options.copy_bytes > 0) as u64
+    // The copy bandwidth first, and the copies of each pass's size at the end.
+    2 * (options.copy_bytes > 0) as u64
         + (options.objects.len()
             * options.repeat.max(1) as usize
             * options.variants.len()
@@ -428,16 +429,22 @@ pub fn run(
                 };
                 for r in 0..repeat {
                     for (variant, run) in options.variants.iter().zip(runs.iter_mut()) {
-                        let Ok(reports) = run else { continue };
-                        if skip(variant).is_some() {
-                            continue;
-                        }
                         let mut label = match materials {
                             1 => format!("{variant} · {}", culling.name()),
                             m => format!("{variant} · {} · {m} materials", culling.name()),
                         };
                         if repeat > 1 {
                             label = format!("{label} · repeat {} of {repeat}", r + 1);
+                        }
+                        // Every step `steps` counted is reported, the ones that do not run too,
+                        // so that a progress display reaches its end.
+                        let Ok(reports) = run else {
+                            progress(&Step::Scene { objects, variant: format!("{label} (failed before)") });
+                            continue;
+                        };
+                        if skip(variant).is_some() {
+                            progress(&Step::Scene { objects, variant: format!("{label} (skipped)") });
+                            continue;
                         }
                         progress(&Step::Scene { objects, variant: label });
                         let mut o = RunOptions {

@@ -306,7 +306,7 @@ impl fmt::Display for RunReport {
                 fr.in_view,
                 fr.draws,
                 owners,
-                fr.cpu_record_ms,
+                fr.cpu_record_ms + fr.cpu_submit_ms,
                 ms(fr.gpu_ms),
                 ms(p.cull_ms),
                 ms(p.compact_ms),
