@@ -236,8 +236,9 @@ pub struct Row {
     /// [`Row::total_draw_ms`] and the ratios between rows read.
     pub whole_draw_ms: Option<Stats>,
     /// With `--repeat N` (N > 1): each run's whole-draw median ([`Row::total_draw_ms`] of that
-    /// run alone), in the order they ran; empty otherwise.
-    pub repeat_draw_ms: Vec<f64>,
+    /// run alone), in the order they ran, `None` (JSON null) for a run that timed no draw, so
+    /// that the k-th entry is the k-th repeat in every row; empty otherwise.
+    pub repeat_draw_ms: Vec<Option<f64>>,
     /// Sorting or binning pass 0's stream by material.
     pub bin_ms: Option<Stats>,
     pub preprocess: Option<ChunkPlan>,
@@ -588,7 +589,7 @@ fn pooled_row(
     let mut row = summarise(&pooled, variant, manifest, best_copy_gbps);
     row.repeat_draw_ms = std::iter::once(first)
         .chain(rest)
-        .filter_map(|r| summarise(r, variant, manifest, best_copy_gbps).total_draw_ms())
+        .map(|r| summarise(r, variant, manifest, best_copy_gbps).total_draw_ms())
         .collect();
     row
 }

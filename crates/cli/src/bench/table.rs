@@ -316,8 +316,7 @@ pub fn comparisons(report: &BenchReport) -> Vec<Comparison> {
                     .repeat_draw_ms
                     .iter()
                     .zip(&mdi.repeat_draw_ms)
-                    .filter(|(_, &m)| m > 0.0)
-                    .map(|(d, m)| d / m)
+                    .filter_map(|(d, m)| Some(d.as_ref()? / m.filter(|&m| m > 0.0)?))
                     .collect();
                 out.push(Comparison {
                     objects: r.objects,
