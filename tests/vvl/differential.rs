@@ -386,7 +386,16 @@ pub fn compare_file(dev: &Device<'_>, path: &Path, target: &Path, repo: &Path) -
             .flat_map(|d| vuids_of(d.code))
             .any(|v| CREATION.iter().any(|p| v.starts_with(p)));
         let mut messages = pl_messages.clone();
-        let layer = match Built::new(l) {
+        // A record past 4 GiB (E0409) has no 32-bit offsets or stride: the layout engine holds
+        // them at u32::MAX, and what the layer says of those stand-ins is about no layout the
+        // description wrote.
+        let past_4_gib = laid.ends.iter().any(|&end| end > u32::MAX as u64);
+        let built = if past_4_gib {
+            Err("the record runs past 4 GiB (E0409): no create info holds its offsets".to_string())
+        } else {
+            Built::new(l)
+        };
+        let layer = match built {
             Err(why) => Layer::NotBuilt(why),
             Ok(b) => match pl {
                 Some(pl) if dgcc_errors.is_empty() => {
