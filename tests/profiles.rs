@@ -614,7 +614,7 @@ fn cooperative_matrix_shapes_are_read_written_and_read_back() {
     let s = m.shapes[0];
     assert_eq!((s.m, s.n, s.k, s.a, s.c, s.scope, s.saturating), (16, 16, 16, 0, 1, 3, false));
     let back = json::parse(&json::to_profiles_json(&p, "1.3.296"), Path::new("back.json")).unwrap();
-    assert_eq!(back.cooperative_matrix.map(|m| m.shapes), Some(m.shapes));
+    assert_eq!(back.cooperative_matrix.map(|m| m.shapes), Some(m.shapes.clone()));
     // A file without the key does not state the list; the built-ins say what they know.
     assert_eq!(load("lavapipe-modern.json").cooperative_matrix, None);
     assert_eq!(builtin("lavapipe").unwrap().cooperative_matrix.map(|m| m.shapes.len()), Some(0));
@@ -622,4 +622,24 @@ fn cooperative_matrix_shapes_are_read_written_and_read_back() {
     let bad = r#"{"capabilities": {"d": {"properties": {"VkCooperativeMatrixPropertiesKHR": [{"MSize": 16}]}}}}"#;
     let err = json::parse(bad, Path::new("bad.json")).unwrap_err();
     assert!(err.contains("NSize"), "{err}");
+    // A component type or scope dgcc has no name for (a float8 type of VK_EXT_shader_float8)
+    // is written as its number and read back; numbers past 32 bits and a saturation flag that
+    // is not a boolean are refused, not truncated or defaulted.
+    let mut newer = p.clone();
+    let mut shapes = m.shapes.clone();
+    shapes[0].a = 1_000_491_002;
+    shapes[0].scope = 7;
+    newer.cooperative_matrix = Some(dgcc::device::coopmat::CoopMatrices { shapes: shapes.clone(), ..m.clone() });
+    let back = json::parse(&json::to_profiles_json(&newer, "1.3.296"), Path::new("back.json")).unwrap();
+    assert_eq!(back.cooperative_matrix.map(|m| m.shapes), Some(shapes));
+    let entry = |a: &str, saturating: &str| {
+        format!(
+            r#"{{"capabilities": {{"d": {{"properties": {{"VkCooperativeMatrixPropertiesKHR": [{{"MSize": 16, "NSize": 16, "KSize": 16, "AType": {a}, "BType": 0, "CType": 0, "ResultType": 0, "saturatingAccumulation": {saturating}, "scope": 3}}]}}}}}}}}"#
+        )
+    };
+    assert!(json::parse(&entry("0", "false"), Path::new("ok.json")).is_ok());
+    let err = json::parse(&entry("4294967296", "false"), Path::new("big.json")).unwrap_err();
+    assert!(err.contains("4294967296 is not a VkComponentTypeKHR"), "{err}");
+    let err = json::parse(&entry("0", "\"true\""), Path::new("text.json")).unwrap_err();
+    assert!(err.contains("saturatingAccumulation: expected true or false"), "{err}");
 }

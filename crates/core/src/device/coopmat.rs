@@ -8,7 +8,7 @@
 //! an empty list means the device has no cooperative matrices.
 
 /// `VkComponentTypeKHR` values and their GLSL spellings.
-const COMPONENTS: [(u32, &str, &[&str]); 12] = [
+pub(crate) const COMPONENTS: [(u32, &str, &[&str]); 12] = [
     (0, "FLOAT16", &["float16_t"]),
     (1, "FLOAT32", &["float", "float32_t"]),
     (2, "FLOAT64", &["double", "float64_t"]),

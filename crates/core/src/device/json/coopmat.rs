@@ -11,12 +11,32 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::device::coopmat::{component_from_name, component_name, scope_name, CoopMatShape, CoopMatrices};
+use crate::device::coopmat::{component_from_name, scope_name, CoopMatShape, CoopMatrices};
 
 pub const KEY: &str = "VkCooperativeMatrixPropertiesKHR";
 
-fn enum_name(prefix: &str, name: &str) -> String {
-    format!("VK_{prefix}_{name}_KHR")
+/// A component type by its enum name, or by number where dgcc knows no name for it (a newer
+/// type, as `VK_EXT_shader_float8`'s), which `component` reads back.
+fn component_value(v: u32) -> Value {
+    match crate::device::coopmat::COMPONENTS.iter().find(|c| c.0 == v) {
+        Some(c) => Value::from(format!("VK_COMPONENT_TYPE_{}_KHR", c.1)),
+        None => Value::from(v),
+    }
+}
+
+/// A scope by its enum name, or by number where it has none.
+fn scope_value(v: u32) -> Value {
+    match scope_name(v) {
+        "?" => Value::from(v),
+        name => Value::from(format!("VK_SCOPE_{name}_KHR")),
+    }
+}
+
+/// A 32-bit enum value given as a number.
+fn enum_number(n: &serde_json::Number, at: &str, what: &str) -> Result<u32, String> {
+    n.as_u64()
+        .and_then(|n| u32::try_from(n).ok())
+        .ok_or_else(|| format!("{at}: {n} is not a {what} (a 32-bit unsigned value)"))
 }
 
 /// The JSON list of `m`.
@@ -27,12 +47,12 @@ pub fn write(m: &CoopMatrices) -> Value {
             .map(|s| {
                 json!({
                     "MSize": s.m, "NSize": s.n, "KSize": s.k,
-                    "AType": enum_name("COMPONENT_TYPE", &component_name(s.a)),
-                    "BType": enum_name("COMPONENT_TYPE", &component_name(s.b)),
-                    "CType": enum_name("COMPONENT_TYPE", &component_name(s.c)),
-                    "ResultType": enum_name("COMPONENT_TYPE", &component_name(s.result)),
+                    "AType": component_value(s.a),
+                    "BType": component_value(s.b),
+                    "CType": component_value(s.c),
+                    "ResultType": component_value(s.result),
                     "saturatingAccumulation": s.saturating,
-                    "scope": enum_name("SCOPE", scope_name(s.scope)),
+                    "scope": scope_value(s.scope),
                 })
             })
             .collect(),
@@ -46,7 +66,7 @@ fn component(v: Option<&Value>, at: &str) -> Result<u32, String> {
             .and_then(|s| s.strip_suffix("_KHR").or_else(|| s.strip_suffix("_NV")))
             .and_then(component_from_name)
             .ok_or_else(|| format!("{at}: `{s}` is not a VkComponentTypeKHR dgcc knows")),
-        Some(Value::Number(n)) => n.as_u64().map(|n| n as u32).ok_or_else(|| format!("{at}: not a component type")),
+        Some(Value::Number(n)) => enum_number(n, at, "VkComponentTypeKHR"),
         _ => Err(format!("{at}: expected a VkComponentTypeKHR name")),
     }
 }
@@ -60,7 +80,7 @@ fn scope(v: Option<&Value>, at: &str) -> Result<u32, String> {
             "VK_SCOPE_QUEUE_FAMILY_KHR" => Ok(5),
             _ => Err(format!("{at}: `{s}` is not a VkScopeKHR")),
         },
-        Some(Value::Number(n)) => n.as_u64().map(|n| n as u32).ok_or_else(|| format!("{at}: not a scope")),
+        Some(Value::Number(n)) => enum_number(n, at, "VkScopeKHR"),
         _ => Err(format!("{at}: expected a VkScopeKHR name")),
     }
 }
@@ -93,7 +113,10 @@ pub fn read(root: &Map<String, Value>, citation: &str) -> Result<Option<CoopMatr
                 b: component(m.get("BType"), &format!("{at}.BType"))?,
                 c: component(m.get("CType"), &format!("{at}.CType"))?,
                 result: component(m.get("ResultType"), &format!("{at}.ResultType"))?,
-                saturating: m.get("saturatingAccumulation").and_then(Value::as_bool).unwrap_or(false),
+                saturating: match m.get("saturatingAccumulation") {
+                    Some(Value::Bool(b)) => *b,
+                    _ => return Err(format!("{at}.saturatingAccumulation: expected true or false")),
+                },
                 scope: scope(m.get("scope"), &format!("{at}.scope"))?,
             });
         }
