@@ -278,6 +278,14 @@ fn explain_and_profiles() {
     assert_eq!(code(&o), 0, "codes are case-insensitive");
     let o = dgcc(&["explain", "E9999"]);
     assert_eq!(code(&o), 2);
+    // Without a code: every code of the registry, one line each, in order.
+    let o = dgcc(&["explain"]);
+    assert_eq!(code(&o), 0);
+    let listed: Vec<String> =
+        stdout(&o).lines().map(|l| l.split_whitespace().next().unwrap_or("").to_string()).collect();
+    let all: Vec<String> = dgcc::rules::all().iter().map(|r| r.code.to_string()).collect();
+    assert_eq!(listed, all);
+    assert!(stdout(&o).contains("E0404  error    "), "{}", stdout(&o));
     let o = dgcc(&["profiles"]);
     assert_eq!(code(&o), 0);
     for n in ["minimum", "lavapipe", "nvidia", "radv", "nvk"] {
@@ -289,6 +297,11 @@ fn explain_and_profiles() {
     assert!(stdout(&o).contains("[src]"), "every built-in value is cited");
     let o = dgcc(&["profiles", "amd"]);
     assert_eq!(code(&o), 2);
+    // A file that is missing or is not a profile is the same: exit 2, never 1.
+    for file in ["tests/profiles/missing.json", "tests/profiles/broken-not-json.json"] {
+        let o = dgcc(&["profiles", file]);
+        assert_eq!(code(&o), 2, "{file}: {}", stderr(&o));
+    }
 }
 
 #[test]

@@ -1,15 +1,22 @@
-//! `dgcc explain CODE`: the registry's long explanation of a diagnostic code.
+//! `dgcc explain CODE`: the registry's long explanation of a diagnostic code; `dgcc explain`
+//! alone lists every code with its one-line title.
 
 use super::{OK, USAGE};
 
 #[derive(clap::Args, Debug)]
 pub struct ExplainArgs {
-    /// A diagnostic code such as E0104 (case-insensitive).
-    pub code: String,
+    /// A diagnostic code such as E0104 (case-insensitive); without one, every code is listed.
+    pub code: Option<String>,
 }
 
 pub fn run(args: &ExplainArgs) -> i32 {
-    match dgcc::rules::lookup(args.code.trim()) {
+    let Some(code) = &args.code else {
+        for rule in dgcc::rules::all() {
+            println!("{}  {:<7}  {}", rule.code, rule.severity.name(), rule.title);
+        }
+        return OK;
+    };
+    match dgcc::rules::lookup(code.trim()) {
         Some(rule) => {
             println!("{}: {}", rule.code, rule.title);
             println!("severity: {}", rule.severity.name());
@@ -24,7 +31,9 @@ pub fn run(args: &ExplainArgs) -> i32 {
             OK
         }
         None => {
-            eprintln!("error: `{}` is not a dgcc diagnostic code (codes look like E0104 or W0001)", args.code);
+            eprintln!(
+                "error: `{code}` is not a dgcc diagnostic code (codes look like E0104 or W0001; `dgcc explain` lists them)"
+            );
             USAGE
         }
     }

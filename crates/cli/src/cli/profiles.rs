@@ -1,6 +1,6 @@
 //! `dgcc profiles [NAME]`: list the built-in profiles or show one, every value with its source.
 
-use super::{FAILED, OK, USAGE};
+use super::{OK, USAGE};
 use dgcc::device;
 
 #[derive(clap::Args, Debug)]
@@ -20,13 +20,11 @@ pub fn run(args: &ProfilesArgs) -> i32 {
                 print!("{}", device::show::render_profile(&p));
                 OK
             }
+            // An unknown name, or a file that cannot be read or is not a profile: usage or
+            // I/O, exit 2 (the contract's "0 / 2").
             Err(msg) => {
                 eprintln!("error: {msg}");
-                if device::builtin(name).is_none() && !name.ends_with(".json") && !name.contains('/') {
-                    USAGE
-                } else {
-                    FAILED
-                }
+                USAGE
             }
         },
     }
