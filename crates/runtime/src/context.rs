@@ -212,27 +212,30 @@ pub(crate) fn pick_physical(instance: &ash::Instance, want_dgc: bool) -> Result<
         return Err(RuntimeError::NoDevice("the Vulkan loader found no physical device".into()));
     }
     if let Some(index) = selected_device() {
-        return devices.get(index).copied().ok_or_else(|| {
-            let list: Vec<String> = devices
-                .iter()
-                .enumerate()
-                .map(|(i, &pd)| {
-                    // SAFETY: pd comes from this instance.
-                    let props = unsafe { instance.get_physical_device_properties(pd) };
-                    format!(
-                        "{i}: {} (Vulkan {}.{})",
-                        device_name(&props),
-                        vk::api_version_major(props.api_version),
-                        vk::api_version_minor(props.api_version)
-                    )
-                })
-                .collect();
-            RuntimeError::NoDevice(format!(
+        let described = |pd: vk::PhysicalDevice| {
+            // SAFETY: pd comes from this instance.
+            let props = unsafe { instance.get_physical_device_properties(pd) };
+            let version = (vk::api_version_major(props.api_version), vk::api_version_minor(props.api_version));
+            (format!("{} (Vulkan {}.{})", device_name(&props), version.0, version.1), version)
+        };
+        let Some(&pd) = devices.get(index) else {
+            let list: Vec<String> =
+                devices.iter().enumerate().map(|(i, &pd)| format!("{i}: {}", described(pd).0)).collect();
+            return Err(RuntimeError::NoDevice(format!(
                 "--device {index} is past the {} device(s) the Vulkan loader lists: {}",
                 devices.len(),
                 list.join("; ")
-            ))
-        });
+            )));
+        };
+        // Contexts and probes chain Vulkan 1.3's structs (subgroup size control, the 1.3
+        // features): a device below 1.3 cannot answer them.
+        let (name, version) = described(pd);
+        if version < (1, 3) {
+            return Err(RuntimeError::NoDevice(format!(
+                "--device {index} is {name}, and dgcc needs a Vulkan 1.3 device"
+            )));
+        }
+        return Ok(pd);
     }
     let wanted_name = std::env::var("DGCC_DEVICE").ok();
     let mut candidates = vec![];
