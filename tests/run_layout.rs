@@ -101,15 +101,25 @@ fn every_example_layout_runs_with_its_effect_checked_and_a_wrong_record_fails() 
                 "{name}: {why}"
             );
         }
-        // The same layout with sequence 0's record written wrong: that sequence fails, exit 1.
-        let o = dgcc(&["run", &file, "--layout", &layout, "--json", "--corrupt-sequence", "0"]);
-        let r = report(&o);
-        assert_eq!(o.status.code(), Some(1), "{name} corrupted:\n{}", text(&o));
-        assert_eq!(r["ok"], false, "{name}: {r:#}");
-        let path = &r["layouts"][0][if dgc == "ok" { "dgc" } else { "fallback" }];
-        assert_eq!(path["status"], "differs", "{name}: {r:#}");
-        let differences = path["differences"].as_array().unwrap();
-        assert!(differences.iter().any(|d| d.as_str().unwrap().starts_with("sequence 0")), "{name}: {r:#}");
+        // The same layout with the first or the last sequence's record written wrong: that
+        // sequence, and no other, is named, exit 1.
+        let last = l["sequences"].as_u64().expect("the report says how many sequences ran") - 1;
+        for k in [0, last] {
+            let o = dgcc(&["run", &file, "--layout", &layout, "--json", "--corrupt-sequence", &k.to_string()]);
+            let r = report(&o);
+            assert_eq!(o.status.code(), Some(1), "{name} corrupted:\n{}", text(&o));
+            assert_eq!(r["ok"], false, "{name}: {r:#}");
+            let path = &r["layouts"][0][if dgc == "ok" { "dgc" } else { "fallback" }];
+            assert_eq!(path["status"], "differs", "{name}: {r:#}");
+            let differences = path["differences"].as_array().unwrap();
+            // "sequence 3: …", or for a count layout alone, whose slots are draw indices that
+            // several sequences share, "sequence 0, 2, 5 (slot 0): …".
+            let named = |d: &Value| {
+                let owners = d.as_str().unwrap().strip_prefix("sequence ").and_then(|r| r.split([':', '(']).next());
+                owners.is_some_and(|o| o.split(',').any(|n| n.trim() == k.to_string()))
+            };
+            assert!(differences.iter().any(named), "{name}, sequence {k}: {r:#}");
+        }
     }
     common::loud(&format!("dgcc run --layout: {summary:#?}"));
     if lavapipe {

@@ -3,9 +3,12 @@
 //! Why a counting kernel and these group counts: `shaders/runtime/test_count.comp` adds its
 //! specialization constant once per invocation, whatever the record pushed, so the count says
 //! how much ran and which pipeline of an execution set ran it (entry 0 adds 1, entry 1 adds
-//! [`SECOND_ENTRY`]). Sequence `k` dispatches `2^k` groups of one invocation (split over x, y
-//! and z for the later ones), so each sequence's share of the count is a distinct power of two
-//! (times the entry's weight), and a count that differs by one sequence's share names it.
+//! [`SECOND_ENTRY`]). Sequence `k` dispatches `2^k` groups of one invocation, one wide in x
+//! and split over y and z, so each sequence's share of the count is a distinct power of two
+//! (times the entry's weight), and so is what one group more in x or a lost sequence changes:
+//! a count that differs by one sequence's share names it. What it cannot see: pushed data (the
+//! kernel reads none) and which of x, y and z held which count (only their product counts);
+//! the report says so.
 
 use super::rig::Records;
 use ash::vk;
@@ -23,13 +26,14 @@ pub const SEQUENCES: u32 = 4;
 /// What entry 1 of an execution set adds per invocation (entry 0 adds 1).
 pub const SECOND_ENTRY: u32 = 1000;
 
-/// Sequence `k`'s group counts: `2^k` groups in all.
+/// Sequence `k`'s group counts: `2^k` groups in all, one in x, so that a group more in x adds
+/// exactly the sequence's share.
 fn groups(k: u32) -> [u32; 3] {
     match k {
         0 => [1, 1, 1],
-        1 => [2, 1, 1],
+        1 => [1, 2, 1],
         2 => [1, 2, 2],
-        _ => [2, 2, 2],
+        _ => [1, 4, 2],
     }
 }
 
@@ -100,7 +104,9 @@ pub fn run(
             let r = ctx.one_shot(|cmd| unsafe {
                 d.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::COMPUTE, first);
                 d.cmd_bind_descriptor_sets(cmd, vk::PipelineBindPoint::COMPUTE, pl, 0, &[set.set], &[]);
-                f.record(d, cmd, &s, pl, Some(SEQUENCES))
+                f.record(d, cmd, &s, pl, Some(SEQUENCES))?;
+                super::rig::writes_to_host(d, cmd, vk::PipelineStageFlags2::COMPUTE_SHADER);
+                Ok(())
             });
             // SAFETY: the submission finished.
             unsafe {
@@ -166,7 +172,9 @@ fn dgc(
         ctx.one_shot(|cmd| unsafe {
             d.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::COMPUTE, first);
             d.cmd_bind_descriptor_sets(cmd, vk::PipelineBindPoint::COMPUTE, pl, 0, &[descriptors], &[]);
-            e.record(dev, &l, cmd, s, &mut NoPass(|_, _| {}))
+            e.record(dev, &l, cmd, s, &mut NoPass(|_, _| {}))?;
+            super::rig::writes_to_host(d, cmd, vk::PipelineStageFlags2::COMPUTE_SHADER);
+            Ok(())
         })
     })();
     // SAFETY: the submission finished.

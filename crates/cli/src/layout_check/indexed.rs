@@ -411,9 +411,9 @@ fn run_batch(
     let mut write = || -> Result<()> {
         for (k, s) in sequences.iter().enumerate() {
             let i = k as u32;
-            records.put_u64(i, act, "address", draws.address + (REGION * k) as u64)?;
-            records.put_u32(i, act, "stride", s.stride)?;
-            let count = if corrupt == Some(i) { u32::from(s.draws.is_empty()) } else { s.draws.len() as u32 };
+            let (region, count) = corrupted_count(&sequences, k, corrupt == Some(i));
+            records.put_u64(i, act, "address", draws.address + (REGION * region) as u64)?;
+            records.put_u32(i, act, "stride", sequences[region].stride)?;
             records.put_u32(i, act, "command_count", count)?;
         }
         Ok(())
@@ -437,6 +437,19 @@ fn run_batch(
     let max = MAX_DRAW_COUNT as usize;
     let slots = sequences.iter().map(|s| (0..s.draws.len().min(max) as u32).collect()).collect();
     Ok((ran?, expected_with_set(&sequences, max, by_draw, false), slots))
+}
+
+/// The draws region and count a count sequence's record names: its own and all its draws, or,
+/// written wrong (`corrupt`), none of them where they show, and where they show nothing (no
+/// draws, or none with an instance) sequence 0's first draw, which does: a wrong record must
+/// change the tally whichever sequence it is.
+fn corrupted_count(sequences: &[Sequence], k: usize, corrupt: bool) -> (usize, u32) {
+    let shows = sequences[k].draws.iter().any(|d| d.instances > 0 && d.triangles > 0);
+    match (corrupt, shows) {
+        (false, _) => (k, sequences[k].draws.len() as u32),
+        (true, true) => (k, 0),
+        (true, false) => (0, 1),
+    }
 }
 
 /// Sequence `k` picks execution-set entry `k % 2`.
@@ -473,9 +486,9 @@ fn write_records(
             records.put_u32(i, index, "index_type", index_type.as_raw() as u32)?;
         }
         if counted {
-            records.put_u64(i, act, "address", draws + (REGION * k) as u64)?;
-            records.put_u32(i, act, "stride", s.stride)?;
-            let count = if wrong { u32::from(s.draws.is_empty()) } else { s.draws.len() as u32 };
+            let (region, count) = corrupted_count(sequences, k, wrong);
+            records.put_u64(i, act, "address", draws + (REGION * region) as u64)?;
+            records.put_u32(i, act, "stride", sequences[region].stride)?;
             records.put_u32(i, act, "command_count", count)?;
         } else if index.is_some() {
             let d = &s.draws[0];

@@ -313,10 +313,14 @@ fn dispatch_report(
     options: CheckOptions,
 ) -> PathReport {
     let with_set = path == dispatch::Path::Dgc && layout.execution_set().is_some();
+    // What a count can show: how many groups each sequence ran and with which entry.
+    let seen = "group counts tallied, pushed data not read";
     let ran = match (path, with_set) {
-        (dispatch::Path::Fallback, _) => format!("{} vkCmdDispatchIndirect", dispatch::SEQUENCES),
-        (_, true) => format!("{} dispatch sequence(s) through an execution set of 2 pipelines", dispatch::SEQUENCES),
-        (_, false) => format!("{} dispatch sequence(s)", dispatch::SEQUENCES),
+        (dispatch::Path::Fallback, _) => format!("{} vkCmdDispatchIndirect ({seen})", dispatch::SEQUENCES),
+        (_, true) => {
+            format!("{} dispatch sequence(s) through an execution set of 2 pipelines ({seen})", dispatch::SEQUENCES)
+        }
+        (_, false) => format!("{} dispatch sequence(s) ({seen})", dispatch::SEQUENCES),
     };
     let got = match dispatch::run(ctx, dev, m, layout, path, options.corrupt) {
         Ok(c) => c,

@@ -512,8 +512,18 @@ pub fn data_buffer(ctx: &GpuContext, usage: vk::BufferUsageFlags, data: &[u8]) -
 /// # Safety
 /// `cmd` is a command buffer of `d` recording outside a render pass.
 unsafe fn tally_to_host(d: &ash::Device, cmd: vk::CommandBuffer) {
+    // SAFETY: the caller's contract.
+    unsafe { writes_to_host(d, cmd, vk::PipelineStageFlags2::FRAGMENT_SHADER) }
+}
+
+/// Storage-buffer writes of shaders at `stage`, made visible to the host (a fence wait alone
+/// does not make device writes visible to host reads).
+///
+/// # Safety
+/// `cmd` is a command buffer of `d` recording outside a render pass.
+pub(super) unsafe fn writes_to_host(d: &ash::Device, cmd: vk::CommandBuffer, stage: vk::PipelineStageFlags2) {
     let to_host = [vk::MemoryBarrier2::default()
-        .src_stage_mask(vk::PipelineStageFlags2::FRAGMENT_SHADER)
+        .src_stage_mask(stage)
         .src_access_mask(vk::AccessFlags2::SHADER_STORAGE_WRITE)
         .dst_stage_mask(vk::PipelineStageFlags2::HOST)
         .dst_access_mask(vk::AccessFlags2::HOST_READ)];
