@@ -409,7 +409,7 @@ fn run_batch(
     let mut indices = data_buffer(ctx, vk::BufferUsageFlags::INDEX_BUFFER, &index_data)?;
     let mut draws = data_buffer(ctx, vk::BufferUsageFlags::INDIRECT_BUFFER, &draw_data)?;
     let mut write = || -> Result<()> {
-        for (k, s) in sequences.iter().enumerate() {
+        for k in 0..sequences.len() {
             let i = k as u32;
             let (region, count) = corrupted_count(&sequences, k, corrupt == Some(i));
             records.put_u64(i, act, "address", draws.address + (REGION * region) as u64)?;
