@@ -290,3 +290,55 @@ fn a_description_of_ones_own_runs_its_draws_checked_and_names_what_it_cannot_che
     assert!(l["fallback"]["why"].as_str().unwrap().contains("token `positions` (VERTEX_BUFFER)"), "{r:#}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Execution sets the rig cannot run as a set of two tally pipelines (one entry; shader objects
+/// for a dispatch; a set before a count token alone) run binned, and a valid layout is never
+/// reported FAILED for the rig's sake.
+const ODD_SETS: &str = r#"Pipeline(
+    name: "odd_sets",
+    targets: ["lavapipe"],
+    push_constants: [(stages: [Vertex], offset: 0, size: 8)],
+    layouts: [
+        (name: "SetCount", stages: [Vertex, Fragment], max_sequences: 64, align: Some(16), tokens: [
+            ExecutionSet(kind: Pipelines, stages: [Vertex, Fragment], max_entries: 4),
+            DrawIndexedCount(name: "draws"),
+        ]),
+        (name: "ShaderObjectKernels", stages: [Compute], max_sequences: 64, align: Some(4), tokens: [
+            ExecutionSet(kind: ShaderObjects, stages: [Compute], max_entries: 4),
+            Dispatch,
+        ]),
+        (name: "OneKernel", stages: [Compute], max_sequences: 64, align: Some(4), tokens: [
+            ExecutionSet(kind: Pipelines, stages: [Compute], max_entries: 1),
+            Dispatch,
+        ]),
+        (name: "OneMaterial", stages: [Vertex, Fragment], max_sequences: 64, align: Some(4), tokens: [
+            ExecutionSet(kind: Pipelines, stages: [Vertex, Fragment], max_entries: 1),
+            PushConstant(name: "object", stages: [Vertex], offset: 0, fields: [(name: "id", ty: U32)]),
+            IndexBuffer(name: "indices", mode: Vulkan),
+            DrawIndexed,
+        ]),
+    ],
+)"#;
+
+#[test]
+fn execution_sets_the_rig_cannot_hold_two_pipelines_of_run_binned_and_pass() {
+    let test = "execution_sets_the_rig_cannot_hold_two_pipelines_of_run_binned_and_pass";
+    let Some(lavapipe) = device(test) else { return };
+    if !lavapipe {
+        common::loud(&format!("SKIP {test}: the description targets lavapipe"));
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("dgcc-run-layout-sets-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("odd_sets.ron");
+    std::fs::write(&file, ODD_SETS).unwrap();
+    let file = file.display().to_string();
+    for layout in ["SetCount", "ShaderObjectKernels", "OneKernel", "OneMaterial"] {
+        let o = dgcc(&["run", &file, "--layout", layout, "--json"]);
+        let r = report(&o);
+        assert_eq!(o.status.code(), Some(0), "{layout}:\n{}", text(&o));
+        let dgc = &r["layouts"][0]["dgc"];
+        assert_eq!(dgc["status"], "ok", "{layout}: {r:#}");
+        assert!(dgc["ran"].as_str().unwrap().contains("the execution set binned"), "{layout}: {r:#}");
+    }
+}

@@ -44,6 +44,16 @@ pub fn share(k: u32, with_set: bool) -> u32 {
     x * y * z * weight
 }
 
+/// Whether DGC runs the layout's execution set for real, as a set of the two counting
+/// pipelines: a set of pipelines with room for two that the device can bind. Otherwise (a set
+/// of shader objects, of one entry, or one the device cannot bind) the layout runs binned,
+/// without its EXECUTION_SET token and one counting pipeline bound, as an engine would.
+pub fn through_set(dev: Option<&DgcDevice>, m: &Manifest, layout: &CompiledLayout) -> bool {
+    let pipelines = 0; // VK_INDIRECT_EXECUTION_SET_INFO_TYPE_PIPELINES_EXT
+    layout.execution_set().is_some_and(|s| s.kind == pipelines && s.max_entries >= 2)
+        && dev.is_some_and(|d| d.execution_set_unbindable(layout, &m.push_constants).is_none())
+}
+
 /// How to execute.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Path {
@@ -81,6 +91,13 @@ pub fn run(
     let fallback = match path {
         Path::Fallback => Some(Fallback::new(layout, FallbackCaps::from(ctx))?.with_push_constants(&m.push_constants)?),
         Path::Dgc => None,
+    };
+    let binned;
+    let layout = if path == Path::Dgc && layout.execution_set().is_some() && !through_set(dev, m, layout) {
+        binned = layout.without_execution_set();
+        &binned
+    } else {
+        layout
     };
     let bytes = records(layout, corrupt)?;
     let d = &ctx.device;

@@ -21,8 +21,9 @@
 //! where it can express the layout (its refusal names the token that stops it). Execution sets
 //! are real sets of two tally pipelines whose effects differ (sequence `k` picks entry `k % 2`)
 //! where the device can bind them; a set of pipelines the device cannot bind (`fallback:
-//! Binned`, N0001) and a set of shader objects run binned under DGC (the index written, one
-//! tally pipeline bound). The fallback pushes nothing per draw, so under it the vertex shader
+//! Binned`, N0001), a set of shader objects, a set of one entry and a set before a count token
+//! alone run binned under DGC (without the EXECUTION_SET token, one tally pipeline bound). The
+//! objects each execution makes are destroyed whatever step fails (`rig::Made`). The fallback pushes nothing per draw, so under it the vertex shader
 //! reads the pushed words from the record (`draw_stream.vert`, `records[gl_DrawID]`, as the
 //! generated GLSL reader does), and the records name one shared index buffer of 32-bit indices
 //! (the fallback binds one for every draw).
@@ -312,15 +313,17 @@ fn dispatch_report(
     path: dispatch::Path,
     options: CheckOptions,
 ) -> PathReport {
-    let with_set = path == dispatch::Path::Dgc && layout.execution_set().is_some();
+    let with_set = path == dispatch::Path::Dgc && dispatch::through_set(dev, m, layout);
     // What a count can show: how many groups each sequence ran and with which entry.
     let seen = "group counts tallied, pushed data not read";
-    let ran = match (path, with_set) {
-        (dispatch::Path::Fallback, _) => format!("{} vkCmdDispatchIndirect ({seen})", dispatch::SEQUENCES),
-        (_, true) => {
-            format!("{} dispatch sequence(s) through an execution set of 2 pipelines ({seen})", dispatch::SEQUENCES)
+    let n = dispatch::SEQUENCES;
+    let ran = match (path, with_set, layout.execution_set().is_some()) {
+        (dispatch::Path::Fallback, ..) => format!("{n} vkCmdDispatchIndirect ({seen})"),
+        (_, true, _) => format!("{n} dispatch sequence(s) through an execution set of 2 pipelines ({seen})"),
+        (_, false, true) => {
+            format!("{n} dispatch sequence(s), the execution set binned (one counting pipeline bound; {seen})")
         }
-        (_, false) => format!("{} dispatch sequence(s) ({seen})", dispatch::SEQUENCES),
+        (_, false, false) => format!("{n} dispatch sequence(s) ({seen})"),
     };
     let got = match dispatch::run(ctx, dev, m, layout, path, options.corrupt) {
         Ok(c) => c,

@@ -189,73 +189,123 @@ pub fn execute(
         });
     }
     let d = &ctx.device;
-    let storage = vk::BufferUsageFlags::STORAGE_BUFFER;
-    let mut tally = Buffer::new(ctx, 4 * TALLY_WORDS as u64, storage, Location::Host)?;
-    tally.write(0, &[0; 4 * TALLY_WORDS])?;
-    let usage = storage | vk::BufferUsageFlags::INDIRECT_BUFFER;
-    let mut stream = Buffer::new(ctx, run.records.len() as u64, usage, Location::Host)?;
-    stream.write(0, run.records)?;
-    // SAFETY: a live storage buffer, destroyed after the set.
-    let mut set = unsafe { StorageSet::new(d, vk::ShaderStageFlags::FRAGMENT, &[tally.buffer]) }?;
-    let ranges = vk_ranges(&m.push_constants);
-    let set_layouts = [set.layout];
-    let info = vk::PipelineLayoutCreateInfo::default().set_layouts(&set_layouts).push_constant_ranges(&ranges);
-    // SAFETY: valid create info.
-    let pl = unsafe { d.create_pipeline_layout(&info, None) }.map_err(RuntimeError::vk("vkCreatePipelineLayout"))?;
-    // SAFETY: `pl` is live and holds the manifest's ranges.
-    let mut l = unsafe { dev.create_layout(layout, &m.push_constants, pl) }?;
-    let pipeline = graphics_pipeline(d, pl, run.front, 0, run.execution_set)?;
-    let second =
-        if run.execution_set { Some(graphics_pipeline(d, pl, run.front, SET_ENTRY_WEIGHT, true)?) } else { None };
-    let mut set_of_two = None;
-    if let Some(second) = second {
-        // SAFETY: indirect-bindable pipelines of `pl` for the layout's stages, alive until after
-        // the set; nothing has used the set yet.
-        let ies = unsafe { dev.create_execution_set(&l, pipeline) }?;
-        unsafe { dev.write_execution_set(&ies, 1, second) }?;
-        set_of_two = Some(ies);
+    let mut made = Made::default();
+    let result = (|| {
+        let storage = vk::BufferUsageFlags::STORAGE_BUFFER;
+        let tally = made.tally.insert(Buffer::new(ctx, 4 * TALLY_WORDS as u64, storage, Location::Host)?);
+        tally.write(0, &[0; 4 * TALLY_WORDS])?;
+        let tally_buffer = tally.buffer;
+        let usage = storage | vk::BufferUsageFlags::INDIRECT_BUFFER;
+        let stream = made.stream.insert(Buffer::new(ctx, run.records.len() as u64, usage, Location::Host)?);
+        stream.write(0, run.records)?;
+        let s = Stream {
+            buffer: stream.buffer,
+            offset: 0,
+            address: stream.address,
+            max_sequences: run.sequences,
+            count: None,
+        };
+        // SAFETY: a live storage buffer, destroyed after the set.
+        let set = made.set.insert(unsafe { StorageSet::new(d, vk::ShaderStageFlags::FRAGMENT, &[tally_buffer]) }?);
+        let descriptors = set.set;
+        let ranges = vk_ranges(&m.push_constants);
+        let set_layouts = [set.layout];
+        let info = vk::PipelineLayoutCreateInfo::default().set_layouts(&set_layouts).push_constant_ranges(&ranges);
+        // SAFETY: valid create info.
+        let pl =
+            unsafe { d.create_pipeline_layout(&info, None) }.map_err(RuntimeError::vk("vkCreatePipelineLayout"))?;
+        made.pl = Some(pl);
+        // SAFETY: `pl` is live and holds the manifest's ranges.
+        let l = made.layout.insert(unsafe { dev.create_layout(layout, &m.push_constants, pl) }?);
+        let pipeline = graphics_pipeline(d, pl, run.front, 0, run.execution_set)?;
+        made.pipelines.push(pipeline);
+        if run.execution_set {
+            let second = graphics_pipeline(d, pl, run.front, SET_ENTRY_WEIGHT, true)?;
+            made.pipelines.push(second);
+            // SAFETY: indirect-bindable pipelines of `pl` for the layout's stages, alive until
+            // after the set; nothing has used the set yet.
+            let ies = made.set_of_two.insert(unsafe { dev.create_execution_set(l, pipeline) }?);
+            unsafe { dev.write_execution_set(ies, 1, second) }?;
+        }
+        let bound = match &made.set_of_two {
+            Some(ies) => Bound::ExecutionSet(ies.handle, pipeline),
+            None => Bound::Pipeline(pipeline),
+        };
+        let target = made.target.insert(target(ctx)?);
+        let (image, view) = (target.image, target.view);
+        // SAFETY: `l` is `dev`'s; `pipeline` (or the set) was made with `pl` for the layout.
+        let exec =
+            made.exec.insert(unsafe { Execution::new(dev, l, bound, run.sequences, run.max_draw_count, 64 << 20) }?);
+        ctx.one_shot(|cmd| unsafe {
+            to_attachment(d, cmd, image);
+            d.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::GRAPHICS, pipeline);
+            d.cmd_bind_descriptor_sets(cmd, vk::PipelineBindPoint::GRAPHICS, pl, 0, &[descriptors], &[]);
+            if let Some(decoy) = run.decoy_indices {
+                d.cmd_bind_index_buffer(cmd, decoy, 0, vk::IndexType::UINT32);
+            }
+            exec.record(dev, l, cmd, &s, &mut OnePixel { d, view })?;
+            tally_to_host(d, cmd);
+            Ok(())
+        })?;
+        Ok(Tally::from_words(&tally_words(made.tally.as_ref().expect("made above"))))
+    })();
+    // SAFETY: the submission finished (or failed: `one_shot` waits for the queue either way),
+    // or never happened.
+    unsafe { made.destroy(ctx, Some(dev)) };
+    result
+}
+
+/// What one execution makes, destroyed together whatever step failed (`Made::destroy`), so
+/// that an error part-way leaks nothing.
+#[derive(Default)]
+struct Made {
+    tally: Option<Buffer>,
+    stream: Option<Buffer>,
+    set: Option<StorageSet>,
+    pl: Option<vk::PipelineLayout>,
+    layout: Option<dgcc::runtime::DgcLayout>,
+    pipelines: Vec<vk::Pipeline>,
+    set_of_two: Option<dgcc::runtime::ExecutionSet>,
+    target: Option<Image>,
+    exec: Option<Execution>,
+}
+
+impl Made {
+    /// # Safety
+    /// Everything was made on `ctx` (and `dev`), and no pending work uses it.
+    unsafe fn destroy(&mut self, ctx: &GpuContext, dev: Option<&DgcDevice>) {
+        let d = &ctx.device;
+        // SAFETY: the caller's contract; each object is destroyed once, users before what they use.
+        unsafe {
+            let _ = d.device_wait_idle();
+            if let Some(dev) = dev {
+                if let Some(e) = &mut self.exec {
+                    e.destroy(dev);
+                }
+                if let Some(ies) = &mut self.set_of_two {
+                    ies.destroy(dev);
+                }
+                if let Some(l) = &mut self.layout {
+                    l.destroy(dev);
+                }
+            }
+            if let Some(t) = &mut self.target {
+                t.destroy(d);
+            }
+            for p in self.pipelines.drain(..) {
+                d.destroy_pipeline(p, None);
+            }
+            if let Some(pl) = self.pl.take() {
+                d.destroy_pipeline_layout(pl, None);
+            }
+            if let Some(set) = &mut self.set {
+                set.destroy(d);
+            }
+            for b in [&mut self.tally, &mut self.stream].into_iter().flatten() {
+                b.destroy(d);
+            }
+        }
     }
-    let bound = match &set_of_two {
-        Some(ies) => Bound::ExecutionSet(ies.handle, pipeline),
-        None => Bound::Pipeline(pipeline),
-    };
-    let mut target = target(ctx)?;
-    // SAFETY: `l` is `dev`'s; `pipeline` (or the set) was made with `pl` for the layout.
-    let mut exec = unsafe { Execution::new(dev, &l, bound, run.sequences, run.max_draw_count, 64 << 20) }?;
-    let s =
-        Stream { buffer: stream.buffer, offset: 0, address: stream.address, max_sequences: run.sequences, count: None };
-    let recorded = ctx.one_shot(|cmd| unsafe {
-        to_attachment(d, cmd, target.image);
-        d.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::GRAPHICS, pipeline);
-        d.cmd_bind_descriptor_sets(cmd, vk::PipelineBindPoint::GRAPHICS, pl, 0, &[set.set], &[]);
-        if let Some(decoy) = run.decoy_indices {
-            d.cmd_bind_index_buffer(cmd, decoy, 0, vk::IndexType::UINT32);
-        }
-        exec.record(dev, &l, cmd, &s, &mut OnePixel { d, view: target.view })?;
-        tally_to_host(d, cmd);
-        Ok(())
-    });
-    let words = tally_words(&tally);
-    // SAFETY: the submission finished (or failed: `one_shot` waits for the queue either way).
-    unsafe {
-        let _ = d.device_wait_idle();
-        exec.destroy(dev);
-        if let Some(ies) = &mut set_of_two {
-            ies.destroy(dev);
-        }
-        l.destroy(dev);
-        target.destroy(d);
-        d.destroy_pipeline(pipeline, None);
-        if let Some(p) = second {
-            d.destroy_pipeline(p, None);
-        }
-        d.destroy_pipeline_layout(pl, None);
-        set.destroy(d);
-        tally.destroy(d);
-        stream.destroy(d);
-    }
-    recorded?;
-    Ok(Tally::from_words(&words))
 }
 
 const STREAM_VERT: &[u8] = include_bytes!("../../../../shaders/runtime/spv/draw_stream.vert.spv");
@@ -281,53 +331,59 @@ pub fn execute_fallback(
     run: &FallbackRun<'_>,
 ) -> Result<Tally> {
     let d = &ctx.device;
-    let storage = vk::BufferUsageFlags::STORAGE_BUFFER;
-    let mut tally = Buffer::new(ctx, 4 * TALLY_WORDS as u64, storage, Location::Host)?;
-    tally.write(0, &[0; 4 * TALLY_WORDS])?;
-    let usage = storage | vk::BufferUsageFlags::INDIRECT_BUFFER;
-    let mut stream = Buffer::new(ctx, run.records.len() as u64, usage, Location::Host)?;
-    stream.write(0, run.records)?;
-    let stages = vk::ShaderStageFlags::VERTEX | vk::ShaderStageFlags::FRAGMENT;
-    // SAFETY: live storage buffers, destroyed after the set.
-    let mut set = unsafe { StorageSet::new(d, stages, &[tally.buffer, stream.buffer]) }?;
-    let ranges = vk_ranges(&m.push_constants);
-    let set_layouts = [set.layout];
-    let info = vk::PipelineLayoutCreateInfo::default().set_layouts(&set_layouts).push_constant_ranges(&ranges);
-    // SAFETY: valid create info.
-    let pl = unsafe { d.create_pipeline_layout(&info, None) }.map_err(RuntimeError::vk("vkCreatePipelineLayout"))?;
-    let spec = [(0, layout.stride / 4), (1, run.slot_word), (2, run.extra_word.unwrap_or(u32::MAX))];
-    let pipeline = graphics_pipeline_with(d, pl, Front::Vertex(STREAM_VERT), 0, false, &spec)?;
-    let mut target = target(ctx)?;
-    let s =
-        Stream { buffer: stream.buffer, offset: 0, address: stream.address, max_sequences: run.sequences, count: None };
-    let recorded = ctx.one_shot(|cmd| unsafe {
-        to_attachment(d, cmd, target.image);
-        let mut pass = OnePixel { d, view: target.view };
-        pass.begin(cmd, 0);
-        d.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::GRAPHICS, pipeline);
-        d.cmd_bind_descriptor_sets(cmd, vk::PipelineBindPoint::GRAPHICS, pl, 0, &[set.set], &[]);
-        if let Some(indices) = run.indices {
-            d.cmd_bind_index_buffer(cmd, indices, 0, vk::IndexType::UINT32);
-        }
-        let r = fallback.record(d, cmd, &s, pl, Some(run.sequences));
-        pass.end(cmd, 0);
-        r?;
-        tally_to_host(d, cmd);
-        Ok(())
-    });
-    let words = tally_words(&tally);
-    // SAFETY: the submission finished (or failed: `one_shot` waits for the queue either way).
-    unsafe {
-        let _ = d.device_wait_idle();
-        target.destroy(d);
-        d.destroy_pipeline(pipeline, None);
-        d.destroy_pipeline_layout(pl, None);
-        set.destroy(d);
-        tally.destroy(d);
-        stream.destroy(d);
-    }
-    recorded?;
-    Ok(Tally::from_words(&words))
+    let mut made = Made::default();
+    let result = (|| {
+        let storage = vk::BufferUsageFlags::STORAGE_BUFFER;
+        let tally = made.tally.insert(Buffer::new(ctx, 4 * TALLY_WORDS as u64, storage, Location::Host)?);
+        tally.write(0, &[0; 4 * TALLY_WORDS])?;
+        let tally_buffer = tally.buffer;
+        let usage = storage | vk::BufferUsageFlags::INDIRECT_BUFFER;
+        let stream = made.stream.insert(Buffer::new(ctx, run.records.len() as u64, usage, Location::Host)?);
+        stream.write(0, run.records)?;
+        let s = Stream {
+            buffer: stream.buffer,
+            offset: 0,
+            address: stream.address,
+            max_sequences: run.sequences,
+            count: None,
+        };
+        let stages = vk::ShaderStageFlags::VERTEX | vk::ShaderStageFlags::FRAGMENT;
+        // SAFETY: live storage buffers, destroyed after the set.
+        let set = made.set.insert(unsafe { StorageSet::new(d, stages, &[tally_buffer, s.buffer]) }?);
+        let descriptors = set.set;
+        let ranges = vk_ranges(&m.push_constants);
+        let set_layouts = [set.layout];
+        let info = vk::PipelineLayoutCreateInfo::default().set_layouts(&set_layouts).push_constant_ranges(&ranges);
+        // SAFETY: valid create info.
+        let pl =
+            unsafe { d.create_pipeline_layout(&info, None) }.map_err(RuntimeError::vk("vkCreatePipelineLayout"))?;
+        made.pl = Some(pl);
+        let spec = [(0, layout.stride / 4), (1, run.slot_word), (2, run.extra_word.unwrap_or(u32::MAX))];
+        let pipeline = graphics_pipeline_with(d, pl, Front::Vertex(STREAM_VERT), 0, false, &spec)?;
+        made.pipelines.push(pipeline);
+        let target = made.target.insert(target(ctx)?);
+        let (image, view) = (target.image, target.view);
+        ctx.one_shot(|cmd| unsafe {
+            to_attachment(d, cmd, image);
+            let mut pass = OnePixel { d, view };
+            pass.begin(cmd, 0);
+            d.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::GRAPHICS, pipeline);
+            d.cmd_bind_descriptor_sets(cmd, vk::PipelineBindPoint::GRAPHICS, pl, 0, &[descriptors], &[]);
+            if let Some(indices) = run.indices {
+                d.cmd_bind_index_buffer(cmd, indices, 0, vk::IndexType::UINT32);
+            }
+            let r = fallback.record(d, cmd, &s, pl, Some(run.sequences));
+            pass.end(cmd, 0);
+            r?;
+            tally_to_host(d, cmd);
+            Ok(())
+        })?;
+        Ok(Tally::from_words(&tally_words(made.tally.as_ref().expect("made above"))))
+    })();
+    // SAFETY: the submission finished (or failed: `one_shot` waits for the queue either way),
+    // or never happened.
+    unsafe { made.destroy(ctx, None) };
+    result
 }
 
 fn color_range() -> vk::ImageSubresourceRange {
