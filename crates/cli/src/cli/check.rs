@@ -44,8 +44,8 @@ pub struct CompileArgs {
     /// 0.38 itself.
     #[arg(long, value_name = "PATH", default_value = "::dgcc::ash")]
     pub rust_ash_path: String,
-    /// Derive `bytemuck::Pod` and `Zeroable` on the generated Rust's record structs (the crate
-    /// then depends on `bytemuck` with its `derive` feature).
+    /// Implement `bytemuck::Pod` and `Zeroable` for the generated Rust's record structs (the
+    /// crate then depends on `bytemuck`; no feature needed).
     #[arg(long)]
     pub rust_bytemuck: bool,
     /// The Vulkan header the generated C includes unless DGCC_VULKAN_INCLUDE or

@@ -176,10 +176,10 @@ impl Build {
         self.spelling.rust.ash_path = path.into();
         self
     }
-    /// Derive `bytemuck::Pod` and `Zeroable` on the generated record structs (default off; the
-    /// crate then depends on `bytemuck` with `derive`), like `--rust-bytemuck`.
-    pub fn rust_bytemuck(mut self, derive: bool) -> Build {
-        self.spelling.rust.bytemuck = derive;
+    /// Implement `bytemuck::Pod` and `Zeroable` for the generated record structs (default off;
+    /// the crate then depends on `bytemuck`), like `--rust-bytemuck`.
+    pub fn rust_bytemuck(mut self, implement: bool) -> Build {
+        self.spelling.rust.bytemuck = implement;
         self
     }
     /// The Vulkan header the generated C includes by default (`<vulkan/vulkan.h>`), like

@@ -40,9 +40,9 @@ pub struct Options {
     /// The path of the ash crate in the including crate: `::dgcc::ash` (the default, so that
     /// the `dgcc` dependency is enough) or `::ash` for an engine's own ash 0.38.
     pub ash_path: String,
-    /// Derive `bytemuck::Pod` and `bytemuck::Zeroable` on the record structs (the including
-    /// crate then depends on `bytemuck` with its `derive` feature), and write `as_bytes` with
-    /// `bytemuck::bytes_of` instead of `unsafe`.
+    /// Implement `bytemuck::Pod` and `bytemuck::Zeroable` for the record structs (the including
+    /// crate then depends on `bytemuck`), and write `as_bytes` with `bytemuck::bytes_of` instead
+    /// of `unsafe`.
     pub bytemuck: bool,
 }
 
@@ -139,7 +139,7 @@ fn needs(options: &Options) -> String {
         extra.push(format!("ash 0.38 at `{}`", options.ash_path));
     }
     if options.bytemuck {
-        extra.push("`bytemuck` with its `derive` feature".to_string());
+        extra.push("`bytemuck`".to_string());
     }
     if extra.is_empty() {
         String::new()
