@@ -23,11 +23,16 @@ pub struct EnabledFeatures {
     pub shader_object: bool,
     /// `dynamicGeneratedPipelineLayout` of the extension.
     pub dynamic_generated_pipeline_layout: bool,
+    /// `VK_EXT_descriptor_heap`'s `descriptorHeap` (PUSH_DATA tokens). The runtime's own
+    /// contexts never enable it.
+    pub descriptor_heap: bool,
 }
 
 impl EnabledFeatures {
     /// `profile` (what the hardware supports) with every feature that was not enabled turned
-    /// off; returns the features turned off.
+    /// off, whether the hardware has it or the profile does not say (a feature not enabled is
+    /// off on this device either way, and an unstated one would only be a warning, W0012, that
+    /// lets the call reach the driver); returns the features turned off.
     pub fn restrict(&self, profile: &mut Profile) -> Vec<Limit> {
         use dgcc_core::device::Limit::*;
         let mut off = vec![];
@@ -38,11 +43,16 @@ impl EnabledFeatures {
             (RayTracingMaintenance1, self.ray_tracing_maintenance1),
             (ShaderObject, self.shader_object),
             (DynamicGeneratedPipelineLayout, self.dynamic_generated_pipeline_layout),
+            (DescriptorHeap, self.descriptor_heap),
         ] {
-            if profile.value(limit) == Some(1) && !enabled {
-                profile.set_cited(limit, 0, "[live] supported, but not enabled on this device");
-                off.push(limit);
-            }
+            let why = match profile.value(limit) {
+                _ if enabled => continue,
+                Some(0) => continue,
+                Some(_) => "[live] supported, but not enabled on this device",
+                None => "[live] not enabled on this device (whether the hardware has it is not known)",
+            };
+            profile.set_cited(limit, 0, why);
+            off.push(limit);
         }
         off
     }
@@ -86,6 +96,21 @@ mod tests {
         let ranges = [PushConstantRange { stages: 0x80, offset: 0, size: 8 }];
         let refused = crate::refuse::refusal(&mesh, &ranges, &p).expect("refused");
         assert!(refused.iter().any(|d| d.code == "E0211" && d.message.contains("taskShader")), "{refused:?}");
+    }
+
+    #[test]
+    fn a_feature_the_profile_does_not_state_is_off_when_not_enabled() {
+        // The live probe leaves descriptorHeap unstated where it cannot read it; not enabled,
+        // a PUSH_DATA layout must be refused with its feature code, not pass with W0012.
+        let mut p = dgcc_core::device::builtin("nvidia").expect("built in");
+        p.clear(Limit::DescriptorHeap);
+        let off = EnabledFeatures::default().restrict(&mut p);
+        assert!(off.contains(&Limit::DescriptorHeap), "{off:?}");
+        assert_eq!(p.value(Limit::DescriptorHeap), Some(0));
+        let mut enabled = dgcc_core::device::builtin("nvidia").expect("built in");
+        enabled.clear(Limit::DescriptorHeap);
+        EnabledFeatures { descriptor_heap: true, ..Default::default() }.restrict(&mut enabled);
+        assert_eq!(enabled.value(Limit::DescriptorHeap), None, "enabled: left as the profile says");
     }
 
     #[test]
