@@ -44,6 +44,7 @@ pub(crate) fn push_field_findings(layout: &Layout) -> Vec<Finding> {
             continue;
         }
         let mut align = 4;
+        let mut scalar_align = 4;
         let mut widest = None;
         let (mut std_off, mut packed_off) = (0u64, 0u64);
         let mut differs = None;
@@ -58,6 +59,7 @@ pub(crate) fn push_field_findings(layout: &Layout) -> Vec<Finding> {
                 align = std.align;
                 widest = Some(k);
             }
+            scalar_align = scalar_align.max(packed.align);
             std_off = align_up64(std_off, std.align as u64);
             packed_off = align_up64(packed_off, packed.align as u64);
             if differs.is_none() && std_off != packed_off {
@@ -67,9 +69,10 @@ pub(crate) fn push_field_findings(layout: &Layout) -> Vec<Finding> {
             packed_off += packed.size as u64;
         }
         let scalar = layout.glsl_layout.node == GlslLayout::Scalar;
-        if offset.node % align != 0 && scalar {
+        if offset.node % align != 0 && scalar && offset.node % scalar_align == 0 {
             // A scalar block can declare the fields at this byte: what W0007 asks for. E0311's
-            // "no declaration can" is std430's.
+            // "no declaration can" is std430's (and a scalar block's where even its alignment,
+            // 8 for a `U64`, does not hold).
             let k = widest.unwrap_or(0);
             let f = &fields[k].node;
             out.push(
