@@ -638,6 +638,8 @@ fn cooperative_matrix_shapes_are_read_written_and_read_back() {
         )
     };
     assert!(json::parse(&entry("0", "false"), Path::new("ok.json")).is_ok());
+    let one = json::parse(&entry("0", "1"), Path::new("one.json")).unwrap();
+    assert!(one.cooperative_matrix.unwrap().shapes[0].saturating, "a VkBool32 of 1 is true");
     let err = json::parse(&entry("4294967296", "false"), Path::new("big.json")).unwrap_err();
     assert!(err.contains("4294967296 is not a VkComponentTypeKHR"), "{err}");
     let err = json::parse(&entry("0", "\"true\""), Path::new("text.json")).unwrap_err();

@@ -93,13 +93,42 @@ fn destination(path: &Path) -> std::io::Result<(PathBuf, Option<std::fs::Permiss
     Ok((target, Some(meta.permissions())))
 }
 
-/// The folders `create_dir_all(dir)` is about to make, deepest first, so that a failed write
-/// can take them away again.
-fn missing_folders(dir: &Path) -> Vec<PathBuf> {
-    dir.ancestors()
-        .take_while(|d| !d.as_os_str().is_empty() && std::fs::symlink_metadata(d).is_err())
-        .map(Path::to_path_buf)
-        .collect()
+/// Create `dir` and the folders above it that are missing, one level at a time; returns the
+/// ones this call created, deepest first, so that a failed write can take exactly those away
+/// again (never a folder that already existed, however the path is spelled, nor one another
+/// process created meanwhile).
+fn create_folders(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+    let mut made = vec![];
+    let mut at = PathBuf::new();
+    for part in dir.components() {
+        at.push(part);
+        match std::fs::create_dir(&at) {
+            Ok(()) => made.push(at.clone()),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+            // `..`, a root or a prefix: not a folder to make.
+            Err(_) if !matches!(part, std::path::Component::Normal(_)) => {}
+            Err(e) => {
+                remove_folders(&made);
+                return Err(e);
+            }
+        }
+    }
+    if !at.is_dir() {
+        remove_folders(&made);
+        return Err(std::io::Error::new(std::io::ErrorKind::NotADirectory, "not a folder"));
+    }
+    made.reverse();
+    Ok(made)
+}
+
+/// Remove the folders `create_folders` made, deepest first, where they are still empty.
+fn remove_folders(made: &[PathBuf]) {
+    let mut deepest_first = made.to_vec();
+    deepest_first.sort_by_key(|p| std::cmp::Reverse(p.components().count()));
+    for folder in deepest_first {
+        // Only empty folders go: nothing of anyone else's is removed.
+        let _ = std::fs::remove_dir(folder);
+    }
 }
 
 /// Write `files` (`(file name, contents)`) into `dir`, creating it if missing: all of them, or,
@@ -120,8 +149,7 @@ pub fn write_all(dir: &Path, files: &[(String, String)], unchanged: Unchanged) -
         let e = std::io::Error::new(std::io::ErrorKind::InvalidInput, "two outputs have this name");
         return Err(fail(&dir.join(w[0]), e));
     }
-    let made = missing_folders(dir);
-    std::fs::create_dir_all(dir).map_err(|e| fail(dir, e))?;
+    let made = create_folders(dir).map_err(|e| fail(dir, e))?;
     let staged_all = || -> Result<_, WriteError> {
         let mut paths = vec![];
         let mut pending = vec![];
@@ -142,10 +170,7 @@ pub fn write_all(dir: &Path, files: &[(String, String)], unchanged: Unchanged) -
     let (paths, pending) = match staged_all() {
         Ok(staged) => staged,
         Err(e) => {
-            for folder in &made {
-                // Only empty folders go: nothing of anyone else's is removed.
-                let _ = std::fs::remove_dir(folder);
-            }
+            remove_folders(&made);
             return Err(e);
         }
     };
@@ -153,6 +178,8 @@ pub fn write_all(dir: &Path, files: &[(String, String)], unchanged: Unchanged) -
     let mut folders = vec![];
     for (tmp, target, path) in pending {
         if let Err(e) = tmp.persist(&target) {
+            // Folders that received nothing go; one holding a replaced output stays.
+            remove_folders(&made);
             return Err(WriteError { path, error: e.error, replaced });
         }
         folders.extend(target.parent().map(Path::to_path_buf));
@@ -240,6 +267,20 @@ mod tests {
         let files = vec![("a.rs".to_string(), "new".to_string()), ("a.rs/x".to_string(), "H".to_string())];
         write_all(&out, &files, Unchanged::Rewrite).unwrap_err();
         assert_eq!(std::fs::read_dir(&d).unwrap().count(), 0, "`new` was made and taken away");
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[test]
+    fn a_failed_write_keeps_a_folder_that_existed_however_the_path_names_it() {
+        // `new/../existing`: `new` is made (and taken away again); `existing`, empty but the
+        // user's, stays.
+        let d = dir("spelled");
+        std::fs::create_dir_all(d.join("existing")).unwrap();
+        let out = d.join("new").join("..").join("existing");
+        let files = vec![("a.rs".to_string(), "new".to_string()), ("a.rs/x".to_string(), "H".to_string())];
+        write_all(&out, &files, Unchanged::Rewrite).unwrap_err();
+        assert!(d.join("existing").is_dir(), "the user's folder stays");
+        assert!(!d.join("new").exists(), "the folder the write made goes");
         std::fs::remove_dir_all(&d).unwrap();
     }
 

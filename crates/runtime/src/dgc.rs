@@ -179,7 +179,7 @@ impl DgcDevice {
         // "false on <device>" is true of the device as created, not of the hardware: say so.
         for d in &mut diagnostics {
             for limit in self.not_enabled.iter().filter(|l| d.message.contains(l.vk_name())) {
-                d.notes.push(format!("the device supports {}, but it was created without it enabled", limit.vk_name()));
+                d.notes.push(format!("{} was not enabled when the device was created", limit.vk_name()));
             }
         }
         Err(RuntimeError::Refused { layout: layout.name.clone(), diagnostics })

@@ -208,15 +208,24 @@ impl Execution {
         let device_max =
             dev.profile().value(dgcc_core::device::Limit::MaxIndirectSequenceCount).unwrap_or(1 << 20) as u32;
         let max_draw_count = if layout.uses_count_token() { max_draw_count.max(1) } else { 0 };
-        let device_max = match sequences_under_draw_bound(max_draw_count) {
-            Some(bound) => device_max.min(bound),
-            None => {
-                return Err(RuntimeError::Invalid(format!(
-                    "layout `{}`: maxDrawCount {max_draw_count} leaves no sequence under the bound maxDrawCount × maxSequenceCount < 2^24 (VUID-VkGeneratedCommandsInfoEXT-maxDrawCount-11078); give a maxDrawCount below 16777216",
-                    layout.compiled.name
-                )))
-            }
+        let Some(draw_bound) = sequences_under_draw_bound(max_draw_count) else {
+            return Err(RuntimeError::Invalid(format!(
+                "layout `{}`: maxDrawCount {max_draw_count} leaves no sequence under the bound maxDrawCount × maxSequenceCount < 2^24 (VUID-VkGeneratedCommandsInfoEXT-maxDrawCount-11078); give a maxDrawCount below 16777216",
+                layout.compiled.name
+            )));
         };
+        let has_sequence_index = layout.compiled.tokens.iter().any(|t| t.token_type.is_sequence_index());
+        if max_sequences > draw_bound && (has_sequence_index || layout.has_execution_set()) {
+            // The bound alone would chunk a layout that is never chunked: say so before any
+            // query (a query for the whole stream would break the bound itself, 11146).
+            return Err(RuntimeError::Invalid(format!(
+                "layout `{}` is not chunked ({}), but with maxDrawCount {max_draw_count} one execute holds at most {draw_bound} of its {max_sequences} sequences (maxDrawCount × maxSequenceCount < 2^24, VUID-VkGeneratedCommandsInfoEXT-maxDrawCount-11078); give a maxDrawCount of at most {}, or fewer sequences",
+                layout.compiled.name,
+                if has_sequence_index { "its SEQUENCE_INDEX values restart in every execute" } else { "it selects through an execution set" },
+                ((1u32 << 24) - 1) / max_sequences
+            )));
+        }
+        let device_max = device_max.min(draw_bound);
         let mut type_bits = u32::MAX;
         let chunk_plan = plan(max_sequences, device_max, budget, |n| {
             // SAFETY: the layout and what `bound` names are the caller's contract.
@@ -225,7 +234,6 @@ impl Execution {
             size
         })
         .map_err(|e| RuntimeError::Invalid(format!("layout `{}`: {e}", layout.compiled.name)))?;
-        let has_sequence_index = layout.compiled.tokens.iter().any(|t| t.token_type.is_sequence_index());
         if has_sequence_index && chunk_plan.chunks > 1 {
             return Err(RuntimeError::Invalid(format!(
                 "layout `{}` has a SEQUENCE_INDEX token, whose values restart at 0 in every execute, but only {} of its {max_sequences} sequences fit one execute under the preprocess budget of {budget} bytes{}; raise the budget (or drop the token and index records another way)",
@@ -297,7 +305,9 @@ impl Execution {
     /// Leave out the barrier `record` puts in front of the stream and its count, because the
     /// engine's own barrier after the work that wrote them already covers what reads them here:
     /// `DRAW_INDIRECT`, `COMMAND_PREPROCESS_EXT` and `COMPUTE_SHADER`, with
-    /// `INDIRECT_COMMAND_READ`, `COMMAND_PREPROCESS_READ_EXT` and `SHADER_READ`. Why: a second
+    /// `INDIRECT_COMMAND_READ`, `COMMAND_PREPROCESS_READ_EXT` and `SHADER_READ` (and, where an
+    /// earlier record of this execution is in the same command buffer, `COMMAND_PREPROCESS_WRITE_EXT`
+    /// and `SHADER_WRITE`, which rewrite the preprocess buffer and the chunk counts). Why: a second
     /// barrier right behind the engine's is a second wait on some drivers. With a validator
     /// set, `record` keeps its barrier (the validation kernel writes a report the barrier
     /// covers).
@@ -357,7 +367,8 @@ impl Execution {
     /// - an earlier `record` of this execution (whose preprocess buffer and chunk counts every
     ///   record reuses) is in the same command buffer, before this one, or its submission has
     ///   finished: `record`'s own input barrier orders the two, and with
-    ///   `assume_inputs_visible` the engine's barrier must (see there).
+    ///   `assume_inputs_visible` the engine's barrier must (see there). With a validator set,
+    ///   each record resets its report, so read it after each submission of one record.
     pub unsafe fn record(
         &self,
         dev: &DgcDevice,

@@ -509,9 +509,13 @@ pub fn run(
             });
         }
     }
-    if bandwidth.is_some() {
+    if options.copy_bytes > 0 {
+        // A step `steps` counted, reported even where the probe failed and there is no copy
+        // to measure against.
         progress(&Step::Bandwidth);
-        same_size_copies(&ctx, &mut rows, options.copy_repeats.max(1));
+        if bandwidth.is_some() {
+            same_size_copies(&ctx, &mut rows, options.copy_repeats.max(1));
+        }
     }
     Ok(BenchReport {
         tool: "dgcc bench".into(),

@@ -8,8 +8,10 @@
 //! start and end? ron's `RawValue` slices keep the comments and whitespace around a value, so
 //! spans are trimmed with this scanner.
 //!
-//! The scanner never fails: malformed text (an unclosed string) just ends the piece at the end
-//! of the input, and the real parser reports the error.
+//! The scanner never fails: malformed text just ends a piece where the parser would stop
+//! reading it (an unclosed RON string at the end of the input; an unclosed `.dgc` string is no
+//! string at all, its `"` one character, as the grammar skips it), and the real parser reports
+//! the error.
 
 use super::SyntaxKind;
 use dgcc_core::span::Span;

@@ -80,7 +80,6 @@ pub fn predates_extension(target: &str) -> Finding {
     .target(target)
 }
 
-/// The W0012 finding for one value a profile does not state.
 /// W0012 for a value `profile` cannot give a rule: not stated at all, or, in a requirement
 /// profile, stated as a bound every matching device meets, which is no one device's value
 /// (the subgroup size `Required(size: Min)` resolves to).
@@ -97,6 +96,7 @@ pub fn unknown_value(profile: &Profile, limit: Limit, needed_for: &str) -> Findi
         .target(target)
 }
 
+/// The W0012 finding for one value a profile does not state.
 pub fn missing_value(target: &str, limit: Limit, needed_for: &str) -> Finding {
     Finding::new("W0012", Location::Target, format!("target `{target}` does not state `{}`", limit.vk_name()))
         .label(format!("`{target}` does not state {}", limit.vk_name()))

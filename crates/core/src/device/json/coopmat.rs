@@ -113,9 +113,15 @@ pub fn read(root: &Map<String, Value>, citation: &str) -> Result<Option<CoopMatr
                 b: component(m.get("BType"), &format!("{at}.BType"))?,
                 c: component(m.get("CType"), &format!("{at}.CType"))?,
                 result: component(m.get("ResultType"), &format!("{at}.ResultType"))?,
-                saturating: match m.get("saturatingAccumulation") {
-                    Some(Value::Bool(b)) => *b,
-                    _ => return Err(format!("{at}.saturatingAccumulation: expected true or false")),
+                // A VkBool32, as the file's other booleans: true/false or 1/0; required, as the
+                // struct always has it (`dgcc probe` writes it).
+                saturating: match m.get("saturatingAccumulation").and_then(|v| match v {
+                    Value::Bool(b) => Some(*b),
+                    Value::Number(n) => n.as_u64().filter(|n| *n <= 1).map(|n| n == 1),
+                    _ => None,
+                }) {
+                    Some(b) => b,
+                    None => return Err(format!("{at}.saturatingAccumulation: expected true or false (or 1 or 0)")),
                 },
                 scope: scope(m.get("scope"), &format!("{at}.scope"))?,
             });
