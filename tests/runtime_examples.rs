@@ -166,7 +166,11 @@ fn a_context_without_mesh_shaders_refuses_mesh_layouts_with_the_feature_code() {
             let e = diagnostics.iter().find(|d| d.code == "E0211").unwrap_or_else(|| panic!("{diagnostics:?}"));
             assert!(e.message.contains("meshShader"), "{}", e.message);
             if ctx.caps.mesh_shader {
-                assert!(e.notes.iter().any(|n| n.contains("was not enabled when the device was created")), "{:?}", e.notes);
+                assert!(
+                    e.notes.iter().any(|n| n.contains("was not enabled when the device was created")),
+                    "{:?}",
+                    e.notes
+                );
             }
         }
         other => panic!("expected a refusal, got {:?}", other.err()),
