@@ -40,6 +40,22 @@ fn device(test: &str) -> Option<bool> {
     Some(lavapipe)
 }
 
+/// `text` written to a scratch file `name` for a test whose description targets lavapipe: its
+/// path, or `None` with a loud SKIP on another device (under CI, whose device is lavapipe, a
+/// failure instead) or without one (`device`).
+fn lavapipe_description(test: &str, name: &str, text: &str) -> Option<String> {
+    if !device(test)? {
+        assert!(!std::env::var("CI").is_ok_and(|v| v == "true"), "{test}: CI=true, but the device is not lavapipe");
+        common::loud(&format!("SKIP {test}: the description targets lavapipe"));
+        return None;
+    }
+    let dir = std::env::temp_dir().join(format!("dgcc-run-layout-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join(name);
+    std::fs::write(&file, text).unwrap();
+    Some(file.display().to_string())
+}
+
 /// `(file, layout)` of every example.
 fn example_layouts() -> Vec<(String, String)> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(repo().join("examples"))
@@ -259,16 +275,7 @@ const OWN: &str = r#"Pipeline(
 #[test]
 fn a_description_of_ones_own_runs_its_draws_checked_and_names_what_it_cannot_check() {
     let test = "a_description_of_ones_own_runs_its_draws_checked_and_names_what_it_cannot_check";
-    let Some(lavapipe) = device(test) else { return };
-    if !lavapipe {
-        common::loud(&format!("SKIP {test}: the description targets lavapipe"));
-        return;
-    }
-    let dir = std::env::temp_dir().join(format!("dgcc-run-layout-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("own.ron");
-    std::fs::write(&file, OWN).unwrap();
-    let file = file.display().to_string();
+    let Some(file) = lavapipe_description(test, "own.ron", OWN) else { return };
     let o = dgcc(&["run", &file, "--layout", "Plain", "--layout", "PlainCount", "--json"]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let r = report(&o);
@@ -288,7 +295,7 @@ fn a_description_of_ones_own_runs_its_draws_checked_and_names_what_it_cannot_che
     assert_eq!(l["dgc"]["status"], "not_run", "{r:#}");
     assert!(l["dgc"]["why"].as_str().unwrap().contains("no tally for this layout"), "{r:#}");
     assert!(l["fallback"]["why"].as_str().unwrap().contains("token `positions` (VERTEX_BUFFER)"), "{r:#}");
-    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_file(&file);
 }
 
 /// Execution sets the rig cannot run as a set of two tally pipelines (one entry; shader objects
@@ -323,16 +330,7 @@ const ODD_SETS: &str = r#"Pipeline(
 #[test]
 fn execution_sets_the_rig_cannot_hold_two_pipelines_of_run_binned_and_pass() {
     let test = "execution_sets_the_rig_cannot_hold_two_pipelines_of_run_binned_and_pass";
-    let Some(lavapipe) = device(test) else { return };
-    if !lavapipe {
-        common::loud(&format!("SKIP {test}: the description targets lavapipe"));
-        return;
-    }
-    let dir = std::env::temp_dir().join(format!("dgcc-run-layout-sets-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("odd_sets.ron");
-    std::fs::write(&file, ODD_SETS).unwrap();
-    let file = file.display().to_string();
+    let Some(file) = lavapipe_description(test, "odd_sets.ron", ODD_SETS) else { return };
     for layout in ["SetCount", "ShaderObjectKernels", "OneKernel", "OneMaterial"] {
         let o = dgcc(&["run", &file, "--layout", layout, "--json"]);
         let r = report(&o);
@@ -341,4 +339,5 @@ fn execution_sets_the_rig_cannot_hold_two_pipelines_of_run_binned_and_pass() {
         assert_eq!(dgc["status"], "ok", "{layout}: {r:#}");
         assert!(dgc["ran"].as_str().unwrap().contains("the execution set binned"), "{layout}: {r:#}");
     }
+    let _ = std::fs::remove_file(&file);
 }

@@ -848,3 +848,45 @@ fn a_validator_made_for_another_layout_is_refused_before_recording() {
     }
     rig.destroy(&ctx);
 }
+
+#[test]
+fn a_layout_that_is_never_chunked_is_refused_where_the_draw_bound_would_split_it() {
+    // maxDrawCount × maxSequenceCount < 2^24 (VUID-VkGeneratedCommandsInfoEXT-maxDrawCount-11078):
+    // with maxDrawCount 300,000 one execute holds 55 sequences, so 64 would be chunked, and a
+    // SEQUENCE_INDEX layout never is. Refused before any query, naming the maxDrawCount that
+    // fits; a maxDrawCount of 2^24 fits no sequence at all.
+    let test = "a_layout_that_is_never_chunked_is_refused_where_the_draw_bound_would_split_it";
+    let Some(ctx) = common::gpu(test) else { return };
+    let text = r#"Pipeline(name: "bound", targets: ["lavapipe"], push_constants: [(stages: [Vertex], offset: 0, size: 4)],
+        layouts: [(name: "Counted", stages: [Vertex, Fragment], max_sequences: 64, align: Some(4), tokens: [
+            SequenceIndex(name: "index", stages: [Vertex], offset: 0),
+            DrawIndexedCount(name: "draws"),
+        ])])"#;
+    let c = dgcc::driver::compile_source(std::path::Path::new("bound.ron"), text, &Default::default());
+    let m = c.manifest.unwrap_or_else(|| panic!("{:?}", c.diagnostics));
+    let dev = DgcDevice::from_context(&ctx).unwrap();
+    let ranges = [vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::VERTEX, offset: 0, size: 4 }];
+    let info = vk::PipelineLayoutCreateInfo::default().push_constant_ranges(&ranges);
+    // SAFETY: valid create info; destroyed below.
+    let pl = unsafe { ctx.device.create_pipeline_layout(&info, None) }.unwrap();
+    // SAFETY: `pl` holds the range the sequence index updates and outlives the layout.
+    let mut l = unsafe { dev.create_layout(&m.layouts[0], &m.push_constants, pl) }.unwrap();
+    // A live graphics pipeline to name; both refusals come before anything uses it.
+    // SAFETY: the context's device, with dynamic rendering.
+    let mut warm = unsafe { dgcc::runtime::WarmUp::new(&ctx.device) }.unwrap();
+    for (draws, want) in [(300_000, "at most 55 of its 64 sequences"), (1 << 24, "leaves no sequence")] {
+        // SAFETY: refused before any Vulkan call that would use the pipeline.
+        let e = unsafe { Execution::new(&dev, &l, Bound::Pipeline(warm.pipeline), 64, draws, 1 << 30) }
+            .err()
+            .unwrap_or_else(|| panic!("maxDrawCount {draws} must be refused"))
+            .to_string();
+        assert!(e.contains(want) && e.contains("11078"), "{draws}: {e}");
+        assert!(draws != 300_000 || e.contains("a maxDrawCount of at most 262143"), "{e}");
+    }
+    // SAFETY: nothing was recorded with any of them.
+    unsafe {
+        warm.destroy(&ctx.device);
+        l.destroy(&dev);
+        ctx.device.destroy_pipeline_layout(pl, None);
+    }
+}

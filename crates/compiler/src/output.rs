@@ -94,7 +94,7 @@ fn destination(path: &Path) -> std::io::Result<(PathBuf, Option<std::fs::Permiss
 }
 
 /// Create `dir` and the folders above it that are missing, one level at a time; returns the
-/// ones this call created, deepest first, so that a failed write can take exactly those away
+/// ones this call created, outermost first, so that a failed write can take exactly those away
 /// again (never a folder that already existed, however the path is spelled, nor one another
 /// process created meanwhile).
 fn create_folders(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
@@ -117,15 +117,13 @@ fn create_folders(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
         remove_folders(&made);
         return Err(std::io::Error::new(std::io::ErrorKind::NotADirectory, "not a folder"));
     }
-    made.reverse();
     Ok(made)
 }
 
-/// Remove the folders `create_folders` made, deepest first, where they are still empty.
+/// Remove the folders `create_folders` made (listed outermost first), deepest first, where
+/// they are still empty.
 fn remove_folders(made: &[PathBuf]) {
-    let mut deepest_first = made.to_vec();
-    deepest_first.sort_by_key(|p| std::cmp::Reverse(p.components().count()));
-    for folder in deepest_first {
+    for folder in made.iter().rev() {
         // Only empty folders go: nothing of anyone else's is removed.
         let _ = std::fs::remove_dir(folder);
     }

@@ -49,9 +49,7 @@ pub fn share(k: u32, with_set: bool) -> u32 {
 /// of shader objects, of one entry, or one the device cannot bind) the layout runs binned,
 /// without its EXECUTION_SET token and one counting pipeline bound, as an engine would.
 pub fn through_set(dev: Option<&DgcDevice>, m: &Manifest, layout: &CompiledLayout) -> bool {
-    let pipelines = 0; // VK_INDIRECT_EXECUTION_SET_INFO_TYPE_PIPELINES_EXT
-    layout.execution_set().is_some_and(|s| s.kind == pipelines && s.max_entries >= 2)
-        && dev.is_some_and(|d| d.execution_set_unbindable(layout, &m.push_constants).is_none())
+    dev.is_some_and(|dev| super::set_of_two_binds(dev, m, layout))
 }
 
 /// How to execute.

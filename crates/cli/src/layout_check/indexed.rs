@@ -145,15 +145,10 @@ fn by_draw(_: usize, _: &Sequence, j: usize) -> u32 {
 /// Whether `run` executes `layout` through its execution set (of pipelines, on a device that
 /// can bind it); otherwise a layout with a set runs binned, without it, one pipeline bound.
 pub fn binds_set(dev: &DgcDevice, m: &Manifest, layout: &CompiledLayout) -> bool {
-    // VK_INDIRECT_EXECUTION_SET_INFO_TYPE_PIPELINES_EXT.
-    let pipelines = 0;
-    // Two entries whose effects differ, or it proves nothing: a set of one entry runs binned.
-    // So does a set before a count token alone, whose rig (`run_batch`) pushes no slot to tell
-    // the entries' draws apart.
+    // A set before a count token alone runs binned too: its rig (`run_batch`) pushes no slot to
+    // tell the entries' draws apart.
     let alone = layout.without_execution_set().tokens.len() == 1;
-    layout.execution_set().is_some_and(|s| s.kind == pipelines && s.max_entries >= 2)
-        && !alone
-        && dev.execution_set_unbindable(layout, &m.push_constants).is_none()
+    !alone && super::set_of_two_binds(dev, m, layout)
 }
 
 /// The expected tallies are not blind to the mistakes the GPU run is meant to catch: pushing

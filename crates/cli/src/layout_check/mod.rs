@@ -133,6 +133,15 @@ impl fmt::Display for LayoutReport {
     }
 }
 
+/// Whether `layout`'s execution set can run as a real set of the rig's two tally (or counting)
+/// pipelines on `dev`: a set of pipelines with room for two entries (with one, whose effect
+/// could not differ, it proves nothing) that the device can bind. Otherwise it runs binned.
+pub fn set_of_two_binds(dev: &DgcDevice, m: &Manifest, layout: &CompiledLayout) -> bool {
+    let pipelines = 0; // VK_INDIRECT_EXECUTION_SET_INFO_TYPE_PIPELINES_EXT
+    layout.execution_set().is_some_and(|s| s.kind == pipelines && s.max_entries >= 2)
+        && dev.execution_set_unbindable(layout, &m.push_constants).is_none()
+}
+
 /// Options of a check.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct CheckOptions {

@@ -191,30 +191,7 @@ pub fn execute(
     let d = &ctx.device;
     let mut made = Made::default();
     let result = (|| {
-        let storage = vk::BufferUsageFlags::STORAGE_BUFFER;
-        let tally = made.tally.insert(Buffer::new(ctx, 4 * TALLY_WORDS as u64, storage, Location::Host)?);
-        tally.write(0, &[0; 4 * TALLY_WORDS])?;
-        let tally_buffer = tally.buffer;
-        let usage = storage | vk::BufferUsageFlags::INDIRECT_BUFFER;
-        let stream = made.stream.insert(Buffer::new(ctx, run.records.len() as u64, usage, Location::Host)?);
-        stream.write(0, run.records)?;
-        let s = Stream {
-            buffer: stream.buffer,
-            offset: 0,
-            address: stream.address,
-            max_sequences: run.sequences,
-            count: None,
-        };
-        // SAFETY: a live storage buffer, destroyed after the set.
-        let set = made.set.insert(unsafe { StorageSet::new(d, vk::ShaderStageFlags::FRAGMENT, &[tally_buffer]) }?);
-        let descriptors = set.set;
-        let ranges = vk_ranges(&m.push_constants);
-        let set_layouts = [set.layout];
-        let info = vk::PipelineLayoutCreateInfo::default().set_layouts(&set_layouts).push_constant_ranges(&ranges);
-        // SAFETY: valid create info.
-        let pl =
-            unsafe { d.create_pipeline_layout(&info, None) }.map_err(RuntimeError::vk("vkCreatePipelineLayout"))?;
-        made.pl = Some(pl);
+        let (s, descriptors, pl) = made.tally_and_stream(ctx, m, run.records, run.sequences, false)?;
         // SAFETY: `pl` is live and holds the manifest's ranges.
         let l = made.layout.insert(unsafe { dev.create_layout(layout, &m.push_constants, pl) }?);
         let pipeline = graphics_pipeline(d, pl, run.front, 0, run.execution_set)?;
@@ -271,6 +248,45 @@ struct Made {
 }
 
 impl Made {
+    /// The zeroed tally, the stream holding `records`, the descriptor set binding the tally (to
+    /// the fragment shader; with `stream_bound`, the stream too, to the vertex shader that reads
+    /// the pushed words from it under the fallback) and the pipeline layout with the manifest's
+    /// push ranges: what every execution draws with.
+    fn tally_and_stream(
+        &mut self,
+        ctx: &GpuContext,
+        m: &Manifest,
+        records: &[u8],
+        sequences: u32,
+        stream_bound: bool,
+    ) -> Result<(Stream, vk::DescriptorSet, vk::PipelineLayout)> {
+        let d = &ctx.device;
+        let storage = vk::BufferUsageFlags::STORAGE_BUFFER;
+        let tally = self.tally.insert(Buffer::new(ctx, 4 * TALLY_WORDS as u64, storage, Location::Host)?);
+        tally.write(0, &[0; 4 * TALLY_WORDS])?;
+        let tally_buffer = tally.buffer;
+        let usage = storage | vk::BufferUsageFlags::INDIRECT_BUFFER;
+        let stream = self.stream.insert(Buffer::new(ctx, records.len() as u64, usage, Location::Host)?);
+        stream.write(0, records)?;
+        let s =
+            Stream { buffer: stream.buffer, offset: 0, address: stream.address, max_sequences: sequences, count: None };
+        let (stages, buffers) = match stream_bound {
+            true => (vk::ShaderStageFlags::VERTEX | vk::ShaderStageFlags::FRAGMENT, vec![tally_buffer, s.buffer]),
+            false => (vk::ShaderStageFlags::FRAGMENT, vec![tally_buffer]),
+        };
+        // SAFETY: live storage buffers, destroyed after the set (`destroy`).
+        let set = self.set.insert(unsafe { StorageSet::new(d, stages, &buffers) }?);
+        let descriptors = set.set;
+        let ranges = vk_ranges(&m.push_constants);
+        let set_layouts = [set.layout];
+        let info = vk::PipelineLayoutCreateInfo::default().set_layouts(&set_layouts).push_constant_ranges(&ranges);
+        // SAFETY: valid create info.
+        let pl =
+            unsafe { d.create_pipeline_layout(&info, None) }.map_err(RuntimeError::vk("vkCreatePipelineLayout"))?;
+        self.pl = Some(pl);
+        Ok((s, descriptors, pl))
+    }
+
     /// # Safety
     /// Everything was made on `ctx` (and `dev`), and no pending work uses it.
     unsafe fn destroy(&mut self, ctx: &GpuContext, dev: Option<&DgcDevice>) {
@@ -333,31 +349,7 @@ pub fn execute_fallback(
     let d = &ctx.device;
     let mut made = Made::default();
     let result = (|| {
-        let storage = vk::BufferUsageFlags::STORAGE_BUFFER;
-        let tally = made.tally.insert(Buffer::new(ctx, 4 * TALLY_WORDS as u64, storage, Location::Host)?);
-        tally.write(0, &[0; 4 * TALLY_WORDS])?;
-        let tally_buffer = tally.buffer;
-        let usage = storage | vk::BufferUsageFlags::INDIRECT_BUFFER;
-        let stream = made.stream.insert(Buffer::new(ctx, run.records.len() as u64, usage, Location::Host)?);
-        stream.write(0, run.records)?;
-        let s = Stream {
-            buffer: stream.buffer,
-            offset: 0,
-            address: stream.address,
-            max_sequences: run.sequences,
-            count: None,
-        };
-        let stages = vk::ShaderStageFlags::VERTEX | vk::ShaderStageFlags::FRAGMENT;
-        // SAFETY: live storage buffers, destroyed after the set.
-        let set = made.set.insert(unsafe { StorageSet::new(d, stages, &[tally_buffer, s.buffer]) }?);
-        let descriptors = set.set;
-        let ranges = vk_ranges(&m.push_constants);
-        let set_layouts = [set.layout];
-        let info = vk::PipelineLayoutCreateInfo::default().set_layouts(&set_layouts).push_constant_ranges(&ranges);
-        // SAFETY: valid create info.
-        let pl =
-            unsafe { d.create_pipeline_layout(&info, None) }.map_err(RuntimeError::vk("vkCreatePipelineLayout"))?;
-        made.pl = Some(pl);
+        let (s, descriptors, pl) = made.tally_and_stream(ctx, m, run.records, run.sequences, true)?;
         let spec = [(0, layout.stride / 4), (1, run.slot_word), (2, run.extra_word.unwrap_or(u32::MAX))];
         let pipeline = graphics_pipeline_with(d, pl, Front::Vertex(STREAM_VERT), 0, false, &spec)?;
         made.pipelines.push(pipeline);
