@@ -341,3 +341,54 @@ fn execution_sets_the_rig_cannot_hold_two_pipelines_of_run_binned_and_pass() {
     }
     let _ = std::fs::remove_file(&file);
 }
+
+/// A dispatch layout whose push block starts past byte 0, with a word no token pushes between
+/// its data and its sequence index: the tally kernel's block is placed over exactly those
+/// bytes, and each word is read back per sequence.
+const PLACED: &str = r#"Pipeline(
+    name: "placed",
+    targets: ["lavapipe"],
+    push_constants: [(stages: [Compute], offset: 16, size: 24)],
+    layouts: [
+        (name: "Placed", stages: [Compute], max_sequences: 8, tokens: [
+            SequenceIndex(name: "index", stages: [Compute], offset: 32),
+            PushConstant(name: "params", stages: [Compute], offset: 16, fields: [
+                (name: "first", ty: U32),
+                (name: "scale", ty: F32),
+            ]),
+            Dispatch(name: "groups"),
+        ]),
+    ],
+)"#;
+
+#[test]
+fn dispatch_layouts_have_their_pushed_words_read_back_per_sequence() {
+    let test = "dispatch_layouts_have_their_pushed_words_read_back_per_sequence";
+    let Some(file) = lavapipe_description(test, "placed.ron", PLACED) else { return };
+    let o = dgcc(&["run", &file, "--layout", "Placed", "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let r = report(&o);
+    let l = &r["layouts"][0];
+    assert_eq!(l["dgc"]["status"], "ok", "{r:#}");
+    assert!(l["dgc"]["ran"].as_str().unwrap().contains("3 pushed word(s) read per sequence"), "{r:#}");
+    // The fallback pushes the sequence index alone.
+    assert_eq!(l["fallback"]["status"], "ok", "{r:#}");
+    assert!(l["fallback"]["ran"].as_str().unwrap().contains("1 pushed word(s) read per sequence"), "{r:#}");
+    // A corrupted record: one group too many and its first pushed word wrong, each named.
+    for (file, layout, word) in [
+        (file.as_str(), "Placed", "push-constant byte 16 (token `params`, field `first`)"),
+        ("examples/compute.ron", "Jobs", "push-constant byte 0 (token `params`, field `base`)"),
+    ] {
+        let o = dgcc(&["run", file, "--layout", layout, "--json", "--corrupt-sequence", "2"]);
+        assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+        let r = report(&o);
+        let differences: Vec<&str> =
+            r["layouts"][0]["dgc"]["differences"].as_array().unwrap().iter().map(|d| d.as_str().unwrap()).collect();
+        assert_eq!(differences.len(), 2, "{layout}: {r:#}");
+        assert!(differences[0].starts_with("sequence 2: its invocations add 8 instead of 4"), "{layout}: {r:#}");
+        assert!(differences[1].starts_with(&format!("sequence 2: {word} read 0x")), "{layout}: {r:#}");
+        let fallback = r["layouts"][0]["fallback"]["differences"].as_array().unwrap();
+        assert_eq!(fallback.len(), 1, "{layout}: the fallback reads no pushed data: {r:#}");
+    }
+    let _ = std::fs::remove_file(&file);
+}

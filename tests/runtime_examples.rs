@@ -79,11 +79,13 @@ fn every_example_layout_is_refused_created_or_executed_on_the_live_device() {
                 create_only(&ctx, &dev, &m, layout, &name);
                 created.push(name);
             } else if layout.action().is_some_and(|a| a.token_type == TokenType::Dispatch) {
-                let count = dispatch::run(&ctx, Some(&dev), &m, layout, dispatch::Path::Dgc, None)
+                let checked = dispatch::run(&ctx, Some(&dev), &m, layout, dispatch::Path::Dgc, None)
                     .unwrap_or_else(|e| panic!("{name}: {e}"));
-                let with_set = layout.execution_set().is_some();
-                let expected: u32 = (0..dispatch::SEQUENCES).map(|k| dispatch::share(k, with_set)).sum();
-                assert_eq!(count, expected, "{name}");
+                let with_set = dispatch::through_set(Some(&dev), &m, layout);
+                let differences = dispatch::differences(layout, &checked, dispatch::Path::Dgc, with_set);
+                assert_eq!(differences, Vec::<String>::new(), "{name}");
+                // Every example dispatch pushes data, and every word of it was read back.
+                assert!(checked.block.is_some() && checked.unread.is_none(), "{name}: pushed words not read");
                 executed.push(name);
             } else if let Some((ran, expected)) = execute_draw(&ctx, &dev, &m, layout) {
                 assert_eq!(ran, expected, "{name}: the tally of what ran differs from what the records asked for");

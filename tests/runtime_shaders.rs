@@ -107,7 +107,10 @@ fn variants() -> impl Iterator<Item = (&'static str, &'static str, String)> {
     let records = SHADER_OBJECT_VARIANTS
         .iter()
         .map(|&n| (n, "SHADER_OBJECT_RECORDS", format!("{}.shaders.comp.spv", n.trim_end_matches(".comp"))));
-    records.chain([("depth_pyramid.comp", "DEPTH_FROM_COPY", "depth_pyramid.copy.comp.spv".to_string())])
+    records.chain([
+        ("depth_pyramid.comp", "DEPTH_FROM_COPY", "depth_pyramid.copy.comp.spv".to_string()),
+        ("dispatch_tally.comp", "NOTHING_PUSHED", "dispatch_tally.unpushed.comp.spv".to_string()),
+    ])
 }
 
 fn read(p: &Path) -> Vec<u8> {

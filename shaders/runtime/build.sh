@@ -17,3 +17,6 @@ done
 # The depth pyramid once more, reading a copy of the depth buffer instead of sampling it
 # (crates/cli/src/scene/pyramid.rs: DepthRead).
 glslangValidator --quiet --target-env vulkan1.2 -V -DDEPTH_FROM_COPY depth_pyramid.comp -o spv/depth_pyramid.copy.comp.spv
+# The dispatch tally kernel without its push block, for layouts that push nothing
+# (crates/cli/src/layout_check/dispatch.rs).
+glslangValidator --quiet --target-env vulkan1.2 -V -DNOTHING_PUSHED dispatch_tally.comp -o spv/dispatch_tally.unpushed.comp.spv

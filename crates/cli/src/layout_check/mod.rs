@@ -8,7 +8,7 @@
 //! the manifest's record layout ([`rig::Records`]), with per-sequence data that differs in
 //! everything a token carries (pushed values, index buffers at real addresses with 16- and
 //! 32-bit indices, draw, count and dispatch arguments, execution-set indices), and shaders that
-//! tally what ran per sequence (`shaders/runtime/draw_tally.*`, `test_count.comp`) are read
+//! tally what ran per sequence (`shaders/runtime/draw_tally.*`, `dispatch_tally.comp`) are read
 //! back against the tally computed on the host. A token that was ignored or misread changes a
 //! number, and the report names the sequence.
 //!
@@ -31,6 +31,7 @@
 pub mod dispatch;
 pub mod indexed;
 pub mod mesh;
+mod push_block;
 pub mod rig;
 
 use dgcc::ir::{CompiledLayout, Manifest, TokenType};
@@ -323,37 +324,26 @@ fn dispatch_report(
     options: CheckOptions,
 ) -> PathReport {
     let with_set = path == dispatch::Path::Dgc && dispatch::through_set(dev, m, layout);
-    // What a count can show: how many groups each sequence ran and with which entry.
-    let seen = "group counts tallied, pushed data not read";
     let n = dispatch::SEQUENCES;
+    let checked = match dispatch::run(ctx, dev, m, layout, path, options.corrupt) {
+        Ok(c) => c,
+        Err(e) => return PathReport::Failed { error: e.to_string() },
+    };
+    let seen = dispatch::what_was_checked(&checked, path);
     let ran = match (path, with_set, layout.execution_set().is_some()) {
         (dispatch::Path::Fallback, ..) => format!("{n} vkCmdDispatchIndirect ({seen})"),
         (_, true, _) => format!("{n} dispatch sequence(s) through an execution set of 2 pipelines ({seen})"),
         (_, false, true) => {
-            format!("{n} dispatch sequence(s), the execution set binned (one counting pipeline bound; {seen})")
+            format!("{n} dispatch sequence(s), the execution set binned (one tally pipeline bound; {seen})")
         }
         (_, false, false) => format!("{n} dispatch sequence(s) ({seen})"),
     };
-    let got = match dispatch::run(ctx, dev, m, layout, path, options.corrupt) {
-        Ok(c) => c,
-        Err(e) => return PathReport::Failed { error: e.to_string() },
-    };
-    let shares: Vec<u32> = (0..dispatch::SEQUENCES).map(|k| dispatch::share(k, with_set)).collect();
-    let want: u32 = shares.iter().sum();
-    if got == want {
-        return PathReport::Ok { ran };
+    let differences = dispatch::differences(layout, &checked, path, with_set);
+    if differences.is_empty() {
+        PathReport::Ok { ran }
+    } else {
+        PathReport::Differs { ran, differences }
     }
-    let diff = i64::from(got) - i64::from(want);
-    let named: Vec<usize> = (0..shares.len()).filter(|&k| i64::from(shares[k]) == diff.abs()).collect();
-    let differences = match named[..] {
-        [k] => vec![format!(
-            "sequence {k}: the invocation count is {got} instead of {want}, off by {diff:+}: exactly this sequence's share ({}{})",
-            shares[k],
-            if with_set { format!(", execution-set entry {}", k % 2) } else { String::new() }
-        )],
-        _ => vec![format!("the invocation count is {got} instead of {want}; the difference is no one sequence's share")],
-    };
-    PathReport::Differs { ran, differences }
 }
 
 /// Compare tallies slot by slot; `slots[k]` are the slots sequence `k` draws into (one, or for
