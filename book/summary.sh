@@ -77,6 +77,7 @@ CHAPTERS
     "h200-closing-4.md|H200 issue 14's closing run of 2026-12-04"
     "h200-frustum-test.md|H200 the frustum test without a branch per plane; load and atomic variants"
     "h200-closing-5.md|H200 issue 14's closing run of 2026-12-04, evening"
+    "h200-closing-6.md|H200 issue 14's closing run of 2026-12-05, after the vertex-input fix"
   )
   for page in measured/*.md; do
     found=0
