@@ -13,14 +13,11 @@
 //! length, the one struct of that array), so a rebuilt kernel that no longer matches is an
 //! error, not a silent miss.
 
+use spirv::{Decoration, Op};
+
 /// The array length `dispatch_tally.comp` declares its pushed words with.
 pub const MARKER: u32 = 4093;
 
-const OP_CONSTANT: u32 = 43;
-const OP_TYPE_ARRAY: u32 = 28;
-const OP_TYPE_STRUCT: u32 = 30;
-const OP_MEMBER_DECORATE: u32 = 72;
-const DECORATION_OFFSET: u32 = 35;
 const HEADER_WORDS: usize = 5;
 
 /// `spv` with its push block's one member at byte `offset` and `words` words long.
@@ -40,39 +37,31 @@ pub fn place(spv: &[u8], offset: u32, words: u32) -> Result<Vec<u8>, String> {
         starts.push(at);
         at += count;
     }
-    let op = |w: &[u32], i: usize| (w[i] & 0xFFFF, (w[i] >> 16) as usize);
-    let one = |found: Vec<usize>, what: &str| match found[..] {
-        [i] => Ok(i),
-        _ => Err(format!("the tally kernel's SPIR-V has {} {what}, not one", found.len())),
-    };
-    let length = one(
-        starts.iter().copied().filter(|&i| op(&w, i) == (OP_CONSTANT, 4) && w[i + 3] == MARKER).collect(),
-        "constants of the marker's value",
-    )?;
-    let length_id = w[length + 2];
-    let array = one(
-        starts.iter().copied().filter(|&i| op(&w, i) == (OP_TYPE_ARRAY, 4) && w[i + 3] == length_id).collect(),
-        "array types of the marker's length",
-    )?;
-    let array_id = w[array + 1];
-    let block = one(
-        starts.iter().copied().filter(|&i| op(&w, i) == (OP_TYPE_STRUCT, 3) && w[i + 2] == array_id).collect(),
-        "structs of that array alone",
-    )?;
-    let block_id = w[block + 1];
-    let member_offset = one(
-        starts
+    // The one instruction `op` of `words` words that `operands` accepts (given the words
+    // after the opcode), or an error naming `what`.
+    let only = |op: Op, words: usize, operands: &dyn Fn(&[u32]) -> bool, what: &str| {
+        let found: Vec<usize> = starts
             .iter()
             .copied()
-            .filter(|&i| {
-                op(&w, i) == (OP_MEMBER_DECORATE, 5)
-                    && w[i + 1] == block_id
-                    && w[i + 2] == 0
-                    && w[i + 3] == DECORATION_OFFSET
-            })
-            .collect(),
-        "offsets of the push block's member",
-    )?;
+            .filter(|&i| w[i] == (words as u32) << 16 | op as u32 && operands(&w[i + 1..i + words]))
+            .collect();
+        match found[..] {
+            [i] => Ok(i),
+            _ => Err(format!("the tally kernel's SPIR-V has {} {what}, not one", found.len())),
+        }
+    };
+    // OpConstant: result type, id, value.
+    let length = only(Op::Constant, 4, &|o| o[2] == MARKER, "constants of the marker's value")?;
+    let length_id = w[length + 2];
+    // OpTypeArray: id, element type, length.
+    let array = only(Op::TypeArray, 4, &|o| o[2] == length_id, "array types of the marker's length")?;
+    let array_id = w[array + 1];
+    // OpTypeStruct: id, its one member's type.
+    let block = only(Op::TypeStruct, 3, &|o| o[1] == array_id, "structs of that array alone")?;
+    let block_id = w[block + 1];
+    // OpMemberDecorate: struct, member, decoration, literal.
+    let offset_decoration = |o: &[u32]| o[0] == block_id && o[1] == 0 && o[2] == Decoration::Offset as u32;
+    let member_offset = only(Op::MemberDecorate, 5, &offset_decoration, "offsets of the push block's member")?;
     w[length + 3] = words;
     w[member_offset + 4] = offset;
     Ok(w.iter().flat_map(|x| x.to_le_bytes()).collect())
@@ -102,7 +91,7 @@ mod tests {
     #[test]
     fn a_truncated_module_is_refused() {
         let mut cut = SPV.to_vec();
-        cut.extend((5u32 << 16 | OP_CONSTANT).to_le_bytes());
+        cut.extend((5u32 << 16 | Op::Constant as u32).to_le_bytes());
         assert!(place(&cut, 0, 1).unwrap_err().contains("malformed"));
         assert!(place(&SPV[..6], 0, 1).unwrap_err().contains("whole number"));
     }
