@@ -133,6 +133,17 @@ fn remove_folders(made: &[PathBuf]) {
 /// on any error, none (and no folder it made). An output that is a symbolic link has the file
 /// it names replaced, and a replaced file keeps its permissions. Returns the paths, in order.
 pub fn write_all(dir: &Path, files: &[(String, String)], unchanged: Unchanged) -> Result<Vec<PathBuf>, WriteError> {
+    write_all_renaming(dir, files, unchanged, |tmp, target| tmp.persist(target).map(drop).map_err(|e| e.error))
+}
+
+/// `write_all` with the rename that puts a staged file in place given, so that the tests can
+/// make a late rename fail (which a real file system does almost never).
+fn write_all_renaming(
+    dir: &Path,
+    files: &[(String, String)],
+    unchanged: Unchanged,
+    mut rename: impl FnMut(tempfile::NamedTempFile, &Path) -> std::io::Result<()>,
+) -> Result<Vec<PathBuf>, WriteError> {
     let fail = |path: &Path, error| WriteError { path: path.to_path_buf(), error, replaced: vec![] };
     for (name, _) in files {
         if Path::new(name).file_name() != Some(std::ffi::OsStr::new(name)) {
@@ -174,11 +185,14 @@ pub fn write_all(dir: &Path, files: &[(String, String)], unchanged: Unchanged) -
     };
     let mut replaced = vec![];
     let mut folders = vec![];
-    for (tmp, target, path) in pending {
-        if let Err(e) = tmp.persist(&target) {
-            // Folders that received nothing go; one holding a replaced output stays.
+    let mut pending = pending.into_iter();
+    while let Some((tmp, target, path)) = pending.next() {
+        if let Err(error) = rename(tmp, &target) {
+            // The files still staged are deleted first, so that folders that received nothing
+            // are empty and go; one holding a replaced output stays.
+            drop(pending);
             remove_folders(&made);
-            return Err(WriteError { path, error: e.error, replaced });
+            return Err(WriteError { path, error, replaced });
         }
         folders.extend(target.parent().map(Path::to_path_buf));
         replaced.push(path);
@@ -279,6 +293,51 @@ mod tests {
         write_all(&out, &files, Unchanged::Rewrite).unwrap_err();
         assert!(d.join("existing").is_dir(), "the user's folder stays");
         assert!(!d.join("new").exists(), "the folder the write made goes");
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+
+    /// A rename that fails at the `n`th call (counting from 0), and renames as `write_all`
+    /// does otherwise.
+    fn rename_failing_at(n: usize) -> impl FnMut(tempfile::NamedTempFile, &Path) -> std::io::Result<()> {
+        let mut call = 0;
+        move |tmp, target| {
+            call += 1;
+            if call - 1 == n {
+                return Err(std::io::Error::other("injected rename failure"));
+            }
+            tmp.persist(target).map(drop).map_err(|e| e.error)
+        }
+    }
+
+    fn three_outputs() -> Vec<(String, String)> {
+        ["a.rs", "a.h", "a.json"].iter().map(|n| (n.to_string(), format!("new {n}"))).collect()
+    }
+
+    #[test]
+    fn a_failed_first_rename_changes_nothing_and_removes_the_folders_it_made() {
+        let d = dir("rename-first");
+        std::fs::create_dir_all(&d).unwrap();
+        let err = write_all_renaming(&d.join("new/deeper"), &three_outputs(), Unchanged::Rewrite, rename_failing_at(0))
+            .unwrap_err();
+        assert!(err.replaced.is_empty() && err.to_string().contains("no output was changed"), "{err}");
+        assert!(err.to_string().contains("injected rename failure"), "{err}");
+        assert_eq!(std::fs::read_dir(&d).unwrap().count(), 0, "`new` and its staged files are gone");
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[test]
+    fn a_failed_late_rename_names_what_it_replaced_and_leaves_no_temporary_file() {
+        let d = dir("rename-late");
+        let out = d.join("new");
+        let err = write_all_renaming(&out, &three_outputs(), Unchanged::Rewrite, rename_failing_at(1)).unwrap_err();
+        assert_eq!(err.path, out.join("a.h"));
+        assert_eq!(err.replaced, vec![out.join("a.rs")]);
+        assert!(err.to_string().ends_with(&format!("already replaced: {}", out.join("a.rs").display())), "{err}");
+        // The folder holds the replaced output and nothing else: it stays, without the two
+        // files still staged when the rename failed.
+        let left: Vec<_> = std::fs::read_dir(&out).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(left, vec![std::ffi::OsString::from("a.rs")]);
+        assert_eq!(std::fs::read_to_string(out.join("a.rs")).unwrap(), "new a.rs");
         std::fs::remove_dir_all(&d).unwrap();
     }
 

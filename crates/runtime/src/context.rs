@@ -208,19 +208,47 @@ pub(crate) fn pick_physical(instance: &ash::Instance, want_dgc: bool) -> Result<
     // SAFETY: a valid instance.
     let devices = unsafe { instance.enumerate_physical_devices() }
         .map_err(|r| RuntimeError::NoVulkan(format!("vkEnumeratePhysicalDevices failed: {r}")))?;
+    let listed: Vec<Listed> = devices
+        .iter()
+        .map(|&pd| {
+            // SAFETY: pd comes from this instance.
+            let props = unsafe { instance.get_physical_device_properties(pd) };
+            // SAFETY: pd comes from this instance.
+            let has_dgc = unsafe { device_extensions(instance, pd) }.iter().any(|e| e.as_c_str() == ext_dgc::NAME);
+            Listed {
+                name: device_name(&props),
+                version: (vk::api_version_major(props.api_version), vk::api_version_minor(props.api_version)),
+                has_dgc,
+            }
+        })
+        .collect();
+    let wanted_name = std::env::var("DGCC_DEVICE").ok();
+    choose_device(&listed, selected_device(), wanted_name.as_deref(), want_dgc).map(|i| devices[i])
+}
+
+/// What the choice of a physical device looks at, one per device in the loader's order.
+#[derive(Clone, Debug)]
+struct Listed {
+    name: String,
+    version: (u32, u32),
+    has_dgc: bool,
+}
+
+/// The choice [`pick_physical`] makes, apart from the driver so that every way it can refuse is
+/// tested: the index of the chosen device in `devices`.
+fn choose_device(
+    devices: &[Listed],
+    selected: Option<usize>,
+    wanted_name: Option<&str>,
+    want_dgc: bool,
+) -> Result<usize> {
     if devices.is_empty() {
         return Err(RuntimeError::NoDevice("the Vulkan loader found no physical device".into()));
     }
-    if let Some(index) = selected_device() {
-        let described = |pd: vk::PhysicalDevice| {
-            // SAFETY: pd comes from this instance.
-            let props = unsafe { instance.get_physical_device_properties(pd) };
-            let version = (vk::api_version_major(props.api_version), vk::api_version_minor(props.api_version));
-            (format!("{} (Vulkan {}.{})", device_name(&props), version.0, version.1), version)
-        };
-        let Some(&pd) = devices.get(index) else {
-            let list: Vec<String> =
-                devices.iter().enumerate().map(|(i, &pd)| format!("{i}: {}", described(pd).0)).collect();
+    let described = |d: &Listed| format!("{} (Vulkan {}.{})", d.name, d.version.0, d.version.1);
+    if let Some(index) = selected {
+        let Some(device) = devices.get(index) else {
+            let list: Vec<String> = devices.iter().enumerate().map(|(i, d)| format!("{i}: {}", described(d))).collect();
             return Err(RuntimeError::NoDevice(format!(
                 "--device {index} is past the {} device(s) the Vulkan loader lists: {}",
                 devices.len(),
@@ -229,32 +257,21 @@ pub(crate) fn pick_physical(instance: &ash::Instance, want_dgc: bool) -> Result<
         };
         // Contexts and probes chain Vulkan 1.3's structs (subgroup size control, the 1.3
         // features): a device below 1.3 cannot answer them.
-        let (name, version) = described(pd);
-        if version < (1, 3) {
+        if device.version < (1, 3) {
             return Err(RuntimeError::NoDevice(format!(
-                "--device {index} is {name}, and dgcc needs a Vulkan 1.3 device"
+                "--device {index} is {}, and dgcc needs a Vulkan 1.3 device",
+                described(device)
             )));
         }
-        return Ok(pd);
+        return Ok(index);
     }
-    let wanted_name = std::env::var("DGCC_DEVICE").ok();
-    let mut candidates = vec![];
-    for pd in devices {
-        // SAFETY: pd comes from this instance.
-        let props = unsafe { instance.get_physical_device_properties(pd) };
-        let name = device_name(&props);
-        if wanted_name.as_ref().is_some_and(|w| !name.contains(w.as_str())) {
-            continue;
-        }
-        if vk::api_version_minor(props.api_version) < 3 && vk::api_version_major(props.api_version) == 1 {
-            continue;
-        }
-        // SAFETY: pd comes from this instance.
-        let has_dgc = unsafe { device_extensions(instance, pd) }.iter().any(|e| e.as_c_str() == ext_dgc::NAME);
-        candidates.push((pd, has_dgc));
-    }
-    let pick = if want_dgc { candidates.iter().find(|c| c.1).or(candidates.first()) } else { candidates.first() };
-    pick.map(|c| c.0).ok_or_else(|| match wanted_name {
+    let candidates: Vec<usize> = (0..devices.len())
+        .filter(|&i| wanted_name.is_none_or(|w| devices[i].name.contains(w)))
+        .filter(|&i| devices[i].version >= (1, 3))
+        .collect();
+    let with_dgc = candidates.iter().copied().find(|&i| devices[i].has_dgc);
+    let pick = if want_dgc { with_dgc.or(candidates.first().copied()) } else { candidates.first().copied() };
+    pick.ok_or_else(|| match wanted_name {
         Some(w) => RuntimeError::NoDevice(format!("no Vulkan 1.3 device whose name contains `{w}` (DGCC_DEVICE)")),
         None => RuntimeError::NoDevice("no Vulkan 1.3 device".into()),
     })
@@ -620,4 +637,65 @@ pub fn probe() -> Result<Probe> {
     // SAFETY: nothing else was created from the instance.
     unsafe { instance.destroy_instance(None) };
     result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn device(name: &str, version: (u32, u32), has_dgc: bool) -> Listed {
+        Listed { name: name.into(), version, has_dgc }
+    }
+
+    fn three() -> Vec<Listed> {
+        vec![
+            device("llvmpipe (LLVM 15.0.6, 256 bits)", (1, 4), false),
+            device("Old GPU", (1, 2), true),
+            device("NVIDIA H200", (1, 4), true),
+        ]
+    }
+
+    fn refusal(r: Result<usize>) -> String {
+        match r {
+            Err(RuntimeError::NoDevice(why)) => why,
+            other => panic!("expected NoDevice, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn an_index_picks_that_device_whatever_it_lacks() {
+        assert_eq!(choose_device(&three(), Some(0), Some("H200"), true).unwrap(), 0);
+        assert_eq!(choose_device(&three(), Some(2), None, false).unwrap(), 2);
+    }
+
+    #[test]
+    fn an_index_of_a_device_below_vulkan_1_3_is_refused_with_its_name_and_version() {
+        let why = refusal(choose_device(&three(), Some(1), None, true));
+        assert_eq!(why, "--device 1 is Old GPU (Vulkan 1.2), and dgcc needs a Vulkan 1.3 device");
+    }
+
+    #[test]
+    fn an_index_past_the_list_is_refused_with_the_list() {
+        let why = refusal(choose_device(&three(), Some(3), None, false));
+        assert!(why.starts_with("--device 3 is past the 3 device(s)"), "{why}");
+        assert!(why.ends_with("0: llvmpipe (LLVM 15.0.6, 256 bits) (Vulkan 1.4); 1: Old GPU (Vulkan 1.2); 2: NVIDIA H200 (Vulkan 1.4)"), "{why}");
+    }
+
+    #[test]
+    fn without_an_index_the_first_1_3_device_wins_and_dgc_is_preferred_when_wanted() {
+        assert_eq!(choose_device(&three(), None, None, false).unwrap(), 0);
+        // The 1.2 device has the extension but is passed over.
+        assert_eq!(choose_device(&three(), None, None, true).unwrap(), 2);
+        let no_dgc = [device("a", (1, 3), false), device("b", (1, 3), false)];
+        assert_eq!(choose_device(&no_dgc, None, None, true).unwrap(), 0, "without the extension anywhere, the first");
+    }
+
+    #[test]
+    fn a_name_filters_and_names_itself_when_nothing_matches() {
+        assert_eq!(choose_device(&three(), None, Some("llvmpipe"), true).unwrap(), 0);
+        let why = refusal(choose_device(&three(), None, Some("Old"), false));
+        assert_eq!(why, "no Vulkan 1.3 device whose name contains `Old` (DGCC_DEVICE)");
+        assert_eq!(refusal(choose_device(&three()[1..2], None, None, false)), "no Vulkan 1.3 device");
+        assert_eq!(refusal(choose_device(&[], Some(0), None, false)), "the Vulkan loader found no physical device");
+    }
 }
