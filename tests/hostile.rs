@@ -509,3 +509,38 @@ fn smaller_cli_promises_hold() {
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(!dir.join("out").exists());
 }
+
+/// `DGCC_VALIDATION=1` with a validation layer that the loader lists but cannot load (here a
+/// manifest beside a file that is not a library, as a layer built for a newer glibc is on an
+/// older system): the run fails, shows the loader's own words, and says they are the loader's,
+/// not the layer's findings about the run. Needs a Vulkan loader (lavapipe's driver is not
+/// reached); without one, a loud SKIP, or a failure under `DGCC_REQUIRE_VULKAN` (CI).
+#[test]
+fn a_validation_layer_that_cannot_be_loaded_is_reported_as_the_loaders_failure() {
+    let dir = scratch("badlayer");
+    std::fs::write(dir.join("libVkLayer_khronos_validation.so"), "not a library\n").unwrap();
+    let manifest = r#"{"file_format_version": "1.2.0", "layer": {"name": "VK_LAYER_KHRONOS_validation",
+        "type": "GLOBAL", "library_path": "./libVkLayer_khronos_validation.so", "api_version": "1.4.309",
+        "implementation_version": "1", "description": "not a library"}}"#;
+    std::fs::write(dir.join("VkLayer_khronos_validation.json"), manifest).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_dgcc"))
+        .args(["run", "examples/scene.ron", "--objects", "64", "--frames", "1", "--size", "32", "--mode", "mdi"])
+        .current_dir(env!("DGCC_CHECKOUT"))
+        .env("VK_LAYER_PATH", &dir)
+        .env("DGCC_VALIDATION", "1")
+        .env_remove("VK_INSTANCE_LAYERS")
+        .env_remove("VK_ADD_LAYER_PATH")
+        .output()
+        .expect("dgcc runs");
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = text(&o);
+    if out.contains("cannot load the Vulkan loader") {
+        assert!(std::env::var_os("DGCC_REQUIRE_VULKAN").is_none(), "DGCC_REQUIRE_VULKAN is set: {out}");
+        eprintln!("SKIP a_validation_layer_that_cannot_be_loaded_is_reported_as_the_loaders_failure: no Vulkan loader");
+        return;
+    }
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(out.contains("Requested layer \"VK_LAYER_KHRONOS_validation\" failed to load"), "{out}");
+    assert!(out.contains("error: the Vulkan loader reported"), "{out}");
+    assert!(!out.contains("the validation layer reported"), "{out}");
+}

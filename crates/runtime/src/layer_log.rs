@@ -30,7 +30,6 @@ pub const LAYER_NAME: &CStr = c"VK_LAYER_KHRONOS_validation";
 /// `VK_EXT_device_generated_commands` arrived in the headers and the layer with 1.3.296; an older
 /// layer reports false "unknown VkStructureType" errors for it, so it does not count as present.
 pub const FIRST_LAYER_WITH_DGC: u32 = vk::make_api_version(0, 1, 3, 296);
-#[cfg(any(feature = "headless", test))]
 /// The id the Vulkan loader gives its own messages (its warning that `VK_INSTANCE_LAYERS`
 /// added a layer is not a validation result).
 const LOADER_ID: &str = "Loader Message";
@@ -49,6 +48,13 @@ pub struct LayerMessage {
     /// The message id: a VUID (`VUID-…`), `UNASSIGNED-…`, or empty.
     pub id: String,
     pub text: String,
+}
+
+impl LayerMessage {
+    /// Whether the Vulkan loader sent it rather than the layer (a layer that failed to load).
+    pub fn is_from_loader(&self) -> bool {
+        self.id == LOADER_ID
+    }
 }
 
 impl fmt::Display for LayerMessage {

@@ -285,7 +285,13 @@ pub fn report_validation_errors() -> bool {
     if count > first.len() {
         eprintln!("... and {} more", count - first.len());
     }
-    eprintln!("error: the validation layer reported {count} error(s) during the run");
+    // A layer that cannot be loaded is the loader's to report, not a validation result.
+    let from = if count == first.len() && first.iter().all(|m| m.is_from_loader()) {
+        "the Vulkan loader"
+    } else {
+        "the validation layer"
+    };
+    eprintln!("error: {from} reported {count} error(s) during the run");
     true
 }
 

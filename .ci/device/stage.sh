@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Why: the GPU machine of the device tool (../../../shared/reference/gpu-machine.md) has no
+# Vulkan loader, no Rust toolchain and no network. This stages, on the developer machine, all
+# that a run there needs into one folder the device tool can carry (`carry: ["out/device"]`, 64
+# MiB at most): Debian's loader packages, Debian trixie's VK_LAYER_KHRONOS_validation with its
+# manifest pointing next to itself, and a stripped release build of `dgcc`.
+#
+# Usage: bash .ci/device/stage.sh [DEST]   (DEST defaults to out/device; it is made anew)
+# Then on the device: bash .ci/device/closing-14.sh (or validation.sh), which source common.sh.
+set -euo pipefail
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd -P)
+dest=${1:-$repo/out/device}
+log() { echo "stage: $*" >&2; }
+
+rm -rf "$dest"
+mkdir -p "$dest/lib" "$dest/vvl" "$dest/bin"
+(cd "$dest/lib" && apt-get download -oAPT::Architecture=amd64 \
+    libvulkan1 libegl1 libglvnd0 libopengl0 libgl1 libglx0 libgles2 >/dev/null)
+
+layer=$(mktemp -d)
+trap 'rm -rf "$layer"' EXIT
+bash "$repo/.ci/fetch-trixie.sh" "$layer" vulkan-validationlayers >/dev/null
+so=$(find "$layer" -name libVkLayer_khronos_validation.so | head -n 1)
+json=$(find "$layer" -name VkLayer_khronos_validation.json | head -n 1)
+[ -n "$so" ] && [ -n "$json" ] || { log "the trixie package has no validation layer"; exit 1; }
+cp "$so" "$dest/vvl/"
+# The manifest names the library next to it, wherever the folder is unpacked.
+sed 's|"library_path": *"[^"]*"|"library_path": "./libVkLayer_khronos_validation.so"|' "$json" \
+    > "$dest/vvl/VkLayer_khronos_validation.json"
+grep -q '"library_path": "./libVkLayer_khronos_validation.so"' "$dest/vvl/VkLayer_khronos_validation.json" \
+    || { log "could not point the layer manifest at its library"; exit 1; }
+
+(cd "$repo" && cargo build --release --locked -p dgcc-cli)
+cp "$repo/target/release/dgcc" "$dest/bin/dgcc"
+strip "$dest/bin/dgcc"
+git -C "$repo" rev-parse HEAD > "$dest/commit"
+git -C "$repo" diff --quiet HEAD || echo "dirty" >> "$dest/commit"
+
+size=$(du -sm "$dest" | cut -f1)
+log "staged $dest: ${size} MiB, dgcc of $(tr '\n' ' ' < "$dest/commit")"
+[ "$size" -lt 60 ] || { log "more than the 64 MiB the device tool carries"; exit 1; }

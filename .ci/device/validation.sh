@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Why: what CI shows on lavapipe, shown on the GPU machine's driver: every example layout run
+# and checked by `dgcc run --layout` (twice with a sequence written wrong on purpose, which
+# the report must name), then the same layouts and the bench's scenes under
+# VK_LAYER_KHRONOS_validation (DGCC_VALIDATION=1: a missing layer is an error, a message a
+# failure). steps.log ends with the files that hold a validation message, if any.
+#
+# Usage (on the GPU machine, after stage.sh here): bash .ci/device/validation.sh
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+
+layouts=("compute.ron Jobs" "execution_set.ron Kernels" "scene.ron SceneDraw" "scene.ron SceneDrawShaders"
+    "scene.ron SceneBatch" "multi_draw.ron Batches" "mesh.ron Meshlets" "draw_shaders.ron Draws")
+every_layout() {
+    local status=0 pair
+    for pair in "${layouts[@]}"; do
+        set -- $pair
+        echo "-- $1 $2"
+        dgcc run "examples/$1" --layout "$2" || { echo "FAILED $1 $2"; status=1; }
+    done
+    return $status
+}
+
+step layouts every_layout
+step corrupt-compute dgcc run examples/compute.ron --layout Jobs --corrupt-sequence 2
+step corrupt-scene dgcc run examples/scene.ron --layout SceneDraw --corrupt-sequence 2
+
+export VK_LAYER_PATH=$PWD/${DGCC_STAGED:-out/device}/vvl VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation DGCC_VALIDATION=1
+step vvl-layouts every_layout
+step vvl-city dgcc bench examples/scene.ron --objects 10000 --culling none,frustum,occlusion --modes mdi,dgc,dgc-batch \
+    --frames 3 --copy-mib 0 --no-owners --out vvl-city
+step vvl-field dgcc bench examples/scene.ron --scene field --objects 100000 --culling frustum,occlusion \
+    --compaction ordered --modes mdi,dgc --frames 3 --copy-mib 0 --no-owners --out vvl-field
+step vvl-materials dgcc bench examples/scene.ron --objects 10000 --materials 4 --modes mdi,dgc-set,dgc-sorted,dgc-binned \
+    --frames 3 --copy-mib 0 --no-owners --out vvl-materials
+pack
