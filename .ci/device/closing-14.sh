@@ -34,7 +34,7 @@ group() {
         binning) step binning dgcc bench examples/scene.ron --objects 1000000 --materials 16 --culling none \
             --width 256 --height 256 --no-owners --modes mdi,dgc-sorted --frames 5 --copy-mib 1024 --out binning ;;
         four-rows) step four-rows dgcc bench examples/scene.ron --out four-rows ;;
-        *) echo "unknown group $1" | tee -a "$OUT/steps.log" ;;
+        *) echo "unknown group $1" | tee -a "$results/steps.log" ;;
     esac
 }
 
@@ -43,6 +43,6 @@ declare -A cost=([cubes]=120 [order]=40 [field]=90 [city]=30 [wide]=60 [pyramid]
 groups=("$@")
 [ ${#groups[@]} -gt 0 ] || groups=(cubes order field city wide pyramid binning four-rows)
 for g in "${groups[@]}"; do
-    if fits "${cost[$g]:-60}"; then group "$g"; else echo "skipped $g: no time left in this call" | tee -a "$OUT/steps.log"; fi
+    if fits "${cost[$g]:-60}"; then group "$g"; else echo "skipped $g: no time left in this call" | tee -a "$results/steps.log"; fi
 done
 pack
