@@ -133,7 +133,12 @@ fn remove_folders(made: &[PathBuf]) {
 /// on any error, none (and no folder it made). An output that is a symbolic link has the file
 /// it names replaced, and a replaced file keeps its permissions. Returns the paths, in order.
 pub fn write_all(dir: &Path, files: &[(String, String)], unchanged: Unchanged) -> Result<Vec<PathBuf>, WriteError> {
-    write_all_renaming(dir, files, unchanged, |tmp, target| tmp.persist(target).map(drop).map_err(|e| e.error))
+    write_all_renaming(dir, files, unchanged, persist)
+}
+
+/// Rename a staged file over `target` (on failure the staged file is deleted).
+fn persist(tmp: tempfile::NamedTempFile, target: &Path) -> std::io::Result<()> {
+    tmp.persist(target).map(drop).map_err(|e| e.error)
 }
 
 /// `write_all` with the rename that puts a staged file in place given, so that the tests can
@@ -301,11 +306,12 @@ mod tests {
     fn rename_failing_at(n: usize) -> impl FnMut(tempfile::NamedTempFile, &Path) -> std::io::Result<()> {
         let mut call = 0;
         move |tmp, target| {
+            let failing = call == n;
             call += 1;
-            if call - 1 == n {
+            if failing {
                 return Err(std::io::Error::other("injected rename failure"));
             }
-            tmp.persist(target).map(drop).map_err(|e| e.error)
+            persist(tmp, target)
         }
     }
 
