@@ -543,12 +543,37 @@ fn execution_set(q: &mut Query, layout: &CompiledLayout, i: usize, set: &Executi
         // The feature is asked for only where the profile states the extension's count (a
         // profile older than the extension gets its one W0013, not a W0012 for shaderObject
         // too) and where the set is used: a set with `fallback: Binned` whose stages the target
-        // cannot bind through shaders runs binned there (N0001), without shader objects.
+        // cannot bind through shaders runs binned there (N0001), without a set (but still with
+        // shader objects, E0615).
         let runs_binned = set.fallback == SetFallback::Binned && sb.is_some_and(|sb| set.stages & !sb != 0);
         let feature = match count {
             Some(_) if !runs_binned => q.flag(ShaderObject, "shader-object execution sets"),
             _ => None,
         };
+        // Binned, each entry's shaders are bound with vkCmdBindShadersEXT, which needs the
+        // shaderObject feature whatever the set's limits say; a device without the feature
+        // reports a count of 0, so only there is it asked.
+        if runs_binned
+            && count == Some(0)
+            && q.flag(ShaderObject, "binding a binned set's shader objects") == Some(false)
+        {
+            out.push(
+                Finding::new(
+                    "E0615",
+                    at(TokenPart::SetKind),
+                    format!("{} has no shader objects to bind, in a set or binned", q.target()),
+                )
+                .label(format!("shaderObject = false on {}", q.target()))
+                .related_by(at(TokenPart::Fallback), |dgc| {
+                    if dgc { "`fallback binned`" } else { "`fallback: Binned`" }.to_string()
+                })
+                .note("run binned, the layout binds each entry's shaders with vkCmdBindShadersEXT, which needs the shaderObject feature")
+                .help_spelled(
+                    "use `kind: Pipelines` on this target (its pipelines can run binned too), or drop the target",
+                    "use `pipelines` on this target (its pipelines can run binned too), or drop the target",
+                ),
+            );
+        }
         if feature == Some(false) || count == Some(0) {
             let why = if feature == Some(false) {
                 "the shaderObject feature is off".to_string()

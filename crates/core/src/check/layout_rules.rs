@@ -64,6 +64,7 @@ pub fn structure_findings(layout: &CompiledLayout) -> Vec<Finding> {
     let mut out = vec![];
     order(layout, &mut out);
     stages(layout, &mut out);
+    set_stages(layout, &mut out);
     offsets(layout, &mut out);
     numbers(layout, &mut out);
     out
@@ -276,6 +277,12 @@ fn stage_list(mask: u32) -> String {
     StageMask(mask).describe()
 }
 
+/// A stage list as a description writes it: `[Vertex, Fragment]`, or `[vertex, fragment]`.
+fn stage_list_written(mask: u32, dgc: bool) -> String {
+    let names: Vec<String> = StageMask(mask).stages().map(|st| spell::stage(st, dgc)).collect();
+    format!("[{}]", names.join(", "))
+}
+
 /// 11104–11113 and the empty stage list.
 fn stages(layout: &CompiledLayout, out: &mut Vec<Finding>) {
     let s = layout.shader_stages;
@@ -324,6 +331,78 @@ fn stages(layout: &CompiledLayout, out: &mut Vec<Finding>) {
     for (i, t) in layout.tokens.iter().enumerate() {
         for f in token_stage_rules(layout, i, t) {
             out.push(f);
+        }
+    }
+}
+
+/// An execution set's stages against its layout's: a set that binds a stage the layout does not
+/// run (E0613), and a pipeline set of a graphics layout whose pipelines would have no vertex or
+/// mesh stage (E0614). No creation-time rule names either, but neither layout can ever execute:
+/// the set's initial pipeline or shaders have exactly the token's stages (11002) and are bound
+/// at every execute (11053), and a sequence runs only its layout's stages.
+fn set_stages(layout: &CompiledLayout, out: &mut Vec<Finding>) {
+    let s = layout.shader_stages;
+    if s == 0 {
+        return; // E0120
+    }
+    for (i, t) in layout.tokens.iter().enumerate() {
+        let Some(set) = &t.execution_set else { continue };
+        let at = Location::token(i, TokenPart::Stages);
+        let outside = set.stages & !s;
+        if outside != 0 {
+            let inside = set.stages & s;
+            let layout_name = layout.name.clone();
+            out.push(
+                Finding::new(
+                    "E0613",
+                    at,
+                    format!("execution set `{}` binds {}, which layout `{}` does not run", t.name, stage_list(outside), layout.name),
+                )
+                .message_for_dgc(format!(
+                    "execution set `{}` binds {}, which layout `{}` does not run",
+                    t.name,
+                    spell::stages(StageMask(outside), true),
+                    layout.name
+                ))
+                .label_by(|dgc| format!("{} not in the layout's stages", spell::stages(StageMask(outside), dgc)))
+                .related_by(Location::LayoutStages, |dgc| format!("layout stages {}", spell::stages(StageMask(s), dgc)))
+                .note("a sequence runs only the stages its layout was created with, and the set's initial pipeline or shaders, bound at every execute, have exactly the token's stages (VUID-VkGeneratedCommandsInfoEXT-indirectCommandsLayout-11002)")
+                .help_by(move |dgc| {
+                    if inside != 0 {
+                        format!(
+                            "give the set the layout's stages it binds, `{}`, or add {} to layout `{layout_name}`",
+                            stage_list_written(inside, dgc),
+                            spell::stages(StageMask(outside), dgc)
+                        )
+                    } else {
+                        format!(
+                            "a set binds stages of its own layout: `{}` here",
+                            stage_list_written(s, dgc)
+                        )
+                    }
+                }),
+            );
+        }
+        let graphics = s & GRAPHICS != 0;
+        if set.kind == 0 && graphics && set.stages != 0 && set.stages & (VERTEX | MESH) == 0 {
+            out.push(
+                Finding::new(
+                    "E0614",
+                    at,
+                    format!("pipeline execution set `{}` binds {} alone: a graphics pipeline has a Vertex or Mesh stage", t.name, stage_list(set.stages)),
+                )
+                .message_for_dgc(format!(
+                    "pipeline execution set `{}` binds {} alone: a graphics pipeline has a vertex or mesh stage",
+                    t.name,
+                    spell::stages(StageMask(set.stages), true)
+                ))
+                .label_by(|dgc| format!("no {} stage", spell::text(if s & MESH != 0 { "Mesh" } else { "Vertex" }, dgc)))
+                .note("the set's initial pipeline must have exactly the token's stages, and every graphics pipeline has a vertex or mesh shader (VUID-VkGraphicsPipelineCreateInfo-stage-02096)")
+                .help_spelled(
+                    "list every stage of the set's pipelines, e.g. `[Vertex, Fragment]`, or use `kind: ShaderObjects` to change only these stages",
+                    "list every stage of the set's pipelines, e.g. `[vertex, fragment]`, or use `shader_objects` to change only these stages",
+                ),
+            );
         }
     }
 }

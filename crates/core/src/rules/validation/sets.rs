@@ -176,4 +176,46 @@ ExecutionSet(kind: ShaderObjects, stages: [Vertex, Fragment], max_entries: 1),
 
 Fix: `max_entries` of at least the number of stages (here 2), counting every shader the stream may pick."#,
     },
+    Rule {
+        code: "E0613",
+        vuid: None,
+        severity: Error,
+        title: "an execution set binds a stage its layout does not run",
+        explanation: r#"A layout's `stages` are the stages its sequences run (`VkIndirectCommandsLayoutCreateInfoEXT::shaderStages`), and an `ExecutionSet` token's `stages` are the stages each entry replaces. The set's initial pipeline or shaders have exactly the token's stages (`VUID-VkGeneratedCommandsInfoEXT-indirectCommandsLayout-11002`) and are bound at every execute (`…-11053`), so a set with a stage outside its layout's can never execute: a compute layout whose set holds graphics pipelines binds them before a dispatch. No creation-time rule names this, and the layout is created without complaint; dgcc reports it where it is written.
+
+```ron
+// layout stages: [Compute]
+ExecutionSet(kind: Pipelines, stages: [Vertex, Fragment], max_entries: 8),
+```
+
+Fix: the set's stages within the layout's (a compute layout's set is `[Compute]`), or the missing stages added to the layout."#,
+    },
+    Rule {
+        code: "E0614",
+        vuid: Some("VUID-VkGeneratedCommandsInfoEXT-indirectCommandsLayout-11002"),
+        severity: Error,
+        title: "a pipeline execution set of a graphics layout without a Vertex or Mesh stage",
+        explanation: r#"The set's initial pipeline must have exactly the stages of the `ExecutionSet` token, and every graphics pipeline has a vertex or a mesh shader (`VUID-VkGraphicsPipelineCreateInfo-stage-02096`). So a pipeline set listing only `[Fragment]` can hold no pipeline at all. A set that changes only the fragment shader between sequences is what shader objects are for: a shader-object set replaces exactly the stages it lists.
+
+```ron
+// layout stages: [Vertex, Fragment]
+ExecutionSet(kind: Pipelines, stages: [Fragment], max_entries: 8),
+```
+
+Fix: list every stage of the set's pipelines (`[Vertex, Fragment]`), or `kind: ShaderObjects` to swap only the fragment shader."#,
+    },
+    Rule {
+        code: "E0615",
+        vuid: Some("VUID-vkCmdBindShadersEXT-None-08462"),
+        severity: Error,
+        title: "a binned shader-object execution set on a target without shader objects",
+        explanation: r#"`fallback: Binned` runs a layout whose execution set a target cannot bind as one execute per set entry, with that entry's shaders bound (N0001). For a shader-object set that binding is `vkCmdBindShadersEXT`, which needs the `shaderObject` feature: a target without it can run the set neither way. (A target whose `maxIndirectShaderObjectCount` is 0 but that has shader objects runs it binned.)
+
+```ron
+// targets: ["minimum"] (shaderObject false)
+ExecutionSet(kind: ShaderObjects, stages: [Vertex, Fragment], max_entries: 8, fallback: Binned),
+```
+
+Fix: `kind: Pipelines` on such targets (pipelines run binned everywhere), or drop the target."#,
+    },
 ];
