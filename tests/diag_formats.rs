@@ -177,6 +177,15 @@ fn sarif_is_one_valid_log_for_every_file() {
     let clean: Value = serde_json::from_str(&out(&o)).unwrap();
     sarif_consistency(&clean).unwrap();
     assert!(clean["runs"][0]["results"].as_array().unwrap().iter().all(|r| r["level"] == "note"));
+    assert_eq!(clean["runs"][0]["invocations"][0]["executionSuccessful"], true);
+    // A file that cannot be read gives a log with no results, which must not read as clean.
+    let o = dgcc(&["check", "tests/no-such-file.ron", "--message-format", "sarif"]);
+    assert_eq!(code(&o), 2, "{}", err(&o));
+    let failed: Value = serde_json::from_str(&out(&o)).unwrap();
+    let invocation = &failed["runs"][0]["invocations"][0];
+    assert_eq!(invocation["executionSuccessful"], false);
+    let note = invocation["toolExecutionNotifications"][0]["message"]["text"].as_str().unwrap();
+    assert!(note.contains("no-such-file.ron"), "{note}");
 }
 
 #[test]
@@ -192,6 +201,7 @@ fn sarif_logs_validate_against_the_oasis_schema() {
         ("kernels", vec!["tests/emit/fixtures/kernels.ron"], 1),
         ("fix_maybe_incorrect", vec!["examples/mistakes/offset_not_aligned.dgc"], 1),
         ("every_mistake", every.iter().map(String::as_str).collect(), 1),
+        ("unreadable", vec!["tests/no-such-file.ron"], 2),
     ];
     let mut logs: Vec<(String, Value)> = Vec::new();
     for (name, files, want) in &cases {
@@ -207,7 +217,7 @@ fn sarif_logs_validate_against_the_oasis_schema() {
     // Each log names the document it is judged by (the schema's `id`, which sarif_schema.py checks).
     let oasis = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
     assert!(logs.iter().all(|(_, log)| log["$schema"] == oasis && log["version"] == "2.1.0"));
-    let every_log = &logs.last().unwrap().1;
+    let every_log = &logs.iter().find(|(n, _)| n == "every_mistake").unwrap().1;
     let results = every_log["runs"][0]["results"].as_array().unwrap();
     assert!(results.len() > 100, "{} results", results.len());
     assert!(

@@ -346,6 +346,178 @@ fn fmt_in_place_keeps_a_byte_order_mark() {
     assert!(dgcc_in(&d, &["fmt", "--check", "bom.dgc"]).status.success());
 }
 
+// ---- several files, the advice of --check, links ---------------------------------------------
+
+/// A description that parses but is not formatted.
+const UNFORMATTED: &str =
+    "Pipeline(name:\"a\",layouts:[(name:\"L\",stages:[Compute],max_sequences:1,tokens:[Dispatch])])\n";
+
+#[test]
+fn fmt_of_several_files_writes_none_unless_every_one_formats() {
+    let d = scratch("all-or-none");
+    std::fs::create_dir_all(d.join("sub")).unwrap();
+    std::fs::write(d.join("a.ron"), UNFORMATTED).unwrap();
+    std::fs::write(d.join("sub/c.ron"), UNFORMATTED.replace("\"a\"", "\"c\"")).unwrap();
+    std::fs::write(d.join("b.ron"), "Pipeline(name:\"b\",\n").unwrap();
+    std::fs::write(d.join("e.dgc"), "pipeline e {\n    layout L [compute] {\n").unwrap();
+    std::fs::write(d.join("notes.txt"), "not a description\n").unwrap();
+    let untouched = |args: &[&str]| {
+        assert_eq!(std::fs::read_to_string(d.join("a.ron")).unwrap(), UNFORMATTED, "{args:?} wrote a.ron");
+        assert_eq!(
+            std::fs::read_to_string(d.join("sub/c.ron")).unwrap(),
+            UNFORMATTED.replace("\"a\"", "\"c\""),
+            "{args:?} wrote sub/c.ron"
+        );
+    };
+    // Two files that do not parse: both are reported, and neither valid file is written.
+    let args = ["fmt", "a.ron", "b.ron", "sub/c.ron", "e.dgc"];
+    let o = dgcc_in(&d, &args);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("b.ron:") && err.contains("e.dgc:"), "every file's errors are reported: {err}");
+    assert!(err.contains("2 of 4 files could not be formatted; no file was changed"), "{err}");
+    untouched(&args);
+    // A missing file, or one named for neither syntax: a usage error, and nothing is written.
+    for args in [["fmt", "a.ron", "missing.ron", "sub/c.ron"], ["fmt", "a.ron", "sub/c.ron", "notes.txt"]] {
+        let o = dgcc_in(&d, &args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", text(&o));
+        assert!(text(&o).contains(args[2 + usize::from(args[3] == "notes.txt")]), "{}", text(&o));
+        assert!(text(&o).contains("no file was changed"), "{}", text(&o));
+        untouched(&args);
+    }
+    // Once every file formats, every one is written, in both folders (a file named twice once).
+    let o = dgcc_in(&d, &["fmt", "a.ron", "sub/c.ron", "./a.ron"]);
+    assert!(o.status.success(), "{}", text(&o));
+    for (file, source) in [("a.ron", UNFORMATTED.to_string()), ("sub/c.ron", UNFORMATTED.replace("\"a\"", "\"c\""))] {
+        let want = syntax::format(&source, SyntaxKind::Ron, SyntaxKind::Ron).unwrap();
+        assert_eq!(std::fs::read_to_string(d.join(file)).unwrap(), want, "{file}");
+    }
+    let names: Vec<String> =
+        std::fs::read_dir(&d).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+    assert_eq!(names.len(), 5, "no temporary file is left: {names:?}");
+}
+
+/// Mount a tmpfs of `kib` KiB at `at` (root only); `false` where this machine cannot.
+#[cfg(target_os = "linux")]
+fn mount_tmpfs(at: &Path, kib: u32) -> bool {
+    Command::new("mount")
+        .args(["-t", "tmpfs", "-o", &format!("size={kib}k"), "tmpfs"])
+        .arg(at)
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn fmt_of_files_in_several_folders_puts_back_what_it_wrote_when_a_later_folder_fails() {
+    // A real full disk (a tmpfs, which needs root, as the CI runs) for the second folder: the
+    // first folder's file is written before the second's fails, and gets its old text back.
+    let d = scratch("full");
+    let full = d.join("full");
+    std::fs::create_dir_all(&full).unwrap();
+    if !mount_tmpfs(&full, 64) {
+        eprintln!("note: cannot mount a tmpfs here (not root?); skipped");
+        return;
+    }
+    struct Unmount(PathBuf);
+    impl Drop for Unmount {
+        fn drop(&mut self) {
+            let _ = Command::new("umount").arg(&self.0).status();
+        }
+    }
+    let _guard = Unmount(full.clone());
+    std::fs::write(d.join("a.ron"), UNFORMATTED).unwrap();
+    std::fs::write(full.join("c.ron"), UNFORMATTED).unwrap();
+    // Fill the rest of it.
+    let mut filler = std::fs::File::create(full.join("filler")).unwrap();
+    while std::io::Write::write_all(&mut filler, &[0; 4096]).is_ok() {}
+    let o = dgcc_in(&d, &["fmt", "a.ron", "full/c.ron"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("full/c.ron") && text(&o).contains("no file was changed"), "{}", text(&o));
+    assert_eq!(std::fs::read_to_string(d.join("a.ron")).unwrap(), UNFORMATTED, "a.ron was left formatted");
+    assert_eq!(std::fs::read_to_string(full.join("c.ron")).unwrap(), UNFORMATTED);
+    let names: Vec<String> =
+        std::fs::read_dir(&d).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+    assert_eq!(names.len(), 2, "no temporary file is left: {names:?}");
+}
+
+/// The command `dgcc fmt --check` advises, run by the shell in `dir`.
+#[cfg(unix)]
+fn run_the_advice(dir: &Path, stderr: &str) -> Output {
+    let advice = stderr.split("(run `").nth(1).and_then(|s| s.split("`)").next()).unwrap_or_else(|| panic!("{stderr}"));
+    let bin = Path::new(env!("CARGO_BIN_EXE_dgcc")).parent().unwrap();
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
+    Command::new("sh").arg("-c").arg(advice).env("PATH", path).current_dir(dir).output().unwrap()
+}
+
+#[cfg(unix)]
+#[test]
+fn fmt_check_advises_a_command_after_which_the_check_passes() {
+    for (flags, files) in [
+        (&[][..], &["my file.ron", "comments.dgc"][..]),
+        (&["--drop-comments"][..], &["my file.ron", "comments.dgc"][..]),
+        (&["--to", "ron", "--drop-comments"][..], &["my file.ron"][..]),
+    ] {
+        let d = fixtures_in("advice");
+        std::fs::rename(d.join("comments.ron"), d.join("my file.ron")).unwrap();
+        let mut args = vec!["fmt", "--check"];
+        args.extend(flags);
+        args.extend(files);
+        let o = dgcc_in(&d, &args);
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {}", text(&o));
+        let advised = run_the_advice(&d, &String::from_utf8_lossy(&o.stderr));
+        assert!(advised.status.success(), "{args:?}: {}", text(&advised));
+        let o = dgcc_in(&d, &args);
+        assert!(o.status.success(), "{args:?}: the advised command did not make the check pass: {}", text(&o));
+    }
+}
+
+#[test]
+fn fmt_check_refuses_to_compare_a_file_with_the_other_syntax() {
+    // A `.ron` file is never the `.dgc` text `--to dgc` makes of it: the check could never
+    // pass, and no `dgcc fmt` in place could make it.
+    let d = fixtures_in("check-to");
+    for (to, file) in [("dgc", "comments.ron"), ("ron", "comments.dgc")] {
+        let o = dgcc_in(&d, &["fmt", "--check", "--to", to, file]);
+        assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains("--check compares") && err.contains(file) && !err.contains("(run `"), "{err}");
+    }
+    // --to naming the file's own syntax changes nothing.
+    let canonical =
+        syntax::format(&std::fs::read_to_string(d.join("comments.ron")).unwrap(), SyntaxKind::Ron, SyntaxKind::Ron)
+            .unwrap();
+    std::fs::write(d.join("clean.ron"), canonical).unwrap();
+    assert!(dgcc_in(&d, &["fmt", "--check", "--to", "ron", "clean.ron"]).status.success());
+}
+
+#[cfg(unix)]
+#[test]
+fn fmt_checks_an_output_link_by_the_file_it_leads_to() {
+    let d = fixtures_in("link");
+    let original = std::fs::read_to_string(d.join("comments.ron")).unwrap();
+    // `alias.dgc` names the `.dgc` language but leads to the RON input.
+    std::os::unix::fs::symlink("comments.ron", d.join("alias.dgc")).unwrap();
+    let o = dgcc_in(&d, &["fmt", "comments.ron", "--to", "dgc", "-o", "alias.dgc"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("refusing to write") && text(&o).contains("comments.ron"), "{}", text(&o));
+    assert_eq!(std::fs::read_to_string(d.join("comments.ron")).unwrap(), original);
+    // A link to another RON file, not an input.
+    std::fs::write(d.join("other.ron"), UNFORMATTED).unwrap();
+    std::os::unix::fs::symlink("other.ron", d.join("to-other.dgc")).unwrap();
+    let o = dgcc_in(&d, &["fmt", "comments.dgc", "-o", "to-other.dgc"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert_eq!(std::fs::read_to_string(d.join("other.ron")).unwrap(), UNFORMATTED);
+    // A link named for the syntax written that leads to the file itself formats it in place,
+    // and stays a link.
+    std::os::unix::fs::symlink("comments.ron", d.join("alias.ron")).unwrap();
+    let o = dgcc_in(&d, &["fmt", "comments.ron", "-o", "alias.ron"]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(std::fs::symlink_metadata(d.join("alias.ron")).unwrap().file_type().is_symlink());
+    let want = syntax::format(&original, SyntaxKind::Ron, SyntaxKind::Ron).unwrap();
+    assert_eq!(std::fs::read_to_string(d.join("comments.ron")).unwrap(), want);
+}
+
 // ---- any comment anywhere ---------------------------------------------------------------------
 
 /// Byte offsets of `source` where a comment can go without splitting a token: before a

@@ -544,3 +544,134 @@ fn a_validation_layer_that_cannot_be_loaded_is_reported_as_the_loaders_failure()
     assert!(out.contains("error: the Vulkan loader reported"), "{out}");
     assert!(!out.contains("the validation layer reported"), "{out}");
 }
+
+/// `cmd` with standard output (or standard error) on `/dev/full`, where every write fails.
+fn with_full_stream(dir: &Path, args: &[&str], stderr_full: bool) -> Output {
+    let full = || Stdio::from(std::fs::OpenOptions::new().write(true).open("/dev/full").expect("/dev/full opens"));
+    let mut c = Command::new(env!("CARGO_BIN_EXE_dgcc"));
+    c.args(args).current_dir(dir);
+    if stderr_full {
+        c.stdout(Stdio::piped()).stderr(full());
+    } else {
+        c.stdout(full()).stderr(Stdio::piped());
+    }
+    c.output().expect("dgcc runs")
+}
+
+#[test]
+fn a_standard_stream_that_cannot_be_written_is_an_io_error_not_a_panic() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let scene = root.join("examples/scene.ron");
+    let mistake = root.join("examples/mistakes/stride_too_small.ron");
+    let (scene, mistake) = (scene.to_str().unwrap(), mistake.to_str().unwrap());
+    let dir = scratch("full-stream");
+    for args in [
+        vec!["explain", "E0404"],
+        vec!["profiles", "lavapipe"],
+        vec!["check", scene, "--message-format", "json"],
+        vec!["check", scene, "--message-format", "sarif"],
+        vec!["fmt", scene, "--to", "dgc"],
+    ] {
+        let o = with_full_stream(&dir, &args, false);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains("error: cannot write to standard output"), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+    // Standard error full: nothing can say so, but the exit code does, and there is no panic
+    // (whose own message would fail to print and abort).
+    let o = with_full_stream(&dir, &["check", mistake], true);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+/// What `run`, `bench` and `probe` cannot do is refused before a device opens (exit 2), with
+/// the option named: an option that would change nothing, a layout the description lacks, an
+/// output that is not a folder or not a profile's name. None of these needs a device.
+#[test]
+fn options_that_cannot_apply_are_refused_before_any_device_work() {
+    let checkout = Path::new(env!("DGCC_CHECKOUT"));
+    let dir = scratch("refusals");
+    std::fs::write(dir.join("file"), "").unwrap();
+    let out_file = dir.join("file");
+    let out_file = out_file.to_str().unwrap();
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["run", "examples/scene.ron", "--mode", "mdi", "--preprocess-budget-mib", "8"], "--mode mdi has none"),
+        (vec!["run", "examples/scene.ron", "--mode", "cpu", "--sequences", "ordered"], "--mode cpu executes none"),
+        (
+            vec!["run", "examples/scene.ron", "--scene", "field", "--cut-every", "10"],
+            "--scene field has a fixed camera",
+        ),
+        (vec!["run", "examples/scene.ron", "--scene", "cubes", "--seed", "3"], "--scene cubes is a fixed grid"),
+        (vec!["run", "examples/scene.ron", "--preprocess-budget-mib", "0"], "--preprocess-budget-mib"),
+        (
+            vec!["bench", "examples/scene.ron", "--scene", "cubes", "--cut-every", "5"],
+            "--scene cubes has a fixed camera",
+        ),
+        (vec!["bench", "examples/scene.ron", "--modes", "cpu,mdi", "--preprocess-budget-mib", "8"], "no dgc row"),
+        (vec!["bench", "examples/scene.ron", "--modes", "cpu", "--compaction", "ordered"], "compact nothing"),
+        (vec!["bench", "examples/scene.ron", "--layout", "Nope"], "no layout `Nope`"),
+        (vec!["bench", "examples/compute.ron"], "layout `Jobs` differs"),
+        (vec!["bench", "examples/scene.ron", "--out", out_file], "is not a folder"),
+        (vec!["bench", "examples/scene.ron", "--objects", "16777216", "--modes", "dgc-batch"], "below 2^24"),
+        (vec!["probe", "--out", "profile.ron"], "from a `.json` file"),
+    ];
+    for (args, words) in cases {
+        let o = dgcc_in(checkout, &args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", text(&o));
+        assert!(text(&o).contains(words), "{args:?}: expected {words:?} in {}", text(&o));
+    }
+    assert!(!checkout.join("profile.ron").exists());
+    assert!(!checkout.join("bench-out").exists(), "a refused bench wrote its folder");
+}
+
+/// `run --png` onto something that is not a file it can replace (`/dev/full`): an error, exit
+/// 2, not "wrote" and 0 with nothing written. Needs a Vulkan device (lavapipe in CI).
+#[test]
+fn a_png_that_cannot_be_written_is_an_error_not_a_success() {
+    let o = dgcc_in(
+        Path::new(env!("DGCC_CHECKOUT")),
+        &["run", "examples/scene.ron", "--objects", "64", "--frames", "1", "--size", "32", "--png", "/dev/full"],
+    );
+    let out = text(&o);
+    if out.contains("cannot load the Vulkan loader") || out.contains("no Vulkan") {
+        assert!(std::env::var_os("DGCC_REQUIRE_VULKAN").is_none(), "DGCC_REQUIRE_VULKAN is set: {out}");
+        eprintln!("SKIP a_png_that_cannot_be_written_is_an_error_not_a_success: no Vulkan device");
+        return;
+    }
+    assert_eq!(o.status.code(), Some(2), "{out}");
+    assert!(out.contains("error: --png: cannot write /dev/full"), "{out}");
+    assert!(!out.contains("wrote /dev/full"), "{out}");
+}
+
+/// An output that is a link to the description being compiled (`out/p.rs -> ../p.ron`) is
+/// refused: followed, the write would replace the description with generated Rust.
+#[cfg(unix)]
+#[test]
+fn an_output_linked_to_the_description_does_not_overwrite_it() {
+    let dir = scratch("linked-output");
+    let src = pipeline("p", &[("A", "Draw")], &[]);
+    std::fs::write(dir.join("p.ron"), &src).unwrap();
+    std::fs::create_dir(dir.join("out")).unwrap();
+    std::os::unix::fs::symlink("../p.ron", dir.join("out/p.rs")).unwrap();
+    let o = dgcc_in(&dir, &["compile", "p.ron", "--out-dir", "out"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("is a link to a description being compiled"), "{}", text(&o));
+    assert_eq!(std::fs::read_to_string(dir.join("p.ron")).unwrap(), src);
+    assert!(!dir.join("out/p.dgc.json").exists(), "nothing written");
+}
+
+/// A RON block comment left open at the end: ron reads the value before it and ignores the
+/// rest, so what the author commented out by mistake would vanish without a word. An error.
+#[test]
+fn a_block_comment_that_is_never_closed_is_a_syntax_error() {
+    let dir = scratch("unclosed-comment");
+    let src = pipeline("p", &[("A", "Draw")], &[]);
+    std::fs::write(dir.join("p.ron"), format!("{src}/* the second layout, to do\n")).unwrap();
+    let o = dgcc_in(&dir, &["check", "p.ron"]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(text(&o).contains("a block comment is never closed"), "{}", text(&o));
+    // Closed, it is a comment like any other.
+    std::fs::write(dir.join("q.ron"), format!("{src}/* the second layout, to do */\n")).unwrap();
+    let o = dgcc_in(&dir, &["check", "q.ron"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+}

@@ -132,7 +132,8 @@ fn resolve_targets(
     let from_cli = !options.targets.is_empty();
     let mut profiles: Vec<Profile> = vec![];
     for (name, span) in targets {
-        let base = if from_cli { Path::new(".") } else { base };
+        // (`Path::new("")` joins to the path as written: `./x.json` is not shown as `././x.json`.)
+        let base = if from_cli { Path::new("") } else { base };
         match device::resolve(&name, base) {
             Ok(p) => match profiles.iter().find(|q| q.name == p.name) {
                 // The same target twice is checked once.

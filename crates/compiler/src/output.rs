@@ -52,7 +52,7 @@ impl std::error::Error for WriteError {}
 /// the file it replaces) or else the mode a plain `File::create` gives.
 fn staged(
     dir: &Path,
-    contents: &str,
+    contents: &[u8],
     permissions: Option<std::fs::Permissions>,
 ) -> std::io::Result<tempfile::NamedTempFile> {
     let mut builder = tempfile::Builder::new();
@@ -65,7 +65,7 @@ fn staged(
         builder.permissions(std::fs::Permissions::from_mode(0o666));
     }
     let mut tmp = builder.tempfile_in(dir)?;
-    tmp.write_all(contents.as_bytes())?;
+    tmp.write_all(contents)?;
     tmp.flush()?;
     if let Some(permissions) = permissions {
         tmp.as_file().set_permissions(permissions)?;
@@ -129,11 +129,32 @@ fn remove_folders(made: &[PathBuf]) {
     }
 }
 
-/// Write `files` (`(file name, contents)`) into `dir`, creating it if missing: all of them, or,
-/// on any error, none (and no folder it made). An output that is a symbolic link has the file
-/// it names replaced, and a replaced file keeps its permissions. Returns the paths, in order.
-pub fn write_all(dir: &Path, files: &[(String, String)], unchanged: Unchanged) -> Result<Vec<PathBuf>, WriteError> {
+/// Write `files` (`(file name, contents)`, text or bytes) into `dir`, creating it if missing:
+/// all of them, or, on any error, none (and no folder it made). An output that is a symbolic
+/// link has the file it names replaced, and a replaced file keeps its permissions. Returns the
+/// paths, in order.
+pub fn write_all<C: AsRef<[u8]>>(
+    dir: &Path,
+    files: &[(String, C)],
+    unchanged: Unchanged,
+) -> Result<Vec<PathBuf>, WriteError> {
     write_all_renaming(dir, files, unchanged, persist)
+}
+
+/// Write one file at `path` as [`write_all`] does (its folder made if missing): the whole of
+/// `contents`, or on any error nothing, the old file as it was.
+pub fn write_file(path: &Path, contents: impl AsRef<[u8]>) -> Result<PathBuf, WriteError> {
+    let refuse = |why: &str| WriteError {
+        path: path.to_path_buf(),
+        error: std::io::Error::new(std::io::ErrorKind::InvalidInput, why.to_string()),
+        replaced: vec![],
+    };
+    let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
+        return Err(refuse("not a file name dgcc can write"));
+    };
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let files = [(name.to_string(), contents)];
+    write_all(dir, &files, Unchanged::Rewrite).map(|mut paths| paths.remove(0))
 }
 
 /// Rename a staged file over `target` (on failure the staged file is deleted).
@@ -143,9 +164,9 @@ fn persist(tmp: tempfile::NamedTempFile, target: &Path) -> std::io::Result<()> {
 
 /// `write_all` with the rename that puts a staged file in place given, so that the tests can
 /// make a late rename fail (which a real file system does almost never).
-fn write_all_renaming(
+fn write_all_renaming<C: AsRef<[u8]>>(
     dir: &Path,
-    files: &[(String, String)],
+    files: &[(String, C)],
     unchanged: Unchanged,
     mut rename: impl FnMut(tempfile::NamedTempFile, &Path) -> std::io::Result<()>,
 ) -> Result<Vec<PathBuf>, WriteError> {
@@ -171,12 +192,12 @@ fn write_all_renaming(
             let path = dir.join(name);
             paths.push(path.clone());
             let (target, permissions) = destination(&path).map_err(|e| fail(&path, e))?;
-            if unchanged == Unchanged::Keep && std::fs::read(&target).is_ok_and(|old| old == contents.as_bytes()) {
+            if unchanged == Unchanged::Keep && std::fs::read(&target).is_ok_and(|old| old == contents.as_ref()) {
                 continue;
             }
             let folder = target.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(dir);
             // On error the temporary files staged so far are dropped, which deletes them.
-            let tmp = staged(folder, contents, permissions).map_err(|e| fail(&path, e))?;
+            let tmp = staged(folder, contents.as_ref(), permissions).map_err(|e| fail(&path, e))?;
             pending.push((tmp, target, path));
         }
         Ok((paths, pending))

@@ -359,6 +359,64 @@ pub fn steps(options: &BenchOptions) -> u64 {
 /// Run the benchmark for `manifest` (the compiled description) and call `progress` before each
 /// step. Fails only when no device can be opened or the options are unusable; a failing step
 /// is recorded in its row.
+/// Why a row is not run, or `None`.
+fn skip_reason(variant: &Variant, culling: Culling, materials: u32) -> Option<&'static str> {
+    if variant.mode == Mode::Cpu && culling == Culling::Occlusion {
+        Some("the CPU loop culls on the host, which has no depth buffer to test against")
+    } else if materials == 1 && variant.needs_materials() {
+        Some("one material: nothing to sort or bin")
+    } else {
+        None
+    }
+}
+
+/// The scene options of one row.
+fn row_options(
+    options: &BenchOptions,
+    objects: u32,
+    materials: u32,
+    culling: Culling,
+    variant: &Variant,
+) -> RunOptions {
+    let mut o = RunOptions {
+        objects,
+        frames: options.frames,
+        warmup: options.warmup,
+        culling,
+        materials,
+        ..options.scene.clone()
+    };
+    variant.apply(&mut o);
+    if o.mode == Mode::Cpu {
+        // The CPU loop reads no stream to cap.
+        o.max_draws = None;
+    }
+    o
+}
+
+/// Every row that will run, refused (with the row named) before a device opens if it cannot:
+/// `dgcc bench` calls this first, so that a row that cannot run is a usage error, not a failed
+/// row found minutes into a run.
+pub fn preflight(manifest: &Manifest, options: &BenchOptions) -> Result<()> {
+    // What fails every row alike (the layout) is said once, without a row's name.
+    scene::preflight_layout(manifest, &options.scene)?;
+    for &objects in &options.objects {
+        for &materials in &options.materials {
+            for &culling in &options.cullings {
+                for variant in &options.variants {
+                    if skip_reason(variant, culling, materials).is_none() {
+                        let o = row_options(options, objects, materials, culling, variant);
+                        scene::preflight(manifest, &o).map_err(|e| {
+                            RuntimeError::Invalid(format!("{variant} × {objects} objects ({}): {e}", culling.name()))
+                        })?;
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
 pub fn run(
     manifest: &Manifest,
     file: &str,
@@ -386,6 +444,7 @@ pub fn run(
     if let Some(&zero) = options.objects.iter().find(|&&n| n == 0) {
         return Err(RuntimeError::Invalid(format!("object counts must be at least 1 (got {zero})")));
     }
+    preflight(manifest, options)?;
     // One device for the whole run (every row, and the copy probe): DGC enabled when a row
     // needs it; a dgc row on a device without it fails in its own row.
     let ctx = GpuContext::new(&ContextOptions {
@@ -419,15 +478,7 @@ pub fn run(
                 let repeat = options.repeat.max(1);
                 let mut runs: Vec<std::result::Result<Vec<RunReport>, String>> =
                     options.variants.iter().map(|_| Ok(vec![])).collect();
-                let skip = |variant: &Variant| -> Option<&'static str> {
-                    if variant.mode == Mode::Cpu && culling == Culling::Occlusion {
-                        Some("the CPU loop culls on the host, which has no depth buffer to test against")
-                    } else if materials == 1 && variant.needs_materials() {
-                        Some("one material: nothing to sort or bin")
-                    } else {
-                        None
-                    }
-                };
+                let skip = |variant: &Variant| skip_reason(variant, culling, materials);
                 for r in 0..repeat {
                     for (variant, run) in options.variants.iter().zip(runs.iter_mut()) {
                         let mut label = match materials {
@@ -448,19 +499,7 @@ pub fn run(
                             continue;
                         }
                         progress(&Step::Scene { objects, variant: label });
-                        let mut o = RunOptions {
-                            objects,
-                            frames: options.frames,
-                            warmup: options.warmup,
-                            culling,
-                            materials,
-                            ..options.scene.clone()
-                        };
-                        variant.apply(&mut o);
-                        if o.mode == Mode::Cpu {
-                            // The CPU loop reads no stream to cap.
-                            o.max_draws = None;
-                        }
+                        let o = row_options(options, objects, materials, culling, variant);
                         match scene::run_on(&ctx, manifest, &o) {
                             Ok(report) => {
                                 for k in &report.kernels {

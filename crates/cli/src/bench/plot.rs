@@ -12,7 +12,6 @@
 use super::{BenchReport, Row, Stats};
 use plotters::coord::Shift;
 use plotters::prelude::*;
-use std::path::Path;
 
 const SIZE: (u32, u32) = (1280, 640);
 const FAMILIES: [&str; 3] = ["sans-serif", "serif", "monospace"];
@@ -206,11 +205,25 @@ where
     root.present().map_err(err)
 }
 
-/// Write the SVG and the PNG.
-pub fn write(report: &BenchReport, svg: &Path, png: &Path) -> Result<(), String> {
+/// The plot as an SVG document and as the bytes of a PNG file, drawn in memory so that the
+/// report's files are written together, all or none (`output::write`).
+pub fn render(report: &BenchReport) -> Result<(String, Vec<u8>), String> {
     register_fonts()?;
-    draw(SVGBackend::new(svg, SIZE).into_drawing_area(), report).map_err(|e| format!("{}: {e}", svg.display()))?;
-    draw(BitMapBackend::new(png, SIZE).into_drawing_area(), report).map_err(|e| format!("{}: {e}", png.display()))
+    let mut svg = String::new();
+    draw(SVGBackend::with_string(&mut svg, SIZE).into_drawing_area(), report)
+        .map_err(|e| format!("the SVG plot: {e}"))?;
+    let (w, h) = SIZE;
+    let mut rgb = vec![0u8; w as usize * h as usize * 3];
+    draw(BitMapBackend::with_buffer(&mut rgb, SIZE).into_drawing_area(), report)
+        .map_err(|e| format!("the PNG plot: {e}"))?;
+    let mut png = vec![];
+    let mut enc = png::Encoder::new(&mut png, w, h);
+    enc.set_color(png::ColorType::Rgb);
+    enc.set_depth(png::BitDepth::Eight);
+    let mut writer = enc.write_header().map_err(|e| format!("the PNG plot: {e}"))?;
+    writer.write_image_data(&rgb).map_err(|e| format!("the PNG plot: {e}"))?;
+    writer.finish().map_err(|e| format!("the PNG plot: {e}"))?;
+    Ok((svg, png))
 }
 
 #[cfg(test)]

@@ -6,9 +6,10 @@
 //! or some row failed (the files are still written, the failures are in them), 2 for bad usage
 //! or I/O.
 
+use super::stdio::{errln, out};
 use super::{CompileOptions, FAILED, OK, USAGE};
 use dgcc_cli::bench::{self, BenchOptions, Step, Variant};
-use dgcc_cli::scene::{Compaction, Culling, RunOptions, SceneKind};
+use dgcc_cli::scene::{Compaction, Culling, Mode, RunOptions, SceneKind};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
 
@@ -43,9 +44,9 @@ pub struct BenchArgs {
     /// grid, all in view: the per-draw cost of the front end; use --culling none).
     #[arg(long, default_value = "city", value_parser = ["city", "field", "cubes"])]
     pub scene: String,
-    /// The city's camera cuts to another street every N frames (0: never).
-    #[arg(long, default_value_t = 50)]
-    pub cut_every: u32,
+    /// The city's camera cuts to another street every N frames (0: never) [default: 50].
+    #[arg(long, value_name = "N")]
+    pub cut_every: Option<u32>,
     /// Skip the checking run that counts the objects owning a pixel.
     #[arg(long)]
     pub no_owners: bool,
@@ -69,12 +70,13 @@ pub struct BenchArgs {
     pub out: PathBuf,
     /// How the culled objects become the stream, both in one pass: fused (in any order, one
     /// atomic per workgroup) or ordered (in object order, each workgroup's first slot from the
-    /// workgroups before it).
-    #[arg(long, default_value = "fused", value_parser = ["fused", "ordered"])]
-    pub compaction: String,
-    /// Preprocess memory the DGC executor may use, in MiB (more than that runs in chunks).
-    #[arg(long, default_value_t = 512)]
-    pub preprocess_budget_mib: u64,
+    /// workgroups before it) [default: fused]. The CPU loop compacts nothing.
+    #[arg(long, value_parser = ["fused", "ordered"])]
+    pub compaction: Option<String>,
+    /// Preprocess memory the DGC executor may use, in MiB (more than that runs in chunks)
+    /// [default: 512].
+    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..))]
+    pub preprocess_budget_mib: Option<u64>,
     /// Size of each copy of the bandwidth probe, in MiB; 0 skips the probe.
     #[arg(long, default_value_t = 256)]
     pub copy_mib: u64,
@@ -96,7 +98,7 @@ pub fn run(args: &BenchArgs) -> i32 {
     let variants = match variants {
         Ok(v) => v,
         Err(e) => {
-            eprintln!("error: --modes: {e}");
+            errln!("error: --modes: {e}");
             return USAGE;
         }
     };
@@ -111,22 +113,41 @@ pub fn run(args: &BenchArgs) -> i32 {
     let cullings = match cullings {
         Ok(c) => c,
         Err(e) => {
-            eprintln!("error: --culling: {e}");
+            errln!("error: --culling: {e}");
             return USAGE;
         }
     };
     if let Some(e) = args.objects.iter().find_map(|&n| super::run::check_objects(n).err()) {
-        eprintln!("error: {e}");
+        errln!("error: {e}");
         return USAGE;
     }
     for (flag, v) in [("--width", args.width), ("--height", args.height)] {
         if let Err(e) = super::run::check_image_side(flag, v) {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             return USAGE;
         }
     }
+    // Options that would change no row are refused, not silently ignored.
+    let scene = SceneKind::from_name(&args.scene).unwrap_or_default();
+    let ignored = if args.cut_every.is_some() && scene != SceneKind::City {
+        Some(format!("--cut-every moves the city's camera; --scene {} has a fixed camera", scene.name()))
+    } else if args.preprocess_budget_mib.is_some() && !variants.iter().any(|v| v.mode == Mode::Dgc) {
+        Some("--preprocess-budget-mib sizes the DGC executor's preprocess memory; no dgc row is asked for".into())
+    } else if args.compaction.is_some() && variants.iter().all(|v| v.mode == Mode::Cpu) {
+        Some("--compaction chooses how a GPU pass compacts its stream; the cpu rows compact nothing".into())
+    } else {
+        None
+    };
+    if let Some(e) = ignored {
+        errln!("error: {e}");
+        return USAGE;
+    }
     if args.warmup.checked_add(args.frames).is_none() {
-        eprintln!("error: --warmup {} and --frames {} come to more than {} frames", args.warmup, args.frames, u32::MAX);
+        errln!("error: --warmup {} and --frames {} come to more than {} frames", args.warmup, args.frames, u32::MAX);
+        return USAGE;
+    }
+    if let Err(e) = bench::output::check_folder(&args.out) {
+        errln!("error: --out: {e}");
         return USAGE;
     }
     let compile = CompileOptions { targets: args.targets.clone(), ..CompileOptions::default() };
@@ -146,12 +167,12 @@ pub fn run(args: &BenchArgs) -> i32 {
         frames: args.frames,
         warmup: args.warmup,
         scene: RunOptions {
-            compaction: Compaction::from_name(&args.compaction).unwrap_or(Compaction::Fused),
-            preprocess_budget: args.preprocess_budget_mib.saturating_mul(1 << 20),
+            compaction: args.compaction.as_deref().and_then(Compaction::from_name).unwrap_or(Compaction::Fused),
+            preprocess_budget: args.preprocess_budget_mib.unwrap_or(512).saturating_mul(1 << 20),
             width: args.width,
             height: args.height,
             scene: SceneKind::from_name(&args.scene).unwrap_or_default(),
-            cut_every: args.cut_every,
+            cut_every: args.cut_every.unwrap_or(50),
             layout: args.layout.clone(),
             max_draws: args.max_draws,
             ..defaults.scene
@@ -160,6 +181,10 @@ pub fn run(args: &BenchArgs) -> i32 {
         copy_repeats: defaults.copy_repeats,
         repeat: args.repeat,
     };
+    if let Err(e) = bench::preflight(&manifest, &options) {
+        errln!("error: {e}");
+        return USAGE;
+    }
     let bar = ProgressBar::new(bench::steps(&options));
     bar.set_style(
         ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} {msg}")
@@ -179,7 +204,7 @@ pub fn run(args: &BenchArgs) -> i32 {
         Err(e) => {
             // The device could not run it (a missing driver included): exit 1, as `dgcc run`.
             super::run::report_validation_errors();
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             return FAILED;
         }
     };
@@ -189,22 +214,22 @@ pub fn run(args: &BenchArgs) -> i32 {
     report.command_line = std::env::args().collect();
     match bench::output::write(&report, &args.out) {
         Ok(paths) => {
-            print!("{}", bench::table::markdown(&report));
+            out!("{}", bench::table::markdown(&report));
             for p in paths {
-                eprintln!("wrote {}", p.display());
+                errln!("wrote {}", p.display());
             }
         }
         Err(e) => {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             return USAGE;
         }
     }
     if let Some(e) = &report.bandwidth_error {
-        eprintln!("warning: copy bandwidth not measured: {e}");
+        errln!("warning: copy bandwidth not measured: {e}");
     }
     let failed: Vec<_> = report.rows.iter().filter(|r| r.error.is_some()).collect();
     for r in &failed {
-        eprintln!("error: {} × {} objects: {}", r.variant, r.objects, r.error.as_deref().unwrap_or_default());
+        errln!("error: {} × {} objects: {}", r.variant, r.objects, r.error.as_deref().unwrap_or_default());
     }
     if failed.is_empty() {
         OK

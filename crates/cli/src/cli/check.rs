@@ -1,6 +1,7 @@
 //! `dgcc check` and `dgcc compile`: run the driver on each file, render its diagnostics, and
 //! (for compile) write the outputs.
 
+use super::stdio::{errln, out, outln};
 use super::{CompileOptions, MessageFormat, FAILED, OK, USAGE};
 use dgcc::diag::{Diagnostic, Severity};
 use dgcc::driver::{self, Compilation, FileError};
@@ -12,6 +13,15 @@ use std::sync::Mutex;
 /// The SARIF results of the files checked so far: `--message-format sarif` prints one log for
 /// all of them, after the last.
 static SARIF: Mutex<Vec<serde_json::Value>> = Mutex::new(vec![]);
+/// What stopped files from being checked at all (unreadable, a bad `-A`): the SARIF log's
+/// tool notifications, so that a log with no results does not read as a clean check.
+static SARIF_FAILURES: Mutex<Vec<String>> = Mutex::new(vec![]);
+
+/// An error that stops a file from being checked: on standard error, and in the SARIF log.
+fn not_checked(msg: &str) {
+    errln!("error: {msg}");
+    SARIF_FAILURES.lock().unwrap_or_else(|e| e.into_inner()).push(msg.to_string());
+}
 
 #[derive(clap::Args, Debug)]
 pub struct CheckArgs {
@@ -59,7 +69,7 @@ pub(super) fn compile_and_report(path: &Path, options: &CompileOptions) -> Optio
     let levels = match options.levels() {
         Ok(l) => l,
         Err(e) => {
-            eprintln!("error: {e}");
+            not_checked(&e);
             return None;
         }
     };
@@ -67,7 +77,7 @@ pub(super) fn compile_and_report(path: &Path, options: &CompileOptions) -> Optio
     let name = path.display().to_string();
     match driver::compile_file(path, &opts) {
         Err(FileError::Io(msg)) => {
-            eprintln!("error: {msg}");
+            not_checked(&msg);
             None
         }
         Err(FileError::NotUtf8 { diagnostic, text }) => {
@@ -91,12 +101,12 @@ fn report(file: &SourceFile, diags: &[Diagnostic], options: &CompileOptions) {
         MessageFormat::Human => render::human_to_stderr(file, diags, super::color_stderr()),
         MessageFormat::Json => {
             for d in diags {
-                println!("{}", render::json_line(file, d));
+                outln!("{}", render::json_line(file, d));
             }
         }
         MessageFormat::Rustc => {
             for d in diags {
-                println!("{}", render::rustc_line(file, d));
+                outln!("{}", render::rustc_line(file, d));
             }
         }
         MessageFormat::Sarif => {
@@ -110,28 +120,30 @@ fn report(file: &SourceFile, diags: &[Diagnostic], options: &CompileOptions) {
 fn finish(options: &CompileOptions) {
     if options.message_format == MessageFormat::Sarif {
         let results = std::mem::take(&mut *SARIF.lock().unwrap_or_else(|e| e.into_inner()));
-        print!("{}", render::sarif::log(results));
+        let failures = std::mem::take(&mut *SARIF_FAILURES.lock().unwrap_or_else(|e| e.into_inner()));
+        out!("{}", render::sarif::log(results, &failures));
     }
 }
 
 fn summary(errors: usize, warnings: usize, files: usize, unread: usize, options: &CompileOptions) {
     if options.message_format == MessageFormat::Human {
         if unread > 0 {
-            eprintln!(
+            errln!(
                 "{unread} of {files} file(s) could not be read; {errors} error(s), {warnings} warning(s) in the others"
             );
         } else if errors == 0 && warnings == 0 {
-            eprintln!("ok: {files} file(s) checked, no problems");
+            errln!("ok: {files} file(s) checked, no problems");
         } else {
-            eprintln!("{errors} error(s), {warnings} warning(s) in {files} file(s)");
+            errln!("{errors} error(s), {warnings} warning(s) in {files} file(s)");
         }
     }
 }
 
-/// Say once which kernel and shader checks this build cannot run.
+/// Say once, after the diagnostics, which kernel and shader checks this build could not run
+/// on the descriptions that name kernels or shaders.
 fn note_skipped_checks(options: &CompileOptions) {
     if !dgcc::shader::SKIPPED_CHECKS.is_empty() && options.message_format == MessageFormat::Human {
-        eprintln!(
+        errln!(
             "note: built without the `shaderc` feature, so these shader checks were skipped: {}",
             dgcc::shader::SKIPPED_CHECKS.join("; ")
         );
@@ -140,14 +152,12 @@ fn note_skipped_checks(options: &CompileOptions) {
 
 pub fn run_check(args: &CheckArgs) -> i32 {
     if let Err(e) = args.options.levels() {
-        eprintln!("error: {e}");
+        errln!("error: {e}");
         return USAGE;
-    }
-    if args.files.iter().any(|f| file_has_shaders(f)) {
-        note_skipped_checks(&args.options);
     }
     let mut worst = OK;
     let (mut errors, mut warnings, mut unread) = (0, 0, 0);
+    let mut names_shaders = false;
     for f in &args.files {
         match compile_and_report(f, &args.options) {
             None => {
@@ -155,6 +165,7 @@ pub fn run_check(args: &CheckArgs) -> i32 {
                 unread += 1;
             }
             Some((ok, c)) => {
+                names_shaders |= c.pipeline.as_ref().is_some_and(|p| !p.kernels.is_empty() || !p.shaders.is_empty());
                 errors += c.diagnostics.iter().filter(|d| d.severity == Severity::Error).count()
                     + usize::from(!ok && c.diagnostics.is_empty());
                 warnings += c.diagnostics.iter().filter(|d| d.severity == Severity::Warning).count();
@@ -164,6 +175,9 @@ pub fn run_check(args: &CheckArgs) -> i32 {
             }
         }
     }
+    if names_shaders {
+        note_skipped_checks(&args.options);
+    }
     summary(errors, warnings, args.files.len(), unread, &args.options);
     finish(&args.options);
     worst
@@ -171,7 +185,7 @@ pub fn run_check(args: &CheckArgs) -> i32 {
 
 pub fn run_compile(args: &CompileArgs) -> i32 {
     if let Err(e) = args.options.levels() {
-        eprintln!("error: {e}");
+        errln!("error: {e}");
         return USAGE;
     }
     let mut outputs = vec![];
@@ -184,13 +198,13 @@ pub fn run_compile(args: &CompileArgs) -> i32 {
             Ok(o) if !outputs.contains(&o) => outputs.push(o),
             Ok(_) => {}
             Err(msg) => {
-                eprintln!("error: {msg} for --emit");
+                errln!("error: {msg} for --emit");
                 return USAGE;
             }
         }
     }
     if outputs.is_empty() {
-        eprintln!("error: --emit names no output (expected one or more of rust, c, glsl, hlsl, slang, json, svg, cpp)");
+        errln!("error: --emit names no output (expected one or more of rust, c, glsl, hlsl, slang, json, svg, cpp)");
         return USAGE;
     }
     let spelling = dgcc::emit::Options {
@@ -198,11 +212,11 @@ pub fn run_compile(args: &CompileArgs) -> i32 {
         c: dgcc::emit::c::Options { vulkan_include: args.c_vulkan_include.clone() },
     };
     if let Err(e) = spelling.c.include_operand() {
-        eprintln!("error: {e} for --c-vulkan-include");
+        errln!("error: {e} for --c-vulkan-include");
         return USAGE;
     }
     if let Err(e) = spelling.rust.check() {
-        eprintln!("error: {e} for --rust-ash-path");
+        errln!("error: {e} for --rust-ash-path");
         return USAGE;
     }
     let mut worst = OK;
@@ -220,7 +234,7 @@ pub fn run_compile(args: &CompileArgs) -> i32 {
         match dgcc::emit::emit_all_with(&manifest, &outputs, &spelling) {
             Ok(files) => all.extend(files.into_iter().map(|(n, t)| (n, t, f.as_path()))),
             Err(e) => {
-                eprintln!("error: {}: {e}", f.display());
+                errln!("error: {}: {e}", f.display());
                 worst = worst.max(FAILED);
             }
         }
@@ -228,13 +242,13 @@ pub fn run_compile(args: &CompileArgs) -> i32 {
     finish(&args.options);
     if worst != OK {
         if args.files.len() > 1 {
-            eprintln!("error: nothing written: not every file compiled");
+            errln!("error: nothing written: not every file compiled");
         }
         return worst;
     }
     for (i, (name, _, from)) in all.iter().enumerate() {
         if let Some((_, _, first)) = all[..i].iter().find(|(n, _, _)| n == name) {
-            eprintln!(
+            errln!(
                 "error: {} and {} both write `{name}` (the pipeline's name names the outputs); nothing written",
                 first.display(),
                 from.display()
@@ -243,19 +257,41 @@ pub fn run_compile(args: &CompileArgs) -> i32 {
         }
     }
     let files: Vec<(String, String)> = all.into_iter().map(|(n, t, _)| (n, t)).collect();
+    // A C++ header includes its C header: say so when neither this compile nor an earlier one
+    // put that beside it.
+    for (name, _) in &files {
+        if let Some(stem) = name.strip_suffix(".hpp") {
+            let header = format!("{stem}.h");
+            if !files.iter().any(|(n, _)| *n == header) && !args.out_dir.join(&header).is_file() {
+                errln!(
+                    "warning: {name} includes {header}, which this compile does not write and {} does not hold: add `c` to --emit",
+                    args.out_dir.display()
+                );
+            }
+        }
+    }
+    // An output that is a link to one of the descriptions would replace it with generated text.
+    let inputs: Vec<PathBuf> = args.files.iter().filter_map(|f| std::fs::canonicalize(f).ok()).collect();
+    for (name, _) in &files {
+        let path = args.out_dir.join(name);
+        if std::fs::canonicalize(&path).is_ok_and(|real| inputs.contains(&real)) {
+            errln!("error: {} is a link to a description being compiled; nothing written", path.display());
+            return USAGE;
+        }
+    }
     // All or nothing, over every file: a compile that fails here leaves the previous outputs
     // as they were.
     match dgcc::output::write_all(&args.out_dir, &files, dgcc::output::Unchanged::Rewrite) {
         Ok(paths) => {
             if args.options.message_format == MessageFormat::Human {
                 for p in paths {
-                    eprintln!("wrote {}", p.display());
+                    errln!("wrote {}", p.display());
                 }
             }
             OK
         }
         Err(e) => {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             USAGE
         }
     }
@@ -270,10 +306,4 @@ pub fn manifest_for_run(file: &Path, targets: &[String]) -> Result<dgcc::ir::Man
         Some(m) => Ok(m),
         None => Err(FAILED),
     }
-}
-
-/// Whether a description mentions a kernel or a shader (a cheap look, only to decide whether
-/// the note about skipped shader checks is worth printing).
-fn file_has_shaders(path: &Path) -> bool {
-    driver::read_description(path).is_ok_and(|t| t.windows(6).any(|w| w == b"kernel" || w == b"shader"))
 }

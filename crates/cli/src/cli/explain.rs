@@ -1,6 +1,7 @@
 //! `dgcc explain CODE`: the registry's long explanation of a diagnostic code; `dgcc explain`
 //! alone lists every code with its one-line title.
 
+use super::stdio::{errln, outln};
 use super::{OK, USAGE};
 
 #[derive(clap::Args, Debug)]
@@ -12,26 +13,26 @@ pub struct ExplainArgs {
 pub fn run(args: &ExplainArgs) -> i32 {
     let Some(code) = &args.code else {
         for rule in dgcc::rules::all() {
-            println!("{}  {:<7}  {}", rule.code, rule.severity.name(), rule.title);
+            outln!("{}  {:<7}  {}", rule.code, rule.severity.name(), rule.title);
         }
         return OK;
     };
     match dgcc::rules::lookup(code.trim()) {
         Some(rule) => {
-            println!("{}: {}", rule.code, rule.title);
-            println!("severity: {}", rule.severity.name());
+            outln!("{}: {}", rule.code, rule.title);
+            outln!("severity: {}", rule.severity.name());
             if let Some(v) = rule.vuid {
-                println!("vuid: {v}");
+                outln!("vuid: {v}");
             }
             for v in rule.also() {
-                println!("also: {v}");
+                outln!("also: {v}");
             }
-            println!();
-            println!("{}", rule.explanation);
+            outln!();
+            outln!("{}", rule.explanation);
             OK
         }
         None => {
-            eprintln!(
+            errln!(
                 "error: `{code}` is not a dgcc diagnostic code (codes look like E0104 or W0001; `dgcc explain` lists them)"
             );
             USAGE

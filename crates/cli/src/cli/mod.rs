@@ -9,6 +9,7 @@ mod man;
 mod probe;
 mod profiles;
 mod run;
+mod stdio;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use dgcc::levels::{Level, Levels};
@@ -223,7 +224,7 @@ pub fn main() -> i32 {
         }
     };
     let _ = COLOR.set(cli.color);
-    match &cli.command {
+    let code = match &cli.command {
         Command::Check(a) => check::run_check(a),
         Command::Compile(a) => check::run_compile(a),
         Command::Explain(a) => explain::run(a),
@@ -243,7 +244,8 @@ pub fn main() -> i32 {
         }
         Command::Completions(a) => completions::run(a),
         Command::Man(a) => man::run(a),
-    }
+    };
+    stdio::finish(code)
 }
 
 #[cfg(test)]

@@ -1,12 +1,14 @@
 //! `dgcc probe [--out FILE]`: the live device as a Vulkan Profiles JSON profile, usable as a
 //! `--target`.
 
+use super::stdio::{errln, out};
 use super::{FAILED, OK, USAGE};
 use std::path::PathBuf;
 
 #[derive(clap::Args, Debug)]
 pub struct ProbeArgs {
-    /// Write the profile here instead of standard output.
+    /// Write the profile to this `.json` file (whole, or not at all) instead of standard output
+    /// (`-` is standard output).
     #[arg(long)]
     pub out: Option<PathBuf>,
     #[command(flatten)]
@@ -14,22 +16,28 @@ pub struct ProbeArgs {
 }
 
 pub fn run(args: &ProbeArgs) -> i32 {
+    let out_file = args.out.as_ref().filter(|p| p.as_os_str() != "-");
+    // What `--target` reads back: a profile is a `.json` file.
+    if let Some(path) = out_file.filter(|p| !p.extension().is_some_and(|e| e.eq_ignore_ascii_case("json"))) {
+        errln!("error: --out {}: a profile is read back (`--target`) from a `.json` file; name it so", path.display());
+        return USAGE;
+    }
     let probe = match dgcc::runtime::probe() {
         Ok(p) => p,
         Err(e) => {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             return FAILED;
         }
     };
     let text = probe.json_text();
-    match &args.out {
-        None => print!("{text}"),
+    match out_file {
+        None => out!("{text}"),
         Some(path) => {
-            if let Err(e) = std::fs::write(path, &text) {
-                eprintln!("error: cannot write {}: {e}", path.display());
+            if let Err(e) = dgcc::output::write_file(path, &text) {
+                errln!("error: {e}");
                 return USAGE;
             }
-            eprintln!("wrote {} ({} {})", path.display(), probe.device_name, probe.api_version);
+            errln!("wrote {} ({} {})", path.display(), probe.device_name, probe.api_version);
         }
     }
     OK

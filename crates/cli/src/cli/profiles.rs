@@ -1,5 +1,6 @@
 //! `dgcc profiles [NAME]`: list the built-in profiles or show one, every value with its source.
 
+use super::stdio::{errln, out};
 use super::{OK, USAGE};
 use dgcc::device;
 
@@ -12,18 +13,18 @@ pub struct ProfilesArgs {
 pub fn run(args: &ProfilesArgs) -> i32 {
     match &args.name {
         None => {
-            print!("{}", device::show::render_list());
+            out!("{}", device::show::render_list());
             OK
         }
         Some(name) => match device::resolve(name, std::path::Path::new(".")) {
             Ok(p) => {
-                print!("{}", device::show::render_profile(&p));
+                out!("{}", device::show::render_profile(&p));
                 OK
             }
             // An unknown name, or a file that cannot be read or is not a profile: usage or
             // I/O, exit 2 (the contract's "0 / 2").
             Err(msg) => {
-                eprintln!("error: {msg}");
+                errln!("error: {msg}");
                 USAGE
             }
         },

@@ -8,6 +8,7 @@
 //! needs a layout shaped as `SceneDraw` in examples/scene.ron, and a description that has none
 //! is told to use `--layout` with the names of its layouts.
 
+use super::stdio::{errln, out, outln};
 use super::{FAILED, OK, USAGE};
 use dgcc_cli::layout_check::{self, CheckOptions, LayoutReport};
 use dgcc_cli::scene::{self, Bind, Culling, DgcMaterials, Mode, ObjectId, RunOptions, SceneKind};
@@ -136,9 +137,9 @@ pub struct RunArgs {
     /// plain 12-triangle cubes on a grid, every one in view (the per-draw cost of the front end).
     #[arg(long, value_enum, default_value_t = SceneArg::City)]
     pub scene: SceneArg,
-    /// The city's camera cuts to another street every N frames (0: never).
-    #[arg(long, default_value_t = 50)]
-    pub cut_every: u32,
+    /// The city's camera cuts to another street every N frames (0: never) [default: 50].
+    #[arg(long, value_name = "N")]
+    pub cut_every: Option<u32>,
     /// Render object ids too and report, per frame, how many objects own a pixel and the
     /// culling efficiency (draws per such object).
     #[arg(long)]
@@ -149,9 +150,9 @@ pub struct RunArgs {
     /// Print the report as JSON on standard output.
     #[arg(long)]
     pub json: bool,
-    /// Seed of the procedural scene.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
+    /// Seed of the procedural city or field (the cubes are a fixed grid) [default: 1].
+    #[arg(long)]
+    pub seed: Option<u64>,
     /// Image width and height in pixels.
     #[arg(long, default_value_t = 256)]
     pub size: u32,
@@ -161,9 +162,10 @@ pub struct RunArgs {
     /// Image height, instead of --size.
     #[arg(long)]
     pub height: Option<u32>,
-    /// Preprocess memory the executor may use, in MiB (longer streams run in chunks).
-    #[arg(long, default_value_t = 64)]
-    pub preprocess_budget_mib: u64,
+    /// Preprocess memory the DGC executor may use, in MiB (longer streams run in chunks)
+    /// [default: 64].
+    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..))]
+    pub preprocess_budget_mib: Option<u64>,
     /// Check every frame's stream on the GPU before drawing it (index and vertex buffer ranges,
     /// index ranges, instance counts, the stored count); exits 1 when a record is wrong.
     #[arg(long)]
@@ -280,10 +282,10 @@ pub fn report_validation_errors() -> bool {
         return false;
     }
     for m in &first {
-        eprintln!("{m}");
+        errln!("{m}");
     }
     if count > first.len() {
-        eprintln!("... and {} more", count - first.len());
+        errln!("... and {} more", count - first.len());
     }
     // A layer that cannot be loaded is the loader's to report, not a validation result.
     let from = if count == first.len() && first.iter().all(|m| m.is_from_loader()) {
@@ -291,28 +293,53 @@ pub fn report_validation_errors() -> bool {
     } else {
         "the validation layer"
     };
-    eprintln!("error: {from} reported {count} error(s) during the run");
+    errln!("error: {from} reported {count} error(s) during the run");
     true
+}
+
+/// A scene option given where it changes nothing: refused rather than silently ignored.
+fn ignored_scene_option(args: &RunArgs) -> Option<String> {
+    let mode = match args.mode {
+        ModeArg::Dgc => None,
+        ModeArg::Mdi => Some("mdi"),
+        ModeArg::Cpu => Some("cpu"),
+    };
+    let scene = args.scene.scene();
+    if let (Some(mode), true) = (mode, args.preprocess_budget_mib.is_some()) {
+        return Some(format!(
+            "--preprocess-budget-mib sizes the DGC executor's preprocess memory; --mode {mode} has none"
+        ));
+    }
+    if let (Some(mode), true) = (mode, args.sequences.is_some()) {
+        return Some(format!("--sequences orders DGC sequences; --mode {mode} executes none"));
+    }
+    if args.cut_every.is_some() && scene != SceneKind::City {
+        return Some(format!("--cut-every moves the city's camera; --scene {} has a fixed camera", scene.name()));
+    }
+    if args.seed.is_some() && scene == SceneKind::Cubes {
+        return Some("--seed places the city or the field; --scene cubes is a fixed grid".into());
+    }
+    None
 }
 
 pub fn run(args: &RunArgs) -> i32 {
     if let Err(e) = check_objects(args.objects) {
-        eprintln!("error: {e}");
+        errln!("error: {e}");
         return USAGE;
     }
     for (flag, value) in [("--size", Some(args.size)), ("--width", args.width), ("--height", args.height)] {
         if let Some(e) = value.and_then(|v| check_image_side(flag, v).err()) {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             return USAGE;
         }
     }
     if !args.layouts.is_empty() && args.png.is_some() {
-        eprintln!("error: --png writes the demo scene's last frame; a --layout run draws on a 1×1 tally target");
+        errln!("error: --png writes the demo scene's last frame; a --layout run draws on a 1×1 tally target");
         return USAGE;
     }
     if let Some(p) = &args.png {
         if let Err(e) = check_writable(p) {
-            eprintln!("error: cannot write --png {}: {e}", p.display());
+            errln!("error: cannot write --png {}: {e}", p.display());
             return USAGE;
         }
     }
@@ -324,7 +351,11 @@ pub fn run(args: &RunArgs) -> i32 {
         return run_layouts(args, &manifest);
     }
     if args.corrupt_sequence.is_some() {
-        eprintln!("error: --corrupt-sequence applies to --layout runs");
+        errln!("error: --corrupt-sequence applies to --layout runs");
+        return USAGE;
+    }
+    if let Some(e) = ignored_scene_option(args) {
+        errln!("error: {e}");
         return USAGE;
     }
     let scene_shaped = manifest.layouts.iter().any(|l| {
@@ -333,7 +364,7 @@ pub fn run(args: &RunArgs) -> i32 {
     });
     if !scene_shaped {
         let names: Vec<&str> = manifest.layouts.iter().map(|l| l.name.as_str()).collect();
-        eprintln!(
+        errln!(
             "error: {} has no layout shaped as the demo scene's `SceneDraw` (examples/scene.ron), so `dgcc run` cannot draw the scene with it; run its layouts with checked synthetic records instead: dgcc run {} --layout NAME (its layouts: {})",
             args.file.display(),
             args.file.display(),
@@ -349,14 +380,14 @@ pub fn run(args: &RunArgs) -> i32 {
             ModeArg::Mdi => Mode::Mdi,
             ModeArg::Cpu => Mode::Cpu,
         },
-        seed: args.seed,
+        seed: args.seed.unwrap_or(1),
         scene: args.scene.scene(),
         culling: args.culling.culling(),
-        cut_every: args.cut_every,
+        cut_every: args.cut_every.unwrap_or(50),
         object_ids: args.object_ids,
         width: args.width.unwrap_or(args.size),
         height: args.height.unwrap_or(args.size),
-        preprocess_budget: args.preprocess_budget_mib.saturating_mul(1 << 20),
+        preprocess_budget: args.preprocess_budget_mib.unwrap_or(64).saturating_mul(1 << 20),
         unordered_sequences: args.sequences.map(|s| s == SequencesArg::Unordered),
         validate_stream: args.validate_stream,
         max_draws: args.max_draws,
@@ -378,32 +409,36 @@ pub fn run(args: &RunArgs) -> i32 {
         },
         ..RunOptions::default()
     };
+    if let Err(e) = scene::preflight(&manifest, &options) {
+        errln!("error: {e}");
+        return USAGE;
+    }
     let report = match scene::run(&manifest, &options) {
         Ok(r) => r,
         Err(e) => {
             report_validation_errors();
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             return FAILED;
         }
     };
     if args.json {
         match serde_json::to_string_pretty(&report) {
-            Ok(s) => println!("{s}"),
+            Ok(s) => outln!("{s}"),
             Err(e) => {
-                eprintln!("error: cannot serialize the report: {e}");
+                errln!("error: cannot serialize the report: {e}");
                 return FAILED;
             }
         }
     } else {
-        print!("{report}");
+        out!("{report}");
     }
     if let Some(path) = &args.png {
         let (rgba, w, h) = report.last_frame_rgba();
         if let Err(e) = write_png(path, rgba, w, h) {
-            eprintln!("error: cannot write {}: {e}", path.display());
+            errln!("error: --png: {e}");
             return USAGE;
         }
-        eprintln!("wrote {}", path.display());
+        errln!("wrote {}", path.display());
     }
     let layer_complained = report_validation_errors();
     if report.stream_is_clean() && !layer_complained {
@@ -421,7 +456,7 @@ fn run_layouts(args: &RunArgs, manifest: &dgcc::ir::Manifest) -> i32 {
             Some(l) => layouts.push(l),
             None => {
                 let names: Vec<&str> = manifest.layouts.iter().map(|l| l.name.as_str()).collect();
-                eprintln!("error: {} has no layout `{name}` (its layouts: {})", args.file.display(), names.join(", "));
+                errln!("error: {} has no layout `{name}` (its layouts: {})", args.file.display(), names.join(", "));
                 return USAGE;
             }
         }
@@ -431,7 +466,7 @@ fn run_layouts(args: &RunArgs, manifest: &dgcc::ir::Manifest) -> i32 {
         Ok(c) => c,
         Err(e) => {
             report_validation_errors();
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             return FAILED;
         }
     };
@@ -439,7 +474,7 @@ fn run_layouts(args: &RunArgs, manifest: &dgcc::ir::Manifest) -> i32 {
         match dgcc::runtime::DgcDevice::from_context(&ctx) {
             Ok(d) => Some(d),
             Err(e) => {
-                eprintln!("error: {e}");
+                errln!("error: {e}");
                 return FAILED;
             }
         }
@@ -459,27 +494,27 @@ fn run_layouts(args: &RunArgs, manifest: &dgcc::ir::Manifest) -> i32 {
             "layouts": reports,
         });
         match serde_json::to_string_pretty(&value) {
-            Ok(s) => println!("{s}"),
+            Ok(s) => outln!("{s}"),
             Err(e) => {
-                eprintln!("error: cannot serialize the report: {e}");
+                errln!("error: cannot serialize the report: {e}");
                 return FAILED;
             }
         }
     } else {
         for r in &reports {
-            print!("{r}");
+            out!("{r}");
         }
     }
     for r in &reports {
         let codes = r.refusal_codes();
         if !codes.is_empty() && r.ok() {
-            eprintln!(
+            errln!(
                 "note: the device refuses layout `{}` under DGC ({}); the fallback ran it",
                 r.layout,
                 codes.join(", ")
             );
         } else if !codes.is_empty() {
-            eprintln!("error: the device refuses layout `{}` ({})", r.layout, codes.join(", "));
+            errln!("error: the device refuses layout `{}` ({})", r.layout, codes.join(", "));
         }
     }
     let layer_complained = report_validation_errors();
@@ -490,12 +525,15 @@ fn run_layouts(args: &RunArgs, manifest: &dgcc::ir::Manifest) -> i32 {
     }
 }
 
-/// Encode RGBA8 pixels as a PNG file.
-pub fn write_png(path: &Path, rgba: &[u8], width: u32, height: u32) -> Result<(), String> {
-    let file = std::fs::File::create(path).map_err(|e| e.to_string())?;
-    let mut enc = png::Encoder::new(std::io::BufWriter::new(file), width, height);
+/// Encode RGBA8 pixels as a PNG file: the whole file, or (a full disk, say) the old one as it
+/// was.
+fn write_png(path: &Path, rgba: &[u8], width: u32, height: u32) -> Result<(), String> {
+    let mut bytes = vec![];
+    let mut enc = png::Encoder::new(&mut bytes, width, height);
     enc.set_color(png::ColorType::Rgba);
     enc.set_depth(png::BitDepth::Eight);
     let mut w = enc.write_header().map_err(|e| e.to_string())?;
-    w.write_image_data(rgba).map_err(|e| e.to_string())
+    w.write_image_data(rgba).map_err(|e| e.to_string())?;
+    w.finish().map_err(|e| e.to_string())?;
+    dgcc::output::write_file(path, &bytes).map(drop).map_err(|e| e.to_string())
 }

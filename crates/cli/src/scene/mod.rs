@@ -88,6 +88,20 @@ pub fn run(manifest: &Manifest, options: &RunOptions) -> Result<RunReport> {
     run_checked(&ctx, manifest, options, layout, kernel)
 }
 
+/// What [`run`] and [`run_on`] refuse before they touch a device: the options, and the layout
+/// they would draw with. `dgcc bench` asks this of every row before its first, so that a row
+/// that cannot run is a usage error, not a failure found minutes in.
+pub fn preflight(manifest: &Manifest, options: &RunOptions) -> Result<()> {
+    check_options(options)?;
+    preflight_layout(manifest, options)
+}
+
+/// The part of [`preflight`] about the layout alone: the description has the layout the
+/// options name, shaped as the scene's records.
+pub fn preflight_layout(manifest: &Manifest, options: &RunOptions) -> Result<()> {
+    compat::pick(manifest, options.layout.as_deref(), options.bind == Bind::ShaderObjects).map(drop)
+}
+
 /// Run the scene on `ctx`, which must have been opened with DGC enabled for `Mode::Dgc`
 /// (`options.layer_log` is then the context's business). `dgcc bench` runs every row on one
 /// context: opening a device per row costs seconds on some drivers, and NVIDIA's stopped

@@ -311,8 +311,11 @@ impl Default for RunOptions {
 pub const MAX_IMAGE_SIDE: u32 = 8192;
 
 pub(super) fn check_options(options: &RunOptions) -> Result<()> {
-    if options.objects == 0 || options.frames == 0 {
-        return Err(RuntimeError::Invalid("--objects and --frames must be at least 1".into()));
+    if options.objects == 0 {
+        return Err(RuntimeError::Invalid("--objects must be at least 1".into()));
+    }
+    if options.frames == 0 {
+        return Err(RuntimeError::Invalid("--frames must be at least 1".into()));
     }
     if options.warmup.checked_add(options.frames).is_none() {
         return Err(RuntimeError::Invalid(format!(

@@ -146,7 +146,10 @@ fn uri(path: &str) -> String {
 }
 
 /// The whole log: the tool with every rule of the registry, and the results.
-pub fn log(results: Vec<Value>) -> String {
+/// The whole log: the rules, `results`, and one invocation, unsuccessful with a notification
+/// per entry of `failures` (a file that could not be checked at all), so that a log without
+/// results is not read as a clean check.
+pub fn log(results: Vec<Value>, failures: &[String]) -> String {
     let rules: Vec<Value> = dgcc_core::rules::all()
         .into_iter()
         .map(|r| {
@@ -181,6 +184,13 @@ pub fn log(results: Vec<Value>) -> String {
             "originalUriBaseIds": { "%SRCROOT%": { "description": { "text": "the folder dgcc ran in" } } },
             "columnKind": "unicodeCodePoints",
             "results": results,
+            "invocations": [{
+                "executionSuccessful": failures.is_empty(),
+                "toolExecutionNotifications": failures
+                    .iter()
+                    .map(|f| json!({ "level": "error", "message": { "text": f } }))
+                    .collect::<Vec<_>>(),
+            }],
         }],
     });
     let mut s = serde_json::to_string_pretty(&log).unwrap_or_default();

@@ -131,6 +131,8 @@ impl<'t> Scanner<'t> {
         }
     }
 
+    /// The length of the block comment starting here (nested ones included), or the rest of
+    /// the text when it is never closed.
     fn block_comment_len(&self) -> usize {
         let rest = self.rest();
         let bytes = rest.as_bytes();
@@ -217,6 +219,30 @@ pub struct Scan {
     pub comments: Vec<Comment>,
     /// The first bracket that opens one level more than the limit.
     pub too_deep: Option<Span>,
+    /// A RON block comment that runs to the end of the text unclosed: ron reads the value
+    /// before it and ignores it, which would drop the rest of the file without a word.
+    pub unclosed_comment: Option<Span>,
+}
+
+/// Whether a block comment's text (`/*` to its end) closes every level it opens.
+fn block_comment_closes(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let (mut i, mut level) = (2, 1usize);
+    while i < bytes.len() {
+        if bytes[i..].starts_with(b"/*") {
+            level += 1;
+            i += 2;
+        } else if bytes[i..].starts_with(b"*/") {
+            level -= 1;
+            i += 2;
+            if level == 0 {
+                return true;
+            }
+        } else {
+            i += 1;
+        }
+    }
+    false
 }
 
 /// Scans a whole source: its comments, and the first bracket nested deeper than `max_depth`
@@ -228,6 +254,9 @@ pub fn scan(source: &str, kind: SyntaxKind, max_depth: usize) -> Scan {
     for (piece, span) in Scanner::new(source, kind) {
         match piece {
             Piece::LineComment | Piece::BlockComment => {
+                if piece == Piece::BlockComment && !block_comment_closes(&source[span.range()]) {
+                    out.unclosed_comment = Some(span);
+                }
                 out.comments.push(Comment { span, line: piece == Piece::LineComment, own_line: !line_has_code });
                 if piece == Piece::BlockComment {
                     line_has_code = true;

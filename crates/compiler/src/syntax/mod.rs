@@ -83,6 +83,13 @@ fn parse_keeping(source: &str, kind: SyntaxKind) -> Result<(Pipeline, docs::Docs
     if let Some(bracket) = scan.too_deep {
         return Err(vec![limits::too_deep(bracket)]);
     }
+    if let Some(comment) = scan.unclosed_comment {
+        let start = dgcc_core::span::Span::new(comment.start, comment.start + 2);
+        let d = Diagnostic::new("E0001", "syntax error: a block comment is never closed")
+            .primary(start, "this `/*` has no `*/`")
+            .note("help: close it with `*/`; without it everything after it is comment, up to the end of the file");
+        return Err(vec![d]);
+    }
     let docs = docs::Docs::new(source, scan.comments);
     let pipeline = match kind {
         SyntaxKind::Ron => ron::parse(source, &docs),
