@@ -295,6 +295,11 @@ fn a_description_of_ones_own_runs_its_draws_checked_and_names_what_it_cannot_che
     assert_eq!(l["dgc"]["status"], "not_run", "{r:#}");
     assert!(l["dgc"]["why"].as_str().unwrap().contains("no tally for this layout"), "{r:#}");
     assert!(l["fallback"]["why"].as_str().unwrap().contains("token `positions` (VERTEX_BUFFER)"), "{r:#}");
+    // Not a failure of the layout: the report says it was not checked, and why.
+    let o = dgcc(&["run", &file, "--layout", "Vertices"]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(text(&o).contains("NOT CHECKED: neither path could run and check this layout"), "{}", text(&o));
+    assert!(!text(&o).contains("FAILED"), "{}", text(&o));
     let _ = std::fs::remove_file(&file);
 }
 

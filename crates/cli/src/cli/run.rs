@@ -108,8 +108,9 @@ pub struct RunArgs {
     /// records written through the manifest's offsets (push data, index buffers at real
     /// addresses, draw, count and dispatch arguments, execution-set indices), executed through
     /// DGC and through the runtime's fallback where each can run it, and each sequence's effect
-    /// checked on the device; exit 1 when one differs or the device refuses the layout (with
-    /// `dgcc check`'s codes). The scene's options do not apply, and giving one is an error.
+    /// checked on the device; exit 1 when one differs, when the device refuses the layout (with
+    /// `dgcc check`'s codes), or when neither path could check it (no tally shader reads its
+    /// shape). The scene's options do not apply, and giving one is an error.
     #[arg(long = "layout", value_name = "NAME", conflicts_with_all = SCENE_OPTIONS)]
     pub layouts: Vec<String>,
     /// Test only: write this sequence's record wrong (with --layout), to see the check fail.

@@ -238,9 +238,12 @@ pub fn shape(layout: &CompiledLayout) -> std::result::Result<(), String> {
         _ => false,
     };
     if !fields_ok || !fits {
+        let types: Vec<String> = push.fields.iter().map(|f| f.ty.to_string()).collect();
+        let at = range.map_or(String::new(), |(o, s)| format!(" at bytes {o}..{}", o + s));
         return Err(format!(
-            "the tally vertex shaders read one 32-bit pushed word at push-constant offset 0 (two without a _COUNT action); token `{}` pushes {} field(s) at {:?}",
-            push.name, words, range
+            "the tally vertex shaders read one 32-bit pushed word at push-constant offset 0 (two without a _COUNT action); token `{}` pushes {}{at}",
+            push.name,
+            types.join(", ")
         ));
     }
     Ok(())

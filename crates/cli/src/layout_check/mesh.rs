@@ -79,10 +79,13 @@ pub fn shape(layout: &CompiledLayout) -> std::result::Result<(), String> {
     }
     let push = &layout.tokens[0];
     let tys: Vec<String> = push.fields.iter().map(|f| f.ty.to_string()).collect();
-    if tys != ["Address", "U32"] || push.push_constant.map(|r| (r.offset, r.size)) != Some((0, 12)) {
+    let range = push.push_constant.map(|r| (r.offset, r.size));
+    if tys != ["Address", "U32"] || range != Some((0, 12)) {
+        let at = range.map_or(String::new(), |(o, s)| format!(" at bytes {o}..{}", o + s));
         return Err(format!(
-            "the tally task shader reads a meshlet address and a count pushed at offset 0; token `{}` pushes {tys:?}",
-            push.name
+            "the tally task shader reads a meshlet address and a count pushed at offset 0; token `{}` pushes {}{at}",
+            push.name,
+            tys.join(", ")
         ));
     }
     Ok(())

@@ -129,7 +129,15 @@ impl fmt::Display for LayoutReport {
                 PathReport::Failed { error } => writeln!(f, "  {name:<9} FAILED: {error}")?,
             }
         }
-        let verdict = if self.ok() { "ok: every sequence's effect is as written" } else { "FAILED" };
+        let verdict = if self.ok() {
+            "ok: every sequence's effect is as written"
+        } else if self.dgc.is_bad() || self.fallback.is_bad() {
+            "FAILED"
+        } else if !self.refusal_codes().is_empty() {
+            "FAILED: the device refuses the layout, and the fallback did not check it"
+        } else {
+            "NOT CHECKED: neither path could run and check this layout (see why above)"
+        };
         writeln!(f, "  {verdict}")
     }
 }
