@@ -27,42 +27,134 @@ const RUST: &[&str] = &[
     "trait", "true", "type", "unsafe", "use", "where", "while", "async", "await", "dyn", "abstract", "become", "box",
     "do", "final", "macro", "override", "priv", "typeof", "unsized", "virtual", "yield", "try", "gen",
 ];
-/// C23 keywords.
+/// C keywords: C11's and C17's, C23's additions, and `asm`, a keyword in gcc's and clang's
+/// default GNU modes. The `_` and capital ones are refused anyway (C reserves the prefix); they
+/// are listed so that the emitters escape them too.
 #[rustfmt::skip]
 const C: &[&str] = &[
     "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else", "enum", "extern", "float",
     "for", "goto", "if", "inline", "int", "long", "register", "restrict", "return", "short", "signed", "sizeof",
-    "static", "struct", "switch", "typedef", "union", "unsigned", "void", "volatile", "while", "alignas", "alignof",
-    "bool", "constexpr", "false", "nullptr", "static_assert", "thread_local", "true", "typeof", "typeof_unqual",
+    "static", "struct", "switch", "typedef", "union", "unsigned", "void", "volatile", "while", "_Alignas", "_Alignof",
+    "_Atomic", "_Bool", "_Complex", "_Generic", "_Imaginary", "_Noreturn", "_Static_assert", "_Thread_local",
+    // C23.
+    "alignas", "alignof", "bool", "constexpr", "false", "nullptr", "static_assert", "thread_local", "true", "typeof",
+    "typeof_unqual", "_BitInt", "_Decimal32", "_Decimal64", "_Decimal128",
+    // GNU C.
+    "asm",
 ];
-/// C++ keywords beyond C's: C++ includes the generated header just as often.
+/// C++ keywords up to C++20 beyond C's, the alternative tokens (`and`, `or_eq`, …) among them:
+/// C++ includes the generated C header just as often, and the C++ header is C++17.
 #[rustfmt::skip]
 const CPP: &[&str] = &[
-    "class", "namespace", "template", "this", "new", "delete", "operator", "private", "protected", "public",
-    "virtual", "friend", "using", "try", "catch", "throw", "explicit", "mutable", "typename", "export", "concept",
-    "requires", "decltype", "noexcept",
+    "and", "and_eq", "bitand", "bitor", "catch", "char8_t", "char16_t", "char32_t", "class", "co_await", "co_return",
+    "co_yield", "compl", "concept", "const_cast", "consteval", "constinit", "decltype", "delete", "dynamic_cast",
+    "explicit", "export", "friend", "mutable", "namespace", "new", "noexcept", "not", "not_eq", "operator", "or",
+    "or_eq", "private", "protected", "public", "reinterpret_cast", "requires", "static_cast", "template", "this",
+    "throw", "try", "typeid", "typename", "using", "virtual", "wchar_t", "xor", "xor_eq",
 ];
-/// GLSL 4.60 keywords (with the type names), the words it reserves for future use, and the
-/// names a generated declaration must not take from the shader it is included in.
+/// Object-like macros that replace a word wherever the C or C++ header is compiled: the ones gcc
+/// and clang predefine in their default GNU modes (`-std=gnu17`, `-std=gnu++17`; `i386` on
+/// 32-bit x86), and `errno`, which the C++ header's standard headers define ([`c_macro`] says
+/// which is which).
+const C_MACROS: &[&str] = &["linux", "unix", "i386", "errno"];
+
+/// Why `word` is one of [`C_MACROS`].
+fn c_macro(word: &str) -> Option<&'static str> {
+    match word {
+        "errno" => Some("it is a macro of the C library (`errno.h`), which the C++ header's includes define"),
+        _ if C_MACROS.contains(&word) => {
+            Some("gcc and clang predefine it as a macro in their default GNU modes (`-std=gnu17`, `-std=gnu++17`)")
+        }
+        _ => None,
+    }
+}
+/// GLSL 4.60 keywords (section 3.6) other than the type names [`glsl_types`] spells out, with the
+/// words it reserves for future use; the additions of Vulkan GLSL (GL_KHR_vulkan_glsl) and of
+/// GL_KHR_memory_scope_semantics; the words glslang makes keywords for the extensions a shader
+/// that includes the generated file may enable; and the names a generated declaration must not
+/// take from the shader it is included in.
 #[rustfmt::skip]
 const GLSL: &[&str] = &[
     "attribute", "const", "uniform", "varying", "buffer", "shared", "coherent", "volatile", "restrict", "readonly",
     "writeonly", "atomic_uint", "layout", "centroid", "flat", "smooth", "noperspective", "patch", "sample",
     "invariant", "precise", "break", "continue", "do", "for", "while", "switch", "case", "default", "if", "else",
     "subroutine", "in", "out", "inout", "int", "void", "bool", "true", "false", "discard", "return", "lowp",
-    "mediump", "highp", "precision", "struct", "float", "double", "uint", "vec2", "vec3", "vec4", "ivec2", "ivec3",
-    "ivec4", "uvec2", "uvec3", "uvec4", "bvec2", "bvec3", "bvec4", "dvec2", "dvec3", "dvec4", "mat2", "mat3", "mat4",
-    "mat2x2", "mat2x3", "mat2x4", "mat3x2", "mat3x3", "mat3x4", "mat4x2", "mat4x3", "mat4x4", "dmat2", "dmat3",
-    "dmat4", "sampler1D", "sampler2D", "sampler3D", "samplerCube", "sampler2DArray", "sampler", "texture2D",
-    "image2D", "uint64_t", "int64_t",
+    "mediump", "highp", "precision", "struct", "float", "double", "uint",
     // Reserved for future use.
     "common", "partition", "active", "asm", "class", "union", "enum", "typedef", "template", "this", "resource",
     "goto", "inline", "noinline", "public", "static", "extern", "external", "interface", "long", "short", "half",
-    "fixed", "unsigned", "superp", "input", "output", "hvec2", "hvec3", "hvec4", "fvec2", "fvec3", "fvec4", "filter",
-    "sizeof", "cast", "namespace", "using",
+    "fixed", "unsigned", "superp", "input", "output", "hvec2", "hvec3", "hvec4", "fvec2", "fvec3", "fvec4",
+    "sampler3DRect", "filter", "sizeof", "cast", "namespace", "using",
+    // Vulkan GLSL: the sampler types (the texture and subpass-input types are `glsl_types`').
+    "sampler", "samplerShadow",
+    // GL_KHR_memory_scope_semantics and GL_EXT_ray_tracing's memory qualifiers.
+    "devicecoherent", "queuefamilycoherent", "workgroupcoherent", "subgroupcoherent", "nonprivate",
+    "shadercallcoherent",
+    // Extensions' scalar types (GL_EXT_shader_explicit_arithmetic_types, GL_EXT_bfloat16,
+    // GL_EXT_float8_e5m2_e4m3; the vectors and matrices are `glsl_types`').
+    "int8_t", "uint8_t", "int16_t", "uint16_t", "int32_t", "uint32_t", "int64_t", "uint64_t", "float16_t",
+    "float32_t", "float64_t", "bfloat16_t", "floate5m2_t", "floate4m3_t",
+    // Ray tracing and ray queries (GL_NV_ray_tracing, GL_EXT_ray_tracing, GL_EXT_ray_query, shader
+    // execution reordering).
+    "rayPayloadNV", "rayPayloadEXT", "rayPayloadInNV", "rayPayloadInEXT", "hitAttributeNV", "hitAttributeEXT",
+    "callableDataNV", "callableDataEXT", "callableDataInNV", "callableDataInEXT", "accelerationStructureNV",
+    "accelerationStructureEXT", "rayQueryEXT", "terminateRayEXT", "ignoreIntersectionEXT", "hitObjectNV",
+    "hitObjectAttributeNV", "hitObjectEXT", "hitObjectAttributeEXT",
+    // Mesh shading, barycentrics, and the other extensions' keywords.
+    "perprimitiveNV", "perprimitiveEXT", "perviewNV", "taskNV", "taskPayloadSharedEXT", "pervertexNV",
+    "pervertexEXT", "nonuniformEXT", "demote", "terminateInvocation", "nontemporal", "tileImageEXT",
+    "samplerExternalOES", "fcoopmatNV", "icoopmatNV", "ucoopmatNV", "coopmat", "coopvecNV", "tensorLayoutNV",
+    "tensorViewNV", "tensorARM", "spirv_instruction", "spirv_execution_mode", "spirv_execution_mode_id",
+    "spirv_decorate", "spirv_decorate_id", "spirv_decorate_string", "spirv_type", "spirv_storage_class",
+    "spirv_by_reference", "spirv_literal",
     // The shader's entry point, and built-in names a generated declaration would hide.
     "main", "texture", "image",
 ];
+
+/// The GLSL type names that come in families, spelled out: every vector and matrix (`vec3`,
+/// `dmat2x3`, `f16vec4`, `u8vec2`), and every opaque type of GLSL 4.60, Vulkan GLSL and the
+/// extensions glslang knows, in every dimensionality and with every prefix (`isampler2D`,
+/// `sampler2DShadow`, `uimageCubeArray`, `itexture2DMS`, `usubpassInputMS`, `f16sampler1D`,
+/// `i64image3D`).
+fn glsl_types() -> Vec<String> {
+    const VECTORS: &[&str] = &[
+        "vec", "bvec", "ivec", "uvec", "dvec", "i8vec", "u8vec", "i16vec", "u16vec", "i32vec", "u32vec", "i64vec",
+        "u64vec", "f16vec", "f32vec", "f64vec", "bf16vec", "fe5m2vec", "fe4m3vec",
+    ];
+    const MATRICES: &[&str] = &["mat", "dmat", "f16mat", "f32mat", "f64mat"];
+    // Every sampler, image and texture type comes in these; a sampler also has a `Shadow` form
+    // of some.
+    const DIMS: &[&str] =
+        &["1D", "1DArray", "2D", "2DArray", "2DRect", "2DMS", "2DMSArray", "3D", "Cube", "CubeArray", "Buffer"];
+    const SHADOW_DIMS: &[&str] = &["1D", "1DArray", "2D", "2DArray", "2DRect", "Cube", "CubeArray"];
+    let mut out = vec![];
+    for v in VECTORS {
+        out.extend((2..=4).map(|n| format!("{v}{n}")));
+    }
+    for m in MATRICES {
+        for c in 2..=4 {
+            out.push(format!("{m}{c}"));
+            out.extend((2..=4).map(|r| format!("{m}{c}x{r}")));
+        }
+    }
+    // Float, signed and unsigned results (`f16`: GL_AMD_gpu_shader_half_float_fetch).
+    for prefix in ["", "i", "u", "f16"] {
+        for kind in ["sampler", "image", "texture"] {
+            out.extend(DIMS.iter().map(|d| format!("{prefix}{kind}{d}")));
+        }
+        out.extend(["subpassInput", "subpassInputMS"].map(|s| format!("{prefix}{s}")));
+    }
+    for prefix in ["", "f16"] {
+        out.extend(SHADOW_DIMS.iter().map(|d| format!("{prefix}sampler{d}Shadow")));
+    }
+    // GL_EXT_shader_image_int64.
+    for prefix in ["i64", "u64"] {
+        out.extend(DIMS.iter().map(|d| format!("{prefix}image{d}")));
+    }
+    // GL_EXT_shader_tile_image.
+    out.extend(["attachmentEXT", "iattachmentEXT", "uattachmentEXT"].map(String::from));
+    out
+}
 
 /// HLSL keywords and reserved words (DXC's list, C++ words included), beyond the vector and
 /// matrix type names that [`is_hlsl_type_name`] recognises.
@@ -122,22 +214,26 @@ pub fn is_hlsl_type_name(word: &str) -> bool {
 /// once: a description's names meet every table for every identifier of every output (tens
 /// of thousands of lookups for a few hundred layouts), which scans of the lists made a fifth of
 /// `dgcc check`'s time.
-fn keywords() -> &'static foldhash::HashMap<&'static str, u8> {
-    static KEYWORDS: std::sync::OnceLock<foldhash::HashMap<&'static str, u8>> = std::sync::OnceLock::new();
+fn keywords() -> &'static foldhash::HashMap<Box<str>, u8> {
+    static KEYWORDS: std::sync::OnceLock<foldhash::HashMap<Box<str>, u8>> = std::sync::OnceLock::new();
     KEYWORDS.get_or_init(|| {
-        let mut map = foldhash::HashMap::default();
-        let tables: [(&[&str], u8); 6] = [
+        let mut map: foldhash::HashMap<Box<str>, u8> = foldhash::HashMap::default();
+        let tables: [(&[&str], u8); 7] = [
             (RUST, RUST_BIT),
             (C, C_BIT),
             (CPP, C_BIT),
+            (C_MACROS, C_BIT),
             (GLSL, GLSL_BIT),
             (HLSL, HLSL_BIT | SLANG_BIT),
             (SLANG, SLANG_BIT),
         ];
         for (table, bits) in tables {
             for &word in table {
-                *map.entry(word).or_insert(0) |= bits;
+                *map.entry(word.into()).or_insert(0) |= bits;
             }
+        }
+        for word in glsl_types() {
+            *map.entry(word.into()).or_insert(0) |= GLSL_BIT;
         }
         map
     })
@@ -196,6 +292,9 @@ pub fn identifier_problem(name: &str) -> Option<(&'static str, String)> {
             "identifiers cannot start with a digit".to_string()
         };
         return Some(("E0705", why));
+    }
+    if let Some(why) = c_macro(name) {
+        return Some(("E0706", why.to_string()));
     }
     let langs = reserved_in(name);
     if !langs.is_empty() {
@@ -450,18 +549,79 @@ mod tests {
         );
     }
 
+    /// The words an audit found accepted although the output they were printed in did not compile
+    /// (glslangValidator: "unexpected ISAMPLER2D, expecting IDENTIFIER"; `g++ -std=c++17`:
+    /// "expected unqualified-id"; gcc's GNU modes: `linux` replaced by `1`), each refused with
+    /// the language it breaks, and escaped by the emitters alike.
+    #[test]
+    fn words_reserved_in_glsl_and_cpp_are_refused() {
+        #[rustfmt::skip]
+        const GLSL_WORDS: &[&str] = &[
+            "isampler2D", "usampler2D", "sampler2DShadow", "samplerBuffer", "image1D", "iimage2D", "sampler2DMS",
+            "samplerCubeArray", "dmat2x3", "texture3D", "textureCube", "subpassInput", "samplerShadow",
+            "devicecoherent", "nonprivate", "shadercallcoherent", "usampler2DMSArray", "sampler1DArrayShadow",
+            "uimageCubeArray", "itexture2DRect", "utextureBuffer", "isubpassInputMS", "usubpassInput",
+            "queuefamilycoherent", "workgroupcoherent", "subgroupcoherent", "mat3x2", "dmat4", "dvec3", "f16vec4",
+            "u8vec2", "i64vec3", "f64mat4x3", "int8_t", "float16_t", "accelerationStructureEXT", "rayQueryEXT",
+            "hitObjectNV", "i64image2D", "f16sampler2DShadow", "sampler3DRect", "superp", "taskPayloadSharedEXT",
+        ];
+        for &w in GLSL_WORDS {
+            assert_eq!(identifier_problem(w).map(|p| p.0), Some("E0706"), "{w}");
+            assert!(reserved_in(w).contains(&"GLSL"), "{w}: {:?}", reserved_in(w));
+            assert_eq!(member(w), format!("{w}_"), "{w}");
+        }
+        #[rustfmt::skip]
+        const CPP_WORDS: &[&str] = &[
+            "and", "or", "not", "xor", "bitand", "bitor", "compl", "and_eq", "or_eq", "xor_eq", "not_eq", "typeid",
+            "wchar_t", "char8_t", "char16_t", "char32_t", "co_await", "co_yield", "co_return", "consteval", "constinit",
+            "concept", "requires", "asm", "_Atomic", "_BitInt",
+        ];
+        for &w in CPP_WORDS {
+            assert_eq!(identifier_problem(w).map(|p| p.0), Some("E0706"), "{w}");
+            assert!(reserved_in(w).contains(&"C/C++"), "{w}: {:?}", reserved_in(w));
+            assert_eq!(member(w), format!("{w}_"), "{w}");
+        }
+        assert_eq!(identifier_problem("and").map(|p| p.1), Some("it is a reserved word in C/C++".to_string()));
+        assert_eq!(identifier_problem("isampler2D").map(|p| p.1), Some("it is a reserved word in GLSL".to_string()));
+        for w in ["linux", "unix", "i386", "errno"] {
+            let (code, why) = identifier_problem(w).unwrap_or_else(|| panic!("{w} passes"));
+            assert_eq!(code, "E0706", "{w}");
+            assert!(why.contains("macro"), "{w}: {why}");
+            assert_eq!(member(w), format!("{w}_"), "{w}");
+        }
+        // Names close to them stay names.
+        for ok in ["sampler2Dx", "images", "isampler", "texture3", "android", "linux2", "order", "note", "notes"] {
+            assert_eq!(identifier_problem(ok), None, "{ok}");
+        }
+    }
+
+    /// Every GLSL opaque type is spelled out, in every dimensionality and with every prefix.
+    #[test]
+    fn glsl_type_families_are_complete() {
+        let types = glsl_types();
+        // 19 vectors of 3 sizes; 5 matrix kinds of 12 shapes; (3 kinds × 11 dimensionalities + 2
+        // subpass inputs) × 4 prefixes; 7 shadow samplers × 2; 2 × 11 64-bit images; 3 attachments.
+        assert_eq!(types.len(), 19 * 3 + 5 * 12 + (3 * 11 + 2) * 4 + 7 * 2 + 2 * 11 + 3);
+        let set: std::collections::HashSet<&str> = types.iter().map(String::as_str).collect();
+        assert_eq!(set.len(), types.len(), "no type twice");
+        for t in ["vec2", "bvec4", "dmat2x3", "mat4", "samplerCubeArrayShadow", "iimage2DMSArray", "utexture1DArray"] {
+            assert!(set.contains(t), "{t}");
+        }
+        for not in ["isampler2DShadow", "itexture2DShadow", "vec5", "mat5", "mat2x5", "image2DShadow"] {
+            assert!(!set.contains(not), "{not}");
+        }
+    }
+
     /// The check and the emitters agree: every word the emitters escape is refused, and a name
     /// the check lets through is spelled as written.
     #[test]
     fn checked_names_are_never_renamed() {
-        for w in RUST.iter().chain(C).chain(CPP).chain(GLSL).chain(HLSL).chain(SLANG) {
+        for w in keywords().keys() {
             assert!(is_reserved(w), "{w}");
             assert_eq!(identifier_problem(w).map(|p| p.0), Some("E0706"), "{w}");
         }
         let samples = ["object_id", "SceneDraw", "cull2", "_private", "main2", "mat4x4a", "Main", "draw_", "x"];
-        for n in
-            samples.iter().copied().chain(RUST.iter().chain(C).chain(GLSL).chain(HLSL).chain(SLANG).map(|w| &w[1..]))
-        {
+        for n in samples.iter().copied().chain(keywords().keys().map(|w| &w[1..])) {
             if identifier_problem(n).is_none() {
                 assert_eq!(member(n), n, "`{n}` passes the check, so the emitters must keep it");
             }

@@ -117,13 +117,17 @@ impl Problem {
             Problem::Reserved { ident, why, .. } => {
                 format!("the generated {} name `{}` {why}", ident.lang.name(), ident.name)
             }
-            Problem::TooLong { ident, limit } => format!(
-                "the generated {} name `{}…` is {} characters long; {} reads at most {limit}",
-                ident.lang.name(),
-                ident.name.chars().take(24).collect::<String>(),
-                ident.name.len(),
-                if ident.lang == Lang::File { "a file system" } else { "glslang" }
-            ),
+            Problem::TooLong { ident, limit } => {
+                let (what, reader) = match ident.lang {
+                    Lang::File => ("the output file name".to_string(), "a file system"),
+                    lang => (format!("the generated {} name", lang.name()), "glslang"),
+                };
+                format!(
+                    "{what} `{}…` is {} characters long; {reader} reads at most {limit}",
+                    ident.name.chars().take(24).collect::<String>(),
+                    ident.name.len(),
+                )
+            }
         }
     }
 }
@@ -595,10 +599,13 @@ fn hlsl_layout(p: &mut Plan, lang: Lang, li: usize, l: &CompiledLayout, n: &Layo
 /// Why `name` may be a macro of the headers the C header includes (`vulkan.h`, which includes
 /// `stdint.h`), which would replace it in a struct member or a declaration: the Vulkan headers
 /// define macros starting with `VK_`, `VKAPI_` and `VULKAN_` (`VK_TRUE`, `VK_NULL_HANDLE`), and
-/// C reserves for `stdint.h` the names starting with `INT` or `UINT` and ending with `_MAX`,
-/// `_MIN`, `_WIDTH` or `_C` (C23 7.33.14), besides its other limits (`SIZE_MAX`).
+/// their video headers ones starting with `STD_VIDEO_` and `vulkan_video_codec`
+/// (`vulkan_video_codec_h264std`, defined as `1`); C reserves for `stdint.h` the names starting
+/// with `INT` or `UINT` and ending with `_MAX`, `_MIN`, `_WIDTH` or `_C` (C23 7.33.14), besides
+/// its other limits (`SIZE_MAX`).
 fn c_header_macro(name: &str) -> Option<String> {
-    if let Some(prefix) = ["VK_", "VKAPI_", "VULKAN_"].into_iter().find(|p| name.starts_with(p)) {
+    let vulkan = ["VK_", "VKAPI_", "VULKAN_", "STD_VIDEO_", "vulkan_video_codec"];
+    if let Some(prefix) = vulkan.into_iter().find(|p| name.starts_with(p)) {
         return Some(format!("starts with `{prefix}`, which the Vulkan headers use for their macros"));
     }
     let stdint = (name.starts_with("INT") || name.starts_with("UINT"))
