@@ -135,23 +135,7 @@ impl<'t> Scanner<'t> {
     /// the text when it is never closed.
     fn block_comment_len(&self) -> usize {
         let rest = self.rest();
-        let bytes = rest.as_bytes();
-        let (mut i, mut level) = (2, 1);
-        while i < bytes.len() {
-            if bytes[i..].starts_with(b"/*") {
-                level += 1;
-                i += 2;
-            } else if bytes[i..].starts_with(b"*/") {
-                level -= 1;
-                i += 2;
-                if level == 0 {
-                    return i;
-                }
-            } else {
-                i += 1;
-            }
-        }
-        rest.len()
+        block_comment_end(rest).unwrap_or(rest.len())
     }
 }
 
@@ -224,8 +208,9 @@ pub struct Scan {
     pub unclosed_comment: Option<Span>,
 }
 
-/// Whether a block comment's text (`/*` to its end) closes every level it opens.
-fn block_comment_closes(text: &str) -> bool {
+/// Where the block comment at the start of `text` ends (after its `*/`, nested comments
+/// included), or `None` when it is never closed.
+fn block_comment_end(text: &str) -> Option<usize> {
     let bytes = text.as_bytes();
     let (mut i, mut level) = (2, 1usize);
     while i < bytes.len() {
@@ -236,13 +221,13 @@ fn block_comment_closes(text: &str) -> bool {
             level -= 1;
             i += 2;
             if level == 0 {
-                return true;
+                return Some(i);
             }
         } else {
             i += 1;
         }
     }
-    false
+    None
 }
 
 /// Scans a whole source: its comments, and the first bracket nested deeper than `max_depth`
@@ -254,7 +239,7 @@ pub fn scan(source: &str, kind: SyntaxKind, max_depth: usize) -> Scan {
     for (piece, span) in Scanner::new(source, kind) {
         match piece {
             Piece::LineComment | Piece::BlockComment => {
-                if piece == Piece::BlockComment && !block_comment_closes(&source[span.range()]) {
+                if piece == Piece::BlockComment && block_comment_end(&source[span.range()]).is_none() {
                     out.unclosed_comment = Some(span);
                 }
                 out.comments.push(Comment { span, line: piece == Piece::LineComment, own_line: !line_has_code });
