@@ -497,6 +497,31 @@ fn help_is_written_in_the_syntax_of_the_file() {
 }
 
 #[test]
+fn messages_are_written_in_the_syntax_of_the_file() {
+    // W0002 names `max_sequences` and a token kind: `max_sequences: 1024` and `DrawIndexedCount`
+    // in RON, `max_sequences 1024;` and `draw_indexed_count` in the dgcc language, in every format.
+    let ron_said = "with `max_sequences: 1024`, `draws` (DrawIndexedCount) allows a maxDrawCount of at most 16383";
+    let dgc_said = "with `max_sequences 1024;`, `draws` (draw_indexed_count) allows a maxDrawCount of at most 16383";
+    for (file, said, not) in [
+        ("examples/mistakes/count_without_mdi.ron", ron_said, dgc_said),
+        ("examples/mistakes/count_without_mdi.dgc", dgc_said, ron_said),
+    ] {
+        let human = err(&dgcc(&["check", file]));
+        assert!(human.contains(&format!("warning[W0002]: {said}\n")) && !human.contains(not), "{human}");
+        let json = json_lines(&dgcc(&["check", file, "--message-format", "json"]));
+        let w0002 = json.iter().find(|d| d["code"] == "W0002").expect("W0002");
+        assert_eq!(w0002["message"], said, "{file}");
+        let rustc = out(&dgcc(&["check", file, "--message-format", "rustc"]));
+        let d: RustcDiagnostic =
+            serde_json::from_str(rustc.lines().find(|l| l.contains("\"W0002\"")).unwrap()).unwrap();
+        assert_eq!(d.message, said, "{file}");
+        assert!(d.rendered.unwrap().contains(said), "{file}");
+        let sarif = out(&dgcc(&["check", file, "--message-format", "sarif"]));
+        assert!(sarif.contains(said) && !sarif.contains(not), "{sarif}");
+    }
+}
+
+#[test]
 fn a_fix_is_a_suggested_replacement_and_a_sarif_fix_and_applying_it_fixes() {
     // E0404: the stride 32 of `stride_too_small.ron` (line 16) should be 36.
     let rustc = out(&dgcc(&["check", STRIDE, "--message-format", "rustc"]));

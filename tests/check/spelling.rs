@@ -1,13 +1,14 @@
-//! Issue 17: a `.dgc` description's diagnostics speak the `.dgc` language. Every label, note
-//! and help of every `.dgc` example and mistake, and of every error file of `tests/check/err`
-//! written as `.dgc` (`dgcc fmt --to dsl`), must name description elements as the grammar
-//! spells them: `fallback binned`, `[vertex, fragment]`, `execution_set`, `align 16;`, not
-//! `fallback: Binned`, `Vertex | Fragment`, `ExecutionSet`, `align: Some(16)`. The RON
-//! reports are the snapshots of `tests/check/snapshots` and the book, unchanged.
+//! Issue 17: a `.dgc` description's diagnostics speak the `.dgc` language. Every message,
+//! label, note and help of every `.dgc` example and mistake, and of every error file of
+//! `tests/check/err` written as `.dgc` (`dgcc fmt --to dsl`), must name description elements
+//! as the grammar spells them: `fallback binned`, `[vertex, fragment]`, `execution_set`,
+//! `align 16;`, `max_sequences 64;`, not `fallback: Binned`, `Vertex | Fragment`,
+//! `ExecutionSet`, `align: Some(16)`, `max_sequences: 64`. The RON reports are the snapshots of
+//! `tests/check/snapshots` and the book, unchanged.
 //!
 //! Vulkan names and device property values (`supportedIndirectCommandsShaderStagesPipelineBinding
 //! = Compute on radv`) are no description's spelling: a `name = value on target` part is not
-//! read.
+//! read. Nor are the names the description gives (`layout \`Mesh\``): they are the user's.
 
 use super::harness::{crate_dir, diagnostics, ron_files};
 use dgcc::diag::Diagnostic;
@@ -34,6 +35,10 @@ const RON_ONLY: &[&str] = &[
     "flags:",
     "offset:",
     "glsl_layout:",
+    "max_sequences:",
+    "max_entries:",
+    "stride:",
+    "binding:",
     "fallback:",
     "push_constants:",
     "Array(",
@@ -88,9 +93,30 @@ fn without_device_values(text: &str) -> String {
         .join("; ")
 }
 
-/// The RON spellings in one label or note, as shown for a `.dgc` file.
+/// `text` without the names the description gives to what it defines (`` layout `Mesh` ``),
+/// which may be any word.
+fn without_names(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(open) = rest.find('`') {
+        let (before, after) = rest.split_at(open);
+        out.push_str(before);
+        let Some(close) = after[1..].find('`') else {
+            out.push_str(after);
+            return out;
+        };
+        let quoted = &after[..close + 2];
+        let named = ["layout ", "kernel ", "pipeline ", "set ", "token "].iter().any(|w| before.ends_with(w));
+        out.push_str(if named { "`…`" } else { quoted });
+        rest = &after[close + 2..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The RON spellings in one message, label or note, as shown for a `.dgc` file.
 fn ron_spellings(text: &str, words: &[String]) -> Vec<String> {
-    let text = without_device_values(text);
+    let text = without_names(&without_device_values(text));
     let mut found: Vec<String> = RON_ONLY.iter().filter(|p| text.contains(**p)).map(|p| format!("`{p}`")).collect();
     for w in text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')) {
         if words.iter().any(|r| r == w) {
@@ -100,9 +126,10 @@ fn ron_spellings(text: &str, words: &[String]) -> Vec<String> {
     found
 }
 
-/// What a `.dgc` file's report says besides messages: every label and note.
+/// What a `.dgc` file's report says: its message, every label and every note.
 fn shown_texts(d: &Diagnostic) -> Vec<String> {
-    let mut v: Vec<String> = d.labels.iter().map(|l| d.label_for(l, true).to_string()).collect();
+    let mut v: Vec<String> = vec![d.message_for(true).to_string()];
+    v.extend(d.labels.iter().map(|l| d.label_for(l, true).to_string()));
     v.extend(d.notes_for(true).into_iter().map(str::to_string));
     v
 }
@@ -211,6 +238,9 @@ fn the_patterns_catch_ron_spelling_and_spare_device_values() {
         "help: add `align: Some(16)` to round the stride up to 32",
         "help: use `kind: ShaderObjects`",
         "Array(F32, 4) at +4",
+        "with `max_sequences: 64`, `draws` (DrawIndexedCount) allows a maxDrawCount of at most 262143",
+        "shader-object execution set `s` has `max_entries: 1` but 2 stages (Vertex | Fragment)",
+        "layout `Draw` has Fragment without Vertex or Mesh",
     ] {
         assert!(!ron_spellings(ron, &words).is_empty(), "{ron}");
     }
@@ -220,6 +250,9 @@ fn the_patterns_catch_ron_spelling_and_spare_device_values() {
         "help: drop the execution_set token and bind one pipeline per layout on this target",
         "supportedIndirectCommandsShaderStagesPipelineBinding = Compute on radv; supportedIndirectCommandsShaderStagesShaderBinding = Vertex | Fragment on radv",
         "deviceGeneratedCommandsMultiDrawIndirectCount = false on minimum",
+        "with `max_sequences 64;`, `draws` (draw_indexed_count) allows a maxDrawCount of at most 262143",
+        "stride 12 of layout `Mesh` is not a multiple of 16",
+        "layout `Draw` is written by kernel `Dispatch` from many invocations but keeps sequences in order",
     ] {
         assert_eq!(ron_spellings(dgc, &words), Vec::<String>::new(), "{dgc}");
     }

@@ -56,12 +56,13 @@ pub struct Suggestion {
 /// of several functions).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Extra {
-    /// Notes and labels that name description elements, as the `.dgc` language spells them:
-    /// (the text as `notes` or a [`Label`] has it, in RON, the spelling the runtime and the
-    /// manifest share; its `.dgc` spelling). The renderers pick by the description's syntax
-    /// ([`Diagnostic::notes_for`], [`Diagnostic::label_for`]), so a help on a `.dgc` file says
-    /// `align 16;`, not `align: Some(16)`, and a label `[vertex, fragment]`, not
-    /// `Vertex | Fragment`.
+    /// Messages, notes and labels that name description elements, as the `.dgc` language
+    /// spells them: (the text as `message`, `notes` or a [`Label`] has it, in RON, the spelling
+    /// the runtime and the manifest share; its `.dgc` spelling). The renderers pick by the
+    /// description's syntax ([`Diagnostic::message_for`], [`Diagnostic::notes_for`],
+    /// [`Diagnostic::label_for`]), so a help on a `.dgc` file says `align 16;`, not
+    /// `align: Some(16)`, a label `[vertex, fragment]`, not `Vertex | Fragment`, and a message
+    /// `` `draws` (draw_indexed_count) ``, not `` `draws` (DrawIndexedCount) ``.
     pub dgc_spelling: Vec<(String, String)>,
     /// Fixes a tool can apply (`--message-format rustc`'s `suggested_replacement`, SARIF's
     /// `fixes`).
@@ -88,6 +89,26 @@ impl Diagnostic {
         let severity = crate::rules::lookup(code).map(|r| r.severity).unwrap_or(Severity::Error);
         debug_assert!(crate::rules::lookup(code).is_some(), "diagnostic code {code} is not in the registry");
         Diagnostic { severity, code, message: message.into(), labels: vec![], notes: vec![], extra: None, target: None }
+    }
+    /// A diagnostic whose message is written as a function of the syntax
+    /// ([`Diagnostic::message_by`]).
+    pub fn new_by(code: &'static str, text: impl Fn(bool) -> String) -> Diagnostic {
+        Diagnostic::new(code, text(false)).message_by(text)
+    }
+    /// The message, written as a function of the syntax (`dgc`: whether for the `.dgc`
+    /// language) with the words of [`crate::spell`], as [`Diagnostic::note_by`] writes a note:
+    /// `text(false)` becomes the message, `text(true)` its `.dgc` spelling. It replaces the
+    /// message given to [`Diagnostic::new`].
+    pub fn message_by(self, text: impl Fn(bool) -> String) -> Self {
+        let ron = text(false);
+        let mut d = self.spelled(&ron, text(true));
+        d.message = ron;
+        d
+    }
+    /// The `.dgc` spelling of the message given to [`Diagnostic::new`].
+    pub fn message_spelled(self, dgc: impl Into<String>) -> Self {
+        let ron = self.message.clone();
+        self.spelled(&ron, dgc.into())
     }
     pub fn primary(mut self, span: Span, message: impl Into<String>) -> Self {
         self.labels.push(Label { span, message: message.into(), primary: true, file: None });
@@ -146,7 +167,7 @@ impl Diagnostic {
         let (ron, dgc) = (text(false), text(true));
         self.spelled(&ron, dgc).secondary(span, ron)
     }
-    /// Records the `.dgc` spelling of a label or note text, where it differs.
+    /// Records the `.dgc` spelling of a message, label or note text, where it differs.
     fn spelled(mut self, ron: &str, dgc: String) -> Self {
         if ron != dgc {
             self.extra.get_or_insert_default().dgc_spelling.push((ron.to_string(), dgc));
@@ -162,6 +183,11 @@ impl Diagnostic {
             Some((_, spelled)) => spelled.as_str(),
             None => text,
         }
+    }
+    /// The message as a description in RON (`dgc: false`) or in the `.dgc` language reads it:
+    /// what every renderer shows ([`Diagnostic::message_by`]).
+    pub fn message_for(&self, dgc: bool) -> &str {
+        self.text_for(&self.message, dgc)
     }
     /// The notes as a description in RON (`dgc: false`) or in the `.dgc` language reads them.
     pub fn notes_for(&self, dgc: bool) -> Vec<&str> {
@@ -228,4 +254,26 @@ impl Diagnostic {
 /// Whether any diagnostic is an error.
 pub fn has_errors(diags: &[Diagnostic]) -> bool {
     diags.iter().any(Diagnostic::is_error)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_message_is_read_in_the_syntax_of_the_description() {
+        let d = Diagnostic::new_by("E0205", |dgc| {
+            format!("layout `L` has `{}`", crate::spell::setting("max_sequences", 0, dgc))
+        });
+        assert_eq!(d.message, "layout `L` has `max_sequences: 0`");
+        assert_eq!(d.message_for(false), d.message);
+        assert_eq!(d.message_for(true), "layout `L` has `max_sequences 0;`");
+        let spelled = Diagnostic::new("E0119", "layout `L` has Fragment").message_spelled("layout `L` has fragment");
+        assert_eq!(
+            (spelled.message_for(false), spelled.message_for(true)),
+            ("layout `L` has Fragment", "layout `L` has fragment")
+        );
+        // A message both syntaxes spell alike records nothing.
+        assert_eq!(Diagnostic::new_by("E0205", |_| "the same".to_string()).extra, None);
+    }
 }

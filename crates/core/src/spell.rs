@@ -1,12 +1,13 @@
-//! Description elements as each syntax spells them, for the labels and notes of diagnostics.
+//! Description elements as each syntax spells them, for the messages, labels and notes of
+//! diagnostics.
 //!
 //! Why here: a diagnostic is data, rendered at the edge for a `.ron` or a `.dgc` description
 //! (`diag::Extra::dgc_spelling`). A rule that names a token kind, a stage list, a flag or a
-//! setting writes its text once, as a function of the syntax (`Finding::label_by`,
-//! `Diagnostic::help_by`, …), with the words below; the RON column is what the text said
-//! before there were two syntaxes, so a `.ron` report does not change. Vulkan names
-//! (`VK_…`, device property values such as `… = Compute on radv`) are no description's
-//! spelling and stay as they are.
+//! setting writes its text once, as a function of the syntax (`Finding::message_by`,
+//! `Finding::label_by`, `Diagnostic::help_by`, …), with the words below; the RON column is
+//! what the text said before there were two syntaxes, so a `.ron` report does not change.
+//! Vulkan names (`VK_…`, device property values such as `… = Compute on radv`) are no
+//! description's spelling and stay as they are.
 
 use crate::stages::{Stage, StageMask};
 use crate::tokens::TokenType;
@@ -73,6 +74,26 @@ pub fn field_type(ty: &FieldType, dgc: bool) -> String {
     format!("{}{dims}", t.info().map_or("", |r| r.dgc))
 }
 
+/// A layout setting with its value, as a message quotes it: `max_sequences: 64` in RON,
+/// `max_sequences 64;` in `.dgc` (a statement of its own there).
+pub fn setting(name: &str, value: impl std::fmt::Display, dgc: bool) -> String {
+    if dgc {
+        format!("{name} {value};")
+    } else {
+        format!("{name}: {value}")
+    }
+}
+
+/// A token parameter with its value: `max_entries: 4` in RON, `max_entries 4` in `.dgc`
+/// (a part of the token's statement there).
+pub fn parameter(name: &str, value: impl std::fmt::Display, dgc: bool) -> String {
+    if dgc {
+        format!("{name} {value}")
+    } else {
+        format!("{name}: {value}")
+    }
+}
+
 /// A text whose capitalised words are RON variant names (`keep one ExecutionSet token`), with
 /// each such word in the syntax's spelling (`keep one execution_set token`). Only for texts
 /// that name no Vulkan value (`VUID-…`, `SEQUENCE_INDEX`), which would be respelled too.
@@ -121,6 +142,14 @@ mod tests {
     fn texts_respell_variant_names_only() {
         assert_eq!(text("no Draw, Dispatch or TraceRays2 token", true), "no draw, dispatch or trace_rays2 token");
         assert_eq!(text("keep one ExecutionSet token", false), "keep one ExecutionSet token");
+    }
+
+    #[test]
+    fn settings_are_statements_in_dgc() {
+        assert_eq!(setting("max_sequences", 64, false), "max_sequences: 64");
+        assert_eq!(setting("max_sequences", 64, true), "max_sequences 64;");
+        assert_eq!(parameter("max_entries", 4, false), "max_entries: 4");
+        assert_eq!(parameter("max_entries", 4, true), "max_entries 4");
     }
 
     #[test]

@@ -26,14 +26,13 @@ pub fn diagnostics(pipeline: &Pipeline) -> Vec<Diagnostic> {
             };
             for stage in stages.items.iter().filter(|s| !named.has(s.node)) {
                 out.push(
-                    Diagnostic::new(
-                        "W0510",
+                    Diagnostic::new_by("W0510", |dgc| {
                         format!(
                             "`{}` pushes to the {} stage, which none of the pipeline's shaders has",
                             token.field_name(),
-                            stage.node.name()
-                        ),
-                    )
+                            dgcc_core::spell::stage(stage.node, dgc)
+                        )
+                    })
                     .primary(stage.span, "no shader of this stage")
                     .note_by(|dgc| format!("the pipeline's shaders are {}", dgcc_core::spell::stages(named, dgc)))
                     .help_spelled(

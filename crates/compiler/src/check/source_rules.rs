@@ -72,36 +72,35 @@ pub(crate) fn push_field_findings(layout: &Layout) -> Vec<Finding> {
         if offset.node % align != 0 {
             let k = widest.unwrap_or(0);
             let f = &fields[k].node;
-            let (name, ty) = (&f.name.node, f.ty.node.describe());
+            let name = &f.name.node;
+            let ty = |dgc: bool| dgcc_core::spell::field_type(&f.ty.node, dgc);
             let at = Location::token(i, TokenPart::PushOffset);
             // A scalar block can declare the fields at this byte: what W0007 asks for. E0311's
             // "no declaration can" is std430's (and a scalar block's where even its alignment,
             // 8 for a `U64`, does not hold).
             let scalar_block_can = scalar && offset.node % scalar_align == 0;
             let finding = if scalar_block_can {
-                Finding::new(
-                    "W0007",
-                    at,
+                Finding::new_by("W0007", at, |dgc| {
                     format!(
-                        "`{}` starts at push-constant byte {}, where a std430 push_constant block cannot declare its field `{name}` ({ty}, {align}-byte aligned)",
+                        "`{}` starts at push-constant byte {}, where a std430 push_constant block cannot declare its field `{name}` ({}, {align}-byte aligned)",
                         t.node.field_name(),
                         offset.node,
-                    ),
-                )
+                        ty(dgc),
+                    )
+                })
                 .related_by(Location::Layout, |dgc| if dgc { "glsl_layout scalar" } else { "glsl_layout: Scalar" }.to_string())
                 .note("the token copies its stream bytes into push-constant space as they are, so the shader sees the scalar packing")
                 .help("declare the shader's block `layout(push_constant, scalar)` (GL_EXT_scalar_block_layout), as the generated readers do")
             } else {
                 let fixed = align_up64(offset.node as u64, align as u64);
-                Finding::new(
-                    "E0311",
-                    at,
+                Finding::new_by("E0311", at, |dgc| {
                     format!(
-                        "`{}` starts at push-constant byte {}, but its field `{name}` ({ty}) needs {align}-byte alignment in a push_constant block",
+                        "`{}` starts at push-constant byte {}, but its field `{name}` ({}) needs {align}-byte alignment in a push_constant block",
                         t.node.field_name(),
                         offset.node,
-                    ),
-                )
+                        ty(dgc),
+                    )
+                })
                 .related(Location::token(i, TokenPart::Field(k)), format!("aligned to {align}"))
                 .note("GLSL lays out push_constant blocks with std430 rules, so the shader cannot declare this field at the byte the token writes")
                 .help_spelled(format!("use `offset: {fixed}`"), format!("use `offset {fixed}`"))

@@ -32,6 +32,7 @@ use crate::ast::{self, ExecutionSetKind, GlslLayout, PushData, TokenKind};
 use dgcc_core::diag::Diagnostic;
 use dgcc_core::ir::{CompiledLayout, CompiledToken, ExecutionSet, FieldLayout, PushConstantRange, RecordMember};
 use dgcc_core::span::Span;
+use dgcc_core::spell;
 use dgcc_core::types::MemberType;
 use types::{align_up64, field_shape, ShapeError};
 
@@ -386,14 +387,13 @@ pub fn lay_out(layout: &ast::Layout) -> (LaidOut, Vec<Diagnostic>) {
                 } else if !n.is_multiple_of(align as u64) {
                     valid = false;
                     diags.push(
-                        Diagnostic::new(
-                            "E0403",
+                        Diagnostic::new_by("E0403", |dgc| {
                             format!(
                                 "`{}` is pinned at offset {n}, but its data needs {align}-byte alignment under {}",
                                 tok.node.field_name(),
-                                gl.name()
-                            ),
-                        )
+                                spell::word(gl.name(), dgc)
+                            )
+                        })
                         .primary(at.span, format!("not a multiple of {align}"))
                         .note(format!(
                             "a GLSL struct declared with {} would place this data at offset {}, so the shader and the stream would disagree",
@@ -463,9 +463,11 @@ pub fn lay_out(layout: &ast::Layout) -> (LaidOut, Vec<Diagnostic>) {
         if !is_pow2(a.node) || a.node < 4 {
             valid = false;
             diags.push(
-                Diagnostic::new("E0408", format!("`align: {}` is not a power of two of at least 4", a.node))
-                    .primary(a.span, "stride alignment")
-                    .note("help: use 4, 8, 16, 32, …"),
+                Diagnostic::new_by("E0408", |dgc| {
+                    format!("`{}` is not a power of two of at least 4", spell::setting("align", a.node, dgc))
+                })
+                .primary(a.span, "stride alignment")
+                .note("help: use 4, 8, 16, 32, …"),
             );
         } else {
             stride_align = stride_align.max(a.node as u64);
@@ -515,13 +517,12 @@ pub fn lay_out(layout: &ast::Layout) -> (LaidOut, Vec<Diagnostic>) {
             } else if !v.is_multiple_of(record_align as u64) {
                 valid = false;
                 diags.push(
-                    Diagnostic::new(
-                        "E0406",
+                    Diagnostic::new_by("E0406", |dgc| {
                         format!(
                             "stride {v} is not a multiple of the record's {} alignment ({record_align} bytes)",
-                            gl.name()
-                        ),
-                    )
+                            spell::word(gl.name(), dgc)
+                        )
+                    })
                     .primary(s.span, "indirectStride")
                     .note(format!(
                         "an array of the GLSL record struct would have stride {}, so records after the first would not line up with the stream",
@@ -534,9 +535,11 @@ pub fn lay_out(layout: &ast::Layout) -> (LaidOut, Vec<Diagnostic>) {
                 if is_pow2(a.node) && !v.is_multiple_of(a.node as u64) {
                     valid = false;
                     diags.push(
-                        Diagnostic::new("E0407", format!("stride {v} is not a multiple of `align: {}`", a.node))
-                            .primary(s.span, "pinned stride")
-                            .secondary(a.span, "required alignment"),
+                        Diagnostic::new_by("E0407", |dgc| {
+                            format!("stride {v} is not a multiple of `{}`", spell::setting("align", a.node, dgc))
+                        })
+                        .primary(s.span, "pinned stride")
+                        .secondary(a.span, "required alignment"),
                     );
                 }
             }

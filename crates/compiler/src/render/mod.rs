@@ -32,8 +32,8 @@ pub struct SourceFile<'a> {
     pub text: &'a str,
 }
 
-/// Whether the description is in the `.dgc` language: labels and notes are then shown in its
-/// spelling (`Diagnostic::label_for`, `Diagnostic::notes_for`).
+/// Whether the description is in the `.dgc` language: messages, labels and notes are then shown
+/// in its spelling (`Diagnostic::message_for`, `Diagnostic::label_for`, `Diagnostic::notes_for`).
 pub fn is_dgc(file: &SourceFile) -> bool {
     crate::syntax::SyntaxKind::from_path(std::path::Path::new(file.name)) == Some(crate::syntax::SyntaxKind::Dsl)
 }
@@ -108,7 +108,11 @@ fn to_codespan(d: &Diagnostic, set: &clip::Set, ids: &[usize], dgc: bool) -> CsD
         notes.push(format!("also: {v}"));
     }
     notes.extend(d.notes_for(dgc).into_iter().map(printable));
-    CsDiagnostic::new(sev).with_code(d.code).with_message(printable(&d.message)).with_labels(labels).with_notes(notes)
+    CsDiagnostic::new(sev)
+        .with_code(d.code)
+        .with_message(printable(d.message_for(dgc)))
+        .with_labels(labels)
+        .with_notes(notes)
 }
 
 /// A message, label or note for a terminal: a control character other than a line break or a
@@ -151,7 +155,7 @@ pub fn human(file: &SourceFile, diags: &[Diagnostic]) -> String {
                 "{}[{}]: {} (could not render: {e})\n",
                 d.severity.name(),
                 d.code,
-                printable(&d.message)
+                printable(d.message_for(is_dgc(file)))
             )),
         }
     }
@@ -176,7 +180,7 @@ pub fn human_to_stderr(file: &SourceFile, diags: &[Diagnostic], color: bool) {
         if term::emit_to_write_style(&mut lock, &config, &set, &cs).is_err() {
             // The styled report failed (a closed or odd terminal): say it plainly on the same
             // stream, and if even that fails there is no one left to tell.
-            let _ = writeln!(lock, "{}[{}]: {}", d.severity.name(), d.code, printable(&d.message));
+            let _ = writeln!(lock, "{}[{}]: {}", d.severity.name(), d.code, printable(d.message_for(is_dgc(file))));
         }
     }
     if let Some(n) = more_note(diags) {
@@ -206,7 +210,7 @@ pub fn json_line(file: &SourceFile, d: &Diagnostic) -> String {
         "severity": d.severity.name(),
         "code": d.code,
         "vuid": d.vuid(),
-        "message": d.message,
+        "message": d.message_for(is_dgc(file)),
         "file": name,
         "line": line,
         "column": column,

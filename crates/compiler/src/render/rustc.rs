@@ -57,7 +57,7 @@ fn rustc_value(file: &SourceFile, d: &Diagnostic) -> Value {
     let explanation = dgcc_core::rules::lookup(d.code).map(|r| r.explanation);
     json!({
         "$message_type": "diagnostic",
-        "message": d.message,
+        "message": d.message_for(dgc),
         "code": { "code": d.code, "explanation": explanation },
         "level": d.severity.name(),
         "spans": spans,

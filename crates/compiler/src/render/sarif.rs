@@ -27,7 +27,7 @@ fn result(file: &SourceFile, d: &Diagnostic) -> Value {
         Severity::Note => "note",
     };
     let dgc = super::is_dgc(file);
-    let mut text = d.message.clone();
+    let mut text = d.message_for(dgc).to_string();
     for n in d.notes_for(dgc) {
         text.push('\n');
         text.push_str(n);

@@ -166,9 +166,11 @@ pub fn dropped_comments(source: &str, kind: SyntaxKind) -> usize {
 /// E0002 for vertex attributes on a shader of another stage, in either syntax: only a vertex
 /// shader reads vertex input bindings.
 fn attributes_off_vertex(stage: dgcc_core::stages::Stage, at: dgcc_core::span::Span) -> Diagnostic {
-    Diagnostic::new("E0002", format!("a {} shader has no vertex attributes", stage.name()))
-        .primary(at, "only a vertex shader has attributes")
-        .note("attributes map a vertex shader's input locations to vertex buffer bindings")
+    Diagnostic::new_by("E0002", |dgc| {
+        format!("a {} shader has no vertex attributes", dgcc_core::spell::stage(stage, dgc))
+    })
+    .primary(at, "only a vertex shader has attributes")
+    .note("attributes map a vertex shader's input locations to vertex buffer bindings")
 }
 
 #[cfg(test)]

@@ -11,7 +11,7 @@
 //! uses a mesh token; then it is reported once (W0012, a warning; an error under `--strict`).
 
 use super::finding::{Finding, Location, RangePart, TokenPart};
-use super::layout_rules::{show, COMPUTE, GRAPHICS, RAY_TRACING};
+use super::layout_rules::{show_in, COMPUTE, GRAPHICS, RAY_TRACING};
 use super::query::Query;
 use crate::device::{Limit, Profile};
 use crate::ir::{CompiledLayout, CompiledToken, ExecutionSet, PushConstantRange, SetFallback, TokenType};
@@ -155,11 +155,13 @@ fn limits(q: &mut Query, layout: &CompiledLayout, out: &mut Vec<Finding>) {
             let missing = layout.shader_stages & !(supported as u32);
             if missing != 0 {
                 out.push(
-                    Finding::new(
-                        "E0203",
-                        Location::LayoutStages,
-                        format!("{} cannot run {} from generated commands", q.target(), StageMask(missing).describe()),
-                    )
+                    Finding::new_by("E0203", Location::LayoutStages, |dgc| {
+                        format!(
+                            "{} cannot run {} from generated commands",
+                            q.target(),
+                            spell::stages(StageMask(missing), dgc)
+                        )
+                    })
                     .label_by(|dgc| format!("{} unsupported", spell::stages(StageMask(missing), dgc)))
                     .note(q.show(SupportedIndirectCommandsShaderStages, supported))
                     .help("drop the target, or use a pipeline without these stages"),
@@ -171,15 +173,13 @@ fn limits(q: &mut Query, layout: &CompiledLayout, out: &mut Vec<Finding>) {
         if let Some(max) = q.get(MaxIndirectSequenceCount, "`max_sequences`") {
             if layout.max_sequences as u64 > max {
                 out.push(
-                    Finding::new(
-                        "E0204",
-                        Location::MaxSequences,
+                    Finding::new_by("E0204", Location::MaxSequences, |dgc| {
                         format!(
-                            "`max_sequences: {}` exceeds {}",
-                            layout.max_sequences,
+                            "`{}` exceeds {}",
+                            spell::setting("max_sequences", layout.max_sequences, dgc),
                             q.show(MaxIndirectSequenceCount, max)
-                        ),
-                    )
+                        )
+                    })
                     .label(format!("{} > {}", layout.max_sequences, Limit::MaxIndirectSequenceCount.format(max)))
                     .help(format!("lower `max_sequences` to {max} and execute larger streams in several calls")),
                 );
@@ -212,15 +212,13 @@ fn token(q: &mut Query, layout: &CompiledLayout, i: usize, t: &CompiledToken, ou
         if let Some(modes) = q.get(SupportedIndirectCommandsInputModes, "index-buffer input modes") {
             if mode as u64 & modes == 0 {
                 out.push(
-                    Finding::new(
-                        "E0206",
-                        at(TokenPart::Mode),
+                    Finding::new_by("E0206", at(TokenPart::Mode), |dgc| {
                         format!(
                             "{} does not support index-buffer input mode {}",
                             q.target(),
-                            SupportedIndirectCommandsInputModes.format(mode as u64)
-                        ),
-                    )
+                            spell::text(&SupportedIndirectCommandsInputModes.format(mode as u64), dgc)
+                        )
+                    })
                     .label("unsupported mode")
                     .note(q.show(SupportedIndirectCommandsInputModes, modes))
                     .help_spelled(
@@ -265,11 +263,9 @@ fn push_data(q: &mut Query, i: usize, t: &CompiledToken, out: &mut Vec<Finding>)
     match q.flag(DescriptorHeap, "push-data tokens") {
         Some(false) => {
             out.push(
-                Finding::new(
-                    "E0216",
-                    Location::token(i, TokenPart::Kind),
-                    format!("{} needs descriptorHeap, which is false on {}", show(t), q.target()),
-                )
+                Finding::new_by("E0216", Location::token(i, TokenPart::Kind), |dgc| {
+                    format!("{} needs descriptorHeap, which is false on {}", show_in(t, dgc), q.target())
+                })
                 .label(format!("descriptorHeap = false on {}", q.target()))
                 .note("PUSH_DATA and PUSH_DATA_SEQUENCE_INDEX update the push data of VK_EXT_descriptor_heap")
                 .help_spelled(
@@ -309,20 +305,20 @@ fn gates(q: &mut Query, i: usize, t: &CompiledToken, out: &mut Vec<Finding>) {
     let at = Location::token(i, TokenPart::Kind);
     let tt = t.token_type;
     let off = |q: &Query, code, limit: Limit, help: &str| {
-        Finding::new(code, at, format!("{} needs {}, which is false on {}", show(t), limit.vk_name(), q.target()))
-            .label(format!("{} = false on {}", limit.vk_name(), q.target()))
-            .help(help)
+        Finding::new_by(code, at, |dgc| {
+            format!("{} needs {}, which is false on {}", show_in(t, dgc), limit.vk_name(), q.target())
+        })
+        .label(format!("{} = false on {}", limit.vk_name(), q.target()))
+        .help(help)
     };
     let mdi = "multi-draw count tokens";
     if let Some(ext) = ext_form_of_nv_mesh(tt) {
         // Independent of the feature checks below: the layers report each rule a token breaks.
         if q.flag(NvMeshShader, "the NV mesh tokens") == Some(false) {
             out.push(
-                Finding::new(
-                    "E0215",
-                    at,
-                    format!("{} needs VK_NV_mesh_shader, which {} does not have", show(t), q.target()),
-                )
+                Finding::new_by("E0215", at, |dgc| {
+                    format!("{} needs VK_NV_mesh_shader, which {} does not have", show_in(t, dgc), q.target())
+                })
                 .label(format!("VK_NV_mesh_shader = false on {}", q.target()))
                 .note("VK_NV_mesh_shader adds the *_NV_EXT token types; the meshShader feature (of VK_EXT_mesh_shader) does not make them valid")
                 .help_by(|dgc| format!(
@@ -448,14 +444,12 @@ fn execution_set(q: &mut Query, layout: &CompiledLayout, i: usize, set: &Executi
     let why = "execution sets";
     let pb = q.get(SupportedIndirectCommandsShaderStagesPipelineBinding, why).map(|v| v as u32);
     let sb = q.get(SupportedIndirectCommandsShaderStagesShaderBinding, why).map(|v| v as u32);
-    let stages = |m: u32| StageMask(m).describe();
     let spelled = |m: u32, dgc: bool| spell::stages(StageMask(m), dgc);
     if let (Some(pb), Some(sb)) = (pb, sb) {
         let neither = set.stages & !(pb | sb);
         if neither != 0 {
             out.push(
-                Finding::new("E0605", at(TokenPart::Stages), format!("{} cannot bind {} through an execution set", q.target(), stages(neither)))
-                    .message_for_dgc(format!("{} cannot bind {} through an execution set", q.target(), spelled(neither, true)))
+                Finding::new_by("E0605", at(TokenPart::Stages), |dgc| format!("{} cannot bind {} through an execution set", q.target(), spelled(neither, dgc)))
                     .label_by(|dgc| format!("{} not bindable", spelled(neither, dgc)))
                     .note(format!("{}; {}", q.show(SupportedIndirectCommandsShaderStagesPipelineBinding, pb as u64), q.show(SupportedIndirectCommandsShaderStagesShaderBinding, sb as u64)))
                     .note("dgcc checks every stage bit as the spec says; the validation layers only report this when no stage at all is supported")
@@ -467,11 +461,13 @@ fn execution_set(q: &mut Query, layout: &CompiledLayout, i: usize, set: &Executi
         if let Some(max) = q.get(MaxIndirectPipelineCount, why) {
             if set.max_entries as u64 > max {
                 out.push(
-                    Finding::new(
-                        "E0602",
-                        at(TokenPart::MaxEntries),
-                        format!("`max_entries: {}` exceeds {}", set.max_entries, q.show(MaxIndirectPipelineCount, max)),
-                    )
+                    Finding::new_by("E0602", at(TokenPart::MaxEntries), |dgc| {
+                        format!(
+                            "`{}` exceeds {}",
+                            spell::parameter("max_entries", set.max_entries, dgc),
+                            q.show(MaxIndirectPipelineCount, max)
+                        )
+                    })
                     .label(format!("{} > {max}", set.max_entries))
                     .help(format!("use at most {max} pipelines per set")),
                 );
@@ -518,20 +514,13 @@ fn execution_set(q: &mut Query, layout: &CompiledLayout, i: usize, set: &Executi
             let only_shaders = set.stages & !pb & sb;
             if only_shaders != 0 {
                 out.push(
-                    Finding::new(
-                        "E0610",
-                        at(TokenPart::Stages),
+                    Finding::new_by("E0610", at(TokenPart::Stages), |dgc| {
                         format!(
                             "{} binds {} only through shader objects, not pipelines",
                             q.target(),
-                            stages(only_shaders)
-                        ),
-                    )
-                    .message_for_dgc(format!(
-                        "{} binds {} only through shader objects, not pipelines",
-                        q.target(),
-                        spelled(only_shaders, true)
-                    ))
+                            spelled(only_shaders, dgc)
+                        )
+                    })
                     .label_by(|dgc| format!("{} not in the pipeline binding stages", spelled(only_shaders, dgc)))
                     .note(q.show(SupportedIndirectCommandsShaderStagesPipelineBinding, pb as u64))
                     .help_by(help),
@@ -592,15 +581,13 @@ fn execution_set(q: &mut Query, layout: &CompiledLayout, i: usize, set: &Executi
         } else if let Some(max) = count {
             if set.max_entries as u64 > max {
                 out.push(
-                    Finding::new(
-                        "E0603",
-                        at(TokenPart::MaxEntries),
+                    Finding::new_by("E0603", at(TokenPart::MaxEntries), |dgc| {
                         format!(
-                            "`max_entries: {}` exceeds {}",
-                            set.max_entries,
+                            "`{}` exceeds {}",
+                            spell::parameter("max_entries", set.max_entries, dgc),
                             q.show(MaxIndirectShaderObjectCount, max)
-                        ),
-                    )
+                        )
+                    })
                     .label(format!("{} > {max}", set.max_entries))
                     .help(format!("use at most {max} shaders per set")),
                 );
@@ -610,20 +597,13 @@ fn execution_set(q: &mut Query, layout: &CompiledLayout, i: usize, set: &Executi
             let only_pipelines = set.stages & !sb & pb;
             if only_pipelines != 0 {
                 out.push(
-                    Finding::new(
-                        "E0609",
-                        at(TokenPart::Stages),
+                    Finding::new_by("E0609", at(TokenPart::Stages), |dgc| {
                         format!(
                             "{} binds {} only through pipelines, not shader objects",
                             q.target(),
-                            stages(only_pipelines)
-                        ),
-                    )
-                    .message_for_dgc(format!(
-                        "{} binds {} only through pipelines, not shader objects",
-                        q.target(),
-                        spelled(only_pipelines, true)
-                    ))
+                            spelled(only_pipelines, dgc)
+                        )
+                    })
                     .label_by(|dgc| format!("{} not in the shader binding stages", spelled(only_pipelines, dgc)))
                     .note(q.show(SupportedIndirectCommandsShaderStagesShaderBinding, sb as u64))
                     .help_spelled("use `kind: Pipelines` on this target", "use `pipelines` on this target"),

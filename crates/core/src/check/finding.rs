@@ -101,7 +101,8 @@ pub struct Finding {
     pub related: Vec<(Location, String)>,
     /// Longer explanations; the fix is written as a note starting with `help: `.
     pub notes: Vec<String>,
-    /// Labels and notes the `.dgc` language spells differently (`diag::Extra::dgc_spelling`).
+    /// The message, labels and notes the `.dgc` language spells differently
+    /// (`diag::Extra::dgc_spelling`).
     pub dgc_spelling: Vec<(String, String)>,
     /// A fix for the last help: replace what is written at the location with this text
     /// (`diag::Suggestion`), and whether it is machine-applicable.
@@ -128,6 +129,19 @@ impl Finding {
             suggestion: None,
             target: None,
         }
+    }
+    /// A finding whose message is written as a function of the syntax ([`Finding::message_by`]).
+    pub fn new_by(code: &'static str, location: Location, text: impl Fn(bool) -> String) -> Finding {
+        Finding::new(code, location, text(false)).message_by(text)
+    }
+    /// The message, written as a function of the syntax (`dgc`: whether for the `.dgc`
+    /// language) with the words of [`crate::spell`]: `text(false)` becomes the message,
+    /// `text(true)` its `.dgc` spelling. It replaces the message given to [`Finding::new`].
+    pub fn message_by(self, text: impl Fn(bool) -> String) -> Self {
+        let ron = text(false);
+        let mut f = self.spelled(&ron, text(true));
+        f.message = ron;
+        f
     }
     pub fn label(mut self, label: impl Into<String>) -> Self {
         self.label = label.into();
@@ -166,8 +180,9 @@ impl Finding {
     pub fn help_by(self, text: impl Fn(bool) -> String) -> Self {
         self.note_by(|dgc| format!("help: {}", text(dgc)))
     }
-    /// The message as the `.dgc` language spells it, for a note that quotes the finding
-    /// (N0001 quotes the findings it replaces); the renderers show messages as they are.
+    /// The message as the `.dgc` language spells it ([`Finding::message_by`] writes both at
+    /// once). The renderers show it for a `.dgc` description (`Diagnostic::message_for`), and
+    /// so does a note that quotes the finding (N0001 quotes the findings it replaces).
     pub fn message_for_dgc(self, dgc: impl Into<String>) -> Self {
         let ron = self.message.clone();
         self.spelled(&ron, dgc.into())
@@ -180,7 +195,7 @@ impl Finding {
             None => text,
         }
     }
-    /// Records the `.dgc` spelling of a label or note text, where it differs.
+    /// Records the `.dgc` spelling of a message, label or note text, where it differs.
     fn spelled(mut self, ron: &str, dgc: String) -> Self {
         if ron != dgc {
             self.dgc_spelling.push((ron.to_string(), dgc));

@@ -40,12 +40,8 @@ pub const fn written_name(tt: TokenType) -> &'static str {
     tt.ron_name()
 }
 
-/// "`draw` (DrawIndexed)": how messages name a token.
-pub(crate) fn show(t: &CompiledToken) -> String {
-    show_in(t, false)
-}
-
-/// A token as [`show`] names it, in RON's spelling or the `.dgc` language's.
+/// How messages name a token: "`draw` (DrawIndexed)" in RON's spelling, "`draw` (draw_indexed)"
+/// in the `.dgc` language's.
 pub(crate) fn show_in(t: &CompiledToken, dgc: bool) -> String {
     format!("`{}` ({})", t.name, spell::token(t.token_type, dgc))
 }
@@ -103,23 +99,26 @@ fn order(layout: &CompiledLayout, out: &mut Vec<Finding>) {
             continue;
         }
         let f = if tokens[last].token_type.is_action() {
-            Finding::new(
-                "E0102",
-                kind(a),
-                format!("{} is a second action token; a layout has exactly one, the last token", show(&tokens[a])),
-            )
+            Finding::new_by("E0102", kind(a), |dgc| {
+                format!(
+                    "{} is a second action token; a layout has exactly one, the last token",
+                    show_in(&tokens[a], dgc)
+                )
+            })
             .label("extra action token")
             .related(kind(last), "the layout's action")
             .help("split the layout in two, one per action")
         } else {
-            Finding::new("E0102", kind(a), format!("the action token {} must be the last token", show(&tokens[a])))
-                .label("action token before the end")
-                .related_by(kind(last), |dgc| format!("{} comes after it", show_in(&tokens[last], dgc)))
-                .note("state tokens after the action would apply to nothing: all state changes precede the action")
-                .help_spelled(
-                    format!("move `{}` to the end of `tokens`", tokens[a].name),
-                    format!("move `{}` to the end of the layout", tokens[a].name),
-                )
+            Finding::new_by("E0102", kind(a), |dgc| {
+                format!("the action token {} must be the last token", show_in(&tokens[a], dgc))
+            })
+            .label("action token before the end")
+            .related_by(kind(last), |dgc| format!("{} comes after it", show_in(&tokens[last], dgc)))
+            .note("state tokens after the action would apply to nothing: all state changes precede the action")
+            .help_spelled(
+                format!("move `{}` to the end of `tokens`", tokens[a].name),
+                format!("move `{}` to the end of the layout", tokens[a].name),
+            )
         };
         out.push(f);
     }
@@ -138,11 +137,9 @@ fn order(layout: &CompiledLayout, out: &mut Vec<Finding>) {
     if let Some(&s) = sets.first() {
         if s != 0 {
             out.push(
-                Finding::new(
-                    "E0104",
-                    kind(s),
-                    format!("the execution set token {} must be the first token", show(&tokens[s])),
-                )
+                Finding::new_by("E0104", kind(s), |dgc| {
+                    format!("the execution set token {} must be the first token", show_in(&tokens[s], dgc))
+                })
                 .label(format!("token {} of {}", s + 1, tokens.len()))
                 .related_by(kind(0), |dgc| format!("{} comes first", show_in(&tokens[0], dgc)))
                 .note("binding a pipeline invalidates the state set before it, so the set is bound first")
@@ -175,11 +172,9 @@ fn order(layout: &CompiledLayout, out: &mut Vec<Finding>) {
             continue;
         }
         out.push(
-            Finding::new(
-                "E0124",
-                kind(s),
-                format!("{} is a second token that pushes the sequence index", show(&tokens[s])),
-            )
+            Finding::new_by("E0124", kind(s), |dgc| {
+                format!("{} is a second token that pushes the sequence index", show_in(&tokens[s], dgc))
+            })
             .label("second sequence index")
             .related_by(kind(first), |dgc| format!("{} pushes it already", show_in(&tokens[first], dgc)))
             .note("a layout has at most one SEQUENCE_INDEX or PUSH_DATA_SEQUENCE_INDEX token")
@@ -203,11 +198,12 @@ fn order(layout: &CompiledLayout, out: &mut Vec<Finding>) {
         if !tt.is_indexed_draw() {
             for &ib in &index_buffers {
                 out.push(
-                    Finding::new(
-                        "E0106",
-                        kind(ib),
-                        format!("an index buffer token needs an indexed draw, but the action is {}", show(&tokens[a])),
-                    )
+                    Finding::new_by("E0106", kind(ib), |dgc| {
+                        format!(
+                            "an index buffer token needs an indexed draw, but the action is {}",
+                            show_in(&tokens[a], dgc)
+                        )
+                    })
                     .label_by(|dgc| spell::text("IndexBuffer", dgc))
                     .related_by(kind(a), |dgc| spell::text("not DrawIndexed or DrawIndexedCount", dgc))
                     .help_spelled(
@@ -228,11 +224,12 @@ fn order(layout: &CompiledLayout, out: &mut Vec<Finding>) {
         if !tt.is_vertex_draw() {
             for vb in of(TokenType::VertexBuffer) {
                 out.push(
-                    Finding::new(
-                        "E0107",
-                        kind(vb),
-                        format!("a vertex buffer token needs a vertex draw, but the action is {}", show(&tokens[a])),
-                    )
+                    Finding::new_by("E0107", kind(vb), |dgc| {
+                        format!(
+                            "a vertex buffer token needs a vertex draw, but the action is {}",
+                            show_in(&tokens[a], dgc)
+                        )
+                    })
                     .label_by(|dgc| spell::text("VertexBuffer", dgc))
                     .related_by(kind(a), |dgc| {
                         if dgc {
@@ -273,10 +270,6 @@ fn order(layout: &CompiledLayout, out: &mut Vec<Finding>) {
     }
 }
 
-fn stage_list(mask: u32) -> String {
-    StageMask(mask).describe()
-}
-
 /// A stage list as a description writes it: `[Vertex, Fragment]`, or `[vertex, fragment]`.
 fn stage_list_written(mask: u32, dgc: bool) -> String {
     let names: Vec<String> = StageMask(mask).stages().map(|st| spell::stage(st, dgc)).collect();
@@ -302,11 +295,9 @@ fn stages(layout: &CompiledLayout, out: &mut Vec<Finding>) {
             GROUPS.iter().filter(|(g, _)| s & g != 0).map(|(_, n)| spell::text(n, dgc)).collect()
         };
         out.push(
-            Finding::new(
-                "E0118",
-                Location::LayoutStages,
-                format!("layout `{}` mixes stage groups: {}", layout.name, stage_list(s)),
-            )
+            Finding::new_by("E0118", Location::LayoutStages, |dgc| {
+                format!("layout `{}` mixes stage groups: {}", layout.name, spell::stages(StageMask(s), dgc))
+            })
             .label_by(|dgc| format!("stages from {}", present(dgc).join(" and ")))
             .note_by(|dgc| {
                 spell::text(
@@ -319,11 +310,9 @@ fn stages(layout: &CompiledLayout, out: &mut Vec<Finding>) {
     }
     if s & FRAGMENT != 0 && s & (VERTEX | MESH) == 0 {
         out.push(
-            Finding::new(
-                "E0119",
-                Location::LayoutStages,
-                format!("layout `{}` has Fragment without Vertex or Mesh", layout.name),
-            )
+            Finding::new_by("E0119", Location::LayoutStages, |dgc| {
+                format!("layout `{}` has {}", layout.name, spell::text("Fragment without Vertex or Mesh", dgc))
+            })
             .label_by(|dgc| spell::stages(StageMask(s), dgc))
             .help_spelled("add `Vertex` (or `Mesh` for mesh shading)", "add `vertex` (or `mesh` for mesh shading)"),
         );
@@ -353,17 +342,14 @@ fn set_stages(layout: &CompiledLayout, out: &mut Vec<Finding>) {
             let inside = set.stages & s;
             let layout_name = layout.name.clone();
             out.push(
-                Finding::new(
-                    "E0613",
-                    at,
-                    format!("execution set `{}` binds {}, which layout `{}` does not run", t.name, stage_list(outside), layout.name),
-                )
-                .message_for_dgc(format!(
-                    "execution set `{}` binds {}, which layout `{}` does not run",
-                    t.name,
-                    spell::stages(StageMask(outside), true),
-                    layout.name
-                ))
+                Finding::new_by("E0613", at, |dgc| {
+                    format!(
+                        "execution set `{}` binds {}, which layout `{}` does not run",
+                        t.name,
+                        spell::stages(StageMask(outside), dgc),
+                        layout.name
+                    )
+                })
                 .label_by(|dgc| format!("{} not in the layout's stages", spell::stages(StageMask(outside), dgc)))
                 .related_by(Location::LayoutStages, |dgc| format!("layout stages {}", spell::stages(StageMask(s), dgc)))
                 .note("a sequence runs only the stages its layout was created with, and the set's initial pipeline or shaders, bound at every execute, have exactly the token's stages (VUID-VkGeneratedCommandsInfoEXT-indirectCommandsLayout-11002)")
@@ -386,16 +372,14 @@ fn set_stages(layout: &CompiledLayout, out: &mut Vec<Finding>) {
         let graphics = s & GRAPHICS != 0;
         if set.kind == 0 && graphics && set.stages != 0 && set.stages & (VERTEX | MESH) == 0 {
             out.push(
-                Finding::new(
-                    "E0614",
-                    at,
-                    format!("pipeline execution set `{}` binds {} alone: a graphics pipeline has a Vertex or Mesh stage", t.name, stage_list(set.stages)),
-                )
-                .message_for_dgc(format!(
-                    "pipeline execution set `{}` binds {} alone: a graphics pipeline has a vertex or mesh stage",
-                    t.name,
-                    spell::stages(StageMask(set.stages), true)
-                ))
+                Finding::new_by("E0614", at, |dgc| {
+                    format!(
+                        "pipeline execution set `{}` binds {} alone: a graphics pipeline has a {} stage",
+                        t.name,
+                        spell::stages(StageMask(set.stages), dgc),
+                        spell::text("Vertex or Mesh", dgc)
+                    )
+                })
                 .label_by(|dgc| format!("no {} stage", spell::text(if s & MESH != 0 { "Mesh" } else { "Vertex" }, dgc)))
                 .note("the set's initial pipeline must have exactly the token's stages, and every graphics pipeline has a vertex or mesh shader (VUID-VkGraphicsPipelineCreateInfo-stage-02096)")
                 .help_spelled(
@@ -413,14 +397,21 @@ fn token_stage_rules(layout: &CompiledLayout, i: usize, t: &CompiledToken) -> Ve
     let mut out = vec![];
     let s = layout.shader_stages;
     let tt = t.token_type;
-    let have = stage_list(s);
+    let have = |dgc: bool| spell::stages(StageMask(s), dgc);
     // `what` and `help` as RON writes them, and as `.dgc` does.
     let needs = |code: &'static str, what: [&str; 2], help: [&str; 2]| {
         Some(
-            Finding::new(code, kind(i), format!("{} needs {}, but the layout's stages are {have}", show(t), what[0]))
-                .label_by(|dgc| format!("needs {}", what[usize::from(dgc)]))
-                .related(Location::LayoutStages, "layout stages")
-                .help_by(|dgc| help[usize::from(dgc)].to_string()),
+            Finding::new_by(code, kind(i), |dgc| {
+                format!(
+                    "{} needs {}, but the layout's stages are {}",
+                    show_in(t, dgc),
+                    what[usize::from(dgc)],
+                    have(dgc)
+                )
+            })
+            .label_by(|dgc| format!("needs {}", what[usize::from(dgc)]))
+            .related(Location::LayoutStages, "layout stages")
+            .help_by(|dgc| help[usize::from(dgc)].to_string()),
         )
     };
     let graphics_token =
@@ -471,10 +462,12 @@ fn token_stage_rules(layout: &CompiledLayout, i: usize, t: &CompiledToken) -> Ve
     }
     let forbids = |code: &'static str, group: &str, allowed: &str| {
         Some(
-            Finding::new(code, kind(i), format!("{} is not allowed in a layout with {group} stages ({have})", show(t)))
-                .label(format!("not allowed with {group} stages"))
-                .related(Location::LayoutStages, "layout stages")
-                .note_by(|dgc| format!("{group} layouts allow only {}", spell::text(allowed, dgc))),
+            Finding::new_by(code, kind(i), |dgc| {
+                format!("{} is not allowed in a layout with {group} stages ({})", show_in(t, dgc), have(dgc))
+            })
+            .label(format!("not allowed with {group} stages"))
+            .related(Location::LayoutStages, "layout stages")
+            .note_by(|dgc| format!("{group} layouts allow only {}", spell::text(allowed, dgc))),
         )
     };
     if s & GRAPHICS != 0 && matches!(tt, TokenType::Dispatch | TokenType::TraceRays2) {
@@ -549,9 +542,11 @@ fn offsets(layout: &CompiledLayout, out: &mut Vec<Finding>) {
 fn numbers(layout: &CompiledLayout, out: &mut Vec<Finding>) {
     if layout.max_sequences == 0 {
         out.push(
-            Finding::new("E0205", Location::MaxSequences, format!("layout `{}` has `max_sequences: 0`", layout.name))
-                .label("zero")
-                .help("set the largest number of sequences one execution runs"),
+            Finding::new_by("E0205", Location::MaxSequences, |dgc| {
+                format!("layout `{}` has `{}`", layout.name, spell::setting("max_sequences", 0, dgc))
+            })
+            .label("zero")
+            .help("set the largest number of sequences one execution runs"),
         );
     }
     for (i, t) in layout.tokens.iter().enumerate() {
@@ -559,11 +554,9 @@ fn numbers(layout: &CompiledLayout, out: &mut Vec<Finding>) {
             if set.max_entries == 0 {
                 let code = if set.kind == 0 { "E0601" } else { "E0611" };
                 out.push(
-                    Finding::new(
-                        code,
-                        Location::token(i, TokenPart::MaxEntries),
-                        format!("execution set `{}` has `max_entries: 0`", t.name),
-                    )
+                    Finding::new_by(code, Location::token(i, TokenPart::MaxEntries), |dgc| {
+                        format!("execution set `{}` has `{}`", t.name, spell::parameter("max_entries", 0, dgc))
+                    })
                     .label("zero")
                     .help("give the number of pipelines or shaders the set holds (at least 1)"),
                 );
@@ -571,16 +564,14 @@ fn numbers(layout: &CompiledLayout, out: &mut Vec<Finding>) {
             let stages = set.stages.count_ones();
             if set.kind == 1 && set.max_entries > 0 && set.max_entries < stages {
                 out.push(
-                    Finding::new(
-                        "E0612",
-                        Location::token(i, TokenPart::MaxEntries),
+                    Finding::new_by("E0612", Location::token(i, TokenPart::MaxEntries), |dgc| {
                         format!(
-                            "shader-object execution set `{}` has `max_entries: {}` but {stages} stages ({})",
+                            "shader-object execution set `{}` has `{}` but {stages} stages ({})",
                             t.name,
-                            set.max_entries,
-                            stage_list(set.stages)
-                        ),
-                    )
+                            spell::parameter("max_entries", set.max_entries, dgc),
+                            spell::stages(StageMask(set.stages), dgc)
+                        )
+                    })
                     .label(format!("{} < {stages}", set.max_entries))
                     .related(Location::token(i, TokenPart::Stages), format!("{stages} initial shaders, one per stage"))
                     .note("the set is created with one initial shader per stage, and maxShaderCount must be at least their number")
@@ -618,15 +609,13 @@ fn numbers(layout: &CompiledLayout, out: &mut Vec<Finding>) {
             if let Some(r) = t.push_constant {
                 if r.stages != ALL_STAGES {
                     out.push(
-                        Finding::new(
-                            "E0312",
-                            Location::token(i, TokenPart::Stages),
+                        Finding::new_by("E0312", Location::token(i, TokenPart::Stages), |dgc| {
                             format!(
                                 "push-data token `{}` updates {}, not every stage (VK_SHADER_STAGE_ALL)",
                                 t.name,
-                                stage_list(r.stages)
-                            ),
-                        )
+                                spell::stages(StageMask(r.stages), dgc)
+                            )
+                        })
                         .label("stages must be VK_SHADER_STAGE_ALL (0x7FFFFFFF)"),
                     );
                 }
@@ -653,10 +642,13 @@ fn numbers(layout: &CompiledLayout, out: &mut Vec<Finding>) {
     let unordered = UNORDERED_SEQUENCES;
     if layout.shader_stages == COMPUTE && layout.flags & unordered != 0 {
         out.push(
-            Finding::new("W0004", Location::Flag(unordered), format!("`UnorderedSequences` has no effect on the compute layout `{}`", layout.name))
-                .label("ignored for compute")
-                .note("dispatch sequences never run in a defined order; the spec says the flag is ignored when shaderStages is COMPUTE")
-                .help("remove the flag"),
+            Finding::new_by("W0004", Location::Flag(unordered), |dgc| {
+                let flag = spell::word("UnorderedSequences", dgc);
+                format!("`{flag}` has no effect on the compute layout `{}`", layout.name)
+            })
+            .label("ignored for compute")
+            .note("dispatch sequences never run in a defined order; the spec says the flag is ignored when shaderStages is COMPUTE")
+            .help("remove the flag"),
         );
     }
 }
@@ -667,11 +659,12 @@ fn draw_count_bound(layout: &CompiledLayout, i: usize, t: &CompiledToken, out: &
     let n = layout.max_sequences as u64;
     if n >= BOUND {
         out.push(
-            Finding::new(
-                "E0213",
-                Location::MaxSequences,
-                format!("`max_sequences: {n}` leaves no room for draws: maxDrawCount × maxSequenceCount must stay below 2^24 = {BOUND}"),
-            )
+            Finding::new_by("E0213", Location::MaxSequences, |dgc| {
+                format!(
+                    "`{}` leaves no room for draws: maxDrawCount × maxSequenceCount must stay below 2^24 = {BOUND}",
+                    spell::setting("max_sequences", n, dgc)
+                )
+            })
             .label(format!("{n} ≥ 2^24"))
             .related_by(kind(i), |dgc| format!("{} draws up to maxDrawCount per sequence", show_in(t, dgc)))
             .help(format!("lower `max_sequences` below {BOUND}")),
@@ -679,11 +672,13 @@ fn draw_count_bound(layout: &CompiledLayout, i: usize, t: &CompiledToken, out: &
     } else {
         let largest = (BOUND - 1) / n;
         out.push(
-            Finding::new(
-                "W0002",
-                kind(i),
-                format!("with `max_sequences: {n}`, {} allows a maxDrawCount of at most {largest}", show(t)),
-            )
+            Finding::new_by("W0002", kind(i), |dgc| {
+                format!(
+                    "with `{}`, {} allows a maxDrawCount of at most {largest}",
+                    spell::setting("max_sequences", n, dgc),
+                    show_in(t, dgc)
+                )
+            })
             .label(format!("maxDrawCount ≤ {largest}"))
             .related(Location::MaxSequences, format!("{n} sequences"))
             .note("maxDrawCount × maxSequenceCount must stay below 2^24; a larger maxDrawCount is an error at execute time")

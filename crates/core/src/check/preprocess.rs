@@ -93,11 +93,13 @@ pub fn preprocess_finding(layout: &CompiledLayout, profile: &Profile) -> Option<
     }
     let n = layout.max_sequences;
     let target = &profile.name;
-    let mut f = Finding::new(
-        "W0005",
-        Location::MaxSequences,
-        format!("on {target}, `max_sequences: {n}` needs a preprocess buffer of about {}", human_bytes(e.bytes)),
-    )
+    let mut f = Finding::new_by("W0005", Location::MaxSequences, |dgc| {
+        format!(
+            "on {target}, `{}` needs a preprocess buffer of about {}",
+            crate::spell::setting("max_sequences", n, dgc),
+            human_bytes(e.bytes)
+        )
+    })
     .label(format!("~{} of preprocess memory on {target}", human_bytes(e.bytes)))
     .note(format!("measured on {target}: {}", e.basis))
     .target(target.clone());

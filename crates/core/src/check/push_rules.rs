@@ -52,11 +52,9 @@ pub fn pipeline_range_findings(ranges: &[PushConstantRange]) -> Vec<Finding> {
             let shared = r.stages & q.stages;
             if shared != 0 {
                 out.push(
-                    Finding::new(
-                        "E0310",
-                        at(RangePart::Stages),
-                        format!("two push-constant ranges include {}", StageMask(shared).describe()),
-                    )
+                    Finding::new_by("E0310", at(RangePart::Stages), |dgc| {
+                        format!("two push-constant ranges include {}", crate::spell::stages(StageMask(shared), dgc))
+                    })
                     .label_by(|dgc| format!("{} again", crate::spell::stages(StageMask(shared), dgc)))
                     .related(Location::PushConstantRange { index: j, part: RangePart::Stages }, "also here")
                     .note("a pipeline layout gives each stage at most one push-constant range, whatever the bytes")
@@ -170,11 +168,14 @@ pub fn token_range_findings(layout: &CompiledLayout, ranges: &[PushConstantRange
                 })
             {
                 out.push(
-                    Finding::new(
-                        "W0010",
-                        at(TokenPart::Stages),
-                        format!("no single pipeline range with {} holds `{}`'s bytes {}..{end}", StageMask(r.stages).describe(), t.name, start),
-                    )
+                    Finding::new_by("W0010", at(TokenPart::Stages), |dgc| {
+                        format!(
+                            "no single pipeline range with {} holds `{}`'s bytes {}..{end}",
+                            crate::spell::stages(StageMask(r.stages), dgc),
+                            t.name,
+                            start
+                        )
+                    })
                     .label("stages differ from the covering range")
                     .note("the spec ignores a token's stages and only asks that its bytes lie inside the pipeline's ranges, which they do; the validation layers instead look for one range sharing a stage with the token and will report VUID-VkIndirectCommandsPushConstantTokenEXT-updateRange-11132")
                     .help("give the token the stages of the pipeline range that holds it"),

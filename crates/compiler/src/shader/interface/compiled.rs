@@ -80,9 +80,11 @@ pub(super) fn check(
         }
     };
     let cannot_reflect = |why: String| {
-        Diagnostic::new("W0511", format!("cannot reflect the SPIR-V of the {} shader", stage.name()))
-            .primary(shader.source.span, "not compared with the layouts")
-            .note(why)
+        Diagnostic::new_by("W0511", |dgc| {
+            format!("cannot reflect the SPIR-V of the {} shader", spell::stage(stage, dgc))
+        })
+        .primary(shader.source.span, "not compared with the layouts")
+        .note(why)
     };
     let Some(naga_stage) = reflect::naga_stage(stage) else {
         out.push(cannot_reflect(format!("naga reads no {} entry points", stage.name())));
@@ -97,12 +99,14 @@ pub(super) fn check(
     };
     let Some(interface) = reflect::interface(&module, naga_stage) else {
         out.push(
-            Diagnostic::new("E0588", format!("the module has no entry point `main` of the {} stage", stage.name()))
-                .primary_by(shader.source.span, |dgc| format!("named as the {} shader", spell::stage(stage, dgc)))
-                .help_spelled(
-                    "correct the entry's `stage`, or build the module for that stage",
-                    "correct the `shader`'s stage, or build the module for that stage",
-                ),
+            Diagnostic::new_by("E0588", |dgc| {
+                format!("the module has no entry point `main` of the {} stage", spell::stage(stage, dgc))
+            })
+            .primary_by(shader.source.span, |dgc| format!("named as the {} shader", spell::stage(stage, dgc)))
+            .help_spelled(
+                "correct the entry's `stage`, or build the module for that stage",
+                "correct the `shader`'s stage, or build the module for that stage",
+            ),
         );
         return;
     };
@@ -129,12 +133,13 @@ pub(super) fn check(
 
 /// E0588 from shaderc's messages, at the first error's line when it is in the shader itself.
 fn compile_error(shader: &Spanned<ast::Shader>, file: &Arc<SourceText>, messages: Vec<String>) -> Diagnostic {
-    let stage = shader.stage.node.name();
     let line = messages.iter().find_map(|m| {
         let rest = m.strip_prefix(file.name.as_str())?.strip_prefix(':')?;
         rest.split(':').next()?.parse::<usize>().ok()
     });
-    let mut d = Diagnostic::new("E0588", format!("the {stage} shader does not compile"));
+    let mut d = Diagnostic::new_by("E0588", |dgc| {
+        format!("the {} shader does not compile", spell::stage(shader.stage.node, dgc))
+    });
     let compiled_as =
         |dgc: bool| format!("compiled with shaderc as the {} stage", spell::stage(shader.stage.node, dgc));
     d = match line.and_then(|l| line_span(&file.text, l)) {
@@ -200,7 +205,7 @@ impl Ctx<'_> {
     /// The diagnostic of problem `p`, found in layout `layout_index` (`None` for the
     /// problems of the shader alone).
     fn diagnostic(&self, p: &Problem, layout_index: Option<usize>) -> Diagnostic {
-        let stage = self.stage.name();
+        let stage_in = |dgc: bool| spell::stage(self.stage, dgc);
         let layout = layout_index.and_then(|i| self.pipeline.layouts.get(i));
         let layout_index = layout_index.unwrap_or(usize::MAX);
         let layout_name = layout.map_or("", |l| l.name.node.as_str());
@@ -209,16 +214,19 @@ impl Ctx<'_> {
                 let m = &self.interface.push[*member];
                 let (me, we) = (m.offset + m.size, written.end);
                 let same_bytes = m.offset == written.start && me == we;
-                let message = if same_bytes {
-                    format!(
-                        "the {stage} shader reads `{}` as `{}`, where `{layout_name}` writes `{}` as `{}`",
-                        m.name, m.glsl, written.name, written.glsl
-                    )
-                } else {
-                    format!(
-                        "the {stage} shader reads `{}` at push-constant bytes {}..{me}, where `{layout_name}` writes `{}` at bytes {}..{we}",
-                        m.name, m.offset, written.name, written.start
-                    )
+                let message = |dgc: bool| {
+                    let stage = stage_in(dgc);
+                    if same_bytes {
+                        format!(
+                            "the {stage} shader reads `{}` as `{}`, where `{layout_name}` writes `{}` as `{}`",
+                            m.name, m.glsl, written.name, written.glsl
+                        )
+                    } else {
+                        format!(
+                            "the {stage} shader reads `{}` at push-constant bytes {}..{me}, where `{layout_name}` writes `{}` at bytes {}..{we}",
+                            m.name, m.offset, written.name, written.start
+                        )
+                    }
                 };
                 let help = if same_bytes {
                     format!("help: declare `{}` as `{}`, as the token writes it", m.name, written.glsl)
@@ -231,7 +239,7 @@ impl Ctx<'_> {
                     )
                 };
                 let d = self.in_shader(
-                    Diagnostic::new("E0585", message),
+                    Diagnostic::new_by("E0585", message),
                     |p| p.member(&m.name),
                     format!("`{} {}` at bytes {}..{me}", m.glsl, m.name, m.offset),
                 );
@@ -242,7 +250,9 @@ impl Ctx<'_> {
                 .note(help)
             }
             Problem::OutsideRange { start, end, range } => {
-                let help_for = |dgc_help: bool| {
+                // The message and the help, as RON (`dgc: false`) or the `.dgc` language writes them.
+                let help_for = |dgc: bool| {
+                    let stage = stage_in(dgc);
                     match range {
                     Some(r) => (
                         format!(
@@ -256,11 +266,10 @@ impl Ctx<'_> {
                             (r.offset + r.size).max(*end)
                         ),
                     ),
-                    None if dgc_help => (
+                    None if dgc => (
                         format!("the {stage} shader declares a push_constant block, but no push-constant range of the pipeline includes {stage}"),
                         format!(
-                            "help: add {} to the stage list of the range that holds bytes {start}..{end}, or add a range",
-                            spell::stage(self.stage, true)
+                            "help: add {stage} to the stage list of the range that holds bytes {start}..{end}, or add a range"
                         ),
                     ),
                     None => (
@@ -269,8 +278,11 @@ impl Ctx<'_> {
                     ),
                 }
                 };
-                let message = help_for(false).0;
-                let d = self.in_shader(Diagnostic::new("E0586", message), |p| p.block, format!("bytes {start}..{end}"));
+                let d = self.in_shader(
+                    Diagnostic::new_by("E0586", |dgc| help_for(dgc).0),
+                    |p| p.block,
+                    format!("bytes {start}..{end}"),
+                );
                 let range_span = self.pipeline.push_constants.iter().find(|r| r.node.stages.mask().has(self.stage));
                 match range_span {
                     Some(r) => d.secondary_by(r.span, |dgc| format!("the range for {}", spell::stage(self.stage, dgc))),
@@ -281,13 +293,13 @@ impl Ctx<'_> {
             Problem::Unwritten { member, start, end } => {
                 let m = &self.interface.push[*member];
                 let d = self.in_shader(
-                    Diagnostic::new(
-                        "W0508",
+                    Diagnostic::new_by("W0508", |dgc| {
                         format!(
-                            "the {stage} shader reads `{}` (push-constant bytes {start}..{end}), which no token of `{layout_name}` writes",
+                            "the {} shader reads `{}` (push-constant bytes {start}..{end}), which no token of `{layout_name}` writes",
+                            stage_in(dgc),
                             m.name
-                        ),
-                    ),
+                        )
+                    }),
                     |p| p.member(&m.name),
                     format!("read here, bytes {start}..{end}"),
                 );

@@ -68,10 +68,13 @@ pub fn check_shaders(base_dir: &Path, pipeline: &ast::Pipeline, manifest: &Manif
 
 fn read(path: &Path, shader: &ast::Shader, out: &mut Vec<Diagnostic>) -> Option<Source> {
     let unreadable = |why: String| {
-        Diagnostic::new(
-            "E0587",
-            format!("cannot read the {} shader at {}: {why}", shader.stage.node.name(), path.display()),
-        )
+        Diagnostic::new_by("E0587", |dgc| {
+            format!(
+                "cannot read the {} shader at {}: {why}",
+                dgcc_core::spell::stage(shader.stage.node, dgc),
+                path.display()
+            )
+        })
         .primary(shader.source.span, "relative to the description's directory")
     };
     if !shader.is_spirv() {
