@@ -4,6 +4,9 @@
 //! comment carried over, and `--check` changes nothing. Each test failed before the
 //! formatter kept comments (it refused, or dropped them under `--drop-comments`).
 
+#[path = "support/tmpfs.rs"]
+mod tmpfs;
+
 use dgcc::emit::{self, Output as Emitted};
 use dgcc::syntax::{self, SyntaxKind};
 use proptest::prelude::*;
@@ -397,16 +400,6 @@ fn fmt_of_several_files_writes_none_unless_every_one_formats() {
     assert_eq!(names.len(), 5, "no temporary file is left: {names:?}");
 }
 
-/// Mount a tmpfs of `kib` KiB at `at` (root only); `false` where this machine cannot.
-#[cfg(target_os = "linux")]
-fn mount_tmpfs(at: &Path, kib: u32) -> bool {
-    Command::new("mount")
-        .args(["-t", "tmpfs", "-o", &format!("size={kib}k"), "tmpfs"])
-        .arg(at)
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
-
 #[cfg(target_os = "linux")]
 #[test]
 fn fmt_of_files_in_several_folders_puts_back_what_it_wrote_when_a_later_folder_fails() {
@@ -415,17 +408,10 @@ fn fmt_of_files_in_several_folders_puts_back_what_it_wrote_when_a_later_folder_f
     let d = scratch("full");
     let full = d.join("full");
     std::fs::create_dir_all(&full).unwrap();
-    if !mount_tmpfs(&full, 64) {
+    let Some(_mounted) = tmpfs::Tmpfs::mount(&full, 64) else {
         eprintln!("note: cannot mount a tmpfs here (not root?); skipped");
         return;
-    }
-    struct Unmount(PathBuf);
-    impl Drop for Unmount {
-        fn drop(&mut self) {
-            let _ = Command::new("umount").arg(&self.0).status();
-        }
-    }
-    let _guard = Unmount(full.clone());
+    };
     std::fs::write(d.join("a.ron"), UNFORMATTED).unwrap();
     std::fs::write(full.join("c.ron"), UNFORMATTED).unwrap();
     // Fill the rest of it.

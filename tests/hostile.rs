@@ -2,6 +2,9 @@
 //! success, no lost file. One test per class, named for what it protects; each failed on the
 //! code before the fix.
 
+#[path = "support/tmpfs.rs"]
+mod tmpfs;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
@@ -222,33 +225,16 @@ fn concurrent_compiles_into_one_folder_leave_only_whole_outputs() {
     }
 }
 
-/// Mount a tmpfs of `kib` KiB at `at` (root only); `false` where this machine cannot.
-fn mount_tmpfs(at: &Path, kib: u32) -> bool {
-    Command::new("mount")
-        .args(["-t", "tmpfs", "-o", &format!("size={kib}k"), "tmpfs"])
-        .arg(at)
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success())
-}
-
 #[test]
 fn a_compile_into_a_full_disk_leaves_the_previous_outputs_as_they_were() {
     // A real full disk: a 256 KiB tmpfs (needs root, as the CI runs). No simulation.
     let dir = scratch("full");
     let mnt = dir.join("mnt");
     std::fs::create_dir_all(&mnt).unwrap();
-    if !mount_tmpfs(&mnt, 256) {
+    let Some(_mounted) = tmpfs::Tmpfs::mount(&mnt, 256) else {
         eprintln!("note: a_compile_into_a_full_disk: cannot mount a tmpfs here (not root?); skipped");
         return;
-    }
-    struct Unmount(PathBuf);
-    impl Drop for Unmount {
-        fn drop(&mut self) {
-            let _ = Command::new("umount").arg(&self.0).status();
-        }
-    }
-    let _guard = Unmount(mnt.clone());
+    };
     std::fs::write(dir.join("small.ron"), numbered(0)).unwrap();
     let out = mnt.join("out");
     let first = dgcc_in(&dir, &["compile", "small.ron", "--out-dir", out.to_str().unwrap()]);
