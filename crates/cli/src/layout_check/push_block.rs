@@ -13,12 +13,11 @@
 //! length, the one struct of that array), so a rebuilt kernel that no longer matches is an
 //! error, not a silent miss.
 
+use dgcc::shader::words::{instructions, HEADER_WORDS};
 use spirv::{Decoration, Op};
 
 /// The array length `dispatch_tally.comp` declares its pushed words with.
 pub const MARKER: u32 = 4093;
-
-const HEADER_WORDS: usize = 5;
 
 /// `spv` with its push block's one member at byte `offset` and `words` words long.
 pub fn place(spv: &[u8], offset: u32, words: u32) -> Result<Vec<u8>, String> {
@@ -26,16 +25,15 @@ pub fn place(spv: &[u8], offset: u32, words: u32) -> Result<Vec<u8>, String> {
         return Err("the tally kernel's SPIR-V is not a whole number of words".into());
     }
     let mut w: Vec<u32> = spv.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
-    // Each instruction's start and its words (opcode and count in the first).
-    let mut starts = vec![];
+    // Each instruction's first word (opcode and count), as an index into `w`.
+    let Some(instructions) = instructions(&w[HEADER_WORDS..]) else {
+        return Err("the tally kernel's SPIR-V has a malformed instruction".into());
+    };
+    let mut starts = Vec::with_capacity(instructions.len());
     let mut at = HEADER_WORDS;
-    while at < w.len() {
-        let count = (w[at] >> 16) as usize;
-        if count == 0 || at + count > w.len() {
-            return Err(format!("the tally kernel's SPIR-V has a malformed instruction at word {at}"));
-        }
+    for inst in instructions {
         starts.push(at);
-        at += count;
+        at += inst.len();
     }
     // The one instruction `op` of `words` words that `operands` accepts (given the words
     // after the opcode), or an error naming `what`.

@@ -92,8 +92,9 @@ struct Pass {
 /// without specialization constants comes back as it is, and so does one whose header or
 /// word counts are broken: naga's reader says what is wrong with it.
 pub(crate) fn freeze(words: &[u32]) -> Result<Vec<u32>, Unfrozen> {
-    let Some(instructions) =
-        (words.len() >= 5 && words[0] == spirv::MAGIC_NUMBER).then(|| split(&words[5..])).flatten()
+    let Some(instructions) = (words.len() >= 5 && words[0] == spirv::MAGIC_NUMBER)
+        .then(|| super::words::instructions(&words[super::words::HEADER_WORDS..]))
+        .flatten()
     else {
         return Ok(words.to_vec());
     };
@@ -108,20 +109,6 @@ pub(crate) fn freeze(words: &[u32]) -> Result<Vec<u32>, Unfrozen> {
     }
     pass.out[3] = pass.bound;
     Ok(pass.out)
-}
-
-/// The instructions of a module's body, or `None` when a word count is 0 or runs past the end.
-fn split(mut body: &[u32]) -> Option<Vec<&[u32]>> {
-    let mut out = vec![];
-    while let Some(&first) = body.first() {
-        let count = (first >> 16) as usize;
-        if count == 0 || count > body.len() {
-            return None;
-        }
-        out.push(&body[..count]);
-        body = &body[count..];
-    }
-    Some(out)
 }
 
 /// The words of instruction `op` with `operands`.

@@ -26,6 +26,7 @@
 
 pub mod interface;
 pub mod lint;
+pub mod words;
 
 #[cfg(feature = "shaderc")]
 mod compile;

@@ -1,7 +1,8 @@
 //! The freezing pass on hand-assembled modules: each opcode family at 32 and 64 bits, signed
 //! and unsigned, narrow integers, composites, and what it refuses.
 
-use super::{freeze, instruction, split, Unfrozen};
+use super::{freeze, instruction, Unfrozen};
+use crate::shader::words::instructions as split;
 use spirv::Op;
 use std::collections::HashMap;
 
