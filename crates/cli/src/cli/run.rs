@@ -482,7 +482,8 @@ fn run_layouts(args: &RunArgs, manifest: &dgcc::ir::Manifest) -> i32 {
     } else {
         None
     };
-    let check = CheckOptions { corrupt: args.corrupt_sequence };
+    let dgc = dgcc::syntax::SyntaxKind::from_path(&args.file) == Some(dgcc::syntax::SyntaxKind::Dsl);
+    let check = CheckOptions { corrupt: args.corrupt_sequence, dgc };
     let reports: Vec<LayoutReport> =
         layouts.iter().map(|l| layout_check::check(&ctx, dev.as_ref(), manifest, l, check)).collect();
     drop(dev);

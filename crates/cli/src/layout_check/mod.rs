@@ -59,14 +59,15 @@ impl PathReport {
         PathReport::NotRun { why: why.into(), codes: vec![] }
     }
 
-    fn refused(e: RuntimeError) -> PathReport {
+    /// The device's refusal, its messages spelled as the description is written (`dgc`).
+    fn refused(e: RuntimeError, dgc: bool) -> PathReport {
         match e {
             RuntimeError::Refused { diagnostics, .. } => {
                 let codes = diagnostics.iter().filter(|d| d.is_error()).map(|d| d.code.to_string()).collect();
                 let why = diagnostics
                     .iter()
                     .filter(|d| d.is_error())
-                    .map(|d| format!("error[{}]: {}", d.code, d.message))
+                    .map(|d| format!("error[{}]: {}", d.code, d.message_for(dgc)))
                     .collect::<Vec<_>>()
                     .join("; ");
                 PathReport::NotRun { why, codes }
@@ -157,6 +158,9 @@ pub struct CheckOptions {
     /// Write this sequence's record wrong while expecting what it should have been (a test's
     /// deliberate mistake, `dgcc run --corrupt-sequence`): the report must name it.
     pub corrupt: Option<u32>,
+    /// The description is in the `.dgc` language: the device's refusals are quoted in its
+    /// spelling.
+    pub dgc: bool,
 }
 
 /// Layouts a driver is known to crash on when executed (a segfault inside the driver, which
@@ -199,7 +203,7 @@ pub fn check(
     let dgc = match dev {
         None => PathReport::not_run("the device has no VK_EXT_device_generated_commands"),
         Some(dev) => match dev.check_layout(layout, &m.push_constants) {
-            Err(e) => PathReport::refused(e),
+            Err(e) => PathReport::refused(e, options.dgc),
             Ok(()) => match known_driver_crash(ctx, layout) {
                 Some(why) => PathReport::not_run(format!("not executed: {why}")),
                 None => run_dgc(ctx, dev, m, layout, kind, options),
