@@ -108,6 +108,11 @@ pub struct Capabilities {
 
 /// A headless instance, device, queue and command pool (feature `headless`). Dropping it waits
 /// for the device to go idle and destroys what it owns (see the module docs).
+///
+/// It may move to another thread (`Send`) but not be shared between threads (`!Sync`): its
+/// command pool and queue need external synchronization (VUID-vkAllocateCommandBuffers-commandPool
+/// and VUID-vkQueueSubmit-queue are host-synchronized), and [`GpuContext::one_shot`], a safe
+/// function, uses both through `&self`; two threads calling it at once crashed inside the driver.
 pub struct GpuContext {
     pub entry: ash::Entry,
     pub instance: ash::Instance,
@@ -129,6 +134,9 @@ pub struct GpuContext {
     pub device_name: String,
     /// The validation messenger and the log it fills, when validation is on.
     messenger: Option<Messenger>,
+    /// Makes the context `!Sync` (see the type's docs); `Cell` is `Send`, so the context stays
+    /// `Send`.
+    not_shared: std::marker::PhantomData<std::cell::Cell<()>>,
 }
 
 /// A standing `VK_EXT_debug_utils` messenger and the log its callback writes to (the `Arc`
@@ -534,6 +542,7 @@ impl GpuContext {
             memory,
             device_name,
             messenger: None,
+            not_shared: std::marker::PhantomData,
         })
     }
 
@@ -642,6 +651,23 @@ pub fn probe() -> Result<Probe> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A context can move to another thread but not be shared between threads: sharing it would
+    /// let two threads use its command pool and queue through `one_shot` at once. (If it were
+    /// `Sync`, both impls below would apply and `shared` would not compile: the inference of
+    /// `_` would be ambiguous.)
+    #[test]
+    fn a_context_is_send_and_not_sync() {
+        fn send<T: Send>() {}
+        send::<GpuContext>();
+        trait AmbiguousIfSync<A> {
+            fn check() {}
+        }
+        impl<T: ?Sized> AmbiguousIfSync<()> for T {}
+        impl<T: ?Sized + Sync> AmbiguousIfSync<u8> for T {}
+        let shared: fn() = <GpuContext as AmbiguousIfSync<_>>::check;
+        shared();
+    }
 
     fn device(name: &str, version: (u32, u32), has_dgc: bool) -> Listed {
         Listed { name: name.into(), version, has_dgc }

@@ -43,7 +43,9 @@ impl StorageSet {
     ///
     /// # Safety
     /// Every buffer is a live buffer of `d` created with `STORAGE_BUFFER` usage and bound to
-    /// memory, and stays alive as long as work using the set may run.
+    /// memory, no larger than the device's `maxStorageBufferRange` (each is bound whole;
+    /// [`StorageSet::for_buffers`] checks it), and stays alive as long as work using the set may
+    /// run.
     pub unsafe fn new(d: &ash::Device, stages: vk::ShaderStageFlags, buffers: &[vk::Buffer]) -> Result<StorageSet> {
         let bindings: Vec<_> = buffers.iter().map(|&b| (vk::DescriptorType::STORAGE_BUFFER, b)).collect();
         // SAFETY: the caller's contract, with every binding a storage buffer.

@@ -71,6 +71,9 @@ impl DgcDevice {
     ///   with `VK_EXT_device_generated_commands` and `VK_KHR_maintenance5` enabled and the
     ///   `deviceGeneratedCommands`, `bufferDeviceAddress` and `synchronization2` features on;
     /// - every feature `enabled` claims was enabled at device creation;
+    /// - `physical` supports Vulkan 1.3 and `instance` came from the system's Vulkan loader with
+    ///   an API version of 1.3 or newer (the device is read with `probe_physical`, whose contract
+    ///   this is);
     /// - `instance` and `device` stay alive as long as the returned `DgcDevice` and every object
     ///   created through it (layouts, execution sets, executions, buffers, validators).
     pub unsafe fn new(

@@ -355,7 +355,13 @@ impl Execution {
     /// # Safety
     /// - `layout` is the layout this execution was created for, by `dev`, not destroyed;
     /// - `cmd` is a command buffer of `dev` in the recording state, outside a render pass (the
-    ///   `pass` callbacks open and close the engine's own);
+    ///   `pass` callbacks open and close the engine's own); for a draw layout, `pass.begin` and
+    ///   `pass.end` begin and end a rendering instance compatible with the pipeline or shaders
+    ///   bound, and every `pass` callback records only commands valid where it is called;
+    /// - the state the layout requires at record time holds (transform feedback inactive,
+    ///   vertex-input stride state, no dynamic descriptors, a view mask of 0: E0903, E0904,
+    ///   E0906, E0909): stated with `set_record_state`, it is checked; left unstated, it is the
+    ///   caller's to keep;
     /// - the stream's buffer (and count buffer) are live buffers of `dev` with indirect-buffer
     ///   usage, `stream.address` is `buffer + offset`, and they hold `stream.max_sequences`
     ///   records of `layout.compiled.stride` bytes that obey the layout's rules (or a validator
@@ -381,6 +387,15 @@ impl Execution {
             return Err(RuntimeError::Invalid(format!(
                 "stream of {} records exceeds the {} this execution was prepared for",
                 stream.max_sequences, self.max_sequences
+            )));
+        }
+        // VUID-VkGeneratedCommandsInfoEXT-indirectAddress-11074 and -sequenceCountAddress-11073.
+        let count_address = stream.count.map(|c| c.address);
+        if !stream.address.is_multiple_of(4) || count_address.is_some_and(|a| !a.is_multiple_of(4)) {
+            return Err(RuntimeError::Invalid(format!(
+                "the stream's address {:#x} and its count's address ({}) must be multiples of 4",
+                stream.address,
+                count_address.map_or("none".to_string(), |a| format!("{a:#x}"))
             )));
         }
         if let Some(v) = &self.validator {

@@ -14,8 +14,10 @@ use ash::vk;
 ///
 /// # Safety
 /// `memory_properties` must be those of the physical device `device` was created from (the
-/// buffers pick a memory type index from them and allocate it), and `device` must stay alive
-/// as long as any object created through this allocator.
+/// buffers pick a memory type index from them and allocate it), and `limits`, when `Some`, that
+/// device's limits; `device` must have been created with the `bufferDeviceAddress` feature
+/// enabled (every buffer gets a device address) and must stay alive as long as any object
+/// created through this allocator.
 pub unsafe trait Allocator {
     fn device(&self) -> &ash::Device;
     fn memory_properties(&self) -> &vk::PhysicalDeviceMemoryProperties;

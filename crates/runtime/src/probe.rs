@@ -60,7 +60,10 @@ pub(crate) unsafe fn device_extensions(instance: &ash::Instance, pd: vk::Physica
 /// Read one physical device (also used for an engine's device by `DgcDevice`).
 ///
 /// # Safety
-/// `pd` was enumerated from `instance`, which is alive.
+/// `pd` was enumerated from `instance`, which is alive; `pd` supports Vulkan 1.3 and `instance`
+/// was created with an API version of 1.3 or newer (the 1.1–1.3 property and feature
+/// structures are queried); `instance` came from the system's Vulkan loader (the
+/// cooperative-matrix query loads it again to reach one of `instance`'s entry points).
 pub unsafe fn probe_physical(instance: &ash::Instance, pd: vk::PhysicalDevice) -> Probe {
     // SAFETY: the caller's contract.
     let extensions = unsafe { device_extensions(instance, pd) };

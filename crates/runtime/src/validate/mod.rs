@@ -166,7 +166,11 @@ impl StreamValidator {
         let bytes = 4 * words.len() as u64;
         if bytes > self.table.size {
             let mut grown = Buffer::new(alloc, bytes, vk::BufferUsageFlags::STORAGE_BUFFER, Location::Host)?;
-            grown.write(0, as_bytes(&words))?;
+            if let Err(e) = grown.write(0, as_bytes(&words)) {
+                // SAFETY: just made by `alloc`'s device, and no work has used it.
+                unsafe { grown.destroy(alloc.device()) };
+                return Err(e);
+            }
             let mut old = std::mem::replace(&mut self.table, grown);
             // SAFETY: made by `alloc`'s device and unused by pending work (the caller's contract).
             unsafe { old.destroy(alloc.device()) };
@@ -184,7 +188,8 @@ impl StreamValidator {
     ///
     /// # Safety
     /// - `cmd` is a command buffer of `device` (the validator's) in the recording state, outside
-    ///   a render pass;
+    ///   a render pass, and `device` has the `synchronization2` feature enabled (Vulkan 1.3's;
+    ///   the pass's barriers are `vkCmdPipelineBarrier2`);
     /// - the stream (and its count) are live buffers of `device` whose addresses are given,
     ///   written before, by compute or transfer work recorded earlier or by the host before
     ///   submission;
