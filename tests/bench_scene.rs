@@ -136,7 +136,7 @@ fn run_on_a_context_without_dgc_refuses_dgc_mode_and_runs_the_others() {
         return;
     }
     let ctx = GpuContext::new(&ContextOptions { enable_dgc: false, ..ContextOptions::default() }).unwrap();
-    assert!(ctx.dgc.is_none(), "the context was asked not to enable the extension");
+    assert!(ctx.dgc().is_none(), "the context was asked not to enable the extension");
     let base = RunOptions { objects: 300, frames: 1, ..field() };
     let err = run_on(&ctx, &builtin_manifest(), &RunOptions { mode: Mode::Dgc, ..base.clone() })
         .expect_err("dgc mode on a context without the extension");
@@ -152,13 +152,15 @@ fn instance_ids_are_refused_where_indirect_draws_cannot_start_at_an_instance() {
     if common::gpu(test).is_none() {
         return;
     }
-    // The device under test has the feature; a context that did not enable it says so in its
-    // capabilities, which is all the scene consults.
-    let mut ctx = GpuContext::new(&ContextOptions::default()).unwrap();
-    ctx.caps.draw_indirect_first_instance = false;
+    // The device under test has the feature; a context told not to enable it (the options' test
+    // switch) is what a device without it gives, and says so in its capabilities, which is all
+    // the scene consults.
+    let ctx =
+        GpuContext::new(&ContextOptions { draw_indirect_first_instance: false, ..ContextOptions::default() }).unwrap();
+    assert!(!ctx.caps().draw_indirect_first_instance, "the context was asked not to enable the feature");
     let base = RunOptions { objects: 300, frames: 1, object_id: ObjectId::Instance, ..field() };
     for mode in [Mode::Mdi, Mode::Dgc] {
-        if mode == Mode::Dgc && ctx.dgc.is_none() {
+        if mode == Mode::Dgc && ctx.dgc().is_none() {
             continue;
         }
         let err = run_on(&ctx, &builtin_manifest(), &RunOptions { mode, ..base.clone() })
@@ -179,7 +181,7 @@ fn a_fused_kernel_too_big_for_shared_memory_is_refused_and_the_ordered_path_stil
         return;
     }
     let ctx = GpuContext::new(&ContextOptions::default()).unwrap();
-    let limits = ctx.properties.limits;
+    let limits = ctx.properties().limits;
     let max_local = limits.max_compute_work_group_size[0].min(limits.max_compute_work_group_invocations);
     let mut manifest = builtin_manifest();
     let stride = manifest.layouts[0].stride;
@@ -188,7 +190,7 @@ fn a_fused_kernel_too_big_for_shared_memory_is_refused_and_the_ordered_path_stil
     let Some(local_size) = (64..=max_local).step_by(64).find(|&l| l * stride > limits.max_compute_shared_memory_size)
     else {
         // Not a missing device: this one stages a whole workgroup's records (lavapipe does not).
-        eprintln!("SKIP {test}: {} fits a whole workgroup's records in shared memory", ctx.device_name);
+        eprintln!("SKIP {test}: {} fits a whole workgroup's records in shared memory", ctx.device_name());
         return;
     };
     manifest.kernels[0].local_size[0] = local_size;

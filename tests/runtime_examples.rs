@@ -43,12 +43,12 @@ fn examples() -> Vec<(String, Manifest)> {
 fn create_only(ctx: &GpuContext, dev: &DgcDevice, m: &Manifest, layout: &CompiledLayout, name: &str) {
     let ranges = vk_ranges(&m.push_constants);
     let info = vk::PipelineLayoutCreateInfo::default().push_constant_ranges(&ranges);
-    let pl = unsafe { ctx.device.create_pipeline_layout(&info, None) }.unwrap();
+    let pl = unsafe { ctx.device().create_pipeline_layout(&info, None) }.unwrap();
     // SAFETY: `pl` is live and holds the manifest's ranges.
     let mut l = unsafe { dev.create_layout(layout, &m.push_constants, pl) }.unwrap_or_else(|e| panic!("{name}: {e}"));
     unsafe {
         l.destroy(dev);
-        ctx.device.destroy_pipeline_layout(pl, None);
+        ctx.device().destroy_pipeline_layout(pl, None);
     }
 }
 
@@ -57,7 +57,9 @@ fn every_example_layout_is_refused_created_or_executed_on_the_live_device() {
     let Some(ctx) = common::gpu("every_example_layout_is_refused_created_or_executed_on_the_live_device") else {
         return;
     };
-    let dev = DgcDevice::from_context(&ctx).unwrap();
+    // SAFETY: `ctx` is declared before `dev` and everything made through it, so it outlives them
+    // (locals drop in reverse order) and nothing made here leaves this function.
+    let dev = unsafe { DgcDevice::from_context(&ctx) }.unwrap();
     let (mut executed, mut created, mut refused) = (vec![], vec![], vec![]);
     for (file, m) in examples() {
         for layout in &m.layouts {
@@ -100,11 +102,11 @@ fn every_example_layout_is_refused_created_or_executed_on_the_live_device() {
     }
     common::loud(&format!(
         "examples on {}: executed {executed:?}; created {created:?}; refused {refused:?}",
-        ctx.device_name
+        ctx.device_name()
     ));
     assert!(executed.iter().any(|n| n.starts_with("compute.ron")), "the compute example did not run: {executed:?}");
     // The draw rig tallies fragments with storage-buffer atomics.
-    let draws_run = ctx.caps.fragment_stores_and_atomics;
+    let draws_run = ctx.caps().fragment_stores_and_atomics;
     if draws_run {
         for draw in ["multi_draw.ron:Batches", "scene.ron:SceneDraw"] {
             assert!(executed.iter().any(|n| n == draw), "{draw} did not execute: {executed:?} {created:?} {refused:?}");
@@ -129,7 +131,7 @@ fn every_example_layout_is_refused_created_or_executed_on_the_live_device() {
     // refused with the mesh-feature code before any Vulkan call.
     let mesh_ran = if draws_run { &executed } else { &created }.iter().any(|n| n.starts_with("mesh.ron"));
     let mesh_refused = refused.iter().any(|n| n.starts_with("mesh.ron") && n.contains("E0211"));
-    if ctx.caps.mesh_shader && ctx.caps.task_shader {
+    if ctx.caps().mesh_shader && ctx.caps().task_shader {
         assert!(mesh_ran, "{executed:?} {created:?} {refused:?}");
     } else {
         assert!(mesh_refused, "{executed:?} {refused:?}");
@@ -139,7 +141,7 @@ fn every_example_layout_is_refused_created_or_executed_on_the_live_device() {
 /// Execute a draw layout through the rig for its action; `None` when there is none for it or
 /// the device cannot run the rig's tally shader.
 fn execute_draw(ctx: &GpuContext, dev: &DgcDevice, m: &Manifest, layout: &CompiledLayout) -> Option<(Tally, Tally)> {
-    if !ctx.caps.fragment_stores_and_atomics {
+    if !ctx.caps().fragment_stores_and_atomics {
         return None;
     }
     let name = &layout.name;
@@ -158,16 +160,19 @@ fn a_context_without_mesh_shaders_refuses_mesh_layouts_with_the_feature_code() {
     let Some(ctx) = common::gpu(test) else { return };
     let (_, mesh) = examples().into_iter().find(|(f, _)| f == "mesh.ron").expect("examples/mesh.ron");
     let layout = &mesh.layouts[0];
-    let dev = DgcDevice::from_context(&ctx).unwrap();
+    // SAFETY: `ctx` is declared before `dev` and everything made through it, so it outlives them
+    // (locals drop in reverse order) and nothing made here leaves this function.
+    let dev = unsafe { DgcDevice::from_context(&ctx) }.unwrap();
     // The engine path: the same device, told that mesh shading was not enabled.
     // SAFETY: the context's device, made with the extension from its physical device; claiming
     // no optional feature is true of any device; the context outlives `off`.
-    let off = unsafe { DgcDevice::new(&ctx.instance, ctx.physical, &ctx.device, EnabledFeatures::default()) }.unwrap();
+    let off =
+        unsafe { DgcDevice::new(ctx.instance(), ctx.physical(), ctx.device(), EnabledFeatures::default()) }.unwrap();
     match off.check_layout(layout, &mesh.push_constants) {
         Err(RuntimeError::Refused { diagnostics, .. }) => {
             let e = diagnostics.iter().find(|d| d.code == "E0211").unwrap_or_else(|| panic!("{diagnostics:?}"));
             assert!(e.message.contains("meshShader"), "{}", e.message);
-            if ctx.caps.mesh_shader {
+            if ctx.caps().mesh_shader {
                 assert!(
                     e.notes.iter().any(|n| n.contains("was not enabled when the device was created")),
                     "{:?}",
@@ -177,5 +182,8 @@ fn a_context_without_mesh_shaders_refuses_mesh_layouts_with_the_feature_code() {
         }
         other => panic!("expected a refusal, got {:?}", other.err()),
     }
-    assert_eq!(dev.check_layout(layout, &mesh.push_constants).is_ok(), ctx.caps.mesh_shader && ctx.caps.task_shader);
+    assert_eq!(
+        dev.check_layout(layout, &mesh.push_constants).is_ok(),
+        ctx.caps().mesh_shader && ctx.caps().task_shader
+    );
 }

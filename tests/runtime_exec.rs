@@ -48,15 +48,15 @@ impl Rig {
         stream.write(0, as_bytes(&data)).unwrap();
         // SAFETY: live storage buffers, destroyed after the set (`Rig::destroy`).
         let set =
-            unsafe { StorageSet::new(&ctx.device, vk::ShaderStageFlags::COMPUTE, &[totals.buffer, stream.buffer]) }
+            unsafe { StorageSet::new(ctx.device(), vk::ShaderStageFlags::COMPUTE, &[totals.buffer, stream.buffer]) }
                 .unwrap();
         let ranges = [vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::COMPUTE, offset: 0, size: 8 }];
         let set_layouts = [set.layout];
         let info = vk::PipelineLayoutCreateInfo::default().set_layouts(&set_layouts).push_constant_ranges(&ranges);
-        let pipeline_layout = unsafe { ctx.device.create_pipeline_layout(&info, None) }.unwrap();
+        let pipeline_layout = unsafe { ctx.device().create_pipeline_layout(&info, None) }.unwrap();
         let spec = [(0, fallback as u32), (1, words as u32)];
         // SAFETY: the committed kernel, written for this layout (one set, 8 compute push bytes).
-        let pipeline = unsafe { compute_pipeline(&ctx.device, pipeline_layout, ACCUMULATE_SPV, &spec, None) }.unwrap();
+        let pipeline = unsafe { compute_pipeline(ctx.device(), pipeline_layout, ACCUMULATE_SPV, &spec, None) }.unwrap();
         Rig { totals, stream, count, set, pipeline_layout, pipeline }
     }
 
@@ -70,8 +70,8 @@ impl Rig {
 
     fn bind(&self, ctx: &GpuContext, cmd: vk::CommandBuffer) {
         unsafe {
-            ctx.device.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::COMPUTE, self.pipeline);
-            ctx.device.cmd_bind_descriptor_sets(
+            ctx.device().cmd_bind_pipeline(cmd, vk::PipelineBindPoint::COMPUTE, self.pipeline);
+            ctx.device().cmd_bind_descriptor_sets(
                 cmd,
                 vk::PipelineBindPoint::COMPUTE,
                 self.pipeline_layout,
@@ -89,12 +89,12 @@ impl Rig {
 
     fn destroy(mut self, ctx: &GpuContext) {
         unsafe {
-            ctx.device.device_wait_idle().unwrap();
-            ctx.device.destroy_pipeline(self.pipeline, None);
-            ctx.device.destroy_pipeline_layout(self.pipeline_layout, None);
-            self.set.destroy(&ctx.device);
+            ctx.device().device_wait_idle().unwrap();
+            ctx.device().destroy_pipeline(self.pipeline, None);
+            ctx.device().destroy_pipeline_layout(self.pipeline_layout, None);
+            self.set.destroy(ctx.device());
             for b in [&mut self.totals, &mut self.stream, &mut self.count] {
-                b.destroy(&ctx.device);
+                b.destroy(ctx.device());
             }
         }
     }
@@ -108,7 +108,9 @@ fn run_dgc(
     count: Option<u32>,
     budget: u64,
 ) -> ([u32; 3], u32) {
-    let dev = DgcDevice::from_context(ctx).unwrap();
+    // SAFETY: `ctx` is borrowed for the whole call, and `dev` and everything made through it
+    // are locals of this function, gone before it returns.
+    let dev = unsafe { DgcDevice::from_context(ctx) }.unwrap();
     let mut rig = Rig::new(ctx, layout, false);
     // SAFETY: the rig's pipeline layout holds the accumulate ranges; its pipeline was made with it.
     let mut dgc_layout =
@@ -146,13 +148,15 @@ fn the_executor_binds_the_pipeline_it_was_prepared_for() {
     // left bound must not decide what runs (lavapipe runs the bound one, NVIDIA the named one).
     let Some(ctx) = common::gpu("the_executor_binds_the_pipeline_it_was_prepared_for") else { return };
     let layout = layouts::accumulate(true, 20);
-    let dev = DgcDevice::from_context(&ctx).unwrap();
+    // SAFETY: `ctx` is declared before `dev` and everything made through it, so it outlives them
+    // (locals drop in reverse order) and nothing made here leaves this function.
+    let dev = unsafe { DgcDevice::from_context(&ctx) }.unwrap();
     let mut rig = Rig::new(&ctx, &layout, false);
     // A decoy that reads values from the stream at the wrong stride: if it ran, the totals differ.
     let words = layout.stride / 4;
     // SAFETY: the committed kernel for the rig's layout.
     let decoy =
-        unsafe { compute_pipeline(&ctx.device, rig.pipeline_layout, ACCUMULATE_SPV, &[(0, 1), (1, words + 1)], None) }
+        unsafe { compute_pipeline(ctx.device(), rig.pipeline_layout, ACCUMULATE_SPV, &[(0, 1), (1, words + 1)], None) }
             .unwrap();
     // SAFETY: the rig's pipeline layout holds the accumulate ranges; its pipeline was made with it.
     let mut dgc_layout =
@@ -162,7 +166,7 @@ fn the_executor_binds_the_pipeline_it_was_prepared_for() {
     let stream = rig.stream(3, None);
     ctx.one_shot(|cmd| {
         rig.bind(&ctx, cmd);
-        unsafe { ctx.device.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::COMPUTE, decoy) };
+        unsafe { ctx.device().cmd_bind_pipeline(cmd, vk::PipelineBindPoint::COMPUTE, decoy) };
         unsafe { exec.record(&dev, &dgc_layout, cmd, &stream, &mut NoPass(|_, _| {})) }
     })
     .unwrap();
@@ -170,8 +174,8 @@ fn the_executor_binds_the_pipeline_it_was_prepared_for() {
     unsafe {
         exec.destroy(&dev);
         dgc_layout.destroy(&dev);
-        ctx.device.device_wait_idle().unwrap();
-        ctx.device.destroy_pipeline(decoy, None);
+        ctx.device().device_wait_idle().unwrap();
+        ctx.device().destroy_pipeline(decoy, None);
     }
     rig.destroy(&ctx);
 }
@@ -183,7 +187,9 @@ fn the_executor_refuses_a_recording_that_breaks_a_requirement() {
     // a device whose DGC cannot run with it: E0903); a state that breaks none records.
     let Some(ctx) = common::gpu("the_executor_refuses_a_recording_that_breaks_a_requirement") else { return };
     let layout = layouts::accumulate(true, 20);
-    let dev = DgcDevice::from_context(&ctx).unwrap();
+    // SAFETY: `ctx` is declared before `dev` and everything made through it, so it outlives them
+    // (locals drop in reverse order) and nothing made here leaves this function.
+    let dev = unsafe { DgcDevice::from_context(&ctx) }.unwrap();
     let mut rig = Rig::new(&ctx, &layout, false);
     // SAFETY: the rig's pipeline layout holds the accumulate ranges; its pipeline was made with it.
     let mut dgc_layout =
@@ -226,7 +232,9 @@ fn the_executor_refuses_a_recording_that_breaks_a_requirement() {
 fn a_small_budget_runs_the_stream_in_chunks_with_a_split_gpu_count() {
     let Some(ctx) = common::gpu("a_small_budget_runs_the_stream_in_chunks_with_a_split_gpu_count") else { return };
     let layout = layouts::accumulate(false, 16);
-    let dev = DgcDevice::from_context(&ctx).unwrap();
+    // SAFETY: `ctx` is declared before `dev` and everything made through it, so it outlives them
+    // (locals drop in reverse order) and nothing made here leaves this function.
+    let dev = unsafe { DgcDevice::from_context(&ctx) }.unwrap();
     // A budget that fits one sequence but not two.
     let rig = Rig::new(&ctx, &layout, false);
     // SAFETY: the rig's pipeline layout holds the accumulate ranges; its pipeline was made with it.
@@ -256,7 +264,9 @@ fn a_small_budget_runs_the_stream_in_chunks_with_a_split_gpu_count() {
 fn a_sequence_index_layout_is_never_split_silently() {
     let Some(ctx) = common::gpu("a_sequence_index_layout_is_never_split_silently") else { return };
     let layout = layouts::accumulate(true, 20);
-    let dev = DgcDevice::from_context(&ctx).unwrap();
+    // SAFETY: `ctx` is declared before `dev` and everything made through it, so it outlives them
+    // (locals drop in reverse order) and nothing made here leaves this function.
+    let dev = unsafe { DgcDevice::from_context(&ctx) }.unwrap();
     let rig = Rig::new(&ctx, &layout, false);
     // SAFETY: the rig's pipeline layout holds the accumulate ranges; its pipeline was made with it.
     let mut l = unsafe { dev.create_layout(&layout, &layouts::accumulate_push_ranges(), rig.pipeline_layout) }.unwrap();
@@ -278,14 +288,14 @@ fn the_dispatch_loop_fallback_gives_the_same_totals() {
     let stream = rig.stream(3, None);
     ctx.one_shot(|cmd| {
         rig.bind(&ctx, cmd);
-        unsafe { fallback.record(&ctx.device, cmd, &stream, rig.pipeline_layout, None) }
+        unsafe { fallback.record(ctx.device(), cmd, &stream, rig.pipeline_layout, None) }
     })
     .unwrap();
     assert_eq!(rig.totals(), [121, 4, 4]);
     // A GPU count without a host count cannot drive a host-recorded loop: refused, not skipped.
     let counted = rig.stream(3, Some(2));
     let err = ctx
-        .one_shot(|cmd| unsafe { fallback.record(&ctx.device, cmd, &counted, rig.pipeline_layout, None) })
+        .one_shot(|cmd| unsafe { fallback.record(ctx.device(), cmd, &counted, rig.pipeline_layout, None) })
         .err()
         .unwrap();
     assert!(err.to_string().contains("host"), "{err}");
@@ -307,7 +317,9 @@ fn the_fallback_refuses_what_it_cannot_express() {
 #[test]
 fn a_layout_over_a_device_limit_is_refused_before_any_vulkan_call() {
     let Some(ctx) = common::gpu("a_layout_over_a_device_limit_is_refused_before_any_vulkan_call") else { return };
-    let dev = DgcDevice::from_context(&ctx).unwrap();
+    // SAFETY: `ctx` is declared before `dev` and everything made through it, so it outlives them
+    // (locals drop in reverse order) and nothing made here leaves this function.
+    let dev = unsafe { DgcDevice::from_context(&ctx) }.unwrap();
     let profile = dev.profile();
     let max_stride = profile.value(dgcc::device::Limit::MaxIndirectCommandsIndirectStride).unwrap();
     let max_sequences = profile.value(dgcc::device::Limit::MaxIndirectSequenceCount).unwrap();
@@ -350,7 +362,9 @@ fn a_push_data_layout_is_refused_where_the_device_has_no_descriptor_heaps() {
     let Some(ctx) = common::gpu("a_push_data_layout_is_refused_where_the_device_has_no_descriptor_heaps") else {
         return;
     };
-    let dev = DgcDevice::from_context(&ctx).unwrap();
+    // SAFETY: `ctx` is declared before `dev` and everything made through it, so it outlives them
+    // (locals drop in reverse order) and nothing made here leaves this function.
+    let dev = unsafe { DgcDevice::from_context(&ctx) }.unwrap();
     if dev.profile().value(dgcc::device::Limit::DescriptorHeap) != Some(0) {
         let _ = std::io::Write::write_all(
             &mut std::io::stderr(),
@@ -386,7 +400,9 @@ fn an_edited_manifest_whose_draw_runs_past_the_stride_is_refused_with_check_s_co
     else {
         return;
     };
-    let dev = DgcDevice::from_context(&ctx).unwrap();
+    // SAFETY: `ctx` is declared before `dev` and everything made through it, so it outlives them
+    // (locals drop in reverse order) and nothing made here leaves this function.
+    let dev = unsafe { DgcDevice::from_context(&ctx) }.unwrap();
     let mut m = dgcc::ir::Manifest::from_json(PUSH_INDEX_DRAW).unwrap();
     let mut layout = m.layouts.remove(0);
     // Hand-edited: the draw moved from 24 to 40, so its 20 bytes end at 60, past the stride 48.
@@ -496,7 +512,9 @@ fn a_shader_object_execution_set_runs_each_sequences_shader_and_takes_updates() 
     use dgcc::runtime::{SetEntries, StageShader};
     let test = "a_shader_object_execution_set_runs_each_sequences_shader_and_takes_updates";
     let Some(ctx) = common::gpu(test) else { return };
-    let dev = DgcDevice::from_context(&ctx).unwrap();
+    // SAFETY: `ctx` is declared before `dev` and everything made through it, so it outlives them
+    // (locals drop in reverse order) and nothing made here leaves this function.
+    let dev = unsafe { DgcDevice::from_context(&ctx) }.unwrap();
     if !common::has_shader_objects(test, &ctx) {
         return;
     }
@@ -530,7 +548,7 @@ fn a_shader_object_execution_set_runs_each_sequences_shader_and_takes_updates() 
     let initial = [StageShader { stage: vk::ShaderStageFlags::COMPUTE, shader: once }];
     // SAFETY: indirect-bindable compute shaders made with the layouts given here.
     let mut set = unsafe { dev.create_shader_execution_set(&l, &initial, &set_layouts, &ranges) }.unwrap();
-    assert_eq!(set.initial, SetEntries::ShaderObjects(initial.to_vec()));
+    assert_eq!(set.initial(), &SetEntries::ShaderObjects(initial.to_vec()));
     // SAFETY: as above; nothing uses the set yet.
     unsafe { dev.write_execution_set_shader(&set, 1, thousand) }.unwrap();
     // The wrong kind of entry, an index past the end and the wrong `Bound` are refused before
@@ -541,7 +559,7 @@ fn a_shader_object_execution_set_runs_each_sequences_shader_and_takes_updates() 
     assert!(past.is_err_and(|e| e.to_string().contains("past its 2 entries")));
     let as_pipelines = unsafe { dev.create_execution_set(&l, rig.pipeline) };
     assert!(as_pipelines.is_err_and(|e| e.to_string().contains("create_shader_execution_set")));
-    let wrong = unsafe { Execution::new(&dev, &l, Bound::ExecutionSet(set.handle, rig.pipeline), 3, 0, 64 << 20) };
+    let wrong = unsafe { Execution::new(&dev, &l, Bound::ExecutionSet(set.handle(), rig.pipeline), 3, 0, 64 << 20) };
     assert!(wrong.err().is_some_and(|e| e.to_string().contains("execution set of shader objects")));
 
     // Records: (entry, value, x, y, z).
@@ -594,7 +612,9 @@ fn every_gpu_object_is_destroyed_explicitly_and_once() {
     use dgcc::runtime::validate::{StreamLimits, StreamValidator};
     let test = "every_gpu_object_is_destroyed_explicitly_and_once";
     let Some(ctx) = common::gpu(test) else { return };
-    let dev = DgcDevice::from_context(&ctx).unwrap();
+    // SAFETY: `ctx` is declared before `dev` and everything made through it, so it outlives them
+    // (locals drop in reverse order) and nothing made here leaves this function.
+    let dev = unsafe { DgcDevice::from_context(&ctx) }.unwrap();
     let layout = layouts::accumulate(true, 20);
     let mut rig = Rig::new(&ctx, &layout, false);
     // SAFETY: the rig's pipeline layout holds the accumulate ranges; its pipeline was made with it.
@@ -610,7 +630,7 @@ fn every_gpu_object_is_destroyed_explicitly_and_once() {
         rig.bind(&ctx, cmd);
         // SAFETY: recording outside a render pass; everything lives until after the wait.
         unsafe {
-            alone.record(&ctx.device, cmd, &stream)?;
+            alone.record(ctx.device(), cmd, &stream)?;
             rig.bind(&ctx, cmd);
             exec.record(&dev, &l, cmd, &stream, &mut NoPass(|_, _| {}))
         }
@@ -626,7 +646,7 @@ fn every_gpu_object_is_destroyed_explicitly_and_once() {
     // SAFETY: the committed kernel for the rig's layout, indirect-bindable for the set.
     let bindable = unsafe {
         dgcc::runtime::shaders::compute_pipeline_with(
-            &ctx.device,
+            ctx.device(),
             rig.pipeline_layout,
             ACCUMULATE_SPV,
             &spec,
@@ -649,7 +669,7 @@ fn every_gpu_object_is_destroyed_explicitly_and_once() {
             assert!(past.is_err_and(|e| e.to_string().contains("past its 2 entries")));
             // Executes through a set are never chunked: a budget that fits only part of the
             // stream is refused, naming what the whole stream needs.
-            let bound = Bound::ExecutionSet(set.handle, bindable);
+            let bound = Bound::ExecutionSet(set.handle(), bindable);
             // SAFETY: the set was made for `sl`, with `bindable` as its initial pipeline.
             let (one, _) = unsafe { dgcc::runtime::execute::requirements(&dev, &sl, bound, 1, 0) };
             let (many, _) = unsafe { dgcc::runtime::execute::requirements(&dev, &sl, bound, 4096, 0) };
@@ -673,18 +693,18 @@ fn every_gpu_object_is_destroyed_explicitly_and_once() {
         exec.destroy(&dev);
         exec.destroy(&dev); // a second time: nothing left
         assert!(exec.validator().is_none(), "the execution destroyed the validator it held");
-        alone.destroy(&ctx.device);
-        alone.destroy(&ctx.device);
+        alone.destroy(ctx.device());
+        alone.destroy(ctx.device());
         l.destroy(&dev);
-        assert_eq!(l.handle, IndirectCommandsLayoutEXT::null());
+        assert_eq!(l.handle(), IndirectCommandsLayoutEXT::null());
         l.destroy(&dev);
         if let Some((sl, set)) = &mut set_parts {
             set.destroy(&dev);
-            assert_eq!(set.handle, IndirectExecutionSetEXT::null());
+            assert_eq!(set.handle(), IndirectExecutionSetEXT::null());
             set.destroy(&dev);
             sl.destroy(&dev);
         }
-        ctx.device.destroy_pipeline(bindable, None);
+        ctx.device().destroy_pipeline(bindable, None);
     }
     rig.destroy(&ctx);
     if common::validation_required() {
@@ -707,27 +727,27 @@ fn child_push_with_too_few_stages() {
         size: 8,
     }];
     let info = vk::PipelineLayoutCreateInfo::default().push_constant_ranges(&ranges);
-    let pl = unsafe { ctx.device.create_pipeline_layout(&info, None) }.unwrap();
+    let pl = unsafe { ctx.device().create_pipeline_layout(&info, None) }.unwrap();
     // The scene's old mistake: VERTEX only, while the range is VERTEX | FRAGMENT.
     ctx.one_shot(|cmd| {
-        unsafe { ctx.device.cmd_push_constants(cmd, pl, vk::ShaderStageFlags::VERTEX, 0, &[0; 8]) };
+        unsafe { ctx.device().cmd_push_constants(cmd, pl, vk::ShaderStageFlags::VERTEX, 0, &[0; 8]) };
         Ok(())
     })
     .unwrap();
-    unsafe { ctx.device.destroy_pipeline_layout(pl, None) };
+    unsafe { ctx.device().destroy_pipeline_layout(pl, None) };
     let ids: Vec<String> = log.errors().into_iter().map(|m| m.id).collect();
     assert!(ids.iter().any(|id| id == "VUID-vkCmdPushConstants-offset-01796"), "{ids:?}");
     // And the same push through the runtime's helper is clean.
     log.take();
-    let pl = unsafe { ctx.device.create_pipeline_layout(&info, None) }.unwrap();
+    let pl = unsafe { ctx.device().create_pipeline_layout(&info, None) }.unwrap();
     let ranges = [dgcc::ir::PushConstantRange { stages: 0x11, offset: 0, size: 8 }];
     let pieces = dgcc::runtime::push::push_pieces(&ranges, 0, 8).unwrap();
     ctx.one_shot(|cmd| {
-        unsafe { dgcc::runtime::push::push(&ctx.device, cmd, pl, &pieces, 0, &[0; 8]) };
+        unsafe { dgcc::runtime::push::push(ctx.device(), cmd, pl, &pieces, 0, &[0; 8]) };
         Ok(())
     })
     .unwrap();
-    unsafe { ctx.device.destroy_pipeline_layout(pl, None) };
+    unsafe { ctx.device().destroy_pipeline_layout(pl, None) };
     drop(ctx);
     assert_eq!(log.error_count(), 0, "{}", log.describe_errors());
     println!("the runtime's messenger saw {}", ids.join(", "));
@@ -762,17 +782,17 @@ fn the_warm_up_is_clean_where_the_context_submits_it_and_where_an_engine_records
     assert!(options.warm_up, "contexts warm up unless told not to");
     let Some(gpu) = common::gpu_with(test, &options) else { return };
     // SAFETY: the context's live device has dynamic rendering (the runtime requires it).
-    let mut warm = unsafe { dgcc::runtime::WarmUp::new(&gpu.device) }.expect("the warm-up pipeline");
+    let mut warm = unsafe { dgcc::runtime::WarmUp::new(gpu.device()) }.expect("the warm-up pipeline");
     gpu.one_shot(|cmd| {
         // SAFETY: recording on the context's device; `one_shot` waits before the destroy.
-        unsafe { warm.record(&gpu.device, cmd) };
+        unsafe { warm.record(gpu.device(), cmd) };
         Ok(())
     })
     .expect("the warm-up submission");
     // SAFETY: the submission finished; a second destroy does nothing.
     unsafe {
-        warm.destroy(&gpu.device);
-        warm.destroy(&gpu.device);
+        warm.destroy(gpu.device());
+        warm.destroy(gpu.device());
     }
     assert_eq!(warm.pipeline, vk::Pipeline::null());
 }
@@ -793,19 +813,19 @@ fn a_buffer_set_binds_uniform_and_storage_buffers_and_refuses_other_types() {
     ];
     // SAFETY: live buffers of this device with the usage of their binding's type, destroyed after
     // the set.
-    let mut set = unsafe { StorageSet::with_types(&ctx.device, stages, &bindings) }.unwrap();
+    let mut set = unsafe { StorageSet::with_types(ctx.device(), stages, &bindings) }.unwrap();
     assert_ne!(set.set, vk::DescriptorSet::null());
     // SAFETY: the set was made above on this device; nothing used it.
-    unsafe { set.destroy(&ctx.device) };
+    unsafe { set.destroy(ctx.device()) };
     let image =
         [(vk::DescriptorType::STORAGE_BUFFER, storage.buffer), (vk::DescriptorType::STORAGE_IMAGE, storage.buffer)];
     // SAFETY: refused before any Vulkan call.
-    let e = unsafe { StorageSet::with_types(&ctx.device, stages, &image) }.err().expect("refused").to_string();
+    let e = unsafe { StorageSet::with_types(ctx.device(), stages, &image) }.err().expect("refused").to_string();
     assert!(e.contains("binding 1") && e.contains("STORAGE_IMAGE"), "{e}");
     // SAFETY: no work was submitted.
     unsafe {
-        uniform.destroy(&ctx.device);
-        storage.destroy(&ctx.device);
+        uniform.destroy(ctx.device());
+        storage.destroy(ctx.device());
     }
 }
 
@@ -818,7 +838,9 @@ fn a_validator_made_for_another_layout_is_refused_before_recording() {
     let layout = layouts::accumulate(false, 16);
     let mut wider = layouts::accumulate(false, 32);
     wider.name = "Wider".into();
-    let dev = DgcDevice::from_context(&ctx).unwrap();
+    // SAFETY: `ctx` is declared before `dev` and everything made through it, so it outlives them
+    // (locals drop in reverse order) and nothing made here leaves this function.
+    let dev = unsafe { DgcDevice::from_context(&ctx) }.unwrap();
     let mut rig = Rig::new(&ctx, &layout, false);
     // SAFETY: the rig's pipeline layout holds the accumulate ranges; its pipeline was made with it.
     let mut l = unsafe { dev.create_layout(&layout, &layouts::accumulate_push_ranges(), rig.pipeline_layout) }.unwrap();
@@ -864,16 +886,18 @@ fn a_layout_that_is_never_chunked_is_refused_where_the_draw_bound_would_split_it
         ])])"#;
     let c = dgcc::driver::compile_source(std::path::Path::new("bound.ron"), text, &Default::default());
     let m = c.manifest.unwrap_or_else(|| panic!("{:?}", c.diagnostics));
-    let dev = DgcDevice::from_context(&ctx).unwrap();
+    // SAFETY: `ctx` is declared before `dev` and everything made through it, so it outlives them
+    // (locals drop in reverse order) and nothing made here leaves this function.
+    let dev = unsafe { DgcDevice::from_context(&ctx) }.unwrap();
     let ranges = [vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::VERTEX, offset: 0, size: 4 }];
     let info = vk::PipelineLayoutCreateInfo::default().push_constant_ranges(&ranges);
     // SAFETY: valid create info; destroyed below.
-    let pl = unsafe { ctx.device.create_pipeline_layout(&info, None) }.unwrap();
+    let pl = unsafe { ctx.device().create_pipeline_layout(&info, None) }.unwrap();
     // SAFETY: `pl` holds the range the sequence index updates and outlives the layout.
     let mut l = unsafe { dev.create_layout(&m.layouts[0], &m.push_constants, pl) }.unwrap();
     // A live graphics pipeline to name; both refusals come before anything uses it.
     // SAFETY: the context's device, with dynamic rendering.
-    let mut warm = unsafe { dgcc::runtime::WarmUp::new(&ctx.device) }.unwrap();
+    let mut warm = unsafe { dgcc::runtime::WarmUp::new(ctx.device()) }.unwrap();
     for (draws, want) in [(300_000, "at most 55 of its 64 sequences"), (1 << 24, "leaves no sequence")] {
         // SAFETY: refused before any Vulkan call that would use the pipeline.
         let e = unsafe { Execution::new(&dev, &l, Bound::Pipeline(warm.pipeline), 64, draws, 1 << 30) }
@@ -885,8 +909,8 @@ fn a_layout_that_is_never_chunked_is_refused_where_the_draw_bound_would_split_it
     }
     // SAFETY: nothing was recorded with any of them.
     unsafe {
-        warm.destroy(&ctx.device);
+        warm.destroy(ctx.device());
         l.destroy(&dev);
-        ctx.device.destroy_pipeline_layout(pl, None);
+        ctx.device().destroy_pipeline_layout(pl, None);
     }
 }

@@ -230,7 +230,7 @@ fn material_options_the_run_cannot_honour_are_refused() {
         "--material-draw binned draws without a set",
     );
     // Without the extension a shader-object set is refused, never run as pipelines in its place.
-    if !gpu.caps.shader_object {
+    if !gpu.caps().shader_object {
         refused(RunOptions { bind: Bind::ShaderObjects, ..o(Mode::Dgc, 4) }, "VK_EXT_shader_object");
     }
     // A description without the shader-object layout cannot run them.

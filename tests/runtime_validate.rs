@@ -179,7 +179,7 @@ fn dispatch_sizes_and_the_stored_count_are_held_to_the_device_and_the_stream() {
     };
     let layout = rig::dispatch();
     let mut rig = Rig::new(&ctx, layout.stride);
-    let max = ctx.properties.limits.max_compute_work_group_count;
+    let max = ctx.properties().limits.max_compute_work_group_count;
     let records = vec![
         vec![0, 1, 1, 1],
         vec![1, max[0] + 1, 1, 1],
@@ -188,7 +188,7 @@ fn dispatch_sizes_and_the_stored_count_are_held_to_the_device_and_the_stream() {
         // Past the stored count of 4: never executed, never reported.
         vec![4, u32::MAX, 1, 1],
     ];
-    let limits = StreamLimits::default().with_device_limits(&ctx.properties.limits);
+    let limits = StreamLimits::default().with_device_limits(&ctx.properties().limits);
     let stream = rig.stream(&records, layout.stride, Some(4));
     let report = rig.validate(&ctx, &layout, limits, &stream);
     assert_eq!(
@@ -357,7 +357,7 @@ fn a_layout_whose_draw_runs_past_the_stride_is_refused_before_the_validator_is_m
     let mut clean = dgcc::runtime::validate::StreamValidator::new(&ctx, &layout, StreamLimits::default(), &[])
         .expect("the rig's layout is valid");
     // SAFETY: made on this device; no work was recorded with it.
-    unsafe { clean.destroy(&ctx.device) };
+    unsafe { clean.destroy(ctx.device()) };
     // A hand edit: the draw at 48 reads bytes 48..68 of each 64-byte record, the first four of
     // them from the next record, and the validator would check the wrong bytes.
     layout.tokens[3].offset = 48;

@@ -69,14 +69,14 @@ pub fn loud(line: &str) {
 /// otherwise. lavapipe, CI's device, has it, so there a missing extension fails under
 /// `DGCC_REQUIRE_VULKAN=1` instead of skipping unnoticed.
 pub fn has_shader_objects(test: &str, ctx: &GpuContext) -> bool {
-    if ctx.caps.shader_object {
+    if ctx.caps().shader_object {
         return true;
     }
     assert!(
-        !((require_vulkan() || validation_required()) && ctx.device_name.contains("llvmpipe")),
+        !((require_vulkan() || validation_required()) && ctx.device_name().contains("llvmpipe")),
         "{test}: lavapipe without VK_EXT_shader_object (shaderObject)"
     );
-    loud(&format!("SKIP {test} (shader objects): {} has no VK_EXT_shader_object", ctx.device_name));
+    loud(&format!("SKIP {test} (shader objects): {} has no VK_EXT_shader_object", ctx.device_name()));
     false
 }
 
@@ -99,10 +99,10 @@ impl Deref for Gpu {
 // long as the guard, which the tests drop after destroying what they made.
 unsafe impl dgcc::runtime::memory::Allocator for Gpu {
     fn device(&self) -> &ash::Device {
-        &self.device
+        GpuContext::device(self)
     }
     fn memory_properties(&self) -> &ash::vk::PhysicalDeviceMemoryProperties {
-        &self.memory
+        GpuContext::memory(self)
     }
 }
 

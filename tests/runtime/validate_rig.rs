@@ -163,9 +163,9 @@ impl Rig {
         stream: &Stream,
     ) -> StreamReport {
         let mut v = StreamValidator::new(ctx, layout, limits, &self.registered()).unwrap();
-        ctx.one_shot(|cmd| unsafe { v.record(&ctx.device, cmd, stream) }).unwrap();
+        ctx.one_shot(|cmd| unsafe { v.record(ctx.device(), cmd, stream) }).unwrap();
         let report = v.read_report();
-        unsafe { v.destroy(&ctx.device) };
+        unsafe { v.destroy(ctx.device()) };
         report
     }
 
@@ -181,9 +181,9 @@ impl Rig {
 
     pub fn destroy(mut self, ctx: &GpuContext) {
         unsafe {
-            ctx.device.device_wait_idle().unwrap();
+            ctx.device().device_wait_idle().unwrap();
             for b in [&mut self.index, &mut self.vertex, &mut self.indirect, &mut self.stream, &mut self.count] {
-                b.destroy(&ctx.device);
+                b.destroy(ctx.device());
             }
         }
     }

@@ -19,7 +19,7 @@ fn the_executor_validates_before_executing_and_still_runs_the_stream() {
     let mut rig = Rig::new(&ctx, layout.stride);
     let mut totals = Buffer::new(&ctx, 12, vk::BufferUsageFlags::STORAGE_BUFFER, Location::Host).unwrap();
     totals.write(0, &[0; 12]).unwrap();
-    let d = &ctx.device;
+    let d = ctx.device();
     // SAFETY: live storage buffers, destroyed after the set.
     let mut set =
         unsafe { StorageSet::new(d, vk::ShaderStageFlags::COMPUTE, &[totals.buffer, rig.stream.buffer]) }.unwrap();
@@ -31,7 +31,9 @@ fn the_executor_validates_before_executing_and_still_runs_the_stream() {
     // SAFETY: the committed kernel for this layout.
     let pipeline =
         unsafe { compute_pipeline(d, pipeline_layout, spv, &[(0, 0), (1, layout.stride / 4)], None) }.unwrap();
-    let dev = DgcDevice::from_context(&ctx).unwrap();
+    // SAFETY: `ctx` is declared before `dev` and everything made through it, so it outlives them
+    // (locals drop in reverse order) and nothing made here leaves this function.
+    let dev = unsafe { DgcDevice::from_context(&ctx) }.unwrap();
     let push = [dgcc::ir::PushConstantRange { stages: rig::COMPUTE, offset: 0, size: 8 }];
     // SAFETY: `pipeline_layout` holds `push`; `pipeline` was made with it.
     let mut l = unsafe { dev.create_layout(&layout, &push, pipeline_layout) }.unwrap();
@@ -142,13 +144,13 @@ fn a_stream_longer_than_one_dispatch_is_checked_to_its_last_record() {
     let limits = StreamLimits { max_workgroup_count: Some([8, 8, 8]), ..Default::default() };
     let mut v = StreamValidator::new(&ctx, &layout, limits, &[]).unwrap();
     let s = Stream { buffer: stream.buffer, offset: 0, address: stream.address, max_sequences: n, count: None };
-    ctx.one_shot(|cmd| unsafe { v.record(&ctx.device, cmd, &s) }).unwrap();
+    ctx.one_shot(|cmd| unsafe { v.record(ctx.device(), cmd, &s) }).unwrap();
     let report = v.read_report();
     let sequences: Vec<Option<u32>> = report.violations.iter().map(|v| v.sequence).collect();
     assert_eq!(sequences, vec![Some(7), Some(65_535 * 64 + 3), Some(n - 1)], "{report}");
     assert_eq!(report.sequences_checked, n);
     unsafe {
-        v.destroy(&ctx.device);
-        stream.destroy(&ctx.device);
+        v.destroy(ctx.device());
+        stream.destroy(ctx.device());
     }
 }

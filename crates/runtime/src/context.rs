@@ -63,6 +63,12 @@ pub struct ContextOptions {
     /// (`kernel_statistics.rs`). Off by default: it is a tool's extension, and drivers may skip
     /// their pipeline caches for it.
     pub kernel_statistics: bool,
+    /// Enable `drawIndirectFirstInstance` when the device has it. On by default. A test switch:
+    /// off, the context is what it would be on a device without the feature (not enabled, and
+    /// `caps().draw_indirect_first_instance` false), so that the refusals of work that needs it
+    /// can be tested on hardware that has it. (It can only turn a feature off: capabilities are
+    /// read-only, because claiming one that was never enabled would be unsound.)
+    pub draw_indirect_first_instance: bool,
 }
 
 impl Default for ContextOptions {
@@ -73,6 +79,7 @@ impl Default for ContextOptions {
             validation: LayerLog::from_env(),
             warm_up: true,
             kernel_statistics: false,
+            draw_indirect_first_instance: true,
         }
     }
 }
@@ -113,25 +120,31 @@ pub struct Capabilities {
 /// command pool and queue need external synchronization (VUID-vkAllocateCommandBuffers-commandPool
 /// and VUID-vkQueueSubmit-queue are host-synchronized), and [`GpuContext::one_shot`], a safe
 /// function, uses both through `&self`; two threads calling it at once crashed inside the driver.
+///
+/// Its fields are private, read through accessors: unsafe code (its own `Drop`, `one_shot`,
+/// the `Allocator` impl, `DgcDevice::from_context`) relies on them describing what was created
+/// together — a device and pool swapped between two contexts would be destroyed twice, forged
+/// memory properties would map memory that is not host-visible, and a capability set by hand
+/// would claim a feature that was never enabled.
 pub struct GpuContext {
-    pub entry: ash::Entry,
-    pub instance: ash::Instance,
-    pub physical: vk::PhysicalDevice,
-    pub device: ash::Device,
-    pub queue: vk::Queue,
-    pub queue_family: u32,
-    pub pool: vk::CommandPool,
+    entry: ash::Entry,
+    instance: ash::Instance,
+    physical: vk::PhysicalDevice,
+    device: ash::Device,
+    queue: vk::Queue,
+    queue_family: u32,
+    pool: vk::CommandPool,
     /// The extension's entry points, when it is enabled.
-    pub dgc: Option<ext_dgc::Device>,
-    /// `VK_EXT_shader_object`'s entry points, when it is enabled (`caps.shader_object`).
-    pub shader_object: Option<ash::ext::shader_object::Device>,
+    dgc: Option<ext_dgc::Device>,
+    /// `VK_EXT_shader_object`'s entry points, when it is enabled (`caps().shader_object`).
+    shader_object: Option<ash::ext::shader_object::Device>,
     /// `VK_KHR_pipeline_executable_properties`' entry points, when it is enabled
-    /// (`caps.kernel_statistics`).
-    pub executable_properties: Option<ash::khr::pipeline_executable_properties::Device>,
-    pub caps: Capabilities,
-    pub properties: vk::PhysicalDeviceProperties,
-    pub memory: vk::PhysicalDeviceMemoryProperties,
-    pub device_name: String,
+    /// (`caps().kernel_statistics`).
+    executable_properties: Option<ash::khr::pipeline_executable_properties::Device>,
+    caps: Capabilities,
+    properties: vk::PhysicalDeviceProperties,
+    memory: vk::PhysicalDeviceMemoryProperties,
+    device_name: String,
     /// The validation messenger and the log it fills, when validation is on.
     messenger: Option<Messenger>,
     /// Makes the context `!Sync` (see the type's docs); `Cell` is `Send`, so the context stays
@@ -397,7 +410,7 @@ impl GpuContext {
             draw_indirect_count: on(f12.draw_indirect_count),
             multi_draw_indirect: on(base.multi_draw_indirect),
             shader_draw_parameters: on(f11.shader_draw_parameters),
-            draw_indirect_first_instance: on(base.draw_indirect_first_instance),
+            draw_indirect_first_instance: options.draw_indirect_first_instance && on(base.draw_indirect_first_instance),
             subgroup_size_control: on(f13.subgroup_size_control),
             compute_full_subgroups: on(f13.compute_full_subgroups),
             scalar_block_layout: on(f12.scalar_block_layout),
@@ -597,6 +610,80 @@ impl GpuContext {
             self.device.destroy_fence(fence, None);
             r
         }
+    }
+
+    /// The Vulkan loader the instance was created from.
+    pub fn entry(&self) -> &ash::Entry {
+        &self.entry
+    }
+
+    /// The instance (Vulkan 1.3) the context owns.
+    pub fn instance(&self) -> &ash::Instance {
+        &self.instance
+    }
+
+    /// The physical device the device was created from.
+    pub fn physical(&self) -> vk::PhysicalDevice {
+        self.physical
+    }
+
+    /// The logical device the context owns and destroys when it drops.
+    pub fn device(&self) -> &ash::Device {
+        &self.device
+    }
+
+    /// The context's one queue (graphics and compute). Submitting to it needs external
+    /// synchronization: the context is `!Sync` for that reason.
+    pub fn queue(&self) -> vk::Queue {
+        self.queue
+    }
+
+    /// The family of [`queue`](Self::queue).
+    pub fn queue_family(&self) -> u32 {
+        self.queue_family
+    }
+
+    /// The command pool `one_shot` allocates from (resettable command buffers, of
+    /// [`queue_family`](Self::queue_family)).
+    pub fn pool(&self) -> vk::CommandPool {
+        self.pool
+    }
+
+    /// `VK_EXT_device_generated_commands`' entry points, when the extension is enabled
+    /// (`caps().dgc`).
+    pub fn dgc(&self) -> Option<&ext_dgc::Device> {
+        self.dgc.as_ref()
+    }
+
+    /// `VK_EXT_shader_object`'s entry points, when it is enabled (`caps().shader_object`).
+    pub fn shader_object(&self) -> Option<&ash::ext::shader_object::Device> {
+        self.shader_object.as_ref()
+    }
+
+    /// `VK_KHR_pipeline_executable_properties`' entry points, when it is enabled
+    /// (`caps().kernel_statistics`).
+    pub fn executable_properties(&self) -> Option<&ash::khr::pipeline_executable_properties::Device> {
+        self.executable_properties.as_ref()
+    }
+
+    /// The optional features that were enabled at device creation.
+    pub fn caps(&self) -> &Capabilities {
+        &self.caps
+    }
+
+    /// The physical device's properties (limits, timestamp period, driver version).
+    pub fn properties(&self) -> &vk::PhysicalDeviceProperties {
+        &self.properties
+    }
+
+    /// The physical device's memory types and heaps.
+    pub fn memory(&self) -> &vk::PhysicalDeviceMemoryProperties {
+        &self.memory
+    }
+
+    /// The device's name, as the driver reports it.
+    pub fn device_name(&self) -> &str {
+        &self.device_name
     }
 
     /// Nanoseconds per timestamp tick.

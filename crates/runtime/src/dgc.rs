@@ -26,7 +26,7 @@
 use super::error::{Result, RuntimeError};
 use super::ext_dgc::{self as x, IndirectCommandsLayoutTokenEXT as Token};
 use super::features::EnabledFeatures;
-use super::memory::Allocator;
+use super::memory::{Allocator, Buffer, Location};
 use super::probe::probe_physical;
 use super::refuse::refusal;
 use ash::vk;
@@ -114,27 +114,35 @@ impl DgcDevice {
     }
 
     /// The runtime's own headless context, when it enabled the extension (feature `headless`).
-    /// Drop the `DgcDevice`, and destroy what was made through it, before the context.
+    ///
+    /// # Safety
+    /// `ctx` outlives the returned `DgcDevice` and every object created through it (layouts,
+    /// execution sets, executions, buffers, validators): the `DgcDevice` holds a clone of the
+    /// context's `ash::Device`, which the context destroys when it drops, and nothing ties the
+    /// two lifetimes together.
     #[cfg(feature = "headless")]
-    pub fn from_context(ctx: &super::GpuContext) -> Result<DgcDevice> {
-        if ctx.dgc.is_none() {
+    pub unsafe fn from_context(ctx: &super::GpuContext) -> Result<DgcDevice> {
+        if ctx.dgc().is_none() {
             return Err(RuntimeError::MissingFeature {
-                device: ctx.device_name.clone(),
+                device: ctx.device_name().to_owned(),
                 feature: "VK_EXT_device_generated_commands".into(),
                 needed_for: "device-generated commands (try the multi-draw fallback)".into(),
             });
         }
+        let caps = ctx.caps();
         let enabled = EnabledFeatures {
-            mesh_shader: ctx.caps.mesh_shader,
-            task_shader: ctx.caps.task_shader,
-            dynamic_generated_pipeline_layout: ctx.caps.dgc_dynamic_layout,
-            shader_object: ctx.caps.shader_object,
+            mesh_shader: caps.mesh_shader,
+            task_shader: caps.task_shader,
+            dynamic_generated_pipeline_layout: caps.dgc_dynamic_layout,
+            shader_object: caps.shader_object,
             ..EnabledFeatures::default()
         };
         // SAFETY: the context picked `physical` from its instance and created `device` from it
         // with the extension, maintenance5, bufferDeviceAddress and synchronization2 (it checked
-        // `ctx.dgc`), and `enabled` copies the features it enabled; the context owns both.
-        unsafe { Self::new(&ctx.instance, ctx.physical, &ctx.device, enabled) }
+        // `ctx.dgc()`), and `enabled` copies the features it enabled (its capabilities are
+        // private, set only at creation); the context owns both, and outlives the `DgcDevice`
+        // and what is made through it (the caller's contract).
+        unsafe { Self::new(ctx.instance(), ctx.physical(), ctx.device(), enabled) }
     }
 
     /// The live device as a profile (what `dgcc probe` reports), with the features that were not
@@ -221,6 +229,19 @@ impl DgcDevice {
     }
 }
 
+impl Buffer {
+    /// A preprocess buffer: `PREPROCESS_BUFFER_BIT_EXT` usage (through `BufferUsageFlags2`) and a
+    /// memory type from `type_bits` (what `vkGetGeneratedCommandsMemoryRequirementsEXT` said).
+    ///
+    /// It takes a `DgcDevice`, not any `Allocator` (and lives here rather than in `memory.rs`
+    /// for that reason): the usage bit and `BufferUsageFlags2` are valid only on a device with
+    /// `VK_EXT_device_generated_commands` and `VK_KHR_maintenance5` enabled, which every
+    /// `DgcDevice` has (the safety contract of its constructors).
+    pub fn preprocess(dev: &DgcDevice, size: u64, type_bits: u32) -> Result<Buffer> {
+        Buffer::create(dev, size, vk::BufferUsageFlags::empty(), true, Location::Device, type_bits)
+    }
+}
+
 /// One shader object of a shader-object execution set, with the stage it was created for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StageShader {
@@ -242,10 +263,13 @@ pub enum SetEntries {
 /// An indirect execution set (`VkIndirectExecutionSetEXT`) of pipelines or of shader objects.
 ///
 /// Destroyed explicitly with `destroy` (no `Drop`: dropping it leaks the handle).
+///
+/// Its fields are private, read through accessors: `write_execution_set*` uses `initial` as
+/// the check of what the set holds, so editing it after creation would break their safety.
 pub struct ExecutionSet {
-    pub handle: x::IndirectExecutionSetEXT,
+    handle: x::IndirectExecutionSetEXT,
     /// What the set selects from, and its initial entry.
-    pub initial: SetEntries,
+    initial: SetEntries,
     /// Entries the set was created with; private, because `write_execution_set` checks indices
     /// against it.
     max_entries: u32,
@@ -263,6 +287,17 @@ impl ExecutionSet {
             )));
         }
         Ok(())
+    }
+
+    /// The `VkIndirectExecutionSetEXT` (null after `destroy`).
+    pub fn handle(&self) -> x::IndirectExecutionSetEXT {
+        self.handle
+    }
+
+    /// What the set selects from (pipelines or shader objects), and the entry it was created
+    /// with.
+    pub fn initial(&self) -> &SetEntries {
+        &self.initial
     }
 
     /// Entries the set holds (`maxPipelineCount`, or `maxShaderCount` for shader objects: one
@@ -586,15 +621,34 @@ pub struct RestoreState<'a> {
 ///
 /// Destroyed explicitly with `destroy`, once no pending work uses it, before the device (no
 /// `Drop`: dropping it leaks the handle).
+///
+/// Its fields are private, read through accessors: `Execution::record` builds the
+/// generated-commands info (stride, flags, stages) from `compiled`, which must stay what the
+/// handle was created from.
 pub struct DgcLayout {
-    pub handle: x::IndirectCommandsLayoutEXT,
-    pub compiled: CompiledLayout,
-    pub pipeline_layout: vk::PipelineLayout,
+    handle: x::IndirectCommandsLayoutEXT,
+    compiled: CompiledLayout,
+    pipeline_layout: vk::PipelineLayout,
     /// The device that created it, for the debug check in `destroy`.
     device: vk::Device,
 }
 
 impl DgcLayout {
+    /// The `VkIndirectCommandsLayoutEXT` (null after `destroy`).
+    pub fn handle(&self) -> x::IndirectCommandsLayoutEXT {
+        self.handle
+    }
+
+    /// The compiled layout the handle was created from.
+    pub fn compiled(&self) -> &CompiledLayout {
+        &self.compiled
+    }
+
+    /// The pipeline layout the handle was created with (null where none was given).
+    pub fn pipeline_layout(&self) -> vk::PipelineLayout {
+        self.pipeline_layout
+    }
+
     pub fn stages(&self) -> vk::ShaderStageFlags {
         vk::ShaderStageFlags::from_raw(self.compiled.shader_stages)
     }

@@ -81,9 +81,9 @@ impl Bound {
     /// What an `Execution` of `set`'s layout binds before each execute: the set and its initial
     /// pipeline or shaders.
     pub fn for_set(set: &super::dgc::ExecutionSet) -> Result<Bound> {
-        Ok(match &set.initial {
-            SetEntries::Pipelines(p) => Bound::ExecutionSet(set.handle, *p),
-            SetEntries::ShaderObjects(shaders) => Bound::ShaderSet(set.handle, BoundShaders::new(shaders)?),
+        Ok(match set.initial() {
+            SetEntries::Pipelines(p) => Bound::ExecutionSet(set.handle(), *p),
+            SetEntries::ShaderObjects(shaders) => Bound::ShaderSet(set.handle(), BoundShaders::new(shaders)?),
         })
     }
 
@@ -165,7 +165,7 @@ impl Execution {
     ///
     /// # Safety
     /// `layout` was created by `dev`; what `bound` names is alive and of `dev`: the pipeline
-    /// (`Bound::Pipeline`) was created with `layout.pipeline_layout` for the layout's bind point
+    /// (`Bound::Pipeline`) was created with `layout.pipeline_layout()` for the layout's bind point
     /// and stages, or the set and its initial pipeline (`Bound::ExecutionSet`), or the set of
     /// shader objects and its initial shaders (`Bound::ShaderSet`), were created for `layout`;
     /// they stay alive as long as the execution records with them.
@@ -180,7 +180,7 @@ impl Execution {
         if max_sequences == 0 {
             return Err(RuntimeError::Invalid("an execution needs at least one sequence".into()));
         }
-        let set_kind = layout.compiled.execution_set().map(|set| set.kind);
+        let set_kind = layout.compiled().execution_set().map(|set| set.kind);
         let shader_objects = x::IndirectExecutionSetInfoTypeEXT::SHADER_OBJECTS.as_raw() as u32;
         let expected = match set_kind {
             None => "a bound pipeline",
@@ -195,14 +195,14 @@ impl Execution {
         if expected != given {
             return Err(RuntimeError::Invalid(format!(
                 "layout `{}` executes with {expected}, not {given}",
-                layout.compiled.name
+                layout.compiled().name
             )));
         }
         if matches!(bound, Bound::ShaderSet(..)) && dev.shader_object().is_none() {
             return Err(RuntimeError::MissingFeature {
                 device: dev.profile().name.clone(),
                 feature: "VK_EXT_shader_object (enabled on the device)".into(),
-                needed_for: format!("executing layout `{}` through shader objects", layout.compiled.name),
+                needed_for: format!("executing layout `{}` through shader objects", layout.compiled().name),
             });
         }
         let device_max =
@@ -211,16 +211,16 @@ impl Execution {
         let Some(draw_bound) = sequences_under_draw_bound(max_draw_count) else {
             return Err(RuntimeError::Invalid(format!(
                 "layout `{}`: maxDrawCount {max_draw_count} leaves no sequence under the bound maxDrawCount × maxSequenceCount < 2^24 (VUID-VkGeneratedCommandsInfoEXT-maxDrawCount-11078); give a maxDrawCount below 16777216",
-                layout.compiled.name
+                layout.compiled().name
             )));
         };
-        let has_sequence_index = layout.compiled.tokens.iter().any(|t| t.token_type.is_sequence_index());
+        let has_sequence_index = layout.compiled().tokens.iter().any(|t| t.token_type.is_sequence_index());
         if max_sequences > draw_bound && (has_sequence_index || layout.has_execution_set()) {
             // The bound alone would chunk a layout that is never chunked: say so before any
             // query (a query for the whole stream would break the bound itself, 11146).
             return Err(RuntimeError::Invalid(format!(
                 "layout `{}` is not chunked ({}), but with maxDrawCount {max_draw_count} one execute holds at most {draw_bound} of its {max_sequences} sequences (maxDrawCount × maxSequenceCount < 2^24, VUID-VkGeneratedCommandsInfoEXT-maxDrawCount-11078); give a maxDrawCount of at most {}, or fewer sequences",
-                layout.compiled.name,
+                layout.compiled().name,
                 if has_sequence_index { "its SEQUENCE_INDEX values restart in every execute" } else { "it selects through an execution set" },
                 ((1u32 << 24) - 1) / max_sequences
             )));
@@ -233,11 +233,11 @@ impl Execution {
             type_bits &= bits;
             size
         })
-        .map_err(|e| RuntimeError::Invalid(format!("layout `{}`: {e}", layout.compiled.name)))?;
+        .map_err(|e| RuntimeError::Invalid(format!("layout `{}`: {e}", layout.compiled().name)))?;
         if has_sequence_index && chunk_plan.chunks > 1 {
             return Err(RuntimeError::Invalid(format!(
                 "layout `{}` has a SEQUENCE_INDEX token, whose values restart at 0 in every execute, but only {} of its {max_sequences} sequences fit one execute under the preprocess budget of {budget} bytes{}; raise the budget (or drop the token and index records another way)",
-                layout.compiled.name,
+                layout.compiled().name,
                 chunk_plan.sequences_per_chunk,
                 chunk_plan.anomaly.as_ref().map(|a| format!(" ({a})")).unwrap_or_default()
             )));
@@ -247,7 +247,7 @@ impl Execution {
             let (whole, _) = unsafe { requirements(dev, layout, bound, max_sequences, max_draw_count) };
             return Err(RuntimeError::Invalid(format!(
                 "layout `{}` selects its pipelines through an execution set, and executes of such a layout are not chunked (on NVIDIA 580.159.04 a stream split over several executes lost the device: the book's performance chapter has the reproducer), but only {} of its {max_sequences} sequences fit one execute under the preprocess budget of {budget} bytes; the whole stream needs {whole} bytes: raise the budget to that",
-                layout.compiled.name, chunk_plan.sequences_per_chunk
+                layout.compiled().name, chunk_plan.sequences_per_chunk
             )));
         }
         let preprocess = if chunk_plan.preprocess_bytes > 0 {
@@ -364,7 +364,7 @@ impl Execution {
     ///   caller's to keep;
     /// - the stream's buffer (and count buffer) are live buffers of `dev` with indirect-buffer
     ///   usage, `stream.address` is `buffer + offset`, and they hold `stream.max_sequences`
-    ///   records of `layout.compiled.stride` bytes that obey the layout's rules (or a validator
+    ///   records of `layout.compiled().stride` bytes that obey the layout's rules (or a validator
     ///   is set), written by compute-shader or transfer work submitted before this call on the
     ///   same queue, or by the host before submission (the barrier `record` puts in front covers
     ///   those writers; any other needs the caller's own barrier, see `assume_inputs_visible`);
@@ -400,13 +400,13 @@ impl Execution {
         }
         if let Some(v) = &self.validator {
             // The validator reads `max_sequences` records at its own layout's stride.
-            if v.layout() != &layout.compiled {
+            if v.layout() != layout.compiled() {
                 return Err(RuntimeError::Invalid(format!(
                     "the stream validator was made for layout `{}` (stride {}), not for `{}` (stride {}), the layout this execution runs",
                     v.layout().name,
                     v.layout().stride,
-                    layout.compiled.name,
-                    layout.compiled.stride
+                    layout.compiled().name,
+                    layout.compiled().stride
                 )));
             }
         }
@@ -450,7 +450,7 @@ impl Execution {
             // layout's own again (push constants pushed outside tokens must then be pushed
             // again: documented on `Execution::record`).
         }
-        let stride = layout.compiled.stride as u64;
+        let stride = layout.compiled().stride as u64;
         let mut pipeline_info = x::GeneratedCommandsPipelineInfoEXT::new(vk::Pipeline::null());
         for k in 0..chunks {
             let first = k * per;
@@ -462,7 +462,7 @@ impl Execution {
             };
             let mut info = x::GeneratedCommandsInfoEXT {
                 shader_stages: layout.stages(),
-                indirect_commands_layout: layout.handle,
+                indirect_commands_layout: layout.handle(),
                 indirect_address: stream.address + first as u64 * stride,
                 indirect_address_size: n as u64 * stride,
                 preprocess_address: self.preprocess.as_ref().map_or(0, |b| b.address),
@@ -548,7 +548,7 @@ pub unsafe fn requirements(
 ) -> (u64, u32) {
     let mut pipeline_info = x::GeneratedCommandsPipelineInfoEXT::new(vk::Pipeline::null());
     let mut info = x::GeneratedCommandsMemoryRequirementsInfoEXT {
-        indirect_commands_layout: layout.handle,
+        indirect_commands_layout: layout.handle(),
         max_sequence_count: n,
         max_draw_count,
         ..Default::default()

@@ -51,9 +51,9 @@ pub struct FallbackCaps {
 impl From<&super::GpuContext> for FallbackCaps {
     fn from(ctx: &super::GpuContext) -> FallbackCaps {
         FallbackCaps {
-            multi_draw_indirect: ctx.caps.multi_draw_indirect,
-            draw_indirect_count: ctx.caps.draw_indirect_count,
-            max_draw_indirect_count: ctx.properties.limits.max_draw_indirect_count,
+            multi_draw_indirect: ctx.caps().multi_draw_indirect,
+            draw_indirect_count: ctx.caps().draw_indirect_count,
+            max_draw_indirect_count: ctx.properties().limits.max_draw_indirect_count,
         }
     }
 }

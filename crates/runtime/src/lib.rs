@@ -26,8 +26,32 @@
 //! what the caller guarantees; what can be checked (limits, index ranges, token shapes) is
 //! still checked and returned as an error. `DgcDevice::new` is where an engine vouches for its
 //! device (created with the extension, alive as long as everything made through it); the
-//! `memory::Allocator` trait is `unsafe` to implement for the same reason. `memory::as_bytes`
-//! takes only `bytemuck::NoUninit` types, so no padding byte is ever read.
+//! `memory::Allocator` trait is `unsafe` to implement for the same reason, and
+//! `DgcDevice::from_context` is `unsafe` because the `DgcDevice` keeps a clone of the context's
+//! `ash::Device` that nothing ties to the context's lifetime. `memory::as_bytes` takes only
+//! `bytemuck::NoUninit` types, so no padding byte is ever read. State that unsafe code relies on
+//! is private and read through accessors (`GpuContext::device()`, `caps()`, `memory()`, …,
+//! `DgcLayout::compiled()`, `ExecutionSet::initial()`), so safe code cannot swap or forge it.
+//!
+//! Two gaps remain, where a safe function can still cause undefined behaviour; they are known
+//! and not closed:
+//!
+//! - **Objects can outlive their device.** A `Buffer` (or any other object) created through a
+//!   `GpuContext` can be kept, in safe code, after the context dropped and destroyed the device;
+//!   its mapped bytes (`Buffer::bytes`, `bytes_mut`, `write`, a validator's `read_report`) then
+//!   point at memory that is no longer mapped. The context's `Allocator` contract promises that
+//!   the device outlives what is made through it, but nothing enforces the promise: the sound
+//!   design, a device owned through an `Arc` that every object holds (as vulkano does), is not
+//!   done. (Through a `DgcDevice` the same promise is part of the unsafe contract of
+//!   `DgcDevice::new` or `from_context`, which the caller took on; a `GpuContext` is made and
+//!   dropped in safe code.)
+//! - **Mapped memory is not synchronized with the GPU.** Reading mapped memory (`bytes`,
+//!   `read_report`) while the submission that writes it has not finished is a data race that
+//!   these safe functions do not prevent (gpu-allocator's `mapped_slice` has the same gap).
+//!
+//! Engines must therefore drop every runtime object (after its `destroy`) before the context or
+//! device it was made on, and read mapped memory only after the fence of the submission that
+//! writes it has signalled.
 //!
 //! # Lifetime: explicit destruction, one rule for every GPU object
 //!
@@ -43,7 +67,8 @@
 //! # Features
 //!
 //! `headless`: the runtime's own instance and device (`GpuContext`, `ContextOptions`,
-//! `Capabilities`, `probe()`, `DgcDevice::from_context`, `FallbackCaps: From<&GpuContext>`),
+//! `Capabilities`, `probe()`, the unsafe `DgcDevice::from_context`, `FallbackCaps:
+//! From<&GpuContext>`),
 //! for tools and tests. Without it the crate is what an engine embeds: everything takes the
 //! engine's `ash::Instance` / `ash::Device` (`DgcDevice::new`, `probe_physical`).
 //!

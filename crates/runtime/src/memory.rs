@@ -108,13 +108,14 @@ impl Buffer {
         Self::create(ctx, size, usage, false, location, u32::MAX)
     }
 
-    /// A preprocess buffer: `PREPROCESS_BUFFER_BIT_EXT` usage (through `BufferUsageFlags2`) and a
-    /// memory type from `type_bits` (what `vkGetGeneratedCommandsMemoryRequirementsEXT` said).
-    pub fn preprocess(ctx: &dyn Allocator, size: u64, type_bits: u32) -> Result<Buffer> {
-        Self::create(ctx, size, vk::BufferUsageFlags::empty(), true, Location::Device, type_bits)
-    }
+    // `Buffer::preprocess`, the constructor of preprocess buffers, is in `dgc.rs`: it takes a
+    // `DgcDevice`, and this module does not depend on that one.
 
-    fn create(
+    /// With `preprocess`, the buffer gets `PREPROCESS_BUFFER_BIT_EXT` through
+    /// `BufferUsageFlags2`, which is valid only on a device with
+    /// `VK_EXT_device_generated_commands` and `VK_KHR_maintenance5` enabled: `preprocess` is
+    /// true only from `Buffer::preprocess`, whose `DgcDevice` guarantees both.
+    pub(crate) fn create(
         ctx: &dyn Allocator,
         size: u64,
         usage: vk::BufferUsageFlags,
@@ -193,8 +194,10 @@ impl Buffer {
     /// The mapped bytes, for host-visible buffers (`None` otherwise, and after `destroy`).
     ///
     /// As with any persistently mapped allocation (gpu-allocator's `mapped_slice` is the same),
-    /// what the slice shows while GPU work that writes the buffer is pending is unspecified:
-    /// read it after that work finished.
+    /// reading or writing the slice while GPU work that uses the buffer is pending is a data
+    /// race that this safe function does not prevent: touch it only after that work finished
+    /// (its fence signalled), and only while the device lives. Both are gaps of the unsafe
+    /// boundary (see the crate docs).
     pub fn bytes_mut(&mut self) -> Option<&mut [u8]> {
         if self.mapped.is_null() {
             None

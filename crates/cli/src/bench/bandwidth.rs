@@ -47,19 +47,19 @@ pub struct CopyBandwidth {
 
 /// The buffer size actually used for a requested size on this device.
 pub fn clamp_bytes(ctx: &GpuContext, requested: u64) -> u64 {
-    let heaps = &ctx.memory.memory_heaps[..ctx.memory.memory_heap_count as usize];
+    let heaps = &ctx.memory().memory_heaps[..ctx.memory().memory_heap_count as usize];
     let largest_local =
         heaps.iter().filter(|h| h.flags.contains(vk::MemoryHeapFlags::DEVICE_LOCAL)).map(|h| h.size).max();
     let largest = largest_local.or_else(|| heaps.iter().map(|h| h.size).max()).unwrap_or(requested);
-    let range = ctx.properties.limits.max_storage_buffer_range as u64;
+    let range = ctx.properties().limits.max_storage_buffer_range as u64;
     requested.min(largest / 4).min(range) / 16 * 16
 }
 
 /// Measure both copies `repeats` times each over buffers of `clamp_bytes(requested)` bytes.
 pub fn measure(ctx: &GpuContext, requested: u64, repeats: u32) -> Result<CopyBandwidth> {
-    if !ctx.caps.timestamps {
+    if !ctx.caps().timestamps {
         return Err(RuntimeError::MissingFeature {
-            device: ctx.device_name.clone(),
+            device: ctx.device_name().to_owned(),
             feature: "timestamp queries on the graphics+compute queue".into(),
             needed_for: "measuring copy bandwidth".into(),
         });
@@ -71,7 +71,7 @@ pub fn measure(ctx: &GpuContext, requested: u64, repeats: u32) -> Result<CopyBan
     let mut parts = Parts::default();
     let result = parts.create(ctx, bytes, repeats).and_then(|_| parts.run(ctx, bytes, repeats));
     // SAFETY: `run` waited for its submission (or nothing was submitted).
-    unsafe { parts.destroy(&ctx.device) };
+    unsafe { parts.destroy(ctx.device()) };
     let (copy, compute, empty) = result?;
     let copy_buffer_gbps = Stats::of(copy).ok_or_else(|| RuntimeError::Invalid("no copy was timed".into()))?;
     let compute_copy_gbps =
@@ -106,7 +106,7 @@ struct Parts {
 
 impl Parts {
     fn create(&mut self, ctx: &GpuContext, bytes: u64, repeats: u32) -> Result<()> {
-        let d = &ctx.device;
+        let d = ctx.device();
         let usage = vk::BufferUsageFlags::STORAGE_BUFFER
             | vk::BufferUsageFlags::TRANSFER_SRC
             | vk::BufferUsageFlags::TRANSFER_DST;
@@ -132,10 +132,10 @@ impl Parts {
     /// Record warm-up copies, then `repeats` timed copies of each kind and `repeats` empty
     /// dispatches; returns GB/s per copy of each kind and milliseconds per empty dispatch.
     fn run(&self, ctx: &GpuContext, bytes: u64, repeats: u32) -> Result<(Vec<f64>, Vec<f64>, Vec<f64>)> {
-        let d = &ctx.device;
+        let d = ctx.device();
         let (src, dst) = (self.buffers[0].buffer, self.buffers[1].buffer);
         let elements = bytes / 16;
-        let max_groups = ctx.properties.limits.max_compute_work_group_count[0] as u64;
+        let max_groups = ctx.properties().limits.max_compute_work_group_count[0] as u64;
         let groups = elements.div_ceil(COPY_LOCAL_SIZE).min(max_groups).max(1) as u32;
         let set = self.set.as_ref().map(|s| s.set).unwrap_or_default();
         ctx.one_shot(|cmd| {

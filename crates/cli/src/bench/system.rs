@@ -31,14 +31,14 @@ impl DeviceInfo {
         let mut driver = vk::PhysicalDeviceDriverProperties::default();
         let mut props2 = vk::PhysicalDeviceProperties2::default().push_next(&mut driver);
         // SAFETY: `physical` belongs to `instance`; the chain holds one Vulkan 1.2 struct.
-        unsafe { ctx.instance.get_physical_device_properties2(ctx.physical, &mut props2) };
+        unsafe { ctx.instance().get_physical_device_properties2(ctx.physical(), &mut props2) };
         let p = props2.properties;
         let text = |r: std::result::Result<&std::ffi::CStr, _>| {
             r.map(|s: &std::ffi::CStr| s.to_string_lossy().into_owned()).unwrap_or_default()
         };
-        let heaps = &ctx.memory.memory_heaps[..ctx.memory.memory_heap_count as usize];
+        let heaps = &ctx.memory().memory_heaps[..ctx.memory().memory_heap_count as usize];
         DeviceInfo {
-            name: ctx.device_name.clone(),
+            name: ctx.device_name().to_owned(),
             vendor_id: p.vendor_id,
             device_id: p.device_id,
             device_type: format!("{:?}", p.device_type),

@@ -256,7 +256,7 @@ pub fn run(
     };
     let block_words = block.as_ref().map_or(0, |b| b.words.len());
     let bytes = records(layout, corrupt)?;
-    let d = &ctx.device;
+    let d = ctx.device();
     let start: Vec<u8> = Tally::start(block_words).iter().flat_map(|w| w.to_le_bytes()).collect();
     let mut tally = Buffer::new(ctx, start.len() as u64, vk::BufferUsageFlags::STORAGE_BUFFER, Location::Host)?;
     tally.write(0, &start)?;
@@ -334,7 +334,7 @@ fn dgc(
     spv: &[u8],
     before: &dyn Fn(vk::CommandBuffer) -> Result<()>,
 ) -> Result<()> {
-    let d = &ctx.device;
+    let d = ctx.device();
     // SAFETY: `pl` is live and holds the manifest's ranges.
     let mut l = unsafe { dev.create_layout(layout, &m.push_constants, pl) }?;
     let with_set = l.has_execution_set();
@@ -357,7 +357,7 @@ fn dgc(
             second?;
         }
         let bound = match &ies {
-            Some(s) => Bound::ExecutionSet(s.handle, first),
+            Some(s) => Bound::ExecutionSet(s.handle(), first),
             None => Bound::Pipeline(first),
         };
         // SAFETY: `l` is `dev`'s; the pipeline (or the set) was made for it.

@@ -373,9 +373,9 @@ pub fn run(
     });
     // SAFETY: `execute` waited for the submission.
     unsafe {
-        indices.destroy(&ctx.device);
-        draws.destroy(&ctx.device);
-        decoy.destroy(&ctx.device);
+        indices.destroy(ctx.device());
+        draws.destroy(ctx.device());
+        decoy.destroy(ctx.device());
     }
     let max_draws = if counted { MAX_DRAW_COUNT as usize } else { 1 };
     let slots = sequences.iter().map(|s| vec![s.slot]).collect();
@@ -435,8 +435,8 @@ fn run_batch(
     });
     // SAFETY: `execute` waited for the submission.
     unsafe {
-        indices.destroy(&ctx.device);
-        draws.destroy(&ctx.device);
+        indices.destroy(ctx.device());
+        draws.destroy(ctx.device());
     }
     let max = MAX_DRAW_COUNT as usize;
     let slots = sequences.iter().map(|s| (0..s.draws.len().min(max) as u32).collect()).collect();
@@ -589,7 +589,7 @@ pub fn run_fallback(
         execute_fallback(ctx, m, layout, fallback, &run)
     });
     // SAFETY: `execute_fallback` waited for the submission.
-    unsafe { indices.destroy(&ctx.device) };
+    unsafe { indices.destroy(ctx.device()) };
     let slots = sequences.iter().map(|s| vec![s.slot]).collect();
     Ok((ran?, expected_with_set(&sequences, 1, |_, s, _| s.slot, false), slots))
 }

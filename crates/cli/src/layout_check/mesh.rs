@@ -149,7 +149,7 @@ pub fn run(
         execute(ctx, dev, m, layout, &run)
     });
     // SAFETY: `execute` waited for the submission.
-    unsafe { meshlets.destroy(&ctx.device) };
+    unsafe { meshlets.destroy(ctx.device()) };
     let slots = sequences.iter().map(|s| vec![s.slot]).collect();
     Ok((ran?, expected(&sequences, |_, s| s.groups), slots))
 }

@@ -167,7 +167,7 @@ pub struct CheckOptions {
 /// would take the process with it). Each entry names what was observed; VALIDATION.md has the
 /// details.
 pub fn known_driver_crash(ctx: &GpuContext, layout: &CompiledLayout) -> Option<&'static str> {
-    let nvidia = ctx.properties.vendor_id == 0x10DE;
+    let nvidia = ctx.properties().vendor_id == 0x10DE;
     let compute_set = layout.tokens.first().is_some_and(|t| t.token_type == TokenType::ExecutionSet)
         && layout.action().is_some_and(|a| a.token_type == TokenType::Dispatch);
     (nvidia && compute_set).then_some(
@@ -218,7 +218,7 @@ pub fn check(
     };
     LayoutReport {
         layout: layout.name.clone(),
-        device: ctx.device_name.clone(),
+        device: ctx.device_name().to_owned(),
         action: action_name,
         sequences,
         dgc,
@@ -235,7 +235,7 @@ fn fallback_draw(
     f: &Fallback,
     options: CheckOptions,
 ) -> PathReport {
-    if !ctx.caps.fragment_stores_and_atomics || !ctx.caps.shader_draw_parameters {
+    if !ctx.caps().fragment_stores_and_atomics || !ctx.caps().shader_draw_parameters {
         return PathReport::not_run(
             "the fallback's draw tally needs fragmentStoresAndAtomics and shaderDrawParameters (gl_DrawID)",
         );
@@ -272,7 +272,7 @@ fn run_dgc(
     options: CheckOptions,
 ) -> PathReport {
     let draws_ok = || {
-        if ctx.caps.fragment_stores_and_atomics {
+        if ctx.caps().fragment_stores_and_atomics {
             None
         } else {
             Some(PathReport::not_run(

@@ -181,14 +181,14 @@ pub fn execute(
     layout: &CompiledLayout,
     run: &DrawRun<'_>,
 ) -> Result<Tally> {
-    if !ctx.caps.fragment_stores_and_atomics {
+    if !ctx.caps().fragment_stores_and_atomics {
         return Err(RuntimeError::MissingFeature {
-            device: ctx.device_name.clone(),
+            device: ctx.device_name().to_owned(),
             feature: "fragmentStoresAndAtomics".into(),
             needed_for: "the draw tally, which counts fragments with storage-buffer atomics".into(),
         });
     }
-    let d = &ctx.device;
+    let d = ctx.device();
     let mut made = Made::default();
     let result = (|| {
         let (s, descriptors, pl) = made.tally_and_stream(ctx, m, run.records, run.sequences, false)?;
@@ -205,7 +205,7 @@ pub fn execute(
             unsafe { dev.write_execution_set(ies, 1, second) }?;
         }
         let bound = match &made.set_of_two {
-            Some(ies) => Bound::ExecutionSet(ies.handle, pipeline),
+            Some(ies) => Bound::ExecutionSet(ies.handle(), pipeline),
             None => Bound::Pipeline(pipeline),
         };
         let target = made.target.insert(target(ctx)?);
@@ -260,7 +260,7 @@ impl Made {
         sequences: u32,
         stream_bound: bool,
     ) -> Result<(Stream, vk::DescriptorSet, vk::PipelineLayout)> {
-        let d = &ctx.device;
+        let d = ctx.device();
         let storage = vk::BufferUsageFlags::STORAGE_BUFFER;
         let tally = self.tally.insert(Buffer::new(ctx, 4 * TALLY_WORDS as u64, storage, Location::Host)?);
         tally.write(0, &[0; 4 * TALLY_WORDS])?;
@@ -290,7 +290,7 @@ impl Made {
     /// # Safety
     /// Everything was made on `ctx` (and `dev`), and no pending work uses it.
     unsafe fn destroy(&mut self, ctx: &GpuContext, dev: Option<&DgcDevice>) {
-        let d = &ctx.device;
+        let d = ctx.device();
         // SAFETY: the caller's contract; each object is destroyed once, users before what they use.
         unsafe {
             let _ = d.device_wait_idle();
@@ -346,7 +346,7 @@ pub fn execute_fallback(
     fallback: &dgcc::runtime::Fallback,
     run: &FallbackRun<'_>,
 ) -> Result<Tally> {
-    let d = &ctx.device;
+    let d = ctx.device();
     let mut made = Made::default();
     let result = (|| {
         let (s, descriptors, pl) = made.tally_and_stream(ctx, m, run.records, run.sequences, true)?;
@@ -549,7 +549,7 @@ pub fn data_buffer(ctx: &GpuContext, usage: vk::BufferUsageFlags, data: &[u8]) -
     let mut b = Buffer::new(ctx, data.len() as u64, usage, Location::Host)?;
     if let Err(e) = b.write(0, data) {
         // SAFETY: just made, used by nothing.
-        unsafe { b.destroy(&ctx.device) };
+        unsafe { b.destroy(ctx.device()) };
         return Err(e);
     }
     Ok(b)

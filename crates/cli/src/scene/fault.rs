@@ -20,11 +20,11 @@ pub fn inject_validation_error_if_asked(ctx: &GpuContext) {
         return;
     }
     let info = vk::BufferCreateInfo::default().size(256).usage(vk::BufferUsageFlags::empty());
-    // SAFETY: `ctx.device` is a live device; the buffer has no memory bound and is destroyed
+    // SAFETY: `ctx.device()` is a live device; the buffer has no memory bound and is destroyed
     // before the function returns, so nothing can use it.
     unsafe {
-        if let Ok(buffer) = ctx.device.create_buffer(&info, None) {
-            ctx.device.destroy_buffer(buffer, None);
+        if let Ok(buffer) = ctx.device().create_buffer(&info, None) {
+            ctx.device().destroy_buffer(buffer, None);
         }
     }
 }

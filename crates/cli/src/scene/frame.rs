@@ -323,7 +323,7 @@ pub unsafe fn record(
     // SAFETY: every command below records into `cmd`, which is recording on `ctx`'s device, and names
     // objects of `g` (of `ctx`) and the input's, which outlive the submission (this function's contract).
     unsafe {
-        let d = &ctx.device;
+        let d = ctx.device();
         let (width, height) = input.size;
         d.cmd_reset_query_pool(cmd, g.queries, 0, g.query_count);
         ts(d, cmd, g, SLOT_START);
@@ -731,7 +731,7 @@ pub fn timestamps(ctx: &GpuContext, g: &SceneGpu) -> Vec<Option<u64>> {
     let mut data = vec![[0u64; 2]; g.query_count as usize];
     // SAFETY: the frame's submission finished; 64-bit results with availability.
     let r = unsafe {
-        ctx.device.get_query_pool_results(
+        ctx.device().get_query_pool_results(
             g.queries,
             0,
             &mut data,

@@ -335,12 +335,12 @@ impl SceneGpu {
             // SAFETY: fresh buffers with TRANSFER_DST; the fill and the update write disjoint bytes.
             unsafe {
                 for (_, stream, counts, _, _) in &pass_buffers {
-                    ctx.device.cmd_fill_buffer(cmd, counts.buffer, COUNT_OFFSET, vk::WHOLE_SIZE, 0);
+                    ctx.device().cmd_fill_buffer(cmd, counts.buffer, COUNT_OFFSET, vk::WHOLE_SIZE, 0);
                     let draws = stream.address + draw_offset;
                     let batch = [draws as u32, (draws >> 32) as u32, stride as u32];
-                    ctx.device.cmd_update_buffer(cmd, counts.buffer, 0, as_bytes(&batch));
+                    ctx.device().cmd_update_buffer(cmd, counts.buffer, 0, as_bytes(&batch));
                 }
-                ctx.device.cmd_fill_buffer(cmd, last_visible.buffer, 0, vk::WHOLE_SIZE, 0);
+                ctx.device().cmd_fill_buffer(cmd, last_visible.buffer, 0, vk::WHOLE_SIZE, 0);
             }
             Ok(())
         })?;
@@ -366,7 +366,7 @@ impl SceneGpu {
             ]),
             false => None,
         };
-        let d = &ctx.device;
+        let d = ctx.device();
         let stages = vk::ShaderStageFlags::COMPUTE | vk::ShaderStageFlags::VERTEX | vk::ShaderStageFlags::FRAGMENT;
         let mut passes = vec![];
         for (flags, stream, counts, binned, bins) in pass_buffers {
@@ -437,7 +437,7 @@ impl SceneGpu {
         let objects_record = s.bind == Bind::ShaderObjects;
         let pick = |pipelines: &'static [u8], shaders: &'static [u8]| if objects_record { shaders } else { pipelines };
         let cull_spv = pick(CULL_SPV, CULL_SHADERS_SPV);
-        let flags = PipelineFlags { capture_statistics: ctx.caps.kernel_statistics, ..PipelineFlags::default() };
+        let flags = PipelineFlags { capture_statistics: ctx.caps().kernel_statistics, ..PipelineFlags::default() };
         // One pipeline per pass the run culls in, each with its pass as a specialization
         // constant (cull_common.glsl says why).
         let cull_passes = CullPass::of(s.culling);
@@ -445,17 +445,17 @@ impl SceneGpu {
         // where it does not); the ordered compaction falls back to cull.comp + compact.comp.
         let in_order = s.compaction == Compaction::Ordered;
         let one_pass = fused_shared_bytes(s.local_size, stride as u32, in_order)
-            <= ctx.properties.limits.max_compute_shared_memory_size;
+            <= ctx.properties().limits.max_compute_shared_memory_size;
         if s.culls_on_gpu {
             // Every pass over the objects is one row of workgroups (frame.rs's dispatches): the
             // one-pass kernel's, or cull.comp's and compact.comp's, and the binning's.
             let bin_groups = n.div_ceil(BIN_RECORDS_PER_WORKGROUP) as u32;
             let most = if one_pass { fused_groups } else { groups }.max(bin_groups);
-            let limit = ctx.properties.limits.max_compute_work_group_count[0];
+            let limit = ctx.properties().limits.max_compute_work_group_count[0];
             if most > limit {
                 return Err(RuntimeError::Invalid(format!(
                     "{n} objects take {most} workgroups in one dispatch of the culling kernel (local_size {}), past {}'s maxComputeWorkGroupCount[0] = {limit} (VUID-vkCmdDispatch-groupCountX-00386); give fewer --objects, or a larger local_size in the description",
-                    s.local_size, ctx.device_name
+                    s.local_size, ctx.device_name()
                 )));
             }
         }
@@ -496,7 +496,7 @@ impl SceneGpu {
         let bin =
             unsafe { compute_pipeline_with(d, compute_layout, pick(BIN_SPV, BIN_SHADERS_SPV), &[], None, flags)? };
         let mut kernels = vec![];
-        if let Some(ext) = &ctx.executable_properties {
+        if let Some(ext) = ctx.executable_properties() {
             let mut made = vec![];
             for &pass in cull_passes {
                 let [cull_name, fused_name] = pass.kernel_names();
@@ -658,12 +658,12 @@ pub fn upload(ctx: &GpuContext, dst: &Buffer, data: &[u8]) -> Result<()> {
         ctx.one_shot(|cmd| {
             let region = [vk::BufferCopy { src_offset: 0, dst_offset: 0, size: data.len() as u64 }];
             // SAFETY: both buffers are large enough and idle.
-            unsafe { ctx.device.cmd_copy_buffer(cmd, staging.buffer, dst.buffer, &region) };
+            unsafe { ctx.device().cmd_copy_buffer(cmd, staging.buffer, dst.buffer, &region) };
             Ok(())
         })
     });
     // SAFETY: `one_shot` waited for the copy (or never submitted it).
-    unsafe { staging.destroy(&ctx.device) };
+    unsafe { staging.destroy(ctx.device()) };
     result
 }
 

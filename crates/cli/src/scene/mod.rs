@@ -109,9 +109,9 @@ pub fn preflight_layout(manifest: &Manifest, options: &RunOptions) -> Result<()>
 pub fn run_on(ctx: &GpuContext, manifest: &Manifest, options: &RunOptions) -> Result<RunReport> {
     check_options(options)?;
     let (layout, kernel) = compat::pick(manifest, options.layout.as_deref(), options.bind == Bind::ShaderObjects)?;
-    if options.mode == Mode::Dgc && ctx.dgc.is_none() {
+    if options.mode == Mode::Dgc && ctx.dgc().is_none() {
         return Err(RuntimeError::MissingFeature {
-            device: ctx.device_name.clone(),
+            device: ctx.device_name().to_owned(),
             feature: "VK_EXT_device_generated_commands (enabled on the context)".into(),
             needed_for: "--mode dgc".into(),
         });
@@ -127,52 +127,54 @@ fn run_checked(
     kernel: Option<&dgcc::ir::CompiledKernel>,
 ) -> Result<RunReport> {
     if options.mode == Mode::Mdi
-        && !(ctx.caps.multi_draw_indirect && ctx.caps.draw_indirect_count && ctx.caps.shader_draw_parameters)
+        && !(ctx.caps().multi_draw_indirect && ctx.caps().draw_indirect_count && ctx.caps().shader_draw_parameters)
     {
         return Err(RuntimeError::MissingFeature {
-            device: ctx.device_name.clone(),
+            device: ctx.device_name().to_owned(),
             feature: "multiDrawIndirect, drawIndirectCount and shaderDrawParameters".into(),
             needed_for: "the multi-draw fallback (--mode mdi)".into(),
         });
     }
-    if options.object_id == ObjectId::Instance && !ctx.caps.draw_indirect_first_instance {
+    if options.object_id == ObjectId::Instance && !ctx.caps().draw_indirect_first_instance {
         return Err(RuntimeError::MissingFeature {
-            device: ctx.device_name.clone(),
+            device: ctx.device_name().to_owned(),
             feature: "drawIndirectFirstInstance".into(),
             needed_for: "object ids in firstInstance (--object-id instance)".into(),
         });
     }
     // The extension on this context, made once for the run (it reads the live device's profile).
     let dgc = match options.mode {
-        Mode::Dgc => Some(DgcDevice::from_context(ctx)?),
+        // SAFETY: `ctx` is borrowed for the whole of this function and `dgc` is a local of it;
+        // what is made through it is destroyed inside `run_frames`, after the device went idle.
+        Mode::Dgc => Some(unsafe { DgcDevice::from_context(ctx) }?),
         _ => None,
     };
     let live = match &dgc {
         Some(dev) => dev.profile().clone(),
         // SAFETY: the context's physical device, of its live instance.
-        None => unsafe { probe_physical(&ctx.instance, ctx.physical) }.profile,
+        None => unsafe { probe_physical(ctx.instance(), ctx.physical()) }.profile,
     };
     let local_size = kernel.map_or(64, |k| k.local_size[0]);
-    let max_local = ctx.properties.limits.max_compute_work_group_size[0]
-        .min(ctx.properties.limits.max_compute_work_group_invocations);
+    let max_local = ctx.properties().limits.max_compute_work_group_size[0]
+        .min(ctx.properties().limits.max_compute_work_group_invocations);
     if local_size == 0 || local_size > max_local {
         return Err(RuntimeError::Invalid(format!(
             "kernel local_size.x = {local_size} is outside 1..={max_local} on {}",
-            ctx.device_name
+            ctx.device_name()
         )));
     }
     let fused_shared = gpu::fused_shared_bytes(local_size, layout.stride, false);
-    let shared_max = ctx.properties.limits.max_compute_shared_memory_size;
+    let shared_max = ctx.properties().limits.max_compute_shared_memory_size;
     if options.compaction == Compaction::Fused && options.mode != Mode::Cpu && fused_shared > shared_max {
         return Err(RuntimeError::Invalid(format!(
             "the fused culling kernel needs {fused_shared} bytes of shared memory at local_size.x = {local_size}; {} allows {shared_max} (use the ordered compaction)",
-            ctx.device_name
+            ctx.device_name()
         )));
     }
-    let (pin, note) = compat::subgroup_pin(kernel, &live, local_size, &ctx.caps);
+    let (pin, note) = compat::subgroup_pin(kernel, &live, local_size, ctx.caps());
     let pyramid_kernel = manifest.kernels.iter().find(|k| k.name == PYRAMID_KERNEL);
     let (pyramid_pin, pyramid_note) = match pyramid_kernel {
-        Some(k) => compat::subgroup_pin(Some(k), &live, pyramid::WORKGROUP, &ctx.caps),
+        Some(k) => compat::subgroup_pin(Some(k), &live, pyramid::WORKGROUP, ctx.caps()),
         None => (None, Some(format!("the description declares no kernel `{PYRAMID_KERNEL}`"))),
     };
     let (material_draw, material_note) = material_plan(ctx, dgc.as_ref(), manifest, layout, options)?;
@@ -238,12 +240,12 @@ fn run_checked(
     let one_pass = g.one_pass;
     // SAFETY: run_frames waits for every submission; nothing is pending.
     unsafe {
-        let _ = ctx.device.device_wait_idle();
-        g.destroy(&ctx.device);
+        let _ = ctx.device().device_wait_idle();
+        g.destroy(ctx.device());
     }
     let (frames, plan, image, observed, flags) = result?;
     Ok(RunReport {
-        device: ctx.device_name.clone(),
+        device: ctx.device_name().to_owned(),
         mode: options.mode,
         scene: options.scene,
         culling: options.culling,
@@ -348,9 +350,9 @@ fn material_plan(
             layout.name
         )));
     }
-    if options.bind == Bind::ShaderObjects && !ctx.caps.shader_object {
+    if options.bind == Bind::ShaderObjects && !ctx.caps().shader_object {
         return Err(RuntimeError::MissingFeature {
-            device: ctx.device_name.clone(),
+            device: ctx.device_name().to_owned(),
             feature: "VK_EXT_shader_object (shaderObject)".into(),
             needed_for: "--bind shader-objects".into(),
         });
@@ -389,12 +391,12 @@ fn submit_timed(ctx: &GpuContext, cmd: vk::CommandBuffer, fence: vk::Fence) -> R
     let submit = [vk::SubmitInfo::default().command_buffers(&cmds)];
     let t0 = Instant::now();
     // SAFETY: `cmd` is recorded and not pending; the fence is unsignalled.
-    unsafe { ctx.device.queue_submit(ctx.queue, &submit, fence) }.map_err(RuntimeError::vk("vkQueueSubmit"))?;
+    unsafe { ctx.device().queue_submit(ctx.queue(), &submit, fence) }.map_err(RuntimeError::vk("vkQueueSubmit"))?;
     let ms = t0.elapsed().as_secs_f64() * 1e3;
     // SAFETY: the fence belongs to this device.
     unsafe {
-        ctx.device.wait_for_fences(&[fence], true, u64::MAX).map_err(RuntimeError::vk("vkWaitForFences"))?;
-        ctx.device.reset_fences(&[fence]).map_err(RuntimeError::vk("vkResetFences"))?;
+        ctx.device().wait_for_fences(&[fence], true, u64::MAX).map_err(RuntimeError::vk("vkWaitForFences"))?;
+        ctx.device().reset_fences(&[fence]).map_err(RuntimeError::vk("vkResetFences"))?;
     }
     Ok(ms)
 }
@@ -597,15 +599,15 @@ fn run_frames(
                 validators.push(scene_validator(ctx, g, layout, options.objects)?);
             }
         }
-        let alloc = vk::CommandBufferAllocateInfo::default().command_pool(ctx.pool).command_buffer_count(1);
+        let alloc = vk::CommandBufferAllocateInfo::default().command_pool(ctx.pool()).command_buffer_count(1);
         // SAFETY: freed below after the last wait.
-        let cmd = unsafe { ctx.device.allocate_command_buffers(&alloc) }
+        let cmd = unsafe { ctx.device().allocate_command_buffers(&alloc) }
             .map_err(RuntimeError::vk("vkAllocateCommandBuffers"))?[0];
         // SAFETY: destroyed with `cmd` after the last wait.
-        let fence = match unsafe { ctx.device.create_fence(&vk::FenceCreateInfo::default(), None) } {
+        let fence = match unsafe { ctx.device().create_fence(&vk::FenceCreateInfo::default(), None) } {
             Ok(f) => f,
             Err(r) => {
-                unsafe { ctx.device.free_command_buffers(ctx.pool, &[cmd]) };
+                unsafe { ctx.device().free_command_buffers(ctx.pool(), &[cmd]) };
                 return Err(RuntimeError::Vulkan { call: "vkCreateFence", result: r });
             }
         };
@@ -654,14 +656,14 @@ fn run_frames(
                 let t0 = Instant::now();
                 // SAFETY: `cmd` is not in use (we waited for the previous frame).
                 let recorded = unsafe {
-                    ctx.device
+                    ctx.device()
                         .begin_command_buffer(
                             cmd,
                             &vk::CommandBufferBeginInfo::default().flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT),
                         )
                         .map_err(RuntimeError::vk("vkBeginCommandBuffer"))?;
                     let r = frame::record(ctx, g, cmd, &input)?;
-                    ctx.device.end_command_buffer(cmd).map_err(RuntimeError::vk("vkEndCommandBuffer"))?;
+                    ctx.device().end_command_buffer(cmd).map_err(RuntimeError::vk("vkEndCommandBuffer"))?;
                     r
                 };
                 let cpu_record_ms = t0.elapsed().as_secs_f64() * 1e3;
@@ -691,7 +693,7 @@ fn run_frames(
                 let span =
                     |a: u32, b: u32| match (t.get(a as usize).copied().flatten(), t.get(b as usize).copied().flatten())
                     {
-                        (Some(x), Some(y)) if ctx.caps.timestamps => Some(y.wrapping_sub(x) as f64 * period_ms),
+                        (Some(x), Some(y)) if ctx.caps().timestamps => Some(y.wrapping_sub(x) as f64 * period_ms),
                         _ => None,
                     };
                 let chunk_sum = |first: u32| {
@@ -781,8 +783,8 @@ fn run_frames(
         })();
         // SAFETY: every submission was waited for.
         unsafe {
-            ctx.device.free_command_buffers(ctx.pool, &[cmd]);
-            ctx.device.destroy_fence(fence, None);
+            ctx.device().free_command_buffers(ctx.pool(), &[cmd]);
+            ctx.device().destroy_fence(fence, None);
         }
         out?;
         Ok((frames, dgc_parts.as_ref().map(|(_, _, e, _)| e[0][0].plan().clone()), last_image, observed, flags))
@@ -790,14 +792,14 @@ fn run_frames(
     for mut v in validators {
         // SAFETY: every submission was waited for.
         unsafe {
-            let _ = ctx.device.device_wait_idle();
-            v.destroy(&ctx.device);
+            let _ = ctx.device().device_wait_idle();
+            v.destroy(ctx.device());
         }
     }
     if let Some((dev, mut l, execs, set)) = dgc_parts {
         // SAFETY: the device is idle after the last wait.
         unsafe {
-            let _ = ctx.device.device_wait_idle();
+            let _ = ctx.device().device_wait_idle();
             for mut e in execs.into_iter().flatten() {
                 e.destroy(dev);
             }
@@ -820,7 +822,7 @@ fn scene_validator(
 ) -> Result<StreamValidator> {
     let limits =
         StreamLimits { max_instance_count: Some(1), max_sequence_count: Some(objects), ..StreamLimits::default() }
-            .with_device_limits(&ctx.properties.limits);
+            .with_device_limits(&ctx.properties().limits);
     let indices = RegisteredBuffer {
         address: g.indices.address,
         size: g.indices.size,

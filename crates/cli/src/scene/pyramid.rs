@@ -75,7 +75,7 @@ impl DepthRead {
         let mut props = vk::PhysicalDeviceProperties2::default().push_next(&mut driver).push_next(&mut subgroup);
         // SAFETY: `physical` belongs to `instance`; the chain holds two Vulkan 1.1/1.2 structs
         // of a Vulkan 1.3 instance.
-        unsafe { ctx.instance.get_physical_device_properties2(ctx.physical, &mut props) };
+        unsafe { ctx.instance().get_physical_device_properties2(ctx.physical(), &mut props) };
         DepthRead::for_driver(driver.driver_id, subgroup.subgroup_size)
     }
 
@@ -124,7 +124,7 @@ impl Pyramid {
     ) -> Result<Pyramid> {
         let sizes = level_sizes(width, height);
         let texels: u64 = sizes.iter().map(|&(w, h)| w as u64 * h as u64).sum();
-        let d = &ctx.device;
+        let d = ctx.device();
         let storage = vk::BufferUsageFlags::STORAGE_BUFFER | vk::BufferUsageFlags::TRANSFER_DST;
         let mut p = Pyramid {
             levels_buffer: Buffer::new(ctx, 4 * texels, storage, Location::Device)?,

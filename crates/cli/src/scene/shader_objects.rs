@@ -38,18 +38,18 @@ impl MaterialShaders {
         set_layouts: &[vk::DescriptorSetLayout],
         push_constants: &[vk::PushConstantRange],
     ) -> Result<MaterialShaders> {
-        let Some(fns) = ctx.shader_object.clone() else {
+        let Some(fns) = ctx.shader_object().cloned() else {
             return Err(dgcc::runtime::RuntimeError::MissingFeature {
-                device: ctx.device_name.clone(),
+                device: ctx.device_name().to_owned(),
                 feature: "VK_EXT_shader_object (shaderObject)".into(),
                 needed_for: "--bind shader-objects".into(),
             });
         };
         let mut unused_stages = vec![];
-        if ctx.caps.task_shader {
+        if ctx.caps().task_shader {
             unused_stages.push(vk::ShaderStageFlags::TASK_EXT);
         }
-        if ctx.caps.mesh_shader {
+        if ctx.caps().mesh_shader {
             unused_stages.push(vk::ShaderStageFlags::MESH_EXT);
         }
         let mut made = MaterialShaders { fns, pairs: vec![], unused_stages };

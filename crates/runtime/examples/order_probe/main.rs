@@ -102,10 +102,10 @@ fn main() {
 fn run(args: &Args) -> Result<()> {
     let options = ContextOptions { enable_dgc: false, warm_up: args.warm_up, ..ContextOptions::default() };
     let ctx = GpuContext::new(&options)?;
-    if !(ctx.caps.multi_draw_indirect && ctx.caps.draw_indirect_first_instance && ctx.caps.timestamps) {
+    if !(ctx.caps().multi_draw_indirect && ctx.caps().draw_indirect_first_instance && ctx.caps().timestamps) {
         return Err(RuntimeError::Invalid(format!(
             "`{}` lacks multiDrawIndirect, drawIndirectFirstInstance or timestamps",
-            ctx.device_name
+            ctx.device_name()
         )));
     }
     let mut probe = Probe::new(&ctx, args.draws)?;
@@ -117,7 +117,7 @@ fn run(args: &Args) -> Result<()> {
                 }
             }
         }
-        println!("device: {}; {} draws of 36 indices into {SIZE}x{SIZE}", ctx.device_name, args.draws);
+        println!("device: {}; {} draws of 36 indices into {SIZE}x{SIZE}", ctx.device_name(), args.draws);
         println!(
             "{:<16} {:>7} {:>9} {:>10} {:>10} {:>10} {:>9}",
             "step", "frames", "draws", "median ms", "min ms", "max ms", "ns/draw"

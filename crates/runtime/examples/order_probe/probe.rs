@@ -33,7 +33,7 @@ pub struct Probe {
 
 impl Probe {
     pub fn new(ctx: &GpuContext, draws: u32) -> Result<Probe> {
-        let d = &ctx.device;
+        let d = ctx.device();
         let n = draws as usize;
         // Cubes on a 1024-column grid, a thousandth of the target wide (as order_probe.vert's -nobuf).
         let places: Vec<f32> = (0..n)
@@ -121,7 +121,7 @@ impl Probe {
             return Ok(p);
         }
         // SAFETY: the embedded SPIR-V is valid; the layout covers its set and push constant.
-        let p = unsafe { graphics_pipeline(&ctx.device, self.layout, source, buffer)? };
+        let p = unsafe { graphics_pipeline(ctx.device(), self.layout, source, buffer)? };
         self.pipelines.insert((source, buffer), p);
         Ok(p)
     }
@@ -132,7 +132,7 @@ impl Probe {
             self.pipeline(ctx, Source::Instance, step.buffer)?;
         }
         let mut pipeline = self.pipeline(ctx, step.mode.source(), step.buffer)?;
-        let d = &ctx.device;
+        let d = ctx.device();
         let mut times = vec![];
         if step.mode == Mode::BindCopy {
             // SAFETY: as in `pipeline`.
@@ -165,7 +165,7 @@ impl Probe {
             return result.map(|_| vec![]);
         }
         if step.mode == Mode::BindUnsubmitted {
-            let alloc = vk::CommandBufferAllocateInfo::default().command_pool(ctx.pool).command_buffer_count(1);
+            let alloc = vk::CommandBufferAllocateInfo::default().command_pool(ctx.pool()).command_buffer_count(1);
             // SAFETY: a fresh command buffer of the context's pool, recorded, ended and freed unsubmitted.
             unsafe {
                 let cmd = d.allocate_command_buffers(&alloc).map_err(RuntimeError::vk("vkAllocateCommandBuffers"))?[0];
@@ -173,7 +173,7 @@ impl Probe {
                     .map_err(RuntimeError::vk("vkBeginCommandBuffer"))?;
                 d.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::GRAPHICS, pipeline);
                 d.end_command_buffer(cmd).map_err(RuntimeError::vk("vkEndCommandBuffer"))?;
-                d.free_command_buffers(ctx.pool, &[cmd]);
+                d.free_command_buffers(ctx.pool(), &[cmd]);
             }
             return Ok(vec![]);
         }
@@ -294,7 +294,7 @@ impl Probe {
     /// # Safety
     /// No submission using these objects is pending.
     pub unsafe fn destroy(&mut self, ctx: &GpuContext) {
-        let d = &ctx.device;
+        let d = ctx.device();
         // SAFETY: the caller's contract.
         unsafe {
             for p in std::mem::take(&mut self.pipelines).into_values().chain(self.copies.drain(..)) {
@@ -323,12 +323,12 @@ fn device_buffer(ctx: &GpuContext, data: &[u8], usage: vk::BufferUsageFlags) -> 
         let region = [vk::BufferCopy { src_offset: 0, dst_offset: 0, size: data.len() as u64 }];
         // SAFETY: both buffers are live and large enough; `one_shot` waits for the copy.
         ctx.one_shot(|cmd| {
-            unsafe { ctx.device.cmd_copy_buffer(cmd, staging.buffer, buffer.buffer, &region) };
+            unsafe { ctx.device().cmd_copy_buffer(cmd, staging.buffer, buffer.buffer, &region) };
             Ok(())
         })?;
         Ok(buffer)
     })();
     // SAFETY: the copy finished (or never ran).
-    unsafe { staging.destroy(&ctx.device) };
+    unsafe { staging.destroy(ctx.device()) };
     result
 }

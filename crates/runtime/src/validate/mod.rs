@@ -253,8 +253,9 @@ impl StreamValidator {
         Ok(())
     }
 
-    /// The report of the last pass. Call it after that submission finished (before, it reads
-    /// whatever the kernel has written so far).
+    /// The report of the last pass. Call it only after that submission finished: before, it
+    /// reads mapped memory the kernel is writing, a data race this safe function does not
+    /// prevent (a gap of the unsafe boundary, see the crate docs).
     pub fn read_report(&self) -> StreamReport {
         let words: Vec<u32> = self
             .report
