@@ -202,6 +202,13 @@ fn the_executor_refuses_a_recording_that_breaks_a_requirement() {
         ..Default::default()
     });
     let stream = rig.stream(3, None);
+    // A stream address that is not a multiple of 4 (VUID-VkGeneratedCommandsInfoEXT-
+    // indirectAddress-11074) is refused before anything is recorded.
+    let misaligned = Stream { address: stream.address + 2, offset: stream.offset + 2, ..stream };
+    let err = ctx
+        .one_shot(|cmd| unsafe { exec.record(&dev, &dgc_layout, cmd, &misaligned, &mut NoPass(|_, _| {})) })
+        .expect_err("a misaligned stream is refused");
+    assert!(err.to_string().contains("must be multiples of 4"), "{err}");
     let err = ctx
         .one_shot(|cmd| {
             rig.bind(&ctx, cmd);

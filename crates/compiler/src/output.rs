@@ -248,6 +248,21 @@ mod tests {
     }
 
     #[test]
+    fn write_file_writes_one_file_whole_or_leaves_the_old_one() {
+        let d = dir("one");
+        let path = d.join("sub/x.png");
+        assert_eq!(write_file(&path, [1u8, 2, 3]).unwrap(), path);
+        assert_eq!(std::fs::read(&path).unwrap(), [1, 2, 3]);
+        // Not a file a rename can replace (a folder): refused, nothing else touched.
+        let err = write_file(&d.join("sub"), b"y").unwrap_err();
+        assert!(err.to_string().contains("no output was changed"), "{err}");
+        assert_eq!(std::fs::read(&path).unwrap(), [1, 2, 3]);
+        // No file name at all.
+        assert!(write_file(&d.join(".."), b"y").is_err());
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    #[test]
     fn writes_every_file_and_leaves_no_temporary_file() {
         let d = dir("all");
         let files = vec![("a.rs".to_string(), "A".to_string()), ("a.h".to_string(), "H".to_string())];

@@ -171,7 +171,7 @@ pub fn run(args: &BenchArgs) -> i32 {
             preprocess_budget: args.preprocess_budget_mib.unwrap_or(512).saturating_mul(1 << 20),
             width: args.width,
             height: args.height,
-            scene: SceneKind::from_name(&args.scene).unwrap_or_default(),
+            scene,
             cut_every: args.cut_every.unwrap_or(50),
             layout: args.layout.clone(),
             max_draws: args.max_draws,
