@@ -57,9 +57,7 @@ fn every_example_layout_is_refused_created_or_executed_on_the_live_device() {
     let Some(ctx) = common::gpu("every_example_layout_is_refused_created_or_executed_on_the_live_device") else {
         return;
     };
-    // SAFETY: `ctx` is declared before `dev` and everything made through it, so it outlives them
-    // (locals drop in reverse order) and nothing made here leaves this function.
-    let dev = unsafe { DgcDevice::from_context(&ctx) }.unwrap();
+    let dev = DgcDevice::from_context(&ctx).unwrap();
     let (mut executed, mut created, mut refused) = (vec![], vec![], vec![]);
     for (file, m) in examples() {
         for layout in &m.layouts {
@@ -160,9 +158,7 @@ fn a_context_without_mesh_shaders_refuses_mesh_layouts_with_the_feature_code() {
     let Some(ctx) = common::gpu(test) else { return };
     let (_, mesh) = examples().into_iter().find(|(f, _)| f == "mesh.ron").expect("examples/mesh.ron");
     let layout = &mesh.layouts[0];
-    // SAFETY: `ctx` is declared before `dev` and everything made through it, so it outlives them
-    // (locals drop in reverse order) and nothing made here leaves this function.
-    let dev = unsafe { DgcDevice::from_context(&ctx) }.unwrap();
+    let dev = DgcDevice::from_context(&ctx).unwrap();
     // The engine path: the same device, told that mesh shading was not enabled.
     // SAFETY: the context's device, made with the extension from its physical device; claiming
     // no optional feature is true of any device; the context outlives `off`.

@@ -108,9 +108,7 @@ fn run_dgc(
     count: Option<u32>,
     budget: u64,
 ) -> ([u32; 3], u32) {
-    // SAFETY: `ctx` is borrowed for the whole call, and `dev` and everything made through it
-    // are locals of this function, gone before it returns.
-    let dev = unsafe { DgcDevice::from_context(ctx) }.unwrap();
+    let dev = DgcDevice::from_context(ctx).unwrap();
     let mut rig = Rig::new(ctx, layout, false);
     // SAFETY: the rig's pipeline layout holds the accumulate ranges; its pipeline was made with it.
     let mut dgc_layout =
@@ -148,9 +146,7 @@ fn the_executor_binds_the_pipeline_it_was_prepared_for() {
     // left bound must not decide what runs (lavapipe runs the bound one, NVIDIA the named one).
     let Some(ctx) = common::gpu("the_executor_binds_the_pipeline_it_was_prepared_for") else { return };
     let layout = layouts::accumulate(true, 20);
-    // SAFETY: `ctx` is declared before `dev` and everything made through it, so it outlives them
-    // (locals drop in reverse order) and nothing made here leaves this function.
-    let dev = unsafe { DgcDevice::from_context(&ctx) }.unwrap();
+    let dev = DgcDevice::from_context(&ctx).unwrap();
     let mut rig = Rig::new(&ctx, &layout, false);
     // A decoy that reads values from the stream at the wrong stride: if it ran, the totals differ.
     let words = layout.stride / 4;
@@ -187,9 +183,7 @@ fn the_executor_refuses_a_recording_that_breaks_a_requirement() {
     // a device whose DGC cannot run with it: E0903); a state that breaks none records.
     let Some(ctx) = common::gpu("the_executor_refuses_a_recording_that_breaks_a_requirement") else { return };
     let layout = layouts::accumulate(true, 20);
-    // SAFETY: `ctx` is declared before `dev` and everything made through it, so it outlives them
-    // (locals drop in reverse order) and nothing made here leaves this function.
-    let dev = unsafe { DgcDevice::from_context(&ctx) }.unwrap();
+    let dev = DgcDevice::from_context(&ctx).unwrap();
     let mut rig = Rig::new(&ctx, &layout, false);
     // SAFETY: the rig's pipeline layout holds the accumulate ranges; its pipeline was made with it.
     let mut dgc_layout =
@@ -239,9 +233,7 @@ fn the_executor_refuses_a_recording_that_breaks_a_requirement() {
 fn a_small_budget_runs_the_stream_in_chunks_with_a_split_gpu_count() {
     let Some(ctx) = common::gpu("a_small_budget_runs_the_stream_in_chunks_with_a_split_gpu_count") else { return };
     let layout = layouts::accumulate(false, 16);
-    // SAFETY: `ctx` is declared before `dev` and everything made through it, so it outlives them
-    // (locals drop in reverse order) and nothing made here leaves this function.
-    let dev = unsafe { DgcDevice::from_context(&ctx) }.unwrap();
+    let dev = DgcDevice::from_context(&ctx).unwrap();
     // A budget that fits one sequence but not two.
     let rig = Rig::new(&ctx, &layout, false);
     // SAFETY: the rig's pipeline layout holds the accumulate ranges; its pipeline was made with it.
@@ -271,9 +263,7 @@ fn a_small_budget_runs_the_stream_in_chunks_with_a_split_gpu_count() {
 fn a_sequence_index_layout_is_never_split_silently() {
     let Some(ctx) = common::gpu("a_sequence_index_layout_is_never_split_silently") else { return };
     let layout = layouts::accumulate(true, 20);
-    // SAFETY: `ctx` is declared before `dev` and everything made through it, so it outlives them
-    // (locals drop in reverse order) and nothing made here leaves this function.
-    let dev = unsafe { DgcDevice::from_context(&ctx) }.unwrap();
+    let dev = DgcDevice::from_context(&ctx).unwrap();
     let rig = Rig::new(&ctx, &layout, false);
     // SAFETY: the rig's pipeline layout holds the accumulate ranges; its pipeline was made with it.
     let mut l = unsafe { dev.create_layout(&layout, &layouts::accumulate_push_ranges(), rig.pipeline_layout) }.unwrap();
@@ -324,9 +314,7 @@ fn the_fallback_refuses_what_it_cannot_express() {
 #[test]
 fn a_layout_over_a_device_limit_is_refused_before_any_vulkan_call() {
     let Some(ctx) = common::gpu("a_layout_over_a_device_limit_is_refused_before_any_vulkan_call") else { return };
-    // SAFETY: `ctx` is declared before `dev` and everything made through it, so it outlives them
-    // (locals drop in reverse order) and nothing made here leaves this function.
-    let dev = unsafe { DgcDevice::from_context(&ctx) }.unwrap();
+    let dev = DgcDevice::from_context(&ctx).unwrap();
     let profile = dev.profile();
     let max_stride = profile.value(dgcc::device::Limit::MaxIndirectCommandsIndirectStride).unwrap();
     let max_sequences = profile.value(dgcc::device::Limit::MaxIndirectSequenceCount).unwrap();
@@ -369,9 +357,7 @@ fn a_push_data_layout_is_refused_where_the_device_has_no_descriptor_heaps() {
     let Some(ctx) = common::gpu("a_push_data_layout_is_refused_where_the_device_has_no_descriptor_heaps") else {
         return;
     };
-    // SAFETY: `ctx` is declared before `dev` and everything made through it, so it outlives them
-    // (locals drop in reverse order) and nothing made here leaves this function.
-    let dev = unsafe { DgcDevice::from_context(&ctx) }.unwrap();
+    let dev = DgcDevice::from_context(&ctx).unwrap();
     if dev.profile().value(dgcc::device::Limit::DescriptorHeap) != Some(0) {
         let _ = std::io::Write::write_all(
             &mut std::io::stderr(),
@@ -407,9 +393,7 @@ fn an_edited_manifest_whose_draw_runs_past_the_stride_is_refused_with_check_s_co
     else {
         return;
     };
-    // SAFETY: `ctx` is declared before `dev` and everything made through it, so it outlives them
-    // (locals drop in reverse order) and nothing made here leaves this function.
-    let dev = unsafe { DgcDevice::from_context(&ctx) }.unwrap();
+    let dev = DgcDevice::from_context(&ctx).unwrap();
     let mut m = dgcc::ir::Manifest::from_json(PUSH_INDEX_DRAW).unwrap();
     let mut layout = m.layouts.remove(0);
     // Hand-edited: the draw moved from 24 to 40, so its 20 bytes end at 60, past the stride 48.
@@ -519,9 +503,7 @@ fn a_shader_object_execution_set_runs_each_sequences_shader_and_takes_updates() 
     use dgcc::runtime::{SetEntries, StageShader};
     let test = "a_shader_object_execution_set_runs_each_sequences_shader_and_takes_updates";
     let Some(ctx) = common::gpu(test) else { return };
-    // SAFETY: `ctx` is declared before `dev` and everything made through it, so it outlives them
-    // (locals drop in reverse order) and nothing made here leaves this function.
-    let dev = unsafe { DgcDevice::from_context(&ctx) }.unwrap();
+    let dev = DgcDevice::from_context(&ctx).unwrap();
     if !common::has_shader_objects(test, &ctx) {
         return;
     }
@@ -619,9 +601,7 @@ fn every_gpu_object_is_destroyed_explicitly_and_once() {
     use dgcc::runtime::validate::{StreamLimits, StreamValidator};
     let test = "every_gpu_object_is_destroyed_explicitly_and_once";
     let Some(ctx) = common::gpu(test) else { return };
-    // SAFETY: `ctx` is declared before `dev` and everything made through it, so it outlives them
-    // (locals drop in reverse order) and nothing made here leaves this function.
-    let dev = unsafe { DgcDevice::from_context(&ctx) }.unwrap();
+    let dev = DgcDevice::from_context(&ctx).unwrap();
     let layout = layouts::accumulate(true, 20);
     let mut rig = Rig::new(&ctx, &layout, false);
     // SAFETY: the rig's pipeline layout holds the accumulate ranges; its pipeline was made with it.
@@ -717,6 +697,42 @@ fn every_gpu_object_is_destroyed_explicitly_and_once() {
     if common::validation_required() {
         let log = ctx.layer_log().expect("DGCC_VALIDATION=1 installs the runtime's messenger");
         common::assert_no_layer_errors(test, log);
+    }
+}
+
+#[test]
+fn buffers_and_a_dgc_device_kept_past_their_context_keep_its_device_alive() {
+    // Safe code may keep a buffer after the context that made it dropped. Its mapping must still
+    // be mapped memory then: the buffer (and a `DgcDevice` made from the context) holds a share
+    // in the device's life, and the device, its messenger and its instance go with the last
+    // holder. Before, the context destroyed the device under the buffer, and `bytes()` read
+    // memory that was no longer mapped.
+    let test = "buffers_and_a_dgc_device_kept_past_their_context_keep_its_device_alive";
+    let Some(gpu) = common::gpu(test) else { return };
+    let log = gpu.layer_log().cloned();
+    let device = gpu.device().clone();
+    let dev = DgcDevice::from_context(&gpu).unwrap();
+    let usage = vk::BufferUsageFlags::STORAGE_BUFFER;
+    // Through the context itself (not the test's guard).
+    let mut kept = Buffer::new(&*gpu as &GpuContext, 64, usage, Location::Host).unwrap();
+    drop(gpu); // the context: its pool, after waiting for idle; the guard checks the layer's log
+
+    // The device is still alive: the DgcDevice still makes buffers on it.
+    let mut through_dev = Buffer::new(&dev, 64, usage, Location::Host).unwrap();
+    kept.write(0, &[1, 2, 3, 4]).unwrap();
+    through_dev.write(60, &[5, 6, 7, 8]).unwrap();
+    assert_eq!(&kept.bytes().unwrap()[..4], &[1, 2, 3, 4]);
+    assert_eq!(&through_dev.bytes().unwrap()[60..], &[5, 6, 7, 8]);
+
+    // SAFETY: both were made on `device`, which their shares keep alive; no work uses them.
+    unsafe {
+        kept.destroy(&device);
+        through_dev.destroy(&device);
+    }
+    assert!(kept.bytes().is_none(), "a destroyed buffer maps nothing");
+    drop(dev); // the last holder: the device and instance are destroyed here, under the layer
+    if let Some(log) = log {
+        common::assert_no_layer_errors(test, &log);
     }
 }
 
@@ -845,9 +861,7 @@ fn a_validator_made_for_another_layout_is_refused_before_recording() {
     let layout = layouts::accumulate(false, 16);
     let mut wider = layouts::accumulate(false, 32);
     wider.name = "Wider".into();
-    // SAFETY: `ctx` is declared before `dev` and everything made through it, so it outlives them
-    // (locals drop in reverse order) and nothing made here leaves this function.
-    let dev = unsafe { DgcDevice::from_context(&ctx) }.unwrap();
+    let dev = DgcDevice::from_context(&ctx).unwrap();
     let mut rig = Rig::new(&ctx, &layout, false);
     // SAFETY: the rig's pipeline layout holds the accumulate ranges; its pipeline was made with it.
     let mut l = unsafe { dev.create_layout(&layout, &layouts::accumulate_push_ranges(), rig.pipeline_layout) }.unwrap();
@@ -893,9 +907,7 @@ fn a_layout_that_is_never_chunked_is_refused_where_the_draw_bound_would_split_it
         ])])"#;
     let c = dgcc::driver::compile_source(std::path::Path::new("bound.ron"), text, &Default::default());
     let m = c.manifest.unwrap_or_else(|| panic!("{:?}", c.diagnostics));
-    // SAFETY: `ctx` is declared before `dev` and everything made through it, so it outlives them
-    // (locals drop in reverse order) and nothing made here leaves this function.
-    let dev = unsafe { DgcDevice::from_context(&ctx) }.unwrap();
+    let dev = DgcDevice::from_context(&ctx).unwrap();
     let ranges = [vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::VERTEX, offset: 0, size: 4 }];
     let info = vk::PipelineLayoutCreateInfo::default().push_constant_ranges(&ranges);
     // SAFETY: valid create info; destroyed below.

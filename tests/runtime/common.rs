@@ -95,14 +95,17 @@ impl Deref for Gpu {
 }
 
 /// Buffers allocate through the context (`Buffer::new(&gpu, …)`).
-// SAFETY: the context's device and its physical device's memory types; the context lives as
-// long as the guard, which the tests drop after destroying what they made.
+// SAFETY: the context's device and its physical device's memory types; each buffer holds the
+// context's share in the device's life, as one made through the context itself does.
 unsafe impl dgcc::runtime::memory::Allocator for Gpu {
     fn device(&self) -> &ash::Device {
         GpuContext::device(self)
     }
     fn memory_properties(&self) -> &ash::vk::PhysicalDeviceMemoryProperties {
         GpuContext::memory(self)
+    }
+    fn lifetime(&self) -> Option<dgcc::runtime::memory::DeviceLifetime> {
+        dgcc::runtime::memory::Allocator::lifetime(&**self)
     }
 }
 

@@ -31,9 +31,7 @@ fn the_executor_validates_before_executing_and_still_runs_the_stream() {
     // SAFETY: the committed kernel for this layout.
     let pipeline =
         unsafe { compute_pipeline(d, pipeline_layout, spv, &[(0, 0), (1, layout.stride / 4)], None) }.unwrap();
-    // SAFETY: `ctx` is declared before `dev` and everything made through it, so it outlives them
-    // (locals drop in reverse order) and nothing made here leaves this function.
-    let dev = unsafe { DgcDevice::from_context(&ctx) }.unwrap();
+    let dev = DgcDevice::from_context(&ctx).unwrap();
     let push = [dgcc::ir::PushConstantRange { stages: rig::COMPUTE, offset: 0, size: 8 }];
     // SAFETY: `pipeline_layout` holds `push`; `pipeline` was made with it.
     let mut l = unsafe { dev.create_layout(&layout, &push, pipeline_layout) }.unwrap();

@@ -31,9 +31,11 @@
 //!
 //! Lifetime: `GpuContext` is the one owner whose `Drop` destroys Vulkan objects, because it is
 //! the one owner that can prove no work is pending: it waits for the device to go idle first,
-//! then destroys its pool, device, messenger and instance. Every object made on it (buffers,
-//! layouts, execution sets, executions, validators) is destroyed explicitly before it drops;
-//! one that is not is leaked with the device (the validation layer names it).
+//! then destroys its pool. Its device, messenger, instance and loader (`DeviceOwner`) go with
+//! the last of the context and the buffers made through it: a buffer kept past the context,
+//! in safe code, keeps its memory mapped. Every object made on it (buffers, layouts, execution
+//! sets, executions, validators) is still destroyed explicitly, with its `destroy`; one that is
+//! not is leaked with the device (the validation layer names it).
 
 use super::error::{Result, RuntimeError};
 use super::ext_dgc;
@@ -127,10 +129,9 @@ pub struct Capabilities {
 /// memory properties would map memory that is not host-visible, and a capability set by hand
 /// would claim a feature that was never enabled.
 pub struct GpuContext {
-    entry: ash::Entry,
-    instance: ash::Instance,
+    /// The loader, instance, device and messenger, shared with every buffer made here.
+    owner: Arc<DeviceOwner>,
     physical: vk::PhysicalDevice,
-    device: ash::Device,
     queue: vk::Queue,
     queue_family: u32,
     pool: vk::CommandPool,
@@ -145,11 +146,43 @@ pub struct GpuContext {
     properties: vk::PhysicalDeviceProperties,
     memory: vk::PhysicalDeviceMemoryProperties,
     device_name: String,
-    /// The validation messenger and the log it fills, when validation is on.
-    messenger: Option<Messenger>,
     /// Makes the context `!Sync` (see the type's docs); `Cell` is `Send`, so the context stays
     /// `Send`.
     not_shared: std::marker::PhantomData<std::cell::Cell<()>>,
+}
+
+/// What a context's device needs to stay alive, destroyed when its last holder drops: the
+/// context, or a buffer made through it ([`Allocator::lifetime`](super::memory::Allocator::lifetime)).
+///
+/// Why shared: a `Buffer` made through a context can be kept, in safe code, after the context
+/// dropped; its mapping must still point at mapped memory then, so the device (and the
+/// instance and loader under it) lives until the buffer lets go too. The command pool and
+/// queue stay with the context, which is the one that submits.
+struct DeviceOwner {
+    /// The loader: its library must stay loaded while any entry point below can be called.
+    entry: ash::Entry,
+    instance: ash::Instance,
+    device: ash::Device,
+    /// The validation messenger and the log it fills, when validation is on.
+    messenger: Option<Messenger>,
+}
+
+impl Drop for DeviceOwner {
+    fn drop(&mut self) {
+        // SAFETY: the last holder is gone, so nothing else can use the device, its queue or the
+        // instance (the context destroyed its pool after waiting for idle; a buffer's memory is
+        // freed by its `destroy`, or leaked with the device, which the layer reports).
+        unsafe {
+            let _ = self.device.device_wait_idle();
+            self.device.destroy_device(None);
+            // The messenger goes after the device, so leaks reported at vkDestroyDevice are
+            // logged; the one chained at instance creation covers vkDestroyInstance.
+            if let Some(m) = &self.messenger {
+                m.utils.destroy_debug_utils_messenger(m.handle, None);
+            }
+            self.instance.destroy_instance(None);
+        }
+    }
 }
 
 /// A standing `VK_EXT_debug_utils` messenger and the log its callback writes to (the `Arc`
@@ -300,10 +333,9 @@ fn choose_device(
 
 impl GpuContext {
     pub fn new(options: &ContextOptions) -> Result<GpuContext> {
-        let (entry, instance, messenger) = create_instance_with(options.validation.as_ref())?;
-        match Self::with_instance(entry.clone(), instance.clone(), options) {
-            Ok(mut ctx) => {
-                ctx.messenger = messenger;
+        let (entry, instance, mut messenger) = create_instance_with(options.validation.as_ref())?;
+        match Self::with_instance(entry, instance.clone(), options, &mut messenger) {
+            Ok(ctx) => {
                 if options.warm_up {
                     // On failure `ctx` drops: it waits for idle and destroys what it made.
                     ctx.warm_up()?;
@@ -326,23 +358,30 @@ impl GpuContext {
     /// Bind the warm-up pipeline in one submission (see `warm_up.rs`).
     fn warm_up(&self) -> Result<()> {
         // SAFETY: a live device with dynamicRendering (required in `with_instance`).
-        let mut w = unsafe { WarmUp::new(&self.device)? };
+        let mut w = unsafe { WarmUp::new(&self.owner.device)? };
         let result = self.one_shot(|cmd| {
             // SAFETY: `cmd` records on this device; `one_shot` waits for the submission.
-            unsafe { w.record(&self.device, cmd) };
+            unsafe { w.record(&self.owner.device, cmd) };
             Ok(())
         });
         // SAFETY: the submission finished (or never happened).
-        unsafe { w.destroy(&self.device) };
+        unsafe { w.destroy(&self.owner.device) };
         result
     }
 
     /// The validation log, when this context runs under the layer.
     pub fn layer_log(&self) -> Option<&Arc<LayerLog>> {
-        self.messenger.as_ref().map(|m| &m.log)
+        self.owner.messenger.as_ref().map(|m| &m.log)
     }
 
-    fn with_instance(entry: ash::Entry, instance: ash::Instance, options: &ContextOptions) -> Result<GpuContext> {
+    /// The device of `instance`, and the context that owns both. `messenger` is taken only when
+    /// the context is made; on an error the caller still holds it (and the instance) to destroy.
+    fn with_instance(
+        entry: ash::Entry,
+        instance: ash::Instance,
+        options: &ContextOptions,
+        messenger: &mut Option<Messenger>,
+    ) -> Result<GpuContext> {
         let physical = pick_physical(&instance, options.enable_dgc || options.require_dgc)?;
         // SAFETY: `physical` belongs to `instance`.
         let properties = unsafe { instance.get_physical_device_properties(physical) };
@@ -540,10 +579,8 @@ impl GpuContext {
             }
         };
         Ok(GpuContext {
-            entry,
-            instance,
+            owner: Arc::new(DeviceOwner { entry, instance, device, messenger: messenger.take() }),
             physical,
-            device,
             queue,
             queue_family,
             pool,
@@ -554,7 +591,6 @@ impl GpuContext {
             properties,
             memory,
             device_name,
-            messenger: None,
             not_shared: std::marker::PhantomData,
         })
     }
@@ -565,22 +601,22 @@ impl GpuContext {
     pub fn one_shot<T>(&self, f: impl FnOnce(vk::CommandBuffer) -> Result<T>) -> Result<T> {
         let alloc = vk::CommandBufferAllocateInfo::default().command_pool(self.pool).command_buffer_count(1);
         // SAFETY: the pool belongs to this device; the buffer is freed before returning.
-        let cmd = unsafe { self.device.allocate_command_buffers(&alloc) }
+        let cmd = unsafe { self.owner.device.allocate_command_buffers(&alloc) }
             .map_err(RuntimeError::vk("vkAllocateCommandBuffers"))?[0];
         let result = (|| {
             let begin = vk::CommandBufferBeginInfo::default().flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT);
             // SAFETY: a fresh command buffer of this device's pool.
-            unsafe { self.device.begin_command_buffer(cmd, &begin) }
+            unsafe { self.owner.device.begin_command_buffer(cmd, &begin) }
                 .map_err(RuntimeError::vk("vkBeginCommandBuffer"))?;
             let value = f(cmd)?;
             // SAFETY: recording since `begin` above.
-            unsafe { self.device.end_command_buffer(cmd) }.map_err(RuntimeError::vk("vkEndCommandBuffer"))?;
+            unsafe { self.owner.device.end_command_buffer(cmd) }.map_err(RuntimeError::vk("vkEndCommandBuffer"))?;
             // SAFETY: ended above; the objects its commands name are `f`'s contract.
             unsafe { self.submit_and_wait(cmd) }?;
             Ok(value)
         })();
         // SAFETY: the submission finished (or never happened).
-        unsafe { self.device.free_command_buffers(self.pool, &[cmd]) };
+        unsafe { self.owner.device.free_command_buffers(self.pool, &[cmd]) };
         result
     }
 
@@ -597,29 +633,34 @@ impl GpuContext {
         // before destroying the fence.
         unsafe {
             let fence = self
+                .owner
                 .device
                 .create_fence(&vk::FenceCreateInfo::default(), None)
                 .map_err(RuntimeError::vk("vkCreateFence"))?;
             let r = self
+                .owner
                 .device
                 .queue_submit(self.queue, &[submit], fence)
                 .map_err(RuntimeError::vk("vkQueueSubmit"))
                 .and_then(|_| {
-                    self.device.wait_for_fences(&[fence], true, u64::MAX).map_err(RuntimeError::vk("vkWaitForFences"))
+                    self.owner
+                        .device
+                        .wait_for_fences(&[fence], true, u64::MAX)
+                        .map_err(RuntimeError::vk("vkWaitForFences"))
                 });
-            self.device.destroy_fence(fence, None);
+            self.owner.device.destroy_fence(fence, None);
             r
         }
     }
 
     /// The Vulkan loader the instance was created from.
     pub fn entry(&self) -> &ash::Entry {
-        &self.entry
+        &self.owner.entry
     }
 
     /// The instance (Vulkan 1.3) the context owns.
     pub fn instance(&self) -> &ash::Instance {
-        &self.instance
+        &self.owner.instance
     }
 
     /// The physical device the device was created from.
@@ -629,7 +670,7 @@ impl GpuContext {
 
     /// The logical device the context owns and destroys when it drops.
     pub fn device(&self) -> &ash::Device {
-        &self.device
+        &self.owner.device
     }
 
     /// The context's one queue (graphics and compute). Submitting to it needs external
@@ -693,10 +734,10 @@ impl GpuContext {
 }
 
 // SAFETY: `memory` was read from `physical`, the device's physical device; the device lives
-// until the context drops, which is after every object made on it (the module's lifetime rule).
+// until the last holder of `owner` drops, and every buffer holds one (`lifetime`).
 unsafe impl super::memory::Allocator for GpuContext {
     fn device(&self) -> &ash::Device {
-        &self.device
+        &self.owner.device
     }
     fn memory_properties(&self) -> &vk::PhysicalDeviceMemoryProperties {
         &self.memory
@@ -704,21 +745,18 @@ unsafe impl super::memory::Allocator for GpuContext {
     fn limits(&self) -> Option<&vk::PhysicalDeviceLimits> {
         Some(&self.properties.limits)
     }
+    fn lifetime(&self) -> Option<super::memory::DeviceLifetime> {
+        Some(self.owner.clone())
+    }
 }
 
 impl Drop for GpuContext {
     fn drop(&mut self) {
-        // SAFETY: objects created by this context; waiting for idle first, so no work is pending.
+        // SAFETY: the pool was created by this context; waiting for idle first, so none of its
+        // command buffers is pending. The device goes with the last holder of `owner`.
         unsafe {
-            let _ = self.device.device_wait_idle();
-            self.device.destroy_command_pool(self.pool, None);
-            self.device.destroy_device(None);
-            // The messenger goes after the device, so leaks reported at vkDestroyDevice are
-            // logged; the one chained at instance creation covers vkDestroyInstance.
-            if let Some(m) = &self.messenger {
-                m.utils.destroy_debug_utils_messenger(m.handle, None);
-            }
-            self.instance.destroy_instance(None);
+            let _ = self.owner.device.device_wait_idle();
+            self.owner.device.destroy_command_pool(self.pool, None);
         }
     }
 }

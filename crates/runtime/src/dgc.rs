@@ -26,7 +26,7 @@
 use super::error::{Result, RuntimeError};
 use super::ext_dgc::{self as x, IndirectCommandsLayoutTokenEXT as Token};
 use super::features::EnabledFeatures;
-use super::memory::{Allocator, Buffer, Location};
+use super::memory::{Allocator, Buffer, DeviceLifetime, Location};
 use super::probe::probe_physical;
 use super::refuse::refusal;
 use ash::vk;
@@ -45,10 +45,14 @@ pub struct DgcDevice {
     profile: Profile,
     /// Features the hardware has that the device was created without.
     not_enabled: Vec<Limit>,
+    /// The context's share in the device's life, for a `DgcDevice` made from a `GpuContext`
+    /// (`None` for an engine's device, whose life `new`'s caller vouches for).
+    lifetime: Option<DeviceLifetime>,
 }
 
 // SAFETY: `memory` was read from the physical device `device` was created from (the contract
-// of `DgcDevice::new`), which also keeps the device alive as long as the objects made here.
+// of `DgcDevice::new`); the device stays alive as long as the objects made here, by that
+// contract, or for one made from a context by the share in its life that every buffer holds.
 unsafe impl Allocator for DgcDevice {
     fn device(&self) -> &ash::Device {
         &self.device
@@ -58,6 +62,9 @@ unsafe impl Allocator for DgcDevice {
     }
     fn limits(&self) -> Option<&vk::PhysicalDeviceLimits> {
         Some(&self.limits)
+    }
+    fn lifetime(&self) -> Option<DeviceLifetime> {
+        self.lifetime.clone()
     }
 }
 
@@ -110,18 +117,17 @@ impl DgcDevice {
             limits,
             profile: probe.profile,
             not_enabled,
+            lifetime: None,
         })
     }
 
     /// The runtime's own headless context, when it enabled the extension (feature `headless`).
     ///
-    /// # Safety
-    /// `ctx` outlives the returned `DgcDevice` and every object created through it (layouts,
-    /// execution sets, executions, buffers, validators): the `DgcDevice` holds a clone of the
-    /// context's `ash::Device`, which the context destroys when it drops, and nothing ties the
-    /// two lifetimes together.
+    /// The `DgcDevice` holds a share in the context's device ([`Allocator::lifetime`]), as the
+    /// buffers made through either do: the device lives until the last of them is dropped, so
+    /// the context may drop first.
     #[cfg(feature = "headless")]
-    pub unsafe fn from_context(ctx: &super::GpuContext) -> Result<DgcDevice> {
+    pub fn from_context(ctx: &super::GpuContext) -> Result<DgcDevice> {
         if ctx.dgc().is_none() {
             return Err(RuntimeError::MissingFeature {
                 device: ctx.device_name().to_owned(),
@@ -140,9 +146,11 @@ impl DgcDevice {
         // SAFETY: the context picked `physical` from its instance and created `device` from it
         // with the extension, maintenance5, bufferDeviceAddress and synchronization2 (it checked
         // `ctx.dgc()`), and `enabled` copies the features it enabled (its capabilities are
-        // private, set only at creation); the context owns both, and outlives the `DgcDevice`
-        // and what is made through it (the caller's contract).
-        unsafe { Self::new(ctx.instance(), ctx.physical(), ctx.device(), enabled) }
+        // private, set only at creation); the instance is alive for the call, and the device
+        // for as long as the share in its life taken below is held.
+        let mut dev = unsafe { Self::new(ctx.instance(), ctx.physical(), ctx.device(), enabled) }?;
+        dev.lifetime = Allocator::lifetime(ctx);
+        Ok(dev)
     }
 
     /// The live device as a profile (what `dgcc probe` reports), with the features that were not

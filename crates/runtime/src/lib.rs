@@ -26,32 +26,29 @@
 //! what the caller guarantees; what can be checked (limits, index ranges, token shapes) is
 //! still checked and returned as an error. `DgcDevice::new` is where an engine vouches for its
 //! device (created with the extension, alive as long as everything made through it); the
-//! `memory::Allocator` trait is `unsafe` to implement for the same reason, and
-//! `DgcDevice::from_context` is `unsafe` because the `DgcDevice` keeps a clone of the context's
-//! `ash::Device` that nothing ties to the context's lifetime. `memory::as_bytes` takes only
-//! `bytemuck::NoUninit` types, so no padding byte is ever read. State that unsafe code relies on
-//! is private and read through accessors (`GpuContext::device()`, `caps()`, `memory()`, …,
-//! `DgcLayout::compiled()`, `ExecutionSet::initial()`), so safe code cannot swap or forge it.
+//! `memory::Allocator` trait is `unsafe` to implement for the same reason. `memory::as_bytes`
+//! takes only `bytemuck::NoUninit` types, so no padding byte is ever read. State that unsafe
+//! code relies on is private and read through accessors (`GpuContext::device()`, `caps()`,
+//! `memory()`, …, `DgcLayout::compiled()`, `ExecutionSet::initial()`), so safe code cannot swap
+//! or forge it.
 //!
-//! Two gaps remain, where a safe function can still cause undefined behaviour; they are known
-//! and not closed:
+//! A device the runtime made itself (a headless `GpuContext`) lives as long as anything that
+//! can reach it from safe code: its loader, instance, device and messenger sit behind an `Arc`
+//! (as vulkano's device does) that every `Buffer` made through the context, and every
+//! `DgcDevice` made from it (`DgcDevice::from_context`, a safe call), holds a share of
+//! (`memory::Allocator::lifetime`). A buffer kept after its context dropped still maps live
+//! memory; the device goes with the last holder.
 //!
-//! - **Objects can outlive their device.** A `Buffer` (or any other object) created through a
-//!   `GpuContext` can be kept, in safe code, after the context dropped and destroyed the device;
-//!   its mapped bytes (`Buffer::bytes`, `bytes_mut`, `write`, a validator's `read_report`) then
-//!   point at memory that is no longer mapped. The context's `Allocator` contract promises that
-//!   the device outlives what is made through it, but nothing enforces the promise: the sound
-//!   design, a device owned through an `Arc` that every object holds (as vulkano does), is not
-//!   done. (Through a `DgcDevice` the same promise is part of the unsafe contract of
-//!   `DgcDevice::new` or `from_context`, which the caller took on; a `GpuContext` is made and
-//!   dropped in safe code.)
+//! One gap remains, where a safe function can still cause undefined behaviour; it is known and
+//! not closed:
+//!
 //! - **Mapped memory is not synchronized with the GPU.** Reading mapped memory (`bytes`,
 //!   `read_report`) while the submission that writes it has not finished is a data race that
 //!   these safe functions do not prevent (gpu-allocator's `mapped_slice` has the same gap).
 //!
-//! Engines must therefore drop every runtime object (after its `destroy`) before the context or
-//! device it was made on, and read mapped memory only after the fence of the submission that
-//! writes it has signalled.
+//! Engines must therefore read mapped memory only after the fence of the submission that
+//! writes it has signalled, and, on their own device (`DgcDevice::new`), drop every runtime
+//! object (after its `destroy`) before the device.
 //!
 //! # Lifetime: explicit destruction, one rule for every GPU object
 //!
@@ -62,12 +59,14 @@
 //! reading, so dropping one without `destroy` leaks it (until the device is destroyed; the
 //! validation layer names it at `vkDestroyDevice`), it never frees it under running work. A
 //! second `destroy` does nothing. The headless `GpuContext` is the one owner with a destroying
-//! `Drop`, because it waits for the device to go idle first: destroy its children before it.
+//! `Drop`, because it waits for the device to go idle first; it destroys its command pool, and
+//! its device goes with the last buffer or `DgcDevice` that shares it. Destroy its children
+//! before it all the same: the validation layer reports a leak only when the device goes.
 //!
 //! # Features
 //!
 //! `headless`: the runtime's own instance and device (`GpuContext`, `ContextOptions`,
-//! `Capabilities`, `probe()`, the unsafe `DgcDevice::from_context`, `FallbackCaps:
+//! `Capabilities`, `probe()`, `DgcDevice::from_context`, `FallbackCaps:
 //! From<&GpuContext>`),
 //! for tools and tests. Without it the crate is what an engine embeds: everything takes the
 //! engine's `ash::Instance` / `ash::Device` (`DgcDevice::new`, `probe_physical`).

@@ -10,6 +10,11 @@ use super::error::{Result, RuntimeError};
 use super::ext_dgc;
 use ash::vk;
 
+/// A share in a device's life: while one is held, the device it came from is not destroyed.
+/// A [`Buffer`] holds its allocator's until it is destroyed or dropped, so that its mapping never
+/// outlives the memory it maps.
+pub type DeviceLifetime = std::sync::Arc<dyn std::any::Any + Send + Sync>;
+
 /// What allocating needs: the device and its memory types. `GpuContext` and `DgcDevice` are both.
 ///
 /// # Safety
@@ -17,13 +22,21 @@ use ash::vk;
 /// buffers pick a memory type index from them and allocate it), and `limits`, when `Some`, that
 /// device's limits; `device` must have been created with the `bufferDeviceAddress` feature
 /// enabled (every buffer gets a device address) and must stay alive as long as any object
-/// created through this allocator.
+/// created through this allocator — which [`lifetime`](Allocator::lifetime) guarantees for the
+/// buffers where it returns `Some`: the device then lives until the share is let go.
 pub unsafe trait Allocator {
     fn device(&self) -> &ash::Device;
     fn memory_properties(&self) -> &vk::PhysicalDeviceMemoryProperties;
     /// The device's limits, when the allocator knows them: every buffer is then checked
     /// against them (see [`check_buffer`]) before it is created.
     fn limits(&self) -> Option<&vk::PhysicalDeviceLimits> {
+        None
+    }
+    /// A share in the device's life, where the allocator owns the device (a `GpuContext`, or a
+    /// `DgcDevice` made from one): each buffer holds it, so the device outlives the buffer's
+    /// mapping even when the allocator is dropped first. `None` where the device's life is the
+    /// caller's to guarantee (an engine's device behind `DgcDevice::new`).
+    fn lifetime(&self) -> Option<DeviceLifetime> {
         None
     }
 }
@@ -92,6 +105,9 @@ pub struct Buffer {
     mapped: *mut u8,
     /// Bytes the mapping covers: private, so that the public `size` cannot widen `bytes()`.
     mapped_len: usize,
+    /// The allocator's share in the device's life ([`Allocator::lifetime`]), held until
+    /// `destroy`: `bytes` is sound after the allocator dropped.
+    device_lifetime: Option<DeviceLifetime>,
 }
 
 /// Where the memory should live.
@@ -187,7 +203,7 @@ impl Buffer {
             // The whole allocation (`req.size >= size`) is mapped; the slices cover `size` bytes.
             let mapped_len = if mapped.is_null() { 0 } else { size as usize };
             let address = d.get_buffer_device_address(&vk::BufferDeviceAddressInfo::default().buffer(buffer));
-            Ok(Buffer { buffer, memory, size, address, mapped, mapped_len })
+            Ok(Buffer { buffer, memory, size, address, mapped, mapped_len, device_lifetime: ctx.lifetime() })
         }
     }
 
@@ -196,8 +212,10 @@ impl Buffer {
     /// As with any persistently mapped allocation (gpu-allocator's `mapped_slice` is the same),
     /// reading or writing the slice while GPU work that uses the buffer is pending is a data
     /// race that this safe function does not prevent: touch it only after that work finished
-    /// (its fence signalled), and only while the device lives. Both are gaps of the unsafe
-    /// boundary (see the crate docs).
+    /// (its fence signalled), a gap of the unsafe boundary (see the crate docs). The mapping
+    /// itself stays valid until `destroy`: a buffer made through a `GpuContext` keeps the
+    /// context's device alive ([`Allocator::lifetime`]); one made through an engine's
+    /// `DgcDevice::new` relies on that call's promise that the device outlives it.
     pub fn bytes_mut(&mut self) -> Option<&mut [u8]> {
         if self.mapped.is_null() {
             None
@@ -247,6 +265,7 @@ impl Buffer {
             self.memory = vk::DeviceMemory::null();
             self.mapped = std::ptr::null_mut();
             self.mapped_len = 0;
+            self.device_lifetime = None;
         }
     }
 }

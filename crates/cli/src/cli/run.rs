@@ -472,10 +472,7 @@ fn run_layouts(args: &RunArgs, manifest: &dgcc::ir::Manifest) -> i32 {
         }
     };
     let dev = if ctx.caps().dgc {
-        // SAFETY: `ctx` is a local of this function that is dropped after `dev` (`drop(dev)`
-        // before `drop(ctx)` below); `layout_check::check` destroys what it makes through `dev`
-        // before it returns.
-        match unsafe { dgcc::runtime::DgcDevice::from_context(&ctx) } {
+        match dgcc::runtime::DgcDevice::from_context(&ctx) {
             Ok(d) => Some(d),
             Err(e) => {
                 errln!("error: {e}");

@@ -144,9 +144,7 @@ fn run_checked(
     }
     // The extension on this context, made once for the run (it reads the live device's profile).
     let dgc = match options.mode {
-        // SAFETY: `ctx` is borrowed for the whole of this function and `dgc` is a local of it;
-        // what is made through it is destroyed inside `run_frames`, after the device went idle.
-        Mode::Dgc => Some(unsafe { DgcDevice::from_context(ctx) }?),
+        Mode::Dgc => Some(DgcDevice::from_context(ctx)?),
         _ => None,
     };
     let live = match &dgc {
