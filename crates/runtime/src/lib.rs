@@ -39,16 +39,17 @@
 //! (`memory::Allocator::lifetime`). A buffer kept after its context dropped still maps live
 //! memory; the device goes with the last holder.
 //!
-//! One gap remains, where a safe function can still cause undefined behaviour; it is known and
-//! not closed:
-//!
-//! - **Mapped memory is not synchronized with the GPU.** Reading mapped memory (`bytes`,
-//!   `read_report`) while the submission that writes it has not finished is a data race that
-//!   these safe functions do not prevent (gpu-allocator's `mapped_slice` has the same gap).
-//!
-//! Engines must therefore read mapped memory only after the fence of the submission that
-//! writes it has signalled, and, on their own device (`DgcDevice::new`), drop every runtime
-//! object (after its `destroy`) before the device.
+//! Mapped memory is shared with the GPU. Safe code cannot make the GPU touch a buffer: recording
+//! (`Execution::record`, `Fallback::record`, `StreamValidator::record`, or the engine's own
+//! commands) and submitting are `unsafe`, and the runtime's one submitting call,
+//! `GpuContext::submit_and_wait` (and `one_shot` on it), returns only once the work finished.
+//! Whoever submits without waiting (an engine's `vkQueueSubmit`) takes on Vulkan's host-access
+//! rule with it: the host leaves the mapped bytes of the buffers that work reads or writes
+//! (`Buffer::bytes`, `bytes_mut`, `write`, a validator's `read_report`) alone until the work's
+//! fence has signalled. Reading them earlier is a data race, and the broken promise is that
+//! submission's, as with gpu-allocator's `mapped_slice`; the safe accessors assume it was kept.
+//! On its own device (`DgcDevice::new`) the engine also drops every runtime object (after its
+//! `destroy`) before the device, as `new`'s contract says.
 //!
 //! # Lifetime: explicit destruction, one rule for every GPU object
 //!

@@ -210,9 +210,9 @@ impl Buffer {
     /// The mapped bytes, for host-visible buffers (`None` otherwise, and after `destroy`).
     ///
     /// As with any persistently mapped allocation (gpu-allocator's `mapped_slice` is the same),
-    /// reading or writing the slice while GPU work that uses the buffer is pending is a data
-    /// race that this safe function does not prevent: touch it only after that work finished
-    /// (its fence signalled), a gap of the unsafe boundary (see the crate docs). The mapping
+    /// the slice is shared with the GPU: whoever submitted work that uses the buffer without
+    /// waiting for it (an unsafe call) promised to leave these bytes alone until its fence
+    /// signalled (the crate docs, "The unsafe boundary"). The mapping
     /// itself stays valid until `destroy`: a buffer made through a `GpuContext` keeps the
     /// context's device alive ([`Allocator::lifetime`]); one made through an engine's
     /// `DgcDevice::new` relies on that call's promise that the device outlives it.

@@ -254,8 +254,8 @@ impl StreamValidator {
     }
 
     /// The report of the last pass. Call it only after that submission finished: before, it
-    /// reads mapped memory the kernel is writing, a data race this safe function does not
-    /// prevent (a gap of the unsafe boundary, see the crate docs).
+    /// would read mapped memory the kernel is writing, which the submission's unsafe caller
+    /// promised not to let happen (the crate docs, "The unsafe boundary").
     pub fn read_report(&self) -> StreamReport {
         let words: Vec<u32> = self
             .report
