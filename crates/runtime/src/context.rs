@@ -334,7 +334,7 @@ fn choose_device(
 impl GpuContext {
     pub fn new(options: &ContextOptions) -> Result<GpuContext> {
         let (entry, instance, mut messenger) = create_instance_with(options.validation.as_ref())?;
-        match Self::with_instance(entry, instance.clone(), options, &mut messenger) {
+        match Self::with_instance(entry.clone(), instance.clone(), options, &mut messenger) {
             Ok(ctx) => {
                 if options.warm_up {
                     // On failure `ctx` drops: it waits for idle and destroys what it made.
@@ -343,7 +343,9 @@ impl GpuContext {
                 Ok(ctx)
             }
             Err(e) => {
-                // SAFETY: nothing else was created from the instance.
+                // SAFETY: nothing else was created from the instance; `entry`, the loaded
+                // library these entry points live in, is still held here (the context took a
+                // clone, dropped with it on this path).
                 unsafe {
                     if let Some(m) = &messenger {
                         m.utils.destroy_debug_utils_messenger(m.handle, None);
