@@ -233,8 +233,9 @@ fn a_device_index_past_the_list_is_an_error_that_lists_the_devices() {
     assert_eq!(o.status.code(), Some(1), "DGCC_DEVICE still selects: {}", text(&o));
 }
 
-/// A description of the user's own: non-indexed draws (DRAW, DRAW_COUNT) are checked too, and a
-/// shape no tally shader reads (a vertex buffer) is reported as not run, naming why, exit 1.
+/// A description of the user's own: non-indexed draws (DRAW, DRAW_COUNT) are checked too, a
+/// vertex buffer through DGC (the fallback refuses the token), and a shape no tally shader
+/// reads (two vertex buffers) is reported as not run, naming why, exit 1.
 const OWN: &str = r#"Pipeline(
     name: "own",
     targets: ["lavapipe"],
@@ -268,6 +269,16 @@ const OWN: &str = r#"Pipeline(
                 Draw(name: "draw"),
             ],
         ),
+        (
+            name: "TwoBindings",
+            stages: [Vertex, Fragment],
+            max_sequences: 64,
+            tokens: [
+                VertexBuffer(name: "positions", binding: 0),
+                VertexBuffer(name: "normals", binding: 1),
+                Draw(name: "draw"),
+            ],
+        ),
     ],
 )
 "#;
@@ -288,7 +299,17 @@ fn a_description_of_ones_own_runs_its_draws_checked_and_names_what_it_cannot_che
     let o = dgcc(&["run", &file, "--layout", "PlainCount", "--corrupt-sequence", "0"]);
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
     assert!(text(&o).contains("sequence 0 (slot 5)"), "{}", text(&o));
+    // A vertex buffer: read by the tally under DGC; the fallback's refusal names the token.
     let o = dgcc(&["run", &file, "--layout", "Vertices", "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let r = report(&o);
+    let l = &r["layouts"][0];
+    assert_eq!(l["dgc"]["status"], "ok", "{r:#}");
+    assert!(l["dgc"]["ran"].as_str().unwrap().contains("a vertex buffer each"), "{r:#}");
+    assert_eq!(l["fallback"]["status"], "not_run", "{r:#}");
+    assert!(l["fallback"]["why"].as_str().unwrap().contains("token `positions` (VERTEX_BUFFER)"), "{r:#}");
+    // Two vertex buffers: no tally writes them.
+    let o = dgcc(&["run", &file, "--layout", "TwoBindings", "--json"]);
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
     let r = report(&o);
     let l = &r["layouts"][0];
@@ -296,7 +317,7 @@ fn a_description_of_ones_own_runs_its_draws_checked_and_names_what_it_cannot_che
     assert!(l["dgc"]["why"].as_str().unwrap().contains("no tally for this layout"), "{r:#}");
     assert!(l["fallback"]["why"].as_str().unwrap().contains("token `positions` (VERTEX_BUFFER)"), "{r:#}");
     // Not a failure of the layout: the report says it was not checked, and why.
-    let o = dgcc(&["run", &file, "--layout", "Vertices"]);
+    let o = dgcc(&["run", &file, "--layout", "TwoBindings"]);
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
     assert!(text(&o).contains("NOT CHECKED: neither path could run and check this layout"), "{}", text(&o));
     assert!(!text(&o).contains("FAILED"), "{}", text(&o));
@@ -395,5 +416,163 @@ fn dispatch_layouts_have_their_pushed_words_read_back_per_sequence() {
         let fallback = r["layouts"][0]["fallback"]["differences"].as_array().unwrap();
         assert_eq!(fallback.len(), 1, "{layout}: the fallback reads no pushed data: {r:#}");
     }
+    let _ = std::fs::remove_file(&file);
+}
+
+/// `layout` of `file` through `dgcc run --layout --json`: exit 0, DGC checked ok having run
+/// `ran` (a part of its `ran`), the fallback `fallback` (`ok`, or `not_run` with `why` in its
+/// reason). Then, with the first and then the last sequence's record written wrong
+/// (`--corrupt-sequence`): exit 1, and every path that checked ok now differs and names that
+/// sequence.
+fn checked_and_a_wrong_record_named(file: &str, layout: &str, ran: &str, fallback: Result<(), &str>) {
+    let o = dgcc(&["run", file, "--layout", layout, "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{layout}:\n{}", text(&o));
+    let r = report(&o);
+    let l = &r["layouts"][0];
+    assert_eq!(l["dgc"]["status"], "ok", "{layout}: {r:#}");
+    assert!(l["dgc"]["ran"].as_str().unwrap().contains(ran), "{layout}: {r:#}");
+    let mut checked = vec!["dgc"];
+    match fallback {
+        Ok(()) => {
+            assert_eq!(l["fallback"]["status"], "ok", "{layout}: {r:#}");
+            assert!(l["fallback"]["ran"].as_str().unwrap().contains(ran), "{layout}: {r:#}");
+            checked.push("fallback");
+        }
+        Err(why) => {
+            assert_eq!(l["fallback"]["status"], "not_run", "{layout}: {r:#}");
+            assert!(l["fallback"]["why"].as_str().unwrap().contains(why), "{layout}: {r:#}");
+        }
+    }
+    let last = l["sequences"].as_u64().unwrap() - 1;
+    for k in [0, last] {
+        let o = dgcc(&["run", file, "--layout", layout, "--json", "--corrupt-sequence", &k.to_string()]);
+        assert_eq!(o.status.code(), Some(1), "{layout}, sequence {k} corrupted:\n{}", text(&o));
+        let r = report(&o);
+        for path in &checked {
+            let p = &r["layouts"][0][path];
+            assert_eq!(p["status"], "differs", "{layout} {path}, sequence {k}: {r:#}");
+            let named = |d: &Value| d.as_str().unwrap().starts_with(&format!("sequence {k} (slot "));
+            assert!(p["differences"].as_array().unwrap().iter().any(named), "{layout} {path}, sequence {k}: {r:#}");
+        }
+    }
+}
+
+/// Draw layouts that push nothing. The tally slot is gl_InstanceIndex / 16
+/// (`draw_instanced.vert`), which counts from each draw's firstInstance: the records give the
+/// draws of the sequence with slot `s` firstInstance 16·s + a few, so a misread firstInstance
+/// moves its fragments; index buffers, counts, firstIndex and vertexOffset show in the tags as
+/// with pushed slots. An indexed draw without an INDEX_BUFFER token draws from the one index
+/// buffer bound before executing, each sequence from its own region, through firstIndex.
+const UNPUSHED: &str = r#"Pipeline(
+    name: "unpushed",
+    targets: ["lavapipe"],
+    layouts: [
+        (name: "Indexed", stages: [Vertex, Fragment], max_sequences: 64, align: Some(4), tokens: [
+            IndexBuffer(name: "indices", mode: Vulkan),
+            DrawIndexed(name: "draw"),
+        ]),
+        (name: "IndexedAlone", stages: [Vertex, Fragment], max_sequences: 64, align: Some(4), tokens: [
+            DrawIndexed(name: "draw"),
+        ]),
+        (name: "PlainAlone", stages: [Vertex, Fragment], max_sequences: 64, align: Some(4), tokens: [
+            Draw(name: "draw"),
+        ]),
+        (name: "IndexedCount", stages: [Vertex, Fragment], max_sequences: 64, align: Some(4), tokens: [
+            IndexBuffer(name: "indices", mode: Vulkan),
+            DrawIndexedCount(name: "draws"),
+        ]),
+        (name: "PlainCount", stages: [Vertex, Fragment], max_sequences: 64, align: Some(4), tokens: [
+            DrawCount(name: "draws"),
+        ]),
+        (name: "Materials", stages: [Vertex, Fragment], max_sequences: 64, align: Some(4), tokens: [
+            ExecutionSet(kind: Pipelines, stages: [Vertex, Fragment], max_entries: 4),
+            IndexBuffer(name: "indices", mode: Vulkan),
+            DrawIndexed(name: "draw"),
+        ]),
+    ],
+)"#;
+
+#[test]
+fn draw_layouts_that_push_nothing_take_their_slots_from_first_instance_and_are_checked() {
+    let test = "draw_layouts_that_push_nothing_take_their_slots_from_first_instance_and_are_checked";
+    let Some(file) = lavapipe_description(test, "unpushed.ron", UNPUSHED) else { return };
+    let slot = "tally slot from firstInstance";
+    // The fallback runs DRAW and DRAW_INDEXED (its one index buffer bound for every draw).
+    for layout in ["Indexed", "IndexedAlone", "PlainAlone"] {
+        checked_and_a_wrong_record_named(&file, layout, slot, Ok(()));
+    }
+    checked_and_a_wrong_record_named(&file, "IndexedCount", slot, Err("token `indices` (INDEX_BUFFER)"));
+    checked_and_a_wrong_record_named(&file, "PlainCount", slot, Err("its action token is DRAW_COUNT"));
+    // A real set of two tally pipelines, sequence k drawing with entry k % 2.
+    checked_and_a_wrong_record_named(
+        &file,
+        "Materials",
+        "through an execution set of 2 pipelines",
+        Err("EXECUTION_SET"),
+    );
+    let o = dgcc(&["run", &file, "--layout", "IndexedAlone"]);
+    assert!(
+        text(&o).contains("indexed draw sequence(s) (tally slot from firstInstance, one index buffer bound)"),
+        "{}",
+        text(&o)
+    );
+    let _ = std::fs::remove_file(&file);
+}
+
+/// Layouts with a VERTEX_BUFFER token. The tally vertex shader reads one uint per vertex from
+/// the bound vertex buffer (`draw_*_vertices.vert`) and sums it in w; each sequence's record
+/// names its own buffer, stride (4 to 20 bytes) and values, and a decoy is bound before
+/// executing, so an ignored token, another sequence's buffer or a misread stride changes w. The
+/// fallback refuses the token (a multi-draw cannot bind a buffer per draw).
+const VERTICES: &str = r#"Pipeline(
+    name: "vertices",
+    targets: ["lavapipe"],
+    push_constants: [(stages: [Vertex], offset: 0, size: 8)],
+    layouts: [
+        (name: "Positions", stages: [Vertex, Fragment], max_sequences: 64, align: Some(4), tokens: [
+            VertexBuffer(name: "positions", binding: 0),
+            IndexBuffer(name: "indices", mode: Vulkan),
+            DrawIndexed(name: "draw"),
+        ]),
+        (name: "PlainPositions", stages: [Vertex, Fragment], max_sequences: 64, align: Some(4), tokens: [
+            VertexBuffer(name: "positions", binding: 3),
+            Draw(name: "draw"),
+        ]),
+        (name: "Objects", stages: [Vertex, Fragment], max_sequences: 64, align: Some(4), tokens: [
+            PushConstant(name: "object", stages: [Vertex], offset: 0, fields: [(name: "slot", ty: U32), (name: "extra", ty: U32)]),
+            IndexBuffer(name: "indices", mode: Vulkan),
+            VertexBuffer(name: "positions", binding: 1),
+            DrawIndexed(name: "draw"),
+        ]),
+        (name: "PositionsCount", stages: [Vertex, Fragment], max_sequences: 64, align: Some(4), tokens: [
+            VertexBuffer(name: "positions", binding: 0),
+            DrawIndexedCount(name: "draws"),
+        ]),
+        (name: "SetPositions", stages: [Vertex, Fragment], max_sequences: 64, align: Some(4), tokens: [
+            ExecutionSet(kind: Pipelines, stages: [Vertex, Fragment], max_entries: 2),
+            VertexBuffer(name: "positions", binding: 0),
+            Draw(name: "draw"),
+        ]),
+    ],
+)"#;
+
+#[test]
+fn vertex_buffer_layouts_are_checked_under_dgc_with_a_buffer_per_sequence() {
+    let test = "vertex_buffer_layouts_are_checked_under_dgc_with_a_buffer_per_sequence";
+    let Some(file) = lavapipe_description(test, "vertices.ron", VERTICES) else { return };
+    let refused = "token `positions` (VERTEX_BUFFER)";
+    for layout in ["Positions", "PlainPositions", "Objects", "PositionsCount"] {
+        checked_and_a_wrong_record_named(&file, layout, "a vertex buffer each", Err(refused));
+    }
+    checked_and_a_wrong_record_named(
+        &file,
+        "SetPositions",
+        "through an execution set of 2 pipelines",
+        Err("EXECUTION_SET"),
+    );
+    let o = dgcc(&["run", &file, "--layout", "PositionsCount", "--json"]);
+    let r = report(&o);
+    let ran = r["layouts"][0]["dgc"]["ran"].as_str().unwrap();
+    assert!(ran.contains("tally slot from firstInstance, one index buffer bound, a vertex buffer each"), "{r:#}");
     let _ = std::fs::remove_file(&file);
 }

@@ -4,8 +4,10 @@
 // Every triangle the tests draw covers the single pixel exactly once, so each triangle instance
 // (or mesh primitive) that really ran adds exactly one fragment. What it carries to the fragment
 // shader, `flat uvec4 tally`, says which sequence it belongs to (x, taken from the sequence's
-// pushed data, so a sequence that got the wrong push lands in the wrong slot) and three values
-// summed per slot (y, z, w) that depend on the token data the draw was issued with.
+// pushed data, so a sequence that got the wrong push lands in the wrong slot; without pushed
+// data, from gl_InstanceIndex, which counts from the draw's firstInstance, or for a count layout
+// alone from gl_DrawID) and three values summed per slot (y, z, w) that depend on the token data
+// the draw was issued with.
 
 // Slots per tally array; the test's pushed slot numbers stay below it.
 const uint TALLY_SLOTS = 16u;

@@ -105,8 +105,8 @@ pub struct RunArgs {
     /// The description file (`.ron` or `.dgc`).
     pub file: PathBuf,
     /// Run this layout of the description instead of the demo scene (repeatable): synthetic
-    /// records written through the manifest's offsets (push data, index buffers at real
-    /// addresses, draw, count and dispatch arguments, execution-set indices), executed through
+    /// records written through the manifest's offsets (push data, index and vertex buffers at
+    /// real addresses, draw, count and dispatch arguments, execution-set indices), executed through
     /// DGC and through the runtime's fallback where each can run it, and each sequence's effect
     /// checked on the device; exit 1 when one differs, when the device refuses the layout (with
     /// `dgcc check`'s codes), or when neither path could check it (no tally shader reads its

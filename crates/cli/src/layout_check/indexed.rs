@@ -1,37 +1,70 @@
-//! Draw layouts executed for real: PUSH_CONSTANT (one or two words) + INDEX_BUFFER +
-//! DRAW_INDEXED or DRAW_INDEXED_COUNT, as `multi_draw.ron`'s Batches, `scene.ron`'s SceneDraw
-//! and `draw_shaders.ron`'s Draws are, PUSH_CONSTANT + DRAW or DRAW_COUNT (the same
-//! triangles reached through firstVertex), and a DRAW_INDEXED_COUNT alone, as `scene.ron`'s
-//! SceneBatch (one index buffer bound for every sequence, each draw's gl_DrawID its tally
-//! slot), through [`rig`](super::rig).
+//! Draw layouts executed for real, through [`rig`](super::rig): a DRAW, DRAW_INDEXED or one of
+//! their _COUNTs, after at most one each of PUSH_CONSTANT (one or two 32-bit words at offset
+//! 0), INDEX_BUFFER (indexed draws) and VERTEX_BUFFER, in any order, as `multi_draw.ron`'s
+//! Batches, `scene.ron`'s SceneDraw and SceneBatch and `draw_shaders.ron`'s Draws are.
+//!
+//! Where a fragment's tally slot comes from ([`SlotFrom`]): the first pushed word; without
+//! pushed data, gl_InstanceIndex / [`INSTANCES_PER_SLOT`] (`draw_instanced.vert`), the draws of
+//! the sequence with slot `s` starting at firstInstance 16·s + a few, so a misread firstInstance
+//! moves their fragments to another slot; for a DRAW_INDEXED_COUNT alone, as `scene.ron`'s
+//! SceneBatch, the draw's gl_DrawID (`draw_count_id.vert`), as it always was.
 //!
 //! Why the sequences look the way they do: each one differs from the others in everything a
-//! token carries, so a token that was ignored or misread shows in the tally. The pushed slot is
-//! not the sequence's index; index buffers alternate 32- and 16-bit indices and live at
-//! different addresses (a 16-bit buffer read as 32-bit makes degenerate triangles, which draw
-//! nothing); the triangles' tags differ per buffer and per draw (firstIndex, vertexOffset);
-//! instance counts and firstInstance show in the instance sum; the count token's draws are read
-//! with strides of 20, 24 and 32 bytes, counts of 0, 1, 3 and one above `maxDrawCount` (the
-//! spec clamps it). A decoy index buffer is bound before executing, so a sequence that drew
-//! with it instead of its own has tags of 500 and up.
+//! token carries, so a token that was ignored or misread shows in the tally. The slot is not
+//! the sequence's index; index buffers alternate 32- and 16-bit indices and live at different
+//! addresses (a 16-bit buffer read as 32-bit makes degenerate triangles, which draw nothing);
+//! the triangles' tags differ per buffer and per draw (firstIndex, vertexOffset); instance
+//! counts and firstInstance show in the instance sum; the count token's draws are read with
+//! strides of 20, 24 and 32 bytes, counts of 0, 1, 3 and one above `maxDrawCount` (the spec
+//! clamps it). A decoy index buffer is bound before executing, so a sequence that drew with it
+//! instead of its own has tags of 500 and up. An indexed draw without an INDEX_BUFFER token
+//! draws from the one index buffer bound before executing: every sequence's 32-bit indices are
+//! in their own region of it, reached through firstIndex. With a VERTEX_BUFFER token each
+//! sequence binds its own vertex buffer (`Vertices`) with its own stride (4 to 20 bytes) and
+//! values, which w sums (`draw_*_vertices.vert`), and a decoy is bound before executing, so an
+//! ignored token, another sequence's address or a misread stride changes w. The index and
+//! vertex buffers' sizes are written exactly; a misread size shows only where the device
+//! bounds-checks the fetches.
 
 use super::rig::{
-    data_buffer, execute, execute_fallback, DrawRun, FallbackRun, Front, Records, Slots, Tally, SET_ENTRY_WEIGHT,
+    data_buffer, execute, execute_fallback, DrawRun, FallbackRun, Front, Records, Slots, Tally, VertexInput,
+    INSTANCED_VERT, SET_ENTRY_WEIGHT,
 };
 use ash::vk;
 use dgcc::ir::{CompiledLayout, Manifest, TokenType};
 use dgcc::runtime::error::Result;
+use dgcc::runtime::memory::Buffer;
 use dgcc::runtime::RuntimeError;
 use dgcc::runtime::{DgcDevice, GpuContext};
 
 const BATCH_VERT: &[u8] = include_bytes!("../../../../shaders/runtime/spv/draw_batch.vert.spv");
 const OBJECT_VERT: &[u8] = include_bytes!("../../../../shaders/runtime/spv/draw_object.vert.spv");
 const COUNT_ID_VERT: &[u8] = include_bytes!("../../../../shaders/runtime/spv/draw_count_id.vert.spv");
+const BATCH_VERTICES_VERT: &[u8] = include_bytes!("../../../../shaders/runtime/spv/draw_batch_vertices.vert.spv");
+const OBJECT_VERTICES_VERT: &[u8] = include_bytes!("../../../../shaders/runtime/spv/draw_object_vertices.vert.spv");
+const INSTANCED_VERTICES_VERT: &[u8] =
+    include_bytes!("../../../../shaders/runtime/spv/draw_instanced_vertices.vert.spv");
 /// `maxDrawCount` for count layouts; one sequence asks for more.
 pub const MAX_DRAW_COUNT: u32 = 4;
+/// Instances per tally slot of a layout that pushes nothing (`draw_instanced.vert` divides
+/// gl_InstanceIndex by it).
+pub const INSTANCES_PER_SLOT: u32 = 16;
 const DECOY_TAG: u32 = 500;
 /// Each sequence's indices and draws start this far apart in their buffers.
 const REGION: usize = 256;
+/// Where in its draws region a count sequence keeps its spare draw, which a corrupted record
+/// of a sequence whose own draws show nothing names (`corrupted_count`); past its draws.
+const SPARE: usize = 192;
+/// Each sequence's vertex buffer starts this far apart from the next, and holds `VERTICES`
+/// vertices (the tags' vertices stay below it).
+const VERTEX_REGION: usize = 4096;
+const VERTICES: u32 = 128;
+/// Word `i` of sequence `k`'s vertex buffer holds `VERTEX_VALUE·(k + 1) + i`, of the decoy's
+/// `DECOY_VERTEX_VALUE + i`.
+const VERTEX_VALUE: u32 = 10_000;
+const DECOY_VERTEX_VALUE: u32 = 900_000;
+/// Sequence `k`'s vertex stride in bytes: `VERTEX_STRIDES[k % 6]`, neighbours differing.
+const VERTEX_STRIDES: [u32; 6] = [8, 4, 16, 12, 20, 4];
 
 /// One draw: `triangles` triangles from triangle `first_triangle` of the sequence's index
 /// buffer, every tag moved by `shift` (vertexOffset = 3·shift).
@@ -44,9 +77,44 @@ struct Draw {
     shift: u32,
 }
 
+/// A sequence's vertex buffer: word `i` holds `first + i`, vertex `v` is read at byte
+/// `v·stride`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Vertices {
+    first: u32,
+    stride: u32,
+}
+
+impl Vertices {
+    fn of(k: usize) -> Vertices {
+        Vertices { first: VERTEX_VALUE * (k as u32 + 1), stride: VERTEX_STRIDES[k % VERTEX_STRIDES.len()] }
+    }
+
+    /// What is bound before executing, which the VERTEX_BUFFER token must replace.
+    fn decoy() -> Vertices {
+        Vertices { first: DECOY_VERTEX_VALUE, stride: 4 }
+    }
+
+    /// What the vertex shader reads for vertex `v`.
+    fn value(&self, v: u32) -> u32 {
+        self.first + v * self.stride / 4
+    }
+
+    /// The bytes of the buffer's region.
+    fn bytes(&self) -> Vec<u8> {
+        (0..(VERTEX_REGION / 4) as u32).flat_map(|i| (self.first + i).to_le_bytes()).collect()
+    }
+
+    /// The size the record gives: its `VERTICES` vertices.
+    fn size(&self) -> u32 {
+        VERTICES * self.stride
+    }
+}
+
 #[derive(Clone)]
 struct Sequence {
-    /// The pushed words: the tally slot and, for layouts that push two, a value summed in w.
+    /// The tally slot (the first pushed word, or firstInstance / 16) and, for layouts that push
+    /// two words, a value summed in w.
     slot: u32,
     extra: u32,
     /// 32-bit indices, else 16-bit.
@@ -56,6 +124,8 @@ struct Sequence {
     draws: Vec<Draw>,
     /// Bytes between draws in the count token's buffer.
     stride: u32,
+    /// The vertex buffer its record binds (layouts with a VERTEX_BUFFER token).
+    vertices: Option<Vertices>,
 }
 
 const fn draw(first_triangle: u32, triangles: u32, instances: u32, first_instance: u32, shift: u32) -> Draw {
@@ -71,6 +141,7 @@ fn count_sequences() -> Vec<Sequence> {
         tags: tags.to_vec(),
         draws: draws.to_vec(),
         stride,
+        vertices: None,
     };
     vec![
         seq(5, true, &[1, 2, 3], &[draw(0, 1, 1, 0, 0)], 20),
@@ -97,6 +168,7 @@ fn single_sequences() -> Vec<Sequence> {
         tags: tags.to_vec(),
         draws: vec![d],
         stride: 0,
+        vertices: None,
     };
     vec![
         seq(6, 40, true, &[21, 22, 23], draw(1, 2, 1, 0, 0)),
@@ -107,19 +179,136 @@ fn single_sequences() -> Vec<Sequence> {
     ]
 }
 
-/// What the shaders add for `sequences` when at most `max_draws` draws of each run and draw
-/// `j` of sequence `k` lands in slot `slot(k, sequence, j)`.
+/// Where a fragment's tally slot comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SlotFrom {
+    /// The first pushed word (`draw_batch.vert`, `draw_object.vert`).
+    Pushed,
+    /// The draw's gl_DrawID: a DRAW_INDEXED_COUNT alone (`draw_count_id.vert`).
+    DrawId,
+    /// gl_InstanceIndex / `INSTANCES_PER_SLOT`: a layout that pushes nothing
+    /// (`draw_instanced.vert`).
+    Instance,
+}
+
+/// The slot of instance `instance` (its gl_InstanceIndex) of draw `j` of sequence `k`.
+type SlotOf = fn(usize, &Sequence, usize, u32) -> u32;
+
+impl SlotFrom {
+    fn slot(self) -> SlotOf {
+        match self {
+            SlotFrom::Pushed => |_, s, _, _| s.slot,
+            SlotFrom::DrawId => |_, _, j, _| j as u32,
+            SlotFrom::Instance => |_, _, _, instance| instance / INSTANCES_PER_SLOT,
+        }
+    }
+}
+
+/// What the rig writes for a draw layout (its execution set left out): [`shape`]'s answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shape {
+    action: TokenType,
+    counted: bool,
+    indexed: bool,
+    /// Pushed 32-bit words: 0, 1 or 2.
+    pushed: usize,
+    index_token: bool,
+    /// The VERTEX_BUFFER token's binding.
+    vertex_binding: Option<u32>,
+    slot: SlotFrom,
+}
+
+impl Shape {
+    /// A DRAW_INDEXED or DRAW_INDEXED_COUNT.
+    pub fn indexed(&self) -> bool {
+        self.indexed
+    }
+
+    pub fn slot(&self) -> SlotFrom {
+        self.slot
+    }
+
+    /// Where the indices come from and where the slot does, for the report: empty for the
+    /// shapes with a pushed slot and an INDEX_BUFFER token (or no indices).
+    pub fn notes(&self) -> String {
+        let mut notes = vec![];
+        if self.slot == SlotFrom::Instance {
+            notes.push("tally slot from firstInstance");
+        }
+        if self.indexed && !self.index_token {
+            notes.push("one index buffer bound");
+        }
+        if self.vertex_binding.is_some() {
+            notes.push("a vertex buffer each");
+        }
+        if notes.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", notes.join(", "))
+        }
+    }
+
+    /// Sequences for this shape. `shared`: every sequence's indices are 32-bit, in its region
+    /// of one index buffer.
+    fn sequences(&self, shared: bool) -> Vec<Sequence> {
+        let base = if self.counted { count_sequences() } else { single_sequences() };
+        base.into_iter()
+            .enumerate()
+            .map(|(k, s)| {
+                let draws = match self.slot {
+                    SlotFrom::Instance => s
+                        .draws
+                        .iter()
+                        .map(|d| Draw { first_instance: INSTANCES_PER_SLOT * s.slot + d.first_instance, ..*d })
+                        .collect(),
+                    _ => s.draws.clone(),
+                };
+                Sequence {
+                    extra: if self.pushed == 2 { s.extra } else { 0 },
+                    wide: s.wide || shared,
+                    draws,
+                    vertices: self.vertex_binding.map(|_| Vertices::of(k)),
+                    ..s
+                }
+            })
+            .collect()
+    }
+
+    /// A count sequence's spare draw: one triangle, one instance, in the sequence's own slot.
+    fn spare(&self, s: &Sequence) -> Draw {
+        let first_instance = if self.slot == SlotFrom::Instance { INSTANCES_PER_SLOT * s.slot } else { 0 };
+        draw(0, 1, 1, first_instance, 0)
+    }
+
+    /// The vertex shader that tallies this shape.
+    fn vertex_shader(&self) -> &'static [u8] {
+        match (self.slot, self.pushed, self.vertex_binding.is_some()) {
+            (SlotFrom::DrawId, ..) => COUNT_ID_VERT,
+            (SlotFrom::Instance, _, false) => INSTANCED_VERT,
+            (SlotFrom::Instance, _, true) => INSTANCED_VERTICES_VERT,
+            (SlotFrom::Pushed, 2, false) => OBJECT_VERT,
+            (SlotFrom::Pushed, 2, true) => OBJECT_VERTICES_VERT,
+            (SlotFrom::Pushed, _, false) => BATCH_VERT,
+            (SlotFrom::Pushed, _, true) => BATCH_VERTICES_VERT,
+        }
+    }
+}
+
+/// What the shaders add for `sequences` when at most `max_draws` draws of each run and
+/// instance `i` (its gl_InstanceIndex) of draw `j` of sequence `k` lands in slot
+/// `slot(k, sequence, j, i)`.
 #[cfg(test)]
-fn expected(sequences: &[Sequence], max_draws: usize, slot: impl Fn(usize, &Sequence, usize) -> u32) -> Tally {
+fn expected(sequences: &[Sequence], max_draws: usize, slot: impl Fn(usize, &Sequence, usize, u32) -> u32) -> Tally {
     expected_with_set(sequences, max_draws, slot, false)
 }
 
 /// As `expected`; `set`: sequence `k` draws with execution-set entry `k % 2`, and entry 1 adds
-/// `SET_ENTRY_WEIGHT` to w.
+/// `SET_ENTRY_WEIGHT` to w. A triangle's vertex-buffer value is its first vertex's (flat
+/// shading keeps the provoking vertex's).
 fn expected_with_set(
     sequences: &[Sequence],
     max_draws: usize,
-    slot: impl Fn(usize, &Sequence, usize) -> u32,
+    slot: impl Fn(usize, &Sequence, usize, u32) -> u32,
     set: bool,
 ) -> Tally {
     let mut t = Tally::default();
@@ -128,8 +317,10 @@ fn expected_with_set(
         for (j, d) in s.draws.iter().take(max_draws).enumerate() {
             for i in 0..d.triangles {
                 let tag = s.tags[(d.first_triangle + i) as usize] + d.shift;
+                let value = s.vertices.map_or(0, |v| v.value(3 * tag));
                 for n in 0..d.instances {
-                    t.add(slot(k, s, j), tag, d.first_instance + n, s.extra + weight);
+                    let instance = d.first_instance + n;
+                    t.add(slot(k, s, j, instance), tag, instance, s.extra + weight + value);
                 }
             }
         }
@@ -137,49 +328,175 @@ fn expected_with_set(
     t
 }
 
-/// The slot of draw `j` of a count layout without tokens but its draws: its gl_DrawID.
-fn by_draw(_: usize, _: &Sequence, j: usize) -> u32 {
-    j as u32
-}
-
 /// Whether `run` executes `layout` through its execution set (of pipelines, on a device that
 /// can bind it); otherwise a layout with a set runs binned, without it, one pipeline bound.
 pub fn binds_set(dev: &DgcDevice, m: &Manifest, layout: &CompiledLayout) -> bool {
-    // A set before a count token alone runs binned too: its rig (`run_batch`) pushes no slot to
-    // tell the entries' draws apart.
-    let alone = layout.without_execution_set().tokens.len() == 1;
-    !alone && super::set_of_two_binds(dev, m, layout)
+    // A set before a count token alone runs binned too: its slots are the draws' gl_DrawID,
+    // which the entries' draws share.
+    let by_draw = shape(layout).is_ok_and(|s| s.slot == SlotFrom::DrawId);
+    !by_draw && super::set_of_two_binds(dev, m, layout)
 }
 
-/// The expected tallies are not blind to the mistakes the GPU run is meant to catch: pushing
-/// the sequence index instead of the pushed slot, not clamping the draw count to
-/// `maxDrawCount`, running one draw per sequence, ignoring vertexOffset.
+/// The expected tallies are not blind to the mistakes the GPU run is meant to catch: for every
+/// slot source, a misread of each field a token carries (the pushed slot, index buffer address
+/// and type, index or vertex count, instance count, firstIndex, vertexOffset, firstInstance,
+/// vertex buffer address and stride), not clamping the draw count to `maxDrawCount`, running
+/// one draw per sequence, an execution-set entry drawing as the other.
 #[cfg(test)]
 #[test]
 fn misreadings_change_the_expected_tally() {
-    for sequences in [count_sequences(), single_sequences()] {
-        let max = MAX_DRAW_COUNT as usize;
-        let right = expected(&sequences, max, |_, s, _| s.slot);
-        assert_ne!(right, expected(&sequences, max, |k, _, _| k as u32), "slot = sequence index");
-        assert_ne!(right, expected(&sequences, max, |_, _, _| 0), "slot = 0");
-        assert_ne!(right, Tally::default(), "nothing drawn");
-        let unshifted: Vec<Sequence> = sequences
-            .iter()
-            .map(|s| Sequence { draws: s.draws.iter().map(|d| Draw { shift: 0, ..*d }).collect(), ..s.clone() })
-            .collect();
-        assert_ne!(right, expected(&unshifted, max, |_, s, _| s.slot), "vertexOffset ignored");
-        let set = expected_with_set(&sequences, max, |_, s, _| s.slot, true);
-        assert_ne!(right, set, "execution-set entry 1 drew as entry 0");
+    type Misread = (&'static str, fn(usize, &Sequence, &[Sequence]) -> Sequence);
+    // Each mistake as what the device would have drawn for sequence `k` instead.
+    let misreadings: [Misread; 12] = [
+        ("index buffer of the next sequence", |k, s, all| {
+            // Its tags, as many as this sequence's draws reach (past its end, its first again).
+            let next = &all[(k + 1) % all.len()].tags;
+            Sequence { tags: (0..s.tags.len()).map(|i| next[i % next.len()]).collect(), ..s.clone() }
+        }),
+        ("the decoy index buffer", |_, s, _| Sequence { tags: (0..8).map(|t| DECOY_TAG + t).collect(), ..s.clone() }),
+        ("16-bit indices read as 32-bit", |_, s, _| Sequence {
+            // Degenerate triangles (two 16-bit indices per word) draw nothing.
+            draws: if s.wide { s.draws.clone() } else { vec![] },
+            ..s.clone()
+        }),
+        ("index count read as one triangle", |_, s, _| map_draws(s, |d| Draw { triangles: d.triangles.min(1), ..d })),
+        ("index count read as none", |_, s, _| map_draws(s, |d| Draw { triangles: 0, ..d })),
+        ("instance count read as 1", |_, s, _| map_draws(s, |d| Draw { instances: 1, ..d })),
+        ("firstIndex read as 0", |_, s, _| map_draws(s, |d| Draw { first_triangle: 0, ..d })),
+        ("vertexOffset ignored", |_, s, _| map_draws(s, |d| Draw { shift: 0, ..d })),
+        ("firstInstance read as 0", |_, s, _| map_draws(s, |d| Draw { first_instance: 0, ..d })),
+        ("firstInstance of the next sequence", |k, s, all| {
+            let next = all[(k + 1) % all.len()].draws.first().map_or(0, |d| d.first_instance);
+            map_draws(s, |d| Draw { first_instance: next, ..d })
+        }),
+        ("the decoy vertex buffer", |_, s, _| Sequence { vertices: Some(Vertices::decoy()), ..s.clone() }),
+        ("vertex stride read as 4", |_, s, _| Sequence {
+            vertices: s.vertices.map(|v| Vertices { stride: 4, ..v }),
+            ..s.clone()
+        }),
+    ];
+    let vertex_misreadings = ["the decoy vertex buffer", "vertex stride read as 4"];
+    for counted in [false, true] {
+        for (pushed, slot) in [(1, SlotFrom::Pushed), (2, SlotFrom::Pushed), (0, SlotFrom::Instance)] {
+            for vertex_binding in [None, Some(0)] {
+                let shape = Shape {
+                    action: if counted { TokenType::DrawIndexedCount } else { TokenType::DrawIndexed },
+                    counted,
+                    indexed: true,
+                    pushed,
+                    index_token: true,
+                    vertex_binding,
+                    slot,
+                };
+                if counted && pushed == 2 {
+                    continue;
+                }
+                let sequences = shape.sequences(false);
+                let max = if counted { MAX_DRAW_COUNT as usize } else { 1 };
+                let slot_of = slot.slot();
+                let right = expected(&sequences, max, slot_of);
+                let case = format!("{shape:?}");
+                assert_ne!(right, Tally::default(), "{case}: nothing drawn");
+                if slot == SlotFrom::Pushed {
+                    assert_ne!(
+                        right,
+                        expected(&sequences, max, |k, _, _, _| k as u32),
+                        "{case}: slot = sequence index"
+                    );
+                    assert_ne!(right, expected(&sequences, max, |_, _, _, _| 0), "{case}: slot = 0");
+                }
+                let set = expected_with_set(&sequences, max, slot_of, true);
+                assert_ne!(right, set, "{case}: execution-set entry 1 drew as entry 0");
+                for (what, misread) in &misreadings {
+                    if vertex_binding.is_none() && vertex_misreadings.contains(what) {
+                        continue;
+                    }
+                    // Each sequence misread alone: the tally changes whichever it is, unless
+                    // the sequence draws nothing to show it (no instance, or no draw).
+                    for k in 0..sequences.len() {
+                        let shows = sequences[k].draws.iter().take(max).any(|d| d.instances > 0 && d.triangles > 0);
+                        let mut wrong = sequences.clone();
+                        wrong[k] = misread(k, &sequences[k], &sequences);
+                        let unchanged = wrong[k].tags == sequences[k].tags
+                            && wrong[k].vertices == sequences[k].vertices
+                            && same_draws(&wrong[k], &sequences[k], max);
+                        if shows && !unchanged {
+                            assert_ne!(right, expected(&wrong, max, slot_of), "{case}: sequence {k}, {what}");
+                        }
+                    }
+                }
+            }
+        }
     }
     let sequences = count_sequences();
-    let right = expected(&sequences, MAX_DRAW_COUNT as usize, |_, s, _| s.slot);
-    assert_ne!(right, expected(&sequences, usize::MAX, |_, s, _| s.slot), "commandCount not clamped");
-    assert_ne!(right, expected(&sequences, 1, |_, s, _| s.slot), "one draw per sequence");
+    let pushed = SlotFrom::Pushed.slot();
+    let right = expected(&sequences, MAX_DRAW_COUNT as usize, pushed);
+    assert_ne!(right, expected(&sequences, usize::MAX, pushed), "commandCount not clamped");
+    assert_ne!(right, expected(&sequences, 1, pushed), "one draw per sequence");
     // A count layout alone: gl_DrawID read as 0, or the clamp missed, or one draw each.
+    let by_draw = SlotFrom::DrawId.slot();
     let drawn = expected(&sequences, MAX_DRAW_COUNT as usize, by_draw);
-    assert_ne!(drawn, expected(&sequences, MAX_DRAW_COUNT as usize, |_, _, _| 0), "gl_DrawID read as 0");
+    assert_ne!(drawn, expected(&sequences, MAX_DRAW_COUNT as usize, |_, _, _, _| 0), "gl_DrawID read as 0");
     assert_ne!(drawn, expected(&sequences, usize::MAX, by_draw), "commandCount not clamped");
     assert_ne!(drawn, expected(&sequences, 1, by_draw), "one draw per sequence");
+    // Without pushed data, the same for firstInstance's slots.
+    let instanced = Shape {
+        action: TokenType::DrawCount,
+        counted: true,
+        indexed: false,
+        pushed: 0,
+        index_token: false,
+        vertex_binding: None,
+        slot: SlotFrom::Instance,
+    }
+    .sequences(true);
+    let by_instance = SlotFrom::Instance.slot();
+    let right = expected(&instanced, MAX_DRAW_COUNT as usize, by_instance);
+    assert_ne!(right, expected(&instanced, usize::MAX, by_instance), "commandCount not clamped");
+    assert_ne!(right, expected(&instanced, 1, by_instance), "one draw per sequence");
+}
+
+#[cfg(test)]
+fn map_draws(s: &Sequence, f: impl Fn(Draw) -> Draw) -> Sequence {
+    Sequence { draws: s.draws.iter().map(|&d| f(d)).collect(), ..s.clone() }
+}
+
+#[cfg(test)]
+/// Whether the first `max` draws (those that run) of `a` and `b` are the same.
+fn same_draws(a: &Sequence, b: &Sequence, max: usize) -> bool {
+    let words = |s: &Sequence| -> Vec<[u32; 5]> {
+        s.draws
+            .iter()
+            .take(max)
+            .map(|d| [d.first_triangle, d.triangles, d.instances, d.first_instance, d.shift])
+            .collect()
+    };
+    words(a) == words(b)
+}
+
+/// Every sequence's slots are distinct, and a layout without pushed data keeps each
+/// sequence's instances in its own slot (firstInstance + instanceCount within its 16), even
+/// with the instance `--corrupt-sequence` adds; a count sequence's draws end before its spare
+/// draw, which ends inside its region, as do its indices.
+#[cfg(test)]
+#[test]
+fn instance_slots_stay_in_their_block() {
+    for s in count_sequences() {
+        assert!(s.draws.len() * s.stride as usize <= SPARE && SPARE + 20 <= REGION, "slot {}", s.slot);
+    }
+    for sequences in [count_sequences(), single_sequences()] {
+        assert!(sequences.iter().all(|s| index_bytes(&Sequence { wide: true, ..s.clone() }).len() <= REGION));
+        let mut slots: Vec<u32> = sequences.iter().map(|s| s.slot).collect();
+        slots.sort();
+        slots.dedup();
+        assert_eq!(slots.len(), sequences.len());
+        for s in &sequences {
+            for d in &s.draws {
+                assert!(d.first_instance + d.instances < INSTANCES_PER_SLOT, "slot {}", s.slot);
+            }
+            assert!((s.slot as usize) < super::rig::TALLY_SLOTS);
+        }
+    }
 }
 
 /// The index bytes of a sequence: triangle `tag` is indices `3·tag + 0, 1, 2`.
@@ -192,9 +509,9 @@ fn index_bytes(s: &Sequence) -> Vec<u8> {
     }
 }
 
-/// `VkDrawIndexedIndirectCommand` of `d`.
-fn command(d: &Draw) -> [u8; 20] {
-    let words = [3 * d.triangles, d.instances, 3 * d.first_triangle, 3 * d.shift, d.first_instance];
+/// `VkDrawIndexedIndirectCommand` of `d`, its indices from index `first_index` on.
+fn command(d: &Draw, first_index: u32) -> [u8; 20] {
+    let words = [3 * d.triangles, d.instances, first_index + 3 * d.first_triangle, 3 * d.shift, d.first_instance];
     let mut out = [0u8; 20];
     for (k, w) in words.iter().enumerate() {
         out[4 * k..4 * k + 4].copy_from_slice(&w.to_le_bytes());
@@ -202,51 +519,63 @@ fn command(d: &Draw) -> [u8; 20] {
     out
 }
 
-/// Whether the rig can write and read back `layout` (after leaving out its execution set), or
-/// why not.
-pub fn shape(layout: &CompiledLayout) -> std::result::Result<(), String> {
+/// Whether the rig can write and read back `layout` (after leaving out its execution set), and
+/// how; or why not.
+pub fn shape(layout: &CompiledLayout) -> std::result::Result<Shape, String> {
     let layout = layout.without_execution_set();
     let Some(action) = layout.action().map(|a| a.token_type) else {
         return Err("it has no action token".into());
     };
     let (counted, indexed) = kind(action).ok_or("its action is not a DRAW, DRAW_INDEXED or one of their _COUNTs")?;
-    let kinds: Vec<TokenType> = layout.tokens.iter().map(|t| t.token_type).collect();
-    if counted && indexed && kinds == [action] {
-        // A batch: nothing per sequence but its draws.
-        return Ok(());
+    let rest = &layout.tokens[..layout.tokens.len() - 1];
+    let allowed = |tt: TokenType| {
+        matches!(tt, TokenType::PushConstant | TokenType::VertexBuffer) || (indexed && tt == TokenType::IndexBuffer)
+    };
+    let at_most_one = [TokenType::PushConstant, TokenType::IndexBuffer, TokenType::VertexBuffer]
+        .iter()
+        .all(|&tt| rest.iter().filter(|t| t.token_type == tt).count() <= 1);
+    if !at_most_one || rest.iter().any(|t| !allowed(t.token_type)) {
+        let names: Vec<&str> = layout.tokens.iter().map(|t| t.token_type.manifest_name()).collect();
+        return Err(format!(
+            "the draw tally rig writes at most one each of PUSH_CONSTANT, {}VERTEX_BUFFER before the action; this layout has {}",
+            if indexed { "INDEX_BUFFER and " } else { "" },
+            names.join(", ")
+        ));
     }
-    let wanted: Vec<TokenType> = if indexed {
-        vec![TokenType::PushConstant, TokenType::IndexBuffer, action]
+    let find = |tt: TokenType| rest.iter().find(|t| t.token_type == tt);
+    let pushed = match find(TokenType::PushConstant) {
+        None => 0,
+        Some(push) => {
+            let words = push.fields.len();
+            let fields_ok = push.fields.iter().all(|f| f.ty == "U32" || f.ty == "I32");
+            let range = push.push_constant.map(|r| (r.offset, r.size));
+            let fits = match (counted, words) {
+                (_, 1) => range == Some((0, 4)),
+                (false, 2) => range == Some((0, 8)),
+                _ => false,
+            };
+            if !fields_ok || !fits {
+                let types: Vec<String> = push.fields.iter().map(|f| f.ty.to_string()).collect();
+                let at = range.map_or(String::new(), |(o, s)| format!(" at bytes {o}..{}", o + s));
+                return Err(format!(
+                    "the tally vertex shaders read one 32-bit pushed word at push-constant offset 0 (two without a _COUNT action), or none; token `{}` pushes {}{at}",
+                    push.name,
+                    types.join(", ")
+                ));
+            }
+            words
+        }
+    };
+    let index_token = find(TokenType::IndexBuffer).is_some();
+    let vertex_binding = find(TokenType::VertexBuffer).map(|t| t.vertex_binding.unwrap_or(0));
+    let slot = if pushed > 0 {
+        SlotFrom::Pushed
+    } else if counted && indexed && !index_token && vertex_binding.is_none() {
+        SlotFrom::DrawId
     } else {
-        vec![TokenType::PushConstant, action]
+        SlotFrom::Instance
     };
-    if kinds != wanted {
-        let names = |k: &[TokenType]| k.iter().map(|k| k.manifest_name()).collect::<Vec<_>>().join(", ");
-        return Err(format!(
-            "the draw tally rig writes {} (or a DRAW_INDEXED_COUNT alone); this layout has {}",
-            names(&wanted),
-            names(&kinds)
-        ));
-    }
-    let push = &layout.tokens[0];
-    let words = push.fields.len();
-    let fields_ok = push.fields.iter().all(|f| f.ty == "U32" || f.ty == "I32");
-    let range = push.push_constant.map(|r| (r.offset, r.size));
-    let fits = match (counted, words) {
-        (true, 1) | (false, 1) => range == Some((0, 4)),
-        (false, 2) => range == Some((0, 8)),
-        _ => false,
-    };
-    if !fields_ok || !fits {
-        let types: Vec<String> = push.fields.iter().map(|f| f.ty.to_string()).collect();
-        let at = range.map_or(String::new(), |(o, s)| format!(" at bytes {o}..{}", o + s));
-        return Err(format!(
-            "the tally vertex shaders read one 32-bit pushed word at push-constant offset 0 (two without a _COUNT action); token `{}` pushes {}{at}",
-            push.name,
-            types.join(", ")
-        ));
-    }
-    Ok(())
+    Ok(Shape { action, counted, indexed, pushed, index_token, vertex_binding, slot })
 }
 
 /// `(counted, indexed)` of a draw action.
@@ -284,9 +613,71 @@ fn plain_command(s: &Sequence, d: &Draw) -> [u8; 16] {
     out
 }
 
-/// Execute `layout` (a DRAW, DRAW_INDEXED or _COUNT draw layout) and return `(what ran, what should have, the tally
-/// slot of each sequence)`. `corrupt`: write that sequence's draw wrong (one more instance, or
-/// a wrong draw count) while expecting what it should have drawn: a test's deliberate mistake.
+/// The first index of sequence `k`'s region in a shared index buffer of 32-bit indices.
+fn region_first_index(k: usize) -> u32 {
+    (REGION * k / 4) as u32
+}
+
+/// Host-visible buffers made for one run, destroyed together.
+#[derive(Default)]
+struct Buffers(Vec<Buffer>);
+
+impl Buffers {
+    /// A buffer holding `data`; its index among the made ones.
+    fn add(&mut self, ctx: &GpuContext, usage: vk::BufferUsageFlags, data: &[u8]) -> Result<usize> {
+        self.0.push(data_buffer(ctx, usage, data)?);
+        Ok(self.0.len() - 1)
+    }
+
+    /// # Safety
+    /// No pending work uses them.
+    unsafe fn destroy(&mut self, ctx: &GpuContext) {
+        for b in &mut self.0 {
+            // SAFETY: the caller's contract.
+            unsafe { b.destroy(ctx.device()) };
+        }
+    }
+}
+
+/// The tokens of a layout of `shape` that the rig writes, by index.
+struct Tokens {
+    /// The PUSH_CONSTANT token and its fields' names.
+    push: Option<(usize, Vec<String>)>,
+    index: Option<usize>,
+    vertex: Option<usize>,
+    act: usize,
+}
+
+impl Tokens {
+    fn find(records: &Records<'_>, layout: &CompiledLayout, shape: &Shape) -> Result<Tokens> {
+        let push = match shape.pushed {
+            0 => None,
+            _ => {
+                let push = records.token(TokenType::PushConstant)?;
+                Some((push, layout.tokens[push].fields.iter().map(|f| f.name.clone()).collect()))
+            }
+        };
+        let index = if shape.index_token { Some(records.token(TokenType::IndexBuffer)?) } else { None };
+        let vertex = if shape.vertex_binding.is_some() { Some(records.token(TokenType::VertexBuffer)?) } else { None };
+        Ok(Tokens { push, index, vertex, act: records.token(shape.action)? })
+    }
+}
+
+/// Where the records point: the index buffer (one region per sequence, or shared), the draws
+/// of count layouts, the vertex buffers.
+#[derive(Clone, Copy)]
+struct Addresses {
+    indices: u64,
+    /// Bytes of the whole index buffer (what a shared buffer's records give as its size).
+    indices_size: u32,
+    draws: u64,
+    vertices: u64,
+}
+
+/// Execute `layout` (a draw layout of [`shape`]) and return `(what ran, what should have, the
+/// tally slots of each sequence)`. `corrupt`: write that sequence's draw wrong (one more
+/// instance, or a wrong draw count) while expecting what it should have drawn: a test's
+/// deliberate mistake.
 pub fn run(
     ctx: &GpuContext,
     dev: &DgcDevice,
@@ -294,7 +685,7 @@ pub fn run(
     layout: &CompiledLayout,
     corrupt: Option<u32>,
 ) -> Result<(Tally, Tally, Slots)> {
-    shape(layout).map_err(RuntimeError::Invalid)?;
+    let shape = shape(layout).map_err(RuntimeError::Invalid)?;
     // A draw layout that picks its pipeline through an execution set draws through a set of two
     // tally pipelines where the device can bind it (sequence k uses entry k % 2, which shows in
     // w); elsewhere (and for shader-object sets) it runs binned, with one tally pipeline bound
@@ -308,151 +699,101 @@ pub fn run(
     } else {
         layout
     };
-    let action = layout.action().map(|a| a.token_type).unwrap_or(TokenType::DrawIndexed);
-    let (counted, indexed) = kind(action).unwrap_or((false, true));
-    if layout.tokens.len() == 1 {
-        return run_batch(ctx, dev, m, layout, corrupt);
-    }
-    let push = layout.tokens.iter().position(|t| t.token_type == TokenType::PushConstant).unwrap_or(0);
-    let push_fields: Vec<_> = layout.tokens[push].fields.iter().map(|f| f.name.clone()).collect();
-    let (sequences, vert) = match (counted, push_fields.len()) {
-        (true, 1) => (count_sequences(), BATCH_VERT),
-        (false, 2) => (single_sequences(), OBJECT_VERT),
-        // One pushed word (scene.ron's object id, multi_draw.ron's batch): the slot, nothing summed.
-        (false, 1) => (single_sequences().into_iter().map(|s| Sequence { extra: 0, ..s }).collect(), BATCH_VERT),
-        other => {
-            return Err(RuntimeError::Invalid(format!(
-                "no indexed draw rig for `{}` ({other:?}: count token, pushed fields)",
-                layout.name
-            )))
-        }
-    };
+    // An indexed draw without an INDEX_BUFFER token draws from the one bound before executing.
+    let shared = shape.indexed && !shape.index_token;
+    let sequences = shape.sequences(shared);
     let n = sequences.len() as u32;
-
     let mut index_data = vec![0u8; REGION * sequences.len()];
     let mut draw_data = vec![0u8; REGION * sequences.len()];
+    let mut vertex_data = vec![];
     for (k, s) in sequences.iter().enumerate() {
         let bytes = index_bytes(s);
         index_data[REGION * k..REGION * k + bytes.len()].copy_from_slice(&bytes);
-        for (j, d) in s.draws.iter().enumerate() {
-            let at = REGION * k + j * s.stride as usize;
-            let c = if indexed { command(d).to_vec() } else { plain_command(s, d).to_vec() };
+        let first_index = if shared { region_first_index(k) } else { 0 };
+        let spare = shape.counted.then(|| (SPARE, shape.spare(s)));
+        let draws = s.draws.iter().enumerate().map(|(j, d)| (j * s.stride as usize, *d));
+        for (offset, d) in draws.chain(spare) {
+            let at = REGION * k + offset;
+            let c = if shape.indexed { command(&d, first_index).to_vec() } else { plain_command(s, &d).to_vec() };
             draw_data[at..at + c.len()].copy_from_slice(&c);
         }
+        if let Some(v) = s.vertices {
+            vertex_data.extend(v.bytes());
+        }
     }
-    let index_usage = vk::BufferUsageFlags::INDEX_BUFFER;
     let decoy_indices: Vec<u8> = (0..64u32).flat_map(|i| (3 * (DECOY_TAG + i / 3) + i % 3).to_le_bytes()).collect();
     let mut records = Records::new(layout, n);
-    let push = records.token(TokenType::PushConstant)?;
-    let index = if indexed { Some(records.token(TokenType::IndexBuffer)?) } else { None };
-    let act = records.token(action)?;
-    let mut indices = data_buffer(ctx, index_usage, &index_data)?;
-    let mut draws = data_buffer(ctx, vk::BufferUsageFlags::INDIRECT_BUFFER, &draw_data)?;
-    let mut decoy = data_buffer(ctx, index_usage, &decoy_indices)?;
-    let written = write_set_indices(&mut records, set_token.filter(|_| through_set), n).and_then(|()| {
-        write_records(
-            &mut records,
-            &sequences,
-            counted,
-            (push, index, act),
-            &push_fields,
-            [indices.address, draws.address],
-            corrupt,
-        )
-    });
-    let ran = written.and_then(|()| {
+    let tokens = Tokens::find(&records, layout, &shape)?;
+    let mut made = Buffers::default();
+    let ran = (|| {
+        let index_usage = vk::BufferUsageFlags::INDEX_BUFFER;
+        let vertex_usage = vk::BufferUsageFlags::VERTEX_BUFFER;
+        let indices = made.add(ctx, index_usage, &index_data)?;
+        let draws = made.add(ctx, vk::BufferUsageFlags::INDIRECT_BUFFER, &draw_data)?;
+        let decoy = made.add(ctx, index_usage, &decoy_indices)?;
+        let (vertices, decoy_vertices) = match shape.vertex_binding {
+            Some(_) => (
+                Some(made.add(ctx, vertex_usage, &vertex_data)?),
+                Some(made.add(ctx, vertex_usage, &Vertices::decoy().bytes())?),
+            ),
+            None => (None, None),
+        };
+        let b = &made.0;
+        let addresses = Addresses {
+            indices: b[indices].address,
+            indices_size: index_data.len() as u32,
+            draws: b[draws].address,
+            vertices: vertices.map_or(0, |v| b[v].address),
+        };
+        write_set_indices(&mut records, set_token.filter(|_| through_set), n)?;
+        write_records(&mut records, &shape, &tokens, &sequences, addresses, shared, corrupt)?;
         let run = DrawRun {
-            front: Front::Vertex(vert),
+            front: Front::Vertex(shape.vertex_shader()),
             records: &records.bytes,
             sequences: n,
-            max_draw_count: if counted { MAX_DRAW_COUNT } else { 0 },
-            decoy_indices: indexed.then_some(decoy.buffer),
+            max_draw_count: if shape.counted { MAX_DRAW_COUNT } else { 0 },
+            // The decoy that an INDEX_BUFFER token replaces, or the one buffer every sequence
+            // draws from.
+            decoy_indices: match (shared, shape.indexed) {
+                (true, _) => Some(b[indices].buffer),
+                (false, true) => Some(b[decoy].buffer),
+                (false, false) => None,
+            },
+            vertex_input: shape.vertex_binding.zip(decoy_vertices).map(|(binding, decoy)| VertexInput {
+                binding,
+                decoy: b[decoy].buffer,
+                decoy_stride: Vertices::decoy().stride,
+            }),
             execution_set: through_set,
         };
         execute(ctx, dev, m, layout, &run)
-    });
-    // SAFETY: `execute` waited for the submission.
-    unsafe {
-        indices.destroy(ctx.device());
-        draws.destroy(ctx.device());
-        decoy.destroy(ctx.device());
-    }
-    let max_draws = if counted { MAX_DRAW_COUNT as usize } else { 1 };
-    let slots = sequences.iter().map(|s| vec![s.slot]).collect();
-    Ok((ran?, expected_with_set(&sequences, max_draws, |_, s, _| s.slot, through_set), slots))
+    })();
+    // SAFETY: `execute` waited for the submission, or nothing was submitted.
+    unsafe { made.destroy(ctx) };
+    let max_draws = if shape.counted { MAX_DRAW_COUNT as usize } else { 1 };
+    let slots = slots(&shape, &sequences, max_draws);
+    Ok((ran?, expected_with_set(&sequences, max_draws, shape.slot.slot(), through_set), slots))
 }
 
-/// `run` for a DRAW_INDEXED_COUNT alone (`shape` let nothing else through): the count
-/// sequences, every one 32-bit and in its own region of one index buffer, which is bound before
-/// executing; slots are the draws' gl_DrawID (`by_draw`).
-fn run_batch(
-    ctx: &GpuContext,
-    dev: &DgcDevice,
-    m: &Manifest,
-    layout: &CompiledLayout,
-    corrupt: Option<u32>,
-) -> Result<(Tally, Tally, Slots)> {
-    let sequences: Vec<Sequence> = count_sequences().into_iter().map(|s| Sequence { wide: true, ..s }).collect();
-    let n = sequences.len() as u32;
-    let first_index = |k: usize| (REGION * k / 4) as u32;
-    let mut index_data = vec![0u8; REGION * sequences.len()];
-    let mut draw_data = vec![0u8; REGION * sequences.len()];
-    for (k, s) in sequences.iter().enumerate() {
-        let bytes = index_bytes(s);
-        index_data[REGION * k..REGION * k + bytes.len()].copy_from_slice(&bytes);
-        for (j, d) in s.draws.iter().enumerate() {
-            let at = REGION * k + j * s.stride as usize;
-            let mut c = command(d);
-            let moved = first_index(k) + 3 * d.first_triangle;
-            c[8..12].copy_from_slice(&moved.to_le_bytes());
-            draw_data[at..at + c.len()].copy_from_slice(&c);
-        }
+/// The tally slots each sequence draws into (for a count layout alone, its draws' gl_DrawID).
+fn slots(shape: &Shape, sequences: &[Sequence], max_draws: usize) -> Slots {
+    match shape.slot {
+        SlotFrom::DrawId => sequences.iter().map(|s| (0..s.draws.len().min(max_draws) as u32).collect()).collect(),
+        SlotFrom::Pushed | SlotFrom::Instance => sequences.iter().map(|s| vec![s.slot]).collect(),
     }
-    let mut records = Records::new(layout, n);
-    let act = records.token(TokenType::DrawIndexedCount)?;
-    let mut indices = data_buffer(ctx, vk::BufferUsageFlags::INDEX_BUFFER, &index_data)?;
-    let mut draws = data_buffer(ctx, vk::BufferUsageFlags::INDIRECT_BUFFER, &draw_data)?;
-    let mut write = || -> Result<()> {
-        for k in 0..sequences.len() {
-            let i = k as u32;
-            let (region, count) = corrupted_count(&sequences, k, corrupt == Some(i));
-            records.put_u64(i, act, "address", draws.address + (REGION * region) as u64)?;
-            records.put_u32(i, act, "stride", sequences[region].stride)?;
-            records.put_u32(i, act, "command_count", count)?;
-        }
-        Ok(())
-    };
-    let ran = write().and_then(|()| {
-        let run = DrawRun {
-            front: Front::Vertex(COUNT_ID_VERT),
-            records: &records.bytes,
-            sequences: n,
-            max_draw_count: MAX_DRAW_COUNT,
-            decoy_indices: Some(indices.buffer),
-            execution_set: false,
-        };
-        execute(ctx, dev, m, layout, &run)
-    });
-    // SAFETY: `execute` waited for the submission.
-    unsafe {
-        indices.destroy(ctx.device());
-        draws.destroy(ctx.device());
-    }
-    let max = MAX_DRAW_COUNT as usize;
-    let slots = sequences.iter().map(|s| (0..s.draws.len().min(max) as u32).collect()).collect();
-    Ok((ran?, expected_with_set(&sequences, max, by_draw, false), slots))
 }
 
-/// The draws region and count a count sequence's record names: its own and all its draws, or,
-/// written wrong (`corrupt`), none of them where they show, and where they show nothing (no
-/// draws, or none with an instance) sequence 0's first draw, which does: a wrong record must
-/// change the tally whichever sequence it is.
+/// Where in the draws buffer a count sequence's record points and how many draws it names: its
+/// region and all its draws, or, written wrong (`corrupt`), none of them where they show, and
+/// where they show nothing (no draws, or none with an instance) its spare draw, which does
+/// (`Shape::spare`), in its own slot: a wrong record must change the tally whichever sequence
+/// it is, and name that sequence.
 fn corrupted_count(sequences: &[Sequence], k: usize, corrupt: bool) -> (usize, u32) {
     let shows = sequences[k].draws.iter().any(|d| d.instances > 0 && d.triangles > 0);
     match (corrupt, shows) {
-        (false, _) => (k, sequences[k].draws.len() as u32),
-        (true, true) => (k, 0),
-        (true, false) => (0, 1),
+        (false, _) => (REGION * k, sequences[k].draws.len() as u32),
+        (true, true) => (REGION * k, 0),
+        (true, false) => (REGION * k + SPARE, 1),
     }
 }
 
@@ -466,39 +807,54 @@ fn write_set_indices(records: &mut Records<'_>, set: Option<usize>, n: u32) -> R
     Ok(())
 }
 
-/// Write the records of `sequences` through the manifest's members.
+/// Write the records of `sequences` through the manifest's members. `shared`: every record's
+/// indices are in its region of one buffer of 32-bit indices (the INDEX_BUFFER token, if any,
+/// names all of it), reached through firstIndex.
 fn write_records(
     records: &mut Records<'_>,
+    shape: &Shape,
+    tokens: &Tokens,
     sequences: &[Sequence],
-    counted: bool,
-    (push, index, act): (usize, Option<usize>, usize),
-    push_fields: &[String],
-    [indices, draws]: [u64; 2],
+    to: Addresses,
+    shared: bool,
     corrupt: Option<u32>,
 ) -> Result<()> {
+    let act = tokens.act;
     for (k, s) in sequences.iter().enumerate() {
         let i = k as u32;
         let wrong = corrupt == Some(i);
-        records.put_u32(i, push, &push_fields[0], s.slot)?;
-        if let Some(extra) = push_fields.get(1) {
-            records.put_u32(i, push, extra, s.extra)?;
+        if let Some((push, fields)) = &tokens.push {
+            records.put_u32(i, *push, &fields[0], s.slot)?;
+            if let Some(extra) = fields.get(1) {
+                records.put_u32(i, *push, extra, s.extra)?;
+            }
         }
-        if let Some(index) = index {
-            records.put_u64(i, index, "address", indices + (REGION * k) as u64)?;
-            records.put_u32(i, index, "size", index_bytes(s).len() as u32)?;
+        if let Some(index) = tokens.index {
+            let (address, size) = match shared {
+                true => (to.indices, to.indices_size),
+                false => (to.indices + (REGION * k) as u64, index_bytes(s).len() as u32),
+            };
+            records.put_u64(i, index, "address", address)?;
+            records.put_u32(i, index, "size", size)?;
             let index_type = if s.wide { vk::IndexType::UINT32 } else { vk::IndexType::UINT16 };
             records.put_u32(i, index, "index_type", index_type.as_raw() as u32)?;
         }
-        if counted {
-            let (region, count) = corrupted_count(sequences, k, wrong);
-            records.put_u64(i, act, "address", draws + (REGION * region) as u64)?;
-            records.put_u32(i, act, "stride", sequences[region].stride)?;
+        if let (Some(vertex), Some(v)) = (tokens.vertex, s.vertices) {
+            records.put_u64(i, vertex, "address", to.vertices + (VERTEX_REGION * k) as u64)?;
+            records.put_u32(i, vertex, "size", v.size())?;
+            records.put_u32(i, vertex, "stride", v.stride)?;
+        }
+        let first_index = if shared { region_first_index(k) } else { 0 };
+        if shape.counted {
+            let (offset, count) = corrupted_count(sequences, k, wrong);
+            records.put_u64(i, act, "address", to.draws + offset as u64)?;
+            records.put_u32(i, act, "stride", s.stride)?;
             records.put_u32(i, act, "command_count", count)?;
-        } else if index.is_some() {
+        } else if shape.indexed {
             let d = &s.draws[0];
             records.put_u32(i, act, "index_count", 3 * d.triangles)?;
             records.put_u32(i, act, "instance_count", d.instances + u32::from(wrong))?;
-            records.put_u32(i, act, "first_index", 3 * d.first_triangle)?;
+            records.put_u32(i, act, "first_index", first_index + 3 * d.first_triangle)?;
             records.put_i32(i, act, "vertex_offset", 3 * d.shift as i32)?;
             records.put_u32(i, act, "first_instance", d.first_instance)?;
         } else {
@@ -517,7 +873,8 @@ fn write_records(
 /// records are ones both paths read alike: the fallback binds one index buffer for every draw
 /// and ignores the records' addresses, so here every record names that one buffer, 32-bit
 /// indices, and a firstIndex into its own region of it; the pushed words are read from the
-/// record by `draw_stream.vert`. `corrupt` as for `run`.
+/// record by `draw_stream.vert`, and a layout that pushes nothing takes its slots from
+/// firstInstance as under DGC. `corrupt` as for `run`.
 pub fn run_fallback(
     ctx: &GpuContext,
     m: &Manifest,
@@ -525,71 +882,46 @@ pub fn run_fallback(
     fallback: &dgcc::runtime::Fallback,
     corrupt: Option<u32>,
 ) -> Result<(Tally, Tally, Slots)> {
-    shape(layout).map_err(RuntimeError::Invalid)?;
-    let action = layout.action().map(|a| a.token_type).unwrap_or(TokenType::DrawIndexed);
-    let (counted, indexed) = kind(action).unwrap_or((false, true));
-    if counted {
-        return Err(RuntimeError::Invalid(format!("the fallback runs no {} layout", action.manifest_name())));
+    let shape = shape(layout).map_err(RuntimeError::Invalid)?;
+    if shape.counted {
+        return Err(RuntimeError::Invalid(format!("the fallback runs no {} layout", shape.action.manifest_name())));
     }
-    let mut records = Records::new(layout, single_sequences().len() as u32);
-    let push = records.token(TokenType::PushConstant)?;
-    let push_fields: Vec<String> = layout.tokens[push].fields.iter().map(|f| f.name.clone()).collect();
-    let two = push_fields.len() == 2;
-    let sequences: Vec<Sequence> = single_sequences()
-        .into_iter()
-        .map(|s| Sequence { wide: true, extra: if two { s.extra } else { 0 }, ..s })
-        .collect();
+    if shape.vertex_binding.is_some() {
+        return Err(RuntimeError::Invalid("the fallback binds no vertex buffer per draw".into()));
+    }
+    let sequences = shape.sequences(true);
     let n = sequences.len() as u32;
-    let act = records.token(action)?;
-    let index = if indexed { Some(records.token(TokenType::IndexBuffer)?) } else { None };
+    let mut records = Records::new(layout, n);
+    let tokens = Tokens::find(&records, layout, &shape)?;
     let mut index_data = vec![0u8; REGION * sequences.len()];
     for (k, s) in sequences.iter().enumerate() {
         let bytes = index_bytes(s);
         index_data[REGION * k..REGION * k + bytes.len()].copy_from_slice(&bytes);
     }
     let mut indices = data_buffer(ctx, vk::BufferUsageFlags::INDEX_BUFFER, &index_data)?;
-    let mut write = || -> Result<()> {
-        for (k, s) in sequences.iter().enumerate() {
-            let i = k as u32;
-            let wrong = corrupt == Some(i);
-            records.put_u32(i, push, &push_fields[0], s.slot)?;
-            if two {
-                records.put_u32(i, push, &push_fields[1], s.extra)?;
+    let to = Addresses { indices: indices.address, indices_size: index_data.len() as u32, draws: 0, vertices: 0 };
+    let ran = write_records(&mut records, &shape, &tokens, &sequences, to, true, corrupt).and_then(|()| {
+        let pushed = match &tokens.push {
+            Some((push, fields)) => {
+                let word = |name: &str| records.member(*push, name).map(|m| m.offset / 4);
+                let extra = match fields.get(1) {
+                    Some(extra) => Some(word(extra)?),
+                    None => None,
+                };
+                Some((word(&fields[0])?, extra))
             }
-            let d = &s.draws[0];
-            if let Some(index) = index {
-                records.put_u64(i, index, "address", indices.address)?;
-                records.put_u32(i, index, "size", index_data.len() as u32)?;
-                records.put_u32(i, index, "index_type", vk::IndexType::UINT32.as_raw() as u32)?;
-                let region = (REGION * k / 4) as u32;
-                records.put_u32(i, act, "index_count", 3 * d.triangles)?;
-                records.put_u32(i, act, "instance_count", d.instances + u32::from(wrong))?;
-                records.put_u32(i, act, "first_index", region + 3 * d.first_triangle)?;
-                records.put_i32(i, act, "vertex_offset", 3 * d.shift as i32)?;
-                records.put_u32(i, act, "first_instance", d.first_instance)?;
-            } else {
-                let [vertex_count, instance_count, first_vertex, first_instance] = plain_words(s, d);
-                records.put_u32(i, act, "vertex_count", vertex_count)?;
-                records.put_u32(i, act, "instance_count", instance_count + u32::from(wrong))?;
-                records.put_u32(i, act, "first_vertex", first_vertex)?;
-                records.put_u32(i, act, "first_instance", first_instance)?;
-            }
-        }
-        Ok(())
-    };
-    let ran = write().and_then(|()| {
-        let word = |name: &str| records.member(push, name).map(|m| m.offset / 4);
+            None => None,
+        };
         let run = FallbackRun {
             records: &records.bytes,
             sequences: n,
-            indices: indexed.then_some(indices.buffer),
-            slot_word: word(&push_fields[0])?,
-            extra_word: if two { Some(word(&push_fields[1])?) } else { None },
+            indices: shape.indexed.then_some(indices.buffer),
+            pushed,
         };
         execute_fallback(ctx, m, layout, fallback, &run)
     });
     // SAFETY: `execute_fallback` waited for the submission.
     unsafe { indices.destroy(ctx.device()) };
-    let slots = sequences.iter().map(|s| vec![s.slot]).collect();
-    Ok((ran?, expected_with_set(&sequences, 1, |_, s, _| s.slot, false), slots))
+    let slots = slots(&shape, &sequences, 1);
+    Ok((ran?, expected_with_set(&sequences, 1, shape.slot.slot(), false), slots))
 }

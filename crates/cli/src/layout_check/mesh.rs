@@ -144,6 +144,7 @@ pub fn run(
             sequences: n,
             max_draw_count: 0,
             decoy_indices: None,
+            vertex_input: None,
             execution_set: false,
         };
         execute(ctx, dev, m, layout, &run)

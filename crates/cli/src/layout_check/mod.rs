@@ -7,10 +7,13 @@
 //! manifest says and did what it said. So the records are written member by member through
 //! the manifest's record layout ([`rig::Records`]), with per-sequence data that differs in
 //! everything a token carries (pushed values, index buffers at real addresses with 16- and
-//! 32-bit indices, draw, count and dispatch arguments, execution-set indices), and shaders that
-//! tally what ran per sequence (`shaders/runtime/draw_tally.*`, `dispatch_tally.comp`) are read
-//! back against the tally computed on the host. A token that was ignored or misread changes a
-//! number, and the report names the sequence.
+//! 32-bit indices, vertex buffers with their own strides and values, draw, count and dispatch
+//! arguments, execution-set indices), and shaders that tally what ran per sequence
+//! (`shaders/runtime/draw_tally.*`, `dispatch_tally.comp`) are read back against the tally
+//! computed on the host. A token that was ignored or misread changes a number, and the report
+//! names the sequence. A draw's tally slot is its first pushed word; a draw layout that pushes
+//! nothing takes it from gl_InstanceIndex, which counts from firstInstance
+//! (`draw_instanced.vert`; [`indexed`] says how the records place it).
 //!
 //! Why here and not in the runtime: it is a diagnosis tool with its own shaders and rigs; the
 //! runtime tests (`tests/runtime_examples.rs`) and `tests/run_layout.rs` use it too, so there
@@ -23,10 +26,12 @@
 //! where the device can bind them; a set of pipelines the device cannot bind (`fallback:
 //! Binned`, N0001), a set of shader objects, a set of one entry and a set before a count token
 //! alone run binned under DGC (without the EXECUTION_SET token, one tally pipeline bound). The
-//! objects each execution makes are destroyed whatever step fails (`rig::Made`). The fallback pushes nothing per draw, so under it the vertex shader
-//! reads the pushed words from the record (`draw_stream.vert`, `records[gl_DrawID]`, as the
-//! generated GLSL reader does), and the records name one shared index buffer of 32-bit indices
-//! (the fallback binds one for every draw).
+//! objects each execution makes are destroyed whatever step fails (`rig::Made`). The fallback
+//! pushes nothing per draw, so under it the vertex shader reads the pushed words from the
+//! record (`draw_stream.vert`, `records[gl_DrawID]`, as the generated GLSL reader does), or for
+//! a layout that pushes nothing takes its slot from firstInstance as under DGC, and the records
+//! name one shared index buffer of 32-bit indices (the fallback binds one for every draw). The
+//! fallback refuses VERTEX_BUFFER tokens, so vertex buffers are checked under DGC only.
 
 pub mod dispatch;
 pub mod indexed;
@@ -235,19 +240,27 @@ fn fallback_draw(
     f: &Fallback,
     options: CheckOptions,
 ) -> PathReport {
-    if !ctx.caps().fragment_stores_and_atomics || !ctx.caps().shader_draw_parameters {
-        return PathReport::not_run(
-            "the fallback's draw tally needs fragmentStoresAndAtomics and shaderDrawParameters (gl_DrawID)",
-        );
+    let shape = match indexed::shape(layout) {
+        Ok(shape) => shape,
+        Err(why) => return PathReport::not_run(format!("the fallback accepts this layout; no tally for it: {why}")),
+    };
+    // The pushed words are read from the records by gl_DrawID; without them the slot is
+    // gl_InstanceIndex, which counts from firstInstance.
+    let pushed = shape.slot() == indexed::SlotFrom::Pushed;
+    if !ctx.caps().fragment_stores_and_atomics
+        || !ctx.caps().draw_indirect_first_instance
+        || (pushed && !ctx.caps().shader_draw_parameters)
+    {
+        return PathReport::not_run(format!(
+            "the fallback's draw tally needs fragmentStoresAndAtomics, drawIndirectFirstInstance{}",
+            if pushed { " and shaderDrawParameters (gl_DrawID)" } else { "" }
+        ));
     }
-    if let Err(why) = indexed::shape(layout) {
-        return PathReport::not_run(format!("the fallback accepts this layout; no tally for it: {why}"));
-    }
-    let indexed = layout.tokens.iter().any(|t| t.token_type == TokenType::IndexBuffer);
     let ran = format!(
-        "1 indirect multi-draw of {} record(s){}",
+        "1 indirect multi-draw of {} record(s){}{}",
         indexed::sequence_count(layout),
-        if indexed { ", one index buffer bound" } else { "" }
+        if shape.indexed() { ", one index buffer bound" } else { "" },
+        if pushed { "" } else { " (tally slot from firstInstance)" }
     );
     match indexed::run_fallback(ctx, m, layout, f, options.corrupt) {
         Ok((got, want, slots)) => tally_report(ran, &got, &want, &slots),
@@ -280,15 +293,25 @@ fn run_dgc(
             ))
         }
     };
+    let first_instance_ok = || {
+        if ctx.caps().draw_indirect_first_instance {
+            None
+        } else {
+            Some(PathReport::not_run(
+                "the draw tally's draws start at non-zero instances (firstInstance), and the device lacks drawIndirectFirstInstance",
+            ))
+        }
+    };
     match kind {
         Kind::Dispatch => dispatch_report(ctx, Some(dev), m, layout, dispatch::Path::Dgc, options),
         Kind::Indexed => {
-            if let Some(no) = draws_ok() {
+            if let Some(no) = draws_ok().or_else(first_instance_ok) {
                 return no;
             }
-            if let Err(why) = indexed::shape(layout) {
-                return PathReport::not_run(format!("no tally for this layout: {why}"));
-            }
+            let shape = match indexed::shape(layout) {
+                Ok(shape) => shape,
+                Err(why) => return PathReport::not_run(format!("no tally for this layout: {why}")),
+            };
             let set = if layout.execution_set().is_none() {
                 ""
             } else if indexed::binds_set(dev, m, layout) {
@@ -296,12 +319,8 @@ fn run_dgc(
             } else {
                 ", the execution set binned (one tally pipeline bound)"
             };
-            let what = if layout.tokens.iter().any(|t| t.token_type == TokenType::IndexBuffer) {
-                "indexed draw"
-            } else {
-                "draw"
-            };
-            let ran = format!("{} {what} sequence(s){set}", indexed::sequence_count(layout));
+            let what = if shape.indexed() { "indexed draw" } else { "draw" };
+            let ran = format!("{} {what} sequence(s){}{set}", indexed::sequence_count(layout), shape.notes());
             match indexed::run(ctx, dev, m, layout, options.corrupt) {
                 Ok((got, want, slots)) => tally_report(ran, &got, &want, &slots),
                 Err(e) => PathReport::Failed { error: e.to_string() },

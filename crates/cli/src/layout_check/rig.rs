@@ -13,6 +13,7 @@
 
 use ash::vk;
 use dgcc::ir::{CompiledLayout, Manifest, RecordMember, TokenType};
+use dgcc::requirements::RecordState;
 use dgcc::runtime::descriptors::StorageSet;
 use dgcc::runtime::error::Result;
 use dgcc::runtime::memory::{Buffer, Image, Location};
@@ -160,13 +161,26 @@ pub struct DrawRun<'a> {
     pub sequences: u32,
     /// `maxDrawCount` (for `*_COUNT` action tokens).
     pub max_draw_count: u32,
-    /// An index buffer bound before executing, which the INDEX_BUFFER token must replace (a
-    /// layout without one draws from it).
+    /// An index buffer of 32-bit indices bound before executing, which the INDEX_BUFFER token
+    /// must replace (a layout without one draws from it).
     pub decoy_indices: Option<vk::Buffer>,
+    /// The vertex input of a layout with a VERTEX_BUFFER token: one `uint` per vertex at
+    /// location 0 (`draw_*_vertices.vert`), its binding's stride dynamic, as the token requires.
+    pub vertex_input: Option<VertexInput>,
     /// Execute through the layout's execution set of two tally pipelines: entry 0 adds nothing
     /// more, entry 1 adds [`SET_ENTRY_WEIGHT`] to w per fragment. Otherwise one pipeline is
     /// bound (a layout without a set, or one run binned without it).
     pub execution_set: bool,
+}
+
+/// The vertex input binding a VERTEX_BUFFER token sets per sequence, and what is bound there
+/// before executing, which the token must replace.
+#[derive(Clone, Copy)]
+pub struct VertexInput {
+    pub binding: u32,
+    pub decoy: vk::Buffer,
+    /// The decoy's stride in bytes.
+    pub decoy_stride: u32,
 }
 
 /// What entry 1 of a draw layout's execution set adds to a fragment's w (`ENTRY_WEIGHT` in
@@ -194,10 +208,11 @@ pub fn execute(
         let (s, descriptors, pl) = made.tally_and_stream(ctx, m, run.records, run.sequences, false)?;
         // SAFETY: `pl` is live and holds the manifest's ranges.
         let l = made.layout.insert(unsafe { dev.create_layout(layout, &m.push_constants, pl) }?);
-        let pipeline = graphics_pipeline(d, pl, run.front, 0, run.execution_set)?;
+        let binding = run.vertex_input.map(|v| v.binding);
+        let pipeline = graphics_pipeline(d, pl, run.front, 0, run.execution_set, binding)?;
         made.pipelines.push(pipeline);
         if run.execution_set {
-            let second = graphics_pipeline(d, pl, run.front, SET_ENTRY_WEIGHT, true)?;
+            let second = graphics_pipeline(d, pl, run.front, SET_ENTRY_WEIGHT, true, binding)?;
             made.pipelines.push(second);
             // SAFETY: indirect-bindable pipelines of `pl` for the layout's stages, alive until
             // after the set; nothing has used the set yet.
@@ -213,12 +228,23 @@ pub fn execute(
         // SAFETY: `l` is `dev`'s; `pipeline` (or the set) was made with `pl` for the layout.
         let exec =
             made.exec.insert(unsafe { Execution::new(dev, l, bound, run.sequences, run.max_draw_count, 64 << 20) }?);
+        if run.vertex_input.is_some() {
+            // What `graphics_pipeline` made: `record` checks it against the layout (E0904).
+            exec.set_record_state(RecordState {
+                vertex_input_binding_stride_dynamic: Some(true),
+                ..Default::default()
+            });
+        }
         ctx.one_shot(|cmd| unsafe {
             to_attachment(d, cmd, image);
             d.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::GRAPHICS, pipeline);
             d.cmd_bind_descriptor_sets(cmd, vk::PipelineBindPoint::GRAPHICS, pl, 0, &[descriptors], &[]);
             if let Some(decoy) = run.decoy_indices {
                 d.cmd_bind_index_buffer(cmd, decoy, 0, vk::IndexType::UINT32);
+            }
+            if let Some(v) = run.vertex_input {
+                // Also sets the binding's dynamic stride, which the pipeline requires set.
+                d.cmd_bind_vertex_buffers2(cmd, v.binding, &[v.decoy], &[0], None, Some(&[v.decoy_stride as u64]));
             }
             exec.record(dev, l, cmd, &s, &mut OnePixel { d, view })?;
             tally_to_host(d, cmd);
@@ -325,17 +351,21 @@ impl Made {
 }
 
 const STREAM_VERT: &[u8] = include_bytes!("../../../../shaders/runtime/spv/draw_stream.vert.spv");
+/// The draw tally of a layout that pushes nothing: the slot is gl_InstanceIndex / 16, under
+/// DGC and the fallback alike.
+pub const INSTANCED_VERT: &[u8] = include_bytes!("../../../../shaders/runtime/spv/draw_instanced.vert.spv");
 
 /// One execution of a draw layout through the runtime's [`Fallback`](dgcc::runtime::Fallback): one indirect multi-draw
-/// over the records, `draw_stream.vert` reading each draw's pushed words from its record.
+/// over the records, `draw_stream.vert` reading each draw's pushed words from its record (or,
+/// for a layout that pushes nothing, `draw_instanced.vert` reading none).
 pub struct FallbackRun<'a> {
     pub records: &'a [u8],
     pub sequences: u32,
     /// The one index buffer every record's indices live in (indexed draws).
     pub indices: Option<vk::Buffer>,
-    /// The pushed words' positions in the record, in words: the slot, and the value summed in w.
-    pub slot_word: u32,
-    pub extra_word: Option<u32>,
+    /// The pushed words' positions in the record, in words: the slot, and the value summed in
+    /// w; `None` when the layout pushes nothing.
+    pub pushed: Option<(u32, Option<u32>)>,
 }
 
 /// Execute `run` with `layout` through `fallback` on a 1×1 target and return the tally.
@@ -349,9 +379,14 @@ pub fn execute_fallback(
     let d = ctx.device();
     let mut made = Made::default();
     let result = (|| {
-        let (s, descriptors, pl) = made.tally_and_stream(ctx, m, run.records, run.sequences, true)?;
-        let spec = [(0, layout.stride / 4), (1, run.slot_word), (2, run.extra_word.unwrap_or(u32::MAX))];
-        let pipeline = graphics_pipeline_with(d, pl, Front::Vertex(STREAM_VERT), 0, false, &spec)?;
+        let (s, descriptors, pl) = made.tally_and_stream(ctx, m, run.records, run.sequences, run.pushed.is_some())?;
+        let pipeline = match run.pushed {
+            Some((slot_word, extra_word)) => {
+                let spec = [(0, layout.stride / 4), (1, slot_word), (2, extra_word.unwrap_or(u32::MAX))];
+                graphics_pipeline_with(d, pl, Front::Vertex(STREAM_VERT), 0, false, None, &spec)?
+            }
+            None => graphics_pipeline(d, pl, Front::Vertex(INSTANCED_VERT), 0, false, None)?,
+        };
         made.pipelines.push(pipeline);
         let target = made.target.insert(target(ctx)?);
         let (image, view) = (target.image, target.view);
@@ -445,15 +480,18 @@ unsafe fn to_attachment(d: &ash::Device, cmd: vk::CommandBuffer, image: vk::Imag
 }
 
 /// A graphics pipeline for a 1×1 target: `front` + `draw_tally.frag` adding `weight` to w, no
-/// culling, no depth; `indirect_bindable` for an execution set.
+/// culling, no depth; `indirect_bindable` for an execution set; with `vertex_binding`, one
+/// `R32_UINT` attribute at location 0 read from that binding, whose stride is dynamic
+/// (`VK_DYNAMIC_STATE_VERTEX_INPUT_BINDING_STRIDE`, which a VERTEX_BUFFER token requires).
 fn graphics_pipeline(
     d: &ash::Device,
     layout: vk::PipelineLayout,
     front: Front,
     weight: u32,
     indirect_bindable: bool,
+    vertex_binding: Option<u32>,
 ) -> Result<vk::Pipeline> {
-    graphics_pipeline_with(d, layout, front, weight, indirect_bindable, &[])
+    graphics_pipeline_with(d, layout, front, weight, indirect_bindable, vertex_binding, &[])
 }
 
 /// As `graphics_pipeline`, with specialization constants for the vertex shader.
@@ -463,6 +501,7 @@ fn graphics_pipeline_with(
     front: Front,
     weight: u32,
     indirect_bindable: bool,
+    vertex_binding: Option<u32>,
     vertex_spec: &[(u32, u32)],
 ) -> Result<vk::Pipeline> {
     let list: Vec<(vk::ShaderStageFlags, &[u8])> = match front {
@@ -503,7 +542,28 @@ fn graphics_pipeline_with(
             }
         })
         .collect();
-    let vertex_input = vk::PipelineVertexInputStateCreateInfo::default();
+    let bindings: Vec<_> = vertex_binding
+        .map(|binding| vk::VertexInputBindingDescription {
+            binding,
+            stride: 4,
+            input_rate: vk::VertexInputRate::VERTEX,
+        })
+        .into_iter()
+        .collect();
+    let attributes: Vec<_> = vertex_binding
+        .map(|binding| vk::VertexInputAttributeDescription {
+            location: 0,
+            binding,
+            format: vk::Format::R32_UINT,
+            offset: 0,
+        })
+        .into_iter()
+        .collect();
+    let vertex_input = vk::PipelineVertexInputStateCreateInfo::default()
+        .vertex_binding_descriptions(&bindings)
+        .vertex_attribute_descriptions(&attributes);
+    let dynamic_states = [vk::DynamicState::VERTEX_INPUT_BINDING_STRIDE];
+    let dynamic = vk::PipelineDynamicStateCreateInfo::default().dynamic_states(&dynamic_states);
     let assembly = vk::PipelineInputAssemblyStateCreateInfo::default().topology(vk::PrimitiveTopology::TRIANGLE_LIST);
     let viewports = [vk::Viewport { x: 0.0, y: 0.0, width: 1.0, height: 1.0, min_depth: 0.0, max_depth: 1.0 }];
     let scissors = [vk::Rect2D { offset: vk::Offset2D::default(), extent: vk::Extent2D { width: 1, height: 1 } }];
@@ -531,6 +591,9 @@ fn graphics_pipeline_with(
         .push_next(&mut rendering);
     if indirect_bindable {
         info = info.push_next(&mut flags2);
+    }
+    if vertex_binding.is_some() {
+        info = info.dynamic_state(&dynamic);
     }
     if matches!(front, Front::Vertex(_)) {
         // Mesh pipelines have no vertex input or input assembly.
