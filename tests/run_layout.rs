@@ -40,20 +40,16 @@ fn device(test: &str) -> Option<bool> {
     Some(lavapipe)
 }
 
-/// `text` written to a scratch file `name` for a test whose description targets lavapipe: its
-/// path, or `None` with a loud SKIP on another device (under CI, whose device is lavapipe, a
-/// failure instead) or without one (`device`).
-fn lavapipe_description(test: &str, name: &str, text: &str) -> Option<String> {
+/// The path of `tests/run_layout/NAME` (each file says what it shows), for a test whose
+/// description targets lavapipe, or `None` with a loud SKIP on another device (under CI, whose
+/// device is lavapipe, a failure instead) or without one (`device`).
+fn lavapipe_description(test: &str, name: &str) -> Option<String> {
     if !device(test)? {
         assert!(!std::env::var("CI").is_ok_and(|v| v == "true"), "{test}: CI=true, but the device is not lavapipe");
         common::loud(&format!("SKIP {test}: the description targets lavapipe"));
         return None;
     }
-    let dir = std::env::temp_dir().join(format!("dgcc-run-layout-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join(name);
-    std::fs::write(&file, text).unwrap();
-    Some(file.display().to_string())
+    Some(format!("tests/run_layout/{name}"))
 }
 
 /// `(file, layout)` of every example.
@@ -233,60 +229,11 @@ fn a_device_index_past_the_list_is_an_error_that_lists_the_devices() {
     assert_eq!(o.status.code(), Some(1), "DGCC_DEVICE still selects: {}", text(&o));
 }
 
-/// A description of the user's own: non-indexed draws (DRAW, DRAW_COUNT) are checked too, a
-/// vertex buffer through DGC (the fallback refuses the token), and a shape no tally shader
-/// reads (two vertex buffers) is reported as not run, naming why, exit 1.
-const OWN: &str = r#"Pipeline(
-    name: "own",
-    targets: ["lavapipe"],
-    push_constants: [(stages: [Vertex], offset: 0, size: 8)],
-    layouts: [
-        (
-            name: "Plain",
-            stages: [Vertex, Fragment],
-            max_sequences: 64,
-            tokens: [
-                PushConstant(name: "object", stages: [Vertex], offset: 0, fields: [(name: "slot", ty: U32), (name: "extra", ty: U32)]),
-                Draw(name: "draw"),
-            ],
-        ),
-        (
-            name: "PlainCount",
-            stages: [Vertex, Fragment],
-            max_sequences: 64,
-            tokens: [
-                PushConstant(name: "batch", stages: [Vertex], offset: 0, fields: [(name: "slot", ty: U32)]),
-                DrawCount(name: "draws"),
-            ],
-        ),
-        (
-            name: "Vertices",
-            stages: [Vertex, Fragment],
-            max_sequences: 64,
-            tokens: [
-                PushConstant(name: "object", stages: [Vertex], offset: 0, fields: [(name: "slot", ty: U32)]),
-                VertexBuffer(name: "positions", binding: 0),
-                Draw(name: "draw"),
-            ],
-        ),
-        (
-            name: "TwoBindings",
-            stages: [Vertex, Fragment],
-            max_sequences: 64,
-            tokens: [
-                VertexBuffer(name: "positions", binding: 0),
-                VertexBuffer(name: "normals", binding: 1),
-                Draw(name: "draw"),
-            ],
-        ),
-    ],
-)
-"#;
 
 #[test]
 fn a_description_of_ones_own_runs_its_draws_checked_and_names_what_it_cannot_check() {
     let test = "a_description_of_ones_own_runs_its_draws_checked_and_names_what_it_cannot_check";
-    let Some(file) = lavapipe_description(test, "own.ron", OWN) else { return };
+    let Some(file) = lavapipe_description(test, "own.ron") else { return };
     let o = dgcc(&["run", &file, "--layout", "Plain", "--layout", "PlainCount", "--json"]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let r = report(&o);
@@ -324,39 +271,11 @@ fn a_description_of_ones_own_runs_its_draws_checked_and_names_what_it_cannot_che
     let _ = std::fs::remove_file(&file);
 }
 
-/// Execution sets the rig cannot run as a set of two tally pipelines (one entry; shader objects
-/// for a dispatch; a set before a count token alone) run binned, and a valid layout is never
-/// reported FAILED for the rig's sake.
-const ODD_SETS: &str = r#"Pipeline(
-    name: "odd_sets",
-    targets: ["lavapipe"],
-    push_constants: [(stages: [Vertex], offset: 0, size: 8)],
-    layouts: [
-        (name: "SetCount", stages: [Vertex, Fragment], max_sequences: 64, align: Some(16), tokens: [
-            ExecutionSet(kind: Pipelines, stages: [Vertex, Fragment], max_entries: 4),
-            DrawIndexedCount(name: "draws"),
-        ]),
-        (name: "ShaderObjectKernels", stages: [Compute], max_sequences: 64, align: Some(4), tokens: [
-            ExecutionSet(kind: ShaderObjects, stages: [Compute], max_entries: 4),
-            Dispatch,
-        ]),
-        (name: "OneKernel", stages: [Compute], max_sequences: 64, align: Some(4), tokens: [
-            ExecutionSet(kind: Pipelines, stages: [Compute], max_entries: 1),
-            Dispatch,
-        ]),
-        (name: "OneMaterial", stages: [Vertex, Fragment], max_sequences: 64, align: Some(4), tokens: [
-            ExecutionSet(kind: Pipelines, stages: [Vertex, Fragment], max_entries: 1),
-            PushConstant(name: "object", stages: [Vertex], offset: 0, fields: [(name: "id", ty: U32)]),
-            IndexBuffer(name: "indices", mode: Vulkan),
-            DrawIndexed,
-        ]),
-    ],
-)"#;
 
 #[test]
 fn execution_sets_the_rig_cannot_hold_two_pipelines_of_run_binned_and_pass() {
     let test = "execution_sets_the_rig_cannot_hold_two_pipelines_of_run_binned_and_pass";
-    let Some(file) = lavapipe_description(test, "odd_sets.ron", ODD_SETS) else { return };
+    let Some(file) = lavapipe_description(test, "odd_sets.ron") else { return };
     for layout in ["SetCount", "ShaderObjectKernels", "OneKernel", "OneMaterial"] {
         let o = dgcc(&["run", &file, "--layout", layout, "--json"]);
         let r = report(&o);
@@ -368,29 +287,11 @@ fn execution_sets_the_rig_cannot_hold_two_pipelines_of_run_binned_and_pass() {
     let _ = std::fs::remove_file(&file);
 }
 
-/// A dispatch layout whose push block starts past byte 0, with a word no token pushes between
-/// its data and its sequence index: the tally kernel's block is placed over exactly those
-/// bytes, and each word is read back per sequence.
-const PLACED: &str = r#"Pipeline(
-    name: "placed",
-    targets: ["lavapipe"],
-    push_constants: [(stages: [Compute], offset: 16, size: 24)],
-    layouts: [
-        (name: "Placed", stages: [Compute], max_sequences: 8, tokens: [
-            SequenceIndex(name: "index", stages: [Compute], offset: 32),
-            PushConstant(name: "params", stages: [Compute], offset: 16, fields: [
-                (name: "first", ty: U32),
-                (name: "scale", ty: F32),
-            ]),
-            Dispatch(name: "groups"),
-        ]),
-    ],
-)"#;
 
 #[test]
 fn dispatch_layouts_have_their_pushed_words_read_back_per_sequence() {
     let test = "dispatch_layouts_have_their_pushed_words_read_back_per_sequence";
-    let Some(file) = lavapipe_description(test, "placed.ron", PLACED) else { return };
+    let Some(file) = lavapipe_description(test, "placed.ron") else { return };
     let o = dgcc(&["run", &file, "--layout", "Placed", "--json"]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let r = report(&o);
@@ -457,45 +358,11 @@ fn checked_and_a_wrong_record_named(file: &str, layout: &str, ran: &str, fallbac
     }
 }
 
-/// Draw layouts that push nothing. The tally slot is gl_InstanceIndex / 16
-/// (`draw_instanced.vert`), which counts from each draw's firstInstance: the records give the
-/// draws of the sequence with slot `s` firstInstance 16·s + a few, so a misread firstInstance
-/// moves its fragments; index buffers, counts, firstIndex and vertexOffset show in the tags as
-/// with pushed slots. An indexed draw without an INDEX_BUFFER token draws from the one index
-/// buffer bound before executing, each sequence from its own region, through firstIndex.
-const UNPUSHED: &str = r#"Pipeline(
-    name: "unpushed",
-    targets: ["lavapipe"],
-    layouts: [
-        (name: "Indexed", stages: [Vertex, Fragment], max_sequences: 64, align: Some(4), tokens: [
-            IndexBuffer(name: "indices", mode: Vulkan),
-            DrawIndexed(name: "draw"),
-        ]),
-        (name: "IndexedAlone", stages: [Vertex, Fragment], max_sequences: 64, align: Some(4), tokens: [
-            DrawIndexed(name: "draw"),
-        ]),
-        (name: "PlainAlone", stages: [Vertex, Fragment], max_sequences: 64, align: Some(4), tokens: [
-            Draw(name: "draw"),
-        ]),
-        (name: "IndexedCount", stages: [Vertex, Fragment], max_sequences: 64, align: Some(4), tokens: [
-            IndexBuffer(name: "indices", mode: Vulkan),
-            DrawIndexedCount(name: "draws"),
-        ]),
-        (name: "PlainCount", stages: [Vertex, Fragment], max_sequences: 64, align: Some(4), tokens: [
-            DrawCount(name: "draws"),
-        ]),
-        (name: "Materials", stages: [Vertex, Fragment], max_sequences: 64, align: Some(4), tokens: [
-            ExecutionSet(kind: Pipelines, stages: [Vertex, Fragment], max_entries: 4),
-            IndexBuffer(name: "indices", mode: Vulkan),
-            DrawIndexed(name: "draw"),
-        ]),
-    ],
-)"#;
 
 #[test]
 fn draw_layouts_that_push_nothing_take_their_slots_from_first_instance_and_are_checked() {
     let test = "draw_layouts_that_push_nothing_take_their_slots_from_first_instance_and_are_checked";
-    let Some(file) = lavapipe_description(test, "unpushed.ron", UNPUSHED) else { return };
+    let Some(file) = lavapipe_description(test, "unpushed.ron") else { return };
     let slot = "tally slot from firstInstance";
     // The fallback runs DRAW and DRAW_INDEXED (its one index buffer bound for every draw).
     for layout in ["Indexed", "IndexedAlone", "PlainAlone"] {
@@ -519,47 +386,11 @@ fn draw_layouts_that_push_nothing_take_their_slots_from_first_instance_and_are_c
     let _ = std::fs::remove_file(&file);
 }
 
-/// Layouts with a VERTEX_BUFFER token. The tally vertex shader reads one uint per vertex from
-/// the bound vertex buffer (`draw_*_vertices.vert`) and sums it in w; each sequence's record
-/// names its own buffer, stride (4 to 20 bytes) and values, and a decoy is bound before
-/// executing, so an ignored token, another sequence's buffer or a misread stride changes w. The
-/// fallback refuses the token (a multi-draw cannot bind a buffer per draw).
-const VERTICES: &str = r#"Pipeline(
-    name: "vertices",
-    targets: ["lavapipe"],
-    push_constants: [(stages: [Vertex], offset: 0, size: 8)],
-    layouts: [
-        (name: "Positions", stages: [Vertex, Fragment], max_sequences: 64, align: Some(4), tokens: [
-            VertexBuffer(name: "positions", binding: 0),
-            IndexBuffer(name: "indices", mode: Vulkan),
-            DrawIndexed(name: "draw"),
-        ]),
-        (name: "PlainPositions", stages: [Vertex, Fragment], max_sequences: 64, align: Some(4), tokens: [
-            VertexBuffer(name: "positions", binding: 3),
-            Draw(name: "draw"),
-        ]),
-        (name: "Objects", stages: [Vertex, Fragment], max_sequences: 64, align: Some(4), tokens: [
-            PushConstant(name: "object", stages: [Vertex], offset: 0, fields: [(name: "slot", ty: U32), (name: "extra", ty: U32)]),
-            IndexBuffer(name: "indices", mode: Vulkan),
-            VertexBuffer(name: "positions", binding: 1),
-            DrawIndexed(name: "draw"),
-        ]),
-        (name: "PositionsCount", stages: [Vertex, Fragment], max_sequences: 64, align: Some(4), tokens: [
-            VertexBuffer(name: "positions", binding: 0),
-            DrawIndexedCount(name: "draws"),
-        ]),
-        (name: "SetPositions", stages: [Vertex, Fragment], max_sequences: 64, align: Some(4), tokens: [
-            ExecutionSet(kind: Pipelines, stages: [Vertex, Fragment], max_entries: 2),
-            VertexBuffer(name: "positions", binding: 0),
-            Draw(name: "draw"),
-        ]),
-    ],
-)"#;
 
 #[test]
 fn vertex_buffer_layouts_are_checked_under_dgc_with_a_buffer_per_sequence() {
     let test = "vertex_buffer_layouts_are_checked_under_dgc_with_a_buffer_per_sequence";
-    let Some(file) = lavapipe_description(test, "vertices.ron", VERTICES) else { return };
+    let Some(file) = lavapipe_description(test, "vertices.ron") else { return };
     let refused = "token `positions` (VERTEX_BUFFER)";
     for layout in ["Positions", "PlainPositions", "Objects", "PositionsCount"] {
         checked_and_a_wrong_record_named(&file, layout, "a vertex buffer each", Err(refused));

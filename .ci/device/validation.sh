@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Why: what CI shows on lavapipe, shown on the GPU machine's driver: every example layout run
-# and checked by `dgcc run --layout` (twice with a sequence written wrong on purpose, which
+# and checked by `dgcc run --layout` and the rig's own shapes (four times with a sequence written wrong on purpose, which
 # the report must name), then the same layouts and the bench's scenes under
 # VK_LAYER_KHRONOS_validation (DGCC_VALIDATION=1: a missing layer is an error, a message a
 # failure). steps.log ends with the files that hold a validation message, if any.
@@ -8,14 +8,23 @@
 # Usage (on the GPU machine, after stage.sh here): bash .ci/device/validation.sh
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
-layouts=("compute.ron Jobs" "execution_set.ron Kernels" "scene.ron SceneDraw" "scene.ron SceneDrawShaders"
-    "scene.ron SceneBatch" "multi_draw.ron Batches" "mesh.ron Meshlets" "draw_shaders.ron Draws")
+layouts=("examples/compute.ron Jobs" "examples/execution_set.ron Kernels" "examples/scene.ron SceneDraw"
+    "examples/scene.ron SceneDrawShaders" "examples/scene.ron SceneBatch" "examples/multi_draw.ron Batches"
+    "examples/mesh.ron Meshlets" "examples/draw_shaders.ron Draws"
+    # The rig's other shapes (tests/run_layout.rs runs them on lavapipe): draws that push nothing
+    # (slots from firstInstance) and vertex buffers.
+    "tests/run_layout/unpushed.ron Indexed" "tests/run_layout/unpushed.ron IndexedAlone"
+    "tests/run_layout/unpushed.ron PlainAlone" "tests/run_layout/unpushed.ron IndexedCount"
+    "tests/run_layout/unpushed.ron PlainCount" "tests/run_layout/unpushed.ron Materials"
+    "tests/run_layout/vertices.ron Positions" "tests/run_layout/vertices.ron PlainPositions"
+    "tests/run_layout/vertices.ron Objects" "tests/run_layout/vertices.ron PositionsCount"
+    "tests/run_layout/vertices.ron SetPositions")
 every_layout() {
     local status=0 pair
     for pair in "${layouts[@]}"; do
         set -- $pair
         echo "-- $1 $2"
-        dgcc run "examples/$1" --layout "$2" || { echo "FAILED $1 $2"; status=1; }
+        dgcc run "$1" --layout "$2" || { echo "FAILED $1 $2"; status=1; }
     done
     return $status
 }
@@ -23,6 +32,8 @@ every_layout() {
 step layouts every_layout
 step corrupt-compute dgcc run examples/compute.ron --layout Jobs --corrupt-sequence 2
 step corrupt-scene dgcc run examples/scene.ron --layout SceneDraw --corrupt-sequence 2
+step corrupt-unpushed dgcc run tests/run_layout/unpushed.ron --layout Indexed --corrupt-sequence 2
+step corrupt-vertices dgcc run tests/run_layout/vertices.ron --layout Positions --corrupt-sequence 2
 
 export VK_LAYER_PATH=$PWD/${DGCC_STAGED:-out/device}/vvl VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation DGCC_VALIDATION=1
 step vvl-layouts every_layout
