@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Why: what CI shows on lavapipe, shown on the GPU machine's driver: every example layout run
-# and checked by `dgcc run --layout` and the rig's own shapes (four times with a sequence written wrong on purpose, which
-# the report must name), then the same layouts and the bench's scenes under
+# Why: what CI shows on lavapipe, shown on the GPU machine's driver: every example layout and
+# the rig's own shapes (tests/run_layout/) run and checked by `dgcc run --layout` (four times
+# with a sequence written wrong on purpose, which the report must name), then the same layouts
+# and the bench's scenes under
 # VK_LAYER_KHRONOS_validation (DGCC_VALIDATION=1: a missing layer is an error, a message a
 # failure). steps.log ends with the files that hold a validation message, if any.
 #
