@@ -31,7 +31,7 @@ grep -q '"library_path": "./libVkLayer_khronos_validation.so"' "$dest/vvl/VkLaye
     || { log "could not point the layer manifest at its library"; exit 1; }
 
 (cd "$repo" && cargo build --release --locked -p dgcc-cli)
-cp "$repo/target/release/dgcc" "$dest/bin/dgcc"
+cp "${CARGO_TARGET_DIR:-$repo/target}/release/dgcc" "$dest/bin/dgcc"
 strip "$dest/bin/dgcc"
 git -C "$repo" rev-parse HEAD > "$dest/commit"
 git -C "$repo" diff --quiet HEAD || echo "dirty" >> "$dest/commit"
