@@ -828,3 +828,158 @@ static_assert(dgcc::Scene::layouts::SceneDraw::usage_flags == vk::IndirectComman
         tools::run(&mut Command::new(&exe));
     }
 }
+
+/// Every macro that the includes of the C header (`stddef.h`, `stdint.h`, `assert.h`, the Vulkan
+/// header) and of the C++ header (`<array>`, `<cstddef>`, `<cstdint>`, vulkan.hpp) define under
+/// gcc and g++ here is a name `dgcc check` refuses where the headers would print it
+/// (`names::c_headers::macro_of`, E0706), or refuses as written (`names::identifier_problem`:
+/// `_` and a capital, `__`, keywords, `linux`, `errno`). A macro it missed let a record member
+/// named `EOF` pass the check, and g++ refused the C++ header. A new compiler or C library that
+/// defines another macro fails here: add it to `names::c_headers`.
+#[test]
+fn every_macro_the_includes_of_the_headers_define_is_refused() {
+    let test = "includes_macros_are_refused";
+    let (Some(_), Some(_)) = (tools::tool("gcc", test), tools::tool("g++", test)) else { return };
+    let c = "#include <stddef.h>\n#include <stdint.h>\n#include <assert.h>\n#include <vulkan/vulkan.h>\n";
+    let cpp = "#include <array>\n#include <cstddef>\n#include <cstdint>\n#include <vulkan/vulkan.hpp>\n";
+    let dir = tools::scratch("includes-macros");
+    let (c_file, cpp_file) = (dir.join("includes.c"), dir.join("includes.cpp"));
+    std::fs::write(&c_file, c).unwrap();
+    std::fs::write(&cpp_file, cpp).unwrap();
+    let mut missed = std::collections::BTreeMap::new();
+    let (mut runs, mut macros) = (0, 0);
+    for (env, default, new_enough) in [
+        ("DGCC_VULKAN_HEADERS", "/opt/dgcc/trixie/usr/include", true),
+        ("DGCC_OLD_VULKAN_HEADERS", "/usr/include", false),
+    ] {
+        let Some(include) = tools::vulkan_headers(env, default, new_enough, test) else { continue };
+        // The GNU modes are the compilers' defaults and define the most; C23 adds `_WIDTH`s.
+        for (compiler, std, file) in [
+            ("gcc", "-std=gnu17", &c_file),
+            ("gcc", "-std=c2x", &c_file),
+            ("g++", "-std=gnu++17", &cpp_file),
+            ("g++", "-std=c++20", &cpp_file),
+        ] {
+            runs += 1;
+            let out = tools::run(
+                Command::new(compiler).args([std, "-dM", "-E"]).arg(format!("-I{}", include.display())).arg(file),
+            );
+            for line in out.lines() {
+                let Some(rest) = line.strip_prefix("#define ") else { continue };
+                let name: String = rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+                macros += 1;
+                if dgcc::names::identifier_problem(&name).is_none() && dgcc::names::c_headers::macro_of(&name).is_none()
+                {
+                    missed.entry(name).or_insert_with(|| format!("{compiler} {std} -I{}", include.display()));
+                }
+            }
+        }
+    }
+    assert!(runs == 0 || macros > 0, "the compilers defined no macros");
+    assert!(
+        missed.is_empty(),
+        "{} macro(s) of the headers' includes pass as a member name (add them to names::c_headers):\n{}",
+        missed.len(),
+        missed.iter().map(|(name, by)| format!("{name} ({by})")).collect::<Vec<_>>().join("\n")
+    );
+}
+
+/// A record member named like a macro of the headers' includes breaks the headers dgcc would
+/// print, and the check refuses it. With placeholders for the names, the C and C++ headers
+/// compile; with the names in their place (what `dgcc compile` printed before E0706 covered
+/// them), g++ stops at every one of them in the C++ header, and gcc at those of `stdio.h`,
+/// `errno.h` and `stdlib.h` in a C file that includes those first, as engines' files do. The
+/// description with the names is refused with one E0706 each, while its layout, named `EOF`, is
+/// not: C spells it `PEofRecord`.
+#[test]
+fn members_named_like_macros_of_the_includes_break_the_headers_and_are_refused() {
+    // The name, and whether a C file that includes stdio.h, errno.h and stdlib.h first breaks.
+    const NAMES: &[(&str, bool)] = &[
+        ("EOF", true),
+        ("EDOM", true),
+        ("ERANGE", true),
+        ("BUFSIZ", true),
+        ("SEEK_SET", true),
+        ("EXIT_FAILURE", true),
+        ("CLOCK_REALTIME", false),
+        ("LC_ALL", false),
+        ("RTLD_NOW", false),
+        ("LITTLE_ENDIAN", false),
+        ("GCC_VERSION", false),
+    ];
+    let test = "members_named_like_macros";
+    let (Some(_), Some(_)) = (tools::tool("gcc", test), tools::tool("g++", test)) else { return };
+    let Some(include) = tools::vulkan_headers("DGCC_OLD_VULKAN_HEADERS", "/usr/include", false, test) else {
+        return;
+    };
+    let description = |fields: &[&str]| {
+        let fields: Vec<String> = fields.iter().map(|f| format!("(name: \"{f}\", ty: U32)")).collect();
+        format!(
+            "Pipeline(name: \"p\", targets: [\"lavapipe\"], push_constants: [(stages: [Vertex], offset: 0, size: {})], \
+             layouts: [(name: \"EOF\", stages: [Vertex, Fragment], max_sequences: 64, align: Some(4), tokens: [\
+             PushConstant(name: \"o\", stages: [Vertex], offset: 0, fields: [{}]), Draw])])",
+            4 * fields.len(),
+            fields.join(", ")
+        )
+    };
+    let path = Path::new("members.ron");
+    let names: Vec<&str> = NAMES.iter().map(|(n, _)| *n).collect();
+    let refused = dgcc::driver::compile_source(path, &description(&names), &Default::default());
+    let e0706: Vec<&str> =
+        refused.diagnostics.iter().filter(|d| d.code == "E0706").map(|d| d.message.as_str()).collect();
+    assert!(refused.manifest.is_none(), "the names must be refused");
+    assert_eq!(e0706.len(), NAMES.len(), "one E0706 per member: {e0706:#?}");
+    for name in &names {
+        assert!(e0706.iter().any(|m| m.contains(&format!("the generated C name `{name}`"))), "{name}: {e0706:#?}");
+    }
+    // Placeholders that no name contains another of.
+    let placeholders: Vec<String> = (0..NAMES.len()).map(|i| format!("probe{i}x")).collect();
+    let placeholder_refs: Vec<&str> = placeholders.iter().map(String::as_str).collect();
+    let ok = dgcc::driver::compile_source(path, &description(&placeholder_refs), &Default::default());
+    let errors: Vec<&str> = ok.diagnostics.iter().filter(|d| d.is_error()).map(|d| d.message.as_str()).collect();
+    let m = ok.manifest.unwrap_or_else(|| panic!("the placeholders and the layout `EOF` must pass: {errors:#?}"));
+    let dir = tools::scratch("members-named-like-macros");
+    let headers = |named: bool| {
+        for output in [Output::C, Output::Cpp] {
+            let mut text = emit::emit(&m, output).unwrap();
+            if named {
+                for (p, (name, _)) in placeholders.iter().zip(NAMES) {
+                    text = text.replace(p.as_str(), name);
+                }
+            }
+            std::fs::write(dir.join(output.file_name(&m.pipeline)), text).unwrap();
+        }
+    };
+    let c_src =
+        "#include <stdio.h>\n#include <errno.h>\n#include <stdlib.h>\n#include \"p.h\"\nint main(void) { return 0; }\n";
+    let cpp_src = "#include \"p.hpp\"\nint main() { return 0; }\n";
+    std::fs::write(dir.join("main.c"), c_src).unwrap();
+    std::fs::write(dir.join("main.cpp"), cpp_src).unwrap();
+    let compile = |compiler: &str, std: &str, file: &str| {
+        Command::new(compiler)
+            .args([std, "-fsyntax-only"])
+            .arg(format!("-I{}", include.display()))
+            .arg(format!("-I{}", dir.display()))
+            .arg(dir.join(file))
+            .output()
+            .unwrap_or_else(|e| panic!("cannot run {compiler}: {e}"))
+    };
+    headers(false);
+    for (compiler, std, file) in [("gcc", "-std=c11", "main.c"), ("g++", "-std=c++17", "main.cpp")] {
+        let out = compile(compiler, std, file);
+        assert!(out.status.success(), "placeholders, {compiler}:\n{}", String::from_utf8_lossy(&out.stderr));
+    }
+    headers(true);
+    let cpp = compile("g++", "-std=c++17", "main.cpp");
+    let cpp_err = String::from_utf8_lossy(&cpp.stderr);
+    assert!(!cpp.status.success(), "g++ compiled the C++ header with the names");
+    for (name, _) in NAMES {
+        assert!(cpp_err.contains(&format!("offsetof(Record, {name})")), "g++ passed `{name}`:\n{cpp_err}");
+    }
+    let c = compile("gcc", "-std=c11", "main.c");
+    let c_err = String::from_utf8_lossy(&c.stderr);
+    assert!(!c.status.success(), "gcc compiled the C header with the names after stdio.h");
+    for (name, breaks_c) in NAMES {
+        assert_eq!(c_err.contains(&format!("uint32_t {name};")), *breaks_c, "gcc and `{name}`:\n{c_err}");
+    }
+}

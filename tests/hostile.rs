@@ -100,6 +100,15 @@ fn names_that_meet_after_case_conversion_are_refused_by_check_and_compile_alike(
         ("E0706", pipeline("p", &[("A", &push_field("VK_TRUE"))], &[])),
         ("E0706", pipeline("p", &[("A", &push_field("UINT32_MAX"))], &[])),
         ("E0707", pipeline("p", &[("A", &push_field("VK_EXT_DEVICE_GENERATED_COMMANDS_EXTENSION_NAME"))], &[])),
+        // Push fields the C++ header's includes define as macros: `EOF` (`stdio.h`, which
+        // vulkan.hpp's `<string>` includes; g++ refused the header), `EDOM` (C reserves `E` and
+        // a capital for `errno.h`), `CLOCK_REALTIME` (glibc's `time.h`), `GCC_VERSION`
+        // (vulkan.hpp's own); and `assert`, a macro of `assert.h`, which the C header includes.
+        ("E0706", pipeline("p", &[("A", &push_field("EOF"))], &[])),
+        ("E0706", pipeline("p", &[("A", &push_field("EDOM"))], &[])),
+        ("E0706", pipeline("p", &[("A", &push_field("CLOCK_REALTIME"))], &[])),
+        ("E0706", pipeline("p", &[("A", &push_field("GCC_VERSION"))], &[])),
+        ("E0706", pipeline("p", &[("A", &push_field("assert"))], &[])),
         // Push fields GLSL's own macros would replace: `VULKAN` (defined when compiling for
         // Vulkan) and an extension's name; glslang refused the include.
         ("E0706", pipeline("p", &[("A", &push_field("VULKAN"))], &[])),

@@ -17,6 +17,7 @@
 //! `SCENE_DRAW`. The check rejects names that are not identifiers; [`member`] still turns
 //! anything into a valid identifier, so that emitting never fails on a strange name.
 
+pub mod c_headers;
 pub mod plan;
 
 /// Rust keywords, strict and reserved (2024 edition).
@@ -592,6 +593,73 @@ mod tests {
         // Names close to them stay names.
         for ok in ["sampler2Dx", "images", "isampler", "texture3", "android", "linux2", "order", "note", "notes"] {
             assert_eq!(identifier_problem(ok), None, "{ok}");
+        }
+    }
+
+    /// A name the C or C++ header prints after its includes may not be a macro of them
+    /// (`c_headers::macro_of`, which the naming plan asks about every C identifier): the
+    /// standard's reserved patterns, the C library's macros by header, the Vulkan headers' and
+    /// those glibc brings into the C++ header. Names close to them, and mixed-case names that
+    /// only share a family's prefix, stay names.
+    #[test]
+    fn macros_of_the_c_and_cpp_headers_includes_are_refused_in_c() {
+        #[rustfmt::skip]
+        const MACROS: &[&str] = &[
+            // stddef.h, stdint.h, assert.h: the C header's own includes.
+            "NULL", "offsetof", "unreachable", "assert", "INT32_MAX", "UINT8_C", "INT_FAST16_MIN", "UINTMAX_WIDTH",
+            "SIZE_MAX", "PTRDIFF_MIN", "WCHAR_MAX", "SIG_ATOMIC_MIN",
+            // The C library, which the C++ header's standard headers may include.
+            "EOF", "BUFSIZ", "FILENAME_MAX", "L_tmpnam", "stdin", "stdout", "stderr", "SEEK_SET", "EXIT_SUCCESS",
+            "RAND_MAX", "MB_CUR_MAX", "CLOCKS_PER_SEC", "WEOF", "CHAR_BIT", "LONG_MAX", "ULLONG_MAX", "SHRT_WIDTH",
+            "FLT_EPSILON", "DBL_MAX", "LDBL_MANT_DIG", "DECIMAL_DIG", "HUGE_VAL", "INFINITY", "NAN", "FP_NAN",
+            "math_errhandling", "MATH_ERRNO", "FP_INT_UPWARD", "DEC32_MAX", "ONCE_FLAG_INIT", "setjmp", "va_start",
+            // C's reserved patterns.
+            "EDOM", "ERANGE", "EILSEQ", "E2BIG", "EWOULDBLOCK", "ENOTSUP", "LC_ALL", "LC_MESSAGES", "SIGINT",
+            "SIG_DFL", "TIME_UTC", "FE_ALL_EXCEPT", "ATOMIC_FLAG_INIT", "PRId32", "PRIX64", "SCNxFAST8",
+            // Vulkan.
+            "VK_TRUE", "VKAPI_CALL", "VULKAN_HPP_NAMESPACE", "STD_VIDEO_H264_MAX_NUM_LIST_REF",
+            "vulkan_video_codec_h264std", "GCC_VERSION",
+            // POSIX and glibc, through libstdc++ and vulkan.hpp.
+            "RTLD_NOW", "LM_ID_BASE", "DL_CALL_FCT", "CLOCK_REALTIME", "TIMER_ABSTIME", "PTHREAD_MUTEX_INITIALIZER",
+            "SCHED_FIFO", "CLONE_VM", "CPU_SETSIZE", "CSIGNAL", "FD_SETSIZE", "NFDBITS", "LITTLE_ENDIAN",
+            "BYTE_ORDER", "htobe32", "WNOHANG", "WEXITSTATUS", "alloca", "ADJ_OFFSET", "STA_PLL", "P_tmpdir",
+            "sched_priority", "pthread_cleanup_push", "strdupa", "assert_perror",
+        ];
+        for &w in MACROS {
+            assert!(c_headers::macro_of(w).is_some(), "{w} passes");
+        }
+        #[rustfmt::skip]
+        const NAMES: &[&str] = &[
+            "object_id", "Eof", "eof", "E", "EntityId", "E2eTestsDrawRecord", "EX_vertex_count", "Ex2", "LC_all",
+            "Signal", "SIG", "TIME", "TIME_of_day", "PRIORITY", "PRI", "SCN_x", "INTERVAL", "INT", "CLOCK", "SEEK",
+            "CPU", "CPU_time", "NULLABLE", "null", "assert_x", "stdout2", "FLT", "LONG_", "CHAR_BITS", "vk_true",
+            "nan", "infinity", "SceneDrawRecord", "scene_draw_tokens",
+        ];
+        for &ok in NAMES {
+            assert_eq!(c_headers::macro_of(ok), None, "{ok}");
+        }
+        let why = |w: &str| c_headers::macro_of(w).unwrap_or_default();
+        assert_eq!(why("EOF"), "is a macro of `stdio.h`, which the C++ header's standard headers may include");
+        assert_eq!(why("NULL"), "is a macro of `stddef.h`, which the C header includes");
+        assert_eq!(
+            why("EDOM"),
+            "starts with `E` and a capital letter or digit, which C reserves for the macros of `errno.h`"
+        );
+        assert_eq!(
+            why("PRId32"),
+            "starts with `PRI` and a small letter or `X`, which C reserves for the macros of `inttypes.h`"
+        );
+        assert_eq!(why("GCC_VERSION"), "is a macro of `vulkan.hpp`, which the C++ header includes");
+        assert_eq!(
+            why("CLONE_VM"),
+            "starts with `CLONE_`, like the macros of glibc's `sched.h`, which libstdc++ includes in the C++ header"
+        );
+        assert_eq!(why("RTLD_NOW"), "starts with `RTLD_`, like the macros of `dlfcn.h`, which vulkan.hpp includes");
+        assert_eq!(why("UINT32_MAX"), "is a macro name that C reserves for `stdint.h`");
+        // The written names are not refused for it: a layout named `EOF` is `SceneEofRecord` in C.
+        for w in ["EOF", "EDOM", "stdout", "assert", "CLOCK_REALTIME"] {
+            assert_eq!(identifier_problem(w), None, "{w}");
+            assert_eq!(member(w), w, "{w}");
         }
     }
 

@@ -596,26 +596,6 @@ fn hlsl_layout(p: &mut Plan, lang: Lang, li: usize, l: &CompiledLayout, n: &Layo
     }
 }
 
-/// Why `name` may be a macro of the headers the C header includes (`vulkan.h`, which includes
-/// `stdint.h`), which would replace it in a struct member or a declaration: the Vulkan headers
-/// define macros starting with `VK_`, `VKAPI_` and `VULKAN_` (`VK_TRUE`, `VK_NULL_HANDLE`), and
-/// their video headers ones starting with `STD_VIDEO_` and `vulkan_video_codec`
-/// (`vulkan_video_codec_h264std`, defined as `1`); C reserves for `stdint.h` the names starting
-/// with `INT` or `UINT` and ending with `_MAX`, `_MIN`, `_WIDTH` or `_C` (C23 7.33.14), besides
-/// its other limits (`SIZE_MAX`).
-fn c_header_macro(name: &str) -> Option<String> {
-    let vulkan = ["VK_", "VKAPI_", "VULKAN_", "STD_VIDEO_", "vulkan_video_codec"];
-    if let Some(prefix) = vulkan.into_iter().find(|p| name.starts_with(p)) {
-        return Some(format!("starts with `{prefix}`, which the Vulkan headers use for their macros"));
-    }
-    let stdint = (name.starts_with("INT") || name.starts_with("UINT"))
-        && ["_MAX", "_MIN", "_WIDTH", "_C"].iter().any(|s| name.ends_with(s));
-    let limits = ["SIZE", "PTRDIFF", "SIG_ATOMIC", "WCHAR", "WINT"]
-        .iter()
-        .any(|t| ["_MAX", "_MIN", "_WIDTH"].iter().any(|s| name.strip_prefix(t) == Some(&s[..])));
-    (stdint || limits).then(|| "is a macro name that C reserves for `stdint.h`".to_string())
-}
-
 /// Why a printed identifier is reserved in its language, and whether the emitters can escape
 /// it (`None`: it is not).
 fn reserved(ident: &Ident) -> Option<(String, bool)> {
@@ -633,7 +613,11 @@ fn reserved(ident: &Ident) -> Option<(String, bool)> {
             Some((format!("contains `__`, which {} reserves", ident.lang.name()), true))
         }
         Lang::Glsl if n.starts_with("gl_") => Some(("starts with `gl_`, which GLSL reserves".into(), true)),
-        Lang::C if !ident.is_macro => c_header_macro(n).map(|why| (why, true)),
+        // A macro of the headers the C and C++ headers include would replace it (the names the
+        // headers declare themselves include two of those macros, `NULL` and `offsetof`).
+        Lang::C if !ident.is_macro && ident.owner != Owner::Fixed => {
+            super::c_headers::macro_of(n).map(|why| (why, true))
+        }
         // The emitters print these with a `_` appended; the check refuses them so that no name
         // is renamed behind the user's back.
         _ => ident
