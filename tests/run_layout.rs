@@ -229,7 +229,6 @@ fn a_device_index_past_the_list_is_an_error_that_lists_the_devices() {
     assert_eq!(o.status.code(), Some(1), "DGCC_DEVICE still selects: {}", text(&o));
 }
 
-
 #[test]
 fn a_description_of_ones_own_runs_its_draws_checked_and_names_what_it_cannot_check() {
     let test = "a_description_of_ones_own_runs_its_draws_checked_and_names_what_it_cannot_check";
@@ -268,9 +267,7 @@ fn a_description_of_ones_own_runs_its_draws_checked_and_names_what_it_cannot_che
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
     assert!(text(&o).contains("NOT CHECKED: neither path could run and check this layout"), "{}", text(&o));
     assert!(!text(&o).contains("FAILED"), "{}", text(&o));
-    let _ = std::fs::remove_file(&file);
 }
-
 
 #[test]
 fn execution_sets_the_rig_cannot_hold_two_pipelines_of_run_binned_and_pass() {
@@ -284,9 +281,7 @@ fn execution_sets_the_rig_cannot_hold_two_pipelines_of_run_binned_and_pass() {
         assert_eq!(dgc["status"], "ok", "{layout}: {r:#}");
         assert!(dgc["ran"].as_str().unwrap().contains("the execution set binned"), "{layout}: {r:#}");
     }
-    let _ = std::fs::remove_file(&file);
 }
-
 
 #[test]
 fn dispatch_layouts_have_their_pushed_words_read_back_per_sequence() {
@@ -317,7 +312,6 @@ fn dispatch_layouts_have_their_pushed_words_read_back_per_sequence() {
         let fallback = r["layouts"][0]["fallback"]["differences"].as_array().unwrap();
         assert_eq!(fallback.len(), 1, "{layout}: the fallback reads no pushed data: {r:#}");
     }
-    let _ = std::fs::remove_file(&file);
 }
 
 /// `layout` of `file` through `dgcc run --layout --json`: exit 0, DGC checked ok having run
@@ -358,7 +352,6 @@ fn checked_and_a_wrong_record_named(file: &str, layout: &str, ran: &str, fallbac
     }
 }
 
-
 #[test]
 fn draw_layouts_that_push_nothing_take_their_slots_from_first_instance_and_are_checked() {
     let test = "draw_layouts_that_push_nothing_take_their_slots_from_first_instance_and_are_checked";
@@ -383,9 +376,7 @@ fn draw_layouts_that_push_nothing_take_their_slots_from_first_instance_and_are_c
         "{}",
         text(&o)
     );
-    let _ = std::fs::remove_file(&file);
 }
-
 
 #[test]
 fn vertex_buffer_layouts_are_checked_under_dgc_with_a_buffer_per_sequence() {
@@ -405,5 +396,4 @@ fn vertex_buffer_layouts_are_checked_under_dgc_with_a_buffer_per_sequence() {
     let r = report(&o);
     let ran = r["layouts"][0]["dgc"]["ran"].as_str().unwrap();
     assert!(ran.contains("tally slot from firstInstance, one index buffer bound, a vertex buffer each"), "{r:#}");
-    let _ = std::fs::remove_file(&file);
 }
