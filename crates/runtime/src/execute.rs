@@ -337,7 +337,8 @@ impl Execution {
     }
 
     /// Record the execution of `stream`: an input barrier (unless `assume_inputs_visible`), the count split (if chunked and
-    /// counted), then per chunk preprocess, begin, execute, end. Descriptor sets and dynamic
+    /// counted), then per chunk preprocess (for an `ExplicitPreprocess` layout whose preprocess
+    /// memory the driver does not size at zero), begin, execute, end. Descriptor sets and dynamic
     /// state must be bound on `cmd` before; the executor binds the pipeline this execution was
     /// prepared for (`Bound`) itself before each chunk, because the driver generates commands for the pipeline
     /// named in `VkGeneratedCommandsPipelineInfoEXT`, and a different bound pipeline is
@@ -485,7 +486,11 @@ impl Execution {
             // Per chunk: an execute with an execution set leaves the bound pipeline or shaders
             // undefined.
             unsafe { self.bound.bind(dev, cmd, layout.bind_point()) };
-            if layout.explicit_preprocess() {
+            // A layout whose preprocess memory the driver sizes at zero needs no preprocessing
+            // ("the preprocessing step can be skipped for this layout", and
+            // VUID-vkCmdExecuteGeneratedCommandsEXT-isPreprocessed-11046 asks for one only where
+            // the size is not zero): no preprocess, and no barrier behind it.
+            if layout.explicit_preprocess() && self.plan.preprocess_bytes > 0 {
                 pass.phase(cmd, Phase::PreprocessBegin(k));
                 // SAFETY: as above; `info` names this chunk's records inside the stream, and the
                 // preprocess buffer of `plan.preprocess_bytes` the driver asked for.

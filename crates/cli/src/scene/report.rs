@@ -224,11 +224,20 @@ impl fmt::Display for RunReport {
             (None, _) => {}
         }
         if let Some(p) = &self.preprocess {
-            writeln!(
-                f,
-                "preprocess: {} bytes for {} sequences per execute, {} execute(s)",
-                p.preprocess_bytes, p.sequences_per_chunk, p.chunks
-            )?;
+            if p.preprocess_bytes == 0 {
+                // The executor then records no preprocess (nor its barrier), explicit or not.
+                writeln!(
+                    f,
+                    "preprocess: none (the driver asks for 0 bytes for {} sequences per execute), {} execute(s)",
+                    p.sequences_per_chunk, p.chunks
+                )?;
+            } else {
+                writeln!(
+                    f,
+                    "preprocess: {} bytes for {} sequences per execute, {} execute(s)",
+                    p.preprocess_bytes, p.sequences_per_chunk, p.chunks
+                )?;
+            }
             if let Some(a) = &p.anomaly {
                 writeln!(f, "  {a}")?;
             }
