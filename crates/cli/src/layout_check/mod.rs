@@ -285,22 +285,18 @@ fn run_dgc(
     options: CheckOptions,
 ) -> PathReport {
     let draws_ok = || {
-        if ctx.caps().fragment_stores_and_atomics {
-            None
-        } else {
-            Some(PathReport::not_run(
+        (!ctx.caps().fragment_stores_and_atomics).then(|| {
+            PathReport::not_run(
                 "the draw tally counts fragments with storage-buffer atomics, and the device lacks fragmentStoresAndAtomics",
-            ))
-        }
+            )
+        })
     };
     let first_instance_ok = || {
-        if ctx.caps().draw_indirect_first_instance {
-            None
-        } else {
-            Some(PathReport::not_run(
+        (!ctx.caps().draw_indirect_first_instance).then(|| {
+            PathReport::not_run(
                 "the draw tally's draws start at non-zero instances (firstInstance), and the device lacks drawIndirectFirstInstance",
-            ))
-        }
+            )
+        })
     };
     match kind {
         Kind::Dispatch => dispatch_report(ctx, Some(dev), m, layout, dispatch::Path::Dgc, options),
