@@ -116,7 +116,8 @@ pub struct Capabilities {
 }
 
 /// A headless instance, device, queue and command pool (feature `headless`). Dropping it waits
-/// for the device to go idle and destroys what it owns (see the module docs).
+/// for the device to go idle and destroys its pool; the device and instance go with the last
+/// buffer or `DgcDevice` that shares them (see the module docs).
 ///
 /// It may move to another thread (`Send`) but not be shared between threads (`!Sync`): its
 /// command pool and queue need external synchronization (VUID-vkAllocateCommandBuffers-commandPool
@@ -670,7 +671,9 @@ impl GpuContext {
         self.physical
     }
 
-    /// The logical device the context owns and destroys when it drops.
+    /// The logical device the context owns. It is destroyed once the context and every buffer
+    /// or `DgcDevice` that shares it ([`Allocator::lifetime`](super::memory::Allocator::lifetime))
+    /// have dropped.
     pub fn device(&self) -> &ash::Device {
         &self.owner.device
     }
