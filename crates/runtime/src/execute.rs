@@ -486,11 +486,7 @@ impl Execution {
             // Per chunk: an execute with an execution set leaves the bound pipeline or shaders
             // undefined.
             unsafe { self.bound.bind(dev, cmd, layout.bind_point()) };
-            // A layout whose preprocess memory the driver sizes at zero needs no preprocessing
-            // ("the preprocessing step can be skipped for this layout", and
-            // VUID-vkCmdExecuteGeneratedCommandsEXT-isPreprocessed-11046 asks for one only where
-            // the size is not zero): no preprocess, and no barrier behind it.
-            if layout.explicit_preprocess() && self.plan.preprocess_bytes > 0 {
+            if records_preprocess(layout.explicit_preprocess(), self.plan.preprocess_bytes) {
                 pass.phase(cmd, Phase::PreprocessBegin(k));
                 // SAFETY: as above; `info` names this chunk's records inside the stream, and the
                 // preprocess buffer of `plan.preprocess_bytes` the driver asked for.
@@ -685,9 +681,25 @@ fn sequences_under_draw_bound(max_draw_count: u32) -> Option<u32> {
     }
 }
 
+/// Whether `record` records a preprocess (and the barrier behind it): for an
+/// `ExplicitPreprocess` layout, unless the driver sizes its preprocess memory at zero ("the
+/// preprocessing step can be skipped for this layout";
+/// VUID-vkCmdExecuteGeneratedCommandsEXT-isPreprocessed-11046 asks for one only where the size
+/// is not zero). An implicit layout's execute preprocesses by itself.
+fn records_preprocess(explicit: bool, preprocess_bytes: u64) -> bool {
+    explicit && preprocess_bytes > 0
+}
+
 #[cfg(test)]
 mod tests {
-    use super::sequences_under_draw_bound;
+    use super::{records_preprocess, sequences_under_draw_bound};
+
+    #[test]
+    fn an_explicit_layout_is_preprocessed_unless_the_driver_asks_for_no_memory() {
+        assert!(records_preprocess(true, 368)); // lavapipe's batch
+        assert!(!records_preprocess(true, 0));
+        assert!(!records_preprocess(false, 368));
+    }
 
     #[test]
     fn the_draw_bound_keeps_max_draw_count_times_sequences_below_2_pow_24() {

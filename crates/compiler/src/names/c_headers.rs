@@ -43,8 +43,6 @@
 //! `VK_USE_PLATFORM_XLIB_KHR`, `windows.h`'s `min` and `max`) are the engine's choice, and not
 //! checked; nor are the C headers C++ does not have (`complex.h`'s `I`, `stdnoreturn.h`).
 
-use std::sync::OnceLock;
-
 /// How the headers that define a macro reach the generated headers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Via {
@@ -222,20 +220,6 @@ fn capitals(name: &str) -> bool {
     name.bytes().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
 }
 
-/// `NAMED` by name, built once: the naming plan asks about every C identifier of every layout.
-fn named() -> &'static foldhash::HashMap<&'static str, (&'static str, Via)> {
-    static NAMED_MAP: OnceLock<foldhash::HashMap<&'static str, (&'static str, Via)>> = OnceLock::new();
-    NAMED_MAP.get_or_init(|| {
-        let mut map = foldhash::HashMap::default();
-        for &(header, via, names) in NAMED {
-            for &name in names {
-                map.insert(name, (header, via));
-            }
-        }
-        map
-    })
-}
-
 /// Why `name`, printed as an identifier of the C or C++ header, may be a macro of a header they
 /// include, which would replace it: the end of the sentence "the generated C name `X` …".
 /// `None` when no header they include defines or reserves it.
@@ -254,7 +238,8 @@ pub fn macro_of(name: &str) -> Option<String> {
     if limit_of(LIMITS) {
         return Some(format!("is a macro of {}", Via::CppStd.how("limits.h")));
     }
-    if let Some(&(header, via)) = named().get(name) {
+    // A hundred names, asked about a few hundred identifiers per description: a scan will do.
+    if let Some(&(header, via, _)) = NAMED.iter().find(|(_, _, names)| names.contains(&name)) {
         return Some(format!("is a macro of {}", via.how(header)));
     }
     let family = FAMILIES.iter().find(|f| {
