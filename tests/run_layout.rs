@@ -254,16 +254,22 @@ fn a_description_of_ones_own_runs_its_draws_checked_and_names_what_it_cannot_che
     assert!(l["dgc"]["ran"].as_str().unwrap().contains("a vertex buffer each"), "{r:#}");
     assert_eq!(l["fallback"]["status"], "not_run", "{r:#}");
     assert!(l["fallback"]["why"].as_str().unwrap().contains("token `positions` (VERTEX_BUFFER)"), "{r:#}");
-    // Two vertex buffers: no tally writes them.
+    // Two vertex buffers: each read, weighed differently.
     let o = dgcc(&["run", &file, "--layout", "TwoBindings", "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let r = report(&o);
+    assert!(r["layouts"][0]["dgc"]["ran"].as_str().unwrap().contains("2 vertex buffers each"), "{r:#}");
+    // Five vertex buffers: no tally reads them.
+    let o = dgcc(&["run", &file, "--layout", "FiveBindings", "--json"]);
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
     let r = report(&o);
     let l = &r["layouts"][0];
     assert_eq!(l["dgc"]["status"], "not_run", "{r:#}");
-    assert!(l["dgc"]["why"].as_str().unwrap().contains("no tally for this layout"), "{r:#}");
+    let why = l["dgc"]["why"].as_str().unwrap();
+    assert!(why.contains("no tally for this layout") && why.contains("at most 4 VERTEX_BUFFER tokens"), "{r:#}");
     assert!(l["fallback"]["why"].as_str().unwrap().contains("token `positions` (VERTEX_BUFFER)"), "{r:#}");
     // Not a failure of the layout: the report says it was not checked, and why.
-    let o = dgcc(&["run", &file, "--layout", "TwoBindings"]);
+    let o = dgcc(&["run", &file, "--layout", "FiveBindings"]);
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
     assert!(text(&o).contains("NOT CHECKED: neither path could run and check this layout"), "{}", text(&o));
     assert!(!text(&o).contains("FAILED"), "{}", text(&o));
@@ -273,13 +279,26 @@ fn a_description_of_ones_own_runs_its_draws_checked_and_names_what_it_cannot_che
 fn execution_sets_the_rig_cannot_hold_two_pipelines_of_run_binned_and_pass() {
     let test = "execution_sets_the_rig_cannot_hold_two_pipelines_of_run_binned_and_pass";
     let Some(file) = lavapipe_description(test, "odd_sets.ron") else { return };
-    for layout in ["SetCount", "ShaderObjectKernels", "OneKernel", "OneMaterial"] {
+    for layout in
+        ["SetCount", "ShaderObjectKernels", "OneKernel", "OneMaterial", "OneKernelPushing", "OneMaterialWords"]
+    {
         let o = dgcc(&["run", &file, "--layout", layout, "--json"]);
         let r = report(&o);
         assert_eq!(o.status.code(), Some(0), "{layout}:\n{}", text(&o));
         let dgc = &r["layouts"][0]["dgc"];
         assert_eq!(dgc["status"], "ok", "{layout}: {r:#}");
         assert!(dgc["ran"].as_str().unwrap().contains("the execution set binned"), "{layout}: {r:#}");
+    }
+    // Run without its EXECUTION_SET token, a layout's pushed words are still named by its
+    // tokens as written.
+    for (layout, word) in [
+        ("OneKernelPushing", "sequence 1: push-constant byte 0 (token `params`, field `base`) read"),
+        ("OneMaterialWords", "push-constant byte 4 (token `object`, field `id`; read in the vertex stage) read"),
+    ] {
+        let o = dgcc(&["run", &file, "--layout", layout, "--json", "--corrupt-sequence", "1"]);
+        let r = report(&o);
+        let differences = r["layouts"][0]["dgc"]["differences"].as_array().unwrap();
+        assert!(differences.iter().any(|d| d.as_str().unwrap().contains(word)), "{layout}: {r:#}");
     }
 }
 
@@ -392,8 +411,74 @@ fn vertex_buffer_layouts_are_checked_under_dgc_with_a_buffer_per_sequence() {
         "through an execution set of 2 pipelines",
         Err("EXECUTION_SET"),
     );
+    // Several vertex streams, each its own binding, weighed differently in the tally.
+    checked_and_a_wrong_record_named(&file, "Streams", "3 vertex buffers each", Err(refused));
+    checked_and_a_wrong_record_named(&file, "StreamsCount", "2 vertex buffers each", Err(refused));
     let o = dgcc(&["run", &file, "--layout", "PositionsCount", "--json"]);
     let r = report(&o);
     let ran = r["layouts"][0]["dgc"]["ran"].as_str().unwrap();
     assert!(ran.contains("tally slot from firstInstance, one index buffer bound, a vertex buffer each"), "{r:#}");
+}
+
+#[test]
+fn draw_layouts_have_their_pushed_words_read_back_per_sequence() {
+    let test = "draw_layouts_have_their_pushed_words_read_back_per_sequence";
+    let Some(file) = lavapipe_description(test, "pushed.ron") else { return };
+    let slot = "tally slot from firstInstance";
+    let refused = |token: &'static str| Err(token);
+    for (layout, fallback) in [
+        ("Fields", Ok(())),
+        ("FieldsCount", refused("token `indices` (INDEX_BUFFER)")),
+        ("Plain", Ok(())),
+        ("SequenceOnly", Ok(())),
+        ("FragmentOnly", Ok(())),
+        ("SetFields", refused("EXECUTION_SET")),
+    ] {
+        checked_and_a_wrong_record_named(&file, layout, slot, fallback);
+    }
+    // What each path read, per stage.
+    let o = dgcc(&["run", &file, "--layout", "Fields", "--layout", "Plain", "--layout", "SetFields", "--json"]);
+    let r = report(&o);
+    let ran = |l: usize, path: &str| r["layouts"][l][path]["ran"].as_str().unwrap().to_string();
+    assert!(
+        ran(0, "dgc")
+            .contains("6 pushed word(s) read per sequence that draws: 5 in the vertex stage, 1 in the fragment stage"),
+        "{r:#}"
+    );
+    assert!(ran(0, "fallback").contains("6 pushed word(s) read per sequence that draws, from its record by gl_DrawID, the sequence index as gl_DrawID"), "{r:#}");
+    // A token pushing to both stages is read in both.
+    assert!(
+        ran(1, "dgc")
+            .contains("12 pushed word(s) read per sequence that draws: 6 in the vertex stage, 6 in the fragment stage"),
+        "{r:#}"
+    );
+    assert!(ran(2, "dgc").contains("through an execution set of 2 pipelines"), "{r:#}");
+    // A record whose first pushed word is written wrong: the word, and nothing else, is named
+    // with its sequence, byte, token, field and the stage that read it.
+    for (layout, path, words) in [
+        ("Fields", "dgc", &["push-constant byte 16 (token `object`, field `object_id`; read in the vertex stage) read 0x"][..]),
+        ("Fields", "fallback", &["push-constant byte 16 (token `object`, field `object_id`; read from the draw's record by gl_DrawID) read 0x"]),
+        ("FieldsCount", "dgc", &["push-constant byte 16 (token `object`, field `object_id`; read in the vertex stage) read 0x"]),
+        (
+            "Plain",
+            "dgc",
+            &[
+                "push-constant byte 16 (token `tint`, field `color`; read in the vertex stage) read 0x",
+                "push-constant byte 16 (token `tint`, field `color`; read in the fragment stage) read 0x",
+            ],
+        ),
+        ("FragmentOnly", "dgc", &["push-constant byte 0 (token `material`, field `material_id`; read in the fragment stage) read 0x"]),
+        ("SetFields", "dgc", &["push-constant byte 20 (token `object`, field `object_id`; read in the vertex stage) read 0x"]),
+    ] {
+        let o = dgcc(&["run", &file, "--layout", layout, "--json", "--corrupt-sequence", "2"]);
+        assert_eq!(o.status.code(), Some(1), "{layout}:\n{}", text(&o));
+        let r = report(&o);
+        let differences: Vec<&str> =
+            r["layouts"][0][path]["differences"].as_array().unwrap().iter().map(|d| d.as_str().unwrap()).collect();
+        assert_eq!(differences.len(), words.len(), "{layout} {path}: {r:#}");
+        for (d, word) in differences.iter().zip(words) {
+            let (who, what) = d.split_once(": ").unwrap();
+            assert!(who.starts_with("sequence 2 (slot ") && what.starts_with(word), "{layout} {path}: {d}");
+        }
+    }
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Why: what CI shows on lavapipe, shown on the GPU machine's driver: every example layout and
-# the rig's own shapes (tests/run_layout/) run and checked by `dgcc run --layout` (four times
+# the rig's own shapes (tests/run_layout/) run and checked by `dgcc run --layout` (five times
 # with a sequence written wrong on purpose, which the report must name), then the same layouts
 # and the bench's scenes under
 # VK_LAYER_KHRONOS_validation (DGCC_VALIDATION=1: a missing layer is an error, a message a
@@ -13,13 +13,18 @@ layouts=("examples/compute.ron Jobs" "examples/execution_set.ron Kernels" "examp
     "examples/scene.ron SceneDrawShaders" "examples/scene.ron SceneBatch" "examples/multi_draw.ron Batches"
     "examples/mesh.ron Meshlets" "examples/draw_shaders.ron Draws"
     # The rig's other shapes (tests/run_layout.rs runs them on lavapipe): draws that push nothing
-    # (slots from firstInstance) and vertex buffers.
+    # (slots from firstInstance), vertex buffers (one to four), and draws whose pushed words are
+    # read back (words at any offset, several tokens, other types, sequence indices, stages).
     "tests/run_layout/unpushed.ron Indexed" "tests/run_layout/unpushed.ron IndexedAlone"
     "tests/run_layout/unpushed.ron PlainAlone" "tests/run_layout/unpushed.ron IndexedCount"
     "tests/run_layout/unpushed.ron PlainCount" "tests/run_layout/unpushed.ron Materials"
     "tests/run_layout/vertices.ron Positions" "tests/run_layout/vertices.ron PlainPositions"
     "tests/run_layout/vertices.ron Objects" "tests/run_layout/vertices.ron PositionsCount"
-    "tests/run_layout/vertices.ron SetPositions")
+    "tests/run_layout/vertices.ron SetPositions" "tests/run_layout/vertices.ron Streams"
+    "tests/run_layout/vertices.ron StreamsCount"
+    "tests/run_layout/pushed.ron Fields" "tests/run_layout/pushed.ron FieldsCount"
+    "tests/run_layout/pushed.ron Plain" "tests/run_layout/pushed.ron SequenceOnly"
+    "tests/run_layout/pushed.ron FragmentOnly" "tests/run_layout/pushed.ron SetFields")
 every_layout() {
     local status=0 pair
     for pair in "${layouts[@]}"; do
@@ -35,6 +40,7 @@ step corrupt-compute dgcc run examples/compute.ron --layout Jobs --corrupt-seque
 step corrupt-scene dgcc run examples/scene.ron --layout SceneDraw --corrupt-sequence 2
 step corrupt-unpushed dgcc run tests/run_layout/unpushed.ron --layout Indexed --corrupt-sequence 2
 step corrupt-vertices dgcc run tests/run_layout/vertices.ron --layout Positions --corrupt-sequence 2
+step corrupt-pushed dgcc run tests/run_layout/pushed.ron --layout Fields --corrupt-sequence 2
 
 export VK_LAYER_PATH=$PWD/${DGCC_STAGED:-out/device}/vvl VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation DGCC_VALIDATION=1
 step vvl-layouts every_layout

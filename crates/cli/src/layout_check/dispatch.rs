@@ -17,6 +17,8 @@
 //! the rest from its record, as the generated readers do), so only it is checked there.
 
 use super::push_block;
+use super::pushed::{misread, wanted, word_name, write_pushed};
+pub use super::pushed::{PushBlock, Word};
 use super::rig::Records;
 use ash::vk;
 use dgcc::ir::{CompiledLayout, Manifest, TokenType};
@@ -35,7 +37,6 @@ pub const SEQUENCES: u32 = 4;
 const SLOTS: usize = SEQUENCES as usize + 1;
 /// What entry 1 of an execution set adds per invocation (entry 0 adds 1).
 pub const SECOND_ENTRY: u32 = 1000;
-const COMPUTE: u32 = vk::ShaderStageFlags::COMPUTE.as_raw();
 
 /// Sequence `k`'s group counts: `2^k` groups in all, one in x, and a y and z no other sequence
 /// has (`slot_of` in the kernel tells the sequences apart by them).
@@ -77,88 +78,9 @@ pub enum Path {
     Fallback,
 }
 
-/// One word of the kernel's push block.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Word {
-    /// No token pushes it to the compute stage.
-    Unpushed,
-    /// Data of PUSH_CONSTANT token `token`, within `field` where one covers it.
-    Data { token: usize, field: Option<String> },
-    /// The sequence index, pushed by SEQUENCE_INDEX token `token`.
-    SequenceIndex { token: usize },
-}
-
-/// The kernel's push block for a layout: from byte `first`, one [`Word`] per 4 bytes, up to
-/// the last byte a token pushes to the compute stage.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PushBlock {
-    pub first: u32,
-    pub words: Vec<Word>,
-}
-
-impl PushBlock {
-    /// Where the kernel reads `layout`'s pushed words: `Ok(None)` when it pushes none to the
-    /// compute stage, `Err` when they are not inside the pipeline layout's compute range (the
-    /// kernel could not declare them; the check says so and tallies group counts alone).
-    pub fn of(m: &Manifest, layout: &CompiledLayout) -> std::result::Result<Option<PushBlock>, String> {
-        let pushed: Vec<(usize, u32, u32)> = layout
-            .tokens
-            .iter()
-            .enumerate()
-            .filter_map(|(i, t)| t.push_constant.filter(|r| r.stages & COMPUTE != 0).map(|r| (i, r.offset, r.size)))
-            .filter(|&(_, _, size)| size > 0)
-            .collect();
-        let (Some(first), Some(end)) =
-            (pushed.iter().map(|p| p.1).min(), pushed.iter().map(|p| p.1 as u64 + p.2 as u64).max())
-        else {
-            return Ok(None);
-        };
-        let (first, end) = (first / 4 * 4, end.div_ceil(4) * 4);
-        let range = m.push_constants.iter().find(|r| r.stages & COMPUTE != 0);
-        if !range.is_some_and(|r| r.offset <= first && end <= r.offset as u64 + r.size as u64) {
-            return Err(format!(
-                "the layout pushes bytes {first}..{end} to the compute stage, outside the pipeline layout's compute range"
-            ));
-        }
-        let mut words = vec![Word::Unpushed; ((end - first as u64) / 4) as usize];
-        // In token order, so that where tokens overlap (W0011) the later one's word is named,
-        // as DGC applies them; the rig writes the same value for a word in every token.
-        for &(i, offset, size) in &pushed {
-            let t = &layout.tokens[i];
-            for byte in (offset / 4 * 4..offset + size).step_by(4) {
-                let word = &mut words[((byte - first) / 4) as usize];
-                *word = match t.token_type {
-                    TokenType::SequenceIndex => Word::SequenceIndex { token: i },
-                    _ => {
-                        let within = byte.saturating_sub(offset);
-                        let field = t.fields.iter().find(|f| f.offset <= within && within < f.offset + f.size);
-                        Word::Data { token: i, field: field.map(|f| f.name.clone()) }
-                    }
-                };
-            }
-        }
-        Ok(Some(PushBlock { first, words }))
-    }
-
-    fn byte(&self, j: usize) -> u32 {
-        self.first + 4 * j as u32
-    }
-}
-
-/// The value the records push at byte `byte` for sequence `k`: different for every sequence
-/// and word, and never the background the rig pushes first.
-fn pushed_value(k: u32, byte: u32) -> u32 {
-    0x5000_0000 | ((k + 1) << 16) | byte
-}
-
-/// What the rig pushes over the whole block before executing.
-fn background(byte: u32) -> u32 {
-    0xB000_0000 | byte
-}
-
 /// The records: execution-set index `k % 2`, the sequence's group counts, every byte of every
-/// PUSH_CONSTANT token's data its [`pushed_value`]. `corrupt`: that sequence's x one group too
-/// many and its first pushed data word flipped.
+/// PUSH_CONSTANT token's data its [`pushed_value`](super::pushed::pushed_value). `corrupt`:
+/// that sequence's x one group too many and its first pushed data word flipped.
 fn records(layout: &CompiledLayout, corrupt: Option<u32>) -> Result<Vec<u8>> {
     let mut r = Records::new(layout, SEQUENCES);
     let set = layout.tokens.iter().position(|t| t.token_type == TokenType::ExecutionSet);
@@ -171,20 +93,7 @@ fn records(layout: &CompiledLayout, corrupt: Option<u32>) -> Result<Vec<u8>> {
         r.put_u32(k, dispatch, "x", x + u32::from(corrupt == Some(k)))?;
         r.put_u32(k, dispatch, "y", y)?;
         r.put_u32(k, dispatch, "z", z)?;
-        let mut flipped = corrupt != Some(k);
-        for t in layout.tokens.iter().filter(|t| t.token_type == TokenType::PushConstant) {
-            let Some(range) = t.push_constant else { continue };
-            for b in (0..range.size).step_by(4) {
-                let mut value = pushed_value(k, range.offset + b);
-                if !flipped {
-                    value ^= 0x00FF_0000;
-                    flipped = true;
-                }
-                let at = (k * layout.stride + t.offset + b) as usize;
-                let n = 4.min(range.size - b) as usize;
-                r.bytes[at..at + n].copy_from_slice(&value.to_le_bytes()[..n]);
-            }
-        }
+        write_pushed(&mut r, k, corrupt == Some(k));
     }
     Ok(r.bytes)
 }
@@ -239,16 +148,18 @@ pub fn run(
         Path::Fallback => Some(Fallback::new(layout, FallbackCaps::from(ctx))?.with_push_constants(&m.push_constants)?),
         Path::Dgc => None,
     };
+    // The block's words name their tokens by index in the layout as written, which the report
+    // names them by (the binned one below has no EXECUTION_SET token).
+    let (block, unread) = match PushBlock::of(m, layout, vk::ShaderStageFlags::COMPUTE) {
+        Ok(b) => (b, None),
+        Err(why) => (None, Some(why)),
+    };
     let binned;
     let layout = if path == Path::Dgc && layout.execution_set().is_some() && !through_set(dev, m, layout) {
         binned = layout.without_execution_set();
         &binned
     } else {
         layout
-    };
-    let (block, unread) = match PushBlock::of(m, layout) {
-        Ok(b) => (b, None),
-        Err(why) => (None, Some(why)),
     };
     let spv = match &block {
         Some(b) => push_block::place(TALLY_SPV, b.first, b.words.len() as u32).map_err(RuntimeError::Invalid)?,
@@ -276,7 +187,7 @@ pub fn run(
         let Some(b) = &block else { return Ok(()) };
         let size = 4 * b.words.len() as u32;
         let pieces = push_pieces(&m.push_constants, b.first, size).map_err(RuntimeError::Invalid)?;
-        let values: Vec<u8> = (0..b.words.len()).flat_map(|j| background(b.byte(j)).to_le_bytes()).collect();
+        let values = b.background();
         // SAFETY: `cmd` records; the pieces lie inside `pl`'s ranges with their stages.
         unsafe { push(d, cmd, pl, &pieces, b.first, &values) };
         Ok(())
@@ -394,14 +305,6 @@ fn checked(word: &Word, path: Path) -> bool {
     !matches!((word, path), (Word::Unpushed, _) | (Word::Data { .. }, Path::Fallback))
 }
 
-/// What the records ask word `j` of sequence `k` to read.
-fn wanted(block: &PushBlock, j: usize, k: u32) -> u32 {
-    match block.words[j] {
-        Word::SequenceIndex { .. } => k,
-        _ => pushed_value(k, block.byte(j)),
-    }
-}
-
 /// What a run checked, for the report's "ran" line.
 pub fn what_was_checked(c: &Checked, path: Path) -> String {
     let read = c.block.as_ref().map_or(0, |b| b.words.iter().filter(|w| checked(w, path)).count());
@@ -450,31 +353,12 @@ pub fn differences(layout: &CompiledLayout, c: &Checked, path: Path, with_set: b
             if !checked(word, path) {
                 continue;
             }
-            let [lowest, highest] = t.seen[k as usize * n + j];
-            let want = wanted(block, j, k);
-            if lowest == want && highest == want {
+            let seen = t.seen[k as usize * n + j];
+            let Some(want) = wanted(block, j, k) else { continue };
+            if seen == [want, want] {
                 continue;
             }
-            let what = match word {
-                Word::SequenceIndex { token } => format!("token `{}` (the sequence index)", layout.tokens[*token].name),
-                Word::Data { token, field: Some(f) } => format!("token `{}`, field `{f}`", layout.tokens[*token].name),
-                Word::Data { token, field: None } => format!("token `{}`", layout.tokens[*token].name),
-                Word::Unpushed => unreachable!("not checked"),
-            };
-            let read = if lowest == highest {
-                format!("read {lowest:#010x}")
-            } else {
-                format!("read values from {lowest:#010x} to {highest:#010x}")
-            };
-            let note = if lowest == highest && lowest == background(block.byte(j)) {
-                " (nothing was pushed there)"
-            } else {
-                ""
-            };
-            out.push(format!(
-                "sequence {k}: push-constant byte {} ({what}) {read} instead of {want:#010x}{note}",
-                block.byte(j)
-            ));
+            out.push(format!("sequence {k}: {} {}", word_name(layout, block, j, ""), misread(block, j, seen, want)));
         }
     }
     out
@@ -482,6 +366,7 @@ pub fn differences(layout: &CompiledLayout, c: &Checked, path: Path, with_set: b
 
 #[cfg(test)]
 mod tests {
+    use super::super::pushed::{background, pushed_value};
     use super::*;
 
     fn manifest(text: &str) -> Manifest {
@@ -492,7 +377,7 @@ mod tests {
     #[test]
     fn the_blocks_words_name_their_tokens_and_fields() {
         let m = manifest(include_str!("../../../../examples/compute.ron"));
-        let block = PushBlock::of(&m, &m.layouts[0]).unwrap().unwrap();
+        let block = PushBlock::of(&m, &m.layouts[0], vk::ShaderStageFlags::COMPUTE).unwrap().unwrap();
         assert_eq!(block.first, 0);
         let names: Vec<String> = block
             .words
@@ -510,13 +395,13 @@ mod tests {
     fn every_mistake_in_a_sequence_is_named_and_a_right_tally_has_none() {
         let m = manifest(include_str!("../../../../examples/compute.ron"));
         let layout = &m.layouts[0];
-        let block = PushBlock::of(&m, layout).unwrap().unwrap();
+        let block = PushBlock::of(&m, layout, vk::ShaderStageFlags::COMPUTE).unwrap().unwrap();
         let n = block.words.len();
         let mut right = Tally { count: [0; SLOTS], seen: vec![[0, 0]; SLOTS * n] };
         for k in 0..SEQUENCES {
             right.count[k as usize] = share(k, false);
             for j in 0..n {
-                let v = wanted(&block, j, k);
+                let v = wanted(&block, j, k).unwrap();
                 right.seen[k as usize * n + j] = [v, v];
             }
         }

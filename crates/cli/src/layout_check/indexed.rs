@@ -1,13 +1,18 @@
 //! Draw layouts executed for real, through [`rig`](super::rig): a DRAW, DRAW_INDEXED or one of
-//! their _COUNTs, after at most one each of PUSH_CONSTANT (one or two 32-bit words at offset
-//! 0), INDEX_BUFFER (indexed draws) and VERTEX_BUFFER, in any order, as `multi_draw.ron`'s
+//! their _COUNTs, after any PUSH_CONSTANT and SEQUENCE_INDEX tokens, at most one INDEX_BUFFER
+//! (indexed draws) and at most four VERTEX_BUFFER tokens, in any order, as `multi_draw.ron`'s
 //! Batches, `scene.ron`'s SceneDraw and SceneBatch and `draw_shaders.ron`'s Draws are.
 //!
-//! Where a fragment's tally slot comes from ([`SlotFrom`]): the first pushed word; without
-//! pushed data, gl_InstanceIndex / [`INSTANCES_PER_SLOT`] (`draw_instanced.vert`), the draws of
-//! the sequence with slot `s` starting at firstInstance 16·s + a few, so a misread firstInstance
-//! moves their fragments to another slot; for a DRAW_INDEXED_COUNT alone, as `scene.ron`'s
-//! SceneBatch, the draw's gl_DrawID (`draw_count_id.vert`), as it always was.
+//! Where a fragment's tally slot comes from ([`SlotFrom`]): for a layout that pushes one 32-bit
+//! word at offset 0 to the vertex stage (or two without a _COUNT action), that word
+//! ([`Pushed::Slot`]); for any other, gl_InstanceIndex / [`INSTANCES_PER_SLOT`]
+//! (`draw_instanced.vert`, `draw_pushed.vert`), the draws of the sequence with slot `s`
+//! starting at firstInstance 16·s + a few, so a misread firstInstance moves their fragments to
+//! another slot; for a DRAW_INDEXED_COUNT alone, as `scene.ron`'s SceneBatch, the draw's
+//! gl_DrawID (`draw_count_id.vert`), as it always was. A layout that pushes anything else
+//! ([`Pushed::Words`]: words elsewhere, several tokens, other field types, a sequence index,
+//! or a push beside two or more vertex buffers) has every pushed word read back per sequence
+//! ([`draw_words`](super::draw_words) says how), so the slot never depends on what is checked.
 //!
 //! Why the sequences look the way they do: each one differs from the others in everything a
 //! token carries, so a token that was ignored or misread shows in the tally. The slot is not
@@ -22,16 +27,22 @@
 //! in their own region of it, reached through firstIndex. With a VERTEX_BUFFER token each
 //! sequence binds its own vertex buffer (`Vertices`) with its own stride (4 to 20 bytes) and
 //! values, which w sums (`draw_*_vertices.vert`), and a decoy is bound before executing, so an
-//! ignored token, another sequence's address or a misread stride changes w. The index and
-//! vertex buffers' sizes are written exactly; a misread size shows only where the device
-//! bounds-checks the fetches.
+//! ignored token, another sequence's address or a misread stride changes w; with two to four,
+//! each token's buffers have values and strides of their own and w weighs each binding
+//! differently (`draw_*_bindings.vert`), so two tokens whose buffers changed places change it
+//! too. The index and vertex buffers' sizes are written exactly; a misread size shows only where
+//! the device bounds-checks the fetches. A record written wrong on purpose (`corrupt`) has its
+//! draw changed, or where its pushed words are read back and it draws, its first pushed data
+//! word alone, so that only the word check can name it.
 
+use super::draw_words::DrawWords;
+use super::pushed::write_pushed;
 use super::rig::{
-    data_buffer, execute, execute_fallback, DrawRun, FallbackRun, Front, Records, Slots, Tally, VertexInput,
-    INSTANCED_VERT, SET_ENTRY_WEIGHT,
+    data_buffer, execute, execute_fallback, DrawRun, FallbackRun, FallbackVertex, Front, Records, Slots, Tally,
+    VertexInput, BINDING_WEIGHTS, INSTANCED_VERT, MAX_VERTEX_BUFFERS, SET_ENTRY_WEIGHT,
 };
 use ash::vk;
-use dgcc::ir::{CompiledLayout, Manifest, TokenType};
+use dgcc::ir::{CompiledLayout, CompiledToken, Manifest, TokenType};
 use dgcc::runtime::error::Result;
 use dgcc::runtime::memory::Buffer;
 use dgcc::runtime::RuntimeError;
@@ -44,6 +55,8 @@ const BATCH_VERTICES_VERT: &[u8] = include_bytes!("../../../../shaders/runtime/s
 const OBJECT_VERTICES_VERT: &[u8] = include_bytes!("../../../../shaders/runtime/spv/draw_object_vertices.vert.spv");
 const INSTANCED_VERTICES_VERT: &[u8] =
     include_bytes!("../../../../shaders/runtime/spv/draw_instanced_vertices.vert.spv");
+const INSTANCED_BINDINGS_VERT: &[u8] =
+    include_bytes!("../../../../shaders/runtime/spv/draw_instanced_bindings.vert.spv");
 /// `maxDrawCount` for count layouts; one sequence asks for more.
 pub const MAX_DRAW_COUNT: u32 = 4;
 /// Instances per tally slot of a layout that pushes nothing (`draw_instanced.vert` divides
@@ -59,11 +72,14 @@ const SPARE: usize = 192;
 /// vertices (the tags' vertices stay below it).
 const VERTEX_REGION: usize = 4096;
 const VERTICES: u32 = 128;
-/// Word `i` of sequence `k`'s vertex buffer holds `VERTEX_VALUE·(k + 1) + i`, of the decoy's
+/// Word `i` of sequence `k`'s vertex buffer holds `VERTEX_VALUE·(k + 1) + i` (plus
+/// `BINDING_VALUE` for each VERTEX_BUFFER token before its own), of the decoy's
 /// `DECOY_VERTEX_VALUE + i`.
 const VERTEX_VALUE: u32 = 10_000;
+const BINDING_VALUE: u32 = 100_000;
 const DECOY_VERTEX_VALUE: u32 = 900_000;
-/// Sequence `k`'s vertex stride in bytes: `VERTEX_STRIDES[k % 6]`, neighbours differing.
+/// Sequence `k`'s vertex stride in bytes: `VERTEX_STRIDES[k % 6]`, neighbours differing (for
+/// its second VERTEX_BUFFER token `VERTEX_STRIDES[(k + 2) % 6]`, and so on).
 const VERTEX_STRIDES: [u32; 6] = [8, 4, 16, 12, 20, 4];
 
 /// One draw: `triangles` triangles from triangle `first_triangle` of the sequence's index
@@ -86,8 +102,12 @@ struct Vertices {
 }
 
 impl Vertices {
-    fn of(k: usize) -> Vertices {
-        Vertices { first: VERTEX_VALUE * (k as u32 + 1), stride: VERTEX_STRIDES[k % VERTEX_STRIDES.len()] }
+    /// What sequence `k`'s record binds with the layout's `i`-th VERTEX_BUFFER token.
+    fn of(k: usize, i: usize) -> Vertices {
+        Vertices {
+            first: VERTEX_VALUE * (k as u32 + 1) + BINDING_VALUE * i as u32,
+            stride: VERTEX_STRIDES[(k + 2 * i) % VERTEX_STRIDES.len()],
+        }
     }
 
     /// What is bound before executing, which the VERTEX_BUFFER token must replace.
@@ -124,8 +144,8 @@ struct Sequence {
     draws: Vec<Draw>,
     /// Bytes between draws in the count token's buffer.
     stride: u32,
-    /// The vertex buffer its record binds (layouts with a VERTEX_BUFFER token).
-    vertices: Option<Vertices>,
+    /// The vertex buffers its record binds, one per VERTEX_BUFFER token, in token order.
+    vertices: Vec<Vertices>,
 }
 
 const fn draw(first_triangle: u32, triangles: u32, instances: u32, first_instance: u32, shift: u32) -> Draw {
@@ -141,7 +161,7 @@ fn count_sequences() -> Vec<Sequence> {
         tags: tags.to_vec(),
         draws: draws.to_vec(),
         stride,
-        vertices: None,
+        vertices: vec![],
     };
     vec![
         seq(5, true, &[1, 2, 3], &[draw(0, 1, 1, 0, 0)], 20),
@@ -168,7 +188,7 @@ fn single_sequences() -> Vec<Sequence> {
         tags: tags.to_vec(),
         draws: vec![d],
         stride: 0,
-        vertices: None,
+        vertices: vec![],
     };
     vec![
         seq(6, 40, true, &[21, 22, 23], draw(1, 2, 1, 0, 0)),
@@ -179,6 +199,20 @@ fn single_sequences() -> Vec<Sequence> {
     ]
 }
 
+/// What a layout pushes, and how the tally reads it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pushed {
+    /// No PUSH_CONSTANT or SEQUENCE_INDEX token.
+    Nothing,
+    /// One PUSH_CONSTANT token, to the vertex stage, of one 32-bit word at offset 0 (or two
+    /// without a _COUNT action), and no SEQUENCE_INDEX: the first word is the tally slot, the
+    /// second summed in w (`draw_batch.vert`, `draw_object.vert`), as `scene.ron` pushes.
+    Slot { words: usize },
+    /// Anything else: every word read back ([`draw_words`](super::draw_words)), the slot from
+    /// firstInstance.
+    Words,
+}
+
 /// Where a fragment's tally slot comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SlotFrom {
@@ -187,7 +221,7 @@ pub enum SlotFrom {
     /// The draw's gl_DrawID: a DRAW_INDEXED_COUNT alone (`draw_count_id.vert`).
     DrawId,
     /// gl_InstanceIndex / `INSTANCES_PER_SLOT`: a layout that pushes nothing
-    /// (`draw_instanced.vert`).
+    /// (`draw_instanced.vert`), or whose pushed words are read back (`draw_pushed.vert`).
     Instance,
 }
 
@@ -205,16 +239,15 @@ impl SlotFrom {
 }
 
 /// What the rig writes for a draw layout (its execution set left out): [`shape`]'s answer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Shape {
     action: TokenType,
     counted: bool,
     indexed: bool,
-    /// Pushed 32-bit words: 0, 1 or 2.
-    pushed: usize,
+    pushed: Pushed,
     index_token: bool,
-    /// The VERTEX_BUFFER token's binding.
-    vertex_binding: Option<u32>,
+    /// The VERTEX_BUFFER tokens' bindings, in token order.
+    vertex_bindings: Vec<u32>,
     slot: SlotFrom,
 }
 
@@ -228,9 +261,14 @@ impl Shape {
         self.slot
     }
 
-    /// Where the indices come from and where the slot does, for the report: empty for the
-    /// shapes with a pushed slot and an INDEX_BUFFER token (or no indices).
-    pub fn notes(&self) -> String {
+    pub fn pushed(&self) -> Pushed {
+        self.pushed
+    }
+
+    /// Where the indices come from and where the slot does, for the report, then `more`
+    /// (what was read of the pushed words): empty for the shapes with a pushed slot and an
+    /// INDEX_BUFFER token (or no indices).
+    pub fn notes(&self, more: &str) -> String {
         let mut notes = vec![];
         if self.slot == SlotFrom::Instance {
             notes.push("tally slot from firstInstance");
@@ -238,13 +276,17 @@ impl Shape {
         if self.indexed && !self.index_token {
             notes.push("one index buffer bound");
         }
-        if self.vertex_binding.is_some() {
-            notes.push("a vertex buffer each");
+        let buffers = format!("{} vertex buffers each", self.vertex_bindings.len());
+        match self.vertex_bindings.len() {
+            0 => {}
+            1 => notes.push("a vertex buffer each"),
+            _ => notes.push(&buffers),
         }
-        if notes.is_empty() {
-            String::new()
-        } else {
-            format!(" ({})", notes.join(", "))
+        match (notes.is_empty(), more.is_empty()) {
+            (true, true) => String::new(),
+            (false, true) => format!(" ({})", notes.join(", ")),
+            (true, false) => format!(" ({more})"),
+            (false, false) => format!(" ({}; {more})", notes.join(", ")),
         }
     }
 
@@ -264,10 +306,10 @@ impl Shape {
                     _ => s.draws.clone(),
                 };
                 Sequence {
-                    extra: if self.pushed == 2 { s.extra } else { 0 },
+                    extra: if self.pushed == (Pushed::Slot { words: 2 }) { s.extra } else { 0 },
                     wide: s.wide || shared,
                     draws,
-                    vertices: self.vertex_binding.map(|_| Vertices::of(k)),
+                    vertices: (0..self.vertex_bindings.len()).map(|i| Vertices::of(k, i)).collect(),
                     ..s
                 }
             })
@@ -282,14 +324,17 @@ impl Shape {
 
     /// The vertex shader that tallies this shape.
     fn vertex_shader(&self) -> &'static [u8] {
-        match (self.slot, self.pushed, self.vertex_binding.is_some()) {
+        let two = self.pushed == Pushed::Slot { words: 2 };
+        // Two or more vertex buffers come with a slot from firstInstance (`shape`).
+        match (self.slot, two, self.vertex_bindings.len()) {
             (SlotFrom::DrawId, ..) => COUNT_ID_VERT,
-            (SlotFrom::Instance, _, false) => INSTANCED_VERT,
-            (SlotFrom::Instance, _, true) => INSTANCED_VERTICES_VERT,
-            (SlotFrom::Pushed, 2, false) => OBJECT_VERT,
-            (SlotFrom::Pushed, 2, true) => OBJECT_VERTICES_VERT,
-            (SlotFrom::Pushed, _, false) => BATCH_VERT,
-            (SlotFrom::Pushed, _, true) => BATCH_VERTICES_VERT,
+            (SlotFrom::Instance, _, 0) => INSTANCED_VERT,
+            (SlotFrom::Instance, _, 1) => INSTANCED_VERTICES_VERT,
+            (_, _, 2..) => INSTANCED_BINDINGS_VERT,
+            (SlotFrom::Pushed, true, 0) => OBJECT_VERT,
+            (SlotFrom::Pushed, true, 1) => OBJECT_VERTICES_VERT,
+            (SlotFrom::Pushed, false, 0) => BATCH_VERT,
+            (SlotFrom::Pushed, false, 1) => BATCH_VERTICES_VERT,
         }
     }
 }
@@ -304,7 +349,7 @@ fn expected(sequences: &[Sequence], max_draws: usize, slot: impl Fn(usize, &Sequ
 
 /// As `expected`; `set`: sequence `k` draws with execution-set entry `k % 2`, and entry 1 adds
 /// `SET_ENTRY_WEIGHT` to w. A triangle's vertex-buffer value is its first vertex's (flat
-/// shading keeps the provoking vertex's).
+/// shading keeps the provoking vertex's), each buffer's times its weight.
 fn expected_with_set(
     sequences: &[Sequence],
     max_draws: usize,
@@ -317,10 +362,15 @@ fn expected_with_set(
         for (j, d) in s.draws.iter().take(max_draws).enumerate() {
             for i in 0..d.triangles {
                 let tag = s.tags[(d.first_triangle + i) as usize] + d.shift;
-                let value = s.vertices.map_or(0, |v| v.value(3 * tag));
+                let weights = binding_weights(s.vertices.len());
+                let value = s
+                    .vertices
+                    .iter()
+                    .zip(weights)
+                    .fold(0u32, |sum, (v, &w)| sum.wrapping_add(w.wrapping_mul(v.value(3 * tag))));
                 for n in 0..d.instances {
                     let instance = d.first_instance + n;
-                    t.add(slot(k, s, j, instance), tag, instance, s.extra + weight + value);
+                    t.add(slot(k, s, j, instance), tag, instance, value.wrapping_add(s.extra + weight));
                 }
             }
         }
@@ -347,7 +397,7 @@ pub fn binds_set(dev: &DgcDevice, m: &Manifest, layout: &CompiledLayout) -> bool
 fn misreadings_change_the_expected_tally() {
     type Misread = (&'static str, fn(usize, &Sequence, &[Sequence]) -> Sequence);
     // Each mistake as what the device would have drawn for sequence `k` instead.
-    let misreadings: [Misread; 12] = [
+    let misreadings: [Misread; 14] = [
         ("index buffer of the next sequence", |k, s, all| {
             // Its tags, as many as this sequence's draws reach (past its end, its first again).
             let next = &all[(k + 1) % all.len()].tags;
@@ -369,26 +419,47 @@ fn misreadings_change_the_expected_tally() {
             let next = all[(k + 1) % all.len()].draws.first().map_or(0, |d| d.first_instance);
             map_draws(s, |d| Draw { first_instance: next, ..d })
         }),
-        ("the decoy vertex buffer", |_, s, _| Sequence { vertices: Some(Vertices::decoy()), ..s.clone() }),
-        ("vertex stride read as 4", |_, s, _| Sequence {
-            vertices: s.vertices.map(|v| Vertices { stride: 4, ..v }),
+        ("the decoy vertex buffer", |_, s, _| Sequence {
+            vertices: s.vertices.iter().map(|_| Vertices::decoy()).collect(),
             ..s.clone()
         }),
+        ("vertex stride read as 4", |_, s, _| Sequence {
+            vertices: s.vertices.iter().map(|&v| Vertices { stride: 4, ..v }).collect(),
+            ..s.clone()
+        }),
+        ("the last vertex-buffer token ignored", |_, s, _| {
+            let mut vertices = s.vertices.clone();
+            vertices.pop();
+            vertices.extend((vertices.len() < s.vertices.len()).then(Vertices::decoy));
+            Sequence { vertices, ..s.clone() }
+        }),
+        ("two vertex-buffer tokens' bindings swapped", |_, s, _| {
+            let mut vertices = s.vertices.clone();
+            if vertices.len() >= 2 {
+                vertices.swap(0, 1);
+            }
+            Sequence { vertices, ..s.clone() }
+        }),
     ];
-    let vertex_misreadings = ["the decoy vertex buffer", "vertex stride read as 4"];
     for counted in [false, true] {
-        for (pushed, slot) in [(1, SlotFrom::Pushed), (2, SlotFrom::Pushed), (0, SlotFrom::Instance)] {
-            for vertex_binding in [None, Some(0)] {
+        let slot_of = |words| (Pushed::Slot { words }, SlotFrom::Pushed);
+        for (pushed, slot) in
+            [slot_of(1), slot_of(2), (Pushed::Nothing, SlotFrom::Instance), (Pushed::Words, SlotFrom::Instance)]
+        {
+            for vertex_bindings in [vec![], vec![0], vec![1, 3], vec![0, 2, 5, 6]] {
+                if vertex_bindings.len() >= 2 && slot == SlotFrom::Pushed {
+                    continue;
+                }
                 let shape = Shape {
                     action: if counted { TokenType::DrawIndexedCount } else { TokenType::DrawIndexed },
                     counted,
                     indexed: true,
                     pushed,
                     index_token: true,
-                    vertex_binding,
+                    vertex_bindings,
                     slot,
                 };
-                if counted && pushed == 2 {
+                if counted && pushed == (Pushed::Slot { words: 2 }) {
                     continue;
                 }
                 let sequences = shape.sequences(false);
@@ -408,9 +479,6 @@ fn misreadings_change_the_expected_tally() {
                 let set = expected_with_set(&sequences, max, slot_of, true);
                 assert_ne!(right, set, "{case}: execution-set entry 1 drew as entry 0");
                 for (what, misread) in &misreadings {
-                    if vertex_binding.is_none() && vertex_misreadings.contains(what) {
-                        continue;
-                    }
                     // Each sequence misread alone: the tally changes whichever it is, unless
                     // the sequence draws nothing to show it (no instance, or no draw).
                     for k in 0..sequences.len() {
@@ -444,9 +512,9 @@ fn misreadings_change_the_expected_tally() {
         action: TokenType::DrawCount,
         counted: true,
         indexed: false,
-        pushed: 0,
+        pushed: Pushed::Nothing,
         index_token: false,
-        vertex_binding: None,
+        vertex_bindings: vec![],
         slot: SlotFrom::Instance,
     }
     .sequences(true);
@@ -529,53 +597,51 @@ pub fn shape(layout: &CompiledLayout) -> std::result::Result<Shape, String> {
     let (counted, indexed) = kind(action).ok_or("its action is not a DRAW, DRAW_INDEXED or one of their _COUNTs")?;
     let rest = &layout.tokens[..layout.tokens.len() - 1];
     let allowed = |tt: TokenType| {
-        matches!(tt, TokenType::PushConstant | TokenType::VertexBuffer) || (indexed && tt == TokenType::IndexBuffer)
+        matches!(tt, TokenType::PushConstant | TokenType::SequenceIndex | TokenType::VertexBuffer)
+            || (indexed && tt == TokenType::IndexBuffer)
     };
-    let at_most_one = [TokenType::PushConstant, TokenType::IndexBuffer, TokenType::VertexBuffer]
-        .iter()
-        .all(|&tt| rest.iter().filter(|t| t.token_type == tt).count() <= 1);
-    if !at_most_one || rest.iter().any(|t| !allowed(t.token_type)) {
+    let of = |tt: TokenType| rest.iter().filter(move |t| t.token_type == tt);
+    let fits = of(TokenType::IndexBuffer).count() <= 1 && of(TokenType::VertexBuffer).count() <= MAX_VERTEX_BUFFERS;
+    if !fits || rest.iter().any(|t| !allowed(t.token_type)) {
         let names: Vec<&str> = layout.tokens.iter().map(|t| t.token_type.manifest_name()).collect();
         return Err(format!(
-            "the draw tally rig writes at most one each of PUSH_CONSTANT, {}VERTEX_BUFFER before the action; this layout has {}",
-            if indexed { "INDEX_BUFFER and " } else { "" },
+            "the draw tally rig writes any PUSH_CONSTANT and SEQUENCE_INDEX tokens, {}at most {MAX_VERTEX_BUFFERS} VERTEX_BUFFER tokens before the action; this layout has {}",
+            if indexed { "at most one INDEX_BUFFER and " } else { "" },
             names.join(", ")
         ));
     }
-    let find = |tt: TokenType| rest.iter().find(|t| t.token_type == tt);
-    let pushed = match find(TokenType::PushConstant) {
-        None => 0,
-        Some(push) => {
-            let words = push.fields.len();
-            let fields_ok = push.fields.iter().all(|f| f.ty == "U32" || f.ty == "I32");
-            let range = push.push_constant.map(|r| (r.offset, r.size));
-            let fits = match (counted, words) {
-                (_, 1) => range == Some((0, 4)),
-                (false, 2) => range == Some((0, 8)),
-                _ => false,
-            };
-            if !fields_ok || !fits {
-                let types: Vec<String> = push.fields.iter().map(|f| f.ty.to_string()).collect();
-                let at = range.map_or(String::new(), |(o, s)| format!(" at bytes {o}..{}", o + s));
-                return Err(format!(
-                    "the tally vertex shaders read one 32-bit pushed word at push-constant offset 0 (two without a _COUNT action), or none; token `{}` pushes {}{at}",
-                    push.name,
-                    types.join(", ")
-                ));
-            }
-            words
+    let vertex_bindings: Vec<u32> = of(TokenType::VertexBuffer).map(|t| t.vertex_binding.unwrap_or(0)).collect();
+    let pushes: Vec<&CompiledToken> = of(TokenType::PushConstant).collect();
+    let pushed = match (&pushes[..], of(TokenType::SequenceIndex).count()) {
+        ([], 0) => Pushed::Nothing,
+        ([push], 0) if vertex_bindings.len() <= 1 && pushes_a_slot(push, counted) => {
+            Pushed::Slot { words: push.fields.len() }
         }
+        _ => Pushed::Words,
     };
-    let index_token = find(TokenType::IndexBuffer).is_some();
-    let vertex_binding = find(TokenType::VertexBuffer).map(|t| t.vertex_binding.unwrap_or(0));
-    let slot = if pushed > 0 {
-        SlotFrom::Pushed
-    } else if counted && indexed && !index_token && vertex_binding.is_none() {
-        SlotFrom::DrawId
-    } else {
-        SlotFrom::Instance
+    let index_token = of(TokenType::IndexBuffer).next().is_some();
+    let slot = match pushed {
+        Pushed::Slot { .. } => SlotFrom::Pushed,
+        Pushed::Nothing if counted && indexed && !index_token && vertex_bindings.is_empty() => SlotFrom::DrawId,
+        Pushed::Nothing | Pushed::Words => SlotFrom::Instance,
     };
-    Ok(Shape { action, counted, indexed, pushed, index_token, vertex_binding, slot })
+    Ok(Shape { action, counted, indexed, pushed, index_token, vertex_bindings, slot })
+}
+
+/// Whether `push` is shaped as a tally slot the vertex shader reads (`Pushed::Slot`): one
+/// 32-bit integer word at push-constant offset 0, or two without a _COUNT action, pushed to
+/// the vertex stage. (With two or more vertex buffers a layout reads its pushed words back
+/// instead: their tally shader takes its slot from firstInstance.)
+fn pushes_a_slot(push: &CompiledToken, counted: bool) -> bool {
+    let integers = push.fields.iter().all(|f| f.ty == "U32" || f.ty == "I32");
+    let vertex = push.push_constant.is_some_and(|r| r.stages & vk::ShaderStageFlags::VERTEX.as_raw() != 0);
+    let range = push.push_constant.map(|r| (r.offset, r.size));
+    let fits = match (counted, push.fields.len()) {
+        (_, 1) => range == Some((0, 4)),
+        (false, 2) => range == Some((0, 8)),
+        _ => false,
+    };
+    integers && vertex && fits
 }
 
 /// `(counted, indexed)` of a draw action.
@@ -613,6 +679,21 @@ fn plain_command(s: &Sequence, d: &Draw) -> [u8; 16] {
     out
 }
 
+/// Where sequence `k`'s buffer for VERTEX_BUFFER token `b` (in token order) starts in the one
+/// vertex buffer of `n` sequences: each token's regions one after the other.
+fn vertex_region(b: usize, k: usize, n: usize) -> usize {
+    VERTEX_REGION * (b * n + k)
+}
+
+/// The weight w sums each of `n` vertex buffers' values with: one alone, 1, 3, 5, 7 for
+/// several (`WEIGHT_i` in `draw_indexed.glsl`).
+fn binding_weights(n: usize) -> &'static [u32] {
+    match n {
+        0 | 1 => &[1],
+        _ => &BINDING_WEIGHTS[..n.min(BINDING_WEIGHTS.len())],
+    }
+}
+
 /// The first index of sequence `k`'s region in a shared index buffer of 32-bit indices.
 fn region_first_index(k: usize) -> u32 {
     (REGION * k / 4) as u32
@@ -644,21 +725,23 @@ struct Tokens {
     /// The PUSH_CONSTANT token and its fields' names.
     push: Option<(usize, Vec<String>)>,
     index: Option<usize>,
-    vertex: Option<usize>,
+    /// The VERTEX_BUFFER tokens, in order.
+    vertex: Vec<usize>,
     act: usize,
 }
 
 impl Tokens {
     fn find(records: &Records<'_>, layout: &CompiledLayout, shape: &Shape) -> Result<Tokens> {
         let push = match shape.pushed {
-            0 => None,
-            _ => {
+            Pushed::Slot { .. } => {
                 let push = records.token(TokenType::PushConstant)?;
                 Some((push, layout.tokens[push].fields.iter().map(|f| f.name.clone()).collect()))
             }
+            Pushed::Nothing | Pushed::Words => None,
         };
         let index = if shape.index_token { Some(records.token(TokenType::IndexBuffer)?) } else { None };
-        let vertex = if shape.vertex_binding.is_some() { Some(records.token(TokenType::VertexBuffer)?) } else { None };
+        let vertex =
+            (0..layout.tokens.len()).filter(|&i| layout.tokens[i].token_type == TokenType::VertexBuffer).collect();
         Ok(Tokens { push, index, vertex, act: records.token(shape.action)? })
     }
 }
@@ -674,10 +757,18 @@ struct Addresses {
     vertices: u64,
 }
 
-/// Execute `layout` (a draw layout of [`shape`]) and return `(what ran, what should have, the
-/// tally slots of each sequence)`. `corrupt`: write that sequence's draw wrong (one more
-/// instance, or a wrong draw count) while expecting what it should have drawn: a test's
-/// deliberate mistake.
+/// What one path's run of a draw layout drew: what the tally shaders counted, what the records
+/// asked for, the tally slots of each sequence, and for a layout whose pushed words are read
+/// back (`Pushed::Words`), which words, where (their values are in the tallies' `seen`).
+pub struct DrawChecked {
+    pub got: Tally,
+    pub want: Tally,
+    pub slots: Slots,
+    pub words: Option<DrawWords>,
+}
+
+/// Execute `layout` (a draw layout of [`shape`]) through DGC and return `(what ran, what
+/// should have, the tally slots of each sequence)`: [`check`] without naming the words.
 pub fn run(
     ctx: &GpuContext,
     dev: &DgcDevice,
@@ -685,7 +776,28 @@ pub fn run(
     layout: &CompiledLayout,
     corrupt: Option<u32>,
 ) -> Result<(Tally, Tally, Slots)> {
+    check(ctx, dev, m, layout, corrupt).map(|c| (c.got, c.want, c.slots))
+}
+
+/// Execute `layout` (a draw layout of [`shape`]) through DGC and read back what it drew.
+/// `corrupt`: write that sequence's draw wrong (one more instance, or a wrong draw count) and
+/// its first pushed data word, if it reads them back, while expecting what it should have drawn:
+/// a test's deliberate mistake.
+pub fn check(
+    ctx: &GpuContext,
+    dev: &DgcDevice,
+    m: &Manifest,
+    layout: &CompiledLayout,
+    corrupt: Option<u32>,
+) -> Result<DrawChecked> {
     let shape = shape(layout).map_err(RuntimeError::Invalid)?;
+    // Named by the layout as written (the binned one below has no EXECUTION_SET token).
+    let words = (shape.pushed == Pushed::Words).then(|| DrawWords::dgc(m, layout));
+    let reading = words.as_ref().filter(|w| w.reads_any());
+    let shaders = match reading {
+        Some(w) => Some(w.dgc_shaders(shape.vertex_bindings.len()).map_err(RuntimeError::Invalid)?),
+        None => None,
+    };
     // A draw layout that picks its pipeline through an execution set draws through a set of two
     // tally pipelines where the device can bind it (sequence k uses entry k % 2, which shows in
     // w); elsewhere (and for shader-object sets) it runs binned, with one tally pipeline bound
@@ -705,7 +817,10 @@ pub fn run(
     let n = sequences.len() as u32;
     let mut index_data = vec![0u8; REGION * sequences.len()];
     let mut draw_data = vec![0u8; REGION * sequences.len()];
-    let mut vertex_data = vec![];
+    // Each token's buffers, one region per sequence (`vertex_region`).
+    let vertex_data: Vec<u8> = (0..shape.vertex_bindings.len())
+        .flat_map(|i| sequences.iter().flat_map(move |s| s.vertices[i].bytes()))
+        .collect();
     for (k, s) in sequences.iter().enumerate() {
         let bytes = index_bytes(s);
         index_data[REGION * k..REGION * k + bytes.len()].copy_from_slice(&bytes);
@@ -716,9 +831,6 @@ pub fn run(
             let at = REGION * k + offset;
             let c = if shape.indexed { command(&d, first_index).to_vec() } else { plain_command(s, &d).to_vec() };
             draw_data[at..at + c.len()].copy_from_slice(&c);
-        }
-        if let Some(v) = s.vertices {
-            vertex_data.extend(v.bytes());
         }
     }
     let decoy_indices: Vec<u8> = (0..64u32).flat_map(|i| (3 * (DECOY_TAG + i / 3) + i % 3).to_le_bytes()).collect();
@@ -731,12 +843,12 @@ pub fn run(
         let indices = made.add(ctx, index_usage, &index_data)?;
         let draws = made.add(ctx, vk::BufferUsageFlags::INDIRECT_BUFFER, &draw_data)?;
         let decoy = made.add(ctx, index_usage, &decoy_indices)?;
-        let (vertices, decoy_vertices) = match shape.vertex_binding {
-            Some(_) => (
+        let (vertices, decoy_vertices) = match shape.vertex_bindings.is_empty() {
+            false => (
                 Some(made.add(ctx, vertex_usage, &vertex_data)?),
                 Some(made.add(ctx, vertex_usage, &Vertices::decoy().bytes())?),
             ),
-            None => (None, None),
+            true => (None, None),
         };
         let b = &made.0;
         let addresses = Addresses {
@@ -748,7 +860,7 @@ pub fn run(
         write_set_indices(&mut records, set_token.filter(|_| through_set), n)?;
         write_records(&mut records, &shape, &tokens, &sequences, addresses, shared, corrupt)?;
         let run = DrawRun {
-            front: Front::Vertex(shape.vertex_shader()),
+            front: Front::Vertex(shaders.as_ref().map_or(shape.vertex_shader(), |(vertex, _)| vertex)),
             records: &records.bytes,
             sequences: n,
             max_draw_count: if shape.counted { MAX_DRAW_COUNT } else { 0 },
@@ -759,12 +871,13 @@ pub fn run(
                 (false, true) => Some(b[decoy].buffer),
                 (false, false) => None,
             },
-            vertex_input: shape.vertex_binding.zip(decoy_vertices).map(|(binding, decoy)| VertexInput {
-                binding,
+            vertex_input: decoy_vertices.map(|decoy| VertexInput {
+                bindings: shape.vertex_bindings.clone(),
                 decoy: b[decoy].buffer,
                 decoy_stride: Vertices::decoy().stride,
             }),
             execution_set: through_set,
+            words: reading.zip(shaders.as_ref()).map(|(w, (_, fragment))| w.run(fragment)),
         };
         execute(ctx, dev, m, layout, &run)
     })();
@@ -772,7 +885,12 @@ pub fn run(
     unsafe { made.destroy(ctx) };
     let max_draws = if shape.counted { MAX_DRAW_COUNT as usize } else { 1 };
     let slots = slots(&shape, &sequences, max_draws);
-    Ok((ran?, expected_with_set(&sequences, max_draws, shape.slot.slot(), through_set), slots))
+    let got = ran?;
+    let mut want = expected_with_set(&sequences, max_draws, shape.slot.slot(), through_set);
+    if let Some(w) = reading {
+        w.expect(&mut want, &got, &slots);
+    }
+    Ok(DrawChecked { got, want, slots, words })
 }
 
 /// The tally slots each sequence draws into (for a count layout alone, its draws' gl_DrawID).
@@ -789,12 +907,16 @@ fn slots(shape: &Shape, sequences: &[Sequence], max_draws: usize) -> Slots {
 /// (`Shape::spare`), in its own slot: a wrong record must change the tally whichever sequence
 /// it is, and name that sequence.
 fn corrupted_count(sequences: &[Sequence], k: usize, corrupt: bool) -> (usize, u32) {
-    let shows = sequences[k].draws.iter().any(|d| d.instances > 0 && d.triangles > 0);
-    match (corrupt, shows) {
+    match (corrupt, shows(&sequences[k], usize::MAX)) {
         (false, _) => (REGION * k, sequences[k].draws.len() as u32),
         (true, true) => (REGION * k, 0),
         (true, false) => (REGION * k + SPARE, 1),
     }
+}
+
+/// Whether any of the first `max_draws` draws of `s` draws a fragment.
+fn shows(s: &Sequence, max_draws: usize) -> bool {
+    s.draws.iter().take(max_draws).any(|d| d.instances > 0 && d.triangles > 0)
 }
 
 /// Sequence `k` picks execution-set entry `k % 2`.
@@ -822,7 +944,13 @@ fn write_records(
     let act = tokens.act;
     for (k, s) in sequences.iter().enumerate() {
         let i = k as u32;
-        let wrong = corrupt == Some(i);
+        // A record written wrong on purpose: where the pushed words are read back, its first
+        // pushed data word, its draw left as it is when it shows (so that only the word check
+        // can name it), else made to show; otherwise its draw.
+        let corrupted = corrupt == Some(i);
+        let flipped = shape.pushed == Pushed::Words && write_pushed(records, i, corrupted);
+        let max_draws = if shape.counted { MAX_DRAW_COUNT as usize } else { 1 };
+        let wrong = corrupted && !(flipped && shows(s, max_draws));
         if let Some((push, fields)) = &tokens.push {
             records.put_u32(i, *push, &fields[0], s.slot)?;
             if let Some(extra) = fields.get(1) {
@@ -839,8 +967,8 @@ fn write_records(
             let index_type = if s.wide { vk::IndexType::UINT32 } else { vk::IndexType::UINT16 };
             records.put_u32(i, index, "index_type", index_type.as_raw() as u32)?;
         }
-        if let (Some(vertex), Some(v)) = (tokens.vertex, s.vertices) {
-            records.put_u64(i, vertex, "address", to.vertices + (VERTEX_REGION * k) as u64)?;
+        for (b, (&vertex, v)) in tokens.vertex.iter().zip(&s.vertices).enumerate() {
+            records.put_u64(i, vertex, "address", to.vertices + vertex_region(b, k, sequences.len()) as u64)?;
             records.put_u32(i, vertex, "size", v.size())?;
             records.put_u32(i, vertex, "stride", v.stride)?;
         }
@@ -881,12 +1009,12 @@ pub fn run_fallback(
     layout: &CompiledLayout,
     fallback: &dgcc::runtime::Fallback,
     corrupt: Option<u32>,
-) -> Result<(Tally, Tally, Slots)> {
+) -> Result<DrawChecked> {
     let shape = shape(layout).map_err(RuntimeError::Invalid)?;
     if shape.counted {
         return Err(RuntimeError::Invalid(format!("the fallback runs no {} layout", shape.action.manifest_name())));
     }
-    if shape.vertex_binding.is_some() {
+    if !shape.vertex_bindings.is_empty() {
         return Err(RuntimeError::Invalid("the fallback binds no vertex buffer per draw".into()));
     }
     let sequences = shape.sequences(true);
@@ -900,28 +1028,36 @@ pub fn run_fallback(
     }
     let mut indices = data_buffer(ctx, vk::BufferUsageFlags::INDEX_BUFFER, &index_data)?;
     let to = Addresses { indices: indices.address, indices_size: index_data.len() as u32, draws: 0, vertices: 0 };
+    let words = (shape.pushed == Pushed::Words).then(|| DrawWords::fallback(layout));
+    let sources = words.as_ref().map_or(vec![], |w| w.sources(layout));
     let ran = write_records(&mut records, &shape, &tokens, &sequences, to, true, corrupt).and_then(|()| {
-        let pushed = match &tokens.push {
-            Some((push, fields)) => {
+        let vertex = match (&tokens.push, &words) {
+            (Some((push, fields)), _) => {
                 let word = |name: &str| records.member(*push, name).map(|m| m.offset / 4);
-                let extra = match fields.get(1) {
+                let extra_word = match fields.get(1) {
                     Some(extra) => Some(word(extra)?),
                     None => None,
                 };
-                Some((word(&fields[0])?, extra))
+                FallbackVertex::Slot { slot_word: word(&fields[0])?, extra_word }
             }
-            None => None,
+            (None, _) if !sources.is_empty() => FallbackVertex::Words { sources: &sources },
+            (None, _) => FallbackVertex::Instanced,
         };
         let run = FallbackRun {
             records: &records.bytes,
             sequences: n,
             indices: shape.indexed.then_some(indices.buffer),
-            pushed,
+            vertex,
         };
         execute_fallback(ctx, m, layout, fallback, &run)
     });
     // SAFETY: `execute_fallback` waited for the submission.
     unsafe { indices.destroy(ctx.device()) };
     let slots = slots(&shape, &sequences, 1);
-    Ok((ran?, expected_with_set(&sequences, 1, shape.slot.slot(), false), slots))
+    let got = ran?;
+    let mut want = expected_with_set(&sequences, 1, shape.slot.slot(), false);
+    if let Some(w) = words.as_ref().filter(|_| !sources.is_empty()) {
+        w.expect(&mut want, &got, &slots);
+    }
+    Ok(DrawChecked { got, want, slots, words })
 }

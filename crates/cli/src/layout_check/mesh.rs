@@ -146,6 +146,7 @@ pub fn run(
             decoy_indices: None,
             vertex_input: None,
             execution_set: false,
+            words: None,
         };
         execute(ctx, dev, m, layout, &run)
     });

@@ -11,9 +11,15 @@
 //! arguments, execution-set indices), and shaders that tally what ran per sequence
 //! (`shaders/runtime/draw_tally.*`, `dispatch_tally.comp`) are read back against the tally
 //! computed on the host. A token that was ignored or misread changes a number, and the report
-//! names the sequence. A draw's tally slot is its first pushed word; a draw layout that pushes
-//! nothing takes it from gl_InstanceIndex, which counts from firstInstance
-//! (`draw_instanced.vert`; [`indexed`] says how the records place it).
+//! names the sequence. A draw's tally slot is its first pushed word where the layout pushes one
+//! 32-bit word at offset 0 (or two), as `scene.ron` does; any other draw layout takes it from
+//! gl_InstanceIndex, which counts from firstInstance (`draw_instanced.vert`; [`indexed`] says
+//! how the records place it), and where it pushes anything (any PUSH_CONSTANT and
+//! SEQUENCE_INDEX tokens, at any offset) every pushed word is read back per sequence in the
+//! stages it is pushed to, as the dispatch kernel reads its own ([`draw_words`]); the report
+//! names a word that differs by its sequence, byte, token, field and stage. What is not read
+//! (words past what the tally can carry, words for stages it has no shader for) the `ran` line
+//! says (`pushed words not read: …`), as the dispatch rig's does.
 //!
 //! Why here and not in the runtime: it is a diagnosis tool with its own shaders and rigs; the
 //! runtime tests (`tests/runtime_examples.rs`) and `tests/run_layout.rs` use it too, so there
@@ -28,15 +34,18 @@
 //! alone run binned under DGC (without the EXECUTION_SET token, one tally pipeline bound). The
 //! objects each execution makes are destroyed whatever step fails (`rig::Made`). The fallback
 //! pushes nothing per draw, so under it the vertex shader reads the pushed words from the
-//! record (`draw_stream.vert`, `records[gl_DrawID]`, as the generated GLSL reader does), or for
-//! a layout that pushes nothing takes its slot from firstInstance as under DGC, and the records
-//! name one shared index buffer of 32-bit indices (the fallback binds one for every draw). The
-//! fallback refuses VERTEX_BUFFER tokens, so vertex buffers are checked under DGC only.
+//! record (`draw_stream.vert`, `draw_pushed_stream.vert`: `records[gl_DrawID]`, as the
+//! generated GLSL reader does, a SEQUENCE_INDEX word being gl_DrawID), or for a layout that
+//! pushes nothing takes its slot from firstInstance as under DGC, and the records name one
+//! shared index buffer of 32-bit indices (the fallback binds one for every draw). The fallback
+//! refuses VERTEX_BUFFER tokens, so vertex buffers (up to four) are checked under DGC only.
 
 pub mod dispatch;
+pub mod draw_words;
 pub mod indexed;
 pub mod mesh;
 mod push_block;
+pub mod pushed;
 pub mod rig;
 
 use dgcc::ir::{CompiledLayout, Manifest, TokenType};
@@ -244,9 +253,9 @@ fn fallback_draw(
         Ok(shape) => shape,
         Err(why) => return PathReport::not_run(format!("the fallback accepts this layout; no tally for it: {why}")),
     };
-    // The pushed words are read from the records by gl_DrawID; without them the slot is
-    // gl_InstanceIndex, which counts from firstInstance.
-    let pushed = shape.slot() == indexed::SlotFrom::Pushed;
+    // The pushed words are read from the records by gl_DrawID; without a pushed slot the slot
+    // is gl_InstanceIndex, which counts from firstInstance.
+    let pushed = shape.pushed() != indexed::Pushed::Nothing;
     if !ctx.caps().fragment_stores_and_atomics
         || !ctx.caps().draw_indirect_first_instance
         || (pushed && !ctx.caps().shader_draw_parameters)
@@ -256,16 +265,20 @@ fn fallback_draw(
             if pushed { " and shaderDrawParameters (gl_DrawID)" } else { "" }
         ));
     }
+    let checked = match indexed::run_fallback(ctx, m, layout, f, options.corrupt) {
+        Ok(c) => c,
+        Err(e) => return PathReport::Failed { error: e.to_string() },
+    };
+    let words = checked.words.as_ref().map_or(String::new(), |w| w.summary());
+    let slot = (shape.slot() == indexed::SlotFrom::Instance).then_some("tally slot from firstInstance");
+    let notes: Vec<&str> = slot.into_iter().chain((!words.is_empty()).then_some(words.as_str())).collect();
     let ran = format!(
         "1 indirect multi-draw of {} record(s){}{}",
         indexed::sequence_count(layout),
         if shape.indexed() { ", one index buffer bound" } else { "" },
-        if pushed { "" } else { " (tally slot from firstInstance)" }
+        if notes.is_empty() { String::new() } else { format!(" ({})", notes.join("; ")) }
     );
-    match indexed::run_fallback(ctx, m, layout, f, options.corrupt) {
-        Ok((got, want, slots)) => tally_report(ran, &got, &want, &slots),
-        Err(e) => PathReport::Failed { error: e.to_string() },
-    }
+    tally_report(ran, &checked, layout)
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -316,11 +329,13 @@ fn run_dgc(
                 ", the execution set binned (one tally pipeline bound)"
             };
             let what = if shape.indexed() { "indexed draw" } else { "draw" };
-            let ran = format!("{} {what} sequence(s){}{set}", indexed::sequence_count(layout), shape.notes());
-            match indexed::run(ctx, dev, m, layout, options.corrupt) {
-                Ok((got, want, slots)) => tally_report(ran, &got, &want, &slots),
-                Err(e) => PathReport::Failed { error: e.to_string() },
-            }
+            let checked = match indexed::check(ctx, dev, m, layout, options.corrupt) {
+                Ok(c) => c,
+                Err(e) => return PathReport::Failed { error: e.to_string() },
+            };
+            let words = checked.words.as_ref().map_or(String::new(), |w| w.summary());
+            let ran = format!("{} {what} sequence(s){}{set}", indexed::sequence_count(layout), shape.notes(&words));
+            tally_report(ran, &checked, layout)
         }
         Kind::Mesh => {
             if let Some(no) = draws_ok() {
@@ -331,7 +346,9 @@ fn run_dgc(
             }
             let ran = format!("{} mesh-task sequence(s)", mesh::sequence_count());
             match mesh::run(ctx, dev, m, layout, options.corrupt) {
-                Ok((got, want, slots)) => tally_report(ran, &got, &want, &slots),
+                Ok((got, want, slots)) => {
+                    tally_report(ran, &indexed::DrawChecked { got, want, slots, words: None }, layout)
+                }
                 Err(e) => PathReport::Failed { error: e.to_string() },
             }
         }
@@ -373,31 +390,37 @@ fn dispatch_report(
     }
 }
 
-/// Compare tallies slot by slot; `slots[k]` are the slots sequence `k` draws into (one, or for
-/// a count layout alone each draw's gl_DrawID, which several sequences share).
-fn tally_report(ran: String, got: &Tally, want: &Tally, slots: &[Vec<u32>]) -> PathReport {
+/// Compare tallies slot by slot; `c.slots[k]` are the slots sequence `k` draws into (one, or
+/// for a count layout alone each draw's gl_DrawID, which several sequences share). Where the
+/// pushed words are read back, each word a sequence's fragments saw other than its record asks
+/// is named too.
+fn tally_report(ran: String, c: &indexed::DrawChecked, layout: &CompiledLayout) -> PathReport {
+    let (got, want): (&Tally, &Tally) = (&c.got, &c.want);
     if got == want {
         return PathReport::Ok { ran };
     }
     let mut differences = vec![];
     for (slot, (g, w)) in got.slots.iter().zip(&want.slots).enumerate() {
-        if g == w {
-            continue;
-        }
-        let owners: Vec<String> =
-            slots.iter().enumerate().filter(|(_, s)| s.contains(&(slot as u32))).map(|(k, _)| k.to_string()).collect();
+        let owners: Vec<usize> =
+            c.slots.iter().enumerate().filter(|(_, s)| s.contains(&(slot as u32))).map(|(k, _)| k).collect();
+        let names: Vec<String> = owners.iter().map(|k| k.to_string()).collect();
         let who = if owners.is_empty() {
             format!("slot {slot}, which no sequence pushed")
         } else {
-            format!("sequence {} (slot {slot})", owners.join(", "))
+            format!("sequence {} (slot {slot})", names.join(", "))
         };
-        differences.push(format!(
-            "{who}: {} fragment(s) carrying sums {:?}, the records asked for {} carrying {:?}",
-            g[0],
-            &g[1..],
-            w[0],
-            &w[1..]
-        ));
+        if g != w {
+            differences.push(format!(
+                "{who}: {} fragment(s) carrying sums {:?}, the records asked for {} carrying {:?}",
+                g[0],
+                &g[1..],
+                w[0],
+                &w[1..]
+            ));
+        }
+        if let (Some(words), &[k]) = (&c.words, &owners[..]) {
+            differences.extend(words.differences(layout, got, slot, k as u32, &who));
+        }
     }
     if got.stray != want.stray {
         differences.push(format!("{} fragment(s) in no sequence's slot (expected {})", got.stray, want.stray));

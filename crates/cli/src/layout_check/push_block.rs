@@ -1,33 +1,34 @@
-//! The dispatch tally kernel's push block, placed over one layout's pushed bytes by editing
-//! two words of its SPIR-V.
+//! A tally shader's push block, placed over one layout's pushed bytes by editing two words of
+//! its SPIR-V: the dispatch kernel's (`dispatch_tally.comp`) and the draw tally's vertex and
+//! fragment shaders' (`draw_pushed.glsl`, `draw_tally_fragment.glsl`).
 //!
-//! Why edit SPIR-V instead of compiling a kernel per layout: a shader's push block must lie
+//! Why edit SPIR-V instead of compiling a shader per layout: a shader's push block must lie
 //! inside the pipeline layout's push-constant range for its stage
-//! (VUID-VkComputePipelineCreateInfo-layout-10069), and the rig runs the user's ranges, so the
-//! block's offset and length differ per layout. Neither can be a specialization constant (an
-//! `Offset` decoration is a literal, and a block's size does not follow a specialized array
-//! length). The committed kernel (`shaders/runtime/dispatch_tally.comp`) declares
+//! (VUID-VkComputePipelineCreateInfo-layout-10069, VUID-VkGraphicsPipelineCreateInfo-layout-10069),
+//! and the rigs run the user's ranges, so the block's offset and length differ per layout.
+//! Neither can be a specialization constant (an `Offset` decoration is a literal, and a block's
+//! size does not follow a specialized array length). The committed shaders declare
 //! `uint words[PUSH_WORDS]` at offset 0 with a marker length; the array's length constant and
 //! its member's `Offset` decoration are the only words changed, and both are found by the
 //! module's structure (the one constant of the marker's value, the one array type of that
-//! length, the one struct of that array), so a rebuilt kernel that no longer matches is an
+//! length, the one struct of that array), so a rebuilt shader that no longer matches is an
 //! error, not a silent miss.
 
 use dgcc::shader::words::{instructions, HEADER_WORDS};
 use spirv::{Decoration, Op};
 
-/// The array length `dispatch_tally.comp` declares its pushed words with.
+/// The array length the tally shaders declare their pushed words with.
 pub const MARKER: u32 = 4093;
 
 /// `spv` with its push block's one member at byte `offset` and `words` words long.
 pub fn place(spv: &[u8], offset: u32, words: u32) -> Result<Vec<u8>, String> {
     if !spv.len().is_multiple_of(4) || spv.len() < 4 * HEADER_WORDS {
-        return Err("the tally kernel's SPIR-V is not a whole number of words".into());
+        return Err("the tally shader's SPIR-V is not a whole number of words".into());
     }
     let mut w: Vec<u32> = spv.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
     // Each instruction's first word (opcode and count), as an index into `w`.
     let Some(instructions) = instructions(&w[HEADER_WORDS..]) else {
-        return Err("the tally kernel's SPIR-V has a malformed instruction".into());
+        return Err("the tally shader's SPIR-V has a malformed instruction".into());
     };
     let mut starts = Vec::with_capacity(instructions.len());
     let mut at = HEADER_WORDS;
@@ -45,7 +46,7 @@ pub fn place(spv: &[u8], offset: u32, words: u32) -> Result<Vec<u8>, String> {
             .collect();
         match found[..] {
             [i] => Ok(i),
-            _ => Err(format!("the tally kernel's SPIR-V has {} {what}, not one", found.len())),
+            _ => Err(format!("the tally shader's SPIR-V has {} {what}, not one", found.len())),
         }
     };
     // OpConstant: result type, id, value.
@@ -69,6 +70,12 @@ pub fn place(spv: &[u8], offset: u32, words: u32) -> Result<Vec<u8>, String> {
 mod tests {
     use super::*;
     const SPV: &[u8] = include_bytes!("../../../../shaders/runtime/spv/dispatch_tally.comp.spv");
+    /// The draw tally's shaders that declare a push block to place.
+    const DRAW: [(&str, &[u8]); 3] = [
+        ("draw_pushed.vert", include_bytes!("../../../../shaders/runtime/spv/draw_pushed.vert.spv")),
+        ("draw_pushed_vertices.vert", include_bytes!("../../../../shaders/runtime/spv/draw_pushed_vertices.vert.spv")),
+        ("draw_tally_pushed.frag", include_bytes!("../../../../shaders/runtime/spv/draw_tally_pushed.frag.spv")),
+    ];
 
     fn words(spv: &[u8]) -> Vec<u32> {
         spv.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
@@ -84,6 +91,17 @@ mod tests {
         // Placed again from the placed module: the marker is gone, so it is refused.
         let again = place(&placed, 0, 1).unwrap_err();
         assert!(again.contains("0 constants of the marker's value"), "{again}");
+    }
+
+    #[test]
+    fn the_draw_tally_shaders_are_placed_by_the_same_two_words() {
+        for (name, spv) in DRAW {
+            let placed = place(spv, 40, 5).unwrap_or_else(|e| panic!("{name}: {e}"));
+            let (before, after) = (words(spv), words(&placed));
+            let changed: Vec<(u32, u32)> =
+                before.iter().zip(&after).filter(|(a, b)| a != b).map(|(&a, &b)| (a, b)).collect();
+            assert_eq!(changed, [(0, 40), (MARKER, 5)], "{name}");
+        }
     }
 
     #[test]

@@ -17,7 +17,7 @@ use dgcc::requirements::RecordState;
 use dgcc::runtime::descriptors::StorageSet;
 use dgcc::runtime::error::Result;
 use dgcc::runtime::memory::{Buffer, Image, Location};
-use dgcc::runtime::push::vk_ranges;
+use dgcc::runtime::push::{push, push_pieces, vk_ranges};
 use dgcc::runtime::shaders::module;
 use dgcc::runtime::{Bound, DgcDevice, Execution, GpuContext, Pass, RuntimeError, Stream};
 
@@ -28,12 +28,17 @@ const FRAG_SPV: &[u8] = include_bytes!("../../../../shaders/runtime/spv/draw_tal
 const COLOR_FORMAT: vk::Format = vk::Format::R8G8B8A8_UNORM;
 
 /// What the fragment shader counted: fragments whose slot was out of range, and per slot the
-/// fragments and the sums of the three values each carried.
+/// fragments and the sums of the three values each carried; for a layout whose pushed words
+/// are read back (`draw_tally_carried.frag`), per slot and word the lowest and highest value
+/// seen.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Tally {
     pub stray: u32,
     /// `[fragments, Σy, Σz, Σw]` per slot.
     pub slots: [[u32; 4]; TALLY_SLOTS],
+    /// `[lowest, highest]` of word `j` in slot `s` at `s · words + j` (empty when no words are
+    /// read); a slot no fragment reached holds [`Tally::UNSEEN`].
+    pub seen: Vec<[u32; 2]>,
 }
 
 impl Tally {
@@ -50,14 +55,28 @@ impl Tally {
         }
     }
 
-    fn from_words(words: &[u32]) -> Tally {
+    /// What the shader starts a word's lowest and highest value at.
+    pub const UNSEEN: [u32; 2] = [u32::MAX, 0];
+
+    /// The buffer's starting words for `words` pushed words per slot.
+    fn start(words: usize) -> Vec<u8> {
+        let mut start = vec![0u32; TALLY_WORDS];
+        start.extend(Tally::UNSEEN.repeat(TALLY_SLOTS * words));
+        start.iter().flat_map(|w| w.to_le_bytes()).collect()
+    }
+
+    fn from_words(words: &[u32], per_slot: usize) -> Result<Tally> {
+        if words.len() != TALLY_WORDS + 2 * TALLY_SLOTS * per_slot {
+            return Err(RuntimeError::Invalid("the tally buffer is not mapped".into()));
+        }
         let mut t = Tally { stray: words[0], ..Tally::default() };
         for (slot, s) in t.slots.iter_mut().enumerate() {
             for (k, v) in s.iter_mut().enumerate() {
                 *v = words[1 + k * TALLY_SLOTS + slot];
             }
         }
-        t
+        t.seen = words[TALLY_WORDS..].chunks_exact(2).map(|c| [c[0], c[1]]).collect();
+        Ok(t)
     }
 
     pub fn fragments(&self) -> u32 {
@@ -74,6 +93,11 @@ pub struct Records<'a> {
 impl<'a> Records<'a> {
     pub fn new(layout: &'a CompiledLayout, n: u32) -> Records<'a> {
         Records { layout, bytes: vec![0; (layout.stride * n) as usize] }
+    }
+
+    /// The layout the records are written for.
+    pub fn layout(&self) -> &'a CompiledLayout {
+        self.layout
     }
 
     /// The token of type `tt`; the rigs run layouts with exactly one.
@@ -145,8 +169,8 @@ impl<'a> Records<'a> {
 
 /// The shaders in front of `draw_tally.frag`.
 #[derive(Clone, Copy)]
-pub enum Front {
-    Vertex(&'static [u8]),
+pub enum Front<'a> {
+    Vertex(&'a [u8]),
     TaskMesh { task: &'static [u8], mesh: &'static [u8] },
 }
 
@@ -156,7 +180,7 @@ pub type Slots = Vec<Vec<u32>>;
 
 /// One execution of a draw layout.
 pub struct DrawRun<'a> {
-    pub front: Front,
+    pub front: Front<'a>,
     pub records: &'a [u8],
     pub sequences: u32,
     /// `maxDrawCount` (for `*_COUNT` action tokens).
@@ -164,24 +188,46 @@ pub struct DrawRun<'a> {
     /// An index buffer of 32-bit indices bound before executing, which the INDEX_BUFFER token
     /// must replace (a layout without one draws from it).
     pub decoy_indices: Option<vk::Buffer>,
-    /// The vertex input of a layout with a VERTEX_BUFFER token: one `uint` per vertex at
-    /// location 0 (`draw_*_vertices.vert`), its binding's stride dynamic, as the token requires.
+    /// The vertex input of a layout with VERTEX_BUFFER tokens: one `uint` per vertex at
+    /// location 0 (`draw_*_vertices.vert`), or one at each location from 0 for two to
+    /// [`MAX_VERTEX_BUFFERS`] (`draw_*_bindings.vert`), the bindings' strides dynamic, as the
+    /// token requires.
     pub vertex_input: Option<VertexInput>,
     /// Execute through the layout's execution set of two tally pipelines: entry 0 adds nothing
     /// more, entry 1 adds [`SET_ENTRY_WEIGHT`] to w per fragment. Otherwise one pipeline is
     /// bound (a layout without a set, or one run binned without it).
     pub execution_set: bool,
+    /// How pushed words are read back (`draw_pushed.vert`); `None` for a layout whose are not.
+    pub words: Option<WordsRun<'a>>,
 }
 
-/// The vertex input binding a VERTEX_BUFFER token sets per sequence, and what is bound there
-/// before executing, which the token must replace.
-#[derive(Clone, Copy)]
+/// How a draw tally reads pushed words back: the fragment shader that keeps them per slot, how
+/// many the vertex shader carries to it, how many it keeps per slot, and what is pushed before
+/// executing (each block's background, `(offset, bytes)`), which a token that pushed nothing
+/// leaves.
+pub struct WordsRun<'a> {
+    /// `draw_tally_carried.frag`, or `draw_tally_pushed.frag` with its block placed.
+    pub fragment: &'a [u8],
+    pub carried: u32,
+    pub per_slot: u32,
+    pub background: Vec<(u32, Vec<u8>)>,
+}
+
+/// The vertex input bindings the VERTEX_BUFFER tokens set per sequence (in token order), and
+/// what is bound at each before executing, which the tokens must replace.
+#[derive(Clone)]
 pub struct VertexInput {
-    pub binding: u32,
+    pub bindings: Vec<u32>,
     pub decoy: vk::Buffer,
     /// The decoy's stride in bytes.
     pub decoy_stride: u32,
 }
+
+/// The most VERTEX_BUFFER tokens the tally reads (the inputs of `draw_*_bindings.vert`).
+pub const MAX_VERTEX_BUFFERS: usize = 4;
+/// What w sums input `i` of `draw_*_bindings.vert` times (`WEIGHT_i` in `draw_indexed.glsl`):
+/// different, so that two tokens whose buffers changed places change w.
+pub const BINDING_WEIGHTS: [u32; MAX_VERTEX_BUFFERS] = [1, 3, 5, 7];
 
 /// What entry 1 of a draw layout's execution set adds to a fragment's w (`ENTRY_WEIGHT` in
 /// `draw_tally.frag`).
@@ -205,14 +251,21 @@ pub fn execute(
     let d = ctx.device();
     let mut made = Made::default();
     let result = (|| {
-        let (s, descriptors, pl) = made.tally_and_stream(ctx, m, run.records, run.sequences, false)?;
+        let per_slot = run.words.as_ref().map_or(0, |w| w.per_slot as usize);
+        let (s, descriptors, pl) = made.tally_and_stream(ctx, m, run.records, run.sequences, per_slot, None)?;
         // SAFETY: `pl` is live and holds the manifest's ranges.
         let l = made.layout.insert(unsafe { dev.create_layout(layout, &m.push_constants, pl) }?);
-        let binding = run.vertex_input.map(|v| v.binding);
-        let pipeline = graphics_pipeline(d, pl, run.front, 0, run.execution_set, binding)?;
+        let binding = run.vertex_input.as_ref().map_or(&[][..], |v| &v.bindings[..]);
+        let shaders = Shaders {
+            front: run.front,
+            vertex_spec: vec![],
+            fragment: run.words.as_ref().map_or(FRAG_SPV, |w| w.fragment),
+            carried: run.words.as_ref().map(|w| w.carried),
+        };
+        let pipeline = graphics_pipeline(d, pl, &shaders, 0, run.execution_set, binding)?;
         made.pipelines.push(pipeline);
         if run.execution_set {
-            let second = graphics_pipeline(d, pl, run.front, SET_ENTRY_WEIGHT, true, binding)?;
+            let second = graphics_pipeline(d, pl, &shaders, SET_ENTRY_WEIGHT, true, binding)?;
             made.pipelines.push(second);
             // SAFETY: indirect-bindable pipelines of `pl` for the layout's stages, alive until
             // after the set; nothing has used the set yet.
@@ -235,22 +288,40 @@ pub fn execute(
                 ..Default::default()
             });
         }
+        let background = match &run.words {
+            Some(w) => w
+                .background
+                .iter()
+                .map(|(offset, bytes)| {
+                    let pieces = push_pieces(&m.push_constants, *offset, bytes.len() as u32);
+                    pieces.map(|p| (p, *offset, bytes.as_slice())).map_err(RuntimeError::Invalid)
+                })
+                .collect::<Result<Vec<_>>>()?,
+            None => vec![],
+        };
         ctx.one_shot(|cmd| unsafe {
             to_attachment(d, cmd, image);
             d.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::GRAPHICS, pipeline);
             d.cmd_bind_descriptor_sets(cmd, vk::PipelineBindPoint::GRAPHICS, pl, 0, &[descriptors], &[]);
+            for (pieces, offset, bytes) in &background {
+                // The pieces lie inside `pl`'s ranges with their stages (`push_pieces`).
+                push(d, cmd, pl, pieces, *offset, bytes);
+            }
             if let Some(decoy) = run.decoy_indices {
                 d.cmd_bind_index_buffer(cmd, decoy, 0, vk::IndexType::UINT32);
             }
-            if let Some(v) = run.vertex_input {
-                // Also sets the binding's dynamic stride, which the pipeline requires set.
-                d.cmd_bind_vertex_buffers2(cmd, v.binding, &[v.decoy], &[0], None, Some(&[v.decoy_stride as u64]));
+            if let Some(v) = &run.vertex_input {
+                for &binding in &v.bindings {
+                    // Also sets the binding's dynamic stride, which the pipeline requires set.
+                    let stride = [v.decoy_stride as u64];
+                    d.cmd_bind_vertex_buffers2(cmd, binding, &[v.decoy], &[0], None, Some(&stride));
+                }
             }
             exec.record(dev, l, cmd, &s, &mut OnePixel { d, view })?;
             tally_to_host(d, cmd);
             Ok(())
         })?;
-        Ok(Tally::from_words(&tally_words(made.tally.as_ref().expect("made above"))))
+        Tally::from_words(&tally_words(made.tally.as_ref().expect("made above")), per_slot)
     })();
     // SAFETY: the submission finished (or failed: `one_shot` waits for the queue either way),
     // or never happened.
@@ -264,6 +335,8 @@ pub fn execute(
 struct Made {
     tally: Option<Buffer>,
     stream: Option<Buffer>,
+    /// Buffers bound after the stream (the fallback's table of where each word is read).
+    more: Vec<Buffer>,
     set: Option<StorageSet>,
     pl: Option<vk::PipelineLayout>,
     layout: Option<dgcc::runtime::DgcLayout>,
@@ -274,22 +347,25 @@ struct Made {
 }
 
 impl Made {
-    /// The zeroed tally, the stream holding `records`, the descriptor set binding the tally (to
-    /// the fragment shader; with `stream_bound`, the stream too, to the vertex shader that reads
-    /// the pushed words from it under the fallback) and the pipeline layout with the manifest's
-    /// push ranges: what every execution draws with.
+    /// The tally (with room for `words` pushed words per slot), the stream holding `records`,
+    /// the descriptor set binding the tally (to the fragment shader; with `stream_bound`, the
+    /// stream too and then a buffer of each of `more`, to the vertex shader that reads the
+    /// pushed words from the stream under the fallback) and the pipeline layout with the
+    /// manifest's push ranges: what every execution draws with.
     fn tally_and_stream(
         &mut self,
         ctx: &GpuContext,
         m: &Manifest,
         records: &[u8],
         sequences: u32,
-        stream_bound: bool,
+        words: usize,
+        stream_bound: Option<&[&[u8]]>,
     ) -> Result<(Stream, vk::DescriptorSet, vk::PipelineLayout)> {
         let d = ctx.device();
         let storage = vk::BufferUsageFlags::STORAGE_BUFFER;
-        let tally = self.tally.insert(Buffer::new(ctx, 4 * TALLY_WORDS as u64, storage, Location::Host)?);
-        tally.write(0, &[0; 4 * TALLY_WORDS])?;
+        let start = Tally::start(words);
+        let tally = self.tally.insert(Buffer::new(ctx, start.len() as u64, storage, Location::Host)?);
+        tally.write(0, &start)?;
         let tally_buffer = tally.buffer;
         let usage = storage | vk::BufferUsageFlags::INDIRECT_BUFFER;
         let stream = self.stream.insert(Buffer::new(ctx, records.len() as u64, usage, Location::Host)?);
@@ -297,8 +373,16 @@ impl Made {
         let s =
             Stream { buffer: stream.buffer, offset: 0, address: stream.address, max_sequences: sequences, count: None };
         let (stages, buffers) = match stream_bound {
-            true => (vk::ShaderStageFlags::VERTEX | vk::ShaderStageFlags::FRAGMENT, vec![tally_buffer, s.buffer]),
-            false => (vk::ShaderStageFlags::FRAGMENT, vec![tally_buffer]),
+            Some(more) => {
+                let mut buffers = vec![tally_buffer, s.buffer];
+                for data in more {
+                    let b = data_buffer(ctx, storage, data)?;
+                    buffers.push(b.buffer);
+                    self.more.push(b);
+                }
+                (vk::ShaderStageFlags::VERTEX | vk::ShaderStageFlags::FRAGMENT, buffers)
+            }
+            None => (vk::ShaderStageFlags::FRAGMENT, vec![tally_buffer]),
         };
         // SAFETY: live storage buffers, destroyed after the set (`destroy`).
         let set = self.set.insert(unsafe { StorageSet::new(d, stages, &buffers) }?);
@@ -343,7 +427,7 @@ impl Made {
             if let Some(set) = &mut self.set {
                 set.destroy(d);
             }
-            for b in [&mut self.tally, &mut self.stream].into_iter().flatten() {
+            for b in [&mut self.tally, &mut self.stream].into_iter().flatten().chain(&mut self.more) {
                 b.destroy(d);
             }
         }
@@ -351,21 +435,35 @@ impl Made {
 }
 
 const STREAM_VERT: &[u8] = include_bytes!("../../../../shaders/runtime/spv/draw_stream.vert.spv");
+const PUSHED_STREAM_VERT: &[u8] = include_bytes!("../../../../shaders/runtime/spv/draw_pushed_stream.vert.spv");
 /// The draw tally of a layout that pushes nothing: the slot is gl_InstanceIndex / 16, under
 /// DGC and the fallback alike.
 pub const INSTANCED_VERT: &[u8] = include_bytes!("../../../../shaders/runtime/spv/draw_instanced.vert.spv");
+/// `draw_tally.frag` keeping the words the vertex shader carried (`draw_tally_fragment.glsl`).
+pub const CARRIED_FRAG: &[u8] = include_bytes!("../../../../shaders/runtime/spv/draw_tally_carried.frag.spv");
 
 /// One execution of a draw layout through the runtime's [`Fallback`](dgcc::runtime::Fallback): one indirect multi-draw
-/// over the records, `draw_stream.vert` reading each draw's pushed words from its record (or,
-/// for a layout that pushes nothing, `draw_instanced.vert` reading none).
+/// over the records, the vertex shader reading each draw's pushed words from its record
+/// ([`FallbackVertex`]).
 pub struct FallbackRun<'a> {
     pub records: &'a [u8],
     pub sequences: u32,
     /// The one index buffer every record's indices live in (indexed draws).
     pub indices: Option<vk::Buffer>,
-    /// The pushed words' positions in the record, in words: the slot, and the value summed in
-    /// w; `None` when the layout pushes nothing.
-    pub pushed: Option<(u32, Option<u32>)>,
+    pub vertex: FallbackVertex<'a>,
+}
+
+/// What the vertex shader reads from the records under the fallback.
+pub enum FallbackVertex<'a> {
+    /// Nothing: the slot is gl_InstanceIndex / 16 (`draw_instanced.vert`).
+    Instanced,
+    /// The slot and the value summed in w, at these words of the record
+    /// (`draw_stream.vert`).
+    Slot { slot_word: u32, extra_word: Option<u32> },
+    /// Pushed words carried to the fragment shader, the slot from gl_InstanceIndex
+    /// (`draw_pushed_stream.vert`): where each is read, a word of the record or
+    /// `draw_words::FROM_DRAW_ID` or `NOWHERE`.
+    Words { sources: &'a [u32] },
 }
 
 /// Execute `run` with `layout` through `fallback` on a 1×1 target and return the tally.
@@ -379,14 +477,34 @@ pub fn execute_fallback(
     let d = ctx.device();
     let mut made = Made::default();
     let result = (|| {
-        let (s, descriptors, pl) = made.tally_and_stream(ctx, m, run.records, run.sequences, run.pushed.is_some())?;
-        let pipeline = match run.pushed {
-            Some((slot_word, extra_word)) => {
-                let spec = [(0, layout.stride / 4), (1, slot_word), (2, extra_word.unwrap_or(u32::MAX))];
-                graphics_pipeline_with(d, pl, Front::Vertex(STREAM_VERT), 0, false, None, &spec)?
+        let stride_words = layout.stride / 4;
+        let instanced =
+            Shaders { front: Front::Vertex(INSTANCED_VERT), vertex_spec: vec![], fragment: FRAG_SPV, carried: None };
+        let (shaders, table) = match run.vertex {
+            FallbackVertex::Instanced => (instanced, None),
+            FallbackVertex::Slot { slot_word, extra_word } => {
+                let spec = vec![(0, stride_words), (1, slot_word), (2, extra_word.unwrap_or(u32::MAX))];
+                (Shaders { front: Front::Vertex(STREAM_VERT), vertex_spec: spec, ..instanced }, None)
             }
-            None => graphics_pipeline(d, pl, Front::Vertex(INSTANCED_VERT), 0, false, None)?,
+            FallbackVertex::Words { sources } => {
+                let n = sources.len() as u32;
+                let shaders = Shaders {
+                    front: Front::Vertex(PUSHED_STREAM_VERT),
+                    vertex_spec: vec![(0, stride_words), (1, n)],
+                    fragment: CARRIED_FRAG,
+                    carried: Some(n),
+                };
+                (shaders, Some(sources.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>()))
+            }
         };
+        let per_slot = shaders.carried.unwrap_or(0) as usize;
+        let bound: Option<Vec<&[u8]>> = match (&run.vertex, &table) {
+            (FallbackVertex::Instanced, _) => None,
+            (_, table) => Some(table.iter().map(Vec::as_slice).collect()),
+        };
+        let (s, descriptors, pl) =
+            made.tally_and_stream(ctx, m, run.records, run.sequences, per_slot, bound.as_deref())?;
+        let pipeline = graphics_pipeline(d, pl, &shaders, 0, false, &[])?;
         made.pipelines.push(pipeline);
         let target = made.target.insert(target(ctx)?);
         let (image, view) = (target.image, target.view);
@@ -405,7 +523,7 @@ pub fn execute_fallback(
             tally_to_host(d, cmd);
             Ok(())
         })?;
-        Ok(Tally::from_words(&tally_words(made.tally.as_ref().expect("made above"))))
+        Tally::from_words(&tally_words(made.tally.as_ref().expect("made above")), per_slot)
     })();
     // SAFETY: the submission finished (or failed: `one_shot` waits for the queue either way),
     // or never happened.
@@ -479,31 +597,42 @@ unsafe fn to_attachment(d: &ash::Device, cmd: vk::CommandBuffer, image: vk::Imag
     unsafe { d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().image_memory_barriers(&barrier)) };
 }
 
-/// A graphics pipeline for a 1×1 target: `front` + `draw_tally.frag` adding `weight` to w, no
-/// culling, no depth; `indirect_bindable` for an execution set; with `vertex_binding`, one
-/// `R32_UINT` attribute at location 0 read from that binding, whose stride is dynamic
+/// The shaders of a tally pipeline: `front` (its vertex shader specialized with
+/// `vertex_spec`), and the fragment shader (`draw_tally.frag`, or a variant that keeps pushed
+/// words, told how many the vertex shader carries).
+struct Shaders<'a> {
+    front: Front<'a>,
+    vertex_spec: Vec<(u32, u32)>,
+    fragment: &'a [u8],
+    carried: Option<u32>,
+}
+
+/// A graphics pipeline for a 1×1 target: `shaders`, the fragment shader adding `weight` to w,
+/// no culling, no depth; `indirect_bindable` for an execution set; with one of
+/// `vertex_bindings`, one `R32_UINT` attribute at location 0 read from it; with several, one at
+/// each of the [`MAX_VERTEX_BUFFERS`] locations, location `i` read from binding `i` (a location
+/// past them from the first binding, weighed 0); every binding's stride dynamic
 /// (`VK_DYNAMIC_STATE_VERTEX_INPUT_BINDING_STRIDE`, which a VERTEX_BUFFER token requires).
 fn graphics_pipeline(
     d: &ash::Device,
     layout: vk::PipelineLayout,
-    front: Front,
+    shaders: &Shaders<'_>,
     weight: u32,
     indirect_bindable: bool,
-    vertex_binding: Option<u32>,
+    vertex_bindings: &[u32],
 ) -> Result<vk::Pipeline> {
-    graphics_pipeline_with(d, layout, front, weight, indirect_bindable, vertex_binding, &[])
-}
-
-/// As `graphics_pipeline`, with specialization constants for the vertex shader.
-fn graphics_pipeline_with(
-    d: &ash::Device,
-    layout: vk::PipelineLayout,
-    front: Front,
-    weight: u32,
-    indirect_bindable: bool,
-    vertex_binding: Option<u32>,
-    vertex_spec: &[(u32, u32)],
-) -> Result<vk::Pipeline> {
+    let front = shaders.front;
+    let locations = match vertex_bindings.len() {
+        0 | 1 => vertex_bindings.len(),
+        _ => MAX_VERTEX_BUFFERS,
+    };
+    let mut vertex_spec = shaders.vertex_spec.clone();
+    if locations > 1 {
+        // `WEIGHT_i` (constant_id 10 + i in `draw_indexed.glsl`).
+        let weights = BINDING_WEIGHTS.iter().enumerate();
+        vertex_spec.extend(weights.map(|(i, &w)| (10 + i as u32, if i < vertex_bindings.len() { w } else { 0 })));
+    }
+    let vertex_spec = vertex_spec.as_slice();
     let list: Vec<(vk::ShaderStageFlags, &[u8])> = match front {
         Front::Vertex(vert) => vec![(vk::ShaderStageFlags::VERTEX, vert)],
         Front::TaskMesh { task, mesh } => {
@@ -511,8 +640,8 @@ fn graphics_pipeline_with(
         }
     };
     let mut modules = vec![];
-    for &(_, spv) in list.iter().chain([(vk::ShaderStageFlags::FRAGMENT, FRAG_SPV)].iter()) {
-        // SAFETY: committed, valid SPIR-V.
+    for &(_, spv) in list.iter().chain([(vk::ShaderStageFlags::FRAGMENT, shaders.fragment)].iter()) {
+        // SAFETY: committed, valid SPIR-V (or such a module with its push block placed).
         match unsafe { module(d, spv) } {
             Ok(m) => modules.push(m),
             Err(e) => {
@@ -525,7 +654,8 @@ fn graphics_pipeline_with(
         }
     }
     let flags = list.iter().map(|s| s.0).chain([vk::ShaderStageFlags::FRAGMENT]);
-    let spec = dgcc::runtime::shaders::Spec::new(&[(0, weight)]);
+    let fragment_spec: Vec<(u32, u32)> = [(0, weight)].into_iter().chain(shaders.carried.map(|n| (1, n))).collect();
+    let spec = dgcc::runtime::shaders::Spec::new(&fragment_spec);
     let spec_info = spec.info();
     let vspec = dgcc::runtime::shaders::Spec::new(vertex_spec);
     let vspec_info = vspec.info();
@@ -542,22 +672,21 @@ fn graphics_pipeline_with(
             }
         })
         .collect();
-    let bindings: Vec<_> = vertex_binding
-        .map(|binding| vk::VertexInputBindingDescription {
+    let bindings: Vec<_> = vertex_bindings
+        .iter()
+        .map(|&binding| vk::VertexInputBindingDescription {
             binding,
             stride: 4,
             input_rate: vk::VertexInputRate::VERTEX,
         })
-        .into_iter()
         .collect();
-    let attributes: Vec<_> = vertex_binding
-        .map(|binding| vk::VertexInputAttributeDescription {
-            location: 0,
-            binding,
+    let attributes: Vec<_> = (0..locations)
+        .map(|location| vk::VertexInputAttributeDescription {
+            location: location as u32,
+            binding: vertex_bindings.get(location).copied().unwrap_or(vertex_bindings[0]),
             format: vk::Format::R32_UINT,
             offset: 0,
         })
-        .into_iter()
         .collect();
     let vertex_input = vk::PipelineVertexInputStateCreateInfo::default()
         .vertex_binding_descriptions(&bindings)
@@ -592,7 +721,7 @@ fn graphics_pipeline_with(
     if indirect_bindable {
         info = info.push_next(&mut flags2);
     }
-    if vertex_binding.is_some() {
+    if !vertex_bindings.is_empty() {
         info = info.dynamic_state(&dynamic);
     }
     if matches!(front, Front::Vertex(_)) {

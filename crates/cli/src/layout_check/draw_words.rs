@@ -1,0 +1,459 @@
+//! The pushed words of a draw layout read back per sequence by the draw tally: any
+//! PUSH_CONSTANT and SEQUENCE_INDEX tokens, at any offset, of any field type, for the layouts
+//! [`indexed`](super::indexed) does not give a pushed tally slot (`Pushed::Words` there).
+//!
+//! Why the words travel to the fragment shader: the tally is kept by the fragment shader with
+//! storage-buffer atomics (fragmentStoresAndAtomics, which every draw tally needs); a vertex
+//! shader may write no storage buffer without vertexPipelineStoresAndAtomics, which the
+//! runtime's context does not enable. So the vertex shader (`draw_pushed.vert`) reads its push
+//! block, placed over exactly the layout's vertex-stage bytes as the dispatch kernel's is
+//! (`push_block::place`), and hands every word on as a flat output
+//! to `draw_tally_carried.frag`, which keeps per slot the lowest and highest value of each, as
+//! `dispatch_tally.comp` does per sequence. Words pushed to the fragment stage are read there
+//! too, from the fragment shader's own placed block (`draw_tally_pushed.frag`): a driver may
+//! keep each stage's push constants apart, so a token that pushes to both stages is read in
+//! both. The values are the dispatch rig's ([`pushed`](super::pushed)): a different one per
+//! sequence and word, a background pushed over each block first, the sequence's index in a
+//! SEQUENCE_INDEX word.
+//!
+//! Why the tally slot comes from firstInstance: it must not depend on the words being checked.
+//! These layouts take it from gl_InstanceIndex as layouts that push nothing do
+//! (`draw_instanced.vert`), so each sequence's words land in its own slot whatever they hold,
+//! and a word that differs is named with its sequence and byte.
+//!
+//! What is not read, the report says (`pushed words not read: …`): words past the first
+//! [`CARRIED_MAX`] of the vertex stage (what the shaders' interface holds, within the 64
+//! components every device has), words pushed only to a stage the tally pipeline does not have
+//! (tessellation, geometry), and words a stage's shader could not declare (outside the pipeline
+//! layout's range for it). A sequence that draws nothing (no instance) runs no shader, so its
+//! words are not read either; the ran line says `per sequence that draws`.
+//!
+//! Under the fallback, which pushes nothing per draw, `draw_pushed_stream.vert` reads every
+//! word from the draw's record, `records[gl_DrawID]`, as the generated GLSL reader does, and a
+//! SEQUENCE_INDEX word is gl_DrawID (the reader's record index): a draw that reads another
+//! sequence's record, or whose gl_DrawID is not its sequence's index, is named the same way.
+
+use super::push_block::place;
+use super::pushed::{misread, wanted, word_name, PushBlock, Word};
+use super::rig::{Slots, Tally, WordsRun, CARRIED_FRAG};
+use ash::vk;
+use dgcc::ir::{CompiledLayout, Manifest};
+
+const PUSHED_VERT: &[u8] = include_bytes!("../../../../shaders/runtime/spv/draw_pushed.vert.spv");
+const PUSHED_VERTICES_VERT: &[u8] = include_bytes!("../../../../shaders/runtime/spv/draw_pushed_vertices.vert.spv");
+const PUSHED_NONE_VERT: &[u8] = include_bytes!("../../../../shaders/runtime/spv/draw_pushed_none.vert.spv");
+const PUSHED_NONE_VERTICES_VERT: &[u8] =
+    include_bytes!("../../../../shaders/runtime/spv/draw_pushed_none_vertices.vert.spv");
+const PUSHED_BINDINGS_VERT: &[u8] = include_bytes!("../../../../shaders/runtime/spv/draw_pushed_bindings.vert.spv");
+const PUSHED_NONE_BINDINGS_VERT: &[u8] =
+    include_bytes!("../../../../shaders/runtime/spv/draw_pushed_none_bindings.vert.spv");
+const PUSHED_FRAG: &[u8] = include_bytes!("../../../../shaders/runtime/spv/draw_tally_pushed.frag.spv");
+
+/// The most words the vertex shader carries to the fragment shader (`CARRIED_VEC4S` × 4 in
+/// `draw_carried.glsl`).
+pub const CARRIED_MAX: usize = 56;
+/// In the fallback's table of where each word is read (`draw_pushed_stream.vert`): the word is
+/// gl_DrawID, or no token pushes it.
+pub const FROM_DRAW_ID: u32 = u32::MAX;
+pub const NOWHERE: u32 = u32::MAX - 1;
+
+const TOO_MANY: &str = "the draw tally carries at most 56 words from its vertex shader to its fragment shader";
+const VERTEX: u32 = vk::ShaderStageFlags::VERTEX.as_raw();
+const FRAGMENT: u32 = vk::ShaderStageFlags::FRAGMENT.as_raw();
+
+/// Where a block's words are read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReadIn {
+    /// The vertex shader's push block, carried to the fragment shader.
+    Vertex,
+    /// The fragment shader's push block.
+    Fragment,
+    /// The draw's record in the stream, by gl_DrawID (the fallback), carried.
+    Record,
+}
+
+/// One block of words and where it is read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Part {
+    pub read_in: ReadIn,
+    pub block: PushBlock,
+}
+
+/// The words a draw tally reads back for a layout, in the order it keeps them per slot, and
+/// why the others are not read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DrawWords {
+    pub parts: Vec<Part>,
+    pub unread: Vec<String>,
+}
+
+impl DrawWords {
+    /// Under DGC: the words pushed to the vertex stage (carried, at most [`CARRIED_MAX`]),
+    /// then those pushed to the fragment stage.
+    pub fn dgc(m: &Manifest, layout: &CompiledLayout) -> DrawWords {
+        let mut words = DrawWords { parts: vec![], unread: vec![] };
+        for (stage, read_in) in
+            [(vk::ShaderStageFlags::VERTEX, ReadIn::Vertex), (vk::ShaderStageFlags::FRAGMENT, ReadIn::Fragment)]
+        {
+            match PushBlock::of(m, layout, stage) {
+                Ok(Some(mut block)) => {
+                    if read_in == ReadIn::Vertex {
+                        words.unread.extend(block.keep_first(CARRIED_MAX, TOO_MANY));
+                    }
+                    words.parts.push(Part { read_in, block });
+                }
+                Ok(None) => {}
+                Err(why) => words.unread.push(why),
+            }
+        }
+        for t in &layout.tokens {
+            let Some(range) = t.push_constant.filter(|r| r.size > 0 && r.stages & !(VERTEX | FRAGMENT) != 0) else {
+                continue;
+            };
+            let (alone, end) = (range.stages & (VERTEX | FRAGMENT) == 0, range.offset + range.size);
+            words.unread.push(format!(
+                "token `{}` pushes bytes {}..{end} {} to stages the tally pipeline has no shader for ({})",
+                t.name,
+                range.offset,
+                if alone { "only" } else { "also" },
+                stage_names(range.stages & !(VERTEX | FRAGMENT)),
+            ));
+        }
+        words
+    }
+
+    /// Under the fallback: every word any token pushes, read from the draw's record (at most
+    /// [`CARRIED_MAX`]).
+    pub fn fallback(layout: &CompiledLayout) -> DrawWords {
+        let mut words = DrawWords { parts: vec![], unread: vec![] };
+        if let Some(mut block) = PushBlock::over(layout, u32::MAX) {
+            words.unread.extend(block.keep_first(CARRIED_MAX, TOO_MANY));
+            words.parts.push(Part { read_in: ReadIn::Record, block });
+        }
+        words
+    }
+
+    fn part(&self, read_in: ReadIn) -> Option<&PushBlock> {
+        self.parts.iter().find(|p| p.read_in == read_in).map(|p| &p.block)
+    }
+
+    /// Whether any word is read.
+    pub fn reads_any(&self) -> bool {
+        !self.parts.is_empty()
+    }
+
+    /// Words the tally keeps per slot.
+    pub fn per_slot(&self) -> usize {
+        self.parts.iter().map(|p| p.block.words.len()).sum()
+    }
+
+    /// Words the vertex shader carries.
+    fn carried(&self) -> usize {
+        self.parts.iter().filter(|p| p.read_in != ReadIn::Fragment).map(|p| p.block.words.len()).sum()
+    }
+
+    /// The DGC run's vertex and fragment shaders, their push blocks placed over the layout's
+    /// bytes, for a layout of `vertex_buffers` VERTEX_BUFFER tokens.
+    pub fn dgc_shaders(&self, vertex_buffers: usize) -> Result<(Vec<u8>, Vec<u8>), String> {
+        let (pushed, none) = match vertex_buffers {
+            0 => (PUSHED_VERT, PUSHED_NONE_VERT),
+            1 => (PUSHED_VERTICES_VERT, PUSHED_NONE_VERTICES_VERT),
+            _ => (PUSHED_BINDINGS_VERT, PUSHED_NONE_BINDINGS_VERT),
+        };
+        let vertex = match self.part(ReadIn::Vertex) {
+            Some(b) => place(pushed, b.first, b.words.len() as u32)?,
+            None => none.to_vec(),
+        };
+        let fragment = match self.part(ReadIn::Fragment) {
+            Some(b) => place(PUSHED_FRAG, b.first, b.words.len() as u32)?,
+            None => CARRIED_FRAG.to_vec(),
+        };
+        Ok((vertex, fragment))
+    }
+
+    /// What the DGC run needs: `fragment` (from [`dgc_shaders`](Self::dgc_shaders)), the
+    /// counts, and each block's background.
+    pub fn run<'a>(&self, fragment: &'a [u8]) -> WordsRun<'a> {
+        WordsRun {
+            fragment,
+            carried: self.carried() as u32,
+            per_slot: self.per_slot() as u32,
+            background: self.parts.iter().map(|p| (p.block.first, p.block.background())).collect(),
+        }
+    }
+
+    /// The fallback's table: where `draw_pushed_stream.vert` reads each carried word, a word
+    /// of the record, [`FROM_DRAW_ID`] or [`NOWHERE`].
+    pub fn sources(&self, layout: &CompiledLayout) -> Vec<u32> {
+        let Some(block) = self.part(ReadIn::Record) else { return vec![] };
+        (0..block.words.len())
+            .map(|j| match &block.words[j] {
+                Word::Unpushed => NOWHERE,
+                Word::SequenceIndex { .. } => FROM_DRAW_ID,
+                Word::Data { token, .. } => {
+                    let t = &layout.tokens[*token];
+                    let range_offset = t.push_constant.map_or(0, |r| r.offset);
+                    (t.offset + block.byte(j) - range_offset) / 4
+                }
+            })
+            .collect()
+    }
+
+    /// Every word the tally keeps, as `(its index in a slot, its part, its index in the
+    /// part's block)`.
+    fn kept(&self) -> impl Iterator<Item = (usize, &Part, usize)> {
+        let mut at = 0;
+        self.parts.iter().flat_map(move |p| {
+            let first = at;
+            at += p.block.words.len();
+            (0..p.block.words.len()).map(move |j| (first + j, p, j))
+        })
+    }
+
+    /// Fill `want.seen`: in each slot a sequence draws into (`slots[k]`, where `want` counts
+    /// fragments), each word at the value its record asks for; a slot nothing should reach
+    /// unseen. A word no token pushes is not checked (as in the dispatch rig): it holds what
+    /// `got` read.
+    pub fn expect(&self, want: &mut Tally, got: &Tally, slots: &Slots) {
+        let n = self.per_slot();
+        want.seen = vec![Tally::UNSEEN; want.slots.len() * n];
+        for (k, owned) in slots.iter().enumerate() {
+            for &slot in owned.iter().filter(|&&s| want.slots.get(s as usize).is_some_and(|c| c[0] > 0)) {
+                for (i, p, j) in self.kept() {
+                    if let Some(v) = wanted(&p.block, j, k as u32) {
+                        want.seen[slot as usize * n + i] = [v, v];
+                    }
+                }
+            }
+        }
+        for (i, p, j) in self.kept() {
+            if wanted(&p.block, j, 0).is_none() {
+                for slot in 0..want.slots.len() {
+                    if let Some(&seen) = got.seen.get(slot * n + i) {
+                        want.seen[slot * n + i] = seen;
+                    }
+                }
+            }
+        }
+    }
+
+    /// How the words slot `slot` of `got` holds differ from what sequence `k`'s record asks,
+    /// where fragments reached it: one line each, after `who` (`sequence 2 (slot 12)`).
+    pub fn differences(&self, layout: &CompiledLayout, got: &Tally, slot: usize, k: u32, who: &str) -> Vec<String> {
+        if got.slots.get(slot).is_none_or(|c| c[0] == 0) {
+            return vec![];
+        }
+        let n = self.per_slot();
+        let mut out = vec![];
+        for (i, p, j) in self.kept() {
+            let Some(want) = wanted(&p.block, j, k) else { continue };
+            let Some(&seen) = got.seen.get(slot * n + i) else { continue };
+            if seen == [want, want] {
+                continue;
+            }
+            let also = match (p.read_in, &p.block.words[j]) {
+                (ReadIn::Vertex, _) => "; read in the vertex stage",
+                (ReadIn::Fragment, _) => "; read in the fragment stage",
+                (ReadIn::Record, Word::SequenceIndex { .. }) => "; gl_DrawID under the fallback",
+                (ReadIn::Record, _) => "; read from the draw's record by gl_DrawID",
+            };
+            out.push(format!("{who}: {} {}", word_name(layout, &p.block, j, also), misread(&p.block, j, seen, want)));
+        }
+        out
+    }
+
+    /// What is read, for the report's ran line: `5 pushed word(s) read per sequence that
+    /// draws (4 in the vertex stage, 1 in the fragment stage)`, and what is not, and why.
+    pub fn summary(&self) -> String {
+        let checked = |read_in: ReadIn| {
+            self.part(read_in).map_or(0, |b| (0..b.words.len()).filter(|&j| wanted(b, j, 0).is_some()).count())
+        };
+        let (vertex, fragment, record) = (checked(ReadIn::Vertex), checked(ReadIn::Fragment), checked(ReadIn::Record));
+        let mut out = vec![];
+        if record > 0 {
+            let index = self
+                .part(ReadIn::Record)
+                .is_some_and(|b| b.words.iter().any(|w| matches!(w, Word::SequenceIndex { .. })));
+            out.push(format!(
+                "{record} pushed word(s) read per sequence that draws, from its record by gl_DrawID{} (the fallback pushes nothing per draw)",
+                if index { ", the sequence index as gl_DrawID" } else { "" }
+            ));
+        }
+        if vertex + fragment > 0 {
+            let stages: Vec<String> = [(vertex, "vertex"), (fragment, "fragment")]
+                .iter()
+                .filter(|(n, _)| *n > 0)
+                .map(|(n, stage)| format!("{n} in the {stage} stage"))
+                .collect();
+            out.push(format!(
+                "{} pushed word(s) read per sequence that draws: {}",
+                vertex + fragment,
+                stages.join(", ")
+            ));
+        }
+        if !self.unread.is_empty() {
+            out.push(format!("pushed words not read: {}", self.unread.join("; ")));
+        }
+        out.join("; ")
+    }
+}
+
+/// `geometry, tessellation control`: the stages of `stages` by name.
+fn stage_names(stages: u32) -> String {
+    let names = [
+        (vk::ShaderStageFlags::TESSELLATION_CONTROL, "tessellation control"),
+        (vk::ShaderStageFlags::TESSELLATION_EVALUATION, "tessellation evaluation"),
+        (vk::ShaderStageFlags::GEOMETRY, "geometry"),
+        (vk::ShaderStageFlags::TASK_EXT, "task"),
+        (vk::ShaderStageFlags::MESH_EXT, "mesh"),
+    ];
+    let found: Vec<&str> = names.iter().filter(|(s, _)| stages & s.as_raw() != 0).map(|(_, n)| *n).collect();
+    if found.is_empty() {
+        format!("stage bits {stages:#x}")
+    } else {
+        found.join(", ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::pushed::{background, pushed_value};
+    use super::*;
+    use crate::layout_check::rig::TALLY_SLOTS;
+
+    fn manifest(text: &str) -> Manifest {
+        let c = dgcc::driver::compile_source(std::path::Path::new("pushed.ron"), text, &Default::default());
+        c.manifest.unwrap_or_else(|| panic!("the description compiles: {:?}", c.diagnostics))
+    }
+
+    fn layout<'m>(m: &'m Manifest, name: &str) -> &'m CompiledLayout {
+        m.layouts.iter().find(|l| l.name == name).unwrap()
+    }
+
+    const PUSHED: &str = include_str!("../../../../tests/run_layout/pushed.ron");
+
+    /// A tally in which sequence `k` drew one fragment into slot `slots[k]` and every word read
+    /// what its record asks, and the words it expects.
+    fn right(words: &DrawWords, slots: &Slots) -> Tally {
+        let mut got = Tally::default();
+        for (k, s) in slots.iter().enumerate() {
+            got.add(s[0], 0, 0, k as u32);
+        }
+        got.seen = vec![[7, 7]; TALLY_SLOTS * words.per_slot()];
+        let mut want = got.clone();
+        words.expect(&mut want, &got, slots);
+        want
+    }
+
+    #[test]
+    fn each_stage_reads_the_words_pushed_to_it_and_a_wrong_one_is_named_with_its_byte() {
+        let m = manifest(PUSHED);
+        let l = layout(&m, "Fields");
+        let words = DrawWords::dgc(&m, l);
+        assert!(words.unread.is_empty(), "{words:?}");
+        // The vertex stage: bytes 16..52 (object at 16, the sequence index at 48, the fragment's
+        // material between them unpushed there); the fragment stage: bytes 40..44.
+        let blocks: Vec<(ReadIn, u32, usize)> =
+            words.parts.iter().map(|p| (p.read_in, p.block.first, p.block.words.len())).collect();
+        assert_eq!(blocks, [(ReadIn::Vertex, 16, 9), (ReadIn::Fragment, 40, 1)]);
+        assert_eq!(
+            words.summary(),
+            "6 pushed word(s) read per sequence that draws: 5 in the vertex stage, 1 in the fragment stage"
+        );
+        let slots: Slots = vec![vec![6], vec![0], vec![12]];
+        let want = right(&words, &slots);
+        // Unpushed words hold what was read; the others what each sequence's record asks.
+        assert_eq!(want.seen[6 * 10 + 4], [7, 7]);
+        assert_eq!(want.seen[12 * 10], [pushed_value(2, 16); 2]);
+        assert_eq!(want.seen[12 * 10 + 8], [2, 2], "the sequence index");
+        assert_eq!(want.seen[5 * 10], Tally::UNSEEN, "a slot nothing reaches");
+        for slot in [6, 0, 12] {
+            let k = slots.iter().position(|s| s[0] == slot).unwrap() as u32;
+            assert_eq!(words.differences(l, &want, slot as usize, k, "who"), Vec::<String>::new());
+        }
+
+        let mut index = want.clone();
+        index.seen[8] = [0, 0]; // slot 0, word 8
+        assert_eq!(
+            words.differences(l, &index, 0, 1, "sequence 1 (slot 0)"),
+            ["sequence 1 (slot 0): push-constant byte 48 (token `index` (the sequence index); read in the vertex stage) read 0x00000000 instead of 0x00000001"]
+        );
+        let mut fragment = want.clone();
+        fragment.seen[12 * 10 + 9] = [background(40); 2];
+        let d = words.differences(l, &fragment, 12, 2, "sequence 2 (slot 12)");
+        assert_eq!(d.len(), 1, "{d:?}");
+        assert!(
+            d[0].starts_with("sequence 2 (slot 12): push-constant byte 40 (token `material`, field `material_id`; read in the fragment stage) read 0xb0000028 instead of"),
+            "{d:?}"
+        );
+        assert!(d[0].ends_with("(nothing was pushed there)"), "{d:?}");
+        let mut varied = want.clone();
+        varied.seen[6 * 10 + 1] = [1, 2];
+        let d = words.differences(l, &varied, 6, 0, "sequence 0 (slot 6)");
+        assert!(
+            d[0].contains("field `scale`; read in the vertex stage) read values from 0x00000001 to 0x00000002"),
+            "{d:?}"
+        );
+        // A slot no fragment reached reads nothing, whatever it holds.
+        let mut empty = varied;
+        empty.slots[6] = [0; 4];
+        assert!(words.differences(l, &empty, 6, 0, "who").is_empty());
+    }
+
+    #[test]
+    fn under_the_fallback_every_word_is_read_from_the_record_and_the_sequence_index_is_the_draw_id() {
+        let m = manifest(PUSHED);
+        let l = layout(&m, "Plain");
+        let words = DrawWords::fallback(l);
+        // Bytes 4..36: the sequence index, two words no token pushes, `color` and `bias`.
+        let index = l.tokens.iter().position(|t| t.name == "index").unwrap();
+        let tint = &l.tokens[l.tokens.iter().position(|t| t.name == "tint").unwrap()];
+        let data: Vec<u32> = (0..5).map(|w| tint.offset / 4 + w).collect();
+        let mut expected = vec![FROM_DRAW_ID, NOWHERE, NOWHERE];
+        expected.extend(data);
+        assert_eq!(words.sources(l), expected, "{:?}", l.tokens[index]);
+        assert!(words.summary().starts_with("6 pushed word(s) read per sequence that draws, from its record by gl_DrawID, the sequence index as gl_DrawID"));
+        let slots: Slots = vec![vec![6], vec![0]];
+        let mut drawn = right(&words, &slots);
+        drawn.seen[0] = [0, 0];
+        assert_eq!(
+            words.differences(l, &drawn, 0, 1, "sequence 1 (slot 0)"),
+            ["sequence 1 (slot 0): push-constant byte 4 (token `index` (the sequence index); gl_DrawID under the fallback) read 0x00000000 instead of 0x00000001"]
+        );
+    }
+
+    #[test]
+    fn what_no_tally_shader_reads_is_said_with_its_bytes_and_why() {
+        let m = manifest(
+            r#"Pipeline(
+                name: "unread",
+                targets: ["lavapipe"],
+                push_constants: [
+                    (stages: [Vertex], offset: 0, size: 240),
+                    (stages: [Geometry], offset: 240, size: 8),
+                ],
+                layouts: [
+                    (name: "Wide", stages: [Vertex, Fragment, Geometry], max_sequences: 64, align: Some(4), tokens: [
+                        PushConstant(name: "big", stages: [Vertex], offset: 0, fields: [(name: "rows", ty: Array(Vec4, 15))]),
+                        PushConstant(name: "geometry", stages: [Geometry], offset: 240, fields: [(name: "g", ty: U32), (name: "h", ty: U32)]),
+                        Draw(name: "draw"),
+                    ]),
+                ],
+            )"#,
+        );
+        let l = layout(&m, "Wide");
+        let words = DrawWords::dgc(&m, l);
+        assert_eq!(words.parts.len(), 1);
+        assert_eq!(words.parts[0].block.words.len(), CARRIED_MAX);
+        assert_eq!(
+            words.unread,
+            [
+                format!("bytes 224..240: {TOO_MANY}"),
+                "token `geometry` pushes bytes 240..248 only to stages the tally pipeline has no shader for (geometry)"
+                    .into()
+            ]
+        );
+        let summary = words.summary();
+        assert!(summary.starts_with("56 pushed word(s) read per sequence that draws: 56 in the vertex stage; pushed words not read: bytes 224..240"), "{summary}");
+    }
+}

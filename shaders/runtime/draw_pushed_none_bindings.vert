@@ -1,0 +1,7 @@
+#version 460
+// draw_pushed_none.vert for a layout with two to four VERTEX_BUFFER tokens (see
+// draw_indexed.glsl).
+#extension GL_GOOGLE_include_directive : require
+#define NOTHING_PUSHED
+#define VERTEX_INPUTS
+#include "draw_pushed.glsl"
