@@ -5,7 +5,9 @@
 //! an insta snapshot (`tests/emit/snapshots/`); glslang compiles the GLSL and its SPIR-V
 //! `Offset`/`ArrayStride` decorations must equal the manifest; gcc and g++ compile the C header
 //! as C11 and C++17 against headers with and without the extension, and a program built from it
-//! prints sizes, offsets and tokens that must equal the manifest.
+//! prints sizes, offsets and tokens that must equal the manifest. The names E0706 refuses and
+//! W0014 warns about are held to the macros the real headers define (the headers' own includes;
+//! X11's `Xlib.h`; mingw-w64's windows.h).
 
 #[path = "emit/load.rs"]
 mod load;
@@ -982,4 +984,457 @@ fn members_named_like_macros_of_the_includes_break_the_headers_and_are_refused()
     for (name, breaks_c) in NAMES {
         assert_eq!(c_err.contains(&format!("uint32_t {name};")), *breaks_c, "gcc and `{name}`:\n{c_err}");
     }
+}
+
+// ---- W0014: the macros of windows.h and X11's Xlib.h --------------------------------------
+
+/// The object-like macros of a preprocessor's `-dD` output, with the file that defined each (as
+/// its line markers name it) and its expansion: `(name, file, expansion)`, in order.
+fn object_like_macros(dd: &str) -> Vec<(String, String, String)> {
+    let mut file = String::new();
+    let mut out = vec![];
+    for line in dd.lines() {
+        if let Some(rest) = line.strip_prefix("# ") {
+            if let Some(quoted) = rest.split_once(' ').map(|(_, q)| q) {
+                file = quoted.trim_start_matches('"').split('"').next().unwrap_or("").to_string();
+            }
+            continue;
+        }
+        let Some(rest) = line.strip_prefix("#define ") else { continue };
+        let name: String = rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+        let after = &rest[name.len()..];
+        if after.starts_with('(') {
+            continue;
+        }
+        out.push((name, file.clone(), after.trim().to_string()));
+    }
+    out
+}
+
+/// Whether `name` is one a record member can take that E0706 does not refuse.
+fn passes_e0706(name: &str) -> bool {
+    dgcc::names::identifier_problem(name).is_none() && dgcc::names::c_headers::macro_of(name).is_none()
+}
+
+/// Whether gcc finds `<X11/Xlib.h>`; reports it missing when not.
+fn xlib_found(test: &str) -> bool {
+    let dir = tools::scratch(&format!("{test}-probe"));
+    std::fs::write(dir.join("x.c"), "#include <X11/Xlib.h>\n").unwrap();
+    let ok = Command::new("gcc").args(["-fsyntax-only"]).arg(dir.join("x.c")).status().is_ok_and(|s| s.success());
+    if !ok {
+        tools::missing("X11's <X11/Xlib.h> (Debian: libx11-dev)", test);
+    }
+    ok
+}
+
+/// Every object-like macro that `#include <X11/Xlib.h>` defines under gcc (C) and g++ (C++),
+/// and that a record member could be named (E0706 lets it through), is in W0014's list as a
+/// macro of the X11 header that defines it, with the expansion gcc reports; and every listed X11
+/// macro is one of them. A newer libX11 that defines another fails here: add it to
+/// `names::platform_headers::XLIB`.
+#[test]
+fn every_object_like_macro_of_xlib_is_warned_about() {
+    use dgcc::names::platform_headers::{self, Reach};
+    let test = "xlib_macros_are_warned_about";
+    let (Some(_), Some(_)) = (tools::tool("gcc", test), tools::tool("g++", test)) else { return };
+    if !xlib_found(test) {
+        return;
+    }
+    let dir = tools::scratch("xlib-macros");
+    let (c_file, cpp_file) = (dir.join("x.c"), dir.join("x.cpp"));
+    std::fs::write(&c_file, "#include <X11/Xlib.h>\n").unwrap();
+    std::fs::write(&cpp_file, "#include <X11/Xlib.h>\n").unwrap();
+    let (mut missed, mut defined) = (std::collections::BTreeMap::new(), std::collections::BTreeSet::new());
+    let mut from_x11 = 0;
+    for (compiler, std, file) in [("gcc", "-std=gnu17", &c_file), ("g++", "-std=gnu++17", &cpp_file)] {
+        let dd = tools::run(Command::new(compiler).args([std, "-E", "-dD"]).arg(file));
+        for (name, from, expansion) in object_like_macros(&dd) {
+            if !passes_e0706(&name) {
+                continue;
+            }
+            // `/usr/include/X11/X.h` → `X11/X.h`; gcc's and glibc's own macros have no header here.
+            let header = from.find("/X11/").map(|i| from[i + 1..].to_string());
+            if header.is_some() {
+                from_x11 += 1;
+            }
+            let listed = platform_headers::macros_named(&name).iter().find(|m| m.header.reach == Reach::Xlib);
+            match (listed, &header) {
+                (Some(m), Some(h)) if m.header.path == h && m.expansion == expansion => {
+                    defined.insert(name);
+                }
+                _ => {
+                    let found = listed.map(|m| format!("listed: {} `{}`", m.header.path, m.expansion));
+                    missed.insert(name, format!("{compiler}: {from} `{expansion}`; {found:?}"));
+                }
+            }
+        }
+    }
+    assert!(from_x11 > 400, "gcc reported {from_x11} macros of X11's headers");
+    assert!(
+        missed.is_empty(),
+        "{} object-like macro(s) of <X11/Xlib.h> are not listed as gcc defines them (names::platform_headers::XLIB):\n{}",
+        missed.len(),
+        missed.iter().map(|(n, why)| format!("{n}: {why}")).collect::<Vec<_>>().join("\n")
+    );
+    let stale: Vec<&str> = platform_headers::XLIB
+        .iter()
+        .flat_map(|h| h.macros)
+        .map(|(n, _)| *n)
+        .filter(|n| !defined.contains(*n))
+        .collect();
+    assert!(stale.is_empty(), "listed but not defined by <X11/Xlib.h>: {stale:?}");
+}
+
+/// Members named like Xlib's macros, and a layout whose C++ namespace is one, pass `dgcc check`
+/// with one W0014 each, and the headers dgcc writes for them compile alone, but not after
+/// `<X11/Xlib.h>`: gcc stops at every member of the C header, and g++ at every
+/// `offsetof(Record, …)` of the C++ header and at the layout's namespace where vulkan.h
+/// includes Xlib.h itself (`VK_USE_PLATFORM_XLIB_KHR`). The warning is real. And the headers of
+/// every fixture, whose names are none of these, compile after Xlib.h: dgcc's own names are not
+/// X11's macros.
+#[test]
+fn members_named_like_xlib_macros_break_the_headers_after_xlib_and_are_warned_about() {
+    const NAMES: &[&str] = &["None", "Bool", "Status", "True", "False", "Success", "Always"];
+    let test = "members_named_like_xlib_macros";
+    let (Some(_), Some(_)) = (tools::tool("gcc", test), tools::tool("g++", test)) else { return };
+    if !xlib_found(test) {
+        return;
+    }
+    let Some(include) = tools::vulkan_headers("DGCC_OLD_VULKAN_HEADERS", "/usr/include", false, test) else {
+        return;
+    };
+    let dir = tools::scratch("members-named-like-xlib-macros");
+    // Pipeline `pipeline` with one layout `layout` whose push constant has `fields`: its W0014
+    // messages, and its C and C++ headers written to `dir`.
+    let headers_of = |pipeline: &str, layout: &str, fields: &[&str]| {
+        let typed: Vec<String> = fields.iter().map(|f| format!("(name: \"{f}\", ty: U32)")).collect();
+        let description = format!(
+            "Pipeline(name: \"{pipeline}\", targets: [\"lavapipe\"], push_constants: [(stages: [Vertex], offset: 0, size: {})], \
+             layouts: [(name: \"{layout}\", stages: [Vertex, Fragment], max_sequences: 64, align: Some(4), tokens: [\
+             PushConstant(name: \"o\", stages: [Vertex], offset: 0, fields: [{}]), Draw])])",
+            4 * fields.len(),
+            typed.join(", ")
+        );
+        let c = dgcc::driver::compile_source(Path::new("xlib.ron"), &description, &Default::default());
+        let w0014: Vec<String> =
+            c.diagnostics.iter().filter(|d| d.code == "W0014").map(|d| d.message.clone()).collect();
+        let m = c.manifest.unwrap_or_else(|| panic!("warnings only, so {pipeline} compiles: {:#?}", c.diagnostics));
+        for output in [Output::C, Output::Cpp] {
+            std::fs::write(dir.join(output.file_name(&m.pipeline)), emit::emit(&m, output).unwrap()).unwrap();
+        }
+        w0014
+    };
+    let compile = |compiler: &str, std: &str, src: String, file: &str| {
+        std::fs::write(dir.join(file), src + "int main(void) { return 0; }\n").unwrap();
+        let out = Command::new(compiler)
+            .args([std, "-fsyntax-only", "-Wall", "-Wextra", "-Werror"])
+            .arg(format!("-I{}", include.display()))
+            .arg(format!("-I{}", dir.display()))
+            .arg(dir.join(file))
+            .output()
+            .unwrap_or_else(|e| panic!("cannot run {compiler}: {e}"));
+        (out.status.success(), String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    let xlib_c = |header: &str| format!("#include <X11/Xlib.h>\n#include \"{header}\"\n");
+    let xlib_cpp = |header: &str| format!("#define VK_USE_PLATFORM_XLIB_KHR\n#include \"{header}\"\n");
+
+    // The members.
+    let w0014 = headers_of("members", "Draws", NAMES);
+    assert_eq!(w0014.len(), NAMES.len(), "one W0014 per member: {w0014:#?}");
+    for name in NAMES {
+        let said =
+            |m: &&String| m.starts_with(&format!("member `{name}` ")) && m.contains(&format!("defines `{name}` as `"));
+        assert!(w0014.iter().any(|m| said(&m)), "{name}: {w0014:#?}");
+    }
+    for (compiler, std, header, file) in
+        [("gcc", "-std=c11", "members.h", "members.c"), ("g++", "-std=c++17", "members.hpp", "members.cpp")]
+    {
+        let (ok, err) = compile(compiler, std, format!("#include \"{header}\"\n"), file);
+        assert!(ok, "{header} without Xlib.h, {compiler}:\n{err}");
+    }
+    let (ok, c_err) = compile("gcc", "-std=c11", xlib_c("members.h"), "members-xlib.c");
+    assert!(!ok, "gcc compiled the C header after Xlib.h");
+    for name in NAMES {
+        assert!(c_err.contains(&format!("uint32_t {name};")), "gcc passed `{name}`:\n{c_err}");
+    }
+    let (ok, cpp_err) = compile("g++", "-std=c++17", xlib_cpp("members.hpp"), "members-xlib.cpp");
+    assert!(!ok, "g++ compiled the C++ header under VK_USE_PLATFORM_XLIB_KHR");
+    for name in NAMES {
+        assert!(cpp_err.contains(&format!("offsetof(Record, {name})")), "g++ passed `{name}`:\n{cpp_err}");
+    }
+
+    // The layout: `namespace Expose` in C++; C spells it `LayoutsExposeRecord`.
+    let w0014 = headers_of("layouts", "expose", &["probe"]);
+    assert_eq!(w0014.len(), 1, "{w0014:#?}");
+    assert!(w0014[0].contains("`namespace Expose`") && w0014[0].contains("`X11/X.h` defines `Expose` as `12`"));
+    let (ok, err) = compile("g++", "-std=c++17", "#include \"layouts.hpp\"\n".into(), "layouts.cpp");
+    assert!(ok, "layouts.hpp without Xlib.h:\n{err}");
+    let (ok, err) = compile("gcc", "-std=c11", xlib_c("layouts.h"), "layouts-xlib.c");
+    assert!(ok, "the C header names no namespace:\n{err}");
+    let (ok, cpp_err) = compile("g++", "-std=c++17", xlib_cpp("layouts.hpp"), "layouts-xlib.cpp");
+    assert!(!ok && cpp_err.contains("namespace Expose {"), "g++ passed `namespace Expose`:\n{cpp_err}");
+
+    // dgcc's own names: every fixture's headers compile after Xlib.h.
+    let mut src = String::from("#include <X11/Xlib.h>\n");
+    for name in FIXTURES {
+        let m = fixture(name);
+        for output in [Output::C, Output::Cpp] {
+            std::fs::write(dir.join(output.file_name(&m.pipeline)), emit::emit(&m, output).unwrap()).unwrap();
+        }
+        src.push_str(&format!("#include \"{}\"\n", Output::Cpp.file_name(&m.pipeline)));
+    }
+    let (ok, err) = compile("g++", "-std=c++17", src, "fixtures.cpp");
+    assert!(ok, "the fixtures' headers after Xlib.h:\n{err}");
+}
+
+/// The headers of mingw-w64's C runtime among those windows.h includes: mingw-w64 and MSVC each
+/// bring their own, so W0014 lists none of their macros.
+fn mingw_crt(header: &str) -> bool {
+    const CRT: &[&str] = &[
+        "corecrt.h",
+        "corecrt_wstdlib.h",
+        "crtdefs.h",
+        "ctype.h",
+        "errno.h",
+        "intrin.h",
+        "limits.h",
+        "malloc.h",
+        "setjmp.h",
+        "stdarg.h",
+        "stddef.h",
+        "stdlib.h",
+        "string.h",
+        "vadefs.h",
+        "psdk_inc/intrin-impl.h",
+    ];
+    CRT.contains(&header) || header.starts_with('_') || header.starts_with("sec_api/") || header.starts_with("sdks/")
+}
+
+/// The headers `#include <windows.h>` includes from `include` (mingw-w64's Windows headers) for
+/// an x86-64 mingw-w64 target, as gcc's preprocessor walks them (`-H`), relative to `include`.
+/// gcc is not a cross compiler here: the target's predefined macros stand in for it.
+fn windows_h_includes(include: &Path, lean: bool) -> std::collections::BTreeSet<String> {
+    const TARGET: &[&str] = &[
+        "-nostdinc",
+        "-U__linux__",
+        "-U__linux",
+        "-Ulinux",
+        "-U__unix__",
+        "-U__unix",
+        "-Uunix",
+        "-U__gnu_linux__",
+        "-U__ELF__",
+        "-U__LP64__",
+        "-U_LP64",
+        "-D_WIN32",
+        "-D_WIN64",
+        "-D__WIN32",
+        "-D__WIN32__",
+        "-D__WIN64",
+        "-D__WIN64__",
+        "-DWIN32",
+        "-DWIN64",
+        "-D__MINGW32__",
+        "-D__MINGW64__",
+        "-D__MSVCRT__",
+        "-D__SEH__",
+    ];
+    let gcc_include = tools::run(Command::new("gcc").arg("-print-file-name=include")).trim().to_string();
+    let dir = tools::scratch(&format!("windows-h-{lean}"));
+    let file = dir.join("w.c");
+    std::fs::write(&file, "#include <windows.h>\n").unwrap();
+    let mut cmd = Command::new("gcc");
+    cmd.args(TARGET).arg("-isystem").arg(include).arg("-isystem").arg(&gcc_include);
+    if lean {
+        cmd.arg("-DWIN32_LEAN_AND_MEAN");
+    }
+    let out = cmd.args(["-E", "-H", "-o", "/dev/null"]).arg(&file).output().expect("gcc runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "gcc cannot preprocess windows.h:\n{stderr}");
+    let prefix = format!("{}/", include.display());
+    stderr
+        .lines()
+        .filter(|l| l.starts_with('.'))
+        .filter_map(|l| l.trim_start_matches('.').trim_start().strip_prefix(&prefix))
+        .map(str::to_string)
+        .collect()
+}
+
+/// The object-like macros a header's text defines, in any branch: `(name, expansion)`, the
+/// expansion without comments and with its white space collapsed.
+fn defines_in_text(text: &str) -> Vec<(String, String)> {
+    let joined = text.replace("\\\r\n", " ").replace("\\\n", " ");
+    let mut code = String::with_capacity(joined.len());
+    let mut rest = joined.as_str();
+    while let Some(open) = rest.find("/*") {
+        code.push_str(&rest[..open]);
+        rest = rest[open + 2..].split_once("*/").map_or("", |(_, after)| after);
+    }
+    code.push_str(rest);
+    let mut out = vec![];
+    for line in code.lines() {
+        let line = line.trim_start();
+        let Some(after_hash) = line.strip_prefix('#') else { continue };
+        let Some(def) = after_hash.trim_start().strip_prefix("define") else { continue };
+        if !def.starts_with([' ', '\t']) {
+            continue;
+        }
+        let def = def.trim_start();
+        let name: String = def.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+        let after = &def[name.len()..];
+        if name.is_empty() || !(after.is_empty() || after.starts_with([' ', '\t'])) {
+            continue;
+        }
+        let expansion = after.split("//").next().unwrap_or("").split_whitespace().collect::<Vec<_>>().join(" ");
+        out.push((name, expansion));
+    }
+    out
+}
+
+/// Whether the Windows list takes a name of this shape: snake_case or camelCase, or one word in
+/// capitals (`names::platform_headers`).
+fn windows_shape(name: &str) -> bool {
+    let b = name.as_bytes();
+    let lower_first = b.first().is_some_and(u8::is_ascii_lowercase);
+    let snake = lower_first && b.iter().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'_');
+    let camel = lower_first && b.iter().all(u8::is_ascii_alphanumeric);
+    let caps =
+        b.first().is_some_and(u8::is_ascii_uppercase) && b.iter().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit());
+    (snake || camel || caps) && !name.contains("__")
+}
+
+/// W0014's Windows list, held to mingw-w64's Windows headers (`.ci/setup.sh` unpacks Debian's
+/// `mingw-w64-common`; `DGCC_MINGW_INCLUDE` names another copy): gcc lists the headers
+/// windows.h includes with and without `WIN32_LEAN_AND_MEAN`, and their text is read both ways.
+/// Every listed macro is defined by its header, with its expansion, and the header is included
+/// (with the guard too where the list says so); every object-like macro those headers define
+/// (the C runtime's aside) under a snake_case, camelCase or single-capital-word name that E0706
+/// lets through is listed. And no identifier of the C and C++ headers of any fixture is one of
+/// them: dgcc's own names survive windows.h.
+#[test]
+fn every_listed_windows_macro_is_defined_and_every_one_is_listed() {
+    use dgcc::names::platform_headers::{self, Reach};
+    use std::collections::{BTreeMap, BTreeSet};
+    let test = "windows_macros_are_listed";
+    let Some(_) = tools::tool("gcc", test) else { return };
+    let include = std::env::var_os("DGCC_MINGW_INCLUDE")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("/opt/dgcc/mingw-w64/usr/share/mingw-w64/include"));
+    if !include.join("windows.h").is_file() {
+        tools::missing(
+            &format!(
+                "mingw-w64's windows.h in {} (Debian: mingw-w64-common, which .ci/setup.sh unpacks; set DGCC_MINGW_INCLUDE)",
+                include.display()
+            ),
+            test,
+        );
+        return;
+    }
+    let full: BTreeSet<String> = windows_h_includes(&include, false).into_iter().filter(|h| !mingw_crt(h)).collect();
+    let lean: BTreeSet<String> = windows_h_includes(&include, true).into_iter().filter(|h| !mingw_crt(h)).collect();
+    for h in ["windows.h", "minwindef.h", "winnt.h", "rpcndr.h", "winsock.h", "dlgs.h"] {
+        assert!(full.contains(h), "gcc did not find windows.h including {h}: {full:?}");
+    }
+    assert!(lean.contains("minwindef.h") && !lean.contains("rpcndr.h"), "{lean:?}");
+    // Every definition of every object-like macro of those headers, by name.
+    let mut defined: BTreeMap<String, Vec<(String, String)>> = BTreeMap::new();
+    for h in &full {
+        let text = String::from_utf8_lossy(&std::fs::read(include.join(h)).unwrap()).into_owned();
+        for (name, expansion) in defines_in_text(&text) {
+            defined.entry(name).or_default().push((h.clone(), expansion));
+        }
+    }
+    let windows = |name: &str| {
+        platform_headers::macros_named(name).iter().find(|m| matches!(m.header.reach, Reach::Windows { .. })).copied()
+    };
+    // Listed → defined.
+    let mut wrong = vec![];
+    for h in platform_headers::WINDOWS {
+        let Reach::Windows { lean: kept } = h.reach else { panic!("{} is not a Windows header", h.path) };
+        if !full.contains(h.path) || lean.contains(h.path) != kept {
+            wrong.push(format!(
+                "{}: included {}, with WIN32_LEAN_AND_MEAN {}",
+                h.path,
+                full.contains(h.path),
+                lean.contains(h.path)
+            ));
+        }
+        for &(name, expansion) in h.macros {
+            let here = defined.get(name).into_iter().flatten().any(|(dh, e)| dh == h.path && e == expansion);
+            if !here {
+                wrong.push(format!("{name}: {} does not define it as `{expansion}`: {:?}", h.path, defined.get(name)));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "names::platform_headers::WINDOWS does not match the headers:\n{}", wrong.join("\n"));
+    // Defined → listed.
+    let missed: Vec<String> = defined
+        .iter()
+        .filter(|(name, _)| windows_shape(name) && passes_e0706(name) && windows(name).is_none())
+        .map(|(name, defs)| format!("{name}: {defs:?}"))
+        .collect();
+    assert!(
+        missed.is_empty(),
+        "{} object-like macro(s) of windows.h's headers are not listed (names::platform_headers::WINDOWS):\n{}",
+        missed.len(),
+        missed.join("\n")
+    );
+    for name in ["near", "far", "small", "hyper", "pascal", "cdecl", "IN", "OUT", "OPTIONAL", "DELETE", "s_addr"] {
+        assert!(windows(name).is_some(), "{name}");
+    }
+    // dgcc's own names in the C and C++ headers.
+    for (label, m) in fixtures() {
+        for output in [Output::C, Output::Cpp] {
+            // Every word outside comments and string literals.
+            let code = strip_strings(&emit::emit(&m, output).unwrap());
+            let hit: BTreeSet<&str> = code
+                .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .filter(|w| windows(w).is_some())
+                .collect();
+            assert!(hit.is_empty(), "{label}: the {output:?} header uses names windows.h defines: {hit:?}");
+        }
+    }
+}
+
+/// `text` without its comments and string literals (C and C++).
+fn strip_strings(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => {
+                while let Some(d) = chars.next() {
+                    match d {
+                        '\\' => {
+                            chars.next();
+                        }
+                        '"' => break,
+                        _ => {}
+                    }
+                }
+                out.push(' ');
+            }
+            '/' if chars.peek() == Some(&'/') => {
+                for d in chars.by_ref() {
+                    if d == '\n' {
+                        out.push('\n');
+                        break;
+                    }
+                }
+            }
+            '/' if chars.peek() == Some(&'*') => {
+                chars.next();
+                let mut last = ' ';
+                for d in chars.by_ref() {
+                    if last == '*' && d == '/' {
+                        break;
+                    }
+                    last = d;
+                }
+                out.push(' ');
+            }
+            _ => out.push(c),
+        }
+    }
+    out
 }

@@ -129,6 +129,53 @@ fn names_that_meet_after_case_conversion_are_refused_by_check_and_compile_alike(
     }
 }
 
+/// Names windows.h or X11's Xlib.h define as macros (W0014) are warned about by `check` and
+/// `compile` alike, and still written: dgcc cannot know whether the engine includes those
+/// headers. `--deny W0014` refuses them (and writes nothing); `lints: [Allow("W0014")]` in the
+/// description silences them; the dgcc language's `lints allow W0014;` too.
+#[test]
+fn names_platform_headers_define_are_warned_about_written_and_can_be_allowed_or_denied() {
+    let dir = scratch("platform-macros");
+    // A camera's planes (minwindef.h: empty), a status word (Xlib.h: `int`), a layout whose C++
+    // namespace is X11's `Expose`.
+    let src = pipeline(
+        "p",
+        &[(
+            "expose",
+            "PushConstant(name: \"camera\", stages: [Vertex], offset: 0, fields: [(name: \"near\", ty: F32), \
+             (name: \"far\", ty: F32), (name: \"Status\", ty: U32)]), Draw",
+        )],
+        &[],
+    );
+    let (check, compile) = check_and_compile(&dir, "w.ron", &src);
+    for (what, o) in [("check", &check), ("compile", &compile)] {
+        assert_eq!(o.status.code(), Some(0), "{what} warns, and does not refuse:\n{}", text(o));
+        assert_eq!(text(o).matches("warning[W0014]").count(), 4, "{what}:\n{}", text(o));
+        for said in
+            ["`minwindef.h` defines `near` as nothing", "`X11/Xlib.h` defines `Status` as `int`", "`namespace Expose`"]
+        {
+            assert!(text(o).contains(said), "{what}: {said}\n{}", text(o));
+        }
+    }
+    assert!(dir.join("out/p.h").is_file(), "compile writes the outputs");
+    let _ = std::fs::remove_dir_all(dir.join("out"));
+    let denied = dgcc_in(&dir, &["compile", "w.ron", "--out-dir", "out", "--deny", "W0014"]);
+    assert_eq!(denied.status.code(), Some(1), "{}", text(&denied));
+    assert!(text(&denied).contains("error[W0014]") && !dir.join("out").exists(), "{}", text(&denied));
+    let allowed = src.replacen("    targets:", "    lints: [Allow(\"W0014\")],\n    targets:", 1);
+    let (check, compile) = check_and_compile(&dir, "allowed.ron", &allowed);
+    for (what, o) in [("check", &check), ("compile", &compile)] {
+        assert_eq!(o.status.code(), Some(0), "{what}:\n{}", text(o));
+        assert!(!text(o).contains("W0014"), "{what}:\n{}", text(o));
+    }
+    let to_dgc = dgcc_in(&dir, &["fmt", "allowed.ron", "--to", "dgc", "-o", "allowed.dgc"]);
+    assert!(to_dgc.status.success(), "{}", text(&to_dgc));
+    let dgc_text = std::fs::read_to_string(dir.join("allowed.dgc")).unwrap();
+    assert!(dgc_text.contains("lints allow W0014;"), "{dgc_text}");
+    let dgc = dgcc_in(&dir, &["check", "allowed.dgc"]);
+    assert!(dgc.status.success() && !text(&dgc).contains("W0014"), "{}", text(&dgc));
+}
+
 #[test]
 fn push_constant_fields_with_one_name_are_qualified_not_refused() {
     // Issue 15 item 4: each token's field is called `v`; a field named like the draw's member.

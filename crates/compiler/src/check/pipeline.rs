@@ -137,6 +137,7 @@ pub fn check(pipeline: &Pipeline, laid: &[LaidOut], profiles: &[Profile]) -> Vec
     }
 
     out.extend(names::name_diagnostics(pipeline));
+    out.extend(names::platform_macro_diagnostics(pipeline, laid));
     out.extend(super::shaders::diagnostics(pipeline));
 
     dedup_missing(&mut out);

@@ -40,8 +40,9 @@
 //! and `_`, as every macro of those families is: `EMISSIVE` is refused, `EntityId` and
 //! `E2eTestsDrawRecord` (a pipeline named `e2e_tests`) are not. Headers that the Vulkan header
 //! includes only when an engine asks for a window system (X11's `None` and `Bool` with
-//! `VK_USE_PLATFORM_XLIB_KHR`, `windows.h`'s `min` and `max`) are the engine's choice, and not
-//! checked; nor are the C headers C++ does not have (`complex.h`'s `I`, `stdnoreturn.h`).
+//! `VK_USE_PLATFORM_XLIB_KHR`, windows.h's `near` and `far` with `VK_USE_PLATFORM_WIN32_KHR`)
+//! are the engine's choice: not refused here, but warned about (W0014, `super::platform_headers`).
+//! Nor are the C headers C++ does not have checked (`complex.h`'s `I`, `stdnoreturn.h`).
 
 /// How the headers that define a macro reach the generated headers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -19,6 +19,7 @@
 
 pub mod c_headers;
 pub mod plan;
+pub mod platform_headers;
 
 /// Rust keywords, strict and reserved (2024 edition).
 #[rustfmt::skip]

@@ -199,4 +199,26 @@ targets: ["old-vulkaninfo.json"],   // vulkaninfo 1.3.239 --json
 
 Fix: write the profile on the device with `dgcc probe > device.json`, which reads every value dgcc checks, or with a `vulkaninfo` of 1.3.296 or later."#,
     },
+    Rule {
+        code: "W0014",
+        vuid: None,
+        severity: Warning,
+        title: "a generated C name is a macro of windows.h or X11's Xlib.h",
+        explanation: r#"Engines include platform headers before dgcc's C and C++ headers (vulkan.h itself includes windows.h under `VK_USE_PLATFORM_WIN32_KHR` and X11's `Xlib.h` under `VK_USE_PLATFORM_XLIB_KHR`), and an object-like macro of theirs replaces every later word of its name. A push-constant field `near` (a camera's near plane) compiles on Linux, but windows.h's `minwindef.h` defines `near` and `far` as nothing, so there `float near;` becomes `float ;` and the engine's build stops in the generated header. dgcc cannot know which headers an engine includes, so this is a warning, not an error like [E0706](E0706.md), which covers the headers the generated ones include themselves.
+
+```ron
+PushConstant(name: "camera", stages: [Vertex], offset: 0, fields: [
+    (name: "near", ty: F32),   // minwindef.h: #define near
+    (name: "far", ty: F32),    // minwindef.h: #define far
+]),
+```
+
+Which names: every record member as the C and C++ headers print it, and the C++ header's namespaces, which are the pipeline's, layouts' and kernels' names in CamelCase (a layout `none` is `namespace None`, and X11 defines `None` as `0L`). The C header's other names join a description's names with dgcc's own words (`SceneSceneDrawRecord`, `scene_scene_draw_tokens`), which no listed macro is. Only object-like macros matter: the headers never print a member or a namespace before `(`, so windows.h's `min` and `max` are never expanded there.
+
+Which macros, each with the header that defines it and its expansion, held to the real headers by the test suite:
+- X11: every object-like macro `#include <X11/Xlib.h>` defines (`X.h`, `Xlib.h`, `Xfuncproto.h`): `None`, `Bool`, `Status`, `True`, `False`, `Success`, `Always`, the event names (`Expose`, `KeyPress`), the masks and the `XN…` strings.
+- windows.h: the object-like macros that the Windows headers windows.h includes, with or without `WIN32_LEAN_AND_MEAN`, define in any branch (as mingw-w64's copy of them writes them; not the C runtime's headers, which mingw-w64 and MSVC each bring their own of) under a name a member could take: snake_case and camelCase (`near`, `far`, `pascal`, `cdecl`, `small` and `hyper` of `rpcndr.h`, winsock's `s_addr` and `h_errno`, `dlgs.h`'s `psh1`) and single words in capitals (`IN`, `OUT`, `OPTIONAL`, `CONST`, `VOID`, `TRUE`, `DELETE`, `OPAQUE`, `INFINITE`). Left out are capitals joined by `_` (the Windows headers define tens of thousands, `WM_PAINT`, `MAX_PATH`, `GENERIC_READ`, each with its API's prefix, and in C a name in capitals is a macro's anyway) and PascalCase (all but a few of those macros rename a function to its ANSI or wide version, `CreateWindow` to `CreateWindowW`, which leaves a member valid). `interface` (`#define interface struct`) and `ERROR` are E0706 already.
+
+Fix: rename the member (`near_plane`, or qualified with its token's name, `camera_near`), the layout, kernel or pipeline. If no file of the engine that includes the generated headers includes that platform header, or (for the macros the warning says `WIN32_LEAN_AND_MEAN` removes: `small`, `hyper`, winsock's, `dlgs.h`'s) every such file defines `WIN32_LEAN_AND_MEAN` first, allow it: `lints: [Allow("W0014")]`, or `-A W0014`. `WIN32_LEAN_AND_MEAN` does not remove `near` and `far`."#,
+    },
 ];
