@@ -78,7 +78,7 @@ CHAPTERS
     "h200-frustum-test.md|H200 the frustum test without a branch per plane; load and atomic variants"
     "h200-closing-5.md|H200 issue 14's closing run of 2026-12-04, evening"
     "h200-closing-6.md|H200 issue 14's closing run of 2026-12-05, after the vertex-input fix"
-    "h100-closing-7.md|H100 issue 14's closing commands; the batch's preprocess size; where the cubes' hump comes from"
+    "h200-closing-7.md|H200 and H100 issue 14's closing run of 2026-12-05, afternoon; the batch's preprocess size; where the cubes' hump comes from"
   )
   for page in measured/*.md; do
     found=0
