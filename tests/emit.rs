@@ -87,12 +87,11 @@ fn every_macro_the_outputs_define_is_planned() {
             for line in text.lines() {
                 let Some(rest) = line.trim_start().strip_prefix('#') else { continue };
                 let Some(rest) = rest.trim_start().strip_prefix("define") else { continue };
-                let macro_name: String =
-                    rest.trim_start().chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+                let defined = macro_name(rest.trim_start());
                 let known =
-                    planned.iter().any(|i| i.lang == lang && i.is_macro && *i.scope == *"" && i.name == macro_name);
+                    planned.iter().any(|i| i.lang == lang && i.is_macro && *i.scope == *"" && i.name == defined);
                 if !known {
-                    missing.push(format!("{name} {output}: {macro_name}"));
+                    missing.push(format!("{name} {output}: {defined}"));
                 }
             }
         }
@@ -868,10 +867,9 @@ fn every_macro_the_includes_of_the_headers_define_is_refused() {
             );
             for line in out.lines() {
                 let Some(rest) = line.strip_prefix("#define ") else { continue };
-                let name: String = rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+                let name = macro_name(rest);
                 macros += 1;
-                if dgcc::names::identifier_problem(&name).is_none() && dgcc::names::c_headers::macro_of(&name).is_none()
-                {
+                if passes_e0706(&name) {
                     missed.entry(name).or_insert_with(|| format!("{compiler} {std} -I{}", include.display()));
                 }
             }
@@ -1001,7 +999,7 @@ fn object_like_macros(dd: &str) -> Vec<(String, String, String)> {
             continue;
         }
         let Some(rest) = line.strip_prefix("#define ") else { continue };
-        let name: String = rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+        let name = macro_name(rest);
         let after = &rest[name.len()..];
         if after.starts_with('(') {
             continue;
@@ -1009,6 +1007,11 @@ fn object_like_macros(dd: &str) -> Vec<(String, String, String)> {
         out.push((name, file.clone(), after.trim().to_string()));
     }
     out
+}
+
+/// The macro name at the start of what follows `#define `.
+fn macro_name(definition: &str) -> String {
+    definition.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect()
 }
 
 /// Whether `name` is one a record member can take that E0706 does not refuse.
@@ -1280,7 +1283,7 @@ fn defines_in_text(text: &str) -> Vec<(String, String)> {
             continue;
         }
         let def = def.trim_start();
-        let name: String = def.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+        let name = macro_name(def);
         let after = &def[name.len()..];
         if name.is_empty() || !(after.is_empty() || after.starts_with([' ', '\t'])) {
             continue;
@@ -1289,18 +1292,6 @@ fn defines_in_text(text: &str) -> Vec<(String, String)> {
         out.push((name, expansion));
     }
     out
-}
-
-/// Whether the Windows list takes a name of this shape: snake_case or camelCase, or one word in
-/// capitals (`names::platform_headers`).
-fn windows_shape(name: &str) -> bool {
-    let b = name.as_bytes();
-    let lower_first = b.first().is_some_and(u8::is_ascii_lowercase);
-    let snake = lower_first && b.iter().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'_');
-    let camel = lower_first && b.iter().all(u8::is_ascii_alphanumeric);
-    let caps =
-        b.first().is_some_and(u8::is_ascii_uppercase) && b.iter().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit());
-    (snake || camel || caps) && !name.contains("__")
 }
 
 /// W0014's Windows list, held to mingw-w64's Windows headers (`.ci/setup.sh` unpacks Debian's
@@ -1370,7 +1361,7 @@ fn every_listed_windows_macro_is_defined_and_every_one_is_listed() {
     // Defined → listed.
     let missed: Vec<String> = defined
         .iter()
-        .filter(|(name, _)| windows_shape(name) && passes_e0706(name) && windows(name).is_none())
+        .filter(|(name, _)| platform_headers::windows_shape(name) && passes_e0706(name) && windows(name).is_none())
         .map(|(name, defs)| format!("{name}: {defs:?}"))
         .collect();
     assert!(

@@ -114,6 +114,18 @@ impl PlatformMacro {
     }
 }
 
+/// Whether [`WINDOWS`] takes a macro of this name: snake_case or camelCase, or one word in
+/// capitals, without `__` (the module's comment says why not the other shapes).
+pub fn windows_shape(name: &str) -> bool {
+    let b = name.as_bytes();
+    let lower_first = b.first().is_some_and(u8::is_ascii_lowercase);
+    let snake = lower_first && b.iter().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'_');
+    let camel = lower_first && b.iter().all(u8::is_ascii_alphanumeric);
+    let caps =
+        b.first().is_some_and(u8::is_ascii_uppercase) && b.iter().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit());
+    (snake || camel || caps) && !name.contains("__")
+}
+
 /// Every listed macro named `name` (none, or one per platform).
 pub fn macros_named(name: &str) -> &'static [PlatformMacro] {
     static BY_NAME: std::sync::OnceLock<foldhash::HashMap<&'static str, Vec<PlatformMacro>>> =
@@ -645,17 +657,6 @@ pub const WINDOWS: &[Header] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// Whether `name` has a shape the Windows list takes: snake_case, camelCase, or one word in
-    /// capitals.
-    fn windows_shape(name: &str) -> bool {
-        let b = name.as_bytes();
-        let lower_first = b[0].is_ascii_lowercase();
-        let snake = lower_first && b.iter().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'_');
-        let camel = lower_first && b.iter().all(u8::is_ascii_alphanumeric);
-        let caps = b[0].is_ascii_uppercase() && b.iter().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit());
-        snake || camel || caps
-    }
 
     /// Every listed name could be a member: a name E0706 refuses never reaches the headers, and
     /// the Windows names have the shapes the list promises. A name is listed once per platform.
