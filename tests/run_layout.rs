@@ -259,17 +259,22 @@ fn a_description_of_ones_own_runs_its_draws_checked_and_names_what_it_cannot_che
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let r = report(&o);
     assert!(r["layouts"][0]["dgc"]["ran"].as_str().unwrap().contains("2 vertex buffers each"), "{r:#}");
-    // Five vertex buffers: no tally reads them.
+    // Five vertex buffers: each read too (up to sixteen are).
     let o = dgcc(&["run", &file, "--layout", "FiveBindings", "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let r = report(&o);
+    assert!(r["layouts"][0]["dgc"]["ran"].as_str().unwrap().contains("5 vertex buffers each"), "{r:#}");
+    // A mesh-task draw that pushes no meshlets: no tally reads it.
+    let o = dgcc(&["run", &file, "--layout", "MeshTasksAlone", "--json"]);
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
     let r = report(&o);
     let l = &r["layouts"][0];
     assert_eq!(l["dgc"]["status"], "not_run", "{r:#}");
     let why = l["dgc"]["why"].as_str().unwrap();
-    assert!(why.contains("no tally for this layout") && why.contains("at most 4 VERTEX_BUFFER tokens"), "{r:#}");
-    assert!(l["fallback"]["why"].as_str().unwrap().contains("token `positions` (VERTEX_BUFFER)"), "{r:#}");
+    assert!(why.contains("no tally for this layout") && why.contains("the mesh tally rig writes"), "{r:#}");
+    assert!(l["fallback"]["why"].as_str().unwrap().contains("DRAW_MESH_TASKS"), "{r:#}");
     // Not a failure of the layout: the report says it was not checked, and why.
-    let o = dgcc(&["run", &file, "--layout", "FiveBindings"]);
+    let o = dgcc(&["run", &file, "--layout", "MeshTasksAlone"]);
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
     assert!(text(&o).contains("NOT CHECKED: neither path could run and check this layout"), "{}", text(&o));
     assert!(!text(&o).contains("FAILED"), "{}", text(&o));
@@ -414,6 +419,25 @@ fn vertex_buffer_layouts_are_checked_under_dgc_with_a_buffer_per_sequence() {
     // Several vertex streams, each its own binding, weighed differently in the tally.
     checked_and_a_wrong_record_named(&file, "Streams", "3 vertex buffers each", Err(refused));
     checked_and_a_wrong_record_named(&file, "StreamsCount", "2 vertex buffers each", Err(refused));
+    // More than the first four inputs, in sparse bindings up to 31: six, and fifteen (the most
+    // lavapipe's 16 tokens leave beside a draw). A middle sequence's wrong record is named too.
+    checked_and_a_wrong_record_named(&file, "SixStreams", "6 vertex buffers each", Err(refused));
+    checked_and_a_wrong_record_named(&file, "SixStreamsCount", "6 vertex buffers each", Err(refused));
+    checked_and_a_wrong_record_named(&file, "FifteenStreams", "15 vertex buffers each", Err("token `stream0`"));
+    for layout in ["SixStreams", "SixStreamsCount", "FifteenStreams"] {
+        let o = dgcc(&["run", &file, "--layout", layout, "--json", "--corrupt-sequence", "2"]);
+        assert_eq!(o.status.code(), Some(1), "{layout}:\n{}", text(&o));
+        let r = report(&o);
+        let dgc = &r["layouts"][0]["dgc"];
+        assert_eq!(dgc["status"], "differs", "{layout}: {r:#}");
+        let named = |d: &Value| d.as_str().unwrap().starts_with("sequence 2 (slot ");
+        assert!(dgc["differences"].as_array().unwrap().iter().all(named), "{layout}: {r:#}");
+    }
+    // Sixteen take 17 tokens with the draw: lavapipe (16) refuses them, naming the limit.
+    let o = dgcc(&["run", "tests/run_layout/sixteen_streams.ron", "--layout", "SixteenStreams", "--json"]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let r = report(&o);
+    assert_eq!(r["layouts"][0]["dgc"]["codes"], serde_json::json!(["E0202"]), "{r:#}");
     let o = dgcc(&["run", &file, "--layout", "PositionsCount", "--json"]);
     let r = report(&o);
     let ran = r["layouts"][0]["dgc"]["ran"].as_str().unwrap();

@@ -13,7 +13,7 @@ layouts=("examples/compute.ron Jobs" "examples/execution_set.ron Kernels" "examp
     "examples/scene.ron SceneDrawShaders" "examples/scene.ron SceneBatch" "examples/multi_draw.ron Batches"
     "examples/mesh.ron Meshlets" "examples/draw_shaders.ron Draws"
     # The rig's other shapes (tests/run_layout.rs runs them on lavapipe): draws that push nothing
-    # (slots from firstInstance), vertex buffers (one to four), and draws whose pushed words are
+    # (slots from firstInstance), vertex buffers (one to sixteen), and draws whose pushed words are
     # read back (words at any offset, several tokens, other types, sequence indices, stages).
     "tests/run_layout/unpushed.ron Indexed" "tests/run_layout/unpushed.ron IndexedAlone"
     "tests/run_layout/unpushed.ron PlainAlone" "tests/run_layout/unpushed.ron IndexedCount"
@@ -21,7 +21,9 @@ layouts=("examples/compute.ron Jobs" "examples/execution_set.ron Kernels" "examp
     "tests/run_layout/vertices.ron Positions" "tests/run_layout/vertices.ron PlainPositions"
     "tests/run_layout/vertices.ron Objects" "tests/run_layout/vertices.ron PositionsCount"
     "tests/run_layout/vertices.ron SetPositions" "tests/run_layout/vertices.ron Streams"
-    "tests/run_layout/vertices.ron StreamsCount"
+    "tests/run_layout/vertices.ron StreamsCount" "tests/run_layout/vertices.ron SixStreams"
+    "tests/run_layout/vertices.ron SixStreamsCount" "tests/run_layout/vertices.ron FifteenStreams"
+    "tests/run_layout/sixteen_streams.ron SixteenStreams" "tests/run_layout/own.ron FiveBindings"
     "tests/run_layout/pushed.ron Fields" "tests/run_layout/pushed.ron FieldsCount"
     "tests/run_layout/pushed.ron Plain" "tests/run_layout/pushed.ron SequenceOnly"
     "tests/run_layout/pushed.ron FragmentOnly" "tests/run_layout/pushed.ron SetFields")

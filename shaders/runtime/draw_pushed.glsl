@@ -10,7 +10,7 @@
 // whose value is the marker it looks for (push_block.rs), and the offset of its one member.
 // With NOTHING_PUSHED (draw_pushed_none*.vert: a layout that pushes to the fragment stage
 // alone) there is no block, and the carried words are zero, never read. With VERTEX_INPUT
-// (VERTEX_INPUTS), one VERTEX_BUFFER token's values (two to four's) are summed in w
+// (VERTEX_INPUTS), one VERTEX_BUFFER token's values (two to sixteen's) are summed in w
 // (draw_indexed.glsl).
 #include "draw_indexed.glsl"
 #include "draw_carried.glsl"

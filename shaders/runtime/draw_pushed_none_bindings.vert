@@ -1,5 +1,5 @@
 #version 460
-// draw_pushed_none.vert for a layout with two to four VERTEX_BUFFER tokens (see
+// draw_pushed_none.vert for a layout with two to sixteen VERTEX_BUFFER tokens (see
 // draw_indexed.glsl).
 #extension GL_GOOGLE_include_directive : require
 #define NOTHING_PUSHED

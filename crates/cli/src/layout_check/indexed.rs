@@ -1,7 +1,8 @@
 //! Draw layouts executed for real, through [`rig`](super::rig): a DRAW, DRAW_INDEXED or one of
 //! their _COUNTs, after any PUSH_CONSTANT and SEQUENCE_INDEX tokens, at most one INDEX_BUFFER
-//! (indexed draws) and at most four VERTEX_BUFFER tokens, in any order, as `multi_draw.ron`'s
-//! Batches, `scene.ron`'s SceneDraw and SceneBatch and `draw_shaders.ron`'s Draws are.
+//! (indexed draws) and at most sixteen VERTEX_BUFFER tokens ([`MAX_VERTEX_BUFFERS`], at any
+//! bindings the device has), in any order, as `multi_draw.ron`'s Batches, `scene.ron`'s
+//! SceneDraw and SceneBatch and `draw_shaders.ron`'s Draws are.
 //!
 //! Where a fragment's tally slot comes from ([`SlotFrom`]): for a layout that pushes one 32-bit
 //! word at offset 0 to the vertex stage (or two without a _COUNT action), that word
@@ -27,13 +28,16 @@
 //! in their own region of it, reached through firstIndex. With a VERTEX_BUFFER token each
 //! sequence binds its own vertex buffer (`Vertices`) with its own stride (4 to 20 bytes) and
 //! values, which w sums (`draw_*_vertices.vert`), and a decoy is bound before executing, so an
-//! ignored token, another sequence's address or a misread stride changes w; with two to four,
-//! each token's buffers have values and strides of their own and w weighs each binding
-//! differently (`draw_*_bindings.vert`), so two tokens whose buffers changed places change it
-//! too. The index and vertex buffers' sizes are written exactly; a misread size shows only where
-//! the device bounds-checks the fetches. A record written wrong on purpose (`corrupt`) has its
-//! draw changed, or where its pushed words are read back and it draws, its first pushed data
-//! word alone, so that only the word check can name it.
+//! ignored token, another sequence's address or a misread stride changes w; with two to
+//! sixteen, each token's buffers have values and strides of their own and w weighs each
+//! binding differently (`draw_*_bindings.vert`; [`BINDING_WEIGHTS`] says why no sum hides a
+//! swap), so two tokens whose buffers changed places change it too. Where the device has fewer
+//! vertex input bindings or attributes than that takes, the layout is not run
+//! ([`vertex_input_unfit`](super::rig::vertex_input_unfit)). The index and vertex buffers'
+//! sizes are written exactly; a misread size shows only where the device bounds-checks the
+//! fetches. A record written wrong on purpose (`corrupt`) has its draw changed, or where its
+//! pushed words are read back and it draws, its first pushed data word alone, so that only the
+//! word check can name it.
 
 use super::draw_words::DrawWords;
 use super::pushed::write_pushed;
@@ -252,6 +256,11 @@ pub struct Shape {
 }
 
 impl Shape {
+    /// The VERTEX_BUFFER tokens' bindings, in token order.
+    pub fn vertex_bindings(&self) -> &[u32] {
+        &self.vertex_bindings
+    }
+
     /// A DRAW_INDEXED or DRAW_INDEXED_COUNT.
     pub fn indexed(&self) -> bool {
         self.indexed
@@ -397,7 +406,7 @@ pub fn binds_set(dev: &DgcDevice, m: &Manifest, layout: &CompiledLayout) -> bool
 fn misreadings_change_the_expected_tally() {
     type Misread = (&'static str, fn(usize, &Sequence, &[Sequence]) -> Sequence);
     // Each mistake as what the device would have drawn for sequence `k` instead.
-    let misreadings: [Misread; 14] = [
+    let misreadings: [Misread; 16] = [
         ("index buffer of the next sequence", |k, s, all| {
             // Its tags, as many as this sequence's draws reach (past its end, its first again).
             let next = &all[(k + 1) % all.len()].tags;
@@ -418,6 +427,11 @@ fn misreadings_change_the_expected_tally() {
         ("firstInstance of the next sequence", |k, s, all| {
             let next = all[(k + 1) % all.len()].draws.first().map_or(0, |d| d.first_instance);
             map_draws(s, |d| Draw { first_instance: next, ..d })
+        }),
+        ("the next sequence's vertex-buffer addresses", |k, s, all| {
+            let next = &all[(k + 1) % all.len()].vertices;
+            let vertices = s.vertices.iter().zip(next).map(|(&v, n)| Vertices { first: n.first, ..v }).collect();
+            Sequence { vertices, ..s.clone() }
         }),
         ("the decoy vertex buffer", |_, s, _| Sequence {
             vertices: s.vertices.iter().map(|_| Vertices::decoy()).collect(),
@@ -440,13 +454,22 @@ fn misreadings_change_the_expected_tally() {
             }
             Sequence { vertices, ..s.clone() }
         }),
+        ("the first and the last vertex-buffer tokens' bindings swapped", |_, s, _| {
+            let mut vertices = s.vertices.clone();
+            if let Some(last) = vertices.len().checked_sub(1) {
+                vertices.swap(0, last);
+            }
+            Sequence { vertices, ..s.clone() }
+        }),
     ];
     for counted in [false, true] {
         let slot_of = |words| (Pushed::Slot { words }, SlotFrom::Pushed);
         for (pushed, slot) in
             [slot_of(1), slot_of(2), (Pushed::Nothing, SlotFrom::Instance), (Pushed::Words, SlotFrom::Instance)]
         {
-            for vertex_bindings in [vec![], vec![0], vec![1, 3], vec![0, 2, 5, 6]] {
+            // Any binding numbers, sparse and out of order: only their count shapes the tally.
+            let many = [vec![7, 0, 31, 2, 9, 4], (0..MAX_VERTEX_BUFFERS as u32).rev().collect()];
+            for vertex_bindings in [vec![], vec![0], vec![1, 3], vec![0, 2, 5, 6]].into_iter().chain(many) {
                 if vertex_bindings.len() >= 2 && slot == SlotFrom::Pushed {
                     continue;
                 }
@@ -567,6 +590,96 @@ fn instance_slots_stay_in_their_block() {
     }
 }
 
+/// Every VERTEX_BUFFER token shows on its own, for every count from two to
+/// [`MAX_VERTEX_BUFFERS`] and every sequence that draws: any two tokens' buffers swapped, any
+/// one token ignored (the decoy left bound), its stride misread, or its address read as the next
+/// sequence's, changes the expected tally.
+#[cfg(test)]
+#[test]
+fn every_vertex_buffer_token_shows_on_its_own() {
+    for n in 2..=MAX_VERTEX_BUFFERS {
+        for counted in [false, true] {
+            let shape = Shape {
+                action: if counted { TokenType::DrawIndexedCount } else { TokenType::DrawIndexed },
+                counted,
+                indexed: true,
+                pushed: Pushed::Nothing,
+                index_token: true,
+                vertex_bindings: (0..n as u32).collect(),
+                slot: SlotFrom::Instance,
+            };
+            let sequences = shape.sequences(false);
+            let max = if counted { MAX_DRAW_COUNT as usize } else { 1 };
+            let slot_of = SlotFrom::Instance.slot();
+            let right = expected(&sequences, max, slot_of);
+            for k in (0..sequences.len()).filter(|&k| shows(&sequences[k], max)) {
+                let own = &sequences[k].vertices;
+                let next = &sequences[(k + 1) % sequences.len()].vertices;
+                let check = |what: String, vertices: Vec<Vertices>| {
+                    let mut wrong = sequences.clone();
+                    wrong[k].vertices = vertices;
+                    assert_ne!(
+                        right,
+                        expected(&wrong, max, slot_of),
+                        "{n} tokens, counted {counted}, sequence {k}: {what}"
+                    );
+                };
+                for a in 0..n {
+                    for b in a + 1..n {
+                        let mut swapped = own.clone();
+                        swapped.swap(a, b);
+                        check(format!("tokens {a} and {b} swapped"), swapped);
+                    }
+                    let with = |v: Vertices| {
+                        let mut vertices = own.clone();
+                        vertices[a] = v;
+                        vertices
+                    };
+                    check(format!("token {a} ignored"), with(Vertices::decoy()));
+                    check(
+                        format!("token {a}'s stride read 4 bytes longer"),
+                        with(Vertices { stride: own[a].stride + 4, ..own[a] }),
+                    );
+                    check(
+                        format!("token {a}'s address the next sequence's"),
+                        with(Vertices { first: next[a].first, ..own[a] }),
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// The bounds [`BINDING_WEIGHTS`]' comment rests on, for the rig's own sequences: the weights
+/// all different; the stride term of any vertex a sequence draws far below `BINDING_VALUE`,
+/// so that two tokens' values differ with the sign of their order at every vertex; and the most
+/// a swap can change a slot's w (its fragments times the largest change of one) below 2^32,
+/// so that the wrapping sum cannot come back around.
+#[cfg(test)]
+#[test]
+fn swapped_bindings_cannot_cancel_in_a_slot() {
+    let w = &BINDING_WEIGHTS;
+    assert!(w.windows(2).all(|p| p[0] < p[1]), "{w:?}");
+    let widest = *VERTEX_STRIDES.iter().max().unwrap() as u64 / 4 + 1;
+    let (mut spread, mut fragments) = (0u64, 0u64);
+    for (sequences, max) in [(count_sequences(), MAX_DRAW_COUNT as usize), (single_sequences(), 1)] {
+        for s in &sequences {
+            let drawn = s.draws.iter().take(max);
+            fragments = fragments.max(drawn.clone().map(|d| (d.triangles * (d.instances + 1)) as u64).sum());
+            for d in drawn {
+                for i in 0..d.triangles {
+                    let tag = s.tags[(d.first_triangle + i) as usize] + d.shift;
+                    spread = spread.max(3 * tag as u64 * widest);
+                }
+            }
+        }
+    }
+    assert!(spread < 1_000 && 1_000 < BINDING_VALUE as u64, "stride term {spread}");
+    let most =
+        (w[MAX_VERTEX_BUFFERS - 1] - w[0]) as u64 * (BINDING_VALUE as u64 * (MAX_VERTEX_BUFFERS as u64 - 1) + spread);
+    assert!(fragments * most < 1 << 32, "{fragments} fragments × {most}");
+}
+
 /// The index bytes of a sequence: triangle `tag` is indices `3·tag + 0, 1, 2`.
 fn index_bytes(s: &Sequence) -> Vec<u8> {
     let indices = s.tags.iter().flat_map(|&t| (0..3).map(move |c| 3 * t + c));
@@ -685,8 +798,8 @@ fn vertex_region(b: usize, k: usize, n: usize) -> usize {
     VERTEX_REGION * (b * n + k)
 }
 
-/// The weight w sums each of `n` vertex buffers' values with: one alone, 1, 3, 5, 7 for
-/// several (`WEIGHT_i` in `draw_indexed.glsl`).
+/// The weight w sums each of `n` vertex buffers' values with: one alone, the first `n` of
+/// [`BINDING_WEIGHTS`] for several (`WEIGHT_i` in `draw_indexed.glsl`).
 fn binding_weights(n: usize) -> &'static [u32] {
     match n {
         0 | 1 => &[1],

@@ -38,7 +38,8 @@
 //! generated GLSL reader does, a SEQUENCE_INDEX word being gl_DrawID), or for a layout that
 //! pushes nothing takes its slot from firstInstance as under DGC, and the records name one
 //! shared index buffer of 32-bit indices (the fallback binds one for every draw). The fallback
-//! refuses VERTEX_BUFFER tokens, so vertex buffers (up to four) are checked under DGC only.
+//! refuses VERTEX_BUFFER tokens, so vertex buffers (up to sixteen, within the device's vertex
+//! input limits) are checked under DGC only.
 
 pub mod dispatch;
 pub mod draw_words;
@@ -321,6 +322,9 @@ fn run_dgc(
                 Ok(shape) => shape,
                 Err(why) => return PathReport::not_run(format!("no tally for this layout: {why}")),
             };
+            if let Some(why) = rig::vertex_input_unfit(&ctx.properties().limits, shape.vertex_bindings()) {
+                return PathReport::not_run(format!("no tally for this layout on this device: {why}"));
+            }
             let set = if layout.execution_set().is_none() {
                 ""
             } else if indexed::binds_set(dev, m, layout) {

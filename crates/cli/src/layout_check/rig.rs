@@ -189,9 +189,9 @@ pub struct DrawRun<'a> {
     /// must replace (a layout without one draws from it).
     pub decoy_indices: Option<vk::Buffer>,
     /// The vertex input of a layout with VERTEX_BUFFER tokens: one `uint` per vertex at
-    /// location 0 (`draw_*_vertices.vert`), or one at each location from 0 for two to
-    /// [`MAX_VERTEX_BUFFERS`] (`draw_*_bindings.vert`), the bindings' strides dynamic, as the
-    /// token requires.
+    /// location 0 (`draw_*_vertices.vert`), or one at each of the [`MAX_VERTEX_BUFFERS`]
+    /// locations for two to as many tokens (`draw_*_bindings.vert`), the bindings' strides
+    /// dynamic, as the token requires.
     pub vertex_input: Option<VertexInput>,
     /// Execute through the layout's execution set of two tally pipelines: entry 0 adds nothing
     /// more, entry 1 adds [`SET_ENTRY_WEIGHT`] to w per fragment. Otherwise one pipeline is
@@ -223,11 +223,51 @@ pub struct VertexInput {
     pub decoy_stride: u32,
 }
 
-/// The most VERTEX_BUFFER tokens the tally reads (the inputs of `draw_*_bindings.vert`).
-pub const MAX_VERTEX_BUFFERS: usize = 4;
+/// The most VERTEX_BUFFER tokens the tally reads: the inputs of `draw_*_bindings.vert`
+/// (`BINDING_INPUTS` in `draw_indexed.glsl`), Vulkan's guaranteed maxVertexInputBindings and
+/// maxVertexInputAttributes. Its pipelines declare all of them whatever the layout's count.
+pub const MAX_VERTEX_BUFFERS: usize = 16;
 /// What w sums input `i` of `draw_*_bindings.vert` times (`WEIGHT_i` in `draw_indexed.glsl`):
-/// different, so that two tokens whose buffers changed places change w.
-pub const BINDING_WEIGHTS: [u32; MAX_VERTEX_BUFFERS] = [1, 3, 5, 7];
+/// 2i + 1, so 1, 3, 5, 7 for the first four as before, up to 31.
+///
+/// Why two tokens whose buffers changed places always change the tally: token `i`'s buffer
+/// reads `VERTEX_VALUE·(k + 1) + BINDING_VALUE·i + v·stride/4` at vertex `v` of sequence `k`
+/// (`indexed.rs`), so swapping tokens `a` and `b` changes each of the sequence's fragments' w
+/// by `(W_a − W_b)·(value_b − value_a)`. The weights are all different, so the first factor is
+/// never 0; `BINDING_VALUE` is far above the stride term (under 1,000 for the rig's vertices),
+/// so the second is never 0 and has the sign of `b − a` at every vertex: the changes of a
+/// slot's fragments add up, never cancel. The largest change, 30 × about 1.5 million per
+/// fragment, times the few fragments a slot has stays below 2^32, so the wrapping sum cannot
+/// come back around to the right value either (`indexed.rs`'s
+/// `swapped_bindings_cannot_cancel_in_a_slot` holds the rig to these bounds).
+pub const BINDING_WEIGHTS: [u32; MAX_VERTEX_BUFFERS] = {
+    let mut w = [0; MAX_VERTEX_BUFFERS];
+    let mut i = 0;
+    while i < MAX_VERTEX_BUFFERS {
+        w[i] = 2 * i as u32 + 1;
+        i += 1;
+    }
+    w
+};
+
+/// Why the device cannot take the tally pipeline's vertex input for `bindings` (the layout's
+/// VERTEX_BUFFER tokens' bindings), if it cannot: a binding at or above maxVertexInputBindings,
+/// or, for two or more, fewer than the [`MAX_VERTEX_BUFFERS`] attributes
+/// `draw_*_bindings.vert` reads.
+pub fn vertex_input_unfit(limits: &vk::PhysicalDeviceLimits, bindings: &[u32]) -> Option<String> {
+    let max_bindings = limits.max_vertex_input_bindings;
+    if let Some(b) = bindings.iter().find(|&&b| b >= max_bindings) {
+        return Some(format!("vertex binding {b} is not below the device's maxVertexInputBindings = {max_bindings}"));
+    }
+    let attributes = if bindings.len() >= 2 { MAX_VERTEX_BUFFERS } else { bindings.len() };
+    (attributes as u32 > limits.max_vertex_input_attributes).then(|| {
+        format!(
+            "the tally vertex shader for {} vertex buffers reads {attributes} attributes, above the device's maxVertexInputAttributes = {}",
+            bindings.len(),
+            limits.max_vertex_input_attributes
+        )
+    })
+}
 
 /// What entry 1 of a draw layout's execution set adds to a fragment's w (`ENTRY_WEIGHT` in
 /// `draw_tally.frag`).
@@ -247,6 +287,10 @@ pub fn execute(
             feature: "fragmentStoresAndAtomics".into(),
             needed_for: "the draw tally, which counts fragments with storage-buffer atomics".into(),
         });
+    }
+    if let Some(why) = run.vertex_input.as_ref().and_then(|v| vertex_input_unfit(&ctx.properties().limits, &v.bindings))
+    {
+        return Err(RuntimeError::Invalid(why));
     }
     let d = ctx.device();
     let mut made = Made::default();
@@ -610,8 +654,9 @@ struct Shaders<'a> {
 /// A graphics pipeline for a 1×1 target: `shaders`, the fragment shader adding `weight` to w,
 /// no culling, no depth; `indirect_bindable` for an execution set; with one of
 /// `vertex_bindings`, one `R32_UINT` attribute at location 0 read from it; with several, one at
-/// each of the [`MAX_VERTEX_BUFFERS`] locations, location `i` read from binding `i` (a location
-/// past them from the first binding, weighed 0); every binding's stride dynamic
+/// each of the [`MAX_VERTEX_BUFFERS`] locations, location `i` read from the `i`-th of them,
+/// whatever its number (a location past them from the first, weighed 0); every binding's
+/// stride dynamic
 /// (`VK_DYNAMIC_STATE_VERTEX_INPUT_BINDING_STRIDE`, which a VERTEX_BUFFER token requires).
 fn graphics_pipeline(
     d: &ash::Device,
@@ -774,4 +819,27 @@ pub(super) unsafe fn writes_to_host(d: &ash::Device, cmd: vk::CommandBuffer, sta
 /// The tally buffer's words as the host reads them (none when it is not mapped).
 fn tally_words(tally: &Buffer) -> Vec<u32> {
     tally.bytes().unwrap_or(&[]).chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
+}
+
+/// A device with fewer vertex input bindings or attributes than a layout's tally pipeline takes
+/// is named with the limit; the spec's minimum (16 of each) takes any count up to
+/// [`MAX_VERTEX_BUFFERS`] at bindings below 16.
+#[cfg(test)]
+#[test]
+fn vertex_input_within_the_device_limits() {
+    let minimum = vk::PhysicalDeviceLimits {
+        max_vertex_input_bindings: 16,
+        max_vertex_input_attributes: 16,
+        ..Default::default()
+    };
+    let sixteen: Vec<u32> = (0..16).rev().collect();
+    for bindings in [&[][..], &[15], &[3, 0], &sixteen] {
+        assert_eq!(vertex_input_unfit(&minimum, bindings), None, "{bindings:?}");
+    }
+    let why = vertex_input_unfit(&minimum, &[0, 16]).unwrap();
+    assert!(why.contains("vertex binding 16 is not below the device's maxVertexInputBindings = 16"), "{why}");
+    let few = vk::PhysicalDeviceLimits { max_vertex_input_attributes: 8, ..minimum };
+    assert_eq!(vertex_input_unfit(&few, &[5]), None);
+    let why = vertex_input_unfit(&few, &[0, 1]).unwrap();
+    assert!(why.contains("reads 16 attributes, above the device's maxVertexInputAttributes = 8"), "{why}");
 }
