@@ -531,7 +531,7 @@ fn a_shader_object_execution_set_runs_each_sequences_shader_and_takes_updates() 
         }
         .unwrap()
     };
-    let (once, thousand) = (make(1), make(1000));
+    let (once, ten, thousand) = (make(1), make(10), make(1000));
     // SAFETY: the rig's pipeline layout holds the accumulate ranges.
     let mut l = unsafe { dev.create_layout(&layout, &layouts::accumulate_push_ranges(), rig.pipeline_layout) }.unwrap();
     let initial = [StageShader { stage: vk::ShaderStageFlags::COMPUTE, shader: once }];
@@ -571,18 +571,92 @@ fn a_shader_object_execution_set_runs_each_sequences_shader_and_takes_updates() 
     };
     // 1 + 2 invocations × 10 × 1000 + 100.
     assert_eq!(run(&mut rig)[..2], [20_101, 4], "each sequence ran the shader its record names");
-    // Entry 1 now holds the plain shader.
+    // Entry 1 now holds a shader that adds each value ten times (another shader than entry 0's:
+    // NVIDIA's driver runs a compute shader held by two entries from only one of them, and the
+    // runtime refuses that there).
     // SAFETY: the submission finished (`one_shot` waits).
-    unsafe { dev.write_execution_set_shader(&set, 1, once) }.unwrap();
-    assert_eq!(run(&mut rig)[..2], [121, 4], "the updated entry is what runs");
+    unsafe { dev.write_execution_set_shader(&set, 1, ten) }.unwrap();
+    assert_eq!(run(&mut rig)[..2], [301, 4], "the updated entry is what runs");
 
     // SAFETY: every submission finished; all made on this device.
     unsafe {
         exec.destroy(&dev);
         set.destroy(&dev);
         l.destroy(&dev);
-        so.destroy_shader(once, None);
-        so.destroy_shader(thousand, None);
+        for shader in [once, ten, thousand] {
+            so.destroy_shader(shader, None);
+        }
+    }
+    rig.destroy(&ctx);
+    if common::validation_required() {
+        let log = ctx.layer_log().expect("DGCC_VALIDATION=1 installs the runtime's messenger");
+        common::assert_no_layer_errors(test, log);
+    }
+}
+
+#[test]
+fn a_pipeline_execution_set_with_entries_never_written_runs_each_sequences_pipeline() {
+    // NVIDIA's driver 580.159.04 segfaulted recording the execute of a compute layout whose
+    // set had an entry never written, and ran a pipeline held by two entries only from the one
+    // written last (examples/ies_probe): `create_execution_set` fills the other entries with the
+    // initial pipeline and writes entry 0 last, so on that driver this test fails without
+    // either (a crash, or a fence that never signals); lavapipe runs it either way.
+    let test = "a_pipeline_execution_set_with_entries_never_written_runs_each_sequences_pipeline";
+    let Some(ctx) = common::gpu(test) else { return };
+    let dev = DgcDevice::from_context(&ctx).unwrap();
+    let mut layout = accumulate_with_execution_set();
+    if let Some(set) = &mut layout.tokens[0].execution_set {
+        set.max_entries = 16;
+    }
+    let mut rig = Rig::new(&ctx, &layout, false);
+    let words = layout.stride / 4;
+    // Entry 0 adds each value once, entry 1 a thousand times.
+    let make = |scale: u32| {
+        // SAFETY: the committed kernel for the rig's layout, indirect-bindable for the set.
+        unsafe {
+            dgcc::runtime::shaders::compute_pipeline_with(
+                ctx.device(),
+                rig.pipeline_layout,
+                ACCUMULATE_SPV,
+                &[(0, 0), (1, words), (2, scale)],
+                None,
+                dgcc::runtime::shaders::PipelineFlags { indirect_bindable: true, ..Default::default() },
+            )
+        }
+        .unwrap()
+    };
+    let (once, thousand) = (make(1), make(1000));
+    // SAFETY: the rig's pipeline layout holds the accumulate ranges.
+    let mut l = unsafe { dev.create_layout(&layout, &layouts::accumulate_push_ranges(), rig.pipeline_layout) }.unwrap();
+    // SAFETY: indirect-bindable compute pipelines of one layout; nothing uses the set yet.
+    let mut set = unsafe { dev.create_execution_set(&l, once) }.unwrap();
+    assert_eq!(set.max_entries(), 16);
+    unsafe { dev.write_execution_set(&set, 1, thousand) }.unwrap();
+    // Records: (entry, value, x, y, z); entries 2 to 15 were never written, and no sequence
+    // may select them (the spec leaves them undefined).
+    let records = [[0u32, 1, 1, 1, 1], [1, 10, 2, 1, 1], [0, 100, 1, 1, 1], [1, 5, 1, 2, 1]];
+    let data: Vec<u32> = records.iter().flatten().copied().collect();
+    rig.stream.write(0, as_bytes(&data)).unwrap();
+    let stream = rig.stream(4, None);
+    // SAFETY: the set was made for `l` with `once` as its initial pipeline.
+    let mut exec = unsafe { Execution::new(&dev, &l, Bound::for_set(&set).unwrap(), 4, 0, 64 << 20) }.unwrap();
+    rig.totals.write(0, &[0; 12]).unwrap();
+    ctx.one_shot(|cmd| {
+        rig.bind(&ctx, cmd);
+        // SAFETY: recording outside a render pass; everything lives until after the wait.
+        unsafe { exec.record(&dev, &l, cmd, &stream, &mut NoPass(|_, _| {})) }
+    })
+    .unwrap();
+    // 1 + 2 invocations × 10 × 1000 + 100 + 2 invocations × 5 × 1000, and 1 + 2 + 1 + 2 invocations.
+    assert_eq!(rig.totals()[..2], [30_101, 6], "each sequence ran the pipeline of the entry it selects");
+
+    // SAFETY: the submission finished (`one_shot` waits); all made on this device.
+    unsafe {
+        exec.destroy(&dev);
+        set.destroy(&dev);
+        l.destroy(&dev);
+        ctx.device().destroy_pipeline(once, None);
+        ctx.device().destroy_pipeline(thousand, None);
     }
     rig.destroy(&ctx);
     if common::validation_required() {
@@ -649,8 +723,14 @@ fn every_gpu_object_is_destroyed_explicitly_and_once() {
             // SAFETY: `bindable` is an indirect-bindable compute pipeline of the layout's stages.
             let set = unsafe { dev.create_execution_set(&sl, bindable) }.unwrap();
             assert_eq!(set.max_entries(), 2);
-            // SAFETY: the same pipeline again; nothing uses the set yet.
-            unsafe { dev.write_execution_set(&set, 1, bindable) }.unwrap();
+            // SAFETY: the same pipeline again; nothing uses the set yet. NVIDIA's driver runs a
+            // compute pipeline from only one of two entries, so there the runtime refuses it.
+            let again = unsafe { dev.write_execution_set(&set, 1, bindable) };
+            if ctx.properties().vendor_id == 0x10DE {
+                assert!(again.is_err_and(|e| e.to_string().contains("would hold the pipeline entry 0 holds")));
+            } else {
+                again.unwrap();
+            }
             // SAFETY: as above; index 2 is refused before any Vulkan call.
             let past = unsafe { dev.write_execution_set(&set, 2, bindable) };
             assert!(past.is_err_and(|e| e.to_string().contains("past its 2 entries")));

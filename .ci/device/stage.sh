@@ -3,7 +3,8 @@
 # Vulkan loader, no Rust toolchain and no network. This stages, on the developer machine, all
 # that a run there needs into one folder the device tool can carry (`carry: ["out/device"]`, 64
 # MiB at most): Debian's loader packages, Debian trixie's VK_LAYER_KHRONOS_validation with its
-# manifest pointing next to itself, and a stripped release build of `dgcc`.
+# manifest pointing next to itself, and stripped release builds of `dgcc` and of the runtime's
+# `ies_probe` example.
 #
 # Usage: bash .ci/device/stage.sh [DEST]   (DEST defaults to out/device; it is made anew)
 # Then on the device: bash .ci/device/closing-14.sh (or validation.sh), which source common.sh.
@@ -30,9 +31,11 @@ sed 's|"library_path": *"[^"]*"|"library_path": "./libVkLayer_khronos_validation
 grep -q '"library_path": "./libVkLayer_khronos_validation.so"' "$dest/vvl/VkLayer_khronos_validation.json" \
     || { log "could not point the layer manifest at its library"; exit 1; }
 
-(cd "$repo" && cargo build --release --locked -p dgcc-cli)
+(cd "$repo" && cargo build --release --locked -p dgcc-cli \
+    && cargo build --release --locked -p dgcc-runtime --features headless --example ies_probe)
 cp "${CARGO_TARGET_DIR:-$repo/target}/release/dgcc" "$dest/bin/dgcc"
-strip "$dest/bin/dgcc"
+cp "${CARGO_TARGET_DIR:-$repo/target}/release/examples/ies_probe" "$dest/bin/ies_probe"
+strip "$dest/bin/dgcc" "$dest/bin/ies_probe"
 git -C "$repo" rev-parse HEAD > "$dest/commit"
 git -C "$repo" diff --quiet HEAD || echo "dirty" >> "$dest/commit"
 

@@ -29,9 +29,13 @@ use super::features::EnabledFeatures;
 use super::memory::{Allocator, Buffer, DeviceLifetime, Location};
 use super::probe::probe_physical;
 use super::refuse::refusal;
+use super::set_table::SetTable;
 use ash::vk;
 use dgcc_core::device::{Limit, Profile};
 use dgcc_core::ir::{CompiledLayout, PushConstantRange, TokenType};
+
+/// NVIDIA's PCI vendor id.
+const NVIDIA: u32 = 0x10DE;
 
 /// The extension on one engine device.
 pub struct DgcDevice {
@@ -48,6 +52,9 @@ pub struct DgcDevice {
     /// The context's share in the device's life, for a `DgcDevice` made from a `GpuContext`
     /// (`None` for an engine's device, whose life `new`'s caller vouches for).
     lifetime: Option<DeviceLifetime>,
+    /// NVIDIA's driver, whose execution sets need what `create_execution_set` and
+    /// `write_execution_set` do about them (`set_table.rs`).
+    nvidia: bool,
 }
 
 // SAFETY: `memory` was read from the physical device `device` was created from (the contract
@@ -107,17 +114,18 @@ impl DgcDevice {
         // SAFETY: `physical` belongs to `instance` (the caller's contract).
         let memory = unsafe { instance.get_physical_device_memory_properties(physical) };
         // SAFETY: as above.
-        let limits = unsafe { instance.get_physical_device_properties(physical) }.limits;
+        let properties = unsafe { instance.get_physical_device_properties(physical) };
         let shader_object = enabled.shader_object.then(|| ash::ext::shader_object::Device::new(instance, device));
         Ok(DgcDevice {
             device: device.clone(),
             ext,
             shader_object,
             memory,
-            limits,
+            limits: properties.limits,
             profile: probe.profile,
             not_enabled,
             lifetime: None,
+            nvidia: properties.vendor_id == NVIDIA,
         })
     }
 
@@ -283,6 +291,8 @@ pub struct ExecutionSet {
     max_entries: u32,
     /// The device that created it, for the debug check in `destroy`.
     device: vk::Device,
+    /// What the caller put in each entry.
+    table: SetTable,
 }
 
 impl ExecutionSet {
@@ -334,6 +344,16 @@ impl DgcDevice {
     /// `initial` as entry 0 (a token of shader objects takes `create_shader_execution_set`).
     /// Destroy it with `ExecutionSet::destroy`.
     ///
+    /// Every other entry starts as `initial` too, until `write_execution_set` puts another
+    /// pipeline there. The spec leaves entries nobody wrote undefined, and a stream may only
+    /// select written ones; but NVIDIA's driver (580.159.04, H100 and H200) segfaults while
+    /// recording `vkCmdExecuteGeneratedCommandsEXT` for a compute layout whose pipeline set has
+    /// an entry never written, even one no sequence selects (`examples/ies_probe` in this crate
+    /// shows it), so no set leaves here with one. Entry 0 is written last: that driver runs a
+    /// compute pipeline held by several entries only from the one written last, which is why
+    /// `write_execution_set` refuses a second entry for a pipeline there. A stream still may not
+    /// select an entry nobody wrote (the spec leaves it undefined; there it would hang).
+    ///
     /// # Safety
     /// `layout` was created by this device; `initial` is a live pipeline of this device, created
     /// with `VK_PIPELINE_CREATE_2_INDIRECT_BINDABLE_BIT_EXT`, of the bind point and stages the
@@ -356,12 +376,26 @@ impl DgcDevice {
         // by `create_layout`'s rules.
         let handle = unsafe { self.ext.create_indirect_execution_set(&create, None) }
             .map_err(RuntimeError::vk("vkCreateIndirectExecutionSetEXT"))?;
-        Ok(ExecutionSet {
+        // NVIDIA runs a compute pipeline from only one of two entries holding it (set_table.rs).
+        let one_entry_each = self.nvidia && set.stages & vk::ShaderStageFlags::COMPUTE.as_raw() != 0;
+        let set = ExecutionSet {
             handle,
             initial: SetEntries::Pipelines(initial),
             max_entries: set.max_entries,
             device: self.ext.device(),
-        })
+            table: SetTable::pipelines(initial, set.max_entries, one_entry_each),
+        };
+        // Entry 0 last: see the note above.
+        let writes: Vec<_> = (1..set.max_entries)
+            .chain(0..1)
+            .map(|index| x::WriteIndirectExecutionSetPipelineEXT::new(index, initial))
+            .collect();
+        if writes.len() > 1 {
+            // SAFETY: a set just made, which nothing uses yet; every index is below its entries;
+            // `initial` is the caller's contract and was accepted as the set's own entry 0.
+            unsafe { self.ext.update_indirect_execution_set_pipeline(set.handle, &writes) };
+        }
+        Ok(set)
     }
 
     /// Create the shader-object execution set `layout`'s EXECUTION_SET token selects from:
@@ -441,11 +475,18 @@ impl DgcDevice {
             initial: SetEntries::ShaderObjects(initial),
             max_entries: set.max_entries,
             device: self.ext.device(),
+            // NVIDIA runs a compute shader from only one of two entries holding it (set_table.rs).
+            table: SetTable::shaders(
+                &shaders,
+                set.max_entries,
+                self.nvidia && set.stages & vk::ShaderStageFlags::COMPUTE.as_raw() != 0,
+            ),
         })
     }
 
-    /// Put `shader` at entry `index` of the shader-object set `set`; an index past the set's
-    /// entries, or a pipeline set, is an error.
+    /// Put `shader` at entry `index` of the shader-object set `set`. An error, before any
+    /// Vulkan call: an index past the set's entries, a pipeline set, and on NVIDIA's driver a
+    /// compute shader that another entry of the set holds (`set_table.rs`).
     ///
     /// # Safety
     /// - `set` was created by this device and is not destroyed;
@@ -468,11 +509,13 @@ impl DgcDevice {
         set.check_index(index)?;
         let writes = [x::WriteIndirectExecutionSetShaderEXT::new(index, shader)];
         // SAFETY: the index is in range (checked above); the rest is the caller's contract.
-        unsafe { self.ext.update_indirect_execution_set_shader(set.handle, &writes) };
-        Ok(())
+        set.table.put(index, shader, || unsafe { self.ext.update_indirect_execution_set_shader(set.handle, &writes) })
     }
 
-    /// Put `pipeline` at entry `index` of `set`; an index past the set's entries is an error.
+    /// Put `pipeline` at entry `index` of `set`. An error, before any Vulkan call: an index past
+    /// the set's entries, a shader-object set, and on NVIDIA's driver a compute pipeline that
+    /// another entry of the set holds (the driver runs it from only one of them and hangs the
+    /// GPU on the other: `set_table.rs`; create a second pipeline from the same shader instead).
     ///
     /// What the runtime cannot check is the caller's to guarantee:
     ///
@@ -493,19 +536,10 @@ impl DgcDevice {
             ));
         }
         set.check_index(index)?;
-        // SAFETY: the index is in range (checked above); the rest is the caller's contract.
-        unsafe { self.write_execution_set_unchecked(set, index, pipeline) };
-        Ok(())
-    }
-
-    /// `write_execution_set` without the index check.
-    ///
-    /// # Safety
-    /// As `write_execution_set`, and `index < set.max_entries()`.
-    pub unsafe fn write_execution_set_unchecked(&self, set: &ExecutionSet, index: u32, pipeline: vk::Pipeline) {
         let writes = [x::WriteIndirectExecutionSetPipelineEXT::new(index, pipeline)];
-        // SAFETY: the caller's contract covers the set, the index, the pipeline and pending work.
-        unsafe { self.ext.update_indirect_execution_set_pipeline(set.handle, &writes) };
+        // SAFETY: the index is in range (checked above); the rest is the caller's contract.
+        set.table
+            .put(index, pipeline, || unsafe { self.ext.update_indirect_execution_set_pipeline(set.handle, &writes) })
     }
 }
 

@@ -136,6 +136,7 @@ pub mod preprocess;
 pub mod probe;
 pub mod push;
 pub mod refuse;
+mod set_table;
 pub mod shaders;
 pub mod stream;
 pub mod validate;

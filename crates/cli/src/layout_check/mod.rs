@@ -178,19 +178,6 @@ pub struct CheckOptions {
     pub dgc: bool,
 }
 
-/// Layouts a driver is known to crash on when executed (a segfault inside the driver, which
-/// would take the process with it). Each entry names what was observed; VALIDATION.md has the
-/// details.
-pub fn known_driver_crash(ctx: &GpuContext, layout: &CompiledLayout) -> Option<&'static str> {
-    let nvidia = ctx.properties().vendor_id == 0x10DE;
-    let compute_set = layout.tokens.first().is_some_and(|t| t.token_type == TokenType::ExecutionSet)
-        && layout.action().is_some_and(|a| a.token_type == TokenType::Dispatch);
-    (nvidia && compute_set).then_some(
-        "executing a compute layout with an execution set segfaults inside NVIDIA's driver \
-         (580.159.04 on an H200; no validation-layer message, with implicit or explicit preprocessing)",
-    )
-}
-
 /// Run `layout` of `m` on the device through DGC (when `dev` is given) and the fallback, and
 /// check each sequence's effect.
 pub fn check(
@@ -219,10 +206,7 @@ pub fn check(
         None => PathReport::not_run("the device has no VK_EXT_device_generated_commands"),
         Some(dev) => match dev.check_layout(layout, &m.push_constants) {
             Err(e) => PathReport::refused(e, options.dgc),
-            Ok(()) => match known_driver_crash(ctx, layout) {
-                Some(why) => PathReport::not_run(format!("not executed: {why}")),
-                None => run_dgc(ctx, dev, m, layout, kind, options),
-            },
+            Ok(()) => run_dgc(ctx, dev, m, layout, kind, options),
         },
     };
     let fallback = match Fallback::new(layout, FallbackCaps::from(ctx)) {
