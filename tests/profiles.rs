@@ -421,6 +421,7 @@ fn arbitrary_profile() -> impl Strategy<Value = Profile> {
                 LimitKind::Stages => stages,
                 LimitKind::InputModes => small,
                 LimitKind::Bool => small & 1,
+                LimitKind::Id => count,
             };
             p.set(limit, v);
         }
@@ -644,4 +645,40 @@ fn cooperative_matrix_shapes_are_read_written_and_read_back() {
     assert!(err.contains("4294967296 is not a VkComponentTypeKHR"), "{err}");
     let err = json::parse(&entry("0", "\"true\""), Path::new("text.json")).unwrap_err();
     assert!(err.contains("saturatingAccumulation: expected true or false"), "{err}");
+}
+
+/// `vendorID` is read from where each format keeps it, and only there: the device's
+/// `VkPhysicalDeviceProperties` (or `…Properties2.properties`), a CapsViewer report's
+/// `properties`. A file without it does not state a vendor, and is no vendor's.
+#[test]
+fn the_vendor_id_is_read_where_each_format_keeps_it() {
+    use dgcc::device::vendor;
+    for (file, want) in [
+        ("nvidia-h200.json", Some(vendor::NVIDIA)),
+        ("nvidia-h200-probe.json", Some(vendor::NVIDIA)),
+        ("lavapipe-vulkaninfo-1.3.239.json", Some(vendor::MESA)),
+        ("lavapipe-capsviewer.json", Some(vendor::MESA)),
+        ("lavapipe-gpuinfo.json", None),
+        ("desktop-requirements.json", None),
+    ] {
+        let p = load(file);
+        assert_eq!(p.value(Limit::VendorId), want.map(u64::from), "{file}");
+        assert_eq!(p.is_vendor(vendor::NVIDIA), want == Some(vendor::NVIDIA), "{file}");
+    }
+    let file = |properties: Value| {
+        json!({"capabilities": {"device": {"properties": properties}},
+               "profiles": {"VP_DGCC_x": {"version": 1, "api-version": "1.4.305", "label": "x",
+                                          "description": "Exported from dgcc", "capabilities": ["device"]}}})
+    };
+    let nested = file(json!({"VkPhysicalDeviceProperties2": {"properties": {"vendorID": 4318}}}));
+    assert_eq!(parse_value(&nested, "nested.json").unwrap().value(Limit::VendorId), Some(0x10DE));
+    let wrong = file(json!({"VkPhysicalDeviceProperties": {"vendorID": "NVIDIA"}}));
+    let err = parse_value(&wrong, "wrong.json").unwrap_err();
+    assert!(err.contains("VkPhysicalDeviceProperties.vendorID: expected an unsigned integer"), "{err}");
+    // Written back where it was read, beside the limits.
+    let text = json::to_profiles_json(&builtin("radv").unwrap(), "1.4.305");
+    let doc: Value = serde_json::from_str(&text).unwrap();
+    let written = &doc["capabilities"]["device"]["properties"]["VkPhysicalDeviceProperties"];
+    assert_eq!(written["vendorID"], json!(vendor::AMD));
+    assert!(written["limits"].is_object());
 }

@@ -440,6 +440,13 @@ fn the_live_probe_states_every_value_and_writes_profiles_json() {
     assert_eq!(stride.as_u64(), probe.profile.value(dgcc::device::Limit::MaxIndirectCommandsIndirectStride));
     assert!(device["extensions"]["VK_EXT_device_generated_commands"].is_u64());
     assert!(probe.json_text().ends_with("}\n"));
+    // The vendor is the device's (lavapipe: VK_VENDOR_ID_MESA), in the document where the
+    // device's own properties name it, and it is what N0002 and the runtime read.
+    let vendor = probe.profile.value(dgcc::device::Limit::VendorId);
+    assert_eq!(device["properties"]["VkPhysicalDeviceProperties"]["vendorID"].as_u64(), vendor);
+    if probe.device_name.starts_with("llvmpipe") {
+        assert_eq!(vendor, Some(u64::from(dgcc::device::vendor::MESA)));
+    }
     // The cooperative-matrix shapes (vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR; an
     // empty list without the extension, as on lavapipe), written and read back.
     let shapes = probe.profile.cooperative_matrix.as_ref().expect("the probe states the cooperative-matrix list");
@@ -726,7 +733,7 @@ fn every_gpu_object_is_destroyed_explicitly_and_once() {
             // SAFETY: the same pipeline again; nothing uses the set yet. NVIDIA's driver runs a
             // compute pipeline from only one of two entries, so there the runtime refuses it.
             let again = unsafe { dev.write_execution_set(&set, 1, bindable) };
-            if ctx.properties().vendor_id == 0x10DE {
+            if dev.profile().is_vendor(dgcc::device::vendor::NVIDIA) {
                 assert!(again.is_err_and(|e| e.to_string().contains("would hold the pipeline entry 0 holds")));
             } else {
                 again.unwrap();

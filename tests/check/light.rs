@@ -266,3 +266,56 @@ fn a_push_data_range_with_stages_other_than_all_is_e0312() {
     // Without descriptor heaps (every built-in target), E0216 names the feature.
     assert_eq!(codes(&findings_on(&m, "lavapipe")), ["E0216"]);
 }
+
+/// `examples/execution_set.ron`'s `Kernels`: an execution set of compute pipelines, then a dispatch.
+const KERNELS: &str = r#"{"schema_version": 1, "pipeline": "execution_set",
+  "push_constants": [{"stages": 32, "offset": 0, "size": 8}],
+  "layouts": [{"name": "Kernels", "stride": 32, "shader_stages": 32, "flags": 0, "max_sequences": 2048,
+    "glsl_layout": "std430", "record_align": 4, "record": [],
+    "tokens": [
+      {"name": "pipeline", "type": "EXECUTION_SET", "type_value": 0, "offset": 0, "size": 4,
+       "execution_set": {"kind": 0, "stages": 32, "max_entries": 16}},
+      {"name": "job", "type": "PUSH_CONSTANT", "type_value": 1, "offset": 4, "size": 8,
+       "push_constant": {"stages": 32, "offset": 0, "size": 8}},
+      {"name": "groups", "type": "DISPATCH", "type_value": 9, "offset": 12, "size": 12}]}]}"#;
+
+#[test]
+fn a_compute_set_gets_n0002_exactly_where_the_vendor_is_nvidia() {
+    let m = Manifest::from_json(KERNELS).expect("the test manifest parses");
+    // nvk reports NVIDIA's vendor id as well; lavapipe and radv do not.
+    for (target, want) in [("nvidia", vec!["N0002"]), ("nvk", vec!["N0002"]), ("lavapipe", vec![]), ("radv", vec![])] {
+        assert_eq!(codes(&findings_on(&m, target)), want, "{target}");
+    }
+    let f = findings_on(&m, "nvidia");
+    assert_eq!(f[0].location, Location::Token { index: 0, part: TokenPart::Stages });
+    assert_eq!(f[0].target.as_deref(), Some("nvidia"));
+    assert!(f[0].message.contains("`Kernels`") && !f[0].is_error(), "{}", f[0].message);
+    assert!(f[0].notes.iter().any(|n| n == "vendorID = 0x10DE (NVIDIA) on nvidia"), "{:?}", f[0].notes);
+    // A profile that does not state its vendor, or states another, gets nothing, and no W0012.
+    let mut unstated = builtin("nvidia").unwrap();
+    unstated.clear(Limit::VendorId);
+    let mut other = builtin("nvidia").unwrap();
+    other.set(Limit::VendorId, 0x1002);
+    for p in [unstated, other] {
+        assert_eq!(device_findings(&m.layouts[0], &m.push_constants, &p), vec![]);
+    }
+}
+
+#[test]
+fn n0002_is_for_compute_sets_that_the_target_creates() {
+    let shaders = KERNELS.replace(r#""kind": 0"#, r#""kind": 1"#);
+    let m = Manifest::from_json(&shaders).expect("the test manifest parses");
+    let f = findings_on(&m, "nvidia");
+    assert_eq!(codes(&f), vec!["N0002"]);
+    // A shader-object set has no entry-never-written problem, only the two-entries one.
+    assert!(f[0].message.contains("compute shader object") && !f[0].notes.iter().any(|n| n.contains("segfault")));
+    // A target that cannot bind the set creates none: no note about writing its entries.
+    let mut no_compute = builtin("nvidia").unwrap();
+    no_compute.set(Limit::SupportedIndirectCommandsShaderStagesPipelineBinding, 0x1F);
+    no_compute.set(Limit::SupportedIndirectCommandsShaderStagesShaderBinding, 0x1F);
+    let m = Manifest::from_json(KERNELS).expect("the test manifest parses");
+    let f = device_findings(&m.layouts[0], &m.push_constants, &no_compute);
+    assert!(!codes(&f).contains(&"N0002") && f.iter().any(|f| f.is_error()), "{f:#?}");
+    // Nor on a target without device-generated commands, where nothing creates a set either.
+    assert!(!codes(&findings_on(&m, "anv")).contains(&"N0002"));
+}

@@ -31,11 +31,8 @@ use super::probe::probe_physical;
 use super::refuse::refusal;
 use super::set_table::SetTable;
 use ash::vk;
-use dgcc_core::device::{Limit, Profile};
+use dgcc_core::device::{vendor, Limit, Profile};
 use dgcc_core::ir::{CompiledLayout, PushConstantRange, TokenType};
-
-/// NVIDIA's PCI vendor id.
-const NVIDIA: u32 = 0x10DE;
 
 /// The extension on one engine device.
 pub struct DgcDevice {
@@ -53,7 +50,8 @@ pub struct DgcDevice {
     /// (`None` for an engine's device, whose life `new`'s caller vouches for).
     lifetime: Option<DeviceLifetime>,
     /// NVIDIA's driver, whose execution sets need what `create_execution_set` and
-    /// `write_execution_set` do about them (`set_table.rs`).
+    /// `write_execution_set` do about them (`set_table.rs`): the profile's `vendorID`, the
+    /// fact `dgcc check` reads for the same note (N0002).
     nvidia: bool,
 }
 
@@ -116,6 +114,7 @@ impl DgcDevice {
         // SAFETY: as above.
         let properties = unsafe { instance.get_physical_device_properties(physical) };
         let shader_object = enabled.shader_object.then(|| ash::ext::shader_object::Device::new(instance, device));
+        let nvidia = probe.profile.is_vendor(vendor::NVIDIA);
         Ok(DgcDevice {
             device: device.clone(),
             ext,
@@ -125,7 +124,7 @@ impl DgcDevice {
             profile: probe.profile,
             not_enabled,
             lifetime: None,
-            nvidia: properties.vendor_id == NVIDIA,
+            nvidia,
         })
     }
 

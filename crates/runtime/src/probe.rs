@@ -175,6 +175,7 @@ pub unsafe fn probe_physical(instance: &ash::Instance, pd: vk::PhysicalDevice) -
     set(Limit::MaxPushConstantsSize, lim.max_push_constants_size as u64);
     set(Limit::MaxVertexInputBindings, lim.max_vertex_input_bindings as u64);
     set(Limit::MaxDrawIndirectCount, lim.max_draw_indirect_count as u64);
+    set(Limit::VendorId, props.vendor_id as u64);
     // SAFETY: the caller's contract (a physical device of this live instance).
     profile.cooperative_matrix = unsafe { cooperative_matrices(instance, pd, has(ash::khr::cooperative_matrix::NAME)) };
 
@@ -275,10 +276,14 @@ fn device_type_name(t: vk::PhysicalDeviceType) -> &'static str {
 /// block's `extensions` object (present = true).
 pub const EXTENSIONS: &str = "extensions";
 
+/// The `structure` of a value that is a member of `VkPhysicalDeviceProperties` itself, beside
+/// its `limits` (`vendorID`).
+pub const DEVICE: &str = "VkPhysicalDeviceProperties";
+
 /// Where each limit lives in the Profiles document: (limit, structure, member). The
 /// three `maxComputeWorkGroupSize` entries share one array member; extension values live in
-/// `EXTENSIONS`.
-pub const LIMIT_HOMES: [(Limit, &str, &str); 36] = {
+/// `EXTENSIONS`; `vendorID` is a member of `VkPhysicalDeviceProperties` itself (`DEVICE`).
+pub const LIMIT_HOMES: [(Limit, &str, &str); 37] = {
     use Limit::*;
     const DGC_P: &str = "VkPhysicalDeviceDeviceGeneratedCommandsPropertiesEXT";
     const DGC_F: &str = "VkPhysicalDeviceDeviceGeneratedCommandsFeaturesEXT";
@@ -328,6 +333,7 @@ pub const LIMIT_HOMES: [(Limit, &str, &str); 36] = {
         (MaxVertexInputBindings, LIMITS, "maxVertexInputBindings"),
         (MaxDrawIndirectCount, LIMITS, "maxDrawIndirectCount"),
         (MaxPushDataSize, "VkPhysicalDeviceDescriptorHeapPropertiesEXT", "maxPushDataSize"),
+        (VendorId, DEVICE, "vendorID"),
     ]
 };
 
@@ -374,7 +380,7 @@ fn written(limit: Limit, v: u64) -> Value {
         LimitKind::Bool => Value::Bool(v != 0),
         LimitKind::Stages => flag_names(v as u32, &STAGE_NAMES),
         LimitKind::InputModes => flag_names(v as u32, &INPUT_MODE_NAMES),
-        LimitKind::Count => json!(v),
+        LimitKind::Count | LimitKind::Id => json!(v),
     }
 }
 
@@ -407,6 +413,10 @@ fn profiles_document(profile: &Profile, api_version: &str, mut extensions: Map<S
             }
             _ if structure == "VkPhysicalDeviceProperties.limits" => {
                 limits.insert(member.into(), written(limit, v));
+            }
+            // Where the device's own properties already name it, the profile's value takes its place.
+            _ if structure == DEVICE => {
+                device_props.insert(member.into(), written(limit, v));
             }
             _ => {
                 let section = if limit.is_feature() { &mut features } else { &mut properties };

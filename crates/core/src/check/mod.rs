@@ -33,6 +33,7 @@ pub mod layout_rules;
 pub mod preprocess;
 pub mod push_rules;
 pub mod query;
+pub mod vendor_rules;
 
 pub use device_rules::{device_findings, pipeline_target_findings, target_findings};
 pub use fallback::{fallback_blocker, fallback_findings};

@@ -12,10 +12,11 @@
 //! not state mesh shading, which depends on the GPU generation: `radv-mesh` is RADV on the GPUs
 //! that have it. `anv` is a device without VK_EXT_device_generated_commands: on it, `dgcc
 //! check` proves that the runtime's multi-draw-indirect fallback runs each layout (E0214
-//! names the token that stops it), and the DGC limits do not apply.
+//! names the token that stops it), and the DGC limits do not apply. Every driver but `minimum`
+//! states its `vendorID` (`vendor.rs`), which the spec leaves to the device.
 
 use super::coopmat::CoopMatrices;
-use super::{Limit, Profile, ProfileSource};
+use super::{vendor, Limit, Profile, ProfileSource};
 use Limit::*;
 
 pub const BUILTIN_NAMES: [&str; 7] = ["minimum", "lavapipe", "nvidia", "radv", "radv-mesh", "nvk", "anv"];
@@ -150,6 +151,11 @@ fn lavapipe() -> Profile {
         "[measured] lavapipe, Mesa 25.0.7: its vulkaninfo extension list (tests/profiles/lavapipe-vulkaninfo-1.3.239.json) has no VK_EXT_descriptor_heap",
     );
     p.set_cited(MaxPushDataSize, 0, "[measured] lavapipe, Mesa 25.0.7: no VK_EXT_descriptor_heap, so no push data");
+    p.set_cited(
+        VendorId,
+        vendor::MESA.into(),
+        "[measured] lavapipe, Mesa 25.0.7: VK_VENDOR_ID_MESA (tests/profiles/lavapipe-vulkaninfo-1.3.239.json)",
+    );
     p.cooperative_matrix = Some(CoopMatrices {
         shapes: vec![],
         citation: "[measured] lavapipe, Mesa 25.0.7: `dgcc probe` finds no VK_KHR_cooperative_matrix".into(),
@@ -212,6 +218,11 @@ fn nvidia() -> Profile {
         "[measured] NVIDIA H200 580.159.04: neither vulkaninfo nor `dgcc probe` (tests/profiles/nvidia-h200-probe.json) lists VK_EXT_descriptor_heap",
     );
     p.set_cited(MaxPushDataSize, 0, "[measured] NVIDIA H200 580.159.04: no VK_EXT_descriptor_heap, so no push data");
+    p.set_cited(
+        VendorId,
+        vendor::NVIDIA.into(),
+        "[measured] NVIDIA H200 580.159.04: vulkaninfo and `dgcc probe` (tests/profiles/nvidia-h200-probe.json)",
+    );
     p.cooperative_matrix = Some(CoopMatrices { shapes: h200_cooperative_matrices(), citation: H200_COOPMAT.into() });
     p
 }
@@ -283,6 +294,7 @@ fn radv() -> Profile {
     ] {
         p.set_cited(l, v, "[src] Mesa radv_physical_device.c (compute rows not verified on hardware)");
     }
+    p.set_cited(VendorId, vendor::AMD.into(), "[src] Mesa radv_physical_device.c: vendorID = ATI_VENDOR_ID");
     p
 }
 
@@ -338,6 +350,11 @@ fn anv() -> Profile {
         "[spec] Required Limits minimum (the ANV value was not read, so the least any device has)",
     );
     p.set_cited(DescriptorHeap, 0, "[spec] no device-generated commands, so no push-data tokens to run");
+    p.set_cited(
+        VendorId,
+        vendor::INTEL.into(),
+        "[src] Mesa anv_physical_device.c: vendorID = 0x8086 (unless the driconf option force_vk_vendor says otherwise)",
+    );
     p
 }
 
@@ -381,5 +398,10 @@ fn nvk() -> Profile {
     ] {
         p.set_cited(l, v, "[src] Mesa nvk_physical_device.c (compute rows not verified on hardware)");
     }
+    p.set_cited(
+        VendorId,
+        vendor::NVIDIA.into(),
+        "[src] Mesa nvk_physical_device.c: vendorID = NVIDIA_VENDOR_ID (0x10de, nv_device_info.h)",
+    );
     p
 }

@@ -9,6 +9,10 @@
 //! exist only with it) is a boolean value like a feature, named by the extension
 //! (`Limit::is_extension`), so rules, messages and W0012 treat it like any other value.
 //!
+//! One value names the device rather than bounding it: `vendorID` (`Limit::VendorId`,
+//! `LimitKind::Id`), which no rule compares against a layout. It is there because a driver's
+//! problems belong to its vendor (`vendor.rs`): N0002 reads it, and so does the runtime.
+//!
 //! Sources: `builtin.rs` cites where each built-in value comes from; `json.rs` reads Vulkan
 //! Profiles JSON (what `vulkaninfo --json` and `dgcc probe` write) and VulkanCapsViewer
 //! reports; `show.rs` renders profiles for `dgcc profiles`.
@@ -17,6 +21,7 @@ mod builtin;
 pub mod coopmat;
 pub mod json;
 pub mod show;
+pub mod vendor;
 
 pub use builtin::{builtin, builtin_names, BUILTIN_NAMES};
 
@@ -68,6 +73,9 @@ pub enum Limit {
     MaxDrawIndirectCount,
     /// `VkPhysicalDeviceDescriptorHeapPropertiesEXT::maxPushDataSize`.
     MaxPushDataSize,
+    // VkPhysicalDeviceProperties: who made the device (an identity, not a limit)
+    /// `VkPhysicalDeviceProperties::vendorID`: a PCI vendor id, or a Khronos `VkVendorId`.
+    VendorId,
 }
 
 /// How a value is printed and compared.
@@ -81,10 +89,12 @@ pub enum LimitKind {
     InputModes,
     /// A `VkBool32` property or feature.
     Bool,
+    /// An identifier (`vendorID`): equal or not, never more or less; printed in hex.
+    Id,
 }
 
 impl Limit {
-    pub const ALL: [Limit; 36] = [
+    pub const ALL: [Limit; 37] = [
         Limit::MaxIndirectPipelineCount,
         Limit::MaxIndirectShaderObjectCount,
         Limit::MaxIndirectSequenceCount,
@@ -121,6 +131,7 @@ impl Limit {
         Limit::MaxVertexInputBindings,
         Limit::MaxDrawIndirectCount,
         Limit::MaxPushDataSize,
+        Limit::VendorId,
     ];
 
     /// The Vulkan member name, as in the spec and in profile JSON.
@@ -166,6 +177,7 @@ impl Limit {
             Limit::MaxVertexInputBindings => "maxVertexInputBindings",
             Limit::MaxDrawIndirectCount => "maxDrawIndirectCount",
             Limit::MaxPushDataSize => "maxPushDataSize",
+            Limit::VendorId => "vendorID",
         }
     }
 
@@ -189,6 +201,7 @@ impl Limit {
             | Limit::ComputeFullSubgroups
             | Limit::DescriptorHeap
             | Limit::NvMeshShader => LimitKind::Bool,
+            Limit::VendorId => LimitKind::Id,
             _ => LimitKind::Count,
         }
     }
@@ -240,9 +253,14 @@ impl Limit {
         matches!(self, Limit::NvMeshShader)
     }
 
-    /// Format a value of this limit for a message: `2047`, `0xFFFFFFFF`, `Vertex | Fragment`, `true`.
+    /// Format a value of this limit for a message: `2047`, `0xFFFFFFFF`, `Vertex | Fragment`,
+    /// `true`, `0x10DE (NVIDIA)`.
     pub fn format(self, v: u64) -> String {
         match self.kind() {
+            LimitKind::Id => match vendor::name(v) {
+                Some(name) => format!("0x{v:04X} ({name})"),
+                None => format!("0x{v:04X}"),
+            },
             LimitKind::Bool => (v != 0).to_string(),
             LimitKind::Stages => crate::stages::StageMask(v as u32).describe(),
             LimitKind::InputModes => {
@@ -367,6 +385,12 @@ impl Profile {
 
     pub fn flag(&self, limit: Limit) -> Result<bool, MissingValue> {
         self.get(limit).map(|v| v != 0)
+    }
+
+    /// Whether the profile states `vendorID` = `vendor` (a `vendor::` id). A profile that does
+    /// not state its vendor is no vendor's.
+    pub fn is_vendor(&self, vendor: u32) -> bool {
+        self.value(Limit::VendorId) == Some(u64::from(vendor))
     }
 
     pub fn citation(&self, limit: Limit) -> Option<&'static str> {

@@ -40,6 +40,7 @@ fn section(limit: Limit) -> &'static str {
         | MaxDrawIndirectCount => "VkPhysicalDeviceLimits",
         NvMeshShader => "device extensions",
         MaxPushDataSize => "VkPhysicalDeviceDescriptorHeapPropertiesEXT",
+        VendorId => "VkPhysicalDeviceProperties",
         _ => "features",
     }
 }
@@ -135,7 +136,9 @@ mod tests {
         assert!(lines[stages].contains("Vertex | TessControl") && !lines[stages].contains("[measured]"));
         assert!(lines[stages + 1].trim_start().starts_with("[measured]"));
         assert!(text.contains("maxIndirectCommandsTokenOffset") && text.contains("0xFFFFFFFF"));
-        assert!(text.contains("states 36 of 36 values"));
+        assert!(text.contains("states 37 of 37 values"));
+        assert!(text.contains("\nVkPhysicalDeviceProperties\n  vendorID "), "{text}");
+        assert!(text.contains("0x10DE (NVIDIA)"), "{text}");
     }
 
     #[test]

@@ -26,6 +26,7 @@ pub fn looks_like(root: &Map<String, Value>) -> bool {
 
 /// Core members: (path of the object, member, limit).
 const CORE: &[(&str, &str, Limit)] = &[
+    ("properties", "vendorID", VendorId),
     ("properties.subgroupProperties", "subgroupSize", SubgroupSize),
     ("properties.subgroupProperties", "supportedStages", SubgroupSupportedStages),
     ("core11.properties", "subgroupSize", SubgroupSize),

@@ -13,6 +13,8 @@
 //! Struct members are read by Vulkan type name (core-promoted and extension aliases alike), so
 //! both the pre-1.3.294 vulkaninfo layout (separate `VkPhysicalDeviceSubgroupProperties`,
 //! `…SubgroupSizeControlProperties`) and the promoted-only layout load the same values.
+//! `VkPhysicalDeviceProperties` (or `…Properties2`'s `properties`) gives its `limits` and the
+//! device's `vendorID` (`DEVICE_PROPERTIES`).
 //!
 //! Extension values (`Limit::is_extension`) come from a block's `extensions` object. A listed
 //! extension is `true` in any file. An unlisted one is `false` only where the list is the whole
@@ -120,6 +122,9 @@ pub const LIMITS: [(&str, Limit); 4] = [
     ("maxVertexInputBindings", MaxVertexInputBindings),
     ("maxDrawIndirectCount", MaxDrawIndirectCount),
 ];
+
+/// `VkPhysicalDeviceProperties` members dgcc reads besides its `limits`: who made the device.
+pub const DEVICE_PROPERTIES: [(&str, Limit); 1] = [("vendorID", VendorId)];
 
 /// The struct a limit is written in by `write` (the first struct that holds it).
 pub fn home_struct(limit: Limit) -> Option<(&'static str, &'static str)> {
@@ -349,28 +354,43 @@ pub fn unlisted_extensions_are_absent(stated: &mut Stated) {
 }
 
 fn read_struct(stated: &mut Stated, struct_name: &str, members: &Value, at: &str) -> Result<(), String> {
-    let limits = match struct_name {
-        "VkPhysicalDeviceProperties" => Some(("limits", members)),
-        "VkPhysicalDeviceProperties2" | "VkPhysicalDeviceProperties2KHR" => Some(("properties.limits", members)),
+    // The path from the struct to its `VkPhysicalDeviceProperties` members.
+    let properties = match struct_name {
+        "VkPhysicalDeviceProperties" => Some(""),
+        "VkPhysicalDeviceProperties2" | "VkPhysicalDeviceProperties2KHR" => Some("properties"),
         _ => None,
     };
     let table = STRUCTS.iter().find(|(names, _)| names.contains(&struct_name)).map(|(_, m)| *m);
-    if limits.is_none() && table.is_none() {
+    if properties.is_none() && table.is_none() {
         return Ok(());
     }
     let Value::Object(map) = members else {
         return Err(expected(at, "an object of struct members", members));
     };
-    if let Some((path, _)) = limits {
-        let mut current = map;
-        for key in path.split('.') {
-            match current.get(key) {
+    if let Some(path) = properties {
+        let limits_path = if path.is_empty() { "limits".to_owned() } else { format!("{path}.limits") };
+        let wrong = |other| Err(expected(&format!("{at}.{limits_path}"), "an object", other));
+        let current = match path {
+            "" => map,
+            _ => match map.get(path) {
                 None => return Ok(()),
-                Some(Value::Object(next)) => current = next,
-                Some(other) => return Err(expected(&format!("{at}.{path}"), "an object", other)),
+                Some(Value::Object(next)) => next,
+                Some(other) => return wrong(other),
+            },
+        };
+        for (member, limit) in DEVICE_PROPERTIES {
+            if let Some(v) = current.get(member) {
+                let here = if path.is_empty() { format!("{at}.{member}") } else { format!("{at}.{path}.{member}") };
+                values::state(stated, limit, v, Dialect::Profiles, &here)?;
             }
         }
-        return read_limits(stated, current, &format!("{at}.{path}"), Dialect::Profiles);
+        return match current.get("limits") {
+            None => Ok(()),
+            Some(Value::Object(limits)) => {
+                read_limits(stated, limits, &format!("{at}.{limits_path}"), Dialect::Profiles)
+            }
+            Some(other) => wrong(other),
+        };
     }
     for (member, limit) in table.unwrap_or_default() {
         if let Some(v) = map.get(*member) {

@@ -36,7 +36,7 @@ enum Bound {
 fn bound(limit: Limit) -> Bound {
     match (limit, limit.kind()) {
         (Limit::MinSubgroupSize, _) => Bound::AtMost,
-        (Limit::SubgroupSize, _) => Bound::Exact,
+        (Limit::SubgroupSize, _) | (_, LimitKind::Id) => Bound::Exact,
         (_, LimitKind::Stages | LimitKind::InputModes) => Bound::Bits,
         (_, LimitKind::Bool) => Bound::Flag,
         (_, LimitKind::Count) => Bound::AtLeast,
@@ -110,7 +110,7 @@ pub enum Dialect {
 /// Decode `value` as `limit` requires and state it.
 pub fn state(out: &mut Stated, limit: Limit, value: &Value, dialect: Dialect, at: &str) -> Result<(), String> {
     let v = match limit.kind() {
-        LimitKind::Count => uint32(value, dialect, at)?,
+        LimitKind::Count | LimitKind::Id => uint32(value, dialect, at)?,
         LimitKind::Bool => boolean(value, dialect, at)?,
         LimitKind::Stages => mask(value, dialect, at, "shader stage", stage_bit)?,
         LimitKind::InputModes => mask(value, dialect, at, "index input mode", |n| flags::input_mode(n).map(Some))?,

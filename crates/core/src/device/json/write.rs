@@ -15,7 +15,7 @@
 use serde_json::{json, Map, Value};
 
 use super::flags;
-use super::profiles_format::{home_struct, LIMITS};
+use super::profiles_format::{home_struct, DEVICE_PROPERTIES, LIMITS};
 use crate::device::{Limit, LimitKind, Profile};
 
 /// The JSON text of `profile`, for a device reporting `api_version` (`"1.4.305"`).
@@ -23,6 +23,8 @@ pub fn to_profiles_json(profile: &Profile, api_version: &str) -> String {
     let mut features = Map::new();
     let mut properties = Map::new();
     let mut limits = Map::new();
+    // `VkPhysicalDeviceProperties` itself: its members (`vendorID`), then its `limits`.
+    let mut device_properties = Map::new();
     let mut work_group_size = [None; 3];
     let mut extensions = Some(Map::new());
     for (limit, value, _) in profile.entries() {
@@ -43,6 +45,8 @@ pub fn to_profiles_json(profile: &Profile, api_version: &str) -> String {
             work_group_size[i] = Some(value);
         } else if let Some((member, _)) = LIMITS.iter().find(|(_, l)| *l == limit) {
             limits.insert((*member).into(), written);
+        } else if let Some((member, _)) = DEVICE_PROPERTIES.iter().find(|(_, l)| *l == limit) {
+            device_properties.insert((*member).into(), written);
         } else if let Some((structure, member)) = home_struct(limit) {
             let section = if limit.is_feature() { &mut features } else { &mut properties };
             let entry = section.entry(structure).or_insert_with(|| Value::Object(Map::new()));
@@ -56,7 +60,10 @@ pub fn to_profiles_json(profile: &Profile, api_version: &str) -> String {
         limits.insert("maxComputeWorkGroupSize".into(), json!([x, y, z]));
     }
     if !limits.is_empty() {
-        properties.insert("VkPhysicalDeviceProperties".into(), json!({ "limits": limits }));
+        device_properties.insert("limits".into(), Value::Object(limits));
+    }
+    if !device_properties.is_empty() {
+        properties.insert("VkPhysicalDeviceProperties".into(), Value::Object(device_properties));
     }
     if let Some(m) = &profile.cooperative_matrix {
         properties.insert(super::coopmat::KEY.into(), super::coopmat::write(m));
@@ -95,7 +102,7 @@ fn written_value(limit: Limit, value: u64) -> Value {
         LimitKind::Bool => Value::Bool(value != 0),
         LimitKind::Stages => json!(flags::stage_names(value as u32)),
         LimitKind::InputModes => json!(flags::input_mode_names(value as u32)),
-        LimitKind::Count => json!(value),
+        LimitKind::Count | LimitKind::Id => json!(value),
     }
 }
 

@@ -1,0 +1,57 @@
+//! Notes about one vendor's driver: what the spec allows but a driver is known to mishandle.
+//!
+//! Why a rule that reads the vendor rather than a limit: NVIDIA's driver (580.159.04, measured
+//! on an H100, the crash first seen on an H200; book/src/measured/h100-execution-sets.md)
+//! breaks two things about execution sets of compute pipelines that no device value announces. dgcc's runtime works
+//! around both on every device whose `vendorID` is NVIDIA's; an engine that makes its own sets
+//! from dgcc's layouts has to do the same, so `dgcc check` says so, once per layout and target
+//! (N0002, a note: never a failure). A profile that does not state its vendor gets no note.
+
+use super::finding::{Finding, Location, TokenPart};
+use super::layout_rules::COMPUTE;
+use super::query::Query;
+use crate::device::{vendor, Limit};
+use crate::ir::{CompiledLayout, ExecutionSet};
+use crate::spell;
+use crate::stages::StageMask;
+
+/// N0002 for `layout` on `q`'s target, if its execution set holds compute pipelines or
+/// shaders and the target is an NVIDIA device. `i` is the set token's index. Not for a set the
+/// target cannot bind at all (`unbindable`): it runs binned there (N0001), or not at all.
+pub fn nvidia_compute_set(
+    q: &Query,
+    layout: &CompiledLayout,
+    i: usize,
+    set: &ExecutionSet,
+    unbindable: bool,
+) -> Option<Finding> {
+    if set.stages & COMPUTE == 0 || unbindable || !q.profile.is_vendor(vendor::NVIDIA) {
+        return None;
+    }
+    let target = q.target();
+    let pipelines = set.kind == 0;
+    let what = if pipelines { "compute pipeline" } else { "compute shader object" };
+    let message = if pipelines {
+        format!(
+            "{target} needs every entry of layout `{}`'s execution set written, and each {what} in one entry only",
+            layout.name
+        )
+    } else {
+        format!("{target} needs each {what} of layout `{}`'s execution set in one entry only", layout.name)
+    };
+    let mut f = Finding::new("N0002", Location::token(i, TokenPart::Stages), message)
+        .label_by(|dgc| format!("{} on an NVIDIA device", spell::stages(StageMask(COMPUTE), dgc)))
+        .note(q.show(Limit::VendorId, u64::from(vendor::NVIDIA)));
+    if pipelines {
+        f = f.note("NVIDIA's driver (580.159.04) segfaults while recording an execute through a set of compute pipelines with an entry never written, even one no sequence selects");
+    }
+    f = f.note(format!("a {what} written into two entries runs only from the entry written last: a sequence that selects the other entry hangs the GPU, and no validation message says so"));
+    Some(if pipelines {
+        f.note("dgcc's runtime does both: `create_execution_set` writes the initial pipeline into every entry, entry 0 last, and `write_execution_set` refuses a pipeline another entry holds")
+            .help("in an engine that writes its own sets, fill every entry before executing (entry 0 last), and create a second pipeline for the same code in a second entry")
+    } else {
+        f.note("dgcc's runtime does this: `write_execution_set_shader` refuses a shader another entry holds").help(
+            "in an engine that writes its own sets, create a second shader object for the same code in a second entry",
+        )
+    })
+}
