@@ -606,8 +606,9 @@ fn a_pipeline_execution_set_with_entries_never_written_runs_each_sequences_pipel
     // NVIDIA's driver 580.159.04 segfaulted recording the execute of a compute layout whose
     // set had an entry never written, and ran a pipeline held by two entries only from the one
     // written last (examples/ies_probe): `create_execution_set` fills the other entries with the
-    // initial pipeline and writes entry 0 last, so on that driver this test fails without
-    // either (a crash, or a fence that never signals); lavapipe runs it either way.
+    // initial pipeline and writes entry 0 last. On that driver this test crashes without the
+    // fill and hangs (its fence never signals) with entry 0 written first; lavapipe runs it
+    // either way.
     let test = "a_pipeline_execution_set_with_entries_never_written_runs_each_sequences_pipeline";
     let Some(ctx) = common::gpu(test) else { return };
     let dev = DgcDevice::from_context(&ctx).unwrap();
