@@ -112,7 +112,7 @@ impl DgcDevice {
         // SAFETY: `physical` belongs to `instance` (the caller's contract).
         let memory = unsafe { instance.get_physical_device_memory_properties(physical) };
         // SAFETY: as above.
-        let properties = unsafe { instance.get_physical_device_properties(physical) };
+        let limits = unsafe { instance.get_physical_device_properties(physical) }.limits;
         let shader_object = enabled.shader_object.then(|| ash::ext::shader_object::Device::new(instance, device));
         let nvidia = probe.profile.is_vendor(vendor::NVIDIA);
         Ok(DgcDevice {
@@ -120,7 +120,7 @@ impl DgcDevice {
             ext,
             shader_object,
             memory,
-            limits: properties.limits,
+            limits,
             profile: probe.profile,
             not_enabled,
             lifetime: None,

@@ -7,12 +7,12 @@
 //! selects the other one never finishes, and the fence of its submission never signals, with
 //! no validation-layer message. (An H200 run of 2026-12-01 passed a test that selected the
 //! earlier of two entries holding one shader; the runtime keeps the rule on every NVIDIA
-//! device, since one hang is enough.) The spec allows one pipeline in several entries, so nothing else stops it. The
-//! runtime keeps the table of what the caller put where and refuses the second entry of a
-//! pipeline or shader on such a device, naming the entry that holds it. (Graphics sets were
-//! not measured; the rule is kept to what was.) Such a device is one whose profile states
-//! NVIDIA's `vendorID`, the fact `dgcc check` reads to tell an engine that writes its own sets
-//! the same (N0002).
+//! device, since one hang is enough.) The spec allows one pipeline in several entries, so
+//! nothing else stops it. The runtime keeps the table of what the caller put where and refuses
+//! the second entry of a pipeline or shader on such a device, naming the entry that holds it.
+//! (Graphics sets were not measured; the rule is kept to what was.) Such a device is one whose
+//! profile states NVIDIA's `vendorID`, the fact `dgcc check` reads to tell an engine that
+//! writes its own sets the same (N0002).
 //!
 //! Entries the caller never wrote are not in the table: `create_execution_set` fills those of
 //! a pipeline set with the initial pipeline (the same driver segfaults recording an execute
