@@ -2,10 +2,11 @@
 //!
 //! Why a rule that reads the vendor rather than a limit: NVIDIA's driver (580.159.04, measured
 //! on an H100, the crash first seen on an H200; book/src/measured/h100-execution-sets.md)
-//! breaks two things about execution sets of compute pipelines that no device value announces. dgcc's runtime works
-//! around both on every device whose `vendorID` is NVIDIA's; an engine that makes its own sets
-//! from dgcc's layouts has to do the same, so `dgcc check` says so, once per layout and target
-//! (N0002, a note: never a failure). A profile that does not state its vendor gets no note.
+//! breaks two things about execution sets of compute pipelines that no device value
+//! announces. dgcc's runtime works around both on every device whose `vendorID` is NVIDIA's;
+//! an engine that makes its own sets from dgcc's layouts has to do the same, so `dgcc check`
+//! says so, once per layout and target (N0002, a note: never a failure). A profile that does
+//! not state its vendor gets no note.
 
 use super::finding::{Finding, Location, TokenPart};
 use super::layout_rules::COMPUTE;
