@@ -13,7 +13,7 @@ use dgcc::runtime::descriptors::StorageSet;
 use dgcc::runtime::memory::{as_bytes, Buffer, Location};
 use dgcc::runtime::shaders::compute_pipeline;
 use dgcc::runtime::{
-    Bound, Count, DgcDevice, Execution, Fallback, FallbackCaps, GpuContext, NoPass, RuntimeError, Stream,
+    Bound, Count, DgcDevice, DgcLayout, Execution, Fallback, FallbackCaps, GpuContext, NoPass, RuntimeError, Stream,
 };
 
 const ACCUMULATE_SPV: &[u8] = include_bytes!("../shaders/runtime/spv/test_accumulate.comp.spv");
@@ -80,6 +80,49 @@ impl Rig {
                 &[],
             );
         }
+    }
+
+    /// An indirect-bindable accumulate pipeline of the rig's layout for records of `words`
+    /// words, adding each value `scale` times (an entry of an execution set).
+    fn bindable(&self, ctx: &GpuContext, words: u32, scale: u32) -> vk::Pipeline {
+        // SAFETY: the committed kernel for the rig's pipeline layout.
+        unsafe {
+            dgcc::runtime::shaders::compute_pipeline_with(
+                ctx.device(),
+                self.pipeline_layout,
+                ACCUMULATE_SPV,
+                &[(0, 0), (1, words), (2, scale)],
+                None,
+                dgcc::runtime::shaders::PipelineFlags { indirect_bindable: true, ..Default::default() },
+            )
+        }
+        .unwrap()
+    }
+
+    /// The stream of an execution-set layout: records of (entry, value, x, y, z).
+    fn set_records(&mut self, records: &[[u32; 5]]) -> Stream {
+        let data: Vec<u32> = records.iter().flatten().copied().collect();
+        self.stream.write(0, as_bytes(&data)).unwrap();
+        self.stream(records.len() as u32, None)
+    }
+
+    /// Execute `stream` through `exec` from zeroed totals, and read them back.
+    fn run(
+        &mut self,
+        ctx: &GpuContext,
+        dev: &DgcDevice,
+        l: &DgcLayout,
+        exec: &mut Execution,
+        stream: &Stream,
+    ) -> [u32; 3] {
+        self.totals.write(0, &[0; 12]).unwrap();
+        ctx.one_shot(|cmd| {
+            self.bind(ctx, cmd);
+            // SAFETY: recording outside a render pass; everything lives until after the wait.
+            unsafe { exec.record(dev, l, cmd, stream, &mut NoPass(|_, _| {})) }
+        })
+        .unwrap();
+        self.totals()
     }
 
     fn totals(&self) -> [u32; 3] {
@@ -559,31 +602,22 @@ fn a_shader_object_execution_set_runs_each_sequences_shader_and_takes_updates() 
     assert!(wrong.err().is_some_and(|e| e.to_string().contains("execution set of shader objects")));
 
     // Records: (entry, value, x, y, z).
-    let records = [[0u32, 1, 1, 1, 1], [1, 10, 2, 1, 1], [0, 100, 1, 1, 1]];
-    let data: Vec<u32> = records.iter().flatten().copied().collect();
-    rig.stream.write(0, as_bytes(&data)).unwrap();
-    let stream = rig.stream(3, None);
+    let stream = rig.set_records(&[[0, 1, 1, 1, 1], [1, 10, 2, 1, 1], [0, 100, 1, 1, 1]]);
     let bound = Bound::for_set(&set).unwrap();
     // SAFETY: the set was made for `l` with these shaders.
     let mut exec = unsafe { Execution::new(&dev, &l, bound, 3, 0, 64 << 20) }.unwrap();
-    let run = |rig: &mut Rig| {
-        rig.totals.write(0, &[0; 12]).unwrap();
-        ctx.one_shot(|cmd| {
-            rig.bind(&ctx, cmd);
-            // SAFETY: recording outside a render pass; everything lives until after the wait.
-            unsafe { exec.record(&dev, &l, cmd, &stream, &mut NoPass(|_, _| {})) }
-        })
-        .unwrap();
-        rig.totals()
-    };
     // 1 + 2 invocations × 10 × 1000 + 100.
-    assert_eq!(run(&mut rig)[..2], [20_101, 4], "each sequence ran the shader its record names");
+    assert_eq!(
+        rig.run(&ctx, &dev, &l, &mut exec, &stream)[..2],
+        [20_101, 4],
+        "each sequence ran the shader its record names"
+    );
     // Entry 1 now holds a shader that adds each value ten times (another shader than entry 0's:
     // NVIDIA's driver runs a compute shader held by two entries from only one of them, and the
     // runtime refuses that there).
     // SAFETY: the submission finished (`one_shot` waits).
     unsafe { dev.write_execution_set_shader(&set, 1, ten) }.unwrap();
-    assert_eq!(run(&mut rig)[..2], [301, 4], "the updated entry is what runs");
+    assert_eq!(rig.run(&ctx, &dev, &l, &mut exec, &stream)[..2], [301, 4], "the updated entry is what runs");
 
     // SAFETY: every submission finished; all made on this device.
     unsafe {
@@ -619,21 +653,7 @@ fn a_pipeline_execution_set_with_entries_never_written_runs_each_sequences_pipel
     let mut rig = Rig::new(&ctx, &layout, false);
     let words = layout.stride / 4;
     // Entry 0 adds each value once, entry 1 a thousand times.
-    let make = |scale: u32| {
-        // SAFETY: the committed kernel for the rig's layout, indirect-bindable for the set.
-        unsafe {
-            dgcc::runtime::shaders::compute_pipeline_with(
-                ctx.device(),
-                rig.pipeline_layout,
-                ACCUMULATE_SPV,
-                &[(0, 0), (1, words), (2, scale)],
-                None,
-                dgcc::runtime::shaders::PipelineFlags { indirect_bindable: true, ..Default::default() },
-            )
-        }
-        .unwrap()
-    };
-    let (once, thousand) = (make(1), make(1000));
+    let (once, thousand) = (rig.bindable(&ctx, words, 1), rig.bindable(&ctx, words, 1000));
     // SAFETY: the rig's pipeline layout holds the accumulate ranges.
     let mut l = unsafe { dev.create_layout(&layout, &layouts::accumulate_push_ranges(), rig.pipeline_layout) }.unwrap();
     // SAFETY: indirect-bindable compute pipelines of one layout; nothing uses the set yet.
@@ -642,21 +662,12 @@ fn a_pipeline_execution_set_with_entries_never_written_runs_each_sequences_pipel
     unsafe { dev.write_execution_set(&set, 1, thousand) }.unwrap();
     // Records: (entry, value, x, y, z); entries 2 to 15 were never written, and no sequence
     // may select them (the spec leaves them undefined).
-    let records = [[0u32, 1, 1, 1, 1], [1, 10, 2, 1, 1], [0, 100, 1, 1, 1], [1, 5, 1, 2, 1]];
-    let data: Vec<u32> = records.iter().flatten().copied().collect();
-    rig.stream.write(0, as_bytes(&data)).unwrap();
-    let stream = rig.stream(4, None);
+    let stream = rig.set_records(&[[0, 1, 1, 1, 1], [1, 10, 2, 1, 1], [0, 100, 1, 1, 1], [1, 5, 1, 2, 1]]);
     // SAFETY: the set was made for `l` with `once` as its initial pipeline.
     let mut exec = unsafe { Execution::new(&dev, &l, Bound::for_set(&set).unwrap(), 4, 0, 64 << 20) }.unwrap();
-    rig.totals.write(0, &[0; 12]).unwrap();
-    ctx.one_shot(|cmd| {
-        rig.bind(&ctx, cmd);
-        // SAFETY: recording outside a render pass; everything lives until after the wait.
-        unsafe { exec.record(&dev, &l, cmd, &stream, &mut NoPass(|_, _| {})) }
-    })
-    .unwrap();
     // 1 + 2 invocations × 10 × 1000 + 100 + 2 invocations × 5 × 1000, and 1 + 2 + 1 + 2 invocations.
-    assert_eq!(rig.totals()[..2], [30_101, 6], "each sequence ran the pipeline of the entry it selects");
+    let totals = rig.run(&ctx, &dev, &l, &mut exec, &stream);
+    assert_eq!(totals[..2], [30_101, 6], "each sequence ran the pipeline of the entry it selects");
 
     // SAFETY: the submission finished (`one_shot` waits); all made on this device.
     unsafe {
@@ -711,19 +722,7 @@ fn every_gpu_object_is_destroyed_explicitly_and_once() {
 
     // An execution set, where the device has them for compute pipelines.
     let set_layout = accumulate_with_execution_set();
-    let spec = [(0, 0), (1, set_layout.stride / 4)];
-    // SAFETY: the committed kernel for the rig's layout, indirect-bindable for the set.
-    let bindable = unsafe {
-        dgcc::runtime::shaders::compute_pipeline_with(
-            ctx.device(),
-            rig.pipeline_layout,
-            ACCUMULATE_SPV,
-            &spec,
-            None,
-            dgcc::runtime::shaders::PipelineFlags { indirect_bindable: true, ..Default::default() },
-        )
-    }
-    .unwrap();
+    let bindable = rig.bindable(&ctx, set_layout.stride / 4, 1);
     // SAFETY: as for `l`.
     let set_dgc = unsafe { dev.create_layout(&set_layout, &layouts::accumulate_push_ranges(), rig.pipeline_layout) };
     let mut set_parts = match set_dgc {

@@ -375,8 +375,7 @@ impl DgcDevice {
         // by `create_layout`'s rules.
         let handle = unsafe { self.ext.create_indirect_execution_set(&create, None) }
             .map_err(RuntimeError::vk("vkCreateIndirectExecutionSetEXT"))?;
-        // NVIDIA runs a compute pipeline from only one of two entries holding it (set_table.rs).
-        let one_entry_each = self.nvidia && set.stages & vk::ShaderStageFlags::COMPUTE.as_raw() != 0;
+        let one_entry_each = self.one_entry_each(&set);
         let set = ExecutionSet {
             handle,
             initial: SetEntries::Pipelines(initial),
@@ -474,12 +473,7 @@ impl DgcDevice {
             initial: SetEntries::ShaderObjects(initial),
             max_entries: set.max_entries,
             device: self.ext.device(),
-            // NVIDIA runs a compute shader from only one of two entries holding it (set_table.rs).
-            table: SetTable::shaders(
-                &shaders,
-                set.max_entries,
-                self.nvidia && set.stages & vk::ShaderStageFlags::COMPUTE.as_raw() != 0,
-            ),
+            table: SetTable::shaders(&shaders, set.max_entries, self.one_entry_each(&set)),
         })
     }
 
@@ -539,6 +533,12 @@ impl DgcDevice {
         // SAFETY: the index is in range (checked above); the rest is the caller's contract.
         set.table
             .put(index, pipeline, || unsafe { self.ext.update_indirect_execution_set_pipeline(set.handle, &writes) })
+    }
+
+    /// Whether a pipeline or shader of `set` may sit in one entry only: NVIDIA runs a compute
+    /// one from only one of two entries holding it (`set_table.rs`).
+    fn one_entry_each(&self, set: &dgcc_core::ir::ExecutionSet) -> bool {
+        self.nvidia && set.stages & vk::ShaderStageFlags::COMPUTE.as_raw() != 0
     }
 }
 
