@@ -1,4 +1,4 @@
-//! Executing a compute layout through an execution set, one Vulkan call at a time, so that a
+//! Executing a layout through an execution set, one Vulkan call at a time, so that a
 //! driver crash or hang can be placed and the shape that causes it found.
 //!
 //! Why it exists: on NVIDIA's driver 580.159.04 executing `Kernels` of
@@ -24,6 +24,15 @@
 //!     --manifest /tmp/ies/ies_probe.dgc.json --layout Kernels --sequences 3
 //! ```
 //!
+//! A draw layout (`draws.ron`: an execution set of graphics pipelines) runs the same entry
+//! options with draws instead (draws.rs):
+//!
+//! ```text
+//! dgcc compile crates/runtime/examples/ies_probe/draws.ron --emit json --out-dir /tmp/ies
+//! cargo run --release -p dgcc-runtime --features headless --example ies_probe -- \
+//!     --manifest /tmp/ies/ies_draws.dgc.json --layout Draws --fill initial
+//! ```
+//!
 //! The kernel is the runtime tests' `test_accumulate.comp`: each invocation adds its pushed
 //! value times its pipeline's scale (pipeline `i`: `1 + 100 i`) to a total and counts itself.
 //! The totals read back must be what the records ask for, so a run that finishes is also
@@ -37,6 +46,8 @@ use dgcc_runtime::ext_dgc as x;
 use dgcc_runtime::memory::{as_bytes, Buffer, Location};
 use dgcc_runtime::shaders::{compute_pipeline_with, shader_object, PipelineFlags};
 use dgcc_runtime::{ContextOptions, DgcDevice, GpuContext, StageShader};
+
+mod draws;
 
 const ACCUMULATE_SPV: &[u8] = include_bytes!("../../../../shaders/runtime/spv/test_accumulate.comp.spv");
 
@@ -148,6 +159,44 @@ fn step(what: &str) {
     eprintln!("step: {what}");
 }
 
+/// Which entries hold what, which the sequences select, and the order they are written in.
+struct EntryPlan {
+    /// The pipeline (by its index among those made, entry `i`'s own being `i`) each entry
+    /// holds once written, or None for an entry nobody writes.
+    holds: Vec<Option<u32>>,
+    /// The entries the sequences select, in turn.
+    select: Vec<u32>,
+    /// The entries written after the set's creation (which writes entry 0): entries 1.. in
+    /// order, those holding other pipelines first, then any filled with the initial one, then
+    /// entry 0 again if asked.
+    order: Vec<u32>,
+}
+
+impl EntryPlan {
+    /// `entries` of the set's `max_entries` get a pipeline of their own; `--fill`, `--select`
+    /// and `--rewrite-zero` say the rest.
+    fn new(args: &Args, max_entries: u32, entries: u32) -> Result<EntryPlan> {
+        let holds: Vec<Option<u32>> = (0..max_entries)
+            .map(|slot| match args.fill.as_str() {
+                _ if slot < entries => Some(slot),
+                "cycle" => Some(slot % entries),
+                "initial" => Some(0),
+                _ => None,
+            })
+            .collect();
+        let select = if args.select.is_empty() { (0..entries).collect() } else { args.select.clone() };
+        if let Some(bad) = select.iter().find(|&&e| e >= max_entries) {
+            return Err(RuntimeError::Invalid(format!("--select {bad}: the set has {max_entries} entries")));
+        }
+        let mut order: Vec<u32> = (1..max_entries).filter(|&e| holds[e as usize].is_some()).collect();
+        order.sort_by_key(|&e| holds[e as usize] == Some(0));
+        if args.rewrite_zero {
+            order.push(0);
+        }
+        Ok(EntryPlan { holds, select, order })
+    }
+}
+
 fn run(args: &Args) -> Result<bool> {
     let text = std::fs::read_to_string(&args.manifest)
         .map_err(|e| RuntimeError::Invalid(format!("{}: {e}", args.manifest)))?;
@@ -162,6 +211,9 @@ fn run(args: &Args) -> Result<bool> {
     println!("{args:?}");
     let dev = DgcDevice::from_context(&ctx)?;
     let ext = ctx.dgc().ok_or_else(|| RuntimeError::Invalid("no VK_EXT_device_generated_commands".into()))?;
+    if layout.shader_stages & vk::ShaderStageFlags::COMPUTE.as_raw() == 0 {
+        return draws::run(args, &ctx, &dev, &manifest, &layout);
+    }
     let d = ctx.device();
     let n = args.sequences.max(1);
     let set_token = layout.execution_set().copied();
@@ -171,21 +223,8 @@ fn run(args: &Args) -> Result<bool> {
     let storage = vk::BufferUsageFlags::STORAGE_BUFFER | vk::BufferUsageFlags::SHADER_DEVICE_ADDRESS;
     let mut totals = Buffer::new(&ctx, 16, storage, Location::Host)?;
     totals.write(0, &[0; 16])?;
-    // Which pipeline (by its index in `pipelines`, whose scale is 1 + 100 · index) each entry
-    // of the set holds once written, or None for an entry nobody writes.
     let max_entries = set_token.map_or(1, |s| s.max_entries);
-    let holds: Vec<Option<u32>> = (0..max_entries)
-        .map(|slot| match args.fill.as_str() {
-            _ if slot < entries => Some(slot),
-            "cycle" => Some(slot % entries),
-            "initial" => Some(0),
-            _ => None,
-        })
-        .collect();
-    let select = if args.select.is_empty() { (0..entries).collect() } else { args.select.clone() };
-    if let Some(bad) = select.iter().find(|&&e| e >= max_entries) {
-        return Err(RuntimeError::Invalid(format!("--select {bad}: the set has {max_entries} entries")));
-    }
+    let EntryPlan { holds, select, order } = EntryPlan::new(args, max_entries, entries)?;
     let (records, expected) = records(&layout, n, &select, &holds, args.empty_dispatch)?;
     let mut stream = Buffer::new(&ctx, records.len() as u64, storage, Location::Host)?;
     stream.write(0, &records)?;
@@ -266,14 +305,7 @@ fn run(args: &Args) -> Result<bool> {
             }
             .map_err(RuntimeError::vk("vkCreateIndirectExecutionSetEXT"))?;
         }
-        // Entries 1.. in order (those holding other pipelines first, then any filled with the
-        // initial one), then entry 0 again if asked.
-        let mut order: Vec<u32> = (1..max_entries).filter(|&e| holds[e as usize].is_some()).collect();
-        order.sort_by_key(|&e| holds[e as usize] == Some(0));
-        if args.rewrite_zero {
-            order.push(0);
-        }
-        for slot in order {
+        for &slot in &order {
             step(&format!("vkUpdateIndirectExecutionSet… entry {slot}"));
             let i = holds[slot as usize].unwrap_or(0) as usize;
             // SAFETY: as above; nothing uses the set yet; `slot` is below its entries.
