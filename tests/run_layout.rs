@@ -494,15 +494,64 @@ fn draw_layouts_have_their_pushed_words_read_back_per_sequence() {
         ("FragmentOnly", "dgc", &["push-constant byte 0 (token `material`, field `material_id`; read in the fragment stage) read 0x"]),
         ("SetFields", "dgc", &["push-constant byte 20 (token `object`, field `object_id`; read in the vertex stage) read 0x"]),
     ] {
-        let o = dgcc(&["run", &file, "--layout", layout, "--json", "--corrupt-sequence", "2"]);
-        assert_eq!(o.status.code(), Some(1), "{layout}:\n{}", text(&o));
-        let r = report(&o);
-        let differences: Vec<&str> =
-            r["layouts"][0][path]["differences"].as_array().unwrap().iter().map(|d| d.as_str().unwrap()).collect();
-        assert_eq!(differences.len(), words.len(), "{layout} {path}: {r:#}");
-        for (d, word) in differences.iter().zip(words) {
-            let (who, what) = d.split_once(": ").unwrap();
-            assert!(who.starts_with("sequence 2 (slot ") && what.starts_with(word), "{layout} {path}: {d}");
-        }
+        sequence_2_named_by_its_words(&file, layout, path, words);
+    }
+}
+
+/// `layout` of `file` with sequence 2's first pushed data word written wrong
+/// (`--corrupt-sequence 2`): exit 1, and `path` reports exactly one difference per word of
+/// `words`, each sequence 2's and starting with that word.
+fn sequence_2_named_by_its_words(file: &str, layout: &str, path: &str, words: &[&str]) {
+    let o = dgcc(&["run", file, "--layout", layout, "--json", "--corrupt-sequence", "2"]);
+    assert_eq!(o.status.code(), Some(1), "{layout}:\n{}", text(&o));
+    let r = report(&o);
+    let differences: Vec<&str> =
+        r["layouts"][0][path]["differences"].as_array().unwrap().iter().map(|d| d.as_str().unwrap()).collect();
+    assert_eq!(differences.len(), words.len(), "{layout} {path}: {r:#}");
+    for (d, word) in differences.iter().zip(words) {
+        let (who, what) = d.split_once(": ").unwrap();
+        assert!(who.starts_with("sequence 2 (slot ") && what.starts_with(word), "{layout} {path}: {d}");
+    }
+}
+
+#[test]
+fn draw_layouts_pushing_more_vertex_words_than_one_execution_carries_have_every_word_read() {
+    let test = "draw_layouts_pushing_more_vertex_words_than_one_execution_carries_have_every_word_read";
+    let Some(file) = lavapipe_description(test, "wide.ron") else { return };
+    // 64 words to the vertex stage, 56 carried at a time: the records are drawn twice, by DGC
+    // and by the fallback alike, and nothing is left unread.
+    let twice = "the records drawn 2 times, the vertex shader carrying at most 56 words each time";
+    for layout in ["Wide", "WideBoth"] {
+        checked_and_a_wrong_record_named(&file, layout, twice, Ok(()));
+    }
+    let o = dgcc(&["run", &file, "--layout", "Wide", "--layout", "WideBoth", "--json"]);
+    let r = report(&o);
+    let ran = |l: usize, path: &str| r["layouts"][l][path]["ran"].as_str().unwrap().to_string();
+    for (l, path, read) in [
+        (0, "dgc", "61 pushed word(s) read per sequence that draws: 61 in the vertex stage;"),
+        (0, "fallback", "61 pushed word(s) read per sequence that draws, from its record by gl_DrawID"),
+        (1, "dgc", "65 pushed word(s) read per sequence that draws: 61 in the vertex stage, 4 in the fragment stage;"),
+        (1, "fallback", "61 pushed word(s) read per sequence that draws, from its record by gl_DrawID"),
+    ] {
+        assert!(ran(l, path).contains(read) && !ran(l, path).contains("not read"), "{r:#}");
+    }
+    // The word written wrong is byte 240, past the first 56 words: named in every stage that
+    // read it.
+    let tail = "push-constant byte 240 (token `tail`, field `color`;";
+    for (layout, path, words) in [
+        ("Wide", "dgc", vec![format!("{tail} read in the vertex stage) read 0x")]),
+        ("Wide", "fallback", vec![format!("{tail} read from the draw's record by gl_DrawID) read 0x")]),
+        (
+            "WideBoth",
+            "dgc",
+            vec![
+                format!("{tail} read in the vertex stage) read 0x"),
+                format!("{tail} read in the fragment stage) read 0x"),
+            ],
+        ),
+        ("WideBoth", "fallback", vec![format!("{tail} read from the draw's record by gl_DrawID) read 0x")]),
+    ] {
+        let words: Vec<&str> = words.iter().map(String::as_str).collect();
+        sequence_2_named_by_its_words(&file, layout, path, &words);
     }
 }

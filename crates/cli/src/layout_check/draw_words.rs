@@ -21,21 +21,30 @@
 //! (`draw_instanced.vert`), so each sequence's words land in its own slot whatever they hold,
 //! and a word that differs is named with its sequence and byte.
 //!
-//! What is not read, the report says (`pushed words not read: …`): words past the first
-//! [`CARRIED_MAX`] of the vertex stage (what the shaders' interface holds, within the 64
-//! components every device has), words pushed only to a stage the tally pipeline does not have
-//! (tessellation, geometry), and words a stage's shader could not declare (outside the pipeline
-//! layout's range for it). A sequence that draws nothing (no instance) runs no shader, so its
-//! words are not read either; the ran line says `per sequence that draws`.
+//! Why the records may be drawn more than once: the vertex shader carries at most
+//! [`CARRIED_MAX`] words (what the shaders' interface holds beside the tally, within the 64
+//! components every device has), and a device may take 256 bytes of push constants or more.
+//! So the vertex-stage words are cut into windows of at most that many ([`PushBlock::windows`]),
+//! and the same records are executed once per window ([`DrawWords::passes`]), the vertex
+//! shader's block placed over that window alone, the fragment shader's block read in the last
+//! execution. The executions' tallies are joined into one ([`join`]), each slot holding every
+//! window's words in order, so a word past the first window is named as any other.
+//!
+//! What is not read, the report says (`pushed words not read: …`): words pushed only to a stage
+//! the tally pipeline does not have (tessellation, geometry), and words a stage's shader could
+//! not declare (outside the pipeline layout's range for it). A sequence that draws nothing (no
+//! instance) runs no shader, so its words are not read either; the ran line says `per sequence
+//! that draws`.
 //!
 //! Under the fallback, which pushes nothing per draw, `draw_pushed_stream.vert` reads every
 //! word from the draw's record, `records[gl_DrawID]`, as the generated GLSL reader does, and a
 //! SEQUENCE_INDEX word is gl_DrawID (the reader's record index): a draw that reads another
-//! sequence's record, or whose gl_DrawID is not its sequence's index, is named the same way.
+//! sequence's record, or whose gl_DrawID is not its sequence's index, is named the same way. It
+//! carries the words through the same interface, so it too draws once per window.
 
 use super::push_block::place;
 use super::pushed::{misread, wanted, word_name, PushBlock, Word};
-use super::rig::{Slots, Tally, WordsRun, CARRIED_FRAG};
+use super::rig::{Slots, Tally, WordsRun, CARRIED_FRAG, TALLY_SLOTS};
 use ash::vk;
 use dgcc::ir::{CompiledLayout, Manifest};
 
@@ -49,15 +58,14 @@ const PUSHED_NONE_BINDINGS_VERT: &[u8] =
     include_bytes!("../../../../shaders/runtime/spv/draw_pushed_none_bindings.vert.spv");
 const PUSHED_FRAG: &[u8] = include_bytes!("../../../../shaders/runtime/spv/draw_tally_pushed.frag.spv");
 
-/// The most words the vertex shader carries to the fragment shader (`CARRIED_VEC4S` × 4 in
-/// `draw_carried.glsl`).
+/// The most words the vertex shader carries to the fragment shader in one execution
+/// (`CARRIED_VEC4S` × 4 in `draw_carried.glsl`).
 pub const CARRIED_MAX: usize = 56;
 /// In the fallback's table of where each word is read (`draw_pushed_stream.vert`): the word is
 /// gl_DrawID, or no token pushes it.
 pub const FROM_DRAW_ID: u32 = u32::MAX;
 pub const NOWHERE: u32 = u32::MAX - 1;
 
-const TOO_MANY: &str = "the draw tally carries at most 56 words from its vertex shader to its fragment shader";
 const VERTEX: u32 = vk::ShaderStageFlags::VERTEX.as_raw();
 const FRAGMENT: u32 = vk::ShaderStageFlags::FRAGMENT.as_raw();
 
@@ -72,7 +80,8 @@ pub enum ReadIn {
     Record,
 }
 
-/// One block of words and where it is read.
+/// One block of words and where it is read (a vertex or record block at most [`CARRIED_MAX`]
+/// words long).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Part {
     pub read_in: ReadIn,
@@ -88,20 +97,18 @@ pub struct DrawWords {
 }
 
 impl DrawWords {
-    /// Under DGC: the words pushed to the vertex stage (carried, at most [`CARRIED_MAX`]),
-    /// then those pushed to the fragment stage.
+    /// Under DGC: the words pushed to the vertex stage (carried, in windows of at most
+    /// [`CARRIED_MAX`]), then those pushed to the fragment stage.
     pub fn dgc(m: &Manifest, layout: &CompiledLayout) -> DrawWords {
         let mut words = DrawWords { parts: vec![], unread: vec![] };
         for (stage, read_in) in
             [(vk::ShaderStageFlags::VERTEX, ReadIn::Vertex), (vk::ShaderStageFlags::FRAGMENT, ReadIn::Fragment)]
         {
             match PushBlock::of(m, layout, stage) {
-                Ok(Some(mut block)) => {
-                    if read_in == ReadIn::Vertex {
-                        words.unread.extend(block.keep_first(CARRIED_MAX, TOO_MANY));
-                    }
-                    words.parts.push(Part { read_in, block });
+                Ok(Some(block)) if read_in == ReadIn::Vertex => {
+                    words.parts.extend(block.windows(CARRIED_MAX).into_iter().map(|block| Part { read_in, block }));
                 }
+                Ok(Some(block)) => words.parts.push(Part { read_in, block }),
                 Ok(None) => {}
                 Err(why) => words.unread.push(why),
             }
@@ -122,19 +129,19 @@ impl DrawWords {
         words
     }
 
-    /// Under the fallback: every word any token pushes, read from the draw's record (at most
-    /// [`CARRIED_MAX`]).
+    /// Under the fallback: every word any token pushes, read from the draw's record (carried,
+    /// in windows of at most [`CARRIED_MAX`]).
     pub fn fallback(layout: &CompiledLayout) -> DrawWords {
-        let mut words = DrawWords { parts: vec![], unread: vec![] };
-        if let Some(mut block) = PushBlock::over(layout, u32::MAX) {
-            words.unread.extend(block.keep_first(CARRIED_MAX, TOO_MANY));
-            words.parts.push(Part { read_in: ReadIn::Record, block });
-        }
-        words
+        let windows = PushBlock::over(layout, u32::MAX).map_or(vec![], |b| b.windows(CARRIED_MAX));
+        let parts = windows.into_iter().map(|block| Part { read_in: ReadIn::Record, block }).collect();
+        DrawWords { parts, unread: vec![] }
     }
 
-    fn part(&self, read_in: ReadIn) -> Option<&PushBlock> {
-        self.parts.iter().find(|p| p.read_in == read_in).map(|p| &p.block)
+    /// The executions that read every word, in order: one per vertex (or record) window, the
+    /// fragment block read in the last (alone where nothing is read in the vertex stage).
+    /// Their tallies' words, execution after execution, are the words kept per slot ([`join`]).
+    pub fn passes(&self) -> impl Iterator<Item = Pass<'_>> {
+        self.parts.chunk_by(|_, next| next.read_in == ReadIn::Fragment).map(|parts| Pass { parts })
     }
 
     /// Whether any word is read.
@@ -145,58 +152,6 @@ impl DrawWords {
     /// Words the tally keeps per slot.
     pub fn per_slot(&self) -> usize {
         self.parts.iter().map(|p| p.block.words.len()).sum()
-    }
-
-    /// Words the vertex shader carries.
-    fn carried(&self) -> usize {
-        self.parts.iter().filter(|p| p.read_in != ReadIn::Fragment).map(|p| p.block.words.len()).sum()
-    }
-
-    /// The DGC run's vertex and fragment shaders, their push blocks placed over the layout's
-    /// bytes, for a layout of `vertex_buffers` VERTEX_BUFFER tokens.
-    pub fn dgc_shaders(&self, vertex_buffers: usize) -> Result<(Vec<u8>, Vec<u8>), String> {
-        let (pushed, none) = match vertex_buffers {
-            0 => (PUSHED_VERT, PUSHED_NONE_VERT),
-            1 => (PUSHED_VERTICES_VERT, PUSHED_NONE_VERTICES_VERT),
-            _ => (PUSHED_BINDINGS_VERT, PUSHED_NONE_BINDINGS_VERT),
-        };
-        let vertex = match self.part(ReadIn::Vertex) {
-            Some(b) => place(pushed, b.first, b.words.len() as u32)?,
-            None => none.to_vec(),
-        };
-        let fragment = match self.part(ReadIn::Fragment) {
-            Some(b) => place(PUSHED_FRAG, b.first, b.words.len() as u32)?,
-            None => CARRIED_FRAG.to_vec(),
-        };
-        Ok((vertex, fragment))
-    }
-
-    /// What the DGC run needs: `fragment` (from [`dgc_shaders`](Self::dgc_shaders)), the
-    /// counts, and each block's background.
-    pub fn run<'a>(&self, fragment: &'a [u8]) -> WordsRun<'a> {
-        WordsRun {
-            fragment,
-            carried: self.carried() as u32,
-            per_slot: self.per_slot() as u32,
-            background: self.parts.iter().map(|p| (p.block.first, p.block.background())).collect(),
-        }
-    }
-
-    /// The fallback's table: where `draw_pushed_stream.vert` reads each carried word, a word
-    /// of the record, [`FROM_DRAW_ID`] or [`NOWHERE`].
-    pub fn sources(&self, layout: &CompiledLayout) -> Vec<u32> {
-        let Some(block) = self.part(ReadIn::Record) else { return vec![] };
-        (0..block.words.len())
-            .map(|j| match &block.words[j] {
-                Word::Unpushed => NOWHERE,
-                Word::SequenceIndex { .. } => FROM_DRAW_ID,
-                Word::Data { token, .. } => {
-                    let t = &layout.tokens[*token];
-                    let range_offset = t.push_constant.map_or(0, |r| r.offset);
-                    (t.offset + block.byte(j) - range_offset) / 4
-                }
-            })
-            .collect()
     }
 
     /// Every word the tally keeps, as `(its index in a slot, its part, its index in the
@@ -263,17 +218,19 @@ impl DrawWords {
     }
 
     /// What is read, for the report's ran line: `5 pushed word(s) read per sequence that
-    /// draws (4 in the vertex stage, 1 in the fragment stage)`, and what is not, and why.
+    /// draws (4 in the vertex stage, 1 in the fragment stage)`, in how many executions where
+    /// more than one, and what is not, and why.
     pub fn summary(&self) -> String {
         let checked = |read_in: ReadIn| {
-            self.part(read_in).map_or(0, |b| (0..b.words.len()).filter(|&j| wanted(b, j, 0).is_some()).count())
+            let blocks = self.parts.iter().filter(|p| p.read_in == read_in).map(|p| &p.block);
+            blocks.map(|b| (0..b.words.len()).filter(|&j| wanted(b, j, 0).is_some()).count()).sum::<usize>()
         };
         let (vertex, fragment, record) = (checked(ReadIn::Vertex), checked(ReadIn::Fragment), checked(ReadIn::Record));
+        let passes = self.passes().count();
         let mut out = vec![];
         if record > 0 {
-            let index = self
-                .part(ReadIn::Record)
-                .is_some_and(|b| b.words.iter().any(|w| matches!(w, Word::SequenceIndex { .. })));
+            let index =
+                self.parts.iter().any(|p| p.block.words.iter().any(|w| matches!(w, Word::SequenceIndex { .. })));
             out.push(format!(
                 "{record} pushed word(s) read per sequence that draws, from its record by gl_DrawID{} (the fallback pushes nothing per draw)",
                 if index { ", the sequence index as gl_DrawID" } else { "" }
@@ -291,11 +248,112 @@ impl DrawWords {
                 stages.join(", ")
             ));
         }
+        if passes > 1 {
+            out.push(format!(
+                "the records drawn {passes} times, the vertex shader carrying at most {CARRIED_MAX} words each time"
+            ));
+        }
         if !self.unread.is_empty() {
             out.push(format!("pushed words not read: {}", self.unread.join("; ")));
         }
         out.join("; ")
     }
+}
+
+/// One execution's share of a layout's words: one vertex or record window, and after the
+/// last the fragment block (see [`DrawWords::passes`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Pass<'a> {
+    parts: &'a [Part],
+}
+
+impl Pass<'_> {
+    fn part(&self, read_in: ReadIn) -> Option<&PushBlock> {
+        self.parts.iter().find(|p| p.read_in == read_in).map(|p| &p.block)
+    }
+
+    /// Words the tally keeps per slot in this execution.
+    fn per_slot(&self) -> usize {
+        self.parts.iter().map(|p| p.block.words.len()).sum()
+    }
+
+    /// Words the vertex shader carries.
+    fn carried(&self) -> usize {
+        self.parts.iter().filter(|p| p.read_in != ReadIn::Fragment).map(|p| p.block.words.len()).sum()
+    }
+
+    /// The DGC execution's vertex and fragment shaders, their push blocks placed over this
+    /// execution's bytes, for a layout of `vertex_buffers` VERTEX_BUFFER tokens.
+    pub fn dgc_shaders(&self, vertex_buffers: usize) -> Result<(Vec<u8>, Vec<u8>), String> {
+        let (pushed, none) = match vertex_buffers {
+            0 => (PUSHED_VERT, PUSHED_NONE_VERT),
+            1 => (PUSHED_VERTICES_VERT, PUSHED_NONE_VERTICES_VERT),
+            _ => (PUSHED_BINDINGS_VERT, PUSHED_NONE_BINDINGS_VERT),
+        };
+        let vertex = match self.part(ReadIn::Vertex) {
+            Some(b) => place(pushed, b.first, b.words.len() as u32)?,
+            None => none.to_vec(),
+        };
+        let fragment = match self.part(ReadIn::Fragment) {
+            Some(b) => place(PUSHED_FRAG, b.first, b.words.len() as u32)?,
+            None => CARRIED_FRAG.to_vec(),
+        };
+        Ok((vertex, fragment))
+    }
+
+    /// What the DGC execution needs: `fragment` (from [`dgc_shaders`](Self::dgc_shaders)), the
+    /// counts, and each block's background.
+    pub fn run<'a>(&self, fragment: &'a [u8]) -> WordsRun<'a> {
+        WordsRun {
+            fragment,
+            carried: self.carried() as u32,
+            per_slot: self.per_slot() as u32,
+            background: self.parts.iter().map(|p| (p.block.first, p.block.background())).collect(),
+        }
+    }
+
+    /// The fallback's table: where `draw_pushed_stream.vert` reads each carried word, a word
+    /// of the record, [`FROM_DRAW_ID`] or [`NOWHERE`].
+    pub fn sources(&self, layout: &CompiledLayout) -> Vec<u32> {
+        let Some(block) = self.part(ReadIn::Record) else { return vec![] };
+        (0..block.words.len())
+            .map(|j| match &block.words[j] {
+                Word::Unpushed => NOWHERE,
+                Word::SequenceIndex { .. } => FROM_DRAW_ID,
+                Word::Data { token, .. } => {
+                    let t = &layout.tokens[*token];
+                    let range_offset = t.push_constant.map_or(0, |r| r.offset);
+                    (t.offset + block.byte(j) - range_offset) / 4
+                }
+            })
+            .collect()
+    }
+}
+
+/// The tallies of the executions of [`DrawWords::passes`], in order, as one: their fragments
+/// (each execution draws the same records, so each must have counted the same), and in each
+/// slot the words of every execution after those of the ones before it.
+pub fn join(tallies: &[Tally]) -> Result<Tally, String> {
+    let Some(first) = tallies.first() else { return Err("no execution of the draw tally to join".into()) };
+    let counted = |t: &Tally| (t.stray, t.slots);
+    if let Some(i) = tallies.iter().position(|t| counted(t) != counted(first)) {
+        return Err(format!(
+            "the draw tally's {} executions of the same records counted different fragments: \
+             execution {} counted (in no slot, per slot) {:?}, the first {:?}",
+            tallies.len(),
+            i + 1,
+            counted(&tallies[i]),
+            counted(first),
+        ));
+    }
+    let mut joined = Tally { seen: vec![], ..first.clone() };
+    for slot in 0..TALLY_SLOTS {
+        for t in tallies {
+            let n = t.seen.len() / TALLY_SLOTS;
+            joined.seen.extend_from_slice(&t.seen[slot * n..(slot + 1) * n]);
+        }
+    }
+    Ok(joined)
 }
 
 /// `geometry, tessellation control`: the stages of `stages` by name.
@@ -411,7 +469,8 @@ mod tests {
         let data: Vec<u32> = (0..5).map(|w| tint.offset / 4 + w).collect();
         let mut expected = vec![FROM_DRAW_ID, NOWHERE, NOWHERE];
         expected.extend(data);
-        assert_eq!(words.sources(l), expected, "{:?}", l.tokens[index]);
+        let sources: Vec<Vec<u32>> = words.passes().map(|p| p.sources(l)).collect();
+        assert_eq!(sources, [expected], "{:?}", l.tokens[index]);
         assert!(words.summary().starts_with("6 pushed word(s) read per sequence that draws, from its record by gl_DrawID, the sequence index as gl_DrawID"));
         let slots: Slots = vec![vec![6], vec![0]];
         let mut drawn = right(&words, &slots);
@@ -443,17 +502,95 @@ mod tests {
         );
         let l = layout(&m, "Wide");
         let words = DrawWords::dgc(&m, l);
-        assert_eq!(words.parts.len(), 1);
-        assert_eq!(words.parts[0].block.words.len(), CARRIED_MAX);
+        // Every vertex word is read, 56 at a time; the geometry stage's are not.
+        let blocks: Vec<(ReadIn, u32, usize)> =
+            words.parts.iter().map(|p| (p.read_in, p.block.first, p.block.words.len())).collect();
+        assert_eq!(blocks, [(ReadIn::Vertex, 0, CARRIED_MAX), (ReadIn::Vertex, 224, 4)]);
         assert_eq!(
             words.unread,
-            [
-                format!("bytes 224..240: {TOO_MANY}"),
-                "token `geometry` pushes bytes 240..248 only to stages the tally pipeline has no shader for (geometry)"
-                    .into()
-            ]
+            ["token `geometry` pushes bytes 240..248 only to stages the tally pipeline has no shader for (geometry)"]
         );
-        let summary = words.summary();
-        assert!(summary.starts_with("56 pushed word(s) read per sequence that draws: 56 in the vertex stage; pushed words not read: bytes 224..240"), "{summary}");
+        assert_eq!(
+            words.summary(),
+            "60 pushed word(s) read per sequence that draws: 60 in the vertex stage; \
+             the records drawn 2 times, the vertex shader carrying at most 56 words each time; \
+             pushed words not read: token `geometry` pushes bytes 240..248 only to stages the tally pipeline has no shader for (geometry)"
+        );
+    }
+
+    const WIDE: &str = include_str!("../../../../tests/run_layout/wide.ron");
+
+    /// `joined`'s words cut per slot into the tallies of `words`' executions, as each would
+    /// have counted them.
+    fn per_execution(words: &DrawWords, joined: &Tally) -> Vec<Tally> {
+        let n = words.per_slot();
+        let mut before = 0;
+        words
+            .passes()
+            .map(|p| {
+                let (from, to) = (before, before + p.per_slot());
+                before = to;
+                let seen = (0..TALLY_SLOTS).flat_map(|s| joined.seen[s * n + from..s * n + to].to_vec());
+                Tally { seen: seen.collect(), ..joined.clone() }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn past_56_vertex_words_the_records_are_drawn_once_per_window_and_a_wrong_word_there_is_named() {
+        let m = manifest(WIDE);
+        let (wide, both) = (layout(&m, "Wide"), layout(&m, "WideBoth"));
+        let words = DrawWords::dgc(&m, both);
+        assert!(words.unread.is_empty(), "{words:?}");
+        // Bytes 0..224, then the sequence index at 224, three words no token pushes and the
+        // colour at 240..256, which the fragment stage reads too, in the second execution.
+        let passes: Vec<Vec<(ReadIn, u32, usize)>> = words
+            .passes()
+            .map(|p| p.parts.iter().map(|p| (p.read_in, p.block.first, p.block.words.len())).collect())
+            .collect();
+        assert_eq!(passes, [vec![(ReadIn::Vertex, 0, 56)], vec![(ReadIn::Vertex, 224, 8), (ReadIn::Fragment, 240, 4)]]);
+        let runs: Vec<(u32, u32)> = words.passes().map(|p| p.run(&[])).map(|r| (r.carried, r.per_slot)).collect();
+        assert_eq!(runs, [(56, 56), (8, 12)]);
+        assert_eq!(
+            words.summary(),
+            "65 pushed word(s) read per sequence that draws: 61 in the vertex stage, 4 in the fragment stage; \
+             the records drawn 2 times, the vertex shader carrying at most 56 words each time"
+        );
+
+        // Joined, the executions' words are the words kept per slot, in order.
+        let slots: Slots = vec![vec![6], vec![0], vec![12]];
+        let want = right(&words, &slots);
+        let executions = per_execution(&words, &want);
+        assert_eq!(executions[1].seen[12 * 12..12 * 12 + 2], [[2, 2], [7, 7]], "slot 12: its index, an unpushed word");
+        assert_eq!(join(&executions).unwrap(), want);
+        // A wrong word of the second window: the vertex stage's byte 240, of sequence 2.
+        let mut second = executions.clone();
+        second[1].seen[12 * 12 + 4] = [pushed_value(1, 240); 2];
+        let got = join(&second).unwrap();
+        assert_eq!(
+            words.differences(both, &got, 12, 2, "sequence 2 (slot 12)"),
+            [format!(
+                "sequence 2 (slot 12): push-constant byte 240 (token `tail`, field `color`; read in the vertex stage) read {:#010x} instead of {:#010x}",
+                pushed_value(1, 240),
+                pushed_value(2, 240)
+            )]
+        );
+        // Executions that counted different fragments are not joined.
+        let mut counted = executions;
+        counted[1].slots[6][0] += 1;
+        let why = join(&counted).unwrap_err();
+        assert!(why.contains("2 executions of the same records counted different fragments: execution 2"), "{why}");
+
+        // The fallback reads the same windows from the record, the sequence index as gl_DrawID.
+        let words = DrawWords::fallback(wide);
+        let sources: Vec<Vec<u32>> = words.passes().map(|p| p.sources(wide)).collect();
+        let record = |token: &str, byte: u32| {
+            let t = wide.tokens.iter().find(|t| t.name == token).unwrap();
+            (t.offset + byte - t.push_constant.unwrap().offset) / 4
+        };
+        let rows: Vec<u32> = (0..56).map(|j| record("rows", 4 * j)).collect();
+        let tail: Vec<u32> = (60..64).map(|j| record("tail", 4 * j)).collect();
+        assert_eq!(sources[0], rows);
+        assert_eq!(sources[1], [&[FROM_DRAW_ID, NOWHERE, NOWHERE, NOWHERE][..], &tail].concat());
     }
 }

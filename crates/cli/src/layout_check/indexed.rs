@@ -39,7 +39,7 @@
 //! pushed words are read back and it draws, its first pushed data word alone, so that only the
 //! word check can name it.
 
-use super::draw_words::DrawWords;
+use super::draw_words::{join, DrawWords};
 use super::pushed::write_pushed;
 use super::rig::{
     data_buffer, execute, execute_fallback, DrawRun, FallbackRun, FallbackVertex, Front, Records, Slots, Tally,
@@ -907,9 +907,14 @@ pub fn check(
     // Named by the layout as written (the binned one below has no EXECUTION_SET token).
     let words = (shape.pushed == Pushed::Words).then(|| DrawWords::dgc(m, layout));
     let reading = words.as_ref().filter(|w| w.reads_any());
-    let shaders = match reading {
-        Some(w) => Some(w.dgc_shaders(shape.vertex_bindings.len()).map_err(RuntimeError::Invalid)?),
-        None => None,
+    // The shaders of each execution that reading every word takes (`DrawWords::passes`).
+    let passes: Vec<(Vec<u8>, Vec<u8>)> = match reading {
+        Some(w) => w
+            .passes()
+            .map(|p| p.dgc_shaders(shape.vertex_bindings.len()))
+            .collect::<std::result::Result<_, _>>()
+            .map_err(RuntimeError::Invalid)?,
+        None => vec![],
     };
     // A draw layout that picks its pipeline through an execution set draws through a set of two
     // tally pipelines where the device can bind it (sequence k uses entry k % 2, which shows in
@@ -972,8 +977,8 @@ pub fn check(
         };
         write_set_indices(&mut records, set_token.filter(|_| through_set), n)?;
         write_records(&mut records, &shape, &tokens, &sequences, addresses, shared, corrupt)?;
-        let run = DrawRun {
-            front: Front::Vertex(shaders.as_ref().map_or(shape.vertex_shader(), |(vertex, _)| vertex)),
+        let mut run = DrawRun {
+            front: Front::Vertex(shape.vertex_shader()),
             records: &records.bytes,
             sequences: n,
             max_draw_count: if shape.counted { MAX_DRAW_COUNT } else { 0 },
@@ -990,9 +995,16 @@ pub fn check(
                 decoy_stride: Vertices::decoy().stride,
             }),
             execution_set: through_set,
-            words: reading.zip(shaders.as_ref()).map(|(w, (_, fragment))| w.run(fragment)),
+            words: None,
         };
-        execute(ctx, dev, m, layout, &run)
+        let Some(w) = reading else { return execute(ctx, dev, m, layout, &run) };
+        let mut tallies = vec![];
+        for (pass, (vertex, fragment)) in w.passes().zip(&passes) {
+            run.front = Front::Vertex(vertex);
+            run.words = Some(pass.run(fragment));
+            tallies.push(execute(ctx, dev, m, layout, &run)?);
+        }
+        join(&tallies).map_err(RuntimeError::Invalid)
     })();
     // SAFETY: `execute` waited for the submission, or nothing was submitted.
     unsafe { made.destroy(ctx) };
@@ -1142,27 +1154,29 @@ pub fn run_fallback(
     let mut indices = data_buffer(ctx, vk::BufferUsageFlags::INDEX_BUFFER, &index_data)?;
     let to = Addresses { indices: indices.address, indices_size: index_data.len() as u32, draws: 0, vertices: 0 };
     let words = (shape.pushed == Pushed::Words).then(|| DrawWords::fallback(layout));
-    let sources = words.as_ref().map_or(vec![], |w| w.sources(layout));
+    // Where each execution that reading every word takes reads its words (`DrawWords::passes`).
+    let sources: Vec<Vec<u32>> = words.as_ref().map_or(vec![], |w| w.passes().map(|p| p.sources(layout)).collect());
     let ran = write_records(&mut records, &shape, &tokens, &sequences, to, true, corrupt).and_then(|()| {
-        let vertex = match (&tokens.push, &words) {
-            (Some((push, fields)), _) => {
+        let draw = |vertex| {
+            let indices = shape.indexed.then_some(indices.buffer);
+            let run = FallbackRun { records: &records.bytes, sequences: n, indices, vertex };
+            execute_fallback(ctx, m, layout, fallback, &run)
+        };
+        match &tokens.push {
+            Some((push, fields)) => {
                 let word = |name: &str| records.member(*push, name).map(|m| m.offset / 4);
                 let extra_word = match fields.get(1) {
                     Some(extra) => Some(word(extra)?),
                     None => None,
                 };
-                FallbackVertex::Slot { slot_word: word(&fields[0])?, extra_word }
+                draw(FallbackVertex::Slot { slot_word: word(&fields[0])?, extra_word })
             }
-            (None, _) if !sources.is_empty() => FallbackVertex::Words { sources: &sources },
-            (None, _) => FallbackVertex::Instanced,
-        };
-        let run = FallbackRun {
-            records: &records.bytes,
-            sequences: n,
-            indices: shape.indexed.then_some(indices.buffer),
-            vertex,
-        };
-        execute_fallback(ctx, m, layout, fallback, &run)
+            None if !sources.is_empty() => {
+                let tallies = sources.iter().map(|s| draw(FallbackVertex::Words { sources: s }));
+                join(&tallies.collect::<Result<Vec<_>>>()?).map_err(RuntimeError::Invalid)
+            }
+            None => draw(FallbackVertex::Instanced),
+        }
     });
     // SAFETY: `execute_fallback` waited for the submission.
     unsafe { indices.destroy(ctx.device()) };

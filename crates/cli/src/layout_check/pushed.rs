@@ -112,15 +112,17 @@ impl PushBlock {
         (0..self.words.len()).flat_map(|j| background(self.byte(j)).to_le_bytes()).collect()
     }
 
-    /// The words after the first `max`, cut off: `Some(why)` names the bytes left unread.
-    pub fn keep_first(&mut self, max: usize, why: &str) -> Option<String> {
-        if self.words.len() <= max {
-            return None;
+    /// The block cut into windows of at most `max` words, each starting at a word a token
+    /// pushes: what one execution of the draw tally reads at a time. Words no token pushes
+    /// between windows are left out (nothing there is checked), so no window is empty.
+    pub fn windows(&self, max: usize) -> Vec<PushBlock> {
+        let mut windows = vec![];
+        let mut next = 0;
+        while let Some(start) = (next..self.words.len()).find(|&j| self.words[j] != Word::Unpushed) {
+            next = self.words.len().min(start + max);
+            windows.push(PushBlock { first: self.byte(start), words: self.words[start..next].to_vec() });
         }
-        let cut = self.byte(max);
-        let end = self.end();
-        self.words.truncate(max);
-        Some(format!("bytes {cut}..{end}: {why}"))
+        windows
     }
 }
 
@@ -190,4 +192,23 @@ pub fn misread(block: &PushBlock, j: usize, [lowest, highest]: [u32; 2], want: u
     let note =
         if lowest == highest && lowest == background(block.byte(j)) { " (nothing was pushed there)" } else { "" };
     format!("{read} instead of {want:#010x}{note}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn windows_start_at_a_pushed_word_and_skip_what_no_token_pushes_between_them() {
+        let data = || Word::Data { token: 0, field: None };
+        let mut words = vec![data()];
+        words.extend(vec![Word::Unpushed; 60]);
+        words.extend([data(), data()]);
+        let block = PushBlock { first: 16, words };
+        let windows: Vec<(u32, usize)> = block.windows(56).iter().map(|w| (w.first, w.words.len())).collect();
+        // Words 0..56, then 61..63: words 56..61 are pushed by no token.
+        assert_eq!(windows, [(16, 56), (16 + 4 * 61, 2)]);
+        assert_eq!(block.windows(64).len(), 1);
+        assert_eq!(PushBlock { first: 0, words: vec![Word::Unpushed] }.windows(56), []);
+    }
 }
