@@ -555,3 +555,60 @@ fn draw_layouts_pushing_more_vertex_words_than_one_execution_carries_have_every_
         sequence_2_named_by_its_words(&file, layout, path, &words);
     }
 }
+
+#[test]
+fn draw_layouts_pushing_to_the_tessellation_and_geometry_stages_have_those_words_read_there() {
+    let test = "draw_layouts_pushing_to_the_tessellation_and_geometry_stages_have_those_words_read_there";
+    let Some(file) = lavapipe_description(test, "between.ron") else { return };
+    let slot = "tally slot from firstInstance";
+    for (layout, fallback) in
+        [("Geometry", Ok(())), ("GeometryWide", Ok(())), ("Tessellation", Ok(())), ("EveryStage", Err("EXECUTION_SET"))]
+    {
+        checked_and_a_wrong_record_named(&file, layout, slot, fallback);
+    }
+    // What DGC read, per stage, with nothing left unread.
+    let read = [
+        ("Geometry", "3 pushed word(s) read per sequence that draws: 3 in the geometry stage"),
+        (
+            "GeometryWide",
+            "64 pushed word(s) read per sequence that draws: 40 in the vertex stage, 24 in the geometry stage; \
+             the records drawn 2 times, the vertex and geometry shaders carrying at most 56 words between them each time",
+        ),
+        (
+            "Tessellation",
+            "3 pushed word(s) read per sequence that draws: 1 in the tessellation control stage, \
+             2 in the tessellation evaluation stage",
+        ),
+        (
+            "EveryStage",
+            "7 pushed word(s) read per sequence that draws: 1 in the vertex stage, 1 in the tessellation control stage, \
+             2 in the tessellation evaluation stage, 2 in the geometry stage, 1 in the fragment stage) \
+             through an execution set of 2 pipelines",
+        ),
+    ];
+    let mut args = vec!["run", file.as_str(), "--json"];
+    args.extend(read.iter().flat_map(|(layout, _)| ["--layout", layout]));
+    let r = report(&dgcc(&args));
+    for (l, (layout, words)) in read.iter().enumerate() {
+        let ran = r["layouts"][l]["dgc"]["ran"].as_str().unwrap();
+        assert!(ran.contains(words) && !ran.contains("not read"), "{layout}: {r:#}");
+    }
+    // Sequence 2's first pushed data word written wrong: named with the stage (every stage)
+    // that read it.
+    let everywhere = "push-constant byte 4 (token `everywhere`, field `tag`; read in the";
+    let every_stage: Vec<String> =
+        ["vertex", "tessellation control", "tessellation evaluation", "geometry", "fragment"]
+            .iter()
+            .map(|stage| format!("{everywhere} {stage} stage) read 0x"))
+            .collect();
+    for (layout, path, words) in [
+        ("Geometry", "dgc", vec!["push-constant byte 16 (token `shape`, field `shape_id`; read in the geometry stage) read 0x".to_string()]),
+        ("Geometry", "fallback", vec!["push-constant byte 16 (token `shape`, field `shape_id`; read from the draw's record by gl_DrawID) read 0x".to_string()]),
+        ("GeometryWide", "dgc", vec!["push-constant byte 160 (token `tail`, field `row`; read in the geometry stage) read 0x".to_string()]),
+        ("Tessellation", "dgc", vec!["push-constant byte 0 (token `control`, field `level`; read in the tessellation control stage) read 0x".to_string()]),
+        ("EveryStage", "dgc", every_stage),
+    ] {
+        let words: Vec<&str> = words.iter().map(String::as_str).collect();
+        sequence_2_named_by_its_words(&file, layout, path, &words);
+    }
+}

@@ -56,7 +56,12 @@ fn every_committed_spirv_matches_its_source() {
     let mut sources: Vec<PathBuf> = std::fs::read_dir(root())
         .unwrap()
         .map(|e| e.unwrap().path())
-        .filter(|p| matches!(p.extension().and_then(|e| e.to_str()), Some("comp" | "vert" | "frag" | "task" | "mesh")))
+        .filter(|p| {
+            matches!(
+                p.extension().and_then(|e| e.to_str()),
+                Some("comp" | "vert" | "tesc" | "tese" | "geom" | "frag" | "task" | "mesh")
+            )
+        })
         .collect();
     sources.sort();
     assert!(sources.len() >= 6, "expected the runtime's shaders, found {sources:?}");
@@ -107,11 +112,23 @@ fn variants() -> impl Iterator<Item = (&'static str, &'static str, String)> {
     let records = SHADER_OBJECT_VARIANTS
         .iter()
         .map(|&n| (n, "SHADER_OBJECT_RECORDS", format!("{}.shaders.comp.spv", n.trim_end_matches(".comp"))));
-    records.chain([
-        ("depth_pyramid.comp", "DEPTH_FROM_COPY", "depth_pyramid.copy.comp.spv".to_string()),
-        ("dispatch_tally.comp", "NOTHING_PUSHED", "dispatch_tally.unpushed.comp.spv".to_string()),
-    ])
+    records
+        .chain([
+            ("depth_pyramid.comp", "DEPTH_FROM_COPY", "depth_pyramid.copy.comp.spv".to_string()),
+            ("dispatch_tally.comp", "NOTHING_PUSHED", "dispatch_tally.unpushed.comp.spv".to_string()),
+        ])
+        .chain(BETWEEN_VARIANTS.iter().flat_map(|&n| {
+            let (name, stage) = n.split_once('.').expect("a stage extension");
+            [
+                (n, "CARRIED_WORDS", format!("{name}.carried.{stage}.spv")),
+                (n, "PUSHED_WORDS", format!("{name}.pushed.{stage}.spv")),
+            ]
+        }))
 }
+
+/// The draw tally's stages between vertex and fragment, which `build.sh` compiles twice more,
+/// with `-DCARRIED_WORDS` and `-DPUSHED_WORDS`.
+const BETWEEN_VARIANTS: [&str; 3] = ["draw_tally.tesc", "draw_tally.tese", "draw_tally.geom"];
 
 fn read(p: &Path) -> Vec<u8> {
     std::fs::read(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))

@@ -14,8 +14,9 @@ layouts=("examples/compute.ron Jobs" "examples/execution_set.ron Kernels" "examp
     "examples/mesh.ron Meshlets" "examples/draw_shaders.ron Draws"
     # The rig's other shapes (tests/run_layout.rs runs them on lavapipe): draws that push nothing
     # (slots from firstInstance), vertex buffers (one to sixteen), and draws whose pushed words are
-    # read back (words at any offset, several tokens, other types, sequence indices, stages, and
-    # more vertex-stage words than one execution carries).
+    # read back (words at any offset, several tokens, other types, sequence indices, stages, more
+    # vertex-stage words than one execution carries, and words for the tessellation and geometry
+    # stages, read there).
     "tests/run_layout/unpushed.ron Indexed" "tests/run_layout/unpushed.ron IndexedAlone"
     "tests/run_layout/unpushed.ron PlainAlone" "tests/run_layout/unpushed.ron IndexedCount"
     "tests/run_layout/unpushed.ron PlainCount" "tests/run_layout/unpushed.ron Materials"
@@ -28,7 +29,9 @@ layouts=("examples/compute.ron Jobs" "examples/execution_set.ron Kernels" "examp
     "tests/run_layout/pushed.ron Fields" "tests/run_layout/pushed.ron FieldsCount"
     "tests/run_layout/pushed.ron Plain" "tests/run_layout/pushed.ron SequenceOnly"
     "tests/run_layout/pushed.ron FragmentOnly" "tests/run_layout/pushed.ron SetFields"
-    "tests/run_layout/wide.ron Wide" "tests/run_layout/wide.ron WideBoth")
+    "tests/run_layout/wide.ron Wide" "tests/run_layout/wide.ron WideBoth"
+    "tests/run_layout/between.ron Geometry" "tests/run_layout/between.ron GeometryWide"
+    "tests/run_layout/between.ron Tessellation" "tests/run_layout/between.ron EveryStage")
 every_layout() {
     local status=0 pair
     for pair in "${layouts[@]}"; do

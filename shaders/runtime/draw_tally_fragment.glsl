@@ -4,7 +4,7 @@
 // With CARRIED_WORDS (draw_tally_carried.frag, draw_tally_pushed.frag: a layout whose pushed
 // words are read back, crates/cli/src/layout_check/draw_words.rs) it also keeps, per slot and
 // word, the lowest and the highest value it saw (the host starts them at 0xFFFFFFFF and 0):
-// first the CARRIED words the vertex shader carried (draw_carried.glsl), then, with
+// first the CARRIED words the shaders before it carried (draw_carried.glsl), then, with
 // FRAGMENT_PUSH, the words of its own push block, placed by the rig over the layout's
 // fragment-stage bytes as the vertex shader's is (PUSH_WORDS is the marker push_block.rs
 // patches).

@@ -9,6 +9,8 @@
 //! Optional features that layouts can depend on (mesh and task shaders) are enabled whenever
 //! the device has them, and `DgcDevice::from_context` refuses layouts that need one that is off
 //! — the validation layer holds a token to what was *enabled*, not to what the device could do.
+//! So are `geometryShader` and `tessellationShader`, which a pipeline with those stages needs
+//! (`dgcc run --layout` draws a layout whose stages include them with such a pipeline).
 //!
 //! Device choice: the first Vulkan 1.3 device, preferring one that exposes
 //! `VK_EXT_device_generated_commands` when DGC is asked for; `DGCC_DEVICE=<substring>` picks by name, and
@@ -107,6 +109,10 @@ pub struct Capabilities {
     /// `fragmentStoresAndAtomics`: fragment shaders may write storage buffers (the draw tests
     /// count fragments with atomics).
     pub fragment_stores_and_atomics: bool,
+    /// `geometryShader` and `tessellationShader`: graphics pipelines may have those stages (the
+    /// draw tests read the words a layout pushes to them there).
+    pub geometry_shader: bool,
+    pub tessellation_shader: bool,
     /// `VK_EXT_shader_object` with `shaderObject` enabled (shader-object execution sets; only
     /// on contexts with DGC).
     pub shader_object: bool,
@@ -461,6 +467,8 @@ impl GpuContext {
             mesh_shader: has_mesh_ext && on(mesh.mesh_shader),
             task_shader: has_mesh_ext && on(mesh.task_shader),
             fragment_stores_and_atomics: on(base.fragment_stores_and_atomics),
+            geometry_shader: on(base.geometry_shader),
+            tessellation_shader: on(base.tessellation_shader),
             shader_object: use_dgc && has_object_ext && on(object.shader_object),
             kernel_statistics: has_statistics_ext && on(statistics.pipeline_executable_info),
         };
@@ -472,6 +480,8 @@ impl GpuContext {
             draw_indirect_first_instance: en(caps.draw_indirect_first_instance),
             shader_int64: en(caps.shader_int64),
             fragment_stores_and_atomics: en(caps.fragment_stores_and_atomics),
+            geometry_shader: en(caps.geometry_shader),
+            tessellation_shader: en(caps.tessellation_shader),
             ..Default::default()
         };
         let mut e11 = vk::PhysicalDeviceVulkan11Features::default().shader_draw_parameters(caps.shader_draw_parameters);

@@ -14,27 +14,32 @@
 //! keep each stage's push constants apart, so a token that pushes to both stages is read in
 //! both. The values are the dispatch rig's ([`pushed`](super::pushed)): a different one per
 //! sequence and word, a background pushed over each block first, the sequence's index in a
-//! SEQUENCE_INDEX word.
+//! SEQUENCE_INDEX word. Words pushed to the tessellation and geometry stages are read there, by
+//! the tally pipeline's shaders of those stages ([`between`](super::between) says when it has
+//! them), each handing on the words of the stages before it with its own after them.
 //!
 //! Why the tally slot comes from firstInstance: it must not depend on the words being checked.
 //! These layouts take it from gl_InstanceIndex as layouts that push nothing do
 //! (`draw_instanced.vert`), so each sequence's words land in its own slot whatever they hold,
 //! and a word that differs is named with its sequence and byte.
 //!
-//! Why the records may be drawn more than once: the vertex shader carries at most
-//! [`CARRIED_MAX`] words (what the shaders' interface holds beside the tally, within the 64
-//! components every device has), and a device may take 256 bytes of push constants or more.
-//! So the vertex-stage words are cut into windows of at most that many ([`PushBlock::windows`]),
-//! and the same records are executed once per window ([`DrawWords::passes`]), the vertex
-//! shader's block placed over that window alone, the fragment shader's block read in the last
-//! execution. The executions' tallies are joined into one ([`join`]), each slot holding every
-//! window's words in order, so a word past the first window is named as any other.
+//! Why the records may be drawn more than once: the shaders before the fragment shader carry it
+//! at most [`CARRIED_MAX`] words in all (what the shaders' interface holds beside the tally,
+//! within the 64 components every device has for each stage's outputs and inputs), and a
+//! device may take 256 bytes of push constants or more. So each carrying stage's words are cut
+//! into windows of at most that many ([`PushBlock::windows`]), and the same records are
+//! executed once per group of windows that fits ([`DrawWords::passes`]: consecutive windows, at
+//! most one per stage), each stage's block placed over its window alone, the fragment shader's
+//! block read in the last execution. The executions' tallies are joined into one ([`join`]),
+//! each slot holding every window's words in order, so a word past the first window is named
+//! as any other.
 //!
 //! What is not read, the report says (`pushed words not read: …`): words pushed only to a stage
-//! the tally pipeline does not have (tessellation, geometry), and words a stage's shader could
-//! not declare (outside the pipeline layout's range for it). A sequence that draws nothing (no
-//! instance) runs no shader, so its words are not read either; the ran line says `per sequence
-//! that draws`.
+//! the tally pipeline does not have (a tessellation or geometry stage the layout's stages do not
+//! include or the device lacks, named with why), and words a stage's shader could not declare
+//! (outside the pipeline layout's range for it). A sequence that draws nothing (no instance)
+//! runs no shader, so its words are not read either; the ran line says `per sequence that
+//! draws`.
 //!
 //! Under the fallback, which pushes nothing per draw, `draw_pushed_stream.vert` reads every
 //! word from the draw's record, `records[gl_DrawID]`, as the generated GLSL reader does, and a
@@ -42,9 +47,10 @@
 //! sequence's record, or whose gl_DrawID is not its sequence's index, is named the same way. It
 //! carries the words through the same interface, so it too draws once per window.
 
+use super::between::{Between, TallyStages};
 use super::push_block::place;
 use super::pushed::{misread, wanted, word_name, PushBlock, Word};
-use super::rig::{Slots, Tally, WordsRun, CARRIED_FRAG, TALLY_SLOTS};
+use super::rig::{Slots, StageShader, Tally, WordsRun, CARRIED_FRAG, TALLY_SLOTS};
 use ash::vk;
 use dgcc::ir::{CompiledLayout, Manifest};
 
@@ -58,7 +64,7 @@ const PUSHED_NONE_BINDINGS_VERT: &[u8] =
     include_bytes!("../../../../shaders/runtime/spv/draw_pushed_none_bindings.vert.spv");
 const PUSHED_FRAG: &[u8] = include_bytes!("../../../../shaders/runtime/spv/draw_tally_pushed.frag.spv");
 
-/// The most words the vertex shader carries to the fragment shader in one execution
+/// The most words the shaders before the fragment shader carry to it in one execution
 /// (`CARRIED_VEC4S` × 4 in `draw_carried.glsl`).
 pub const CARRIED_MAX: usize = 56;
 /// In the fallback's table of where each word is read (`draw_pushed_stream.vert`): the word is
@@ -74,14 +80,28 @@ const FRAGMENT: u32 = vk::ShaderStageFlags::FRAGMENT.as_raw();
 pub enum ReadIn {
     /// The vertex shader's push block, carried to the fragment shader.
     Vertex,
+    /// The push block of a stage between the vertex and fragment shaders, carried on.
+    Between(Between),
     /// The fragment shader's push block.
     Fragment,
     /// The draw's record in the stream, by gl_DrawID (the fallback), carried.
     Record,
 }
 
-/// One block of words and where it is read (a vertex or record block at most [`CARRIED_MAX`]
-/// words long).
+impl ReadIn {
+    /// The stage whose shader reads the block: `vertex`, `geometry`… (a record is read by the
+    /// vertex shader).
+    fn stage(self) -> &'static str {
+        match self {
+            ReadIn::Vertex | ReadIn::Record => "vertex",
+            ReadIn::Between(b) => b.name(),
+            ReadIn::Fragment => "fragment",
+        }
+    }
+}
+
+/// One block of words and where it is read (a carried block at most [`CARRIED_MAX`] words
+/// long).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Part {
     pub read_in: ReadIn,
@@ -97,33 +117,35 @@ pub struct DrawWords {
 }
 
 impl DrawWords {
-    /// Under DGC: the words pushed to the vertex stage (carried, in windows of at most
-    /// [`CARRIED_MAX`]), then those pushed to the fragment stage.
-    pub fn dgc(m: &Manifest, layout: &CompiledLayout) -> DrawWords {
+    /// Under DGC, for a tally pipeline with `stages` between its vertex and fragment shaders:
+    /// the words pushed to the vertex stage, then to each of those (carried, in windows of at
+    /// most [`CARRIED_MAX`]), then those pushed to the fragment stage.
+    pub fn dgc(m: &Manifest, layout: &CompiledLayout, stages: &TallyStages) -> DrawWords {
         let mut words = DrawWords { parts: vec![], unread: vec![] };
-        for (stage, read_in) in
-            [(vk::ShaderStageFlags::VERTEX, ReadIn::Vertex), (vk::ShaderStageFlags::FRAGMENT, ReadIn::Fragment)]
-        {
+        let between = stages.between.iter().map(|&b| (b.flag(), ReadIn::Between(b)));
+        let carried = [(vk::ShaderStageFlags::VERTEX, ReadIn::Vertex)].into_iter().chain(between);
+        for (stage, read_in) in carried.chain([(vk::ShaderStageFlags::FRAGMENT, ReadIn::Fragment)]) {
             match PushBlock::of(m, layout, stage) {
-                Ok(Some(block)) if read_in == ReadIn::Vertex => {
+                Ok(Some(block)) if read_in == ReadIn::Fragment => words.parts.push(Part { read_in, block }),
+                Ok(Some(block)) => {
                     words.parts.extend(block.windows(CARRIED_MAX).into_iter().map(|block| Part { read_in, block }));
                 }
-                Ok(Some(block)) => words.parts.push(Part { read_in, block }),
                 Ok(None) => {}
                 Err(why) => words.unread.push(why),
             }
         }
+        let read = VERTEX | FRAGMENT | stages.mask();
         for t in &layout.tokens {
-            let Some(range) = t.push_constant.filter(|r| r.size > 0 && r.stages & !(VERTEX | FRAGMENT) != 0) else {
+            let Some(range) = t.push_constant.filter(|r| r.size > 0 && r.stages & !read != 0) else {
                 continue;
             };
-            let (alone, end) = (range.stages & (VERTEX | FRAGMENT) == 0, range.offset + range.size);
+            let (alone, end) = (range.stages & read == 0, range.offset + range.size);
             words.unread.push(format!(
                 "token `{}` pushes bytes {}..{end} {} to stages the tally pipeline has no shader for ({})",
                 t.name,
                 range.offset,
                 if alone { "only" } else { "also" },
-                stage_names(range.stages & !(VERTEX | FRAGMENT)),
+                stages.lacking(range.stages & !read),
             ));
         }
         words
@@ -137,11 +159,30 @@ impl DrawWords {
         DrawWords { parts, unread: vec![] }
     }
 
-    /// The executions that read every word, in order: one per vertex (or record) window, the
-    /// fragment block read in the last (alone where nothing is read in the vertex stage).
-    /// Their tallies' words, execution after execution, are the words kept per slot ([`join`]).
+    /// The executions that read every word, in order: each carries consecutive windows, at
+    /// most one of each stage and [`CARRIED_MAX`] words in all, and the fragment block is read
+    /// in the last (alone where nothing is carried). Their tallies' words, execution after
+    /// execution, are the words kept per slot ([`join`]).
     pub fn passes(&self) -> impl Iterator<Item = Pass<'_>> {
-        self.parts.chunk_by(|_, next| next.read_in == ReadIn::Fragment).map(|parts| Pass { parts })
+        let mut starts = vec![];
+        let (mut carried, mut last) = (0, None);
+        for (i, p) in self.parts.iter().enumerate() {
+            if p.read_in == ReadIn::Fragment {
+                if starts.is_empty() {
+                    starts.push(i);
+                }
+                continue;
+            }
+            let n = p.block.words.len();
+            if starts.is_empty() || last == Some(p.read_in) || carried + n > CARRIED_MAX {
+                starts.push(i);
+                carried = 0;
+            }
+            carried += n;
+            last = Some(p.read_in);
+        }
+        let ends: Vec<usize> = starts.iter().skip(1).copied().chain([self.parts.len()]).collect();
+        starts.into_iter().zip(ends).map(|(from, to)| Pass { parts: &self.parts[from..to] })
     }
 
     /// Whether any word is read.
@@ -207,12 +248,11 @@ impl DrawWords {
                 continue;
             }
             let also = match (p.read_in, &p.block.words[j]) {
-                (ReadIn::Vertex, _) => "; read in the vertex stage",
-                (ReadIn::Fragment, _) => "; read in the fragment stage",
-                (ReadIn::Record, Word::SequenceIndex { .. }) => "; gl_DrawID under the fallback",
-                (ReadIn::Record, _) => "; read from the draw's record by gl_DrawID",
+                (ReadIn::Record, Word::SequenceIndex { .. }) => "; gl_DrawID under the fallback".to_string(),
+                (ReadIn::Record, _) => "; read from the draw's record by gl_DrawID".to_string(),
+                (read_in, _) => format!("; read in the {} stage", read_in.stage()),
             };
-            out.push(format!("{who}: {} {}", word_name(layout, &p.block, j, also), misread(&p.block, j, seen, want)));
+            out.push(format!("{who}: {} {}", word_name(layout, &p.block, j, &also), misread(&p.block, j, seen, want)));
         }
         out
     }
@@ -225,7 +265,10 @@ impl DrawWords {
             let blocks = self.parts.iter().filter(|p| p.read_in == read_in).map(|p| &p.block);
             blocks.map(|b| (0..b.words.len()).filter(|&j| wanted(b, j, 0).is_some()).count()).sum::<usize>()
         };
-        let (vertex, fragment, record) = (checked(ReadIn::Vertex), checked(ReadIn::Fragment), checked(ReadIn::Record));
+        let record = checked(ReadIn::Record);
+        let in_stages = [ReadIn::Vertex].into_iter().chain(Between::ALL.map(ReadIn::Between)).chain([ReadIn::Fragment]);
+        let per_stage: Vec<(usize, &str)> =
+            in_stages.map(|r| (checked(r), r.stage())).filter(|(n, _)| *n > 0).collect();
         let passes = self.passes().count();
         let mut out = vec![];
         if record > 0 {
@@ -236,22 +279,27 @@ impl DrawWords {
                 if index { ", the sequence index as gl_DrawID" } else { "" }
             ));
         }
-        if vertex + fragment > 0 {
-            let stages: Vec<String> = [(vertex, "vertex"), (fragment, "fragment")]
-                .iter()
-                .filter(|(n, _)| *n > 0)
-                .map(|(n, stage)| format!("{n} in the {stage} stage"))
-                .collect();
+        if !per_stage.is_empty() {
+            let stages: Vec<String> = per_stage.iter().map(|(n, stage)| format!("{n} in the {stage} stage")).collect();
             out.push(format!(
                 "{} pushed word(s) read per sequence that draws: {}",
-                vertex + fragment,
+                per_stage.iter().map(|(n, _)| n).sum::<usize>(),
                 stages.join(", ")
             ));
         }
-        if passes > 1 {
-            out.push(format!(
-                "the records drawn {passes} times, the vertex shader carrying at most {CARRIED_MAX} words each time"
-            ));
+        // The stages whose shaders carry words, in order.
+        let mut carriers: Vec<&str> =
+            self.parts.iter().filter(|p| p.read_in != ReadIn::Fragment).map(|p| p.read_in.stage()).collect();
+        carriers.dedup();
+        if let (true, Some((last, before))) = (passes > 1, carriers.split_last()) {
+            let carrying = match before {
+                [] => format!("the {last} shader carrying at most {CARRIED_MAX} words"),
+                _ => format!(
+                    "the {} and {last} shaders carrying at most {CARRIED_MAX} words between them",
+                    before.join(", ")
+                ),
+            };
+            out.push(format!("the records drawn {passes} times, {carrying} each time"));
         }
         if !self.unread.is_empty() {
             out.push(format!("pushed words not read: {}", self.unread.join("; ")));
@@ -260,8 +308,8 @@ impl DrawWords {
     }
 }
 
-/// One execution's share of a layout's words: one vertex or record window, and after the
-/// last the fragment block (see [`DrawWords::passes`]).
+/// One execution's share of a layout's words: a window of each stage that carries words (or a
+/// record window), and after the last the fragment block (see [`DrawWords::passes`]).
 #[derive(Clone, Copy, Debug)]
 pub struct Pass<'a> {
     parts: &'a [Part],
@@ -277,14 +325,20 @@ impl Pass<'_> {
         self.parts.iter().map(|p| p.block.words.len()).sum()
     }
 
-    /// Words the vertex shader carries.
+    /// Words the shaders before the fragment shader carry to it.
     fn carried(&self) -> usize {
         self.parts.iter().filter(|p| p.read_in != ReadIn::Fragment).map(|p| p.block.words.len()).sum()
     }
 
-    /// The DGC execution's vertex and fragment shaders, their push blocks placed over this
-    /// execution's bytes, for a layout of `vertex_buffers` VERTEX_BUFFER tokens.
-    pub fn dgc_shaders(&self, vertex_buffers: usize) -> Result<(Vec<u8>, Vec<u8>), String> {
+    /// Words the stages before `read_in`'s carry ahead of its own.
+    fn carried_before(&self, read_in: ReadIn) -> usize {
+        self.parts.iter().take_while(|p| p.read_in != read_in).map(|p| p.block.words.len()).sum()
+    }
+
+    /// The DGC execution's shaders for a tally pipeline with `stages` between vertex and
+    /// fragment, their push blocks placed over this execution's bytes, for a layout of
+    /// `vertex_buffers` VERTEX_BUFFER tokens.
+    pub fn dgc_shaders(&self, vertex_buffers: usize, stages: &TallyStages) -> Result<PassShaders, String> {
         let (pushed, none) = match vertex_buffers {
             0 => (PUSHED_VERT, PUSHED_NONE_VERT),
             1 => (PUSHED_VERTICES_VERT, PUSHED_NONE_VERTICES_VERT),
@@ -294,11 +348,16 @@ impl Pass<'_> {
             Some(b) => place(pushed, b.first, b.words.len() as u32)?,
             None => none.to_vec(),
         };
+        let between = stages.between.iter().map(|&b| match self.part(ReadIn::Between(b)) {
+            Some(block) => b.reading(block, self.carried_before(ReadIn::Between(b)) as u32),
+            None => Ok(b.carrying()),
+        });
+        let between = between.collect::<Result<_, _>>()?;
         let fragment = match self.part(ReadIn::Fragment) {
             Some(b) => place(PUSHED_FRAG, b.first, b.words.len() as u32)?,
             None => CARRIED_FRAG.to_vec(),
         };
-        Ok((vertex, fragment))
+        Ok(PassShaders { vertex, between, fragment })
     }
 
     /// What the DGC execution needs: `fragment` (from [`dgc_shaders`](Self::dgc_shaders)), the
@@ -330,6 +389,15 @@ impl Pass<'_> {
     }
 }
 
+/// The shaders of one DGC execution of the draw tally ([`Pass::dgc_shaders`]).
+#[derive(Clone, Debug)]
+pub struct PassShaders {
+    pub vertex: Vec<u8>,
+    /// Those between the vertex and fragment shaders, in pipeline order.
+    pub between: Vec<StageShader>,
+    pub fragment: Vec<u8>,
+}
+
 /// The tallies of the executions of [`DrawWords::passes`], in order, as one: their fragments
 /// (each execution draws the same records, so each must have counted the same), and in each
 /// slot the words of every execution after those of the ones before it.
@@ -356,23 +424,6 @@ pub fn join(tallies: &[Tally]) -> Result<Tally, String> {
     Ok(joined)
 }
 
-/// `geometry, tessellation control`: the stages of `stages` by name.
-fn stage_names(stages: u32) -> String {
-    let names = [
-        (vk::ShaderStageFlags::TESSELLATION_CONTROL, "tessellation control"),
-        (vk::ShaderStageFlags::TESSELLATION_EVALUATION, "tessellation evaluation"),
-        (vk::ShaderStageFlags::GEOMETRY, "geometry"),
-        (vk::ShaderStageFlags::TASK_EXT, "task"),
-        (vk::ShaderStageFlags::MESH_EXT, "mesh"),
-    ];
-    let found: Vec<&str> = names.iter().filter(|(s, _)| stages & s.as_raw() != 0).map(|(_, n)| *n).collect();
-    if found.is_empty() {
-        format!("stage bits {stages:#x}")
-    } else {
-        found.join(", ")
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::super::pushed::{background, pushed_value};
@@ -389,6 +440,11 @@ mod tests {
     }
 
     const PUSHED: &str = include_str!("../../../../tests/run_layout/pushed.ron");
+
+    /// `layout`'s words under DGC on a device with geometry and tessellation shaders.
+    fn dgc(m: &Manifest, layout: &CompiledLayout) -> DrawWords {
+        DrawWords::dgc(m, layout, &TallyStages::new(layout.shader_stages, "the layout's", true, true))
+    }
 
     /// A tally in which sequence `k` drew one fragment into slot `slots[k]` and every word read
     /// what its record asks, and the words it expects.
@@ -407,7 +463,7 @@ mod tests {
     fn each_stage_reads_the_words_pushed_to_it_and_a_wrong_one_is_named_with_its_byte() {
         let m = manifest(PUSHED);
         let l = layout(&m, "Fields");
-        let words = DrawWords::dgc(&m, l);
+        let words = dgc(&m, l);
         assert!(words.unread.is_empty(), "{words:?}");
         // The vertex stage: bytes 16..52 (object at 16, the sequence index at 48, the fragment's
         // material between them unpushed there); the fragment stage: bytes 40..44.
@@ -482,7 +538,7 @@ mod tests {
     }
 
     #[test]
-    fn what_no_tally_shader_reads_is_said_with_its_bytes_and_why() {
+    fn geometry_words_are_read_there_after_the_vertex_words_and_unread_ones_are_said_with_why() {
         let m = manifest(
             r#"Pipeline(
                 name: "unread",
@@ -501,21 +557,118 @@ mod tests {
             )"#,
         );
         let l = layout(&m, "Wide");
-        let words = DrawWords::dgc(&m, l);
-        // Every vertex word is read, 56 at a time; the geometry stage's are not.
-        let blocks: Vec<(ReadIn, u32, usize)> =
-            words.parts.iter().map(|p| (p.read_in, p.block.first, p.block.words.len())).collect();
-        assert_eq!(blocks, [(ReadIn::Vertex, 0, CARRIED_MAX), (ReadIn::Vertex, 224, 4)]);
+        let words = dgc(&m, l);
+        assert!(words.unread.is_empty(), "{words:?}");
+        // Every vertex word, 56 at a time, then the geometry stage's two, carried after the
+        // last four vertex words in the second execution.
+        let geometry = ReadIn::Between(Between::Geometry);
+        let passes: Vec<Vec<(ReadIn, u32, usize)>> = words
+            .passes()
+            .map(|p| p.parts.iter().map(|p| (p.read_in, p.block.first, p.block.words.len())).collect())
+            .collect();
         assert_eq!(
-            words.unread,
-            ["token `geometry` pushes bytes 240..248 only to stages the tally pipeline has no shader for (geometry)"]
+            passes,
+            [vec![(ReadIn::Vertex, 0, CARRIED_MAX)], vec![(ReadIn::Vertex, 224, 4), (geometry, 240, 2)]]
         );
+        let runs: Vec<(u32, u32)> = words.passes().map(|p| p.run(&[])).map(|r| (r.carried, r.per_slot)).collect();
+        assert_eq!(runs, [(56, 56), (6, 6)]);
+        let stages = TallyStages::new(l.shader_stages, "the layout's", true, true);
+        let second = words.passes().nth(1).unwrap().dgc_shaders(0, &stages).unwrap();
+        assert_eq!(second.between, [Between::Geometry.reading(&words.parts[2].block, 4).unwrap()]);
+        let first = words.passes().next().unwrap().dgc_shaders(0, &stages).unwrap();
+        assert_eq!(first.between, [Between::Geometry.carrying()], "nothing of its own to read there");
         assert_eq!(
             words.summary(),
-            "60 pushed word(s) read per sequence that draws: 60 in the vertex stage; \
-             the records drawn 2 times, the vertex shader carrying at most 56 words each time; \
-             pushed words not read: token `geometry` pushes bytes 240..248 only to stages the tally pipeline has no shader for (geometry)"
+            "62 pushed word(s) read per sequence that draws: 60 in the vertex stage, 2 in the geometry stage; \
+             the records drawn 2 times, the vertex and geometry shaders carrying at most 56 words between them each time"
         );
+        // A wrong geometry word is named with the stage that read it.
+        let slots: Slots = vec![vec![6], vec![0], vec![12]];
+        let mut got = right(&words, &slots);
+        got.seen[12 * 62 + 60] = [pushed_value(1, 240); 2];
+        assert_eq!(
+            words.differences(l, &got, 12, 2, "sequence 2 (slot 12)"),
+            [format!(
+                "sequence 2 (slot 12): push-constant byte 240 (token `geometry`, field `g`; read in the geometry stage) read {:#010x} instead of {:#010x}",
+                pushed_value(1, 240),
+                pushed_value(2, 240)
+            )]
+        );
+
+        // Without geometryShader, or with a layout whose stages lack Geometry, the words are
+        // not read, and the report says why.
+        for (stages, why) in [
+            (TallyStages::new(l.shader_stages, "the layout's", false, true), "the device lacks geometryShader"),
+            (TallyStages::new(0x11, "the layout's", true, true), "not among the layout's stages"),
+        ] {
+            let words = DrawWords::dgc(&m, l, &stages);
+            let unread = format!(
+                "token `geometry` pushes bytes 240..248 only to stages the tally pipeline has no shader for (geometry: {why})"
+            );
+            assert_eq!(words.unread, std::slice::from_ref(&unread));
+            assert_eq!(
+                words.summary(),
+                format!(
+                    "60 pushed word(s) read per sequence that draws: 60 in the vertex stage; \
+                     the records drawn 2 times, the vertex shader carrying at most 56 words each time; \
+                     pushed words not read: {unread}"
+                )
+            );
+        }
+    }
+
+    const BETWEEN: &str = include_str!("../../../../tests/run_layout/between.ron");
+
+    /// The blocks each execution of `words` reads, in order.
+    fn blocks(words: &DrawWords) -> Vec<Vec<(ReadIn, u32, usize)>> {
+        let pass = |p: Pass<'_>| p.parts.iter().map(|p| (p.read_in, p.block.first, p.block.words.len())).collect();
+        words.passes().map(pass).collect()
+    }
+
+    #[test]
+    fn each_stage_between_vertex_and_fragment_carries_its_words_after_those_of_the_stages_before_it() {
+        let m = manifest(BETWEEN);
+        let every = layout(&m, "EveryStage");
+        let stages = TallyStages::new(every.shader_stages, "the layout's", true, true);
+        let words = dgc(&m, every);
+        assert!(words.unread.is_empty(), "{words:?}");
+        // One execution: a word (byte 4) read in each stage, the sequence index (byte 12) in the
+        // tessellation evaluation and geometry stages (byte 8 between, unpushed).
+        let [tcs, tes, geometry] = Between::ALL.map(ReadIn::Between);
+        let one = vec![(ReadIn::Vertex, 4, 1), (tcs, 4, 1), (tes, 4, 3), (geometry, 4, 3), (ReadIn::Fragment, 4, 1)];
+        assert_eq!(blocks(&words), [one]);
+        let pass = words.passes().next().unwrap();
+        let run = pass.run(&[]);
+        assert_eq!((run.carried, run.per_slot), (8, 9));
+        let shaders = pass.dgc_shaders(0, &stages).unwrap();
+        let before: Vec<(vk::ShaderStageFlags, Vec<(u32, u32)>)> =
+            shaders.between.iter().map(|s| (s.stage, s.spec.clone())).collect();
+        assert_eq!(
+            before,
+            [
+                (vk::ShaderStageFlags::TESSELLATION_CONTROL, vec![(0, 1)]),
+                (vk::ShaderStageFlags::TESSELLATION_EVALUATION, vec![(0, 2)]),
+                (vk::ShaderStageFlags::GEOMETRY, vec![(0, 5)]),
+            ]
+        );
+        // A wrong word is named with each stage that read it.
+        let slots: Slots = vec![vec![6], vec![0], vec![12]];
+        let mut got = right(&words, &slots);
+        got.seen[12 * 9 + 7] = [pushed_value(1, 12); 2];
+        let d = words.differences(every, &got, 12, 2, "sequence 2 (slot 12)");
+        assert_eq!(d.len(), 1, "{d:?}");
+        assert!(d[0].contains("byte 12 (token `index` (the sequence index); read in the geometry stage)"), "{d:?}");
+
+        // 40 vertex words and 24 geometry words do not fit one execution: the geometry words
+        // go alone in the second, the vertex shader carrying none there, and in the first the
+        // geometry shader hands the vertex words on.
+        let wide = layout(&m, "GeometryWide");
+        let (words, stages) = (dgc(&m, wide), TallyStages::new(wide.shader_stages, "the layout's", true, true));
+        assert_eq!(blocks(&words), [vec![(ReadIn::Vertex, 0, 40)], vec![(geometry, 160, 24)]]);
+        let shaders: Vec<PassShaders> = words.passes().map(|p| p.dgc_shaders(0, &stages).unwrap()).collect();
+        assert_eq!(shaders[0].between, [Between::Geometry.carrying()]);
+        assert_eq!(shaders[1].vertex, PUSHED_NONE_VERT);
+        assert_eq!(shaders[1].between, [Between::Geometry.reading(&words.parts[1].block, 0).unwrap()]);
     }
 
     const WIDE: &str = include_str!("../../../../tests/run_layout/wide.ron");
@@ -540,7 +693,7 @@ mod tests {
     fn past_56_vertex_words_the_records_are_drawn_once_per_window_and_a_wrong_word_there_is_named() {
         let m = manifest(WIDE);
         let (wide, both) = (layout(&m, "Wide"), layout(&m, "WideBoth"));
-        let words = DrawWords::dgc(&m, both);
+        let words = dgc(&m, both);
         assert!(words.unread.is_empty(), "{words:?}");
         // Bytes 0..224, then the sequence index at 224, three words no token pushes and the
         // colour at 240..256, which the fragment stage reads too, in the second execution.

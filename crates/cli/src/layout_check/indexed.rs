@@ -39,7 +39,8 @@
 //! pushed words are read back and it draws, its first pushed data word alone, so that only the
 //! word check can name it.
 
-use super::draw_words::{join, DrawWords};
+use super::between::TallyStages;
+use super::draw_words::{join, DrawWords, PassShaders};
 use super::pushed::write_pushed;
 use super::rig::{
     data_buffer, execute, execute_fallback, DrawRun, FallbackRun, FallbackVertex, Front, Records, Slots, Tally,
@@ -904,23 +905,26 @@ pub fn check(
     corrupt: Option<u32>,
 ) -> Result<DrawChecked> {
     let shape = shape(layout).map_err(RuntimeError::Invalid)?;
-    // Named by the layout as written (the binned one below has no EXECUTION_SET token).
-    let words = (shape.pushed == Pushed::Words).then(|| DrawWords::dgc(m, layout));
-    let reading = words.as_ref().filter(|w| w.reads_any());
-    // The shaders of each execution that reading every word takes (`DrawWords::passes`).
-    let passes: Vec<(Vec<u8>, Vec<u8>)> = match reading {
-        Some(w) => w
-            .passes()
-            .map(|p| p.dgc_shaders(shape.vertex_bindings.len()))
-            .collect::<std::result::Result<_, _>>()
-            .map_err(RuntimeError::Invalid)?,
-        None => vec![],
-    };
     // A draw layout that picks its pipeline through an execution set draws through a set of two
     // tally pipelines where the device can bind it (sequence k uses entry k % 2, which shows in
     // w); elsewhere (and for shader-object sets) it runs binned, with one tally pipeline bound
     // (the records are the same, the set index unread).
     let through_set = binds_set(dev, m, layout);
+    // The tally pipeline's stages between vertex and fragment: the layout's (the set's).
+    let stages = TallyStages::of(ctx, layout, through_set);
+    // Named by the layout as written (the binned one below has no EXECUTION_SET token).
+    let words = (shape.pushed == Pushed::Words).then(|| DrawWords::dgc(m, layout, &stages));
+    let reading = words.as_ref().filter(|w| w.reads_any());
+    // The shaders of each execution that reading every word takes (`DrawWords::passes`).
+    let passes: Vec<PassShaders> = match reading {
+        Some(w) => w
+            .passes()
+            .map(|p| p.dgc_shaders(shape.vertex_bindings.len(), &stages))
+            .collect::<std::result::Result<_, _>>()
+            .map_err(RuntimeError::Invalid)?,
+        None => vec![],
+    };
+    let tally_only = stages.tally_only();
     let set_token = layout.tokens.iter().position(|t| t.token_type == TokenType::ExecutionSet);
     let binned;
     let layout = if layout.execution_set().is_some() && !through_set {
@@ -979,6 +983,7 @@ pub fn check(
         write_records(&mut records, &shape, &tokens, &sequences, addresses, shared, corrupt)?;
         let mut run = DrawRun {
             front: Front::Vertex(shape.vertex_shader()),
+            between: &tally_only,
             records: &records.bytes,
             sequences: n,
             max_draw_count: if shape.counted { MAX_DRAW_COUNT } else { 0 },
@@ -999,9 +1004,10 @@ pub fn check(
         };
         let Some(w) = reading else { return execute(ctx, dev, m, layout, &run) };
         let mut tallies = vec![];
-        for (pass, (vertex, fragment)) in w.passes().zip(&passes) {
-            run.front = Front::Vertex(vertex);
-            run.words = Some(pass.run(fragment));
+        for (pass, shaders) in w.passes().zip(&passes) {
+            run.front = Front::Vertex(&shaders.vertex);
+            run.between = &shaders.between;
+            run.words = Some(pass.run(&shaders.fragment));
             tallies.push(execute(ctx, dev, m, layout, &run)?);
         }
         join(&tallies).map_err(RuntimeError::Invalid)

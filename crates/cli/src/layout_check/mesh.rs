@@ -140,6 +140,7 @@ pub fn run(
     let ran = write().and_then(|()| {
         let run = DrawRun {
             front: Front::TaskMesh { task: TASK_SPV, mesh: MESH_SPV },
+            between: &[],
             records: &records.bytes,
             sequences: n,
             max_draw_count: 0,

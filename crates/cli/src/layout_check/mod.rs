@@ -17,10 +17,11 @@
 //! how the records place it), and where it pushes anything (any PUSH_CONSTANT and
 //! SEQUENCE_INDEX tokens, at any offset) every pushed word is read back per sequence in the
 //! stages it is pushed to, as the dispatch kernel reads its own ([`draw_words`]); the report
-//! names a word that differs by its sequence, byte, token, field and stage (more words than its
-//! vertex shader can carry at once are read over several executions of the same records). What
-//! is not read (words for stages it has no shader for) the `ran` line says (`pushed words not
-//! read: …`), as the dispatch rig's does.
+//! names a word that differs by its sequence, byte, token, field and stage (the tally pipeline
+//! has the layout's tessellation and geometry stages where the device does, [`between`]; more
+//! words than its shaders can carry at once are read over several executions of the same
+//! records). What is not read (words for stages it has no shader for, and why) the `ran` line
+//! says (`pushed words not read: …`), as the dispatch rig's does.
 //!
 //! Why here and not in the runtime: it is a diagnosis tool with its own shaders and rigs; the
 //! runtime tests (`tests/runtime_examples.rs`) and `tests/run_layout.rs` use it too, so there
@@ -42,6 +43,7 @@
 //! refuses VERTEX_BUFFER tokens, so vertex buffers (up to sixteen, within the device's vertex
 //! input limits) are checked under DGC only.
 
+pub mod between;
 pub mod dispatch;
 pub mod draw_words;
 pub mod indexed;

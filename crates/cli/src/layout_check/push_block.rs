@@ -1,6 +1,6 @@
 //! A tally shader's push block, placed over one layout's pushed bytes by editing two words of
-//! its SPIR-V: the dispatch kernel's (`dispatch_tally.comp`) and the draw tally's vertex and
-//! fragment shaders' (`draw_pushed.glsl`, `draw_tally_fragment.glsl`).
+//! its SPIR-V: the dispatch kernel's (`dispatch_tally.comp`) and the draw tally's shaders'
+//! (`draw_pushed.glsl`, `draw_between.glsl`, `draw_tally_fragment.glsl`).
 //!
 //! Why edit SPIR-V instead of compiling a shader per layout: a shader's push block must lie
 //! inside the pipeline layout's push-constant range for its stage
@@ -71,9 +71,12 @@ mod tests {
     use super::*;
     const SPV: &[u8] = include_bytes!("../../../../shaders/runtime/spv/dispatch_tally.comp.spv");
     /// The draw tally's shaders that declare a push block to place.
-    const DRAW: [(&str, &[u8]); 3] = [
+    const DRAW: [(&str, &[u8]); 6] = [
         ("draw_pushed.vert", include_bytes!("../../../../shaders/runtime/spv/draw_pushed.vert.spv")),
         ("draw_pushed_vertices.vert", include_bytes!("../../../../shaders/runtime/spv/draw_pushed_vertices.vert.spv")),
+        ("draw_tally.pushed.tesc", include_bytes!("../../../../shaders/runtime/spv/draw_tally.pushed.tesc.spv")),
+        ("draw_tally.pushed.tese", include_bytes!("../../../../shaders/runtime/spv/draw_tally.pushed.tese.spv")),
+        ("draw_tally.pushed.geom", include_bytes!("../../../../shaders/runtime/spv/draw_tally.pushed.geom.spv")),
         ("draw_tally_pushed.frag", include_bytes!("../../../../shaders/runtime/spv/draw_tally_pushed.frag.spv")),
     ];
 

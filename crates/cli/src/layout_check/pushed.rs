@@ -32,12 +32,17 @@ pub struct PushBlock {
     pub words: Vec<Word>,
 }
 
-/// A stage's name in the reports: `compute`, `vertex`, `fragment`.
+/// A stage's name in the reports: `compute`, `vertex`, `geometry`, `tessellation control`…
 pub fn stage_name(stage: vk::ShaderStageFlags) -> &'static str {
     match stage {
         vk::ShaderStageFlags::COMPUTE => "compute",
         vk::ShaderStageFlags::VERTEX => "vertex",
+        vk::ShaderStageFlags::TESSELLATION_CONTROL => "tessellation control",
+        vk::ShaderStageFlags::TESSELLATION_EVALUATION => "tessellation evaluation",
+        vk::ShaderStageFlags::GEOMETRY => "geometry",
         vk::ShaderStageFlags::FRAGMENT => "fragment",
+        vk::ShaderStageFlags::TASK_EXT => "task",
+        vk::ShaderStageFlags::MESH_EXT => "mesh",
         _ => "another",
     }
 }

@@ -174,6 +174,23 @@ pub enum Front<'a> {
     TaskMesh { task: &'static [u8], mesh: &'static [u8] },
 }
 
+/// A shader of the tally pipeline between its vertex and fragment shaders (tessellation
+/// control or evaluation, geometry: [`between`](super::between)), specialized with `spec`.
+#[derive(Clone, PartialEq, Eq)]
+pub struct StageShader {
+    pub stage: vk::ShaderStageFlags,
+    pub spv: Vec<u8>,
+    pub spec: Vec<(u32, u32)>,
+}
+
+impl std::fmt::Debug for StageShader {
+    /// The SPIR-V by its length: its bytes say nothing in a failed assertion.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let spv = format!("{} bytes", self.spv.len());
+        f.debug_struct("StageShader").field("stage", &self.stage).field("spv", &spv).field("spec", &self.spec).finish()
+    }
+}
+
 /// The tally slots each sequence draws into (one each, but for a count layout alone, whose
 /// draws' gl_DrawID are the slots).
 pub type Slots = Vec<Vec<u32>>;
@@ -181,6 +198,9 @@ pub type Slots = Vec<Vec<u32>>;
 /// One execution of a draw layout.
 pub struct DrawRun<'a> {
     pub front: Front<'a>,
+    /// The shaders between `front` and the fragment shader, in pipeline order (none for a mesh
+    /// layout): the stages of the layout the device has ([`TallyStages`](super::between::TallyStages)).
+    pub between: &'a [StageShader],
     pub records: &'a [u8],
     pub sequences: u32,
     /// `maxDrawCount` (for `*_COUNT` action tokens).
@@ -302,6 +322,7 @@ pub fn execute(
         let binding = run.vertex_input.as_ref().map_or(&[][..], |v| &v.bindings[..]);
         let shaders = Shaders {
             front: run.front,
+            between: run.between,
             vertex_spec: vec![],
             fragment: run.words.as_ref().map_or(FRAG_SPV, |w| w.fragment),
             carried: run.words.as_ref().map(|w| w.carried),
@@ -522,8 +543,13 @@ pub fn execute_fallback(
     let mut made = Made::default();
     let result = (|| {
         let stride_words = layout.stride / 4;
-        let instanced =
-            Shaders { front: Front::Vertex(INSTANCED_VERT), vertex_spec: vec![], fragment: FRAG_SPV, carried: None };
+        let instanced = Shaders {
+            front: Front::Vertex(INSTANCED_VERT),
+            between: &[],
+            vertex_spec: vec![],
+            fragment: FRAG_SPV,
+            carried: None,
+        };
         let (shaders, table) = match run.vertex {
             FallbackVertex::Instanced => (instanced, None),
             FallbackVertex::Slot { slot_word, extra_word } => {
@@ -537,6 +563,7 @@ pub fn execute_fallback(
                     vertex_spec: vec![(0, stride_words), (1, n)],
                     fragment: CARRIED_FRAG,
                     carried: Some(n),
+                    ..instanced
                 };
                 (shaders, Some(sources.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>()))
             }
@@ -642,22 +669,24 @@ unsafe fn to_attachment(d: &ash::Device, cmd: vk::CommandBuffer, image: vk::Imag
 }
 
 /// The shaders of a tally pipeline: `front` (its vertex shader specialized with
-/// `vertex_spec`), and the fragment shader (`draw_tally.frag`, or a variant that keeps pushed
-/// words, told how many the vertex shader carries).
+/// `vertex_spec`), those `between` it and the fragment shader, and the fragment shader
+/// (`draw_tally.frag`, or a variant that keeps pushed words, told how many the shaders before
+/// it carry).
 struct Shaders<'a> {
     front: Front<'a>,
+    between: &'a [StageShader],
     vertex_spec: Vec<(u32, u32)>,
     fragment: &'a [u8],
     carried: Option<u32>,
 }
 
 /// A graphics pipeline for a 1×1 target: `shaders`, the fragment shader adding `weight` to w,
-/// no culling, no depth; `indirect_bindable` for an execution set; with one of
-/// `vertex_bindings`, one `R32_UINT` attribute at location 0 read from it; with several, one at
-/// each of the [`MAX_VERTEX_BUFFERS`] locations, location `i` read from the `i`-th of them,
-/// whatever its number (a location past them from the first, weighed 0); every binding's
-/// stride dynamic
-/// (`VK_DYNAMIC_STATE_VERTEX_INPUT_BINDING_STRIDE`, which a VERTEX_BUFFER token requires).
+/// no culling, no depth, patches of 3 control points where it tessellates; `indirect_bindable`
+/// for an execution set; with one of `vertex_bindings`, one `R32_UINT` attribute at location 0
+/// read from it; with several, one at each of the [`MAX_VERTEX_BUFFERS`] locations, location
+/// `i` read from the `i`-th of them, whatever its number (a location past them from the first,
+/// weighed 0); every binding's stride dynamic (`VK_DYNAMIC_STATE_VERTEX_INPUT_BINDING_STRIDE`,
+/// which a VERTEX_BUFFER token requires).
 fn graphics_pipeline(
     d: &ash::Device,
     layout: vk::PipelineLayout,
@@ -677,15 +706,19 @@ fn graphics_pipeline(
         let weights = BINDING_WEIGHTS.iter().enumerate();
         vertex_spec.extend(weights.map(|(i, &w)| (10 + i as u32, if i < vertex_bindings.len() { w } else { 0 })));
     }
-    let vertex_spec = vertex_spec.as_slice();
-    let list: Vec<(vk::ShaderStageFlags, &[u8])> = match front {
-        Front::Vertex(vert) => vec![(vk::ShaderStageFlags::VERTEX, vert)],
+    // Each stage in pipeline order: its flag, SPIR-V and specialization.
+    type Stage<'s> = (vk::ShaderStageFlags, &'s [u8], Vec<(u32, u32)>);
+    let mut list: Vec<Stage<'_>> = match front {
+        Front::Vertex(vert) => vec![(vk::ShaderStageFlags::VERTEX, vert, vertex_spec)],
         Front::TaskMesh { task, mesh } => {
-            vec![(vk::ShaderStageFlags::TASK_EXT, task), (vk::ShaderStageFlags::MESH_EXT, mesh)]
+            vec![(vk::ShaderStageFlags::TASK_EXT, task, vec![]), (vk::ShaderStageFlags::MESH_EXT, mesh, vec![])]
         }
     };
+    list.extend(shaders.between.iter().map(|s| (s.stage, s.spv.as_slice(), s.spec.clone())));
+    let fragment_spec: Vec<(u32, u32)> = [(0, weight)].into_iter().chain(shaders.carried.map(|n| (1, n))).collect();
+    list.push((vk::ShaderStageFlags::FRAGMENT, shaders.fragment, fragment_spec));
     let mut modules = vec![];
-    for &(_, spv) in list.iter().chain([(vk::ShaderStageFlags::FRAGMENT, shaders.fragment)].iter()) {
+    for &(_, spv, _) in &list {
         // SAFETY: committed, valid SPIR-V (or such a module with its push block placed).
         match unsafe { module(d, spv) } {
             Ok(m) => modules.push(m),
@@ -698,25 +731,24 @@ fn graphics_pipeline(
             }
         }
     }
-    let flags = list.iter().map(|s| s.0).chain([vk::ShaderStageFlags::FRAGMENT]);
-    let fragment_spec: Vec<(u32, u32)> = [(0, weight)].into_iter().chain(shaders.carried.map(|n| (1, n))).collect();
-    let spec = dgcc::runtime::shaders::Spec::new(&fragment_spec);
-    let spec_info = spec.info();
-    let vspec = dgcc::runtime::shaders::Spec::new(vertex_spec);
-    let vspec_info = vspec.info();
-    let stages: Vec<_> = flags
+    let specs: Vec<_> = list.iter().map(|(_, _, spec)| dgcc::runtime::shaders::Spec::new(spec)).collect();
+    let spec_infos: Vec<_> = specs.iter().map(|s| s.info()).collect();
+    let stages: Vec<_> = list
+        .iter()
         .zip(&modules)
-        .map(|(flag, &m)| {
-            let stage = vk::PipelineShaderStageCreateInfo::default().stage(flag).module(m).name(c"main");
-            if flag == vk::ShaderStageFlags::FRAGMENT {
-                stage.specialization_info(&spec_info)
-            } else if flag == vk::ShaderStageFlags::VERTEX && !vertex_spec.is_empty() {
-                stage.specialization_info(&vspec_info)
-            } else {
+        .zip(&spec_infos)
+        .map(|(((flag, _, spec), &m), info)| {
+            let stage = vk::PipelineShaderStageCreateInfo::default().stage(*flag).module(m).name(c"main");
+            if spec.is_empty() {
                 stage
+            } else {
+                stage.specialization_info(info)
             }
         })
         .collect();
+    // Tessellation takes each triangle as a patch of its 3 vertices (`draw_tally.tesc`).
+    let tessellates = list.iter().any(|s| s.0 == vk::ShaderStageFlags::TESSELLATION_CONTROL);
+    let tessellation = vk::PipelineTessellationStateCreateInfo::default().patch_control_points(3);
     let bindings: Vec<_> = vertex_bindings
         .iter()
         .map(|&binding| vk::VertexInputBindingDescription {
@@ -738,7 +770,8 @@ fn graphics_pipeline(
         .vertex_attribute_descriptions(&attributes);
     let dynamic_states = [vk::DynamicState::VERTEX_INPUT_BINDING_STRIDE];
     let dynamic = vk::PipelineDynamicStateCreateInfo::default().dynamic_states(&dynamic_states);
-    let assembly = vk::PipelineInputAssemblyStateCreateInfo::default().topology(vk::PrimitiveTopology::TRIANGLE_LIST);
+    let topology = if tessellates { vk::PrimitiveTopology::PATCH_LIST } else { vk::PrimitiveTopology::TRIANGLE_LIST };
+    let assembly = vk::PipelineInputAssemblyStateCreateInfo::default().topology(topology);
     let viewports = [vk::Viewport { x: 0.0, y: 0.0, width: 1.0, height: 1.0, min_depth: 0.0, max_depth: 1.0 }];
     let scissors = [vk::Rect2D { offset: vk::Offset2D::default(), extent: vk::Extent2D { width: 1, height: 1 } }];
     let viewport = vk::PipelineViewportStateCreateInfo::default().viewports(&viewports).scissors(&scissors);
@@ -768,6 +801,9 @@ fn graphics_pipeline(
     }
     if !vertex_bindings.is_empty() {
         info = info.dynamic_state(&dynamic);
+    }
+    if tessellates {
+        info = info.tessellation_state(&tessellation);
     }
     if matches!(front, Front::Vertex(_)) {
         // Mesh pipelines have no vertex input or input assembly.
