@@ -518,9 +518,9 @@ fn sequence_2_named_by_its_words(file: &str, layout: &str, path: &str, words: &[
 fn draw_layouts_pushing_more_vertex_words_than_one_execution_carries_have_every_word_read() {
     let test = "draw_layouts_pushing_more_vertex_words_than_one_execution_carries_have_every_word_read";
     let Some(file) = lavapipe_description(test, "wide.ron") else { return };
-    // 64 words to the vertex stage, 56 carried at a time: the records are drawn twice, by DGC
+    // 64 words to the vertex stage, 52 carried at a time: the records are drawn twice, by DGC
     // and by the fallback alike, and nothing is left unread.
-    let twice = "the records drawn 2 times, the vertex shader carrying at most 56 words each time";
+    let twice = "the records drawn 2 times, the vertex shader carrying at most 52 words each time";
     for layout in ["Wide", "WideBoth"] {
         checked_and_a_wrong_record_named(&file, layout, twice, Ok(()));
     }
@@ -535,7 +535,7 @@ fn draw_layouts_pushing_more_vertex_words_than_one_execution_carries_have_every_
     ] {
         assert!(ran(l, path).contains(read) && !ran(l, path).contains("not read"), "{r:#}");
     }
-    // The word written wrong is byte 240, past the first 56 words: named in every stage that
+    // The word written wrong is byte 240, past the first 52 words: named in every stage that
     // read it.
     let tail = "push-constant byte 240 (token `tail`, field `color`;";
     for (layout, path, words) in [
@@ -572,7 +572,7 @@ fn draw_layouts_pushing_to_the_tessellation_and_geometry_stages_have_those_words
         (
             "GeometryWide",
             "64 pushed word(s) read per sequence that draws: 40 in the vertex stage, 24 in the geometry stage; \
-             the records drawn 2 times, the vertex and geometry shaders carrying at most 56 words between them each time",
+             the records drawn 2 times, the vertex and geometry shaders carrying at most 52 words between them each time",
         ),
         (
             "Tessellation",

@@ -66,7 +66,7 @@ const PUSHED_FRAG: &[u8] = include_bytes!("../../../../shaders/runtime/spv/draw_
 
 /// The most words the shaders before the fragment shader carry to it in one execution
 /// (`CARRIED_VEC4S` × 4 in `draw_carried.glsl`).
-pub const CARRIED_MAX: usize = 56;
+pub const CARRIED_MAX: usize = 52;
 /// In the fallback's table of where each word is read (`draw_pushed_stream.vert`): the word is
 /// gl_DrawID, or no token pushes it.
 pub const FROM_DRAW_ID: u32 = u32::MAX;
@@ -559,8 +559,8 @@ mod tests {
         let l = layout(&m, "Wide");
         let words = dgc(&m, l);
         assert!(words.unread.is_empty(), "{words:?}");
-        // Every vertex word, 56 at a time, then the geometry stage's two, carried after the
-        // last four vertex words in the second execution.
+        // Every vertex word, 52 at a time, then the geometry stage's two, carried after the
+        // last eight vertex words in the second execution.
         let geometry = ReadIn::Between(Between::Geometry);
         let passes: Vec<Vec<(ReadIn, u32, usize)>> = words
             .passes()
@@ -568,19 +568,19 @@ mod tests {
             .collect();
         assert_eq!(
             passes,
-            [vec![(ReadIn::Vertex, 0, CARRIED_MAX)], vec![(ReadIn::Vertex, 224, 4), (geometry, 240, 2)]]
+            [vec![(ReadIn::Vertex, 0, CARRIED_MAX)], vec![(ReadIn::Vertex, 208, 8), (geometry, 240, 2)]]
         );
         let runs: Vec<(u32, u32)> = words.passes().map(|p| p.run(&[])).map(|r| (r.carried, r.per_slot)).collect();
-        assert_eq!(runs, [(56, 56), (6, 6)]);
+        assert_eq!(runs, [(52, 52), (10, 10)]);
         let stages = TallyStages::new(l.shader_stages, "the layout's", true, true);
         let second = words.passes().nth(1).unwrap().dgc_shaders(0, &stages).unwrap();
-        assert_eq!(second.between, [Between::Geometry.reading(&words.parts[2].block, 4).unwrap()]);
+        assert_eq!(second.between, [Between::Geometry.reading(&words.parts[2].block, 8).unwrap()]);
         let first = words.passes().next().unwrap().dgc_shaders(0, &stages).unwrap();
         assert_eq!(first.between, [Between::Geometry.carrying()], "nothing of its own to read there");
         assert_eq!(
             words.summary(),
             "62 pushed word(s) read per sequence that draws: 60 in the vertex stage, 2 in the geometry stage; \
-             the records drawn 2 times, the vertex and geometry shaders carrying at most 56 words between them each time"
+             the records drawn 2 times, the vertex and geometry shaders carrying at most 52 words between them each time"
         );
         // A wrong geometry word is named with the stage that read it.
         let slots: Slots = vec![vec![6], vec![0], vec![12]];
@@ -610,7 +610,7 @@ mod tests {
                 words.summary(),
                 format!(
                     "60 pushed word(s) read per sequence that draws: 60 in the vertex stage; \
-                     the records drawn 2 times, the vertex shader carrying at most 56 words each time; \
+                     the records drawn 2 times, the vertex shader carrying at most 52 words each time; \
                      pushed words not read: {unread}"
                 )
             );
@@ -690,35 +690,43 @@ mod tests {
     }
 
     #[test]
-    fn past_56_vertex_words_the_records_are_drawn_once_per_window_and_a_wrong_word_there_is_named() {
+    fn past_52_vertex_words_the_records_are_drawn_once_per_window_and_a_wrong_word_there_is_named() {
         let m = manifest(WIDE);
         let (wide, both) = (layout(&m, "Wide"), layout(&m, "WideBoth"));
         let words = dgc(&m, both);
         assert!(words.unread.is_empty(), "{words:?}");
-        // Bytes 0..224, then the sequence index at 224, three words no token pushes and the
-        // colour at 240..256, which the fragment stage reads too, in the second execution.
+        // Bytes 0..208, then the last four rows, the sequence index at 224, three words no token
+        // pushes and the colour at 240..256, which the fragment stage reads too, in the second
+        // execution.
         let passes: Vec<Vec<(ReadIn, u32, usize)>> = words
             .passes()
             .map(|p| p.parts.iter().map(|p| (p.read_in, p.block.first, p.block.words.len())).collect())
             .collect();
-        assert_eq!(passes, [vec![(ReadIn::Vertex, 0, 56)], vec![(ReadIn::Vertex, 224, 8), (ReadIn::Fragment, 240, 4)]]);
+        assert_eq!(
+            passes,
+            [vec![(ReadIn::Vertex, 0, 52)], vec![(ReadIn::Vertex, 208, 12), (ReadIn::Fragment, 240, 4)]]
+        );
         let runs: Vec<(u32, u32)> = words.passes().map(|p| p.run(&[])).map(|r| (r.carried, r.per_slot)).collect();
-        assert_eq!(runs, [(56, 56), (8, 12)]);
+        assert_eq!(runs, [(52, 52), (12, 16)]);
         assert_eq!(
             words.summary(),
             "65 pushed word(s) read per sequence that draws: 61 in the vertex stage, 4 in the fragment stage; \
-             the records drawn 2 times, the vertex shader carrying at most 56 words each time"
+             the records drawn 2 times, the vertex shader carrying at most 52 words each time"
         );
 
         // Joined, the executions' words are the words kept per slot, in order.
         let slots: Slots = vec![vec![6], vec![0], vec![12]];
         let want = right(&words, &slots);
         let executions = per_execution(&words, &want);
-        assert_eq!(executions[1].seen[12 * 12..12 * 12 + 2], [[2, 2], [7, 7]], "slot 12: its index, an unpushed word");
+        assert_eq!(
+            executions[1].seen[12 * 16 + 4..12 * 16 + 6],
+            [[2, 2], [7, 7]],
+            "slot 12: its index, an unpushed word"
+        );
         assert_eq!(join(&executions).unwrap(), want);
         // A wrong word of the second window: the vertex stage's byte 240, of sequence 2.
         let mut second = executions.clone();
-        second[1].seen[12 * 12 + 4] = [pushed_value(1, 240); 2];
+        second[1].seen[12 * 16 + 8] = [pushed_value(1, 240); 2];
         let got = join(&second).unwrap();
         assert_eq!(
             words.differences(both, &got, 12, 2, "sequence 2 (slot 12)"),
@@ -743,7 +751,7 @@ mod tests {
         };
         let rows: Vec<u32> = (0..56).map(|j| record("rows", 4 * j)).collect();
         let tail: Vec<u32> = (60..64).map(|j| record("tail", 4 * j)).collect();
-        assert_eq!(sources[0], rows);
-        assert_eq!(sources[1], [&[FROM_DRAW_ID, NOWHERE, NOWHERE, NOWHERE][..], &tail].concat());
+        assert_eq!(sources[0], rows[..52]);
+        assert_eq!(sources[1], [&rows[52..], &[FROM_DRAW_ID, NOWHERE, NOWHERE, NOWHERE][..], &tail].concat());
     }
 }
