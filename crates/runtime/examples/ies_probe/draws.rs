@@ -73,16 +73,7 @@ pub fn run(
     stream.write(0, &records)?;
     // SAFETY: a live storage buffer, bound whole.
     let mut set = unsafe { StorageSet::new(d, vk::ShaderStageFlags::FRAGMENT, &[tally.buffer]) }?;
-    let ranges = [vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::VERTEX, offset: 0, size: 8 }];
-    let set_layouts = [set.layout];
-    // SAFETY: a valid create info on a live device.
-    let pl = unsafe {
-        d.create_pipeline_layout(
-            &vk::PipelineLayoutCreateInfo::default().set_layouts(&set_layouts).push_constant_ranges(&ranges),
-            None,
-        )
-    }
-    .map_err(RuntimeError::vk("vkCreatePipelineLayout"))?;
+    let (pl, _) = super::pipeline_layout(d, set.layout, vk::ShaderStageFlags::VERTEX)?;
 
     step("vkCreateIndirectCommandsLayoutEXT");
     // SAFETY: `pl` holds the layout's push range.

@@ -159,6 +159,21 @@ fn step(what: &str) {
     eprintln!("step: {what}");
 }
 
+/// The probe's pipeline layout: `set_layout` and 8 bytes of push constants for `stage`, and
+/// that range.
+fn pipeline_layout(
+    d: &ash::Device,
+    set_layout: vk::DescriptorSetLayout,
+    stage: vk::ShaderStageFlags,
+) -> Result<(vk::PipelineLayout, [vk::PushConstantRange; 1])> {
+    let ranges = [vk::PushConstantRange { stage_flags: stage, offset: 0, size: 8 }];
+    let set_layouts = [set_layout];
+    let info = vk::PipelineLayoutCreateInfo::default().set_layouts(&set_layouts).push_constant_ranges(&ranges);
+    // SAFETY: a valid create info on a live device; `set_layout` is the caller's, alive.
+    let pl = unsafe { d.create_pipeline_layout(&info, None) }.map_err(RuntimeError::vk("vkCreatePipelineLayout"))?;
+    Ok((pl, ranges))
+}
+
 /// Which entries hold what, which the sequences select, and the order they are written in.
 struct EntryPlan {
     /// The pipeline (by its index among those made, entry `i`'s own being `i`) each entry
@@ -232,16 +247,8 @@ fn run(args: &Args) -> Result<bool> {
     count.write(0, &n.to_le_bytes())?;
     // SAFETY: live storage buffers, bound whole.
     let mut set = unsafe { StorageSet::new(d, vk::ShaderStageFlags::COMPUTE, &[totals.buffer, stream.buffer]) }?;
-    let ranges = [vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::COMPUTE, offset: 0, size: 8 }];
+    let (pl, ranges) = pipeline_layout(d, set.layout, vk::ShaderStageFlags::COMPUTE)?;
     let set_layouts = [set.layout];
-    // SAFETY: a valid create info on a live device.
-    let pl = unsafe {
-        d.create_pipeline_layout(
-            &vk::PipelineLayoutCreateInfo::default().set_layouts(&set_layouts).push_constant_ranges(&ranges),
-            None,
-        )
-    }
-    .map_err(RuntimeError::vk("vkCreatePipelineLayout"))?;
     let words = layout.stride / 4;
     let shader_set =
         set_token.is_some_and(|s| s.kind == x::IndirectExecutionSetInfoTypeEXT::SHADER_OBJECTS.as_raw() as u32);
