@@ -562,10 +562,7 @@ mod tests {
         // Every vertex word, 52 at a time, then the geometry stage's two, carried after the
         // last eight vertex words in the second execution.
         let geometry = ReadIn::Between(Between::Geometry);
-        let passes: Vec<Vec<(ReadIn, u32, usize)>> = words
-            .passes()
-            .map(|p| p.parts.iter().map(|p| (p.read_in, p.block.first, p.block.words.len())).collect())
-            .collect();
+        let passes = blocks(&words);
         assert_eq!(
             passes,
             [vec![(ReadIn::Vertex, 0, CARRIED_MAX)], vec![(ReadIn::Vertex, 208, 8), (geometry, 240, 2)]]
@@ -698,10 +695,7 @@ mod tests {
         // Bytes 0..208, then the last four rows, the sequence index at 224, three words no token
         // pushes and the colour at 240..256, which the fragment stage reads too, in the second
         // execution.
-        let passes: Vec<Vec<(ReadIn, u32, usize)>> = words
-            .passes()
-            .map(|p| p.parts.iter().map(|p| (p.read_in, p.block.first, p.block.words.len())).collect())
-            .collect();
+        let passes = blocks(&words);
         assert_eq!(
             passes,
             [vec![(ReadIn::Vertex, 0, 52)], vec![(ReadIn::Vertex, 208, 12), (ReadIn::Fragment, 240, 4)]]

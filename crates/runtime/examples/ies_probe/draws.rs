@@ -122,12 +122,7 @@ pub fn run(
         ..Default::default()
     };
     chain(&mut req_info.p_next);
-    let mut req = vk::MemoryRequirements2::default();
-    // SAFETY: a live layout and set or pipeline.
-    unsafe { ext.get_generated_commands_memory_requirements(&req_info, &mut req) };
-    let (bytes, type_bits) = (req.memory_requirements.size, req.memory_requirements.memory_type_bits);
-    println!("preprocess: {bytes} bytes, memory types {type_bits:#x}");
-    let mut preprocess = if bytes > 0 { Some(Buffer::preprocess(dev, bytes, type_bits)?) } else { None };
+    let (mut preprocess, bytes) = super::preprocess_buffer(dev, ext, &req_info)?;
     let mut info = x::GeneratedCommandsInfoEXT {
         shader_stages: vk::ShaderStageFlags::from_raw(layout.shader_stages),
         indirect_execution_set: ies,

@@ -174,6 +174,22 @@ fn pipeline_layout(
     Ok((pl, ranges))
 }
 
+/// The preprocess buffer the driver asks for `req_info` (none where it asks for 0 bytes), and
+/// its size.
+fn preprocess_buffer(
+    dev: &DgcDevice,
+    ext: &x::Device,
+    req_info: &x::GeneratedCommandsMemoryRequirementsInfoEXT,
+) -> Result<(Option<Buffer>, u64)> {
+    let mut req = vk::MemoryRequirements2::default();
+    // SAFETY: the caller's info names a live layout and set or pipeline of `dev`.
+    unsafe { ext.get_generated_commands_memory_requirements(req_info, &mut req) };
+    let (bytes, type_bits) = (req.memory_requirements.size, req.memory_requirements.memory_type_bits);
+    println!("preprocess: {bytes} bytes, memory types {type_bits:#x}");
+    let buffer = if bytes > 0 { Some(Buffer::preprocess(dev, bytes, type_bits)?) } else { None };
+    Ok((buffer, bytes))
+}
+
 /// Which entries hold what, which the sequences select, and the order they are written in.
 struct EntryPlan {
     /// The pipeline (by its index among those made, entry `i`'s own being `i`) each entry
@@ -351,12 +367,7 @@ fn run(args: &Args) -> Result<bool> {
         ..Default::default()
     };
     chain(&mut req_info.p_next, &pipeline_info);
-    let mut req = vk::MemoryRequirements2::default();
-    // SAFETY: a live layout and set or pipeline.
-    unsafe { ext.get_generated_commands_memory_requirements(&req_info, &mut req) };
-    let (bytes, type_bits) = (req.memory_requirements.size, req.memory_requirements.memory_type_bits);
-    println!("preprocess: {bytes} bytes, memory types {type_bits:#x}");
-    let mut preprocess = if bytes > 0 { Some(Buffer::preprocess(&dev, bytes, type_bits)?) } else { None };
+    let (mut preprocess, bytes) = preprocess_buffer(&dev, ext, &req_info)?;
 
     let mut info = x::GeneratedCommandsInfoEXT {
         shader_stages: vk::ShaderStageFlags::COMPUTE,
