@@ -10,7 +10,8 @@
 //! device, since one hang is enough.) The spec allows one pipeline in several entries, so
 //! nothing else stops it. The runtime keeps the table of what the caller put where and refuses
 //! the second entry of a pipeline or shader on such a device, naming the entry that holds it.
-//! (Graphics sets were not measured; the rule is kept to what was.) Such a device is one whose
+//! (Graphics sets are not affected: the same probe drew through them right, an entry never
+//! written or a pipeline in two entries alike.) Such a device is one whose
 //! profile states NVIDIA's `vendorID`, the fact `dgcc check` reads to tell an engine that
 //! writes its own sets the same (N0002).
 //!

@@ -5,7 +5,9 @@
 //! Why: on an H100 (NVIDIA 580.159.04, 2026-12-05) a compute pipeline written into two entries
 //! ran only from the entry written last, and a pipeline set with an entry never written crashed
 //! the driver; graphics sets were not measured then, so the runtime's refusal was kept to
-//! compute. These shapes measure the same two cases with draws.
+//! compute. These shapes measure the same two cases with draws. On the same driver (H100,
+//! 2026-12-05 22:40 UTC) every one of them drew each sequence with the pipeline it selected
+//! (book/src/measured/h100-execution-sets.md), so the refusal stays with compute.
 //!
 //! The tally is `dgcc run --layout`'s: `draw_object.vert` and `draw_tally.frag` into a 1×1
 //! target. Each sequence draws one triangle covering the pixel; its push constant gives the

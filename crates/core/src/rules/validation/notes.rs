@@ -29,6 +29,8 @@ Fix: nothing, where the binned path is what the engine runs on that target; drop
 - A pipeline set with an entry never written crashes the process while `vkCmdExecuteGeneratedCommandsEXT` is recorded, even if no sequence selects that entry. (Shader-object sets are not affected.)
 - A compute pipeline or compute shader object written into two entries of one set runs only from the entry it was written to last. A sequence that selects the other entry never finishes: the GPU hangs and the submission's fence never signals.
 
+Sets of graphics pipelines are not affected, and get no note: the same driver on an H100 drew through a set of 16 with 14 entries never written, and through one pipeline held by two or fifteen entries selected at any of them, every sequence with the pipeline it selected.
+
 dgcc's runtime works around both: `create_execution_set` writes the initial pipeline into every entry, entry 0 last, and on an NVIDIA device `write_execution_set` and `write_execution_set_shader` refuse a compute pipeline or shader that another entry already holds, naming that entry. An engine that creates and writes its own sets from dgcc's layouts must do the same; this note says so once per layout and NVIDIA target. It is never a failure, and `--deny-warnings` does not count it.
 
 ```ron
