@@ -17,7 +17,7 @@
 //! the rest from its record, as the generated readers do), so only it is checked there.
 
 use super::push_block;
-use super::pushed::{misread, wanted, word_name, write_pushed};
+use super::pushed::{misread, wanted, word_name, word_to_flip, write_pushed};
 pub use super::pushed::{PushBlock, Word};
 use super::rig::Records;
 use ash::vk;
@@ -85,6 +85,8 @@ fn records(layout: &CompiledLayout, corrupt: Option<u32>) -> Result<Vec<u8>> {
     let mut r = Records::new(layout, SEQUENCES);
     let set = layout.tokens.iter().position(|t| t.token_type == TokenType::ExecutionSet);
     let dispatch = r.token(TokenType::Dispatch)?;
+    // The group count is written wrong too, so the word need not be one the kernel reads.
+    let flip = word_to_flip(layout, |_| true);
     for k in 0..SEQUENCES {
         if let Some(set) = set {
             r.put_u32(k, set, "", k % 2)?;
@@ -93,7 +95,7 @@ fn records(layout: &CompiledLayout, corrupt: Option<u32>) -> Result<Vec<u8>> {
         r.put_u32(k, dispatch, "x", x + u32::from(corrupt == Some(k)))?;
         r.put_u32(k, dispatch, "y", y)?;
         r.put_u32(k, dispatch, "z", z)?;
-        write_pushed(&mut r, k, corrupt == Some(k));
+        write_pushed(&mut r, k, flip.filter(|_| corrupt == Some(k)));
     }
     Ok(r.bytes)
 }

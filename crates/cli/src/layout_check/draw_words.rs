@@ -49,7 +49,7 @@
 
 use super::between::{Between, TallyStages};
 use super::push_block::place;
-use super::pushed::{misread, wanted, word_name, PushBlock, Word};
+use super::pushed::{misread, wanted, word_name, word_to_flip, PushBlock, Word};
 use super::rig::{Slots, StageShader, Tally, WordsRun, CARRIED_FRAG, TALLY_SLOTS};
 use ash::vk;
 use dgcc::ir::{CompiledLayout, Manifest};
@@ -188,6 +188,21 @@ impl DrawWords {
     /// Whether any word is read.
     pub fn reads_any(&self) -> bool {
         !self.parts.is_empty()
+    }
+
+    /// Whether the tally reads back the word a PUSH_CONSTANT token pushes at `byte`.
+    pub fn reads_pushed(&self, byte: u32) -> bool {
+        self.parts.iter().any(|p| {
+            let mut words = p.block.words.iter().enumerate();
+            words.any(|(j, w)| matches!(w, Word::Data { .. }) && p.block.byte(j) == byte)
+        })
+    }
+
+    /// The pushed word a corrupted record of `layout` flips, by its byte: the first one these
+    /// words read back. A word pushed only to a stage the tally has no shader for would change
+    /// nothing it sees; with none read, the record's draw is written wrong instead.
+    pub fn word_to_flip(&self, layout: &CompiledLayout) -> Option<u32> {
+        word_to_flip(layout, |byte| self.reads_pushed(byte))
     }
 
     /// Words the tally keeps per slot.
@@ -666,6 +681,29 @@ mod tests {
         assert_eq!(shaders[0].between, [Between::Geometry.carrying()]);
         assert_eq!(shaders[1].vertex, PUSHED_NONE_VERT);
         assert_eq!(shaders[1].between, [Between::Geometry.reading(&words.parts[1].block, 0).unwrap()]);
+    }
+
+    #[test]
+    fn a_corrupted_record_flips_the_first_pushed_word_the_tally_reads_back() {
+        let m = manifest(BETWEEN);
+        let words = |name: &str, geometry_shader: bool| {
+            let l = layout(&m, name);
+            DrawWords::dgc(&m, l, &TallyStages::new(l.shader_stages, "the layout's", geometry_shader, true))
+        };
+        // GeometryWide's first token pushes to the geometry stage alone (bytes 160..256), its
+        // second to the vertex stage (0..160): the first in token order where both are read,
+        // the vertex stage's first word where the device lacks geometryShader.
+        let wide = layout(&m, "GeometryWide");
+        assert_eq!(words("GeometryWide", true).word_to_flip(wide), Some(160));
+        assert_eq!(words("GeometryWide", false).word_to_flip(wide), Some(0));
+        // Geometry pushes words to the geometry stage alone: none to flip without it (its
+        // draw is written wrong instead), its first data word (byte 16) with it.
+        let geometry = layout(&m, "Geometry");
+        assert_eq!(words("Geometry", true).word_to_flip(geometry), Some(16));
+        assert_eq!(words("Geometry", false).word_to_flip(geometry), None);
+        // A sequence index is written by the driver, not the record: never the one flipped.
+        let every = layout(&m, "EveryStage");
+        assert_eq!(words("EveryStage", true).word_to_flip(every), Some(4));
     }
 
     const WIDE: &str = include_str!("../../../../tests/run_layout/wide.ron");

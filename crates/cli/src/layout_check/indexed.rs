@@ -35,9 +35,9 @@
 //! vertex input bindings or attributes than that takes, the layout is not run
 //! ([`vertex_input_unfit`](super::rig::vertex_input_unfit)). The index and vertex buffers'
 //! sizes are written exactly; a misread size shows only where the device bounds-checks the
-//! fetches. A record written wrong on purpose (`corrupt`) has its draw changed, or where its
-//! pushed words are read back and it draws, its first pushed data word alone, so that only the
-//! word check can name it.
+//! fetches. A record written wrong on purpose (`corrupt`) has its draw changed, or where it
+//! draws and a pushed data word is read back, the first such word alone, so that only the
+//! word check can name it (`DrawWords::word_to_flip`).
 
 use super::between::TallyStages;
 use super::draw_words::{join, DrawWords, PassShaders};
@@ -894,9 +894,9 @@ pub fn run(
 }
 
 /// Execute `layout` (a draw layout of [`shape`]) through DGC and read back what it drew.
-/// `corrupt`: write that sequence's draw wrong (one more instance, or a wrong draw count) and
-/// its first pushed data word, if it reads them back, while expecting what it should have drawn:
-/// a test's deliberate mistake.
+/// `corrupt`: write that sequence's draw wrong (one more instance, or a wrong draw count), or
+/// the first pushed data word it reads back, while expecting what it should have drawn: a
+/// test's deliberate mistake.
 pub fn check(
     ctx: &GpuContext,
     dev: &DgcDevice,
@@ -980,7 +980,8 @@ pub fn check(
             vertices: vertices.map_or(0, |v| b[v].address),
         };
         write_set_indices(&mut records, set_token.filter(|_| through_set), n)?;
-        write_records(&mut records, &shape, &tokens, &sequences, addresses, shared, corrupt)?;
+        let flip = words.as_ref().and_then(|w| w.word_to_flip(layout));
+        write_records(&mut records, &shape, &tokens, &sequences, addresses, shared, corrupt, flip)?;
         let mut run = DrawRun {
             front: Front::Vertex(shape.vertex_shader()),
             between: &tally_only,
@@ -1062,7 +1063,9 @@ fn write_set_indices(records: &mut Records<'_>, set: Option<usize>, n: u32) -> R
 
 /// Write the records of `sequences` through the manifest's members. `shared`: every record's
 /// indices are in its region of one buffer of 32-bit indices (the INDEX_BUFFER token, if any,
-/// names all of it), reached through firstIndex.
+/// names all of it), reached through firstIndex. `corrupt`: the sequence written wrong on
+/// purpose; `flip`: the byte of the pushed word that shows it, if one is read back.
+#[allow(clippy::too_many_arguments)]
 fn write_records(
     records: &mut Records<'_>,
     shape: &Shape,
@@ -1071,15 +1074,16 @@ fn write_records(
     to: Addresses,
     shared: bool,
     corrupt: Option<u32>,
+    flip: Option<u32>,
 ) -> Result<()> {
     let act = tokens.act;
     for (k, s) in sequences.iter().enumerate() {
         let i = k as u32;
-        // A record written wrong on purpose: where the pushed words are read back, its first
-        // pushed data word, its draw left as it is when it shows (so that only the word check
-        // can name it), else made to show; otherwise its draw.
+        // A record written wrong on purpose: where a pushed word is read back, that word, its
+        // draw left as it is when it shows (so that only the word check can name it), else
+        // made to show; otherwise its draw.
         let corrupted = corrupt == Some(i);
-        let flipped = shape.pushed == Pushed::Words && write_pushed(records, i, corrupted);
+        let flipped = shape.pushed == Pushed::Words && write_pushed(records, i, flip.filter(|_| corrupted));
         let max_draws = if shape.counted { MAX_DRAW_COUNT as usize } else { 1 };
         let wrong = corrupted && !(flipped && shows(s, max_draws));
         if let Some((push, fields)) = &tokens.push {
@@ -1162,7 +1166,8 @@ pub fn run_fallback(
     let words = (shape.pushed == Pushed::Words).then(|| DrawWords::fallback(layout));
     // Where each execution that reading every word takes reads its words (`DrawWords::passes`).
     let sources: Vec<Vec<u32>> = words.as_ref().map_or(vec![], |w| w.passes().map(|p| p.sources(layout)).collect());
-    let ran = write_records(&mut records, &shape, &tokens, &sequences, to, true, corrupt).and_then(|()| {
+    let flip = words.as_ref().and_then(|w| w.word_to_flip(layout));
+    let ran = write_records(&mut records, &shape, &tokens, &sequences, to, true, corrupt, flip).and_then(|()| {
         let draw = |vertex| {
             let indices = shape.indexed.then_some(indices.buffer);
             let run = FallbackRun { records: &records.bytes, sequences: n, indices, vertex };

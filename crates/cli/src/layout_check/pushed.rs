@@ -143,16 +143,16 @@ pub fn background(byte: u32) -> u32 {
 }
 
 /// Sequence `k`'s record: every byte of every PUSH_CONSTANT token's data its [`pushed_value`];
-/// with `flip`, its first pushed data word wrong (a test's deliberate mistake). Whether a word
-/// was flipped (a layout that pushes no data has none to flip).
-pub fn write_pushed(records: &mut Records<'_>, k: u32, flip: bool) -> bool {
+/// with `flip`, the word pushed at that byte wrong instead (a test's deliberate mistake).
+/// Whether a word was flipped (a layout that pushes nothing there has none to flip).
+pub fn write_pushed(records: &mut Records<'_>, k: u32, flip: Option<u32>) -> bool {
     let layout = records.layout();
-    let mut flipped = !flip;
+    let mut flipped = false;
     for t in layout.tokens.iter().filter(|t| t.token_type == TokenType::PushConstant) {
         let Some(range) = t.push_constant else { continue };
         for b in (0..range.size).step_by(4) {
             let mut value = pushed_value(k, range.offset + b);
-            if !flipped {
+            if flip == Some(range.offset + b) {
                 value ^= 0x00FF_0000;
                 flipped = true;
             }
@@ -161,7 +161,15 @@ pub fn write_pushed(records: &mut Records<'_>, k: u32, flip: bool) -> bool {
             records.bytes[at..at + n].copy_from_slice(&value.to_le_bytes()[..n]);
         }
     }
-    flip && flipped
+    flipped
+}
+
+/// The word a corrupted record flips, by its byte: the first word `layout`'s PUSH_CONSTANT
+/// tokens push (in token order) that `read` says the rig reads back; `None` where it reads
+/// none of them.
+pub fn word_to_flip(layout: &CompiledLayout, read: impl Fn(u32) -> bool) -> Option<u32> {
+    let tokens = layout.tokens.iter().filter(|t| t.token_type == TokenType::PushConstant);
+    tokens.filter_map(|t| t.push_constant).flat_map(|r| (r.offset..r.offset + r.size).step_by(4)).find(|&b| read(b))
 }
 
 /// What the records ask word `j` of sequence `k` to read; `None` for a word no token pushes,
