@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Why: CI runs the runtime test binaries on lavapipe only; this runs the same binaries on the
+# GPU machine's driver, without the validation layer and then under it, one test at a time, so
+# that a test that hangs costs its own limit and names itself (a run of a whole binary on four
+# threads once sat out a call's 570 s there without saying which test waited). Tests that need
+# lavapipe say SKIP and why; steps.log gets a line per test with its exit status and seconds.
+#
+# The binaries (stage.sh packs them) name the checkout they were built from and the dgcc built
+# beside them by absolute path; both are pointed here, at this copy of the tree and the staged
+# dgcc.
+#
+# Usage (on the GPU machine, after stage.sh here): bash .ci/device/tests.sh [plain|layer]...
+# (both, in that order, by default).
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+[ -f "$staged/tests.tar.xz" ] || { echo "no tests.tar.xz in $staged: stage again" >&2; exit 2; }
+bin=$(mktemp -d)
+tar xJf "$staged/tests.tar.xz" -C "$bin"
+checkout=$(cat "$staged/checkout")
+if [ "$(cd "$checkout" 2>/dev/null && pwd -P)" != "$(pwd -P)" ]; then
+    mkdir -p "$(dirname "$checkout")" && rm -rf "$checkout" && ln -sfn "$PWD" "$checkout"
+fi
+dgcc_path=$(cat "$staged/dgcc-path")
+mkdir -p "$(dirname "$dgcc_path")" && cp "$staged/bin/dgcc" "$dgcc_path" && chmod +x "$dgcc_path"
+export DGCC_REQUIRE_VULKAN=1 DGCC_REPO=$PWD
+
+# NAME BINARY TEST: one test, at most 60 s.
+one() {
+    local name=$1 binary=$2 test=$3
+    fits 20 || { echo "$name $test: no time left" | tee -a "$results/steps.log"; return; }
+    step "$name.$test" timeout 60 "$bin/$binary" --exact "$test" --test-threads=1 --nocapture
+}
+
+every_test() {
+    local suffix=$1 binary test
+    for binary in runtime_exec run_layout runtime_examples runtime_validate runtime_scene runtime_occlusion \
+        runtime_materials; do
+        for test in $("$bin/$binary" --list 2>/dev/null | sed -n 's/: test$//p'); do
+            one "$binary$suffix" "$binary" "$test"
+        done
+    done
+}
+
+for pass in "${@:-plain layer}"; do
+    for p in $pass; do
+        case $p in
+            plain) every_test "" ;;
+            layer) (
+                export VK_LAYER_PATH=$PWD/$staged/vvl VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation DGCC_VALIDATION=1
+                every_test "-layer"
+            ) ;;
+            *) echo "unknown pass $p (plain, layer)" >&2; exit 2 ;;
+        esac
+    done
+done
+# The totals: tests that passed, skipped (said why) and failed.
+grep -h "^test result" "$results"/*.stdout | awk '{p += $4; f += $6} END {print "passed", p, "failed", f}' \
+    >> "$results/steps.log"
+echo "skipped $(cat "$results"/*.stderr | grep -c '^SKIP')" >> "$results/steps.log"
+pack
