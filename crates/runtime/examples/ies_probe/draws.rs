@@ -110,33 +110,11 @@ pub fn run(
     let has_set = set_token.is_some();
     let initial = pipelines[0];
     let pipeline_info = x::GeneratedCommandsPipelineInfoEXT::new(initial);
-    let chain = |p_next: &mut *const std::ffi::c_void| {
-        if !has_set {
-            *p_next = &pipeline_info as *const _ as *const std::ffi::c_void;
-        }
+    let next = match has_set {
+        true => std::ptr::null(),
+        false => &pipeline_info as *const _ as *const std::ffi::c_void,
     };
-
-    step("vkGetGeneratedCommandsMemoryRequirementsEXT");
-    let mut req_info = x::GeneratedCommandsMemoryRequirementsInfoEXT {
-        indirect_execution_set: ies,
-        indirect_commands_layout: l.handle(),
-        max_sequence_count: n,
-        ..Default::default()
-    };
-    chain(&mut req_info.p_next);
-    let (mut preprocess, bytes) = super::preprocess_buffer(dev, ext, &req_info)?;
-    let mut info = x::GeneratedCommandsInfoEXT {
-        shader_stages: vk::ShaderStageFlags::from_raw(layout.shader_stages),
-        indirect_execution_set: ies,
-        indirect_commands_layout: l.handle(),
-        indirect_address: stream.address,
-        indirect_address_size: n as u64 * layout.stride as u64,
-        preprocess_address: preprocess.as_ref().map_or(0, |b| b.address),
-        preprocess_size: preprocess.as_ref().map_or(0, |_| bytes),
-        max_sequence_count: n,
-        ..Default::default()
-    };
-    chain(&mut info.p_next);
+    let (mut preprocess, info) = super::generated_commands(dev, ext, layout, &l, ies, stream.address, n, 0, next)?;
 
     let mut target =
         Image::new(ctx, COLOR, (1, 1), vk::ImageUsageFlags::COLOR_ATTACHMENT, vk::ImageAspectFlags::COLOR)?;

@@ -45,7 +45,7 @@ use dgcc_runtime::error::{Result, RuntimeError};
 use dgcc_runtime::ext_dgc as x;
 use dgcc_runtime::memory::{as_bytes, Buffer, Location};
 use dgcc_runtime::shaders::{compute_pipeline_with, shader_object, PipelineFlags};
-use dgcc_runtime::{ContextOptions, DgcDevice, GpuContext, StageShader};
+use dgcc_runtime::{ContextOptions, DgcDevice, DgcLayout, GpuContext, StageShader};
 
 mod draws;
 
@@ -174,20 +174,51 @@ fn pipeline_layout(
     Ok((pl, ranges))
 }
 
-/// The preprocess buffer the driver asks for `req_info` (none where it asks for 0 bytes), and
-/// its size.
-fn preprocess_buffer(
+/// What executing `n` sequences of `layout` (created as `l`) from `stream` through `ies` (or
+/// none) takes: the preprocess buffer the driver asks for (none where it asks for 0 bytes) and
+/// the execute's info, `next` chained to the requirements query and to the info (a
+/// `VkGeneratedCommandsPipelineInfoEXT` the caller keeps alive while the info is used, or
+/// null). `count`: the address of the sequence count, or 0.
+#[allow(clippy::too_many_arguments)]
+fn generated_commands(
     dev: &DgcDevice,
     ext: &x::Device,
-    req_info: &x::GeneratedCommandsMemoryRequirementsInfoEXT,
-) -> Result<(Option<Buffer>, u64)> {
+    layout: &CompiledLayout,
+    l: &DgcLayout,
+    ies: x::IndirectExecutionSetEXT,
+    stream: u64,
+    n: u32,
+    count: u64,
+    next: *const std::ffi::c_void,
+) -> Result<(Option<Buffer>, x::GeneratedCommandsInfoEXT<'static>)> {
+    step("vkGetGeneratedCommandsMemoryRequirementsEXT");
+    let req_info = x::GeneratedCommandsMemoryRequirementsInfoEXT {
+        p_next: next,
+        indirect_execution_set: ies,
+        indirect_commands_layout: l.handle(),
+        max_sequence_count: n,
+        ..Default::default()
+    };
     let mut req = vk::MemoryRequirements2::default();
-    // SAFETY: the caller's info names a live layout and set or pipeline of `dev`.
-    unsafe { ext.get_generated_commands_memory_requirements(req_info, &mut req) };
+    // SAFETY: the info names a live layout and set or pipeline of `dev`.
+    unsafe { ext.get_generated_commands_memory_requirements(&req_info, &mut req) };
     let (bytes, type_bits) = (req.memory_requirements.size, req.memory_requirements.memory_type_bits);
     println!("preprocess: {bytes} bytes, memory types {type_bits:#x}");
-    let buffer = if bytes > 0 { Some(Buffer::preprocess(dev, bytes, type_bits)?) } else { None };
-    Ok((buffer, bytes))
+    let preprocess = if bytes > 0 { Some(Buffer::preprocess(dev, bytes, type_bits)?) } else { None };
+    let info = x::GeneratedCommandsInfoEXT {
+        p_next: next,
+        shader_stages: vk::ShaderStageFlags::from_raw(layout.shader_stages),
+        indirect_execution_set: ies,
+        indirect_commands_layout: l.handle(),
+        indirect_address: stream,
+        indirect_address_size: n as u64 * layout.stride as u64,
+        preprocess_address: preprocess.as_ref().map_or(0, |b| b.address),
+        preprocess_size: preprocess.as_ref().map_or(0, |_| bytes),
+        max_sequence_count: n,
+        sequence_count_address: count,
+        ..Default::default()
+    };
+    Ok((preprocess, info))
 }
 
 /// Which entries hold what, which the sequences select, and the order they are written in.
@@ -349,40 +380,14 @@ fn run(args: &Args) -> Result<bool> {
     }
     let has_set = ies != x::IndirectExecutionSetEXT::null();
     let initial = pipelines.first().copied().unwrap_or_default();
-    let mut pipeline_info = x::GeneratedCommandsPipelineInfoEXT::new(initial);
-    let mut shader_info_shaders = vec![];
-    let chain = |p_next: &mut *const std::ffi::c_void, pipeline_info: &x::GeneratedCommandsPipelineInfoEXT| {
-        if !has_set || (args.chain_pipeline && !shader_set) {
-            *p_next = pipeline_info as *const _ as *const std::ffi::c_void;
-        }
+    let pipeline_info = x::GeneratedCommandsPipelineInfoEXT::new(initial);
+    let next = match !has_set || (args.chain_pipeline && !shader_set) {
+        true => &pipeline_info as *const _ as *const std::ffi::c_void,
+        false => std::ptr::null(),
     };
-    pipeline_info.pipeline = initial;
-    shader_info_shaders.extend(shaders.first().copied());
-
-    step("vkGetGeneratedCommandsMemoryRequirementsEXT");
-    let mut req_info = x::GeneratedCommandsMemoryRequirementsInfoEXT {
-        indirect_execution_set: ies,
-        indirect_commands_layout: l.handle(),
-        max_sequence_count: n,
-        ..Default::default()
-    };
-    chain(&mut req_info.p_next, &pipeline_info);
-    let (mut preprocess, bytes) = preprocess_buffer(&dev, ext, &req_info)?;
-
-    let mut info = x::GeneratedCommandsInfoEXT {
-        shader_stages: vk::ShaderStageFlags::COMPUTE,
-        indirect_execution_set: ies,
-        indirect_commands_layout: l.handle(),
-        indirect_address: stream.address,
-        indirect_address_size: n as u64 * layout.stride as u64,
-        preprocess_address: preprocess.as_ref().map_or(0, |b| b.address),
-        preprocess_size: preprocess.as_ref().map_or(0, |_| bytes),
-        max_sequence_count: n,
-        sequence_count_address: if args.count { count.address } else { 0 },
-        max_draw_count: 0,
-        ..Default::default()
-    };
-    chain(&mut info.p_next, &pipeline_info);
+    let count_address = if args.count { count.address } else { 0 };
+    let (mut preprocess, info) =
+        generated_commands(&dev, ext, &layout, &l, ies, stream.address, n, count_address, next)?;
     let bind = |cmd: vk::CommandBuffer| {
         let compute = vk::PipelineBindPoint::COMPUTE;
         // SAFETY: recording; everything named is alive until the wait.
