@@ -4,13 +4,15 @@
 # that a test that hangs costs its own limit and names itself (a run of a whole binary on four
 # threads once sat out a call's 570 s there without saying which test waited). Tests that need
 # lavapipe say SKIP and why; steps.log gets a line per test with its exit status and seconds.
+# `parallel` runs each binary whole on four threads instead, as `cargo test` would, with the
+# processes it started listed every 10 s (processes.log), to name what waits when one does.
 #
 # The binaries (stage.sh packs them) name the checkout they were built from and the dgcc built
 # beside them by absolute path; both are pointed here, at this copy of the tree and the staged
 # dgcc.
 #
-# Usage (on the GPU machine, after stage.sh here): bash .ci/device/tests.sh [plain|layer]...
-# (both, in that order, by default).
+# Usage (on the GPU machine, after stage.sh here): bash .ci/device/tests.sh [plain|layer|parallel]...
+# (plain and layer, in that order, by default).
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 [ -f "$staged/tests.tar.xz" ] || { echo "no tests.tar.xz in $staged: stage again" >&2; exit 2; }
 bin=$(mktemp -d)
@@ -40,6 +42,24 @@ every_test() {
     done
 }
 
+# Every binary on four threads, at most 120 s each, the processes listed every 10 s; run_layout,
+# the one that waited, first.
+parallel() {
+    local binary watcher
+    for binary in run_layout runtime_exec runtime_examples runtime_validate runtime_scene runtime_occlusion \
+        runtime_materials; do
+        fits 130 || { echo "$binary parallel: no time left" | tee -a "$results/steps.log"; return; }
+        (while sleep 10; do
+            echo "== $binary $(date -u +%T)"
+            ps -eo pid,ppid,etimes,stat,wchan:32,args --sort=etimes | grep -v -e ' ps ' -e grep -e sleep \
+                | grep -e dgcc -e "$binary" || true
+        done) >> "$results/processes.log" 2>&1 &
+        watcher=$!
+        step "$binary-parallel" timeout 120 "$bin/$binary" --test-threads=4
+        kill "$watcher" 2>/dev/null
+    done
+}
+
 for pass in "${@:-plain layer}"; do
     for p in $pass; do
         case $p in
@@ -48,7 +68,8 @@ for pass in "${@:-plain layer}"; do
                 export VK_LAYER_PATH=$PWD/$staged/vvl VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation DGCC_VALIDATION=1
                 every_test "-layer"
             ) ;;
-            *) echo "unknown pass $p (plain, layer)" >&2; exit 2 ;;
+            parallel) parallel ;;
+            *) echo "unknown pass $p (plain, layer, parallel)" >&2; exit 2 ;;
         esac
     done
 done
