@@ -25,11 +25,29 @@ dgcc_path=$(cat "$staged/dgcc-path")
 mkdir -p "$(dirname "$dgcc_path")" && cp "$staged/bin/dgcc" "$dgcc_path" && chmod +x "$dgcc_path"
 export DGCC_REQUIRE_VULKAN=1 DGCC_REPO=$PWD
 
+# The processes a test started, as processes.log lists them: the test binaries (some run a
+# test of their own in a child) and the dgcc they spawn.
+processes() {
+    ps -eo pid,ppid,etimes,stat,wchan:32,args --sort=etimes | grep -F -e "$bin/" -e "$dgcc_path" | grep -v grep
+}
+
+# NAME: after a step, whatever it started that outlived it (`timeout` stops only the test
+# binary, not the dgcc or the child test it spawned), listed and then killed, so that it cannot
+# hold the GPU during the next step.
+reap() {
+    local left
+    left=$(processes) || return 0
+    { echo "== left behind by $1 $(date -u +%T)"; echo "$left"; } >> "$results/processes.log"
+    echo "$left" | awk '{print $1}' | xargs -r kill -KILL 2>/dev/null
+    echo "killed $(echo "$left" | wc -l) process(es) left behind (processes.log)" >> "$results/steps.log"
+}
+
 # NAME BINARY TEST: one test, at most 60 s.
 one() {
     local name=$1 binary=$2 test=$3
     fits 20 || { echo "$name $test: no time left" | tee -a "$results/steps.log"; return; }
     step "$name.$test" timeout 60 "$bin/$binary" --exact "$test" --test-threads=1 --nocapture
+    reap "$name.$test"
 }
 
 every_test() {
@@ -51,12 +69,12 @@ parallel() {
         fits 130 || { echo "$binary parallel: no time left" | tee -a "$results/steps.log"; return; }
         (while sleep 10; do
             echo "== $binary $(date -u +%T)"
-            ps -eo pid,ppid,etimes,stat,wchan:32,args --sort=etimes | grep -v -e ' ps ' -e grep -e sleep \
-                | grep -e dgcc -e "$binary" || true
+            processes
         done) >> "$results/processes.log" 2>&1 &
         watcher=$!
         step "$binary-parallel" timeout 120 "$bin/$binary" --test-threads=4
         kill "$watcher" 2>/dev/null
+        reap "$binary-parallel"
     done
 }
 

@@ -110,10 +110,8 @@ pub fn run(
     let has_set = set_token.is_some();
     let initial = pipelines[0];
     let pipeline_info = x::GeneratedCommandsPipelineInfoEXT::new(initial);
-    let next = match has_set {
-        true => std::ptr::null(),
-        false => &pipeline_info as *const _ as *const std::ffi::c_void,
-    };
+    // Without a set the execute names its pipeline; with one the set does.
+    let next = if has_set { std::ptr::null() } else { &pipeline_info as *const _ as *const std::ffi::c_void };
     let (mut preprocess, info) = super::generated_commands(dev, ext, layout, &l, ies, stream.address, n, 0, next)?;
 
     let mut target =

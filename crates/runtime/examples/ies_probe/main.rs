@@ -381,9 +381,11 @@ fn run(args: &Args) -> Result<bool> {
     let has_set = ies != x::IndirectExecutionSetEXT::null();
     let initial = pipelines.first().copied().unwrap_or_default();
     let pipeline_info = x::GeneratedCommandsPipelineInfoEXT::new(initial);
-    let next = match !has_set || (args.chain_pipeline && !shader_set) {
-        true => &pipeline_info as *const _ as *const std::ffi::c_void,
-        false => std::ptr::null(),
+    // Without a set the execute names its pipeline; `--chain-pipeline` names it beside a pipeline set too.
+    let next = if !has_set || (args.chain_pipeline && !shader_set) {
+        &pipeline_info as *const _ as *const std::ffi::c_void
+    } else {
+        std::ptr::null()
     };
     let count_address = if args.count { count.address } else { 0 };
     let (mut preprocess, info) =
