@@ -31,13 +31,28 @@ processes() {
     ps -eo pid,ppid,etimes,stat,wchan:32,args --sort=etimes | grep -F -e "$bin/" -e "$dgcc_path" | grep -v grep
 }
 
+# PID...: where each thread of each process waits: its system call (number and arguments, from
+# /proc) and its kernel stack, where the machine lets root read it. A futex is a lock or a
+# condition in the process itself; an ioctl or a poll on the driver's device file is the GPU.
+stacks() {
+    local pid task
+    for pid in "$@"; do
+        for task in /proc/"$pid"/task/*; do
+            [ -d "$task" ] || continue
+            echo "-- $pid/${task##*/} $(cat "$task/comm" 2>/dev/null) wchan=$(cat "$task/wchan" 2>/dev/null) syscall=$(cat "$task/syscall" 2>/dev/null)"
+            sed 's/^/   /' "$task/stack" 2>/dev/null
+        done
+    done
+}
+
 # NAME: after a step, whatever it started that outlived it (`timeout` stops only the test
 # binary, not the dgcc or the child test it spawned), listed and then killed, so that it cannot
 # hold the GPU during the next step.
 reap() {
     local left
     left=$(processes) || return 0
-    { echo "== left behind by $1 $(date -u +%T)"; echo "$left"; } >> "$results/processes.log"
+    { echo "== left behind by $1 $(date -u +%T)"; echo "$left"; stacks $(echo "$left" | awk '{print $1}'); } \
+        >> "$results/processes.log"
     echo "$left" | awk '{print $1}' | xargs -r kill -KILL 2>/dev/null
     echo "killed $(echo "$left" | wc -l) process(es) left behind (processes.log)" >> "$results/steps.log"
 }
@@ -70,6 +85,8 @@ parallel() {
         (while sleep 10; do
             echo "== $binary $(date -u +%T)"
             processes
+            # Those waiting longer than 30 s: where their threads wait.
+            stacks $(processes | awk '$3 > 30 {print $1}')
         done) >> "$results/processes.log" 2>&1 &
         watcher=$!
         step "$binary-parallel" timeout 120 "$bin/$binary" --test-threads=4
