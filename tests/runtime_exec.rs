@@ -1020,3 +1020,29 @@ fn a_layout_that_is_never_chunked_is_refused_where_the_draw_bound_would_split_it
         ctx.device().destroy_pipeline_layout(pl, None);
     }
 }
+
+/// Contexts made and dropped on four threads at once, each with a probe beside it, as the runtime
+/// test binaries do when `cargo test` runs their tests in parallel. NVIDIA's driver 580.159.04
+/// deadlocked or corrupted its heap under that until the runtime made and destroyed instances
+/// and devices under one lock, with the loader loaded once (`crates/runtime/src/loader.rs`).
+#[test]
+fn contexts_made_and_dropped_on_four_threads_at_once_each_see_their_device() {
+    let test = "contexts_made_and_dropped_on_four_threads_at_once_each_see_their_device";
+    let Some(first) = common::gpu_with(test, &dgcc::runtime::ContextOptions::default()) else { return };
+    let name = first.device_name().to_string();
+    drop(first);
+    let start = std::sync::Barrier::new(4);
+    std::thread::scope(|s| {
+        for _ in 0..4 {
+            s.spawn(|| {
+                start.wait();
+                for _ in 0..5 {
+                    let ctx = common::gpu_with(test, &dgcc::runtime::ContextOptions::default()).expect("a device");
+                    let probe = dgcc::runtime::probe().expect("the device probes");
+                    assert_eq!(ctx.device_name(), name);
+                    assert_eq!(probe.device_name, name);
+                }
+            });
+        }
+    });
+}

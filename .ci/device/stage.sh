@@ -4,10 +4,10 @@
 # that a run there needs into one folder the device tool can carry (`carry: ["out/device"]`, 64
 # MiB at most): Debian's loader packages, Debian trixie's VK_LAYER_KHRONOS_validation with its
 # manifest pointing next to itself, and stripped release builds of `dgcc` and of the runtime's
-# `ies_probe` example, and the runtime test binaries packed.
+# `ies_probe` and `concurrent_instances` examples, and the runtime test binaries packed.
 #
 # Usage: bash .ci/device/stage.sh [DEST]   (DEST defaults to out/device; it is made anew)
-# Then on the device: bash .ci/device/closing-14.sh (or validation.sh, ies.sh, tests.sh), which
+# Then on the device: bash .ci/device/closing-14.sh (or validation.sh, ies.sh, tests.sh, threads.sh), which
 # source common.sh.
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd -P)
@@ -38,10 +38,11 @@ target=${CARGO_TARGET_DIR:-$repo/target}
 # into the same target folder since: touched, it runs again for this one.
 touch "$repo/crates/cli/build.rs"
 (cd "$repo" && cargo build --release --locked -p dgcc-cli \
-    && cargo build --release --locked -p dgcc-runtime --features headless --example ies_probe)
+    && cargo build --release --locked -p dgcc-runtime --features headless --example ies_probe \
+        --example concurrent_instances)
 cp "$target/release/dgcc" "$dest/bin/dgcc"
-cp "$target/release/examples/ies_probe" "$dest/bin/ies_probe"
-strip "$dest/bin/dgcc" "$dest/bin/ies_probe"
+cp "$target/release/examples/ies_probe" "$target/release/examples/concurrent_instances" "$dest/bin/"
+strip "$dest/bin/dgcc" "$dest/bin/ies_probe" "$dest/bin/concurrent_instances"
 
 # The runtime test binaries (tests.sh), stripped and packed: they name the checkout they were
 # built from (DGCC_CHECKOUT) and the dgcc beside them by absolute path, which tests.sh makes

@@ -42,6 +42,7 @@
 use super::error::{Result, RuntimeError};
 use super::ext_dgc;
 use super::layer_log::{self, LayerLog};
+use super::loader;
 use super::probe::{device_extensions, device_name, probe_physical, Probe};
 use super::warm_up::WarmUp;
 use ash::vk;
@@ -181,6 +182,7 @@ impl Drop for DeviceOwner {
         // freed by its `destroy`, or leaked with the device, which the layer reports).
         unsafe {
             let _ = self.device.device_wait_idle();
+            let _lifecycle = loader::lifecycle();
             self.device.destroy_device(None);
             // The messenger goes after the device, so leaks reported at vkDestroyDevice are
             // logged; the one chained at instance creation covers vkDestroyInstance.
@@ -208,9 +210,8 @@ pub(crate) fn create_instance() -> Result<(ash::Entry, ash::Instance)> {
 
 /// Create an instance; with `validation`, enable the Khronos layer and a messenger into the log.
 fn create_instance_with(validation: Option<&Arc<LayerLog>>) -> Result<(ash::Entry, ash::Instance, Option<Messenger>)> {
-    // SAFETY: loading the system's Vulkan loader library.
-    let entry = unsafe { ash::Entry::load() }
-        .map_err(|e| RuntimeError::NoVulkan(format!("cannot load the Vulkan loader: {e}")))?;
+    let entry = loader::entry()?;
+    let _lifecycle = loader::lifecycle();
     let app =
         vk::ApplicationInfo::default().application_name(c"dgcc").engine_name(c"dgcc").api_version(vk::API_VERSION_1_3);
     let Some(log) = validation else {
@@ -353,6 +354,7 @@ impl GpuContext {
                 // SAFETY: nothing else was created from the instance; `entry`, the loaded
                 // library these entry points live in, is still held here (the context took a
                 // clone, dropped with it on this path).
+                let _lifecycle = loader::lifecycle();
                 unsafe {
                     if let Some(m) = &messenger {
                         m.utils.destroy_debug_utils_messenger(m.handle, None);
@@ -556,12 +558,15 @@ impl GpuContext {
             info = info.push_next(&mut e_statistics);
         }
         // SAFETY: the chain holds only features the device reported.
-        let device =
-            unsafe { instance.create_device(physical, &info, None) }.map_err(RuntimeError::vk("vkCreateDevice"))?;
+        let device = {
+            let _lifecycle = loader::lifecycle();
+            unsafe { instance.create_device(physical, &info, None) }.map_err(RuntimeError::vk("vkCreateDevice"))?
+        };
         let dgc = if use_dgc {
             match ext_dgc::Device::new(&instance, &device) {
                 Ok(d) => Some(d),
                 Err(e) => {
+                    let _lifecycle = loader::lifecycle();
                     // SAFETY: the device is idle and owns nothing yet.
                     unsafe { device.destroy_device(None) };
                     return Err(RuntimeError::MissingFeature {
@@ -586,6 +591,7 @@ impl GpuContext {
         let pool = match unsafe { device.create_command_pool(&pool_info, None) } {
             Ok(p) => p,
             Err(r) => {
+                let _lifecycle = loader::lifecycle();
                 // SAFETY: the device is idle and owns nothing yet.
                 unsafe { device.destroy_device(None) };
                 return Err(RuntimeError::Vulkan { call: "vkCreateCommandPool", result: r });
@@ -783,6 +789,7 @@ pub fn probe() -> Result<Probe> {
     let (_entry, instance) = create_instance()?;
     // SAFETY: `pd` was enumerated from `instance`, which is alive until after the probe.
     let result = pick_physical(&instance, true).map(|pd| unsafe { probe_physical(&instance, pd) });
+    let _lifecycle = loader::lifecycle();
     // SAFETY: nothing else was created from the instance.
     unsafe { instance.destroy_instance(None) };
     result

@@ -131,6 +131,7 @@ pub mod fallback;
 pub mod features;
 pub mod kernel_statistics;
 pub mod layer_log;
+mod loader;
 pub mod memory;
 pub mod preprocess;
 pub mod probe;

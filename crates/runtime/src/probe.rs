@@ -221,8 +221,9 @@ unsafe fn cooperative_matrices(
             citation: "[live] the device does not expose VK_KHR_cooperative_matrix".into(),
         });
     }
-    // SAFETY: loading the system's Vulkan loader, which this process already uses.
-    let entry = unsafe { ash::Entry::load() }.ok()?;
+    // The process's loader (the instance came from some loader; the entry points are looked up
+    // through the instance).
+    let entry = crate::loader::entry().ok()?;
     let ext = ash::khr::cooperative_matrix::Instance::new(&entry, instance);
     // SAFETY: the caller's contract; the device has the extension.
     let props = unsafe { ext.get_physical_device_cooperative_matrix_properties(pd) }.ok()?;
