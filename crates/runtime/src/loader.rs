@@ -1,14 +1,14 @@
 //! The process's Vulkan loader, loaded once, and the one lock under which the runtime creates
 //! and destroys instances and devices.
 //!
-//! Why: NVIDIA's driver (580.159.04, on an H100) is not safe when several threads of one process
-//! create and destroy instances and devices at the same time. A runtime test binary run on four
-//! threads, each test with a context of its own as `cargo test` runs them, hung with every
-//! thread in a futex wait, or aborted in glibc ("corrupted size vs. prev_size in fastbins"),
-//! where the same tests one at a time all passed (`examples/concurrent_instances.rs` reduces it
-//! to ash calls; book: robustness.md). Others have met the same driver: wgpu serialises
-//! instance creation for it. Vulkan lets an application do this from any thread, so the runtime
-//! takes the burden: every `vkCreateInstance`, `vkCreateDevice`, `vkDestroyDevice` and
+//! Why: on NVIDIA's driver (580.159.04, an H100) the runtime test binaries run on four threads,
+//! as `cargo test` runs them, hung with every test thread waiting on the driver's locks, or
+//! aborted in glibc ("corrupted size vs. prev_size in fastbins"), where one test at a time all
+//! passed. What those tests share is that each makes an instance and a device while the others
+//! do (book: robustness.md; `examples/concurrent_instances.rs` makes the same calls with ash
+//! alone), and this driver is reported to crash when threads create instances at once (wgpu
+//! issue 5930). Vulkan lets an application do this from any thread, so the
+//! runtime takes the burden: every `vkCreateInstance`, `vkCreateDevice`, `vkDestroyDevice` and
 //! `vkDestroyInstance` it makes runs under [`lifecycle`], and the loader library is loaded once
 //! and never unloaded ([`entry`]), so that no thread's context unloads the library, and the
 //! driver with it, under another's. An engine's own instance and device are the engine's to
