@@ -1022,9 +1022,10 @@ fn a_layout_that_is_never_chunked_is_refused_where_the_draw_bound_would_split_it
 }
 
 /// Contexts made and dropped on four threads at once, each with a probe beside it, as the runtime
-/// test binaries do when `cargo test` runs their tests in parallel. NVIDIA's driver 580.159.04
-/// deadlocked or corrupted its heap under that until the runtime made and destroyed instances
-/// and devices under one lock, with the loader loaded once (`crates/runtime/src/loader.rs`).
+/// test binaries do when `cargo test` runs their tests in parallel. Under that the binaries
+/// deadlocked or corrupted their heap on NVIDIA's driver 580.159.04 (book: robustness.md), so
+/// the runtime makes and destroys instances and devices under one lock, with the loader loaded
+/// once (`crates/runtime/src/loader.rs`); here no thread may wait forever on that lock.
 #[test]
 fn contexts_made_and_dropped_on_four_threads_at_once_each_see_their_device() {
     let test = "contexts_made_and_dropped_on_four_threads_at_once_each_see_their_device";

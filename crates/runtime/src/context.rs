@@ -557,9 +557,9 @@ impl GpuContext {
         if caps.kernel_statistics {
             info = info.push_next(&mut e_statistics);
         }
-        // SAFETY: the chain holds only features the device reported.
         let device = {
             let _lifecycle = loader::lifecycle();
+            // SAFETY: the chain holds only features the device reported.
             unsafe { instance.create_device(physical, &info, None) }.map_err(RuntimeError::vk("vkCreateDevice"))?
         };
         let dgc = if use_dgc {

@@ -36,10 +36,10 @@ pub(crate) fn entry() -> Result<ash::Entry> {
         .map_err(RuntimeError::NoVulkan)
 }
 
-#[cfg(feature = "headless")]
 /// Hold the returned guard around each call that creates or destroys an instance or a device.
 /// A panic while it was held (in a validation callback, say) leaves nothing half-done that the
 /// lock guards, so a poisoned lock is taken as it is.
+#[cfg(feature = "headless")]
 pub(crate) fn lifecycle() -> MutexGuard<'static, ()> {
     LIFECYCLE.lock().unwrap_or_else(|e| e.into_inner())
 }
