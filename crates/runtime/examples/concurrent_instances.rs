@@ -26,10 +26,10 @@
 use ash::vk;
 use dgcc_runtime::{ContextOptions, GpuContext};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{mpsc, Arc, Barrier, Mutex};
+use std::sync::{mpsc, Barrier, Mutex};
 use std::time::{Duration, Instant};
 
-/// What a thread is doing, as `STAGES[i]` names it.
+/// What a thread is doing: an index into `STAGES`, named by the constants below it.
 const STAGES: [&str; 9] = [
     "starting",
     "loading the loader",
@@ -41,6 +41,14 @@ const STAGES: [&str; 9] = [
     "GpuContext::new, probe() and drop",
     "finished",
 ];
+const LOADING: usize = 1;
+const CREATING_INSTANCE: usize = 2;
+const ENUMERATING: usize = 3;
+const CREATING_DEVICE: usize = 4;
+const DESTROYING_DEVICE: usize = 5;
+const DESTROYING_INSTANCE: usize = 6;
+const THROUGH_THE_RUNTIME: usize = 7;
+const FINISHED: usize = 8;
 
 #[derive(Clone, Copy, PartialEq)]
 enum Path {
@@ -92,13 +100,13 @@ fn parse() -> Result<Args, String> {
 fn raw_rounds(args: &Args, shared: Option<&ash::Entry>, lock: &Mutex<()>, stage: &AtomicUsize) -> Result<(), String> {
     let serial = || args.serialize.then(|| lock.lock().unwrap_or_else(|e| e.into_inner()));
     for _ in 0..args.rounds {
-        stage.store(1, Ordering::SeqCst);
+        stage.store(LOADING, Ordering::SeqCst);
         let entry = match shared {
             Some(e) => e.clone(),
             // SAFETY: loading the system's Vulkan loader.
             None => unsafe { ash::Entry::load() }.map_err(|e| format!("loading the loader: {e}"))?,
         };
-        stage.store(2, Ordering::SeqCst);
+        stage.store(CREATING_INSTANCE, Ordering::SeqCst);
         let app = vk::ApplicationInfo::default().api_version(vk::API_VERSION_1_3);
         let info = vk::InstanceCreateInfo::default().application_info(&app);
         let instance = {
@@ -106,11 +114,11 @@ fn raw_rounds(args: &Args, shared: Option<&ash::Entry>, lock: &Mutex<()>, stage:
             // SAFETY: a valid create info.
             unsafe { entry.create_instance(&info, None) }.map_err(|r| format!("vkCreateInstance: {r}"))?
         };
-        stage.store(3, Ordering::SeqCst);
+        stage.store(ENUMERATING, Ordering::SeqCst);
         // SAFETY: a live instance.
         let physical = unsafe { instance.enumerate_physical_devices() }.map_err(|r| format!("enumerating: {r}"))?;
         let Some(&pd) = physical.first() else { return Err("no physical device".into()) };
-        stage.store(4, Ordering::SeqCst);
+        stage.store(CREATING_DEVICE, Ordering::SeqCst);
         let priorities = [1.0];
         let queues = [vk::DeviceQueueCreateInfo::default().queue_family_index(0).queue_priorities(&priorities)];
         let device_info = vk::DeviceCreateInfo::default().queue_create_infos(&queues);
@@ -119,13 +127,13 @@ fn raw_rounds(args: &Args, shared: Option<&ash::Entry>, lock: &Mutex<()>, stage:
             // SAFETY: `pd` is from `instance`; family 0 exists on every device.
             unsafe { instance.create_device(pd, &device_info, None) }.map_err(|r| format!("vkCreateDevice: {r}"))?
         };
-        stage.store(5, Ordering::SeqCst);
+        stage.store(DESTROYING_DEVICE, Ordering::SeqCst);
         {
             let _s = serial();
             // SAFETY: the device owns nothing and nothing else uses it.
             unsafe { device.destroy_device(None) };
         }
-        stage.store(6, Ordering::SeqCst);
+        stage.store(DESTROYING_INSTANCE, Ordering::SeqCst);
         {
             let _s = serial();
             // SAFETY: nothing made from the instance is left.
@@ -138,7 +146,7 @@ fn raw_rounds(args: &Args, shared: Option<&ash::Entry>, lock: &Mutex<()>, stage:
 /// One thread's rounds of the runtime's path.
 fn context_rounds(args: &Args, stage: &AtomicUsize) -> Result<(), String> {
     for _ in 0..args.rounds {
-        stage.store(7, Ordering::SeqCst);
+        stage.store(THROUGH_THE_RUNTIME, Ordering::SeqCst);
         let options = ContextOptions { require_dgc: false, ..Default::default() };
         let ctx = GpuContext::new(&options).map_err(|e| format!("GpuContext::new: {e}"))?;
         dgcc_runtime::probe().map_err(|e| format!("probe: {e}"))?;
@@ -149,7 +157,7 @@ fn context_rounds(args: &Args, stage: &AtomicUsize) -> Result<(), String> {
 
 fn main() {
     let args = match parse() {
-        Ok(a) => Arc::new(a),
+        Ok(a) => a,
         Err(e) => {
             eprintln!("concurrent_instances: {e}");
             std::process::exit(2);
@@ -167,44 +175,48 @@ fn main() {
     } else {
         None
     };
-    let stages: Arc<Vec<AtomicUsize>> = Arc::new((0..args.threads).map(|_| AtomicUsize::new(0)).collect());
-    let lock = Arc::new(Mutex::new(()));
-    let start = Arc::new(Barrier::new(args.threads));
+    let stages: Vec<AtomicUsize> = (0..args.threads).map(|_| AtomicUsize::new(0)).collect();
+    let lock = Mutex::new(());
+    let start = Barrier::new(args.threads);
     let (done, finished) = mpsc::channel();
     let began = Instant::now();
-    for t in 0..args.threads {
-        let (args, stages, lock, start, done, shared) =
-            (args.clone(), stages.clone(), lock.clone(), start.clone(), done.clone(), shared.clone());
-        std::thread::spawn(move || {
-            start.wait();
-            let result = match args.path {
-                Path::Raw => raw_rounds(&args, shared.as_ref(), &lock, &stages[t]),
-                Path::Context => context_rounds(&args, &stages[t]),
-            };
-            stages[t].store(8, Ordering::SeqCst);
-            let _ = done.send((t, result));
-        });
-    }
-    let deadline = began + Duration::from_secs(args.seconds);
-    let mut failed = false;
-    for _ in 0..args.threads {
-        match finished.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
-            Ok((_, Ok(()))) => {}
-            Ok((t, Err(e))) => {
-                eprintln!("thread {t}: {e}");
-                failed = true;
-            }
-            Err(_) => {
-                let at: Vec<String> = stages
-                    .iter()
-                    .enumerate()
-                    .map(|(t, s)| format!("thread {t}: {}", STAGES[s.load(Ordering::SeqCst)]))
-                    .collect();
-                eprintln!("not finished after {} s: {}", args.seconds, at.join("; "));
-                std::process::exit(3);
+    // Scoped threads borrow what they share; a hang ends the process from inside the scope
+    // (exit code 3), so the scope never waits for a thread that cannot finish.
+    let failed = std::thread::scope(|s| {
+        for (t, stage) in stages.iter().enumerate() {
+            let (args, shared, lock, start, done) = (&args, shared.as_ref(), &lock, &start, done.clone());
+            s.spawn(move || {
+                start.wait();
+                let result = match args.path {
+                    Path::Raw => raw_rounds(args, shared, lock, stage),
+                    Path::Context => context_rounds(args, stage),
+                };
+                stage.store(FINISHED, Ordering::SeqCst);
+                let _ = done.send((t, result));
+            });
+        }
+        let deadline = began + Duration::from_secs(args.seconds);
+        let mut failed = false;
+        for _ in 0..args.threads {
+            match finished.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+                Ok((_, Ok(()))) => {}
+                Ok((t, Err(e))) => {
+                    eprintln!("thread {t}: {e}");
+                    failed = true;
+                }
+                Err(_) => {
+                    let at: Vec<String> = stages
+                        .iter()
+                        .enumerate()
+                        .map(|(t, s)| format!("thread {t}: {}", STAGES[s.load(Ordering::SeqCst)]))
+                        .collect();
+                    eprintln!("not finished after {} s: {}", args.seconds, at.join("; "));
+                    std::process::exit(3);
+                }
             }
         }
-    }
+        failed
+    });
     if failed {
         std::process::exit(1);
     }
