@@ -1021,11 +1021,12 @@ fn a_layout_that_is_never_chunked_is_refused_where_the_draw_bound_would_split_it
     }
 }
 
-/// Contexts made and dropped on four threads at once, each with a probe beside it, as the runtime
-/// test binaries do when `cargo test` runs their tests in parallel. Under that the binaries
-/// deadlocked or corrupted their heap on NVIDIA's driver 580.159.04 (book: robustness.md), so
-/// the runtime makes and destroys instances and devices under one lock, with the loader loaded
-/// once (`crates/runtime/src/loader.rs`); here no thread may wait forever on that lock.
+/// Contexts made and dropped on four threads at once, each with a probe beside it and each on a
+/// thread of its own that ends with it, as the runtime test binaries do when `cargo test` runs
+/// their tests in parallel. Under that the binaries crashed at thread exit or deadlocked on
+/// NVIDIA's driver 580.159.04 (book: robustness.md), so the runtime keeps the loader and one
+/// bare instance for the life of the process and makes and destroys instances and devices under
+/// one lock (`crates/runtime/src/loader.rs`); here every thread must finish and see its device.
 #[test]
 fn contexts_made_and_dropped_on_four_threads_at_once_each_see_their_device() {
     let test = "contexts_made_and_dropped_on_four_threads_at_once_each_see_their_device";
@@ -1038,10 +1039,15 @@ fn contexts_made_and_dropped_on_four_threads_at_once_each_see_their_device() {
             s.spawn(|| {
                 start.wait();
                 for _ in 0..5 {
-                    let ctx = common::gpu_with(test, &dgcc::runtime::ContextOptions::default()).expect("a device");
-                    let probe = dgcc::runtime::probe().expect("the device probes");
-                    assert_eq!(ctx.device_name(), name);
-                    assert_eq!(probe.device_name, name);
+                    std::thread::scope(|round| {
+                        round.spawn(|| {
+                            let options = dgcc::runtime::ContextOptions::default();
+                            let ctx = common::gpu_with(test, &options).expect("a device");
+                            let probe = dgcc::runtime::probe().expect("the device probes");
+                            assert_eq!(ctx.device_name(), name);
+                            assert_eq!(probe.device_name, name);
+                        });
+                    });
                 }
             });
         }

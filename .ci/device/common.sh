@@ -23,6 +23,10 @@ cp "$staged/commit" "$results/commit"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv > "$results/gpu.txt" 2>&1
 started=$(date +%s)
 
+# A debugger for where threads wait or crash: gdb, or else the cuda-gdb that the GPU machine's
+# image carries (it debugs programs without GPU code too); empty where there is none.
+debugger=$(command -v gdb || command -v cuda-gdb || ls /usr/local/cuda*/bin/cuda-gdb 2>/dev/null | head -n 1 || true)
+
 # step NAME CMD...: run CMD with its stdout and stderr in NAME.*, the time and exit status in
 # steps.log; a folder NAME that CMD wrote (a bench's --out) joins them; then the archive.
 step() {
@@ -37,6 +41,22 @@ step() {
 }
 
 archive() { tar czf "$OUT/results.tar.gz" -C "$results" .; }
+
+# debug_step NAME SECONDS CMD...: `step` with CMD run under the debugger, which prints every
+# thread's stack where CMD crashes, stops at `dgcc_threads_hung` (concurrent_instances' hang)
+# or is still running after SECONDS (the debugger is interrupted then), and how CMD ended,
+# which steps.log gets too. Without a debugger it says so and runs nothing.
+debug_step() {
+    local name=$1 seconds=$2
+    shift 2
+    [ -n "$debugger" ] || { echo "$name: no debugger on this machine" | tee -a "$results/steps.log"; return; }
+    step "$name" timeout -s INT -k 30 "$seconds" "$debugger" -q -batch -nx -ex "set pagination off" \
+        -ex "set confirm off" -ex "set breakpoint pending on" -ex "break dgcc_threads_hung" -ex run \
+        -ex "thread apply all bt 40" -ex "info program" -ex kill --args "$@"
+    grep -h -e '^\[Inferior 1 .* exited' -e 'received signal' -e 'hit Breakpoint' -e 'stopped with signal' \
+        "$results/$name.stdout" >> "$results/steps.log"
+    archive
+}
 
 # Whether SECONDS more fit in the device tool's 600 s a call, counted from the start.
 fits() { [ $(($(date +%s) - started + $1)) -lt 570 ]; }

@@ -3,8 +3,9 @@
 # Vulkan loader, no Rust toolchain and no network. This stages, on the developer machine, all
 # that a run there needs into one folder the device tool can carry (`carry: ["out/device"]`, 64
 # MiB at most): Debian's loader packages, Debian trixie's VK_LAYER_KHRONOS_validation with its
-# manifest pointing next to itself, and stripped release builds of `dgcc` and of the runtime's
-# `ies_probe` and `concurrent_instances` examples, and the runtime test binaries packed.
+# manifest pointing next to itself, and release builds of `dgcc` and of the runtime's `ies_probe`
+# and `concurrent_instances` examples, and the runtime test binaries packed (all without debug
+# information, with symbols, so that a debugger there names our frames).
 #
 # Usage: bash .ci/device/stage.sh [DEST]   (DEST defaults to out/device; it is made anew)
 # Then on the device: bash .ci/device/closing-14.sh (or validation.sh, ies.sh, tests.sh, threads.sh), which
@@ -42,9 +43,9 @@ touch "$repo/crates/cli/build.rs"
         --example concurrent_instances)
 cp "$target/release/dgcc" "$dest/bin/dgcc"
 cp "$target/release/examples/ies_probe" "$target/release/examples/concurrent_instances" "$dest/bin/"
-strip "$dest/bin/dgcc" "$dest/bin/ies_probe" "$dest/bin/concurrent_instances"
+strip --strip-debug "$dest/bin/dgcc" "$dest/bin/ies_probe" "$dest/bin/concurrent_instances"
 
-# The runtime test binaries (tests.sh), stripped and packed: they name the checkout they were
+# The runtime test binaries (tests.sh), stripped of debug information and packed: they name the checkout they were
 # built from (DGCC_CHECKOUT) and the dgcc beside them by absolute path, which tests.sh makes
 # point at the copy of the tree and the staged dgcc there.
 tests=(runtime_exec run_layout runtime_examples runtime_validate runtime_scene runtime_occlusion runtime_materials)
@@ -55,7 +56,7 @@ for exe in $built; do
     name=$(basename "$exe")
     cp "$exe" "$packed/${name%-*}"
 done
-strip "$packed"/*
+strip --strip-debug "$packed"/*
 [ "$(ls "$packed" | wc -l)" -eq "${#tests[@]}" ] || { log "expected ${#tests[@]} test binaries, built: $built"; exit 1; }
 tar cJf "$dest/tests.tar.xz" -C "$packed" .
 rm -rf "$packed"

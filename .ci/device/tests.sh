@@ -6,12 +6,14 @@
 # lavapipe say SKIP and why; steps.log gets a line per test with its exit status and seconds.
 # `parallel` runs each binary whole on four threads instead, as `cargo test` would, with the
 # processes it started listed every 10 s (processes.log), to name what waits when one does.
+# `debug` runs each binary on four threads under the debugger (common.sh), which prints every
+# thread's stack where one crashes or waits past 120 s. Both may be named more than once.
 #
 # The binaries (stage.sh packs them) name the checkout they were built from and the dgcc built
 # beside them by absolute path; both are pointed here, at this copy of the tree and the staged
 # dgcc.
 #
-# Usage (on the GPU machine, after stage.sh here): bash .ci/device/tests.sh [plain|layer|parallel]...
+# Usage (on the GPU machine, after stage.sh here): bash .ci/device/tests.sh [plain|layer|parallel|debug]...
 # (plain and layer, in that order, by default).
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 [ -f "$staged/tests.tar.xz" ] || { echo "no tests.tar.xz in $staged: stage again" >&2; exit 2; }
@@ -32,8 +34,9 @@ processes() {
 }
 
 # PID...: where each thread of each process waits: its system call (number and arguments, from
-# /proc) and its kernel stack, where the machine lets root read it. A futex is a lock or a
-# condition in the process itself; an ioctl or a poll on the driver's device file is the GPU.
+# /proc) and its kernel stack, where the machine lets root read it, and then, where there is a
+# debugger, each thread's own stack. A futex is a lock or a condition in the process itself; an
+# ioctl or a poll on the driver's device file is the GPU.
 stacks() {
     local pid task
     for pid in "$@"; do
@@ -42,6 +45,8 @@ stacks() {
             echo "-- $pid/${task##*/} $(cat "$task/comm" 2>/dev/null) wchan=$(cat "$task/wchan" 2>/dev/null) syscall=$(cat "$task/syscall" 2>/dev/null)"
             sed 's/^/   /' "$task/stack" 2>/dev/null
         done
+        [ -z "$debugger" ] || timeout -k 5 30 "$debugger" -q -batch -nx -ex "set pagination off" -p "$pid" \
+            -ex "thread apply all bt 40" -ex detach 2>&1 | grep -v -e '^\[New Thread' -e '^\[New LWP'
     done
 }
 
@@ -76,9 +81,9 @@ every_test() {
 }
 
 # Every binary on four threads, at most 120 s each, the processes listed every 10 s; run_layout,
-# the one that waited, first.
+# the one that waited, first. NTH numbers the pass.
 parallel() {
-    local binary watcher
+    local nth=$1 binary watcher
     for binary in run_layout runtime_exec runtime_examples runtime_validate runtime_scene runtime_occlusion \
         runtime_materials; do
         fits 130 || { echo "$binary parallel: no time left" | tee -a "$results/steps.log"; return; }
@@ -89,12 +94,25 @@ parallel() {
             stacks $(processes | awk '$3 > 30 {print $1}')
         done) >> "$results/processes.log" 2>&1 &
         watcher=$!
-        step "$binary-parallel" timeout 120 "$bin/$binary" --test-threads=4
+        step "$binary-parallel-$nth" timeout 120 "$bin/$binary" --test-threads=4
         kill "$watcher" 2>/dev/null
-        reap "$binary-parallel"
+        reap "$binary-parallel-$nth"
     done
 }
 
+# Every binary on four threads under the debugger, at most 120 s each; NTH numbers the pass.
+debug() {
+    local nth=$1 binary
+    for binary in run_layout runtime_exec runtime_examples runtime_validate runtime_scene runtime_occlusion \
+        runtime_materials; do
+        fits 160 || { echo "$binary debug: no time left" | tee -a "$results/steps.log"; return; }
+        debug_step "$binary-debug-$nth" 120 "$bin/$binary" --test-threads=4
+        reap "$binary-debug-$nth"
+    done
+}
+
+parallels=0
+debugs=0
 for pass in "${@:-plain layer}"; do
     for p in $pass; do
         case $p in
@@ -103,8 +121,9 @@ for pass in "${@:-plain layer}"; do
                 export VK_LAYER_PATH=$PWD/$staged/vvl VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation DGCC_VALIDATION=1
                 every_test "-layer"
             ) ;;
-            parallel) parallel ;;
-            *) echo "unknown pass $p (plain, layer, parallel)" >&2; exit 2 ;;
+            parallel) parallels=$((parallels + 1)) && parallel "$parallels" ;;
+            debug) debugs=$((debugs + 1)) && debug "$debugs" ;;
+            *) echo "unknown pass $p (plain, layer, parallel, debug)" >&2; exit 2 ;;
         esac
     done
 done

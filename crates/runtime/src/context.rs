@@ -211,7 +211,8 @@ pub(crate) fn create_instance() -> Result<(ash::Entry, ash::Instance)> {
 /// Create an instance; with `validation`, enable the Khronos layer and a messenger into the log.
 fn create_instance_with(validation: Option<&Arc<LayerLog>>) -> Result<(ash::Entry, ash::Instance, Option<Messenger>)> {
     let entry = loader::entry()?;
-    let _lifecycle = loader::lifecycle();
+    let lifecycle = loader::lifecycle();
+    loader::keep_drivers_loaded(&entry, &lifecycle);
     let app =
         vk::ApplicationInfo::default().application_name(c"dgcc").engine_name(c"dgcc").api_version(vk::API_VERSION_1_3);
     let Some(log) = validation else {
