@@ -217,6 +217,14 @@ pub extern "C" fn dgcc_threads_hung() {
     std::hint::black_box(());
 }
 
+/// The value, or the process ends with `what` and the error (exit code 1).
+fn or_exit<T, E: std::fmt::Display>(result: Result<T, E>, what: &str) -> T {
+    result.unwrap_or_else(|e| {
+        eprintln!("concurrent_instances: {what}: {e}");
+        std::process::exit(1)
+    })
+}
+
 fn main() {
     let args = match parse() {
         Ok(a) => a,
@@ -225,30 +233,10 @@ fn main() {
             std::process::exit(2);
         }
     };
-    let shared = if args.shared_entry {
-        // SAFETY: loading the system's Vulkan loader, kept until the end of `main`.
-        match unsafe { ash::Entry::load() } {
-            Ok(e) => Some(e),
-            Err(e) => {
-                eprintln!("concurrent_instances: loading the loader: {e}");
-                std::process::exit(2);
-            }
-        }
-    } else {
-        None
-    };
+    // SAFETY: loading the system's Vulkan loader, kept until the end of `main`.
+    let shared = args.shared_entry.then(|| or_exit(unsafe { ash::Entry::load() }, "loading the loader"));
     // Held to the end of `main` and never destroyed: the process ends with it.
-    let _kept = if args.keep_instance {
-        match keep_one_instance() {
-            Ok(kept) => Some(kept),
-            Err(e) => {
-                eprintln!("concurrent_instances: the kept instance: {e}");
-                std::process::exit(1);
-            }
-        }
-    } else {
-        None
-    };
+    let _kept = args.keep_instance.then(|| or_exit(keep_one_instance(), "the kept instance"));
     let stages: Vec<AtomicUsize> = (0..args.threads).map(|_| AtomicUsize::new(0)).collect();
     let lock = Mutex::new(());
     let start = Barrier::new(args.threads);
