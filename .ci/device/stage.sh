@@ -45,9 +45,9 @@ cp "$target/release/dgcc" "$dest/bin/dgcc"
 cp "$target/release/examples/ies_probe" "$target/release/examples/concurrent_instances" "$dest/bin/"
 strip --strip-debug "$dest/bin/dgcc" "$dest/bin/ies_probe" "$dest/bin/concurrent_instances"
 
-# The runtime test binaries (tests.sh), stripped of debug information and packed: they name the checkout they were
-# built from (DGCC_CHECKOUT) and the dgcc beside them by absolute path, which tests.sh makes
-# point at the copy of the tree and the staged dgcc there.
+# The runtime test binaries (tests.sh), stripped of debug information and packed: they name the
+# checkout they were built from (DGCC_CHECKOUT) and the dgcc beside them by absolute path, which
+# tests.sh makes point at the copy of the tree and the staged dgcc there.
 tests=(runtime_exec run_layout runtime_examples runtime_validate runtime_scene runtime_occlusion runtime_materials)
 built=$(cd "$repo" && cargo test --release --locked -p dgcc-cli "${tests[@]/#/--test=}" --no-run --message-format=json \
     | sed -n 's/.*"executable":"\([^"]*\)".*/\1/p' | grep /deps/)
