@@ -1053,3 +1053,45 @@ fn contexts_made_and_dropped_on_four_threads_at_once_each_see_their_device() {
         }
     });
 }
+
+/// The shared objects mapped into this process (`/proc/self/maps`).
+fn mapped_libraries() -> std::collections::BTreeSet<String> {
+    let maps = std::fs::read_to_string("/proc/self/maps").expect("/proc/self/maps");
+    maps.lines().filter_map(|l| l.split_whitespace().nth(5)).filter(|p| p.contains(".so")).map(String::from).collect()
+}
+
+/// Once the last context is gone, the driver (and what the loader loaded with it: implicit
+/// layers, their libraries) is still loaded: NVIDIA's driver frees a thread's state at thread
+/// exit through code in those libraries, and crashed when they were unloaded first (book:
+/// robustness.md). In a child process, so that no other test's context holds them.
+#[test]
+fn what_the_first_context_loads_stays_loaded_after_the_last_is_dropped() {
+    let test = "what_the_first_context_loads_stays_loaded_after_the_last_is_dropped";
+    if common::gpu_with(test, &dgcc::runtime::ContextOptions::default()).is_none() {
+        return;
+    }
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", "child_drop_every_context_and_list_what_was_unloaded", "--ignored", "--nocapture"])
+        .output()
+        .unwrap();
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("unloaded none of the"), "the child did not run:\n{text}");
+}
+
+#[test]
+#[ignore = "run by what_the_first_context_loads_stays_loaded_after_the_last_is_dropped in a child process"]
+fn child_drop_every_context_and_list_what_was_unloaded() {
+    let test = "child_drop_every_context_and_list_what_was_unloaded";
+    let before = mapped_libraries();
+    let ctx = common::gpu_with(test, &dgcc::runtime::ContextOptions::default()).expect("a device");
+    dgcc::runtime::probe().expect("the device probes");
+    let live = mapped_libraries();
+    drop(ctx);
+    let after = mapped_libraries();
+    let loaded: Vec<_> = live.difference(&before).collect();
+    let unloaded: Vec<_> = live.difference(&after).collect();
+    assert!(!loaded.is_empty(), "a context loaded no library: {live:?}");
+    assert!(unloaded.is_empty(), "unloaded when the last context dropped: {unloaded:?}");
+    common::loud(&format!("unloaded none of the {} libraries the first context loaded", loaded.len()));
+}
