@@ -8,7 +8,7 @@
 # information, with symbols, so that a debugger there names our frames).
 #
 # Usage: bash .ci/device/stage.sh [DEST]   (DEST defaults to out/device; it is made anew)
-# Then on the device: bash .ci/device/closing-14.sh (or validation.sh, ies.sh, tests.sh, threads.sh), which
+# Then on the device: bash .ci/device/closing-14.sh (or validation.sh, ies.sh, tests.sh, threads.sh, pictures.sh), which
 # source common.sh.
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd -P)
