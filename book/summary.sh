@@ -81,6 +81,7 @@ CHAPTERS
     "h200-closing-7.md|H200 and H100 issue 14's closing run of 2026-12-05, afternoon; the batch's preprocess size; where the cubes' hump comes from"
     "h100-execution-sets.md|H100 execution sets: entries never written, a pipeline in two entries (compute and graphics)"
     "h100-pictures.md|H100 the pictures at 1M objects: every mode, object-id source and sequence order"
+    "h100-instance-index.md|H100 the firstInstance layout under an execute: the shader's read of gl_InstanceIndex"
   )
   for page in measured/*.md; do
     found=0

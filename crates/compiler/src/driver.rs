@@ -94,7 +94,7 @@ pub fn compile_source(path: &Path, text: &str, options: &Options) -> Compilation
         }
         if let (true, Some(m)) = (options.check_kernels, &c.manifest) {
             c.diagnostics.extend(crate::shader::check_kernels(&base, &pipeline, m, &c.profiles));
-            c.diagnostics.extend(crate::shader::interface::check_shaders(&base, &pipeline, m));
+            c.diagnostics.extend(crate::shader::interface::check_shaders(&base, &pipeline, m, &c.profiles));
             if c.has_errors() {
                 c.manifest = None;
             }

@@ -4,7 +4,7 @@
 //! Why their own table: the kernels' rules (`shader`) are about the program that writes a
 //! stream; these are about the programs the device runs from it, whose push-constant blocks and
 //! vertex inputs must agree with the tokens. E0587–E0588 and W0511 report a shader dgcc could
-//! not read; E0585, E0586, W0508, W0509 and N0501 need it compiled and reflected (feature
+//! not read; E0585, E0586, W0508, W0509, W0512 and N0501 need it compiled and reflected (feature
 //! `shaderc`); W0510 needs only the description and runs in every build.
 
 use super::Rule;
@@ -128,6 +128,35 @@ module, and an `OpSpecConstantOp` (an expression of them, which naga does not re
 at those defaults; where that is not possible (`QuantizeToF16`, a division by zero, a shift past \
 the width) the note says that the specialization constants could not be frozen and names the \
 opcode.",
+    },
+    Rule {
+        code: "W0512",
+        vuid: None,
+        severity: Warning,
+        title:
+            "a draw layout's vertex shader reads gl_InstanceIndex, which NVIDIA's driver makes slow under an execute",
+        explanation: "On an NVIDIA target, a vertex shader that reads `gl_InstanceIndex` (SPIR-V \
+`BuiltIn InstanceIndex`) costs every draw of an execute more than the same shader reading a \
+push constant, though multi-draw pays nothing for it. Measured on an H100 with driver \
+580.159.04 (book: `measured/h100-instance-index.md`), one million cubes, one sequence per \
+cube, each draw's object id in its `firstInstance`: the execute took 17.5 ms where the vertex \
+shader read the id from `gl_InstanceIndex` and the layout had no PUSH_CONSTANT token, 20.6 ms \
+where it read `gl_InstanceIndex` under a layout with one, and 15.4 ms where it read the id from \
+the PUSH_CONSTANT token (with `firstInstance` the same), so 2.2 to 5.2 ns more per draw. \
+`vkCmdDrawIndexedIndirectCount` over the same records with the same `gl_InstanceIndex` shader \
+took 15.0 ms. Per-draw data through `firstInstance` is the usual way to feed multi-draw, so \
+this is the form a port from multi-draw brings along.\n\nThe warning is for layouts whose \
+action is DRAW or DRAW_INDEXED, where a PUSH_CONSTANT or SEQUENCE_INDEX token can carry the \
+value instead; a `*Count` token's draws cannot take a push constant each, and their cost was \
+not measured apart. It is said once per such layout and shader, naming the NVIDIA targets. \
+Like the push-constant checks, it reads the shader as compiled, with no specialization: a read \
+under a specialization constant that turns it off still counts.\n\n```ron,ignore\n\
+targets: [\"nvidia\"],\n// … tokens: [IndexBuffer(mode: Vulkan), DrawIndexed]\n\
+// draw.vert: Object obj = objects[gl_InstanceIndex];\n```\n\nFix: give the layout a \
+PUSH_CONSTANT token with the value (or a SEQUENCE_INDEX token and index the data by it) and \
+read that. Where the shader reads `gl_InstanceIndex` for instancing (draws of several \
+instances) or only under a specialization the layout never runs with, allow it in that \
+layout's `lints`.",
     },
     Rule {
         code: "N0501",

@@ -1,5 +1,6 @@
 //! Where a GLSL shader declares what the SPIR-V says it has: the `push_constant` block, each of
-//! its members by name, and each `layout(location = N) in` input. Diagnostics point there.
+//! its members by name, each `layout(location = N) in` input, and where it first reads
+//! `gl_InstanceIndex`. Diagnostics point there.
 //!
 //! Why on the kernel lints' tokens and not naga's GLSL front end: naga's GLSL reader refuses
 //! `layout(offset = N)` on block members (which is how a push-constant block reaches a token's
@@ -20,6 +21,8 @@ pub(crate) struct Places {
     pub members: Vec<(String, Span)>,
     /// Each input's location and its declaration, `layout(…)` to the name.
     pub inputs: Vec<(u32, Span)>,
+    /// The first `gl_InstanceIndex` outside a comment.
+    pub instance_index: Option<Span>,
 }
 
 impl Places {
@@ -50,6 +53,7 @@ pub(crate) fn places(src: &str) -> Places {
                     continue;
                 }
             }
+            "gl_InstanceIndex" if out.instance_index.is_none() => out.instance_index = Some(t[i].span()),
             "in" if depth == 0 => {
                 if let Some(input) = input(&t, i) {
                     out.inputs.push(input);
@@ -130,6 +134,15 @@ mod tests {
         assert_eq!(text(p.input(0).unwrap()), "layout(location = 0) in vec3 pos");
         assert_eq!(text(p.input(2).unwrap()), "layout(location=2) flat in uint ids");
         assert_eq!(p.input(1), None);
+        assert_eq!(p.instance_index, None);
+    }
+
+    #[test]
+    fn the_first_instance_index_outside_comments_is_found() {
+        let src = "// gl_InstanceIndex in a comment\nvoid main() {\n    uint id = uint(gl_InstanceIndex);\n    id += gl_InstanceIndex;\n}\n";
+        let at = places(src).instance_index.unwrap();
+        assert_eq!(&src[at.range()], "gl_InstanceIndex");
+        assert_eq!(at.start, src.find("uint(gl_").unwrap() + 5);
     }
 
     #[test]

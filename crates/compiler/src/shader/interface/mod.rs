@@ -10,8 +10,9 @@
 //! reflects the module with naga, its specialization constants frozen to their defaults first
 //! (W0511 when that or naga fails; `reflect`, `super::freeze`), and compares its
 //! push-constant block and vertex inputs with every layout of its stage (`compare`): E0585,
-//! E0586, W0508, W0509, N0501. The stages the tokens name are checked without the files
-//! (W0510, `crate::check`).
+//! E0586, W0508, W0509, N0501; and a vertex shader's reads of `gl_InstanceIndex` with the
+//! layouts of one draw per sequence on NVIDIA targets, whose driver makes them slow (W0512).
+//! The stages the tokens name are checked without the files (W0510, `crate::check`).
 //!
 //! Diagnostics point into the shader file: a GLSL shader's declarations are found in its text
 //! (`locate`), and the label carries the file (`diag::SourceText`), so both renderers give the
@@ -28,6 +29,7 @@ mod locate;
 mod reflect;
 
 use crate::ast;
+use dgcc_core::device::Profile;
 use dgcc_core::diag::{Diagnostic, SourceText};
 use dgcc_core::ir::Manifest;
 use std::path::Path;
@@ -44,22 +46,28 @@ enum Source {
 /// The SPIR-V magic number, as the first little-endian word of a module.
 const SPIRV_MAGIC: u32 = 0x0723_0203;
 
-/// Check every shader of a pipeline against the layouts of its stage. `base_dir` is the
-/// description's folder, which `source` paths are relative to.
-pub fn check_shaders(base_dir: &Path, pipeline: &ast::Pipeline, manifest: &Manifest) -> Vec<Diagnostic> {
+/// Check every shader of a pipeline against the layouts of its stage, on the target devices
+/// `profiles` (W0512 is said for NVIDIA targets only). `base_dir` is the description's folder,
+/// which `source` paths are relative to.
+pub fn check_shaders(
+    base_dir: &Path,
+    pipeline: &ast::Pipeline,
+    manifest: &Manifest,
+    profiles: &[Profile],
+) -> Vec<Diagnostic> {
     let mut out = vec![];
     if pipeline.shaders.is_empty() {
         return out;
     }
     #[cfg(feature = "shaderc")]
-    let generated = compiled::Generated::of(manifest);
+    let against = compiled::Against { pipeline, manifest, profiles, generated: compiled::Generated::of(manifest) };
     #[cfg(not(feature = "shaderc"))]
-    let _ = manifest;
+    let _ = (manifest, profiles);
     for shader in &pipeline.shaders {
         let path = base_dir.join(&shader.source.node);
         let Some(source) = read(&path, &shader.node, &mut out) else { continue };
         #[cfg(feature = "shaderc")]
-        compiled::check(&path, &source, shader, pipeline, manifest, &generated, &mut out);
+        compiled::check(&path, &source, shader, &against, &mut out);
         #[cfg(not(feature = "shaderc"))]
         let _ = source;
     }

@@ -51,6 +51,34 @@ pub(crate) fn parse(words: &[u32]) -> Result<Module, String> {
     naga::front::spv::parse_u8_slice(&bytes, &options).map_err(|e| format!("naga: {e}"))
 }
 
+/// Whether the module loads the `InstanceIndex` built-in (`gl_InstanceIndex`) anywhere: a
+/// variable decorated `BuiltIn InstanceIndex` that an `OpLoad` reads. Read from the words, not
+/// naga's IR, where the input is an argument of the entry point whether or not anything reads
+/// it. As with push-constant members, a load under a specialization constant that turns it off
+/// still counts.
+pub(crate) fn reads_instance_index(words: &[u32]) -> bool {
+    const OP_LOAD: u32 = 61;
+    const OP_DECORATE: u32 = 71;
+    const DECORATION_BUILT_IN: u32 = 11;
+    const BUILT_IN_INSTANCE_INDEX: u32 = 43;
+    let mut instructions = vec![];
+    let mut at = 5; // past the header
+    while let Some(&first) = words.get(at) {
+        let count = (first >> 16) as usize;
+        let Some(operands) = words.get(at + 1..at + count.max(1)) else { break };
+        instructions.push((first & 0xffff, operands));
+        at += count.max(1);
+    }
+    let built_ins: Vec<u32> = instructions
+        .iter()
+        .filter_map(|&(op, o)| match o {
+            [target, DECORATION_BUILT_IN, BUILT_IN_INSTANCE_INDEX, ..] if op == OP_DECORATE => Some(*target),
+            _ => None,
+        })
+        .collect();
+    instructions.iter().any(|&(op, o)| op == OP_LOAD && o.get(2).is_some_and(|p| built_ins.contains(p)))
+}
+
 /// naga's name for a stage; `None` for the stages naga's IR has no entry points of.
 pub(crate) fn naga_stage(stage: Stage) -> Option<naga::ShaderStage> {
     Some(match stage {
