@@ -57,26 +57,21 @@ pub(crate) fn parse(words: &[u32]) -> Result<Module, String> {
 /// it. As with push-constant members, a load under a specialization constant that turns it off
 /// still counts.
 pub(crate) fn reads_instance_index(words: &[u32]) -> bool {
-    const OP_LOAD: u32 = 61;
-    const OP_DECORATE: u32 = 71;
-    const DECORATION_BUILT_IN: u32 = 11;
-    const BUILT_IN_INSTANCE_INDEX: u32 = 43;
-    let mut instructions = vec![];
-    let mut at = 5; // past the header
-    while let Some(&first) = words.get(at) {
-        let count = (first >> 16) as usize;
-        let Some(operands) = words.get(at + 1..at + count.max(1)) else { break };
-        instructions.push((first & 0xffff, operands));
-        at += count.max(1);
-    }
-    let built_ins: Vec<u32> = instructions
+    let body = words.get(crate::shader::words::HEADER_WORDS..).unwrap_or_default();
+    let Some(instructions) = crate::shader::words::instructions(body) else { return false };
+    let opcode = |i: &[u32]| i[0] & 0xffff;
+    let built_in = spirv::Decoration::BuiltIn as u32;
+    let instance_index = spirv::BuiltIn::InstanceIndex as u32;
+    let variables: Vec<u32> = instructions
         .iter()
-        .filter_map(|&(op, o)| match o {
-            [target, DECORATION_BUILT_IN, BUILT_IN_INSTANCE_INDEX, ..] if op == OP_DECORATE => Some(*target),
+        .filter(|i| opcode(i) == spirv::Op::Decorate as u32)
+        .filter_map(|i| match i[1..] {
+            [target, d, b, ..] if d == built_in && b == instance_index => Some(target),
             _ => None,
         })
         .collect();
-    instructions.iter().any(|&(op, o)| op == OP_LOAD && o.get(2).is_some_and(|p| built_ins.contains(p)))
+    // OpLoad: result type, result id, pointer.
+    instructions.iter().any(|i| opcode(i) == spirv::Op::Load as u32 && i.get(3).is_some_and(|p| variables.contains(p)))
 }
 
 /// naga's name for a stage; `None` for the stages naga's IR has no entry points of.
