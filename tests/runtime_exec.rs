@@ -869,12 +869,8 @@ fn the_runtimes_messenger_counts_what_the_layer_reports() {
         common::loud("SKIP the_runtimes_messenger_counts_what_the_layer_reports: needs the layer (run through .ci/with-validation.sh)");
         return;
     }
-    let out = std::process::Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", "child_push_with_too_few_stages", "--ignored", "--nocapture", "--test-threads=1"])
-        .output()
-        .unwrap();
-    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-    assert!(out.status.success(), "{text}");
+    let (status, text) = common::run_child("child_push_with_too_few_stages", &[]);
+    assert!(status.success(), "{text}");
     assert!(
         text.contains("the runtime's messenger saw VUID-vkCmdPushConstants-offset-01796"),
         "the child did not run:\n{text}"
@@ -1070,12 +1066,8 @@ fn what_the_first_context_loads_stays_loaded_after_the_last_is_dropped() {
     if common::gpu_with(test, &dgcc::runtime::ContextOptions::default()).is_none() {
         return;
     }
-    let out = std::process::Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", "child_drop_every_context_and_list_what_was_unloaded", "--ignored", "--nocapture"])
-        .output()
-        .unwrap();
-    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-    assert!(out.status.success(), "{text}");
+    let (status, text) = common::run_child("child_drop_every_context_and_list_what_was_unloaded", &[]);
+    assert!(status.success(), "{text}");
     assert!(text.contains("unloaded none of the"), "the child did not run:\n{text}");
 }
 

@@ -12,7 +12,6 @@ mod common;
 use dgcc_cli::scene::{
     builtin_manifest, run, Compaction, Culling, DepthRead, Mode, PyramidFault, RunOptions, RunReport,
 };
-use std::process::Command;
 
 /// A small frame, a city of 2,000 objects, 8 frames with a cut at frame 4, ids and images kept.
 fn options(mode: Mode, culling: Culling) -> RunOptions {
@@ -188,16 +187,11 @@ fn the_pyramid_is_right_at_subgroup_sizes_4_and_8() {
     if common::gpu(test).is_none() || !common::is_lavapipe(test) {
         return;
     }
-    let exe = std::env::current_exe().unwrap();
     for (width, size) in [("128", 4), ("256", 8)] {
-        let out = Command::new(&exe)
-            .args(["--exact", "child_occlusion_at_this_vector_width", "--ignored", "--nocapture", "--test-threads=1"])
-            .envs(common::lavapipe_width_env(width))
-            .env("DGCC_EXPECT_SUBGROUP", size.to_string())
-            .output()
-            .unwrap();
-        let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-        assert!(out.status.success(), "LP_NATIVE_VECTOR_WIDTH={width}: the child ended with {}:\n{text}", out.status);
+        let mut env = common::lavapipe_width_env(width);
+        env.push(("DGCC_EXPECT_SUBGROUP", size.to_string()));
+        let (status, text) = common::run_child("child_occlusion_at_this_vector_width", &env);
+        assert!(status.success(), "LP_NATIVE_VECTOR_WIDTH={width}: the child ended with {status}:\n{text}");
         assert!(text.contains(&format!("occlusion ok at subgroup size {size}")), "the child did not run:\n{text}");
     }
 }

@@ -9,7 +9,6 @@ mod common;
 use dgcc_cli::scene::{
     builtin_manifest, run, world, Bind, Compaction, Culling, DgcMaterials, MaterialDraw, Mode, RunOptions, RunReport,
 };
-use std::process::Command;
 
 fn options(mode: Mode, objects: u32) -> RunOptions {
     RunOptions { mode, objects, frames: 1, ..RunOptions::default() }
@@ -200,16 +199,11 @@ fn compaction_is_correct_at_subgroup_sizes_4_and_8() {
     {
         return;
     }
-    let exe = std::env::current_exe().unwrap();
     for (width, size) in [("128", 4), ("256", 8)] {
-        let out = Command::new(&exe)
-            .args(["--exact", "child_compaction_at_this_vector_width", "--ignored", "--nocapture", "--test-threads=1"])
-            .envs(common::lavapipe_width_env(width))
-            .env("DGCC_EXPECT_SUBGROUP", size.to_string())
-            .output()
-            .unwrap();
-        let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-        assert!(out.status.success(), "LP_NATIVE_VECTOR_WIDTH={width}:\n{text}");
+        let mut env = common::lavapipe_width_env(width);
+        env.push(("DGCC_EXPECT_SUBGROUP", size.to_string()));
+        let (status, text) = common::run_child("child_compaction_at_this_vector_width", &env);
+        assert!(status.success(), "LP_NATIVE_VECTOR_WIDTH={width}:\n{text}");
         assert!(text.contains(&format!("compaction ok at subgroup size {size}")), "the child did not run:\n{text}");
     }
 }

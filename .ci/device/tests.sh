@@ -62,6 +62,9 @@ reap() {
     echo "killed $(echo "$left" | wc -l) process(es) left behind (processes.log)" >> "$results/steps.log"
 }
 
+# The test binaries stage.sh packs; run_layout, the one that once waited, first.
+binaries=(run_layout runtime_exec runtime_examples runtime_validate runtime_scene runtime_occlusion runtime_materials)
+
 # NAME BINARY TEST: one test, at most 60 s.
 one() {
     local name=$1 binary=$2 test=$3
@@ -72,20 +75,18 @@ one() {
 
 every_test() {
     local suffix=$1 binary test
-    for binary in runtime_exec run_layout runtime_examples runtime_validate runtime_scene runtime_occlusion \
-        runtime_materials; do
+    for binary in "${binaries[@]}"; do
         for test in $("$bin/$binary" --list 2>/dev/null | sed -n 's/: test$//p'); do
             one "$binary$suffix" "$binary" "$test"
         done
     done
 }
 
-# Every binary on four threads, at most 120 s each, the processes listed every 10 s; run_layout,
-# the one that waited, first. NTH numbers the pass.
+# Every binary on four threads, at most 120 s each, the processes listed every 10 s; NTH numbers
+# the pass.
 parallel() {
     local nth=$1 binary watcher
-    for binary in run_layout runtime_exec runtime_examples runtime_validate runtime_scene runtime_occlusion \
-        runtime_materials; do
+    for binary in "${binaries[@]}"; do
         fits 130 || { echo "$binary parallel: no time left" | tee -a "$results/steps.log"; return; }
         (while sleep 10; do
             echo "== $binary $(date -u +%T)"
@@ -103,8 +104,7 @@ parallel() {
 # Every binary on four threads under the debugger, at most 120 s each; NTH numbers the pass.
 debug() {
     local nth=$1 binary
-    for binary in run_layout runtime_exec runtime_examples runtime_validate runtime_scene runtime_occlusion \
-        runtime_materials; do
+    for binary in "${binaries[@]}"; do
         fits 160 || { echo "$binary debug: no time left" | tee -a "$results/steps.log"; return; }
         debug_step "$binary-debug-$nth" 120 "$bin/$binary" --test-threads=4
         reap "$binary-debug-$nth"

@@ -60,6 +60,19 @@ pub fn lavapipe_width_env(width: &str) -> Vec<(&'static str, String)> {
     env
 }
 
+/// Run the ignored test `name` of this test binary alone, in a child process with `envs` added
+/// to its environment: how it ended, and all it printed. A filter that matches no test
+/// succeeds too, so the caller also looks for the line the child prints when it ran.
+pub fn run_child(name: &str, envs: &[(&str, String)]) -> (std::process::ExitStatus, String) {
+    let out = std::process::Command::new(std::env::current_exe().expect("the test binary"))
+        .args(["--exact", name, "--ignored", "--nocapture", "--test-threads=1"])
+        .envs(envs.iter().map(|(k, v)| (k, v)))
+        .output()
+        .expect("the test binary runs again");
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    (out.status, text)
+}
+
 /// Print a line the harness does not capture.
 pub fn loud(line: &str) {
     let _ = writeln!(std::io::stderr(), "{line}");

@@ -119,7 +119,6 @@ pub(super) fn check(
         );
         return;
     };
-    let reads_instance_index = stage == Stage::Vertex && reflect::reads_instance_index(&words);
     let places = file.map(|f| {
         let p = locate::places(&f.text);
         (f, p)
@@ -139,7 +138,7 @@ pub(super) fn check(
         }
         out.extend(problems.iter().map(|p| ctx.diagnostic(p, Some(i))));
     }
-    if reads_instance_index {
+    if stage == Stage::Vertex && reflect::reads_instance_index(&words) {
         out.extend(ctx.instance_index_reads(profiles));
     }
 }
