@@ -82,6 +82,7 @@ CHAPTERS
     "h100-execution-sets.md|H100 execution sets: entries never written, a pipeline in two entries (compute and graphics)"
     "h100-pictures.md|H100 the pictures at 1M objects: every mode, object-id source and sequence order"
     "h100-instance-index.md|H100 the firstInstance layout under an execute: the shader's read of gl_InstanceIndex"
+    "h100-vertex-offset.md|H100 the object id in vertexOffset: a count token's draws without a built-in read"
   )
   for page in measured/*.md; do
     found=0

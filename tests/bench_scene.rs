@@ -2,15 +2,16 @@
 //! same objects as the host's reference culling and draws the same picture as the ordered
 //! path (its records are right, only their order may differ); warm-up frames are not reported;
 //! the DGC flag overrides and the bound-index variant run and say what they ran; object ids in
-//! firstInstance (no PUSH_CONSTANT token) draw the same picture, and are refused where the device
-//! cannot start an indirect draw at an instance.
+//! firstInstance or vertexOffset (no PUSH_CONSTANT token) draw the same picture, and are refused
+//! where the device cannot start an indirect draw at an instance or the scene's vertex indices
+//! cannot hold them.
 
 #[path = "runtime/common.rs"]
 mod common;
 
 use dgcc::runtime::{ContextOptions, GpuContext};
 use dgcc_cli::scene::{
-    builtin_manifest, run, run_on, world, Compaction, Mode, ObjectId, RunOptions, RunReport, SceneKind,
+    builtin_manifest, run, run_on, world, Compaction, Culling, Mode, ObjectId, RunOptions, RunReport, SceneKind,
 };
 
 fn reference_visible(o: &RunOptions) -> u32 {
@@ -102,31 +103,49 @@ fn dgc_flag_overrides_and_the_bound_index_buffer_run_and_draw_the_same() {
 }
 
 #[test]
-fn object_ids_in_first_instance_draw_the_same_picture_without_push_constants() {
-    if common::gpu("object_ids_in_first_instance_draw_the_same_picture_without_push_constants").is_none() {
+fn object_ids_outside_the_record_draw_the_same_picture_without_push_constants() {
+    let test = "object_ids_outside_the_record_draw_the_same_picture_without_push_constants";
+    if common::gpu(test).is_none() {
         return;
     }
     let base = RunOptions { objects: 1500, frames: 2, ..field() };
     let expected = reference_visible(&base);
     let cpu = run_ok(&RunOptions { mode: Mode::Cpu, ..base.clone() });
     assert_eq!(cpu.object_id, ObjectId::Record);
-    for compaction in [Compaction::Ordered, Compaction::Fused] {
-        for mode in [Mode::Dgc, Mode::Mdi] {
-            let what = format!("{} {}", mode.name(), compaction.name());
-            let r = run_ok(&RunOptions { mode, compaction, object_id: ObjectId::Instance, ..base.clone() });
-            assert_eq!(r.object_id, ObjectId::Instance, "{what}");
-            assert!(r.to_string().contains("firstInstance"), "{what}: the report says where ids come from");
-            for f in &r.frames {
-                assert_eq!(f.visible, expected, "{what}");
+    for (id, said) in [(ObjectId::Instance, "firstInstance"), (ObjectId::Vertex, "vertexOffset")] {
+        for compaction in [Compaction::Ordered, Compaction::Fused] {
+            for (mode, batch) in [(Mode::Dgc, false), (Mode::Dgc, true), (Mode::Mdi, false)] {
+                let what = format!("{id:?} {}{} {}", mode.name(), if batch { " batch" } else { "" }, compaction.name());
+                let r = run_ok(&RunOptions { mode, batch, compaction, object_id: id, ..base.clone() });
+                assert_eq!(r.object_id, id, "{what}");
+                assert!(r.to_string().contains(said), "{what}: the report says where ids come from");
+                for f in &r.frames {
+                    assert_eq!(f.visible, expected, "{what}");
+                }
+                // A wrong id would move or recolour objects; none may change.
+                assert!(r.image == cpu.image, "{what}: the ids changed the picture");
             }
-            // A wrong firstInstance would move or recolour objects; none may change.
-            assert!(r.image == cpu.image, "{what}: firstInstance ids changed the picture");
         }
+        // The CPU loop draws directly: there is no draw command to carry an id.
+        let err = run(&builtin_manifest(), &RunOptions { mode: Mode::Cpu, object_id: id, ..base.clone() })
+            .expect_err("cpu mode with ids outside the record must be refused");
+        assert!(err.to_string().contains(said), "{err}");
     }
-    // The CPU loop draws directly: there is no firstInstance to carry an id.
-    let err = run(&builtin_manifest(), &RunOptions { mode: Mode::Cpu, object_id: ObjectId::Instance, ..base })
-        .expect_err("cpu mode with instance ids must be refused");
-    assert!(err.to_string().contains("firstInstance"), "{err}");
+    // The city: every mesh kind, its LODs at their own vertex offsets, and both passes of
+    // occlusion culling, whose late pass writes its records with the same kernels.
+    let city = RunOptions { scene: SceneKind::City, culling: Culling::Occlusion, objects: 1500, frames: 3, ..base };
+    for mode in [Mode::Dgc, Mode::Mdi] {
+        let record = run_ok(&RunOptions { mode, ..city.clone() });
+        let vertex = run_ok(&RunOptions { mode, object_id: ObjectId::Vertex, ..city.clone() });
+        assert!(vertex.image == record.image, "{}: vertexOffset ids changed the city", mode.name());
+        let drawn = |r: &RunReport| r.frames.iter().map(|f| f.draws).collect::<Vec<_>>();
+        assert_eq!(drawn(&vertex), drawn(&record), "{}", mode.name());
+    }
+    // Object n's vertices start n · 2^14 past the city's: 131,072 objects fit a 32-bit index.
+    let err = run(&builtin_manifest(), &RunOptions { objects: 131_073, object_id: ObjectId::Vertex, ..city })
+        .expect_err("more city objects than vertex indices can hold");
+    let msg = err.to_string();
+    assert!(msg.contains("at most 131072 objects") && msg.contains("--object-id record or instance"), "{msg}");
 }
 
 #[test]

@@ -30,7 +30,9 @@ void main() {
         record_write_material(i, object_material(o));
         record_write_object(i, i);
         record_write_indices(i, frame.index_buffer.xy, frame.index_buffer.z, 1u /* VK_INDEX_TYPE_UINT32 */);
-        // firstInstance carries the object id when the frame asks for it (counts.y: see scene.vert).
-        record_write_draw(i, lod.index_count, 1u, lod.first_index, lod.vertex_offset, frame.counts.y != 0u ? i : 0u);
+        // firstInstance or vertexOffset carries the object id when the frame asks for it
+        // (counts.y: see scene.vert).
+        int vertex_offset = lod.vertex_offset + int(frame.counts.y == OBJECT_IN_VERTEX ? i << frame.mesh.z : 0u);
+        record_write_draw(i, lod.index_count, 1u, lod.first_index, vertex_offset, frame.counts.y == OBJECT_IN_INSTANCE ? i : 0u);
     }
 }

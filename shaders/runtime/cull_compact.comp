@@ -123,8 +123,8 @@ void stage(uint slot, uint object, uint material, Lod lod) {
     w[RECORD_DRAW_OFFSET / 4u] = lod.index_count;
     w[RECORD_DRAW_OFFSET / 4u + 1u] = 1u;
     w[RECORD_DRAW_OFFSET / 4u + 2u] = lod.first_index;
-    w[RECORD_DRAW_OFFSET / 4u + 3u] = uint(lod.vertex_offset);
-    w[RECORD_DRAW_OFFSET / 4u + 4u] = frame.counts.y != 0u ? object : 0u;
+    w[RECORD_DRAW_OFFSET / 4u + 3u] = uint(lod.vertex_offset) + (frame.counts.y == OBJECT_IN_VERTEX ? object << frame.mesh.z : 0u);
+    w[RECORD_DRAW_OFFSET / 4u + 4u] = frame.counts.y == OBJECT_IN_INSTANCE ? object : 0u;
     for (uint k = 0u; k < RECORD_VEC4S; k++) {
         staged[slot * RECORD_VEC4S + k] = uvec4(w[4u * k], w[4u * k + 1u], w[4u * k + 2u], w[4u * k + 3u]);
     }

@@ -7,7 +7,13 @@
 // the multi-draw fallback (specialization constant 0). With OBJECT_FROM_INSTANCE (constant 1)
 // it comes from the draw's firstInstance instead (gl_InstanceIndex, one instance per draw):
 // per-draw data without any per-draw state change, which lets a DGC layout drop its
-// PUSH_CONSTANT token (`dgcc run --object-id instance`).
+// PUSH_CONSTANT token (`dgcc run --object-id instance`). With OBJECT_FROM_VERTEX (constant 5) it
+// comes from the draw's vertexOffset, which the culling kernel raised by object << frame.mesh.z:
+// gl_VertexIndex then holds the object above bit frame.mesh.z and the vertex's distance from
+// frame.mesh.w below it (`--object-id vertex`). Under an execute on NVIDIA's driver a vertex
+// shader that reads gl_DrawID or gl_InstanceIndex costs each draw 2.2–2.6 ns that multi-draw does
+// not pay (book/src/measured/h100-instance-index.md); gl_VertexIndex, which every draw reads
+// anyway, costs nothing more (book/src/measured/h100-vertex-offset.md).
 //
 // Materials (constant 3, `materials.glsl`): each is its own pipeline. The wind material sways
 // the mesh here, inside the object's bounds, so culling stays exact. Under the binned
@@ -37,27 +43,33 @@ layout(location = 3) out vec3 world;
 layout(constant_id = 1) const bool OBJECT_FROM_INSTANCE = false;
 // Pass the object id on for the object-id target (runs that count pixel owners).
 layout(constant_id = 2) const bool OBJECT_IDS = false;
+layout(constant_id = 5) const bool OBJECT_FROM_VERTEX = false;
 
 void main() {
     uint object_id;
-    if (OBJECT_FROM_INSTANCE) {
+    uint vertex = uint(gl_VertexIndex);
+    if (OBJECT_FROM_VERTEX) {
+        uint from_base = vertex - frame.mesh.w;
+        object_id = from_base >> frame.mesh.z;
+        vertex = frame.mesh.w + (from_base & ((1u << frame.mesh.z) - 1u));
+    } else if (OBJECT_FROM_INSTANCE) {
         object_id = uint(gl_InstanceIndex);
     } else {
         SceneDrawPushObject o = scene_draw_read_object();
         object_id = o.object_id;
     }
     Object obj = objects[object_id];
-    vec3 p = material_sway(vertices[gl_VertexIndex].xyz, obj.center_radius.xyz);
+    vec3 p = material_sway(vertices[vertex].xyz, obj.center_radius.xyz);
     // The sphere meshes come first in the vertex buffer (frame.mesh.y vertices): a sphere
     // needs only its centre and radius, as in dgcc 0.1.
     vec3 w;
-    if (uint(gl_VertexIndex) < frame.mesh.y) {
+    if (vertex < frame.mesh.y) {
         w = obj.center_radius.xyz + p * obj.center_radius.w;
-        normal = vertices[gl_VertexIndex].xyz;
+        normal = vertices[vertex].xyz;
     } else {
         vec3 half_extent = vec3(unpackHalf2x16(obj.info.z), unpackHalf2x16(obj.info.w).x);
         w = obj.center_radius.xyz + p * half_extent;
-        normal = vertices[frame.mesh.x + uint(gl_VertexIndex)].xyz;
+        normal = vertices[frame.mesh.x + vertex].xyz;
     }
     gl_Position = frame.view_proj * vec4(w, 1.0);
     world = w;

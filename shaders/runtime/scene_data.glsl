@@ -33,6 +33,13 @@ const uint PASS_SINGLE = 0u; // none or frustum: one pass
 const uint PASS_EARLY = 1u;  // occlusion: what was visible last frame
 const uint PASS_LATE = 2u;   // occlusion: everything else, against the depth pyramid
 
+// Where a draw carries its object id besides the record (Frame.counts.y; `dgcc run --object-id`,
+// crates/cli/src/scene/options.rs: ObjectId): nowhere else, in firstInstance, or in vertexOffset
+// (the LOD's own plus object << mesh.z, which scene.vert takes apart again).
+const uint OBJECT_IN_RECORD = 0u;
+const uint OBJECT_IN_INSTANCE = 1u;
+const uint OBJECT_IN_VERTEX = 2u;
+
 struct Frame {
     mat4 view_proj;
     mat4 view;             // world to view space (right-handed, the camera looks down -z)
@@ -41,11 +48,13 @@ struct Frame {
     vec4 lod_distance2;    // x: LOD 0 up to this squared distance, y: LOD 1 up to this, else LOD 2
     vec4 projection;       // x: P[0][0], y: -P[1][1] (positive), z: near plane distance
     vec4 depth_map;        // depth of a point at view distance d = x - y / d; z, w: image size
-    uvec4 counts;          // x: objects, y: 1 when a draw's firstInstance is its object id,
+    uvec4 counts;          // x: objects, y: where a draw also carries its object (OBJECT_IN_*),
                            // z: culling choice, w: 1 when last frame's visibility is valid
     uvec4 index_buffer;    // xy: address of the shared index buffer, z: its size in bytes
     uvec4 pyramid;         // x: levels, y/z: level-0 size, w: test fault (0 = none)
-    uvec4 mesh;            // x: where the normals start in the vertex buffer, y: sphere vertices (first)
+    uvec4 mesh;            // x: where the normals start in the vertex buffer, y: sphere vertices (first),
+                           // under OBJECT_IN_VERTEX z: the object's shift in vertexOffset,
+                           // w: the lowest vertex the scene's meshes use
     uvec4 materials;       // x: materials, y: frame number (the wind's clock)
     Lod lods[12];
 };

@@ -310,7 +310,7 @@ SceneDrawShadersPushObject scene_draw_shaders_read_object(uint draw_index) {
 // Every draw of a pass as one sequence (`dgcc run --batch`): a multi-draw over the
 // pass's SceneDraw records, read at their draw arguments, with the count culling
 // writes. No state changes between the draws. On the H200 it costs less than a sequence
-// per draw up to about 100,000 draws a pass, and more above (book: Performance).
+// per draw up to 100,000 draws a pass, and at 1M with `--object-id vertex` (book: Performance).
 struct SceneBatchRecord {
     uint2 draws_address;      //    0: draws (DRAW_INDEXED_COUNT)
     uint draws_stride;        //    8: draws (DRAW_INDEXED_COUNT)

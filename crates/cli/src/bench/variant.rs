@@ -20,7 +20,8 @@ pub struct Variant {
     pub unordered_sequences: Option<bool>,
     /// dgc only: drop the INDEX_BUFFER token, bind the index buffer once (`-boundindex`).
     pub bind_index_buffer: bool,
-    /// dgc and mdi: the object id from each draw's firstInstance (`-firstinstance`); dgc then
+    /// dgc and mdi: the object id from each draw's firstInstance (`-firstinstance`) or
+    /// vertexOffset (`-vertexoffset`); dgc then
     /// drops the PUSH_CONSTANT token.
     pub object_id: ObjectId,
     /// dgc and cpu, with several materials: sort the stream by material first (`-sorted`).
@@ -59,8 +60,9 @@ impl Variant {
     }
 
     /// `cpu`, `mdi`, `dgc`, or `dgc` followed by `-explicit`/`-implicit`, `-ordered`/
-    /// `-unordered`, `-boundindex`, `-barrier`, `-batch`, `-firstinstance`, `-set`/`-binned`/`-sorted` and `-objects`
-    /// (the set holds shader objects), in any order; `mdi-firstinstance`; `cpu-sorted`.
+    /// `-unordered`, `-boundindex`, `-barrier`, `-batch`, `-firstinstance`/`-vertexoffset`,
+    /// `-set`/`-binned`/`-sorted` and `-objects` (the set holds shader objects), in any order;
+    /// `mdi-firstinstance`, `mdi-vertexoffset`; `cpu-sorted`.
     pub fn parse(text: &str) -> Result<Variant, String> {
         let mut parts = text.trim().split('-');
         let head = parts.next().unwrap_or_default();
@@ -87,15 +89,16 @@ impl Variant {
                 }
                 continue;
             }
-            if part == "firstinstance" && mode != Mode::Cpu {
-                if std::mem::replace(&mut v.object_id, ObjectId::Instance) == ObjectId::Instance {
-                    return Err(format!("`{text}` says firstinstance twice"));
+            if (part == "firstinstance" || part == "vertexoffset") && mode != Mode::Cpu {
+                let id = if part == "firstinstance" { ObjectId::Instance } else { ObjectId::Vertex };
+                if std::mem::replace(&mut v.object_id, id) != ObjectId::Record {
+                    return Err(format!("`{text}` names the object id's place twice (firstinstance, vertexoffset)"));
                 }
                 continue;
             }
             if mode != Mode::Dgc {
                 return Err(format!(
-                    "`{text}`: only dgc takes options (`-{part}`), and mdi `-firstinstance`, cpu `-sorted`"
+                    "`{text}`: only dgc takes options (`-{part}`), and mdi `-firstinstance` or `-vertexoffset`, cpu `-sorted`"
                 ));
             }
             if part == "boundindex" {
@@ -123,7 +126,7 @@ impl Variant {
                 "ordered" => (&mut v.unordered_sequences, false),
                 _ => {
                     return Err(format!(
-                        "`{text}`: unknown dgc option `{part}` (explicit, implicit, ordered, unordered, boundindex, barrier, batch, firstinstance, set, binned, sorted, objects)"
+                        "`{text}`: unknown dgc option `{part}` (explicit, implicit, ordered, unordered, boundindex, barrier, batch, firstinstance, vertexoffset, set, binned, sorted, objects)"
                     ))
                 }
             };
@@ -182,8 +185,10 @@ impl fmt::Display for Variant {
         if self.batch {
             f.write_str("-batch")?;
         }
-        if self.object_id == ObjectId::Instance {
-            f.write_str("-firstinstance")?;
+        match self.object_id {
+            ObjectId::Instance => f.write_str("-firstinstance")?,
+            ObjectId::Vertex => f.write_str("-vertexoffset")?,
+            ObjectId::Record => {}
         }
         match self.dgc_materials {
             DgcMaterials::Set => f.write_str("-set")?,
@@ -221,6 +226,9 @@ mod tests {
             "dgc-explicit-batch",
             "dgc-batch-firstinstance",
             "mdi-firstinstance",
+            "dgc-vertexoffset",
+            "dgc-explicit-batch-vertexoffset",
+            "mdi-vertexoffset",
             "dgc-set",
             "dgc-binned",
             "dgc-sorted",
@@ -246,6 +254,8 @@ mod tests {
         assert!(Variant::parse("mdi-boundindex").unwrap_err().contains("only dgc"));
         assert!(Variant::parse("cpu-firstinstance").unwrap_err().contains("only dgc"));
         assert!(Variant::parse("mdi-firstinstance-firstinstance").unwrap_err().contains("twice"));
+        assert!(Variant::parse("dgc-vertexoffset-firstinstance").unwrap_err().contains("twice"));
+        assert!(Variant::parse("cpu-vertexoffset").unwrap_err().contains("only dgc"));
         assert!(Variant::parse("mdi-sorted").unwrap_err().contains("only dgc"));
         assert!(Variant::parse("cpu-binned").unwrap_err().contains("only dgc"));
         assert!(Variant::parse("dgc-binned-sorted").unwrap_err().contains("sorted by material already"));
@@ -268,6 +278,9 @@ mod tests {
         assert!(o.bind_index_buffer);
         Variant::parse("mdi-firstinstance").unwrap().apply(&mut o);
         assert_eq!((o.mode, o.object_id, o.bind_index_buffer), (Mode::Mdi, ObjectId::Instance, false));
+        Variant::parse("dgc-batch-vertexoffset").unwrap().apply(&mut o);
+        assert_eq!((o.mode, o.object_id, o.batch), (Mode::Dgc, ObjectId::Vertex, true));
+        Variant::parse("mdi-firstinstance").unwrap().apply(&mut o);
         assert!(!o.executor_barrier);
         let v = Variant::parse("dgc-explicit-barrier").unwrap();
         assert_eq!(v.to_string(), "dgc-explicit-barrier");

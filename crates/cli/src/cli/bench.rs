@@ -26,9 +26,10 @@ pub struct BenchArgs {
     /// Modes, comma-separated: cpu, mdi, dgc; dgc may add -explicit/-implicit (preprocess),
     /// -ordered/-unordered (the UnorderedSequences flag), -boundindex, -barrier (the executor
     /// keeps its own barrier in front of the stream), -batch (one sequence that multi-draws
-    /// the pass, layout SceneBatch), -firstinstance, and with
-    /// several materials -set/-binned/-sorted and -objects (the set holds shader objects),
-    /// e.g. dgc-explicit-ordered, dgc-sorted-objects; mdi -firstinstance; cpu -sorted.
+    /// the pass, layout SceneBatch), -firstinstance or -vertexoffset (where the draws read
+    /// their object: `dgcc run --object-id instance` or `vertex`), and with several materials
+    /// -set/-binned/-sorted and -objects (the set holds shader objects), e.g.
+    /// dgc-explicit-ordered, dgc-sorted-objects; mdi -firstinstance or -vertexoffset; cpu -sorted.
     #[arg(long, value_delimiter = ',', default_value = "cpu,mdi,dgc")]
     pub modes: Vec<String>,
     /// Culling choices, comma-separated: none, frustum, occlusion (cpu rows skip occlusion).

@@ -65,6 +65,7 @@ pub enum SequencesArg {
 pub enum ObjectIdArg {
     Record,
     Instance,
+    Vertex,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -192,7 +193,11 @@ pub struct RunArgs {
     /// Where the vertex shader finds a draw's object (dgc, mdi): `record` reads the stream
     /// record (the PUSH_CONSTANT token under dgc, `gl_DrawID` under mdi); `instance` reads the
     /// draw's firstInstance, which the culling kernel sets to the object id, and runs the dgc
-    /// layout without its PUSH_CONSTANT token. Needs drawIndirectFirstInstance.
+    /// layout without its PUSH_CONSTANT token. Needs drawIndirectFirstInstance; `vertex` reads
+    /// gl_VertexIndex, whose vertexOffset the culling kernel raises by the object id shifted past
+    /// the scene's meshes, also without the PUSH_CONSTANT token: no per-draw built-in read, for as
+    /// many objects as fit a 32-bit vertex index (every cubes scene, the field up to 2,097,152
+    /// objects, the city up to 131,072).
     #[arg(long, value_enum, default_value_t = ObjectIdArg::Record)]
     pub object_id: ObjectIdArg,
     /// Materials in the scene (1 to 16), each its own graphics pipeline: opaque, alpha-tested,
@@ -396,6 +401,7 @@ pub fn run(args: &RunArgs) -> i32 {
         object_id: match args.object_id {
             ObjectIdArg::Record => ObjectId::Record,
             ObjectIdArg::Instance => ObjectId::Instance,
+            ObjectIdArg::Vertex => ObjectId::Vertex,
         },
         materials: args.materials,
         dgc_materials: match args.material_draw {

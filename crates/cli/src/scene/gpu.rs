@@ -238,6 +238,8 @@ pub enum DrawSource {
     DrawId { binned: bool },
     /// The object id from `gl_InstanceIndex` (`ObjectId::Instance`, dgc and mdi).
     Instance,
+    /// The object id from `gl_VertexIndex` (`ObjectId::Vertex`, dgc and mdi).
+    Vertex,
 }
 
 pub struct SceneSetup<'a> {
@@ -713,7 +715,7 @@ fn graphics_pipeline(
     };
     // Constant 0 is SCENE_DRAW_MDI_CONSTANT_ID's default: the generated reader's switch;
     // constant 1 is scene.vert's OBJECT_FROM_INSTANCE, 2 its OBJECT_IDS, 3 the material
-    // (both stages), 4 scene.vert's BINNED.
+    // (both stages), 4 scene.vert's BINNED, 5 its OBJECT_FROM_VERTEX.
     let multi_draw = matches!(variant.source, DrawSource::DrawId { .. });
     let binned = matches!(variant.source, DrawSource::DrawId { binned: true });
     let from_instance = matches!(variant.source, DrawSource::Instance);
@@ -723,6 +725,7 @@ fn graphics_pipeline(
         (2, ids as u32),
         (3, variant.material),
         (4, binned as u32),
+        (5, (variant.source == DrawSource::Vertex) as u32),
     ]);
     let spec_info = spec.info();
     let stages = [

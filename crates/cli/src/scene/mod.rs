@@ -183,6 +183,7 @@ fn run_checked(
     let source = match (options.mode, options.object_id) {
         (Mode::Cpu, _) => gpu::DrawSource::Push,
         (_, ObjectId::Instance) => gpu::DrawSource::Instance,
+        (_, ObjectId::Vertex) => gpu::DrawSource::Vertex,
         (Mode::Mdi, _) => gpu::DrawSource::DrawId { binned: sorting == Sorting::Regions },
         (Mode::Dgc, _) if options.batch => gpu::DrawSource::DrawId { binned: sorting == Sorting::Regions },
         (Mode::Dgc, _) => gpu::DrawSource::Push,
@@ -401,7 +402,12 @@ fn submit_timed(ctx: &GpuContext, cmd: vk::CommandBuffer, fence: vk::Fence) -> R
 
 /// The frame uniforms of frame `f` (warm-up frames count) for this run, drawing `meshes`.
 pub fn frame_uniforms(options: &RunOptions, meshes: &world::Meshes, f: u32) -> world::Frame {
-    view_uniforms(options, f).with_meshes(meshes)
+    let mut frame = view_uniforms(options, f).with_meshes(meshes);
+    if options.object_id == ObjectId::Vertex {
+        frame.mesh[2] = meshes.vertex_ids.shift;
+        frame.mesh[3] = meshes.vertex_ids.base;
+    }
+    frame
 }
 
 /// The frame uniforms of frame `f` without the meshes' part: all the host's culling reads.
@@ -409,12 +415,7 @@ fn view_uniforms(options: &RunOptions, f: u32) -> world::Frame {
     let path = camera_path(options);
     let mut frame = world::frame(&path.camera(f), options.width, options.height);
     let levels = level_sizes(options.width, options.height);
-    frame.counts = [
-        options.objects,
-        (options.object_id == ObjectId::Instance) as u32,
-        options.culling.code(),
-        (!path.is_cut(f)) as u32,
-    ];
+    frame.counts = [options.objects, options.object_id.code(), options.culling.code(), (!path.is_cut(f)) as u32];
     frame.pyramid = [levels.len() as u32, levels[0].0, levels[0].1, options.pyramid_fault.is_some() as u32];
     frame.materials = [options.materials, f, 0, 0];
     frame
@@ -461,7 +462,7 @@ fn run_frames(
             if options.bind_index_buffer {
                 layout.tokens.retain(|t| t.token_type != dgcc::ir::TokenType::IndexBuffer);
             }
-            if g.object_id == ObjectId::Instance {
+            if g.object_id.outside_the_record() {
                 layout.tokens.retain(|t| t.token_type != dgcc::ir::TokenType::PushConstant);
             }
             if !use_set {

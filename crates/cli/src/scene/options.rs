@@ -182,6 +182,28 @@ pub enum ObjectId {
     /// the object id; dgc leaves the layout's PUSH_CONSTANT token out, so no sequence changes
     /// any state but its draw. Needs `drawIndirectFirstInstance`.
     Instance,
+    /// From the draw's vertexOffset, which the culling kernels raise by the object id shifted
+    /// past the scene's meshes (`world::VertexIds`), read back from `gl_VertexIndex`: no
+    /// built-in but the one every draw reads. dgc leaves the PUSH_CONSTANT token out, as with
+    /// `Instance`. Only where the scene's objects fit (`VertexIds::max_objects`).
+    Vertex,
+}
+
+impl ObjectId {
+    /// `Frame::counts[1]`: `OBJECT_IN_*` of `scene_data.glsl`.
+    pub fn code(self) -> u32 {
+        match self {
+            ObjectId::Record => 0,
+            ObjectId::Instance => 1,
+            ObjectId::Vertex => 2,
+        }
+    }
+
+    /// Whether a draw carries the object outside its record, so that dgc runs the layout
+    /// without its PUSH_CONSTANT token.
+    pub fn outside_the_record(self) -> bool {
+        self != ObjectId::Record
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -418,6 +440,24 @@ pub(super) fn check_options(options: &RunOptions) -> Result<()> {
             "--object-id instance reads the object id from an indirect draw's firstInstance; --mode cpu draws directly"
                 .into(),
         ));
+    }
+    if options.object_id == ObjectId::Vertex {
+        if options.mode == Mode::Cpu {
+            return Err(RuntimeError::Invalid(
+                "--object-id vertex reads the object id from the vertexOffset the culling kernel writes; --mode cpu draws directly"
+                    .into(),
+            ));
+        }
+        let ids = world::meshes_for(options.scene).vertex_ids;
+        if u64::from(options.objects) > ids.max_objects() {
+            return Err(RuntimeError::Invalid(format!(
+                "--object-id vertex adds n · {span} to the vertex indices of object n (the {scene}'s meshes span {span} vertices), and gl_VertexIndex stops at 2^31 - 1: the {scene} fits at most {max} objects this way, not {objects}; give fewer --objects, or --object-id record or instance",
+                span = 1u64 << ids.shift,
+                scene = options.scene.name(),
+                max = ids.max_objects(),
+                objects = options.objects,
+            )));
+        }
     }
     Ok(())
 }

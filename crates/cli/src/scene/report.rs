@@ -242,8 +242,14 @@ impl fmt::Display for RunReport {
                 writeln!(f, "  {a}")?;
             }
         }
-        if self.object_id == ObjectId::Instance {
-            writeln!(f, "object ids: from each draw's firstInstance (no per-sequence push constants)")?;
+        match self.object_id {
+            ObjectId::Instance => {
+                writeln!(f, "object ids: from each draw's firstInstance (no per-sequence push constants)")?
+            }
+            ObjectId::Vertex => {
+                writeln!(f, "object ids: from each draw's vertexOffset (no per-sequence push constants)")?
+            }
+            ObjectId::Record => {}
         }
         if self.materials > 1 {
             let how = match self.material_draw {

@@ -56,8 +56,14 @@ impl MaterialShaders {
         for material in 0..materials.max(1) {
             // The constants of `gpu::graphics_pipeline`: 0 the generated reader's multi-draw
             // switch, 1 object id from the instance, 2 object-id target, 3 material, 4 binned.
-            let spec =
-                [(0, 0), (1, (source == DrawSource::Instance) as u32), (2, object_ids as u32), (3, material), (4, 0)];
+            let spec = [
+                (0, 0),
+                (1, (source == DrawSource::Instance) as u32),
+                (2, object_ids as u32),
+                (3, material),
+                (4, 0),
+                (5, (source == DrawSource::Vertex) as u32),
+            ];
             let stage = |stage, next, spv| {
                 // SAFETY: the scene's embedded SPIR-V for that stage; the layouts and ranges are
                 // the graphics pipeline layout's, which cover what the shaders declare; the

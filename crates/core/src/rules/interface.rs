@@ -147,10 +147,14 @@ the PUSH_CONSTANT token (with `firstInstance` the same), so 2.2 to 5.2 ns more p
 took 15.0 ms. Per-draw data through `firstInstance` is the usual way to feed multi-draw, so \
 this is the form a port from multi-draw brings along.\n\nThe warning is for layouts whose \
 action is DRAW or DRAW_INDEXED, where a PUSH_CONSTANT or SEQUENCE_INDEX token can carry the \
-value instead. A `*Count` token's draws cannot take a push constant each, and read their data \
-through a built-in whatever they do: at one million draws under one DRAW_INDEXED_COUNT \
-sequence, 17.3 ms reading `gl_InstanceIndex` and 18.1 ms reading `gl_DrawID`, against 15.0 and \
-15.5 ms under multi-draw, so `gl_InstanceIndex` is the cheaper there, and no warning is said. \
+value instead. A `*Count` token's draws cannot take a push constant each: at one million draws \
+under one DRAW_INDEXED_COUNT sequence, 17.3 ms reading `gl_InstanceIndex` and 18.1 ms reading \
+`gl_DrawID`, against 15.0 and 15.5 ms under multi-draw. Where the value and the meshes fit a \
+32-bit vertex index, they can carry it in `vertexOffset` instead and take it back from \
+`gl_VertexIndex` (vertex pulling), which costs nothing more: 15.1 ms, as multi-draw \
+(`measured/h100-vertex-offset.md`, the embedding chapter says how). Whether it fits depends on \
+the meshes and the value's range, which a description does not state, so no warning is said \
+for count tokens. \
 It is said once per layout of one draw per sequence and shader, naming the NVIDIA targets. \
 Like the push-constant checks, it reads the shader as compiled, with no specialization: a read \
 under a specialization constant that turns it off still counts.\n\n```ron,ignore\n\

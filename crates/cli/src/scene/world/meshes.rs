@@ -16,6 +16,39 @@ pub struct Meshes {
     pub lods: [Lod; 3 * MESH_KINDS],
     /// The plain cube (6 quads, 36 indices), which the cubes scene draws at every level.
     pub plain_cube: Lod,
+    /// How `--object-id vertex` packs an object into a draw's vertexOffset for the scene these
+    /// meshes were made for (`meshes_for`; `meshes` covers every kind).
+    pub vertex_ids: VertexIds,
+}
+
+/// An object id carried in a draw's vertexOffset (`--object-id vertex`): the culling kernels
+/// write the LOD's vertexOffset plus `object << shift`, so that `gl_VertexIndex` is `base +
+/// (object << shift) + d`, where `base + d` is the mesh vertex and `d < 2^shift`, and
+/// `scene.vert` takes the two apart with a subtraction, a shift and a mask. `base` is the lowest
+/// vertex the scene's LODs use and `2^shift` the fewest vertices that cover them all from there.
+///
+/// Why: under an execute on NVIDIA's driver a vertex shader that reads `gl_DrawID` or
+/// `gl_InstanceIndex` pays 2.2–2.6 ns per draw that multi-draw does not, and a count token's
+/// draws cannot take a push constant each; `gl_VertexIndex` is read by every draw anyway
+/// (book/src/measured/h100-vertex-offset.md). The price is range: `gl_VertexIndex` is a signed
+/// 32-bit integer, so a scene fits `max_objects` objects.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct VertexIds {
+    pub base: u32,
+    pub shift: u32,
+}
+
+impl VertexIds {
+    /// The ids of the vertices `[first, end)`.
+    fn covering(first: u32, end: u32) -> VertexIds {
+        VertexIds { base: first, shift: (end - first).next_power_of_two().trailing_zeros() }
+    }
+
+    /// The most objects whose every vertex index stays at or below `i32::MAX`: object `n - 1`
+    /// reaches `base + (n << shift) - 1`.
+    pub fn max_objects(self) -> u64 {
+        ((1u64 << 31) - u64::from(self.base)) >> self.shift
+    }
 }
 
 struct Builder {
@@ -179,7 +212,25 @@ pub fn meshes() -> Meshes {
     let normal_offset = b.positions.len() as u32;
     let mut vertices = b.positions;
     vertices.extend(b.normals);
-    Meshes { vertices, normal_offset, sphere_vertices, indices: b.indices, lods, plain_cube }
+    let vertex_ids = VertexIds::covering(0, normal_offset);
+    Meshes { vertices, normal_offset, sphere_vertices, indices: b.indices, lods, plain_cube, vertex_ids }
+}
+
+impl Meshes {
+    /// The vertices `[first, end)` that the LODs of mesh `kinds` reach.
+    fn vertex_range(&self, kinds: &[u32]) -> (u32, u32) {
+        let mut range = (u32::MAX, 0);
+        for &kind in kinds {
+            for lod in &self.lods[kind as usize * 3..kind as usize * 3 + 3] {
+                let indices = &self.indices[lod.first_index as usize..(lod.first_index + lod.index_count) as usize];
+                for &i in indices {
+                    let v = (i as i64 + i64::from(lod.vertex_offset)) as u32;
+                    range = (range.0.min(v), range.1.max(v + 1));
+                }
+            }
+        }
+        range
+    }
 }
 
 /// The meshes a scene draws: the cubes scene's boxes are the plain cube at every level.
@@ -190,5 +241,7 @@ pub fn meshes_for(scene: SceneKind) -> Meshes {
             m.lods[KIND_BOX as usize * 3 + lod] = m.plain_cube;
         }
     }
+    let (first, end) = m.vertex_range(mesh_kinds(scene));
+    m.vertex_ids = VertexIds::covering(first, end);
     m
 }

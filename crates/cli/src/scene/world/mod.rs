@@ -74,13 +74,15 @@ pub struct Frame {
     pub projection: [f32; 4],
     /// depth(d) = x - y / d; z, w: image size.
     pub depth_map: [f32; 4],
-    /// Objects, firstInstance = object id, culling choice, history valid.
+    /// Objects, where a draw also carries its object id (`ObjectId::code`), culling choice,
+    /// history valid.
     pub counts: [u32; 4],
     pub index_buffer: [u32; 4],
     /// Levels, level-0 width and height, test fault.
     pub pyramid: [u32; 4],
     /// x: where the normals start in the vertex buffer (`Meshes::normal_offset`), y: how many
-    /// vertices the sphere meshes have (they come first: `Meshes::sphere_vertices`).
+    /// vertices the sphere meshes have (they come first: `Meshes::sphere_vertices`); under
+    /// `--object-id vertex` z, w: `VertexIds::shift` and `base`, else 0.
     pub mesh: [u32; 4],
     /// x: materials, y: frame number (the wind's clock).
     pub materials: [u32; 4],
@@ -180,6 +182,41 @@ mod tests {
         assert_eq!(cull(&f, &at([0.0, 5.0, 50.0])), Some(0));
         assert_eq!(cull(&f, &at([0.0, 12.0, 80.0])), None);
         assert_eq!(cull(&f, &at([0.0, 0.0, -200.0])), None, "beyond the far plane");
+    }
+
+    /// `--object-id vertex`: every vertex a scene's objects draw, raised by the last object
+    /// that fits, decodes to that object and that vertex as scene.vert takes them apart, the
+    /// scene's objects use only its mesh kinds, and the sizes the book names fit.
+    #[test]
+    fn vertex_ids_take_apart_into_the_object_and_the_vertex_for_every_scene() {
+        for scene in [SceneKind::City, SceneKind::Field, SceneKind::Cubes] {
+            let m = meshes_for(scene);
+            let ids = m.vertex_ids;
+            let kinds = mesh_kinds(scene);
+            for o in objects(scene, 3000, 1) {
+                assert!(kinds.contains(&o.info[1]), "{scene:?}: kind {}", o.info[1]);
+            }
+            let last = ids.max_objects() as u32 - 1;
+            for &kind in kinds {
+                for l in &m.lods[kind as usize * 3..kind as usize * 3 + 3] {
+                    let end = (l.first_index + l.index_count) as usize;
+                    for &i in &m.indices[l.first_index as usize..end] {
+                        for object in [0, 1, 12_345, last] {
+                            let vertex_offset = l.vertex_offset + (object << ids.shift) as i32;
+                            let index = i as i32 + vertex_offset; // gl_VertexIndex: must not wrap
+                            assert!(index >= 0, "{scene:?}: object {object}");
+                            let from_base = index as u32 - ids.base;
+                            assert_eq!(from_base >> ids.shift, object, "{scene:?}");
+                            let vertex = ids.base + (from_base & ((1 << ids.shift) - 1));
+                            assert_eq!(vertex as i32, i as i32 + l.vertex_offset, "{scene:?}");
+                        }
+                    }
+                }
+            }
+        }
+        assert_eq!(meshes_for(SceneKind::City).vertex_ids.max_objects(), 131_072);
+        assert!(meshes_for(SceneKind::Field).vertex_ids.max_objects() >= 2_000_000);
+        assert!(meshes_for(SceneKind::Cubes).vertex_ids.max_objects() >= 60_000_000);
     }
 
     #[test]

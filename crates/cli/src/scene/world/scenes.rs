@@ -54,6 +54,15 @@ pub fn objects(scene: SceneKind, count: u32, seed: u64) -> Vec<Object> {
     }
 }
 
+/// The mesh kinds a scene's objects are drawn with.
+pub fn mesh_kinds(scene: SceneKind) -> &'static [u32] {
+    match scene {
+        SceneKind::City => &[KIND_SPHERE, KIND_BOX, KIND_TREE, KIND_ROCK],
+        SceneKind::Field => &[KIND_SPHERE],
+        SceneKind::Cubes => &[KIND_BOX],
+    }
+}
+
 /// Cubes per side of the cubes scene's square grid.
 pub fn cubes_side(count: u32) -> u32 {
     (count as f64).sqrt().ceil().max(1.0) as u32
