@@ -283,7 +283,7 @@ mod interface {
     #[test]
     fn every_description_reports_exactly_its_markers() {
         let mut seen = BTreeSet::new();
-        for name in ["push.ron", "bindings.ron", "files.ron", "specialized.ron", "instance.ron"] {
+        for name in ["push.ron", "bindings.ron", "files.ron", "specialized.ron", "instance.ron", "draw_id.ron"] {
             let path = interface_dir().join(name);
             let (p, diags) = check(&path);
             assert_eq!(
@@ -294,7 +294,7 @@ mod interface {
             seen.extend(diags.iter().map(|d| d.code));
         }
         let all: BTreeSet<&str> =
-            ["E0585", "E0586", "E0587", "E0588", "W0508", "W0509", "W0511", "W0512", "N0501"].into();
+            ["E0585", "E0586", "E0587", "E0588", "W0508", "W0509", "W0511", "W0512", "N0501", "N0502"].into();
         assert_eq!(seen, all, "every rule of the shader files has a case");
     }
 
@@ -308,7 +308,21 @@ mod interface {
         let both = dgcc::shader::interface::check_shaders(&dir, &p, &m, &targets(&p, &dir));
         let named: Vec<&str> =
             both.iter().flat_map(|d| d.labels.iter().filter(|l| !l.primary)).map(|l| l.message.as_str()).collect();
-        assert_eq!(named, ["one draw per sequence, executed on nvidia"; 2], "{both:#?}");
+        assert_eq!(
+            named,
+            [
+                "one draw per sequence, executed on nvidia",
+                "one draw per sequence, executed on nvidia",
+                "a count token's draws, executed on nvidia"
+            ],
+            "{both:#?}"
+        );
+        // gl_DrawID alone: only the count token's layout, where the draws' index is the draw's.
+        let (p, m) = load::load(&dir.join("draw_id.ron"));
+        assert!(dgcc::shader::interface::check_shaders(&dir, &p, &m, &lavapipe).is_empty());
+        let said = dgcc::shader::interface::check_shaders(&dir, &p, &m, &targets(&p, &dir));
+        let codes: Vec<(&str, bool)> = said.iter().map(|d| (d.code, d.message.contains("`Counted`'s"))).collect();
+        assert_eq!(codes, [("N0502", true)], "{said:#?}");
     }
 
     #[test]
@@ -371,16 +385,18 @@ mod interface {
             // specialized not to read one, which the check cannot see: the layout allows W0508
             // for itself (its `lints`), and `dgcc check` reports nothing (example_warnings).
             // Likewise scene.vert reads gl_InstanceIndex only under the specialization of
-            // `--object-id instance`: SceneDraw and SceneDrawShaders allow W0512.
+            // `--object-id instance`: SceneDraw and SceneDrawShaders allow W0512. And SceneBatch's
+            // draws read gl_DrawID by default (`--object-id vertex` reads none): it allows N0502.
             let allowed_in_scene = |d: &&Diagnostic| {
                 name == "scene.ron"
                     && ((d.code == "W0508" && d.message.contains("`SceneBatch`"))
+                        || (d.code == "N0502" && d.message.contains("`SceneBatch`'s"))
                         || (d.code == "W0512"
                             && (d.message.contains("`SceneDraw`'s") || d.message.contains("`SceneDrawShaders`'s"))))
             };
             let (allowed, rest): (Vec<&Diagnostic>, Vec<&Diagnostic>) = diags.iter().partition(allowed_in_scene);
             assert!(rest.is_empty(), "{name}: {rest:#?}");
-            assert_eq!(allowed.len(), if name == "scene.ron" { 3 } else { 0 }, "{name}: {allowed:#?}");
+            assert_eq!(allowed.len(), if name == "scene.ron" { 4 } else { 0 }, "{name}: {allowed:#?}");
         }
     }
 }

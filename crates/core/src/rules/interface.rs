@@ -4,7 +4,7 @@
 //! Why their own table: the kernels' rules (`shader`) are about the program that writes a
 //! stream; these are about the programs the device runs from it, whose push-constant blocks and
 //! vertex inputs must agree with the tokens. E0587–E0588 and W0511 report a shader dgcc could
-//! not read; E0585, E0586, W0508, W0509, W0512 and N0501 need it compiled and reflected (feature
+//! not read; E0585, E0586, W0508, W0509, W0512, N0501 and N0502 need it compiled and reflected (feature
 //! `shaderc`); W0510 needs only the description and runs in every build.
 
 use super::Rule;
@@ -153,8 +153,8 @@ under one DRAW_INDEXED_COUNT sequence, 17.3 ms reading `gl_InstanceIndex` and 18
 32-bit vertex index, they can carry it in `vertexOffset` instead and take it back from \
 `gl_VertexIndex` (vertex pulling), which costs nothing more: 15.1 ms, as multi-draw \
 (`measured/h100-vertex-offset.md`, the embedding chapter says how). Whether it fits depends on \
-the meshes and the value's range, which a description does not state, so no warning is said \
-for count tokens. \
+the meshes and the value's range, which a description does not state, so W0512 is not said \
+for count tokens; the note N0502 is. \
 It is said once per layout of one draw per sequence and shader, naming the NVIDIA targets. \
 Like the push-constant checks, it reads the shader as compiled, with no specialization: a read \
 under a specialization constant that turns it off still counts.\n\n```ron,ignore\n\
@@ -177,5 +177,35 @@ the layout binds. That binding keeps the buffer the application bound before exe
 be bound for every binding the shader reads. That is often meant (per-sequence positions \
 beside a shared buffer), so this is a note: it says which binding the application must bind.\n\n\
 Fix, if it was not meant: add a `VertexBuffer(binding: N)` token.",
+    },
+    Rule {
+        code: "N0502",
+        vuid: None,
+        severity: Note,
+        title: "a count token's vertex shader reads gl_DrawID or gl_InstanceIndex, which NVIDIA's driver makes slow under an execute",
+        explanation: "On an NVIDIA target, the draws of a DRAW_COUNT or DRAW_INDEXED_COUNT \
+token whose vertex shader reads `gl_DrawID` or `gl_InstanceIndex` (SPIR-V `BuiltIn DrawIndex` \
+or `InstanceIndex`) each cost more under an execute than the same draws that read no such \
+built-in. Measured on an H100 with driver 580.159.04 (book: `measured/h100-vertex-offset.md`), \
+one million cubes under one DRAW_INDEXED_COUNT sequence, each draw's object id read by the \
+vertex shader: the execute took 18.0–18.1 ms through `gl_DrawID`, 17.2 ms through \
+`gl_InstanceIndex` (the id in `firstInstance`) and 15.1 ms with the id in each draw's \
+`vertexOffset`, read back from `gl_VertexIndex`, which is what multi-draw took with that \
+shader: about 3.0 and 2.2 ns a draw.\n\n\
+A count token's draws cannot take a push constant each (W0512's remedy for a draw per \
+sequence), but they can carry a value in `vertexOffset`, which `gl_VertexIndex` includes, where \
+the vertex shader fetches its vertices from a buffer by `gl_VertexIndex` (vertex pulling): \
+write `vertexOffset = mesh offset + (value << shift)`, with `2^shift` vertices covering every \
+mesh the draws use from their lowest vertex `base`, and take `gl_VertexIndex - base` apart in \
+the shader: shifted right by `shift` it is the value, and `base` plus its low `shift` bits is \
+the mesh vertex. That fits while the largest value times `2^shift`, plus `base`, stays below \
+2^31, and a fixed-function vertex fetch (vertex input bindings) would read at the raised \
+offset. A description states neither, so this is a note, said once per count-token layout \
+and shader, naming the NVIDIA targets. `dgcc run --object-id vertex` draws the demo scene this \
+way. Like W0512, it reads the shader as compiled, with no specialization.\n\n```ron,ignore\n\
+targets: [\"nvidia\"],\n// … tokens: [DrawIndexedCount]\n\
+// draw.vert: uint object = records[gl_DrawID].object;\n```\n\nFix: carry the value in \
+`vertexOffset` as above, where it fits. Where it does not, `gl_InstanceIndex` (the value in \
+`firstInstance`) is the cheaper of the two built-ins; allow N0502 in the layout's `lints`.",
     },
 ];

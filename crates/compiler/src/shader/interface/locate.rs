@@ -1,6 +1,6 @@
 //! Where a GLSL shader declares what the SPIR-V says it has: the `push_constant` block, each of
 //! its members by name, each `layout(location = N) in` input, and where it first reads
-//! `gl_InstanceIndex`. Diagnostics point there.
+//! `gl_InstanceIndex` and `gl_DrawID`. Diagnostics point there.
 //!
 //! Why on the kernel lints' tokens and not naga's GLSL front end: naga's GLSL reader refuses
 //! `layout(offset = N)` on block members (which is how a push-constant block reaches a token's
@@ -23,6 +23,8 @@ pub(crate) struct Places {
     pub inputs: Vec<(u32, Span)>,
     /// The first `gl_InstanceIndex` outside a comment.
     pub instance_index: Option<Span>,
+    /// The first `gl_DrawID` (or `gl_DrawIDARB`) outside a comment.
+    pub draw_id: Option<Span>,
 }
 
 impl Places {
@@ -54,6 +56,7 @@ pub(crate) fn places(src: &str) -> Places {
                 }
             }
             "gl_InstanceIndex" if out.instance_index.is_none() => out.instance_index = Some(t[i].span()),
+            "gl_DrawID" | "gl_DrawIDARB" if out.draw_id.is_none() => out.draw_id = Some(t[i].span()),
             "in" if depth == 0 => {
                 if let Some(input) = input(&t, i) {
                     out.inputs.push(input);

@@ -51,22 +51,22 @@ pub(crate) fn parse(words: &[u32]) -> Result<Module, String> {
     naga::front::spv::parse_u8_slice(&bytes, &options).map_err(|e| format!("naga: {e}"))
 }
 
-/// Whether the module loads the `InstanceIndex` built-in (`gl_InstanceIndex`) anywhere: a
-/// variable decorated `BuiltIn InstanceIndex` that an `OpLoad` reads. Read from the words, not
-/// naga's IR, where the input is an argument of the entry point whether or not anything reads
-/// it. As with push-constant members, a load under a specialization constant that turns it off
-/// still counts.
-pub(crate) fn reads_instance_index(words: &[u32]) -> bool {
+/// Whether the module loads built-in `which` (`gl_InstanceIndex` for `InstanceIndex`,
+/// `gl_DrawID` for `DrawIndex`) anywhere: a variable decorated `BuiltIn which` that an `OpLoad`
+/// reads. Read from the words, not naga's IR, where the input is an argument of the entry point
+/// whether or not anything reads it. As with push-constant members, a load under a
+/// specialization constant that turns it off still counts.
+pub(crate) fn reads_built_in(words: &[u32], which: spirv::BuiltIn) -> bool {
     let body = words.get(crate::shader::words::HEADER_WORDS..).unwrap_or_default();
     let Some(instructions) = crate::shader::words::instructions(body) else { return false };
     let opcode = |i: &[u32]| i[0] & 0xffff;
     let built_in = spirv::Decoration::BuiltIn as u32;
-    let instance_index = spirv::BuiltIn::InstanceIndex as u32;
+    let which = which as u32;
     let variables: Vec<u32> = instructions
         .iter()
         .filter(|i| opcode(i) == spirv::Op::Decorate as u32)
         .filter_map(|i| match i[1..] {
-            [target, d, b, ..] if d == built_in && b == instance_index => Some(target),
+            [target, d, b, ..] if d == built_in && b == which => Some(target),
             _ => None,
         })
         .collect();
