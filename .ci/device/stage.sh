@@ -48,7 +48,7 @@ strip --strip-debug "$dest/bin/dgcc" "$dest/bin/ies_probe" "$dest/bin/concurrent
 # The runtime test binaries (tests.sh), stripped of debug information and packed: they name the
 # checkout they were built from (DGCC_CHECKOUT) and the dgcc beside them by absolute path, which
 # tests.sh makes point at the copy of the tree and the staged dgcc there.
-tests=(runtime_exec run_layout runtime_examples runtime_validate runtime_scene runtime_occlusion runtime_materials)
+tests=(runtime_exec run_layout runtime_examples runtime_validate runtime_scene runtime_occlusion runtime_materials bench_scene)
 built=$(cd "$repo" && cargo test --release --locked -p dgcc-cli "${tests[@]/#/--test=}" --no-run --message-format=json \
     | sed -n 's/.*"executable":"\([^"]*\)".*/\1/p' | grep /deps/)
 packed=$(mktemp -d)

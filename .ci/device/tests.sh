@@ -63,7 +63,7 @@ reap() {
 }
 
 # The test binaries stage.sh packs; run_layout, the one that once waited, first.
-binaries=(run_layout runtime_exec runtime_examples runtime_validate runtime_scene runtime_occlusion runtime_materials)
+binaries=(run_layout runtime_exec runtime_examples runtime_validate runtime_scene runtime_occlusion runtime_materials bench_scene)
 
 # NAME BINARY TEST: one test, at most 60 s.
 one() {
