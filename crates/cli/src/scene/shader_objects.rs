@@ -55,7 +55,8 @@ impl MaterialShaders {
         let mut made = MaterialShaders { fns, pairs: vec![], unused_stages };
         for material in 0..materials.max(1) {
             // The constants of `gpu::graphics_pipeline`: 0 the generated reader's multi-draw
-            // switch, 1 object id from the instance, 2 object-id target, 3 material, 4 binned.
+            // switch, 1 object id from the instance, 2 object-id target, 3 material, 4 binned, 5
+            // object id from the vertex index.
             let spec = [
                 (0, 0),
                 (1, (source == DrawSource::Instance) as u32),
