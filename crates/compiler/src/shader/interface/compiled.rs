@@ -9,7 +9,7 @@ use super::Source;
 use crate::ast::{self, Spanned, TokenKind};
 use dgcc_core::device::{vendor, Profile};
 use dgcc_core::diag::{Diagnostic, SourceText};
-use dgcc_core::ir::{Manifest, TokenType};
+use dgcc_core::ir::{CompiledLayout, Manifest, TokenType};
 use dgcc_core::span::Span;
 use dgcc_core::spell;
 use dgcc_core::stages::{Stage, StageMask};
@@ -187,6 +187,12 @@ fn line_span(text: &str, line: usize) -> Option<Span> {
     (start < text.len()).then(|| Span::new(start + indent, start + body.len()))
 }
 
+/// The names of the NVIDIA targets among `profiles`, joined; `None` when there is none.
+fn nvidia_targets(profiles: &[Profile]) -> Option<String> {
+    let nvidia: Vec<&str> = profiles.iter().filter(|p| p.is_vendor(vendor::NVIDIA)).map(|p| p.name.as_str()).collect();
+    (!nvidia.is_empty()).then(|| nvidia.join(", "))
+}
+
 /// What the diagnostics of one shader need to say where things are.
 struct Ctx<'a> {
     shader: &'a Spanned<ast::Shader>,
@@ -213,37 +219,23 @@ impl Ctx<'_> {
     /// W0512 for each layout of one draw per sequence that this vertex shader (which reads
     /// `gl_InstanceIndex`) runs under, where a target is an NVIDIA device.
     fn instance_index_reads(&self, profiles: &[Profile]) -> Vec<Diagnostic> {
-        let nvidia: Vec<&str> =
-            profiles.iter().filter(|p| p.is_vendor(vendor::NVIDIA)).map(|p| p.name.as_str()).collect();
-        if nvidia.is_empty() {
-            return vec![];
-        }
-        let targets = nvidia.join(", ");
-        let mut out = vec![];
-        for (i, layout) in self.manifest.layouts.iter().enumerate() {
-            let per_sequence =
-                layout.action().is_some_and(|a| matches!(a.token_type, TokenType::Draw | TokenType::DrawIndexed));
-            if !per_sequence || !StageMask(layout.shader_stages).has(Stage::Vertex) {
-                continue;
-            }
-            let name = &layout.name;
-            let d = self.in_shader(
-                Diagnostic::new(
-                    "W0512",
-                    format!(
-                        "the vertex shader reads `gl_InstanceIndex`, which costs every draw of `{name}`'s executes more on {targets}"
+        let Some(targets) = nvidia_targets(profiles) else { return vec![] };
+        self.vertex_layouts(&[TokenType::Draw, TokenType::DrawIndexed])
+            .map(|(i, layout)| {
+                let name = &layout.name;
+                let d = self.built_in_read(
+                    Diagnostic::new(
+                        "W0512",
+                        format!(
+                            "the vertex shader reads `gl_InstanceIndex`, which costs every draw of `{name}`'s executes more on {targets}"
+                        ),
                     ),
-                ),
-                |p| p.instance_index,
-                "read here".to_string(),
-            );
-            let d = match self.pipeline.layouts.get(i) {
-                Some(l) => d.secondary(l.name.span, format!("one draw per sequence, executed on {targets}")),
-                None => d,
-            };
-            let pushes = layout.tokens.iter().any(|t| t.token_type == TokenType::PushConstant);
-            let ns = INSTANCE_INDEX_NS[usize::from(pushes)];
-            out.push(
+                    |p| p.instance_index,
+                    i,
+                    format!("one draw per sequence, executed on {targets}"),
+                );
+                let pushes = layout.tokens.iter().any(|t| t.token_type == TokenType::PushConstant);
+                let ns = INSTANCE_INDEX_NS[usize::from(pushes)];
                 d.note(format!(
                     "measured with NVIDIA's driver 580.159.04 on an H100 at one million draws: {ns} ns more per draw than the same draws reading the value from a push constant{}; multi-draw pays nothing for it",
                     if pushes { ", in a layout that pushes one" } else { "" }
@@ -251,21 +243,15 @@ impl Ctx<'_> {
                 .help_spelled(
                     format!("give `{name}` a push-constant token with the value and read that; where the read is for instancing, or under a specialization `{name}` never runs with, add Allow(\"W0512\") to the layout's `lints`"),
                     format!("give `{name}` a push-constant token with the value and read that; where the read is for instancing, or under a specialization `{name}` never runs with, add `allow W0512` to the layout's `lints`"),
-                ),
-            );
-        }
-        out
+                )
+            })
+            .collect()
     }
 
     /// N0502 for each layout of a count token that this vertex shader runs under, where it
     /// reads `gl_DrawID` or `gl_InstanceIndex` and a target is an NVIDIA device.
     fn count_token_reads(&self, profiles: &[Profile], draw_id: bool, instance_index: bool) -> Vec<Diagnostic> {
-        let nvidia: Vec<&str> =
-            profiles.iter().filter(|p| p.is_vendor(vendor::NVIDIA)).map(|p| p.name.as_str()).collect();
-        if nvidia.is_empty() || !(draw_id || instance_index) {
-            return vec![];
-        }
-        let targets = nvidia.join(", ");
+        let Some(targets) = nvidia_targets(profiles).filter(|_| draw_id || instance_index) else { return vec![] };
         let (read, ns) = match (draw_id, instance_index) {
             (true, true) => (
                 "`gl_DrawID` and `gl_InstanceIndex`, which cost",
@@ -274,38 +260,54 @@ impl Ctx<'_> {
             (true, false) => ("`gl_DrawID`, which costs", format!("{} ns", COUNT_TOKEN_NS[0])),
             _ => ("`gl_InstanceIndex`, which costs", format!("{} ns", COUNT_TOKEN_NS[1])),
         };
-        let mut out = vec![];
-        for (i, layout) in self.manifest.layouts.iter().enumerate() {
-            let counted = layout
-                .action()
-                .is_some_and(|a| matches!(a.token_type, TokenType::DrawCount | TokenType::DrawIndexedCount));
-            if !counted || !StageMask(layout.shader_stages).has(Stage::Vertex) {
-                continue;
-            }
-            let name = &layout.name;
-            let d = self.in_shader(
-                Diagnostic::new(
-                    "N0502",
-                    format!("the vertex shader reads {read} every draw of `{name}`'s count token more on {targets}"),
-                ),
-                |p| if draw_id { p.draw_id.or(p.instance_index) } else { p.instance_index },
-                "read here".to_string(),
-            );
-            let d = match self.pipeline.layouts.get(i) {
-                Some(l) => d.secondary(l.name.span, format!("a count token's draws, executed on {targets}")),
-                None => d,
-            };
-            out.push(
+        self.vertex_layouts(&[TokenType::DrawCount, TokenType::DrawIndexedCount])
+            .map(|(i, layout)| {
+                let name = &layout.name;
+                let d = self.built_in_read(
+                    Diagnostic::new(
+                        "N0502",
+                        format!("the vertex shader reads {read} every draw of `{name}`'s count token more on {targets}"),
+                    ),
+                    |p| if draw_id { p.draw_id.or(p.instance_index) } else { p.instance_index },
+                    i,
+                    format!("a count token's draws, executed on {targets}"),
+                );
                 d.note(format!(
                     "measured with NVIDIA's driver 580.159.04 on an H100 at one million draws under one DRAW_INDEXED_COUNT sequence: {ns} more per draw than the same draws carrying the value in `vertexOffset`, read back from `gl_VertexIndex`, which executes in multi-draw's time"
                 ))
                 .help_spelled(
                     format!("where the shader fetches its vertices by `gl_VertexIndex` and the values fit a 32-bit vertex index, carry each draw's value in its `vertexOffset` (`dgcc explain N0502` says how); where not, prefer `gl_InstanceIndex` and add Allow(\"N0502\") to `{name}`'s `lints`"),
                     format!("where the shader fetches its vertices by `gl_VertexIndex` and the values fit a 32-bit vertex index, carry each draw's value in its `vertexOffset` (`dgcc explain N0502` says how); where not, prefer `gl_InstanceIndex` and add `allow N0502` to `{name}`'s `lints`"),
-                ),
-            );
+                )
+            })
+            .collect()
+    }
+
+    /// The manifest's layouts, with their indices, whose action is one of `actions` and whose
+    /// stages include the vertex stage.
+    fn vertex_layouts<'m>(
+        &'m self,
+        actions: &'static [TokenType],
+    ) -> impl Iterator<Item = (usize, &'m CompiledLayout)> + 'm {
+        self.manifest.layouts.iter().enumerate().filter(move |(_, layout)| {
+            layout.action().is_some_and(|a| actions.contains(&a.token_type))
+                && StageMask(layout.shader_stages).has(Stage::Vertex)
+        })
+    }
+
+    /// `d` read here in the shader (`place`), executed by layout `layout` (`label` at its name).
+    fn built_in_read(
+        &self,
+        d: Diagnostic,
+        place: impl FnOnce(&Places) -> Option<Span>,
+        layout: usize,
+        label: String,
+    ) -> Diagnostic {
+        let d = self.in_shader(d, place, "read here".to_string());
+        match self.pipeline.layouts.get(layout) {
+            Some(l) => d.secondary(l.name.span, label),
+            None => d,
         }
-        out
     }
 
     /// The manifest's name of token `token` of layout `layout`.
