@@ -206,6 +206,7 @@ way. Like W0512, it reads the shader as compiled, with no specialization.\n\n```
 targets: [\"nvidia\"],\n// … tokens: [DrawIndexedCount]\n\
 // draw.vert: uint object = records[gl_DrawID].object;\n```\n\nFix: carry the value in \
 `vertexOffset` as above, where it fits. Where it does not, `gl_InstanceIndex` (the value in \
-`firstInstance`) is the cheaper of the two built-ins; allow N0502 in the layout's `lints`.",
+`firstInstance`) is the cheaper of the two built-ins; there, and where the read is for \
+instancing (draws of several instances), allow N0502 in the layout's `lints`.",
     },
 ];

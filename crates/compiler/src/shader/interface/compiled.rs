@@ -276,8 +276,8 @@ impl Ctx<'_> {
                     "measured with NVIDIA's driver 580.159.04 on an H100 at one million draws under one DRAW_INDEXED_COUNT sequence: {ns} more per draw than the same draws carrying the value in `vertexOffset`, read back from `gl_VertexIndex`, which executes in multi-draw's time"
                 ))
                 .help_spelled(
-                    format!("where the shader fetches its vertices by `gl_VertexIndex` and the values fit a 32-bit vertex index, carry each draw's value in its `vertexOffset` (`dgcc explain N0502` says how); where not, prefer `gl_InstanceIndex` and add Allow(\"N0502\") to `{name}`'s `lints`"),
-                    format!("where the shader fetches its vertices by `gl_VertexIndex` and the values fit a 32-bit vertex index, carry each draw's value in its `vertexOffset` (`dgcc explain N0502` says how); where not, prefer `gl_InstanceIndex` and add `allow N0502` to `{name}`'s `lints`"),
+                    format!("where the shader fetches its vertices by `gl_VertexIndex` and the values fit a 32-bit vertex index, carry each draw's value in its `vertexOffset` (`dgcc explain N0502` says how); where they do not, or the read is for instancing, add Allow(\"N0502\") to `{name}`'s `lints` (of the two built-ins `gl_InstanceIndex` is the cheaper)"),
+                    format!("where the shader fetches its vertices by `gl_VertexIndex` and the values fit a 32-bit vertex index, carry each draw's value in its `vertexOffset` (`dgcc explain N0502` says how); where they do not, or the read is for instancing, add `allow N0502` to `{name}`'s `lints` (of the two built-ins `gl_InstanceIndex` is the cheaper)"),
                 )
             })
             .collect()
