@@ -47,7 +47,7 @@ pub const SKIPPED_CHECKS: &[&str] = &[
     "kernels compile (E0581)",
     "workgroup size equals local_size (E0582)",
     "the record struct a kernel writes has the layout's offsets (E0583)",
-    "shaders compile (E0588) and what they declare matches the layouts (E0585, E0586, W0508, W0509, W0512, N0501)",
+    "shaders compile (E0588) and what they declare matches the layouts (E0585, E0586, W0508, W0509, W0512, N0501, N0502)",
 ];
 
 /// The checks that need the `shaderc` feature and did not run without it: none, it is on.

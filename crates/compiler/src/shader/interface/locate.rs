@@ -143,8 +143,19 @@ mod tests {
     #[test]
     fn the_first_instance_index_outside_comments_is_found() {
         let src = "// gl_InstanceIndex in a comment\nvoid main() {\n    uint id = uint(gl_InstanceIndex);\n    id += gl_InstanceIndex;\n}\n";
-        let at = places(src).instance_index.unwrap();
+        let p = places(src);
+        let at = p.instance_index.unwrap();
         assert_eq!(&src[at.range()], "gl_InstanceIndex");
+        assert_eq!(at.start, src.find("uint(gl_").unwrap() + 5);
+        assert_eq!(p.draw_id, None);
+    }
+
+    #[test]
+    fn the_first_draw_id_outside_comments_is_found_in_either_spelling() {
+        let src =
+            "// gl_DrawID in a comment\nvoid main() {\n    uint id = uint(gl_DrawIDARB);\n    id += gl_DrawID;\n}\n";
+        let at = places(src).draw_id.unwrap();
+        assert_eq!(&src[at.range()], "gl_DrawIDARB");
         assert_eq!(at.start, src.find("uint(gl_").unwrap() + 5);
     }
 

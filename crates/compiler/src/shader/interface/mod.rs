@@ -11,7 +11,8 @@
 //! (W0511 when that or naga fails; `reflect`, `super::freeze`), and compares its
 //! push-constant block and vertex inputs with every layout of its stage (`compare`): E0585,
 //! E0586, W0508, W0509, N0501; and a vertex shader's reads of `gl_InstanceIndex` with the
-//! layouts of one draw per sequence on NVIDIA targets, whose driver makes them slow (W0512).
+//! layouts of one draw per sequence on NVIDIA targets, whose driver makes them slow (W0512), and
+//! of `gl_DrawID` or `gl_InstanceIndex` with the layouts of a count token there (N0502).
 //! The stages the tokens name are checked without the files (W0510, `crate::check`).
 //!
 //! Diagnostics point into the shader file: a GLSL shader's declarations are found in its text
@@ -47,7 +48,7 @@ enum Source {
 const SPIRV_MAGIC: u32 = 0x0723_0203;
 
 /// Check every shader of a pipeline against the layouts of its stage, on the target devices
-/// `profiles` (W0512 is said for NVIDIA targets only). `base_dir` is the description's folder,
+/// `profiles` (W0512 and N0502 are said for NVIDIA targets only). `base_dir` is the description's folder,
 /// which `source` paths are relative to.
 pub fn check_shaders(
     base_dir: &Path,
