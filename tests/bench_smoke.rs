@@ -192,6 +192,8 @@ fn bench_runs_the_four_rows_with_the_culling_choices() {
 
 /// `--repeat 3`: every row runs three times, round the rows, and pools its frames; each row
 /// keeps each run's whole-draw median, and the DGC table gives the ratio's range over them.
+/// A DGC row whose draws read their object id another way than plain multi-draw's is also set
+/// against the multi-draw row that reads it the same way.
 #[test]
 fn repeated_rows_pool_their_frames_and_give_the_ratio_per_repeat() {
     if common::gpu("repeated_rows_pool_their_frames_and_give_the_ratio_per_repeat").is_none() {
@@ -202,7 +204,8 @@ fn repeated_rows_pool_their_frames_and_give_the_ratio_per_repeat() {
     let run = Command::new(env!("CARGO_BIN_EXE_dgcc"))
         .arg("bench")
         .arg(&scene)
-        .args(["--scene", "cubes", "--culling", "none", "--objects", "300", "--modes", "mdi,dgc,cpu"])
+        .args(["--scene", "cubes", "--culling", "none", "--objects", "300"])
+        .args(["--modes", "mdi,dgc,cpu,mdi-vertexoffset,dgc-batch-vertexoffset"])
         .args(["--frames", "4", "--warmup", "1", "--repeat", "3", "--copy-mib", "0", "--no-owners"])
         .args(["--width", "64", "--height", "64", "--out"])
         .arg(&out)
@@ -215,7 +218,7 @@ fn repeated_rows_pool_their_frames_and_give_the_ratio_per_repeat() {
         serde_json::from_str(&std::fs::read_to_string(out.join("bench.json")).unwrap()).expect("bench.json parses");
     assert_eq!(json["settings"]["repeat"], 3);
     let rows = json["rows"].as_array().expect("rows");
-    assert_eq!(rows.len(), 3, "one row per mode, however many repeats");
+    assert_eq!(rows.len(), 5, "one row per mode, however many repeats");
     for r in rows {
         assert_eq!(r["frames"].as_array().map(Vec::len), Some(12), "4 frames x 3 repeats pooled: {}", r["variant"]);
         let per_repeat = r["repeat_draw_ms"].as_array().expect("repeat_draw_ms");
@@ -228,7 +231,12 @@ fn repeated_rows_pool_their_frames_and_give_the_ratio_per_repeat() {
         .lines()
         .find(|l| l.starts_with("| 300 | dgc |") && l.matches('×').count() == 2)
         .unwrap_or_else(|| panic!("no dgc line with a ratio and a range:\n{md}"));
-    assert!(line.contains('–'), "{line}");
+    assert!(line.contains(" – | – | – |"), "a sequence per draw reads its push constant: no multi-draw twin\n{line}");
+    let line = md
+        .lines()
+        .find(|l| l.starts_with("| 300 | dgc-batch-vertexoffset |") && l.matches('×').count() == 3)
+        .unwrap_or_else(|| panic!("no batch line with both ratios and a range:\n{md}"));
+    assert!(line.contains("| mdi-vertexoffset |"), "{line}");
 }
 
 #[test]

@@ -636,6 +636,73 @@ fn a_shader_object_execution_set_runs_each_sequences_shader_and_takes_updates() 
 }
 
 #[test]
+fn a_layout_without_a_set_executes_with_the_shader_objects_it_names() {
+    // An engine that draws and dispatches through VK_EXT_shader_object instead of pipelines:
+    // the executor binds the shader objects it was prepared for (`Bound::Shaders`) and names
+    // them in VkGeneratedCommandsShaderInfoEXT, so the pipeline left bound (the rig's, adding
+    // each value once) does not run; shaders that miss the layout's stage are refused before
+    // any Vulkan call.
+    use dgcc::runtime::shaders::shader_object;
+    use dgcc::runtime::{BoundShaders, StageShader};
+    let test = "a_layout_without_a_set_executes_with_the_shader_objects_it_names";
+    let Some(ctx) = common::gpu(test) else { return };
+    let dev = DgcDevice::from_context(&ctx).unwrap();
+    if !common::has_shader_objects(test, &ctx) {
+        return;
+    }
+    let so = dev.shader_object().expect("a context with shader objects gives its DgcDevice their entry points");
+    let layout = layouts::accumulate(true, 20);
+    let mut rig = Rig::new(&ctx, &layout, false);
+    let ranges = [vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::COMPUTE, offset: 0, size: 8 }];
+    let set_layouts = [rig.set.layout];
+    // Adds each value ten times: a total no pipeline of the rig gives. Not indirect-bindable:
+    // no execution set holds it.
+    // SAFETY: the committed kernel; the rig's set layout and push range are what it declares.
+    let ten = unsafe {
+        shader_object(
+            so,
+            vk::ShaderStageFlags::COMPUTE,
+            vk::ShaderStageFlags::empty(),
+            ACCUMULATE_SPV,
+            &[(0, 0), (1, layout.stride / 4), (2, 10)],
+            &set_layouts,
+            &ranges,
+            None,
+            false,
+        )
+    }
+    .unwrap();
+    // SAFETY: the rig's pipeline layout holds the accumulate ranges.
+    let mut l = unsafe { dev.create_layout(&layout, &layouts::accumulate_push_ranges(), rig.pipeline_layout) }.unwrap();
+    let compute = BoundShaders::new(&[StageShader { stage: vk::ShaderStageFlags::COMPUTE, shader: ten }]).unwrap();
+    // Refused before any Vulkan call: shaders for another stage than the layout's.
+    let vertex = BoundShaders::new(&[StageShader { stage: vk::ShaderStageFlags::VERTEX, shader: ten }]).unwrap();
+    let wrong = unsafe { Execution::new(&dev, &l, Bound::Shaders(vertex), 3, 0, 64 << 20) };
+    assert!(wrong.err().is_some_and(|e| e.to_string().contains("cover only")));
+    // SAFETY: `ten` was made with the layouts `l`'s pipeline layout holds, for its stage.
+    let mut exec = unsafe { Execution::new(&dev, &l, Bound::Shaders(compute), 3, 0, 64 << 20) }.unwrap();
+    let stream = rig.stream(3, None);
+    // (1·1 + 10·2 + 100·1) × 10; 4 invocations; sequence indices 0 + 1 + 1 + 2.
+    assert_eq!(rig.run(&ctx, &dev, &l, &mut exec, &stream), [1210, 4, 4], "the pipeline left bound ran instead");
+    // The same layout with the rig's pipeline, as before.
+    // SAFETY: the rig's pipeline was made with `l`'s pipeline layout.
+    let mut piped = unsafe { Execution::new(&dev, &l, Bound::Pipeline(rig.pipeline), 3, 0, 64 << 20) }.unwrap();
+    assert_eq!(rig.run(&ctx, &dev, &l, &mut piped, &stream), [121, 4, 4]);
+    // SAFETY: every submission finished (`one_shot` waits); all made on this device.
+    unsafe {
+        exec.destroy(&dev);
+        piped.destroy(&dev);
+        l.destroy(&dev);
+        so.destroy_shader(ten, None);
+    }
+    rig.destroy(&ctx);
+    if common::validation_required() {
+        let log = ctx.layer_log().expect("DGCC_VALIDATION=1 installs the runtime's messenger");
+        common::assert_no_layer_errors(test, log);
+    }
+}
+
+#[test]
 fn a_pipeline_execution_set_with_entries_never_written_runs_each_sequences_pipeline() {
     // NVIDIA's driver 580.159.04 segfaulted recording the execute of a compute layout whose
     // set had an entry never written, and ran a pipeline held by two entries only from the one

@@ -3,8 +3,9 @@
 //! through an execution set of pipelines or of shader objects (`--bind shader-objects`, the
 //! `SceneDrawShaders` record), each also sorted first, or binned (one execute per material: the
 //! path a device without graphics pipeline binding takes, forced here), mdi binned, the CPU loop
-//! in object order and sorted — draws the same pixels frame by frame, with frustum and
-//! occlusion culling. The materials differ visibly (16 give another picture than 1), and the
+//! in object order and sorted; with one material, every mode with its shader objects bound
+//! instead of its pipeline — draws the same pixels frame by frame, with frustum and occlusion
+//! culling. The materials differ visibly (16 give another picture than 1), and the
 //! execution set, not the shaders, picks what a sequence draws with: swapping two entries
 //! changes exactly the pixels of the objects of those two materials, for either kind of set.
 //! Bad material options are refused with a clear message.
@@ -73,6 +74,18 @@ fn ways(culling: Culling, materials: u32, shader_objects: bool) -> Vec<(RunOptio
             out.push((RunOptions { sort_materials: true, ..plain(Mode::Cpu) }, MaterialDraw::BindOnChange));
         }
     }
+    if !several && shader_objects {
+        // One material: every mode binds its pair of shader objects instead of its pipeline, a
+        // DGC execute naming them (VkGeneratedCommandsShaderInfoEXT), a sequence per draw or
+        // the batch.
+        let objects = |mode| RunOptions { bind: Bind::ShaderObjects, ..plain(mode) };
+        out.push((objects(Mode::Dgc), one));
+        out.push((RunOptions { batch: true, ..objects(Mode::Dgc) }, one));
+        out.push((objects(Mode::Mdi), one));
+        if culling != Culling::Occlusion {
+            out.push((objects(Mode::Cpu), one));
+        }
+    }
     out
 }
 
@@ -85,6 +98,7 @@ fn every_mode_and_binding_draws_the_same_pixels_with_1_4_and_16_materials() {
         common::has_shader_objects("every_mode_and_binding_draws_the_same_pixels_with_1_4_and_16_materials", &gpu);
     let mut pictures = vec![];
     for materials in [1, 4, 16] {
+        let several = materials > 1;
         for culling in [Culling::Frustum, Culling::Occlusion] {
             let mut reference: Option<RunReport> = None;
             for (o, how) in ways(culling, materials, shader_objects) {
@@ -98,8 +112,16 @@ fn every_mode_and_binding_draws_the_same_pixels_with_1_4_and_16_materials() {
                 );
                 assert_eq!(r.material_draw, how, "{what}: drew another way");
                 assert_eq!(r.bind, o.bind, "{what}");
-                if o.bind == Bind::ShaderObjects {
-                    assert_eq!(r.layout, "SceneDrawShaders", "{what}: shader objects come with their own record");
+                if o.bind == Bind::ShaderObjects && several {
+                    assert_eq!(
+                        r.layout, "SceneDrawShaders",
+                        "{what}: a set of shader objects comes with its own record"
+                    );
+                } else {
+                    assert_eq!(r.layout, "SceneDraw", "{what}");
+                }
+                if o.bind == Bind::ShaderObjects && !several {
+                    assert!(r.to_string().contains("shader object bound"), "{what}: the report says what is bound");
                 }
                 assert_eq!(r.materials, materials);
                 assert_eq!(r.frames.len(), 3, "{what}: every frame reported");
@@ -224,7 +246,7 @@ fn material_options_the_run_cannot_honour_are_refused() {
     refused(RunOptions { sort_materials: true, ..o(Mode::Dgc, 1) }, "give --materials 2 or more");
     refused(RunOptions { dgc_materials: DgcMaterials::Set, ..o(Mode::Mdi, 4) }, "it needs --mode dgc");
     refused(RunOptions { bind: Bind::ShaderObjects, ..o(Mode::Cpu, 4) }, "it needs --mode dgc");
-    refused(RunOptions { bind: Bind::ShaderObjects, ..o(Mode::Dgc, 1) }, "--materials 2 or more");
+    refused(RunOptions { bind: Bind::ShaderObjects, ..o(Mode::Mdi, 4) }, "it needs --mode dgc");
     refused(
         RunOptions { bind: Bind::ShaderObjects, dgc_materials: DgcMaterials::Binned, ..o(Mode::Dgc, 4) },
         "--material-draw binned draws without a set",
@@ -232,6 +254,7 @@ fn material_options_the_run_cannot_honour_are_refused() {
     // Without the extension a shader-object set is refused, never run as pipelines in its place.
     if !gpu.caps().shader_object {
         refused(RunOptions { bind: Bind::ShaderObjects, ..o(Mode::Dgc, 4) }, "VK_EXT_shader_object");
+        refused(RunOptions { bind: Bind::ShaderObjects, ..o(Mode::Mdi, 1) }, "VK_EXT_shader_object");
     }
     // A description without the shader-object layout cannot run them.
     let mut pipelines_only = builtin_manifest();

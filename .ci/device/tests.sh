@@ -14,7 +14,8 @@
 # dgcc.
 #
 # Usage (on the GPU machine, after stage.sh here): bash .ci/device/tests.sh [plain|layer|parallel|debug]...
-# (plain and layer, in that order, by default).
+# (plain and layer, in that order, by default). DGCC_DEVICE_TESTS, an extended regular
+# expression, keeps plain and layer to the tests whose names it matches.
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 [ -f "$staged/tests.tar.xz" ] || { echo "no tests.tar.xz in $staged: stage again" >&2; exit 2; }
 bin=$(mktemp -d)
@@ -26,6 +27,7 @@ fi
 dgcc_path=$(cat "$staged/dgcc-path")
 mkdir -p "$(dirname "$dgcc_path")" && cp "$staged/bin/dgcc" "$dgcc_path" && chmod +x "$dgcc_path"
 export DGCC_REQUIRE_VULKAN=1 DGCC_REPO=$PWD
+only=${DGCC_DEVICE_TESTS:-.}
 
 # The processes a test started, as processes.log lists them: the test binaries (some run a
 # test of their own in a child) and the dgcc they spawn.
@@ -76,7 +78,7 @@ one() {
 every_test() {
     local suffix=$1 binary test
     for binary in "${binaries[@]}"; do
-        for test in $("$bin/$binary" --list 2>/dev/null | sed -n 's/: test$//p'); do
+        for test in $("$bin/$binary" --list 2>/dev/null | sed -n 's/: test$//p' | grep -E -e "$only"); do
             one "$binary$suffix" "$binary" "$test"
         done
     done

@@ -114,8 +114,8 @@ pub struct Capabilities {
     /// draw tests read the words a layout pushes to them there).
     pub geometry_shader: bool,
     pub tessellation_shader: bool,
-    /// `VK_EXT_shader_object` with `shaderObject` enabled (shader-object execution sets; only
-    /// on contexts with DGC).
+    /// `VK_EXT_shader_object` with `shaderObject` enabled: drawing with shader objects instead
+    /// of pipelines, and with DGC, executes that name them or select them through a set.
     pub shader_object: bool,
     /// `VK_KHR_pipeline_executable_properties` with `pipelineExecutableInfo` enabled (only when
     /// `ContextOptions::kernel_statistics` asked for it).
@@ -472,7 +472,7 @@ impl GpuContext {
             fragment_stores_and_atomics: on(base.fragment_stores_and_atomics),
             geometry_shader: on(base.geometry_shader),
             tessellation_shader: on(base.tessellation_shader),
-            shader_object: use_dgc && has_object_ext && on(object.shader_object),
+            shader_object: has_object_ext && on(object.shader_object),
             kernel_statistics: has_statistics_ext && on(statistics.pipeline_executable_info),
         };
 

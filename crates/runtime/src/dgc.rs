@@ -257,7 +257,8 @@ impl Buffer {
     }
 }
 
-/// One shader object of a shader-object execution set, with the stage it was created for.
+/// One shader object with the stage it was created for: an entry of a shader-object execution
+/// set, or one of the shaders an execution binds (`execute::Bound::Shaders`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StageShader {
     pub stage: vk::ShaderStageFlags,

@@ -30,11 +30,16 @@ use super::validate::StreamValidator;
 use ash::vk;
 use dgcc_core::requirements::RecordState;
 
-/// What an execution binds before each execute: the pipeline the sequences run with, or the
-/// execution set they select from together with its initial entry.
+/// What an execution binds before each execute: the pipeline or shader objects the sequences
+/// run with, or the execution set they select from together with its initial entry.
 #[derive(Clone, Copy, Debug)]
 pub enum Bound {
     Pipeline(vk::Pipeline),
+    /// Shader objects, one per stage, for a layout without an execution set: an engine drawing
+    /// through `VK_EXT_shader_object` instead of pipelines. The executes name them in
+    /// `VkGeneratedCommandsShaderInfoEXT`, as they name a pipeline in
+    /// `VkGeneratedCommandsPipelineInfoEXT`.
+    Shaders(BoundShaders),
     /// A pipeline set and its initial pipeline (which must be bound when executing).
     ExecutionSet(x::IndirectExecutionSetEXT, vk::Pipeline),
     /// A shader-object set and its initial shaders, one per stage of the set
@@ -52,13 +57,23 @@ pub struct BoundShaders {
 }
 
 impl BoundShaders {
-    /// At most eight shaders, each of one stage.
+    /// At most eight shaders, each of one stage (one per stage:
+    /// VUID-VkGeneratedCommandsShaderInfoEXT-pShaders-11127).
     pub fn new(shaders: &[super::dgc::StageShader]) -> Result<BoundShaders> {
         if shaders.len() > 8 || shaders.is_empty() {
             return Err(RuntimeError::Invalid(format!(
-                "a shader-object set binds 1 to 8 shaders, not {}",
+                "an execution binds 1 to 8 shader objects, not {}",
                 shaders.len()
             )));
+        }
+        for (i, s) in shaders.iter().enumerate() {
+            if s.stage.as_raw().count_ones() != 1 || shaders[..i].iter().any(|t| t.stage == s.stage) {
+                return Err(RuntimeError::Invalid(format!(
+                    "an execution binds one shader object per stage, each of one stage; stage {:?} is given {}",
+                    s.stage,
+                    if s.stage.as_raw().count_ones() != 1 { "as several stages at once" } else { "twice" }
+                )));
+            }
         }
         let mut b =
             BoundShaders { stages: [vk::ShaderStageFlags::empty(); 8], shaders: [vk::ShaderEXT::null(); 8], len: 0 };
@@ -98,7 +113,7 @@ impl Bound {
             Bound::Pipeline(p) | Bound::ExecutionSet(_, p) => unsafe {
                 dev.device.cmd_bind_pipeline(cmd, bind_point, p)
             },
-            Bound::ShaderSet(_, shaders) => {
+            Bound::Shaders(shaders) | Bound::ShaderSet(_, shaders) => {
                 if let Some(so) = dev.shader_object() {
                     // SAFETY: the caller's contract.
                     unsafe { so.cmd_bind_shaders(cmd, shaders.stages(), shaders.shaders()) };
@@ -166,9 +181,11 @@ impl Execution {
     /// # Safety
     /// `layout` was created by `dev`; what `bound` names is alive and of `dev`: the pipeline
     /// (`Bound::Pipeline`) was created with `layout.pipeline_layout()` for the layout's bind point
-    /// and stages, or the set and its initial pipeline (`Bound::ExecutionSet`), or the set of
-    /// shader objects and its initial shaders (`Bound::ShaderSet`), were created for `layout`;
-    /// they stay alive as long as the execution records with them.
+    /// and stages, or the shader objects (`Bound::Shaders`) with its set layouts and push-constant
+    /// ranges, one for each of the layout's stages, or the set and its initial pipeline
+    /// (`Bound::ExecutionSet`), or the set of shader objects and its initial shaders
+    /// (`Bound::ShaderSet`), were created for `layout`; they stay alive as long as the execution
+    /// records with them.
     pub unsafe fn new(
         dev: &DgcDevice,
         layout: &DgcLayout,
@@ -183,22 +200,34 @@ impl Execution {
         let set_kind = layout.compiled().execution_set().map(|set| set.kind);
         let shader_objects = x::IndirectExecutionSetInfoTypeEXT::SHADER_OBJECTS.as_raw() as u32;
         let expected = match set_kind {
-            None => "a bound pipeline",
+            None => "a bound pipeline or bound shader objects",
             Some(k) if k == shader_objects => "an execution set of shader objects",
             Some(_) => "an execution set of pipelines",
         };
         let given = match bound {
             Bound::Pipeline(_) => "a bound pipeline",
+            Bound::Shaders(_) => "bound shader objects",
             Bound::ExecutionSet(..) => "an execution set of pipelines",
             Bound::ShaderSet(..) => "an execution set of shader objects",
         };
-        if expected != given {
+        if !expected.contains(given) {
             return Err(RuntimeError::Invalid(format!(
                 "layout `{}` executes with {expected}, not {given}",
                 layout.compiled().name
             )));
         }
-        if matches!(bound, Bound::ShaderSet(..)) && dev.shader_object().is_none() {
+        if let Bound::Shaders(shaders) = bound {
+            // The shaders must cover the layout's stages, which the executes name them for.
+            let stages = shaders.stages().iter().fold(vk::ShaderStageFlags::empty(), |a, &s| a | s);
+            if !stages.contains(layout.stages()) {
+                return Err(RuntimeError::Invalid(format!(
+                    "layout `{}` runs stages {:?}, but the shader objects bound for it cover only {stages:?}",
+                    layout.compiled().name,
+                    layout.stages()
+                )));
+            }
+        }
+        if matches!(bound, Bound::Shaders(_) | Bound::ShaderSet(..)) && dev.shader_object().is_none() {
             return Err(RuntimeError::MissingFeature {
                 device: dev.profile().name.clone(),
                 feature: "VK_EXT_shader_object (enabled on the device)".into(),
@@ -453,6 +482,11 @@ impl Execution {
         }
         let stride = layout.compiled().stride as u64;
         let mut pipeline_info = x::GeneratedCommandsPipelineInfoEXT::new(vk::Pipeline::null());
+        let bound_shaders = match &self.bound {
+            Bound::Shaders(shaders) => shaders.shaders(),
+            _ => &[],
+        };
+        let shader_info = x::GeneratedCommandsShaderInfoEXT::new(bound_shaders);
         for k in 0..chunks {
             let first = k * per;
             let n = per.min(stream.max_sequences - first);
@@ -473,12 +507,13 @@ impl Execution {
                 max_draw_count: self.max_draw_count,
                 ..Default::default()
             };
-            match self.bound {
+            match &self.bound {
                 Bound::Pipeline(p) => {
-                    pipeline_info.pipeline = p;
+                    pipeline_info.pipeline = *p;
                     info.p_next = &pipeline_info as *const _ as *const std::ffi::c_void;
                 }
-                Bound::ExecutionSet(set, _) | Bound::ShaderSet(set, _) => info.indirect_execution_set = set,
+                Bound::Shaders(_) => info.p_next = &shader_info as *const _ as *const std::ffi::c_void,
+                Bound::ExecutionSet(set, _) | Bound::ShaderSet(set, _) => info.indirect_execution_set = *set,
             }
             if k > 0 {
                 unsafe { reuse_barrier(d, cmd) };
@@ -554,12 +589,17 @@ pub unsafe fn requirements(
         max_draw_count,
         ..Default::default()
     };
-    match bound {
+    let shader_info;
+    match &bound {
         Bound::Pipeline(p) => {
-            pipeline_info.pipeline = p;
+            pipeline_info.pipeline = *p;
             info.p_next = &pipeline_info as *const _ as *const std::ffi::c_void;
         }
-        Bound::ExecutionSet(set, _) | Bound::ShaderSet(set, _) => info.indirect_execution_set = set,
+        Bound::Shaders(shaders) => {
+            shader_info = x::GeneratedCommandsShaderInfoEXT::new(shaders.shaders());
+            info.p_next = &shader_info as *const _ as *const std::ffi::c_void;
+        }
+        Bound::ExecutionSet(set, _) | Bound::ShaderSet(set, _) => info.indirect_execution_set = *set,
     }
     let mut req = vk::MemoryRequirements2::default();
     // SAFETY: a live layout and pipeline or set (the caller's contract); `req` is a plain output.
@@ -692,7 +732,26 @@ fn records_preprocess(explicit: bool, preprocess_bytes: u64) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{records_preprocess, sequences_under_draw_bound};
+    use super::{records_preprocess, sequences_under_draw_bound, BoundShaders};
+    use crate::dgc::StageShader;
+    use ash::vk::{self, Handle};
+
+    #[test]
+    fn bound_shaders_are_one_per_stage() {
+        let shader = |stage| StageShader { stage, shader: vk::ShaderEXT::from_raw(1) };
+        let (vertex, fragment) = (vk::ShaderStageFlags::VERTEX, vk::ShaderStageFlags::FRAGMENT);
+        let pair = BoundShaders::new(&[shader(vertex), shader(fragment)]).unwrap();
+        assert_eq!(pair.stages(), [vertex, fragment]);
+        assert_eq!(pair.shaders().len(), 2);
+        let refused = |shaders: &[StageShader], says: &str| {
+            let e = BoundShaders::new(shaders).expect_err("must refuse").to_string();
+            assert!(e.contains(says), "{e}");
+        };
+        refused(&[], "1 to 8");
+        refused(&[shader(vertex); 9], "1 to 8");
+        refused(&[shader(vertex), shader(fragment), shader(vertex)], "twice");
+        refused(&[shader(vertex | fragment)], "several stages at once");
+    }
 
     #[test]
     fn an_explicit_layout_is_preprocessed_unless_the_driver_asks_for_no_memory() {

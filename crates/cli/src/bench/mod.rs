@@ -36,7 +36,7 @@ pub use traffic::Traffic;
 pub use variant::Variant;
 
 use crate::scene::{
-    self, Compaction, Culling, FrameReport, KernelStatistics, Mode, ObjectId, RunOptions, RunReport, SceneKind,
+    self, Bind, Compaction, Culling, FrameReport, KernelStatistics, Mode, ObjectId, RunOptions, RunReport, SceneKind,
 };
 use dgcc::ir::Manifest;
 use dgcc::runtime::error::{Result, RuntimeError};
@@ -365,6 +365,8 @@ fn skip_reason(variant: &Variant, culling: Culling, materials: u32) -> Option<&'
         Some("the CPU loop culls on the host, which has no depth buffer to test against")
     } else if materials == 1 && variant.needs_materials() {
         Some("one material: nothing to sort or bin")
+    } else if materials > 1 && variant.bind == Bind::ShaderObjects && (variant.mode != Mode::Dgc || variant.batch) {
+        Some("several materials: only dgc's execution set (without --batch) draws them through shader objects")
     } else {
         None
     }
@@ -728,6 +730,19 @@ pub fn summarise(report: &RunReport, variant: &Variant, manifest: &Manifest, bes
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn shader_objects_run_with_one_material_everywhere_and_with_several_only_through_the_set() {
+        let skip = |name: &str, materials| skip_reason(&Variant::parse(name).unwrap(), Culling::Frustum, materials);
+        for name in ["mdi-objects", "cpu-objects", "dgc-objects", "dgc-explicit-batch-objects"] {
+            assert_eq!(skip(name, 1), None, "{name}");
+        }
+        for name in ["mdi-objects", "cpu-objects", "dgc-batch-objects"] {
+            assert!(skip(name, 4).is_some_and(|why| why.contains("execution set")), "{name}");
+        }
+        assert_eq!(skip("dgc-objects", 4), None);
+        assert_eq!(skip("dgc-sorted-objects", 1), Some("one material: nothing to sort or bin"));
+    }
 
     /// The 2560 × 1440 rows of the H200 run of 2026-12-01 20:09 UTC (`h200-warm-up.md`): the
     /// DGC execute alone looked 7 % faster than the multi-draw pass, the whole passes are 5 %

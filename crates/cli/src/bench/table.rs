@@ -11,7 +11,7 @@
 //! (registers and the like, where the device reports them), which is what bounds their
 //! occupancy.
 
-use super::{BenchReport, Row, Stats};
+use super::{BenchReport, Row, Stats, Variant};
 use crate::scene::{Culling, KernelStatistics, Mode};
 use std::fmt::Write;
 
@@ -158,17 +158,28 @@ pub fn markdown(report: &BenchReport) -> String {
     let comparisons = comparisons(report);
     if !comparisons.is_empty() {
         let repeated = comparisons.iter().any(|c| c.repeat_ratios.len() > 1);
+        let twins = comparisons.iter().any(|c| c.twin.is_some());
         let _ = writeln!(
             out,
             "\nDraw GPU time (each draw pass whole: barrier, explicit preprocess, clear, draws, store) against the multi-draw path at the same count:\n"
         );
-        if repeated {
-            let _ = writeln!(out, "| objects | mode | draw ms | mdi draw ms | ratio | ratio per repeat (min–max) |");
-            let _ = writeln!(out, "|---:|:---|---:|---:|---:|---:|");
-        } else {
-            let _ = writeln!(out, "| objects | mode | draw ms | mdi draw ms | ratio |");
-            let _ = writeln!(out, "|---:|:---|---:|---:|---:|");
+        if twins {
+            let _ = writeln!(
+                out,
+                "(\"same shaders\": the multi-draw row whose draws read their object id, and bind their shaders, as the DGC row's do: `mdi-vertexoffset` for `dgc-…-vertexoffset`.)\n"
+            );
         }
+        let _ = write!(out, "| objects | mode | draw ms | mdi draw ms | ratio |");
+        let mut rule = String::from("|---:|:---|---:|---:|---:|");
+        if twins {
+            let _ = write!(out, " same shaders | its draw ms | ratio |");
+            rule.push_str(":---|---:|---:|");
+        }
+        if repeated {
+            let _ = write!(out, " ratio per repeat (min–max) |");
+            rule.push_str("---:|");
+        }
+        let _ = writeln!(out, "\n{rule}");
         for c in comparisons {
             let _ = write!(
                 out,
@@ -179,6 +190,12 @@ pub fn markdown(report: &BenchReport) -> String {
                 c.mdi_ms,
                 c.dgc_ms / c.mdi_ms
             );
+            if twins {
+                let _ = match &c.twin {
+                    Some((name, ms)) => write!(out, " {name} | {ms:.3} | {:.2}× |", c.dgc_ms / ms),
+                    None => write!(out, " – | – | – |"),
+                };
+            }
             if repeated {
                 let lo = c.repeat_ratios.iter().copied().fold(f64::INFINITY, f64::min);
                 let hi = c.repeat_ratios.iter().copied().fold(f64::NEG_INFINITY, f64::max);
@@ -296,6 +313,11 @@ pub struct Comparison {
     pub mdi_ms: f64,
     /// With `--repeat`: the ratio of each repeat's DGC run to the same repeat's multi-draw run.
     pub repeat_ratios: Vec<f64>,
+    /// The multi-draw row that draws with the DGC row's shaders, where that is not plain `mdi`
+    /// and the run has it (`mdi-vertexoffset` beside `dgc-batch-vertexoffset`): its variant and
+    /// whole draw passes. Plain `mdi` answers "DGC or multi-draw?"; this one isolates what DGC
+    /// itself costs when the shaders differ.
+    pub twin: Option<(String, f64)>,
 }
 
 /// Every DGC row with an MDI row beside it (same count, culling and materials).
@@ -303,13 +325,20 @@ pub fn comparisons(report: &BenchReport) -> Vec<Comparison> {
     let several = report.settings.cullings.len() > 1;
     let mut out = vec![];
     for r in report.rows.iter().filter(|r| r.mode == Mode::Dgc && r.ran()) {
-        let mdi = report.rows.iter().find(|m| {
-            m.objects == r.objects
-                && m.culling == r.culling
-                && m.materials == r.materials
-                && m.variant == "mdi"
-                && m.ran()
-        });
+        let beside = |variant: &str| {
+            report.rows.iter().find(|m| {
+                m.objects == r.objects
+                    && m.culling == r.culling
+                    && m.materials == r.materials
+                    && m.variant == variant
+                    && m.ran()
+            })
+        };
+        let mdi = beside("mdi");
+        let twin = Variant::parse(&r.variant).ok().and_then(|v| v.multi_draw_twin(r.materials)).map(|v| v.to_string());
+        let twin = twin
+            .filter(|name| name != "mdi")
+            .and_then(|name| Some((name.clone(), beside(&name)?.total_draw_ms().filter(|&m| m > 0.0)?)));
         if let (Some(d), Some(mdi)) = (r.total_draw_ms(), mdi) {
             if let Some(m) = mdi.total_draw_ms().filter(|&m| m > 0.0) {
                 let repeat_ratios = r
@@ -324,6 +353,7 @@ pub fn comparisons(report: &BenchReport) -> Vec<Comparison> {
                     dgc_ms: d,
                     mdi_ms: m,
                     repeat_ratios,
+                    twin,
                 });
             }
         }

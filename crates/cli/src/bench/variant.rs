@@ -29,7 +29,8 @@ pub struct Variant {
     /// dgc with several materials: the execution set where the device binds it (default), or
     /// the set insisted on (`-set`), or binned (`-binned`).
     pub dgc_materials: DgcMaterials,
-    /// dgc with several materials: the set holds the materials' shader objects (`-objects`).
+    /// Draws with shader objects instead of pipelines (`-objects`): with several materials the
+    /// execution set holds them (dgc only); with one, every mode binds them.
     pub bind: Bind,
     /// dgc only: the executor keeps its own barrier in front of the stream (`-barrier`).
     pub executor_barrier: bool,
@@ -56,13 +57,30 @@ impl Variant {
 
     /// Whether the variant is about several materials (sorting or binning them).
     pub fn needs_materials(&self) -> bool {
-        self.sort_materials || self.dgc_materials != DgcMaterials::Auto || self.bind == Bind::ShaderObjects
+        self.sort_materials || self.dgc_materials != DgcMaterials::Auto
+    }
+
+    /// The multi-draw variant whose draws read their object id and bind their shaders as this
+    /// one's do at `materials` materials: `mdi-vertexoffset` for `dgc-explicit-batch-vertexoffset`,
+    /// `mdi-objects` for `dgc-batch-objects` at one material, plain `mdi` where nothing differs.
+    /// `None` for a sequence per draw that reads its push constant: no multi-draw reads one.
+    pub fn multi_draw_twin(&self, materials: u32) -> Option<Variant> {
+        if self.mode == Mode::Dgc && !self.batch && self.object_id == ObjectId::Record {
+            return None;
+        }
+        let mut twin = Variant::plain(Mode::Mdi);
+        twin.object_id = self.object_id;
+        if materials == 1 {
+            twin.bind = self.bind;
+        }
+        Some(twin)
     }
 
     /// `cpu`, `mdi`, `dgc`, or `dgc` followed by `-explicit`/`-implicit`, `-ordered`/
     /// `-unordered`, `-boundindex`, `-barrier`, `-batch`, `-firstinstance`/`-vertexoffset`,
-    /// `-set`/`-binned`/`-sorted` and `-objects` (the set holds shader objects), in any order;
-    /// `mdi-firstinstance`, `mdi-vertexoffset`; `cpu-sorted`.
+    /// `-set`/`-binned`/`-sorted` and `-objects` (shader objects instead of pipelines), in any
+    /// order; mdi with `-firstinstance` or `-vertexoffset` and `-objects`; cpu with `-sorted` and
+    /// `-objects`.
     pub fn parse(text: &str) -> Result<Variant, String> {
         let mut parts = text.trim().split('-');
         let head = parts.next().unwrap_or_default();
@@ -83,7 +101,7 @@ impl Variant {
                 }
                 continue;
             }
-            if part == "objects" && mode == Mode::Dgc {
+            if part == "objects" {
                 if std::mem::replace(&mut v.bind, Bind::ShaderObjects) == Bind::ShaderObjects {
                     return Err(format!("`{text}` says objects twice"));
                 }
@@ -98,7 +116,7 @@ impl Variant {
             }
             if mode != Mode::Dgc {
                 return Err(format!(
-                    "`{text}`: only dgc takes options (`-{part}`), and mdi `-firstinstance` or `-vertexoffset`, cpu `-sorted`"
+                    "`{text}`: only dgc takes options (`-{part}`), and mdi `-firstinstance`, `-vertexoffset` or `-objects`, cpu `-sorted` or `-objects`"
                 ));
             }
             if part == "boundindex" {
@@ -235,7 +253,13 @@ mod tests {
             "dgc-set-sorted",
             "dgc-objects",
             "dgc-sorted-objects",
+            "dgc-explicit-batch-objects",
+            "dgc-batch-vertexoffset-objects",
+            "mdi-objects",
+            "mdi-vertexoffset-objects",
+            "cpu-objects",
             "cpu-sorted",
+            "cpu-sorted-objects",
         ] {
             assert_eq!(Variant::parse(name).unwrap().to_string(), name);
         }
@@ -261,10 +285,28 @@ mod tests {
         assert!(Variant::parse("dgc-binned-sorted").unwrap_err().contains("sorted by material already"));
         assert!(Variant::parse("dgc-set-binned").unwrap_err().contains("twice"));
         assert!(Variant::parse("dgc-binned-objects").unwrap_err().contains("no execution set"));
-        assert!(Variant::parse("mdi-objects").unwrap_err().contains("only dgc"));
+        assert!(Variant::parse("mdi-objects-objects").unwrap_err().contains("twice"));
         assert!(Variant::parse("mdi-batch").unwrap_err().contains("only dgc"));
         assert!(Variant::parse("dgc-batch-batch").unwrap_err().contains("twice"));
         assert!(Variant::parse("dgc-batch-sorted").unwrap_err().contains("no boundindex or material"));
+    }
+
+    #[test]
+    fn the_multi_draw_twin_reads_the_object_id_and_binds_the_shaders_as_the_dgc_row_does() {
+        let twin = |name: &str, materials| {
+            Variant::parse(name).unwrap().multi_draw_twin(materials).map(|v| v.to_string()).unwrap_or_default()
+        };
+        assert_eq!(twin("dgc-explicit-batch-vertexoffset", 1), "mdi-vertexoffset");
+        assert_eq!(twin("dgc-vertexoffset", 1), "mdi-vertexoffset");
+        assert_eq!(twin("dgc-batch-firstinstance", 1), "mdi-firstinstance");
+        assert_eq!(twin("dgc-explicit-batch-objects", 1), "mdi-objects");
+        assert_eq!(twin("dgc-batch-vertexoffset-objects", 1), "mdi-vertexoffset-objects");
+        assert_eq!(twin("dgc-explicit-batch", 1), "mdi");
+        // A sequence per draw reads its push constant, which no multi-draw does.
+        assert_eq!(twin("dgc-objects", 1), "");
+        assert_eq!(twin("dgc-explicit", 1), "");
+        // Several materials: the objects are the set's, and multi-draw bins them with pipelines.
+        assert_eq!(twin("dgc-sorted-vertexoffset-objects", 16), "mdi-vertexoffset");
     }
 
     #[test]

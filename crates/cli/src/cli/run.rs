@@ -216,10 +216,11 @@ pub struct RunArgs {
     /// (dgc), on the host in the CPU loop (cpu).
     #[arg(long)]
     pub sort_materials: bool,
-    /// What the execution set holds (dgc, 2 or more materials): the materials' graphics
-    /// pipelines (layout `SceneDraw`), or `shader-objects`: each material's vertex and fragment
-    /// shader as VK_EXT_shader_object shaders, through layout `SceneDrawShaders` (refused where
-    /// the device lacks the extension or cannot bind graphics shaders through a set).
+    /// What the draws bind: graphics pipelines, or `shader-objects`: a vertex and a fragment
+    /// shader per material as VK_EXT_shader_object shaders. With one material every mode binds
+    /// them (a DGC execute names them in VkGeneratedCommandsShaderInfoEXT); with 2 or more, dgc
+    /// selects them through the execution set of layout `SceneDrawShaders` (refused where the
+    /// device lacks the extension or cannot bind graphics shaders through a set).
     #[arg(long, value_enum, default_value_t = BindArg::Pipelines)]
     pub bind: BindArg,
     /// Check against this target instead of the file's `targets`.

@@ -627,12 +627,16 @@ unsafe fn draw_pass(
     // SAFETY: the caller's contract.
     unsafe {
         match &g.shaders {
-            // The execute binds the set's initial shaders; what a pipeline would bake in is
-            // set here.
-            Some(shaders) if matches!(input.driver, Driver::Dgc { .. }) => {
-                shaders.set_state(d, cmd, width, height, 1 + g.ids.is_some() as u32)
+            // What a pipeline would bake in is set here. An execute binds its shaders itself
+            // (the set's initial ones, or those it names); the other modes draw one material
+            // (`check_options`) and bind its pair.
+            Some(shaders) => {
+                shaders.set_state(d, cmd, width, height, 1 + g.ids.is_some() as u32);
+                if !matches!(input.driver, Driver::Dgc { .. }) {
+                    shaders.bind(cmd, 0);
+                }
             }
-            _ => d.cmd_bind_pipeline(cmd, graphics, g.draws[0]),
+            None => d.cmd_bind_pipeline(cmd, graphics, g.draws[0]),
         }
         d.cmd_bind_descriptor_sets(cmd, graphics, g.graphics_layout, 0, &[set], &[]);
         // Used when the layout has no INDEX_BUFFER token (`RunOptions::bind_index_buffer`), and

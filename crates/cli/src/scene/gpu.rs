@@ -142,7 +142,8 @@ pub struct SceneGpu {
     /// One graphics pipeline per material, reading per-draw data as the run's mode does
     /// (`DrawSource`).
     pub draws: Vec<vk::Pipeline>,
-    /// The materials as shader objects, for a shader-object execution set (`Bind::ShaderObjects`).
+    /// The materials as shader objects (`Bind::ShaderObjects`): for a shader-object execution
+    /// set with several materials, bound for the draws instead of `draws[0]` with one.
     pub shaders: Option<MaterialShaders>,
     /// Sorts a pass's stream by material (`bin_materials.comp`).
     pub bin: vk::Pipeline,
@@ -242,6 +243,23 @@ pub enum DrawSource {
     Vertex,
 }
 
+/// The specialization constants of scene.vert and scene.frag for a draw of `material` reading
+/// its object as `source` says, writing object ids when `object_ids`: one table for the
+/// pipelines and the shader objects, so that both draw the same pixels. Constant 0 is
+/// SCENE_DRAW_MDI_CONSTANT_ID's default (the generated reader's multi-draw switch); 1 is
+/// scene.vert's OBJECT_FROM_INSTANCE, 2 its OBJECT_IDS, 3 the material (both stages), 4
+/// scene.vert's BINNED, 5 its OBJECT_FROM_VERTEX.
+pub(super) fn draw_constants(source: DrawSource, object_ids: bool, material: u32) -> [(u32, u32); 6] {
+    [
+        (0, matches!(source, DrawSource::DrawId { .. }) as u32),
+        (1, (source == DrawSource::Instance) as u32),
+        (2, object_ids as u32),
+        (3, material),
+        (4, matches!(source, DrawSource::DrawId { binned: true }) as u32),
+        (5, (source == DrawSource::Vertex) as u32),
+    ]
+}
+
 pub struct SceneSetup<'a> {
     pub objects: &'a [Object],
     /// How many materials (pipelines) the objects use.
@@ -250,8 +268,8 @@ pub struct SceneSetup<'a> {
     /// Create the draw pipelines with `VK_PIPELINE_CREATE_2_INDIRECT_BINDABLE_BIT_EXT`, for an
     /// execution set.
     pub indirect_bindable: bool,
-    /// What the execution set holds: with shader objects, the kernels write `layout` as the
-    /// shader-object record and the materials are made as shader objects too.
+    /// What the draws bind: with shader objects the materials are made as shader objects too,
+    /// and with several materials the kernels write `layout` as the shader-object set's record.
     pub bind: Bind,
     pub meshes: &'a Meshes,
     pub layout: &'a CompiledLayout,
@@ -436,7 +454,9 @@ impl SceneGpu {
         let graphics_layout = pipeline_layout(d, &[set_layout], &ranges)?;
         // SAFETY (the three kernels): embedded SPIR-V compiled for `compute_layout` (the set and a
         // 16-byte compute push range); `s.pin` was checked against the device by the caller.
-        let objects_record = s.bind == Bind::ShaderObjects;
+        // The shader-object set's record (`SceneDrawShaders`), whose kernels write a shader index
+        // per stage; one material's shader objects draw the scene's own records.
+        let objects_record = s.bind == Bind::ShaderObjects && s.materials > 1;
         let pick = |pipelines: &'static [u8], shaders: &'static [u8]| if objects_record { shaders } else { pipelines };
         let cull_spv = pick(CULL_SPV, CULL_SHADERS_SPV);
         let flags = PipelineFlags { capture_statistics: ctx.caps().kernel_statistics, ..PipelineFlags::default() };
@@ -521,9 +541,12 @@ impl SceneGpu {
             let variant = Variant { source: s.source, material, indirect_bindable: s.indirect_bindable };
             draws.push(graphics_pipeline(d, graphics_layout, variant, targets)?);
         }
-        let shaders = match objects_record {
-            true => Some(MaterialShaders::new(ctx, s.materials, s.source, s.object_ids, &[set_layout], &ranges)?),
-            false => None,
+        let shaders = match s.bind {
+            Bind::ShaderObjects => {
+                let (materials, source, ids) = (s.materials, s.source, s.object_ids);
+                Some(MaterialShaders::new(ctx, materials, source, ids, &[set_layout], &ranges, objects_record)?)
+            }
+            Bind::Pipelines => None,
         };
         let pool_info =
             vk::QueryPoolCreateInfo::default().query_type(vk::QueryType::TIMESTAMP).query_count(s.query_count);
@@ -713,20 +736,7 @@ fn graphics_pipeline(
             return Err(e);
         }
     };
-    // Constant 0 is SCENE_DRAW_MDI_CONSTANT_ID's default: the generated reader's switch;
-    // constant 1 is scene.vert's OBJECT_FROM_INSTANCE, 2 its OBJECT_IDS, 3 the material
-    // (both stages), 4 scene.vert's BINNED, 5 its OBJECT_FROM_VERTEX.
-    let multi_draw = matches!(variant.source, DrawSource::DrawId { .. });
-    let binned = matches!(variant.source, DrawSource::DrawId { binned: true });
-    let from_instance = matches!(variant.source, DrawSource::Instance);
-    let spec = Spec::new(&[
-        (0, multi_draw as u32),
-        (1, from_instance as u32),
-        (2, ids as u32),
-        (3, variant.material),
-        (4, binned as u32),
-        (5, (variant.source == DrawSource::Vertex) as u32),
-    ]);
+    let spec = Spec::new(&draw_constants(variant.source, ids, variant.material));
     let spec_info = spec.info();
     let stages = [
         vk::PipelineShaderStageCreateInfo::default()

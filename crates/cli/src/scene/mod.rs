@@ -61,7 +61,7 @@ use ash::vk;
 use dgcc::ir::Manifest;
 use dgcc::runtime::dgc::DgcDevice;
 use dgcc::runtime::error::{Result, RuntimeError};
-use dgcc::runtime::execute::{Bound, Execution};
+use dgcc::runtime::execute::{Bound, BoundShaders, Execution};
 use dgcc::runtime::ext_dgc::IndirectCommandsLayoutUsageFlagsEXT as UsageFlags;
 use dgcc::runtime::fallback::{Fallback, FallbackCaps};
 use dgcc::runtime::probe::probe_physical;
@@ -75,7 +75,7 @@ use std::time::Instant;
 /// on a device opened for this run.
 pub fn run(manifest: &Manifest, options: &RunOptions) -> Result<RunReport> {
     check_options(options)?;
-    let (layout, kernel) = compat::pick(manifest, options.layout.as_deref(), options.bind == Bind::ShaderObjects)?;
+    let (layout, kernel) = compat::pick(manifest, options.layout.as_deref(), options.shader_object_set())?;
     let dgc = options.mode == Mode::Dgc;
     // `require_dgc`: the context has the extension whenever dgc mode runs on it.
     let ctx = GpuContext::new(&ContextOptions {
@@ -99,7 +99,7 @@ pub fn preflight(manifest: &Manifest, options: &RunOptions) -> Result<()> {
 /// The part of [`preflight`] about the layout alone: the description has the layout the
 /// options name, shaped as the scene's records.
 pub fn preflight_layout(manifest: &Manifest, options: &RunOptions) -> Result<()> {
-    compat::pick(manifest, options.layout.as_deref(), options.bind == Bind::ShaderObjects).map(drop)
+    compat::pick(manifest, options.layout.as_deref(), options.shader_object_set()).map(drop)
 }
 
 /// Run the scene on `ctx`, which must have been opened with DGC enabled for `Mode::Dgc`
@@ -108,7 +108,7 @@ pub fn preflight_layout(manifest: &Manifest, options: &RunOptions) -> Result<()>
 /// opening new instances after about 30 in one process.
 pub fn run_on(ctx: &GpuContext, manifest: &Manifest, options: &RunOptions) -> Result<RunReport> {
     check_options(options)?;
-    let (layout, kernel) = compat::pick(manifest, options.layout.as_deref(), options.bind == Bind::ShaderObjects)?;
+    let (layout, kernel) = compat::pick(manifest, options.layout.as_deref(), options.shader_object_set())?;
     if options.mode == Mode::Dgc && ctx.dgc().is_none() {
         return Err(RuntimeError::MissingFeature {
             device: ctx.device_name().to_owned(),
@@ -523,7 +523,12 @@ fn run_frames(
                 }
             }
             // What each execution of a pass is bound to, and how many records it reads: the set,
-            // or one pipeline per material region (binned), or the one pipeline.
+            // or one pipeline per material region (binned), or the one pipeline or pair of
+            // shader objects (one material).
+            let one = match &g.shaders {
+                Some(shaders) => Bound::Shaders(BoundShaders::new(&shaders.initial(0))?),
+                None => Bound::Pipeline(g.draws[0]),
+            };
             let bounds: Vec<(Bound, u32)> = match &set {
                 Some(s) => vec![(Bound::for_set(s)?, g.max_draws)],
                 // One sequence that multi-draws up to `max_draws` records, or one per material
@@ -531,11 +536,11 @@ fn run_frames(
                 None if batch_layout.is_some() && binned_dgc => {
                     g.draws.iter().map(|&p| (Bound::Pipeline(p), 1)).collect()
                 }
-                None if batch_layout.is_some() => vec![(Bound::Pipeline(g.draws[0]), 1)],
+                None if batch_layout.is_some() => vec![(one, 1)],
                 None if binned_dgc => {
                     g.draws.iter().zip(&g.material_counts).map(|(&p, &n)| (Bound::Pipeline(p), n.max(1))).collect()
                 }
-                None => vec![(Bound::Pipeline(g.draws[0]), g.max_draws)],
+                None => vec![(one, g.max_draws)],
             };
             // One execution per pass (and material, binned): each has its own preprocess memory,
             // so a later execute never overwrites what an earlier one still reads.

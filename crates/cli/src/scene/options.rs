@@ -286,6 +286,14 @@ impl RunOptions {
     pub(super) fn two_pass(&self) -> bool {
         self.culling == Culling::Occlusion && self.mode != Mode::Cpu
     }
+
+    /// Whether the draws select their materials' shader objects through an execution set
+    /// (`--bind shader-objects` with several materials, layout `SceneDrawShaders`). With one
+    /// material the shader objects are bound for the draws instead, under the scene's own
+    /// layouts.
+    pub(super) fn shader_object_set(&self) -> bool {
+        self.bind == Bind::ShaderObjects && self.materials > 1
+    }
 }
 
 impl Default for RunOptions {
@@ -399,9 +407,9 @@ pub(super) fn check_options(options: &RunOptions) -> Result<()> {
                 .into(),
         ));
     }
-    if options.bind == Bind::ShaderObjects && (options.mode != Mode::Dgc || options.materials == 1) {
+    if options.shader_object_set() && options.mode != Mode::Dgc {
         return Err(RuntimeError::Invalid(
-            "--bind shader-objects fills the execution set with shader objects: it needs --mode dgc and --materials 2 or more".into(),
+            "--bind shader-objects with several materials fills dgc's execution set with their shader objects: it needs --mode dgc (with one material every mode binds the shader objects itself)".into(),
         ));
     }
     if options.bind == Bind::ShaderObjects && options.dgc_materials == DgcMaterials::Binned {

@@ -251,6 +251,9 @@ impl fmt::Display for RunReport {
             }
             ObjectId::Record => {}
         }
+        if self.materials == 1 && self.bind == Bind::ShaderObjects {
+            writeln!(f, "shaders: a vertex and a fragment shader object bound (VK_EXT_shader_object), no pipeline")?;
+        }
         if self.materials > 1 {
             let how = match self.material_draw {
                 MaterialDraw::Set if self.bind == Bind::ShaderObjects => {

@@ -1,15 +1,17 @@
 //! The materials as shader objects (`VK_EXT_shader_object`, `dgcc run --bind shader-objects`):
 //! one vertex and one fragment shader per material, specialized from the scene's SPIR-V as
 //! its pipelines are, each created `INDIRECT_BINDABLE` for a shader-object execution set
-//! (`SceneDrawShaders` in examples/scene.ron: material m's pair at entries 2m and 2m + 1).
+//! (`SceneDrawShaders` in examples/scene.ron: material m's pair at entries 2m and 2m + 1). With
+//! one material there is no set (and no `INDIRECT_BINDABLE`): every mode binds the pair for its draws (`bind`), and a DGC
+//! execute names it in `VkGeneratedCommandsShaderInfoEXT` (`runtime::execute::Bound::Shaders`).
 //!
 //! Why a state block of its own: a pipeline carries its rasterization, depth, blend and vertex
 //! input state; shader objects carry none, so everything a draw reads is set dynamically
 //! (`set_state`), the same values `gpu::graphics_pipeline` bakes in, so both ways draw the same
-//! pixels. The stages the device has but the scene does not use (task and mesh, where enabled)
-//! are bound to null, as the draw rules ask.
+//! pixels. The stages the device has but the scene does not use (tessellation, geometry, task
+//! and mesh, where enabled) are bound to null, as the draw rules ask.
 
-use super::gpu::DrawSource;
+use super::gpu::{draw_constants, DrawSource};
 use ash::vk;
 use dgcc::runtime::error::Result;
 use dgcc::runtime::shaders::shader_object;
@@ -28,8 +30,8 @@ pub struct MaterialShaders {
 }
 
 impl MaterialShaders {
-    /// Create the pairs of `materials` materials. `set_layouts` and `push_constants` are the
-    /// scene's graphics pipeline layout's.
+    /// Create the pairs of `materials` materials, `indirect_bindable` for an execution set.
+    /// `set_layouts` and `push_constants` are the scene's graphics pipeline layout's.
     pub fn new(
         ctx: &GpuContext,
         materials: u32,
@@ -37,6 +39,7 @@ impl MaterialShaders {
         object_ids: bool,
         set_layouts: &[vk::DescriptorSetLayout],
         push_constants: &[vk::PushConstantRange],
+        indirect_bindable: bool,
     ) -> Result<MaterialShaders> {
         let Some(fns) = ctx.shader_object().cloned() else {
             return Err(dgcc::runtime::RuntimeError::MissingFeature {
@@ -45,7 +48,16 @@ impl MaterialShaders {
                 needed_for: "--bind shader-objects".into(),
             });
         };
+        // Every stage whose feature is enabled must have a shader or null bound before a draw
+        // without a pipeline (VUID-vkCmdDraw-None-08684 to -08688 and their siblings).
         let mut unused_stages = vec![];
+        if ctx.caps().tessellation_shader {
+            unused_stages.push(vk::ShaderStageFlags::TESSELLATION_CONTROL);
+            unused_stages.push(vk::ShaderStageFlags::TESSELLATION_EVALUATION);
+        }
+        if ctx.caps().geometry_shader {
+            unused_stages.push(vk::ShaderStageFlags::GEOMETRY);
+        }
         if ctx.caps().task_shader {
             unused_stages.push(vk::ShaderStageFlags::TASK_EXT);
         }
@@ -54,22 +66,25 @@ impl MaterialShaders {
         }
         let mut made = MaterialShaders { fns, pairs: vec![], unused_stages };
         for material in 0..materials.max(1) {
-            // The constants of `gpu::graphics_pipeline`: 0 the generated reader's multi-draw
-            // switch, 1 object id from the instance, 2 object-id target, 3 material, 4 binned, 5
-            // object id from the vertex index.
-            let spec = [
-                (0, 0),
-                (1, (source == DrawSource::Instance) as u32),
-                (2, object_ids as u32),
-                (3, material),
-                (4, 0),
-                (5, (source == DrawSource::Vertex) as u32),
-            ];
+            // The constants of `gpu::graphics_pipeline`.
+            let spec = draw_constants(source, object_ids, material);
             let stage = |stage, next, spv| {
                 // SAFETY: the scene's embedded SPIR-V for that stage; the layouts and ranges are
                 // the graphics pipeline layout's, which cover what the shaders declare; the
                 // context has DGC and shader objects enabled.
-                unsafe { shader_object(&made.fns, stage, next, spv, &spec, set_layouts, push_constants, None, true) }
+                unsafe {
+                    shader_object(
+                        &made.fns,
+                        stage,
+                        next,
+                        spv,
+                        &spec,
+                        set_layouts,
+                        push_constants,
+                        None,
+                        indirect_bindable,
+                    )
+                }
             };
             // SAFETY (the clean-ups): the shaders made so far are unused.
             let vertex = match stage(vk::ShaderStageFlags::VERTEX, vk::ShaderStageFlags::FRAGMENT, VERT_SPV) {
@@ -101,6 +116,22 @@ impl MaterialShaders {
             StageShader { stage: vk::ShaderStageFlags::VERTEX, shader: vertex },
             StageShader { stage: vk::ShaderStageFlags::FRAGMENT, shader: fragment },
         ]
+    }
+
+    /// Bind material `m`'s pair for the draws that follow (a DGC execute binds its own).
+    ///
+    /// # Safety
+    /// `cmd` is recording on the device the shaders were made on.
+    pub unsafe fn bind(&self, cmd: vk::CommandBuffer, m: usize) {
+        let [vertex, fragment] = self.pairs[m];
+        // SAFETY: the caller's contract; the shaders are alive until `destroy`.
+        unsafe {
+            self.fns.cmd_bind_shaders(
+                cmd,
+                &[vk::ShaderStageFlags::VERTEX, vk::ShaderStageFlags::FRAGMENT],
+                &[vertex, fragment],
+            )
+        };
     }
 
     /// Everything a draw with shader objects reads that a pipeline would have baked in, as
