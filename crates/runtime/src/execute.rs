@@ -210,7 +210,13 @@ impl Execution {
             Bound::ExecutionSet(..) => "an execution set of pipelines",
             Bound::ShaderSet(..) => "an execution set of shader objects",
         };
-        if !expected.contains(given) {
+        let fits = match (set_kind, &bound) {
+            (None, Bound::Pipeline(_) | Bound::Shaders(_)) => true,
+            (Some(k), Bound::ShaderSet(..)) => k == shader_objects,
+            (Some(k), Bound::ExecutionSet(..)) => k != shader_objects,
+            _ => false,
+        };
+        if !fits {
             return Err(RuntimeError::Invalid(format!(
                 "layout `{}` executes with {expected}, not {given}",
                 layout.compiled().name
