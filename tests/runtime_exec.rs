@@ -99,6 +99,34 @@ impl Rig {
         .unwrap()
     }
 
+    /// An accumulate compute shader object of the rig's set layout and push range for records
+    /// of `words` words, adding each value `scale` times; `indirect_bindable` for an execution
+    /// set.
+    fn shader(
+        &self,
+        so: &ash::ext::shader_object::Device,
+        words: u32,
+        scale: u32,
+        indirect_bindable: bool,
+    ) -> vk::ShaderEXT {
+        let ranges = [vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::COMPUTE, offset: 0, size: 8 }];
+        // SAFETY: the committed kernel; the rig's set layout and push range are what it declares.
+        unsafe {
+            dgcc::runtime::shaders::shader_object(
+                so,
+                vk::ShaderStageFlags::COMPUTE,
+                vk::ShaderStageFlags::empty(),
+                ACCUMULATE_SPV,
+                &[(0, 0), (1, words), (2, scale)],
+                &[self.set.layout],
+                &ranges,
+                None,
+                indirect_bindable,
+            )
+        }
+        .unwrap()
+    }
+
     /// The stream of an execution-set layout: records of (entry, value, x, y, z).
     fn set_records(&mut self, records: &[[u32; 5]]) -> Stream {
         let data: Vec<u32> = records.iter().flatten().copied().collect();
@@ -549,7 +577,6 @@ fn accumulate_with_shader_set() -> CompiledLayout {
 
 #[test]
 fn a_shader_object_execution_set_runs_each_sequences_shader_and_takes_updates() {
-    use dgcc::runtime::shaders::shader_object;
     use dgcc::runtime::{SetEntries, StageShader};
     let test = "a_shader_object_execution_set_runs_each_sequences_shader_and_takes_updates";
     let Some(ctx) = common::gpu(test) else { return };
@@ -564,23 +591,7 @@ fn a_shader_object_execution_set_runs_each_sequences_shader_and_takes_updates() 
     let set_layouts = [rig.set.layout];
     let words = layout.stride / 4;
     // Entry 0 adds each value once, entry 1 a thousand times.
-    let make = |scale: u32| {
-        // SAFETY: the committed kernel; the rig's set layout and push range are what it declares.
-        unsafe {
-            shader_object(
-                so,
-                vk::ShaderStageFlags::COMPUTE,
-                vk::ShaderStageFlags::empty(),
-                ACCUMULATE_SPV,
-                &[(0, 0), (1, words), (2, scale)],
-                &set_layouts,
-                &ranges,
-                None,
-                true,
-            )
-        }
-        .unwrap()
-    };
+    let make = |scale: u32| rig.shader(so, words, scale, true);
     let (once, ten, thousand) = (make(1), make(10), make(1000));
     // SAFETY: the rig's pipeline layout holds the accumulate ranges.
     let mut l = unsafe { dev.create_layout(&layout, &layouts::accumulate_push_ranges(), rig.pipeline_layout) }.unwrap();
@@ -642,7 +653,6 @@ fn a_layout_without_a_set_executes_with_the_shader_objects_it_names() {
     // them in VkGeneratedCommandsShaderInfoEXT, so the pipeline left bound (the rig's, adding
     // each value once) does not run; shaders that miss the layout's stage are refused before
     // any Vulkan call.
-    use dgcc::runtime::shaders::shader_object;
     use dgcc::runtime::{BoundShaders, StageShader};
     let test = "a_layout_without_a_set_executes_with_the_shader_objects_it_names";
     let Some(ctx) = common::gpu(test) else { return };
@@ -653,25 +663,9 @@ fn a_layout_without_a_set_executes_with_the_shader_objects_it_names() {
     let so = dev.shader_object().expect("a context with shader objects gives its DgcDevice their entry points");
     let layout = layouts::accumulate(true, 20);
     let mut rig = Rig::new(&ctx, &layout, false);
-    let ranges = [vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::COMPUTE, offset: 0, size: 8 }];
-    let set_layouts = [rig.set.layout];
     // Adds each value ten times: a total no pipeline of the rig gives. Not indirect-bindable:
     // no execution set holds it.
-    // SAFETY: the committed kernel; the rig's set layout and push range are what it declares.
-    let ten = unsafe {
-        shader_object(
-            so,
-            vk::ShaderStageFlags::COMPUTE,
-            vk::ShaderStageFlags::empty(),
-            ACCUMULATE_SPV,
-            &[(0, 0), (1, layout.stride / 4), (2, 10)],
-            &set_layouts,
-            &ranges,
-            None,
-            false,
-        )
-    }
-    .unwrap();
+    let ten = rig.shader(so, layout.stride / 4, 10, false);
     // SAFETY: the rig's pipeline layout holds the accumulate ranges.
     let mut l = unsafe { dev.create_layout(&layout, &layouts::accumulate_push_ranges(), rig.pipeline_layout) }.unwrap();
     let compute = BoundShaders::new(&[StageShader { stage: vk::ShaderStageFlags::COMPUTE, shader: ten }]).unwrap();

@@ -67,3 +67,27 @@ pack() {
     grep -c "Validation Error" "$results"/*.stdout "$results"/*.stderr 2>/dev/null | grep -v ":0$" >> "$results/steps.log"
     archive
 }
+
+# pictures OPTION VALUE...: the last frame at 1M objects of the field and of the cubes in each
+# ordered mode (mdi, dgc with ordered sequences, the batch), once with `--OPTION VALUE` for each
+# VALUE, as "scene | mode | value | MD5" lines (FAILED where the run failed): one MD5 per scene
+# where the option changes nothing in the picture.
+pictures() {
+    local option=$1 scene mode value
+    shift
+    for scene in field cubes; do
+        for mode in "mdi" "dgc --sequences ordered" "dgc --batch"; do
+            for value in "$@"; do
+                rm -f "$results/picture.png"
+                # shellcheck disable=SC2086
+                if dgcc run examples/scene.ron --scene "$scene" --objects 1000000 --frames 2 --mode $mode \
+                    "--$option" "$value" --png "$results/picture.png" > /dev/null; then
+                    echo "$scene | $mode | $value | $(md5sum < "$results/picture.png" | cut -c1-32)"
+                else
+                    echo "$scene | $mode | $value | FAILED"
+                fi
+            done
+        done
+    done
+    rm -f "$results/picture.png"
+}
