@@ -2,8 +2,9 @@
 //! one vertex and one fragment shader per material, specialized from the scene's SPIR-V as
 //! its pipelines are, each created `INDIRECT_BINDABLE` for a shader-object execution set
 //! (`SceneDrawShaders` in examples/scene.ron: material m's pair at entries 2m and 2m + 1). With
-//! one material there is no set (and no `INDIRECT_BINDABLE`): every mode binds the pair for its draws (`bind`), and a DGC
-//! execute names it in `VkGeneratedCommandsShaderInfoEXT` (`runtime::execute::Bound::Shaders`).
+//! one material there is no set (and no `INDIRECT_BINDABLE`): every mode binds the pair for its
+//! draws (`bind`), and a DGC execute names it in `VkGeneratedCommandsShaderInfoEXT`
+//! (`runtime::execute::Bound::Shaders`).
 //!
 //! Why a state block of its own: a pipeline carries its rasterization, depth, blend and vertex
 //! input state; shader objects carry none, so everything a draw reads is set dynamically
@@ -71,7 +72,8 @@ impl MaterialShaders {
             let stage = |stage, next, spv| {
                 // SAFETY: the scene's embedded SPIR-V for that stage; the layouts and ranges are
                 // the graphics pipeline layout's, which cover what the shaders declare; the
-                // context has DGC and shader objects enabled.
+                // context has shader objects enabled (`fns` came from it), and DGC where they are
+                // `indirect_bindable` (a set, which only dgc mode's DGC context makes).
                 unsafe {
                     shader_object(
                         &made.fns,
