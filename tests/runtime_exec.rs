@@ -697,6 +697,33 @@ fn a_layout_without_a_set_executes_with_the_shader_objects_it_names() {
 }
 
 #[test]
+fn bound_shader_objects_are_refused_on_a_device_without_the_extension() {
+    // A context told not to enable VK_EXT_shader_object is what a device without it gives: an
+    // execution on shader objects is refused there before any Vulkan call, naming the extension.
+    use dgcc::runtime::{BoundShaders, StageShader};
+    let test = "bound_shader_objects_are_refused_on_a_device_without_the_extension";
+    let options = dgcc::runtime::ContextOptions { shader_object: false, require_dgc: true, ..Default::default() };
+    let Some(ctx) = common::gpu_with(test, &options) else { return };
+    let dev = DgcDevice::from_context(&ctx).unwrap();
+    assert!(dev.shader_object().is_none(), "the context was asked not to enable shader objects");
+    let layout = layouts::accumulate(true, 20);
+    let rig = Rig::new(&ctx, &layout, false);
+    // SAFETY: the rig's pipeline layout holds the accumulate ranges.
+    let mut l = unsafe { dev.create_layout(&layout, &layouts::accumulate_push_ranges(), rig.pipeline_layout) }.unwrap();
+    // No shader object exists here; the refusal comes before anything would use the handle.
+    let shaders =
+        BoundShaders::new(&[StageShader { stage: vk::ShaderStageFlags::COMPUTE, shader: vk::ShaderEXT::null() }])
+            .unwrap();
+    // SAFETY: refused before any Vulkan call (the assertion below).
+    let e = unsafe { Execution::new(&dev, &l, Bound::Shaders(shaders), 3, 0, 64 << 20) };
+    let e = e.err().map(|e| e.to_string()).unwrap_or_default();
+    assert!(e.contains("VK_EXT_shader_object"), "{e}");
+    // SAFETY: nothing used the layout.
+    unsafe { l.destroy(&dev) };
+    rig.destroy(&ctx);
+}
+
+#[test]
 fn a_pipeline_execution_set_with_entries_never_written_runs_each_sequences_pipeline() {
     // NVIDIA's driver 580.159.04 segfaulted recording the execute of a compute layout whose
     // set had an entry never written, and ran a pipeline held by two entries only from the one

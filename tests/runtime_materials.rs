@@ -13,6 +13,7 @@
 #[path = "runtime/common.rs"]
 mod common;
 
+use dgcc::runtime::ContextOptions;
 use dgcc_cli::scene::{
     builtin_manifest, run_on, world, Bind, Culling, DgcMaterials, MaterialDraw, Mode, RunOptions, RunReport,
 };
@@ -251,10 +252,23 @@ fn material_options_the_run_cannot_honour_are_refused() {
         RunOptions { bind: Bind::ShaderObjects, dgc_materials: DgcMaterials::Binned, ..o(Mode::Dgc, 4) },
         "--material-draw binned draws without a set",
     );
-    // Without the extension a shader-object set is refused, never run as pipelines in its place.
-    if !gpu.caps().shader_object {
-        refused(RunOptions { bind: Bind::ShaderObjects, ..o(Mode::Dgc, 4) }, "VK_EXT_shader_object");
-        refused(RunOptions { bind: Bind::ShaderObjects, ..o(Mode::Mdi, 1) }, "VK_EXT_shader_object");
+    // Without the extension (a context told not to enable it is what a device without it
+    // gives) shader objects are refused, never drawn as pipelines in their place: through a set
+    // with several materials, and bound in every mode with one.
+    let test = "material_options_the_run_cannot_honour_are_refused (no shader objects)";
+    let no_objects = ContextOptions { shader_object: false, ..ContextOptions::default() };
+    let Some(plain) = common::gpu_with(test, &no_objects) else { return };
+    assert!(!plain.caps().shader_object, "the context was asked not to enable shader objects");
+    let objects = |o: RunOptions| RunOptions { bind: Bind::ShaderObjects, ..o };
+    for o in [
+        objects(o(Mode::Dgc, 4)),
+        objects(o(Mode::Dgc, 1)),
+        objects(RunOptions { batch: true, ..o(Mode::Dgc, 1) }),
+        objects(o(Mode::Mdi, 1)),
+        objects(o(Mode::Cpu, 1)),
+    ] {
+        let e = run_on(&plain, &builtin_manifest(), &o).err().map(|e| e.to_string()).unwrap_or_default();
+        assert!(e.contains("VK_EXT_shader_object"), "{} mode, {} materials: `{e}`", o.mode.name(), o.materials);
     }
     // A description without the shader-object layout cannot run them.
     let mut pipelines_only = builtin_manifest();

@@ -74,6 +74,10 @@ pub struct ContextOptions {
     /// can be tested on hardware that has it. (It can only turn a feature off: capabilities are
     /// read-only, because claiming one that was never enabled would be unsound.)
     pub draw_indirect_first_instance: bool,
+    /// Enable `VK_EXT_shader_object` when the device has it. On by default. A test switch like
+    /// `draw_indirect_first_instance`: off, the context is what a device without the extension
+    /// gives, so that work needing shader objects can be seen refused on hardware that has them.
+    pub shader_object: bool,
 }
 
 impl Default for ContextOptions {
@@ -85,6 +89,7 @@ impl Default for ContextOptions {
             warm_up: true,
             kernel_statistics: false,
             draw_indirect_first_instance: true,
+            shader_object: true,
         }
     }
 }
@@ -472,7 +477,7 @@ impl GpuContext {
             fragment_stores_and_atomics: on(base.fragment_stores_and_atomics),
             geometry_shader: on(base.geometry_shader),
             tessellation_shader: on(base.tessellation_shader),
-            shader_object: has_object_ext && on(object.shader_object),
+            shader_object: options.shader_object && has_object_ext && on(object.shader_object),
             kernel_statistics: has_statistics_ext && on(statistics.pipeline_executable_info),
         };
 

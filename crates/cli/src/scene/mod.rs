@@ -135,6 +135,15 @@ fn run_checked(
             needed_for: "the multi-draw fallback (--mode mdi)".into(),
         });
     }
+    // Before any GPU work: `SceneGpu::new` leaves what it made before a failure to the
+    // context's end, which on `dgcc bench`'s shared context is the end of the whole run.
+    if options.bind == Bind::ShaderObjects && !ctx.caps().shader_object {
+        return Err(RuntimeError::MissingFeature {
+            device: ctx.device_name().to_owned(),
+            feature: "VK_EXT_shader_object (shaderObject)".into(),
+            needed_for: "--bind shader-objects".into(),
+        });
+    }
     if options.object_id == ObjectId::Instance && !ctx.caps().draw_indirect_first_instance {
         return Err(RuntimeError::MissingFeature {
             device: ctx.device_name().to_owned(),
@@ -175,7 +184,7 @@ fn run_checked(
         Some(k) => compat::subgroup_pin(Some(k), &live, pyramid::WORKGROUP, ctx.caps()),
         None => (None, Some(format!("the description declares no kernel `{PYRAMID_KERNEL}`"))),
     };
-    let (material_draw, material_note) = material_plan(ctx, dgc.as_ref(), manifest, layout, options)?;
+    let (material_draw, material_note) = material_plan(dgc.as_ref(), manifest, layout, options)?;
     let meshes = world::meshes_for(options.scene);
     let mut objects = world::objects(options.scene, options.objects, options.seed);
     world::assign_materials(&mut objects, options.materials);
@@ -316,7 +325,6 @@ struct FrameRun<'a> {
 
 /// How this run draws its materials, and a note where the device decided it.
 fn material_plan(
-    ctx: &GpuContext,
     dgc: Option<&DgcDevice>,
     manifest: &Manifest,
     layout: &dgcc::ir::CompiledLayout,
@@ -348,13 +356,6 @@ fn material_plan(
             options.materials * per_material,
             layout.name
         )));
-    }
-    if options.bind == Bind::ShaderObjects && !ctx.caps().shader_object {
-        return Err(RuntimeError::MissingFeature {
-            device: ctx.device_name().to_owned(),
-            feature: "VK_EXT_shader_object (shaderObject)".into(),
-            needed_for: "--bind shader-objects".into(),
-        });
     }
     let dev = dgc.ok_or_else(|| RuntimeError::Invalid("dgc mode without the extension on its context".into()))?;
     let unbindable = dev.execution_set_unbindable(layout, &manifest.push_constants);
