@@ -319,5 +319,13 @@ fn a_culling_dispatch_past_the_devices_workgroup_count_is_refused() {
     let o = RunOptions { objects: 600_000, ..options(Mode::Mdi, 600_000) };
     let e = run(&manifest, &o).expect_err("75,000 workgroups on lavapipe").to_string();
     assert!(e.contains("75000 workgroups") && e.contains("maxComputeWorkGroupCount[0] = 65535"), "{e}");
+    // The refusal comes after the scene made its buffers, descriptor sets, targets and depth
+    // pyramid: under the layer, anything of them left to the device's destruction is an error
+    // (VUID-vkDestroyDevice-device-05137), so this also holds the scene's setup to cleaning up
+    // after a failure.
+    match &o.layer_log {
+        Some(log) => common::assert_no_layer_errors(test, log),
+        None => assert!(!common::validation_required(), "DGCC_VALIDATION=1 but the run had no layer log"),
+    }
     run(&manifest, &options(Mode::Mdi, 2000)).expect("2,000 objects at local_size 2 fit");
 }

@@ -20,6 +20,7 @@
 
 use super::pyramid::{DepthRead, Pyramid};
 use super::shader_objects::MaterialShaders;
+use super::teardown::Teardown;
 use super::world::{Frame, Meshes, Object};
 use super::{Bind, Compaction, Culling, ObjectId};
 use ash::vk;
@@ -297,9 +298,12 @@ pub struct SceneSetup<'a> {
 }
 
 impl SceneGpu {
-    /// Create everything. An error part-way leaves the objects created so far to the device's
-    /// destruction (the scene's context is dropped right after a failed setup).
+    /// Create everything. An error part-way destroys what was made before it (`Teardown`), so
+    /// that a failed row of `dgcc bench` leaves nothing on the context the next rows share.
     pub fn new(ctx: &GpuContext, s: &SceneSetup<'_>) -> Result<SceneGpu> {
+        // SAFETY: everything recorded is made on this device below; each step that submits work
+        // (`upload`, `one_shot`) waits for it, so nothing recorded is in use at any `?`.
+        let mut t = unsafe { Teardown::new(ctx.device()) };
         let n = s.objects.len() as u64;
         let object_push = push_pieces(s.push_constants, 0, 4).map_err(|why| {
             RuntimeError::Invalid(format!("the scene pushes 4 bytes at offset 0 per draw, but {why}"))
@@ -310,15 +314,15 @@ impl SceneGpu {
         let groups = (n as u32).div_ceil(s.local_size);
         let fused_groups = (n as u32).div_ceil(s.local_size * objects_per_invocation(s.compaction));
         let upload_dst = storage | vk::BufferUsageFlags::TRANSFER_DST;
-        let objects = Buffer::new(ctx, 32 * n, upload_dst, Location::Device)?;
+        let objects = t.made(Buffer::new(ctx, 32 * n, upload_dst, Location::Device))?;
         upload(ctx, &objects, as_bytes(s.objects))?;
         // The frame uniforms are rewritten at the start of every frame (`vkCmdUpdateBuffer`), and
         // read as a uniform buffer (`scene_data.glsl` says why).
         let frame_usage = vk::BufferUsageFlags::UNIFORM_BUFFER | vk::BufferUsageFlags::TRANSFER_DST;
-        let frame = Buffer::new(ctx, std::mem::size_of::<Frame>() as u64, frame_usage, Location::Device)?;
-        let candidates = Buffer::new(ctx, stride * n, storage, Location::Device)?;
+        let frame = t.made(Buffer::new(ctx, std::mem::size_of::<Frame>() as u64, frame_usage, Location::Device))?;
+        let candidates = t.made(Buffer::new(ctx, stride * n, storage, Location::Device))?;
         let transfer = vk::BufferUsageFlags::TRANSFER_SRC | vk::BufferUsageFlags::TRANSFER_DST;
-        let last_visible = Buffer::new(ctx, 4 * n, storage | transfer, Location::Device)?;
+        let last_visible = t.made(Buffer::new(ctx, 4 * n, storage | transfer, Location::Device))?;
         let (material_counts, material_starts) = super::world::material_regions(s.objects, s.materials);
         let draw_offset = s
             .layout
@@ -328,13 +332,14 @@ impl SceneGpu {
             .ok_or_else(|| RuntimeError::Invalid(format!("layout `{}` has no DrawIndexed token", s.layout.name)))?;
         let mut pass_buffers = vec![];
         for _ in 0..2 {
-            let flags = Buffer::new(ctx, 4 * n, storage, Location::Device)?;
-            let stream = Buffer::new(ctx, stride * n, indirect, Location::Device)?;
-            let counts = Buffer::new(ctx, COUNTS_HEADER + 4 * groups as u64, indirect | transfer, Location::Device)?;
+            let flags = t.made(Buffer::new(ctx, 4 * n, storage, Location::Device))?;
+            let stream = t.made(Buffer::new(ctx, stride * n, indirect, Location::Device))?;
+            let counts =
+                t.made(Buffer::new(ctx, COUNTS_HEADER + 4 * groups as u64, indirect | transfer, Location::Device))?;
             // Only runs with materials draw from it (binned or sorted).
             let binned_records = if s.materials > 1 { n } else { 1 };
-            let binned = Buffer::new(ctx, stride * binned_records, indirect, Location::Device)?;
-            let bins = Buffer::new(ctx, 4 * BIN_WORDS, indirect | transfer, Location::Device)?;
+            let binned = t.made(Buffer::new(ctx, stride * binned_records, indirect, Location::Device))?;
+            let bins = t.made(Buffer::new(ctx, 4 * BIN_WORDS, indirect | transfer, Location::Device))?;
             // Each material's region start, and the address and stride of its batch sequence
             // (its count is the binning's to write).
             let mut words = [0u32; BIN_WORDS as usize];
@@ -347,7 +352,8 @@ impl SceneGpu {
             upload(ctx, &bins, as_bytes(&words))?;
             pass_buffers.push((flags, stream, counts, binned, bins));
         }
-        let count_readback = Buffer::new(ctx, 2 * COUNT_BYTES, vk::BufferUsageFlags::TRANSFER_DST, Location::Host)?;
+        let count_readback =
+            t.made(Buffer::new(ctx, 2 * COUNT_BYTES, vk::BufferUsageFlags::TRANSFER_DST, Location::Host))?;
         // The fused kernel adds to the counts; every frame leaves them at zero for the next. No
         // object was visible before the first frame. Ahead of each count, the batch sequence
         // that multi-draws the pass's records: their draw arguments' address and the stride.
@@ -364,26 +370,25 @@ impl SceneGpu {
             }
             Ok(())
         })?;
-        let vertices = Buffer::new(ctx, 16 * s.meshes.vertices.len() as u64, upload_dst, Location::Device)?;
+        let vertices = t.made(Buffer::new(ctx, 16 * s.meshes.vertices.len() as u64, upload_dst, Location::Device))?;
         upload(ctx, &vertices, as_bytes(&s.meshes.vertices))?;
-        let indices = Buffer::new(
+        let indices = t.made(Buffer::new(
             ctx,
             4 * s.meshes.indices.len() as u64,
             vk::BufferUsageFlags::INDEX_BUFFER | upload_dst,
             Location::Device,
-        )?;
+        ))?;
         upload(ctx, &indices, as_bytes(&s.meshes.indices))?;
         let pixels = s.width as u64 * s.height as u64;
-        let readback = Buffer::new(ctx, 4 * pixels, vk::BufferUsageFlags::TRANSFER_DST, Location::Host)?;
+        let host_buffer =
+            |t: &mut Teardown, size| t.made(Buffer::new(ctx, size, vk::BufferUsageFlags::TRANSFER_DST, Location::Host));
+        let readback = host_buffer(&mut t, 4 * pixels)?;
         let id_readback = match s.object_ids {
-            true => Some(Buffer::new(ctx, 4 * pixels, vk::BufferUsageFlags::TRANSFER_DST, Location::Host)?),
+            true => Some(host_buffer(&mut t, 4 * pixels)?),
             false => None,
         };
         let stream_readback = match s.streams_for_host {
-            true => Some([
-                Buffer::new(ctx, stride * n, vk::BufferUsageFlags::TRANSFER_DST, Location::Host)?,
-                Buffer::new(ctx, stride * n, vk::BufferUsageFlags::TRANSFER_DST, Location::Host)?,
-            ]),
+            true => Some([host_buffer(&mut t, stride * n)?, host_buffer(&mut t, stride * n)?]),
             false => None,
         };
         let d = ctx.device();
@@ -406,52 +411,52 @@ impl SceneGpu {
             // SAFETY: live buffers of this device with the usage of their binding's type (the
             // frame, 560 bytes, a uniform buffer; the rest storage), destroyed after the set
             // (`destroy`).
-            let set = unsafe { StorageSet::with_types(d, stages, &bound)? };
+            let set = t.made(unsafe { StorageSet::with_types(d, stages, &bound) })?;
             bound[3].1 = binned.buffer;
             // SAFETY: as above.
-            let binned_set = unsafe { StorageSet::with_types(d, stages, &bound)? };
+            let binned_set = t.made(unsafe { StorageSet::with_types(d, stages, &bound) })?;
             passes.push(PassGpu { flags, stream, counts, set, binned, bins, binned_set });
         }
         let passes: [PassGpu; 2] = passes.try_into().map_err(|_| RuntimeError::Invalid("two passes".into()))?;
-        let color = Image::new(
+        let color = t.made(Image::new(
             ctx,
             COLOR_FORMAT,
             (s.width, s.height),
             vk::ImageUsageFlags::COLOR_ATTACHMENT | vk::ImageUsageFlags::TRANSFER_SRC,
             vk::ImageAspectFlags::COLOR,
-        )?;
+        ))?;
         let depth_read = DepthRead::for_run(ctx, s.culling);
         let depth_usage = match depth_read {
             DepthRead::Sampled => vk::ImageUsageFlags::SAMPLED,
             DepthRead::Copied => vk::ImageUsageFlags::SAMPLED | vk::ImageUsageFlags::TRANSFER_SRC,
         };
-        let depth = Image::new(
+        let depth = t.made(Image::new(
             ctx,
             DEPTH_FORMAT,
             (s.width, s.height),
             vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT | depth_usage,
             vk::ImageAspectFlags::DEPTH,
-        )?;
+        ))?;
         let ids = match s.object_ids {
-            true => Some(Image::new(
+            true => Some(t.made(Image::new(
                 ctx,
                 ID_FORMAT,
                 (s.width, s.height),
                 vk::ImageUsageFlags::COLOR_ATTACHMENT | vk::ImageUsageFlags::TRANSFER_SRC,
                 vk::ImageAspectFlags::COLOR,
-            )?),
+            ))?),
             false => None,
         };
-        let pyramid = Pyramid::new(ctx, depth.view, depth_read, s.width, s.height)?;
+        let pyramid = t.made(Pyramid::new(ctx, depth.view, depth_read, s.width, s.height))?;
         let set_layout = passes[0].set.layout;
         // Offset 0: the compaction phase; 4..16: the pyramid's size.
-        let compute_layout = pipeline_layout(
+        let compute_layout = t.made(pipeline_layout(
             d,
             &[set_layout, pyramid.set_layout],
             &[vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::COMPUTE, offset: 0, size: 16 }],
-        )?;
+        ))?;
         let ranges = vk_ranges(s.push_constants);
-        let graphics_layout = pipeline_layout(d, &[set_layout], &ranges)?;
+        let graphics_layout = t.made(pipeline_layout(d, &[set_layout], &ranges))?;
         // SAFETY (the three kernels): embedded SPIR-V compiled for `compute_layout` (the set and a
         // 16-byte compute push range); `s.pin` was checked against the device by the caller.
         // The shader-object set's record (`SceneDrawShaders`), whose kernels write a shader index
@@ -494,17 +499,17 @@ impl SceneGpu {
                     (FUSED_IN_ORDER_CONSTANT, in_order as u32),
                 ];
                 cull_compact[pass as usize] =
-                    unsafe { compute_pipeline_with(d, compute_layout, spv, &spec, s.pin, flags)? };
+                    t.made(unsafe { compute_pipeline_with(d, compute_layout, spv, &spec, s.pin, flags) })?;
             }
         } else {
             for &pass in cull_passes {
                 let spec = [(0, s.local_size), (CULL_PASS_CONSTANT, pass as u32)];
                 cull[pass as usize] =
-                    unsafe { compute_pipeline_with(d, compute_layout, cull_spv, &spec, None, flags)? };
+                    t.made(unsafe { compute_pipeline_with(d, compute_layout, cull_spv, &spec, None, flags) })?;
             }
             let compact_spv = pick(COMPACT_SPV, COMPACT_SHADERS_SPV);
-            compact =
-                unsafe { compute_pipeline_with(d, compute_layout, compact_spv, &[(0, s.local_size)], s.pin, flags)? };
+            let spec = [(0, s.local_size)];
+            compact = t.made(unsafe { compute_pipeline_with(d, compute_layout, compact_spv, &spec, s.pin, flags) })?;
         }
         // SAFETY: as above; the kernel declares its own 256-wide workgroup, and its pin was
         // checked against the device by the caller.
@@ -513,10 +518,10 @@ impl SceneGpu {
             DepthRead::Copied => PYRAMID_COPY_SPV,
         };
         let build_pyramid =
-            unsafe { compute_pipeline_with(d, compute_layout, pyramid_spv, &[], s.pyramid_pin, flags)? };
+            t.made(unsafe { compute_pipeline_with(d, compute_layout, pyramid_spv, &[], s.pyramid_pin, flags) })?;
         // SAFETY: as above; the kernel declares its own 256-wide workgroup.
-        let bin =
-            unsafe { compute_pipeline_with(d, compute_layout, pick(BIN_SPV, BIN_SHADERS_SPV), &[], None, flags)? };
+        let bin_spv = pick(BIN_SPV, BIN_SHADERS_SPV);
+        let bin = t.made(unsafe { compute_pipeline_with(d, compute_layout, bin_spv, &[], None, flags) })?;
         let mut kernels = vec![];
         if let Some(ext) = ctx.executable_properties() {
             let mut made = vec![];
@@ -539,8 +544,15 @@ impl SceneGpu {
         let mut draws = vec![];
         for material in 0..s.materials.max(1) {
             let variant = Variant { source: s.source, material, indirect_bindable: s.indirect_bindable };
-            draws.push(graphics_pipeline(d, graphics_layout, variant, targets)?);
+            draws.push(t.made(graphics_pipeline(d, graphics_layout, variant, targets))?);
         }
+        let pool_info =
+            vk::QueryPoolCreateInfo::default().query_type(vk::QueryType::TIMESTAMP).query_count(s.query_count);
+        // SAFETY: valid create info.
+        let queries =
+            t.made(unsafe { d.create_query_pool(&pool_info, None) }.map_err(RuntimeError::vk("vkCreateQueryPool")))?;
+        // Last, so that nothing after it can fail: `MaterialShaders::new` destroys its own
+        // shaders when one fails, and the teardown does not know them.
         let shaders = match s.bind {
             Bind::ShaderObjects => {
                 let (materials, source, ids) = (s.materials, s.source, s.object_ids);
@@ -548,11 +560,7 @@ impl SceneGpu {
             }
             Bind::Pipelines => None,
         };
-        let pool_info =
-            vk::QueryPoolCreateInfo::default().query_type(vk::QueryType::TIMESTAMP).query_count(s.query_count);
-        // SAFETY: valid create info.
-        let queries =
-            unsafe { d.create_query_pool(&pool_info, None) }.map_err(RuntimeError::vk("vkCreateQueryPool"))?;
+        t.keep();
         Ok(SceneGpu {
             max_draws: s.max_draws,
             objects,

@@ -45,6 +45,7 @@ mod options;
 pub(crate) mod pyramid;
 mod report;
 mod shader_objects;
+mod teardown;
 pub mod world;
 
 pub use compat::{builtin_manifest, difference as scene_difference, scene_layout, scene_shader_layout};
@@ -135,8 +136,7 @@ fn run_checked(
             needed_for: "the multi-draw fallback (--mode mdi)".into(),
         });
     }
-    // Before any GPU work: `SceneGpu::new` leaves what it made before a failure to the
-    // context's end, which on `dgcc bench`'s shared context is the end of the whole run.
+    // Before any GPU work: a refusal that needs no device object costs none.
     if options.bind == Bind::ShaderObjects && !ctx.caps().shader_object {
         return Err(RuntimeError::MissingFeature {
             device: ctx.device_name().to_owned(),

@@ -24,6 +24,7 @@ use dgcc::runtime::memory::{Buffer, Location};
 use dgcc::runtime::GpuContext;
 use serde::Serialize;
 
+use super::teardown::Teardown;
 use super::Culling;
 
 /// `depth_pyramid.comp`'s `local_size_x`.
@@ -125,13 +126,16 @@ impl Pyramid {
         let sizes = level_sizes(width, height);
         let texels: u64 = sizes.iter().map(|&(w, h)| w as u64 * h as u64).sum();
         let d = ctx.device();
+        // SAFETY: everything recorded is made on this device below, and the one submission
+        // (`one_shot`, last) waits for its work.
+        let mut t = unsafe { Teardown::new(d) };
         let storage = vk::BufferUsageFlags::STORAGE_BUFFER | vk::BufferUsageFlags::TRANSFER_DST;
         let mut p = Pyramid {
-            levels_buffer: Buffer::new(ctx, 4 * texels, storage, Location::Device)?,
+            levels_buffer: t.made(Buffer::new(ctx, 4 * texels, storage, Location::Device))?,
             set_layout: vk::DescriptorSetLayout::null(),
             pool: vk::DescriptorPool::null(),
             set: vk::DescriptorSet::null(),
-            progress: Buffer::new(ctx, 16, storage, Location::Device)?,
+            progress: t.made(Buffer::new(ctx, 16, storage, Location::Device))?,
             levels: sizes.len() as u32,
             groups: (width.div_ceil(TILE), height.div_ceil(TILE)),
             depth_read,
@@ -139,9 +143,8 @@ impl Pyramid {
         };
         if depth_read == DepthRead::Copied {
             let usage = vk::BufferUsageFlags::STORAGE_BUFFER | vk::BufferUsageFlags::TRANSFER_DST;
-            p.depth_copy = Some(Buffer::new(ctx, 4 * width as u64 * height as u64, usage, Location::Device)?);
+            p.depth_copy = Some(t.made(Buffer::new(ctx, 4 * width as u64 * height as u64, usage, Location::Device))?);
         }
-        // On failure below, what was made so far goes with the device (the scene's setup contract).
         let stage = vk::ShaderStageFlags::COMPUTE;
         let binding = |b: u32, ty: vk::DescriptorType| {
             vk::DescriptorSetLayoutBinding::default()
@@ -161,16 +164,18 @@ impl Pyramid {
         let storage_buffers = bindings.len() as u32 - 1;
         // SAFETY: valid create infos; the set's descriptors name live objects of this device.
         unsafe {
-            p.set_layout = d
-                .create_descriptor_set_layout(&vk::DescriptorSetLayoutCreateInfo::default().bindings(&bindings), None)
-                .map_err(RuntimeError::vk("vkCreateDescriptorSetLayout"))?;
+            p.set_layout = t.made(
+                d.create_descriptor_set_layout(&vk::DescriptorSetLayoutCreateInfo::default().bindings(&bindings), None)
+                    .map_err(RuntimeError::vk("vkCreateDescriptorSetLayout")),
+            )?;
             let sizes = [
                 vk::DescriptorPoolSize { ty: vk::DescriptorType::SAMPLED_IMAGE, descriptor_count: 1 },
                 vk::DescriptorPoolSize { ty: vk::DescriptorType::STORAGE_BUFFER, descriptor_count: storage_buffers },
             ];
-            p.pool = d
-                .create_descriptor_pool(&vk::DescriptorPoolCreateInfo::default().max_sets(1).pool_sizes(&sizes), None)
-                .map_err(RuntimeError::vk("vkCreateDescriptorPool"))?;
+            p.pool = t.made(
+                d.create_descriptor_pool(&vk::DescriptorPoolCreateInfo::default().max_sets(1).pool_sizes(&sizes), None)
+                    .map_err(RuntimeError::vk("vkCreateDescriptorPool")),
+            )?;
             let layouts = [p.set_layout];
             p.set = d
                 .allocate_descriptor_sets(
@@ -228,6 +233,7 @@ impl Pyramid {
             }
             Ok(())
         })?;
+        t.keep();
         Ok(p)
     }
 
