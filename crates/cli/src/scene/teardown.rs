@@ -122,32 +122,21 @@ impl Owns for Pyramid {
     }
 }
 
-impl Owns for vk::DescriptorSetLayout {
-    fn handles(&self, into: &mut Vec<Handle>) {
-        into.push(Handle::DescriptorSetLayout(*self));
-    }
+/// A bare handle is its own record: `handle!(vk::Pipeline => Pipeline)`.
+macro_rules! handle {
+    ($($ty:ty => $variant:ident),* $(,)?) => {$(
+        impl Owns for $ty {
+            fn handles(&self, into: &mut Vec<Handle>) {
+                into.push(Handle::$variant(*self));
+            }
+        }
+    )*};
 }
 
-impl Owns for vk::DescriptorPool {
-    fn handles(&self, into: &mut Vec<Handle>) {
-        into.push(Handle::DescriptorPool(*self));
-    }
-}
-
-impl Owns for vk::Pipeline {
-    fn handles(&self, into: &mut Vec<Handle>) {
-        into.push(Handle::Pipeline(*self));
-    }
-}
-
-impl Owns for vk::PipelineLayout {
-    fn handles(&self, into: &mut Vec<Handle>) {
-        into.push(Handle::PipelineLayout(*self));
-    }
-}
-
-impl Owns for vk::QueryPool {
-    fn handles(&self, into: &mut Vec<Handle>) {
-        into.push(Handle::QueryPool(*self));
-    }
-}
+handle!(
+    vk::DescriptorSetLayout => DescriptorSetLayout,
+    vk::DescriptorPool => DescriptorPool,
+    vk::Pipeline => Pipeline,
+    vk::PipelineLayout => PipelineLayout,
+    vk::QueryPool => QueryPool,
+);
