@@ -84,6 +84,7 @@ CHAPTERS
     "h100-instance-index.md|H100 the firstInstance layout under an execute: the shader's read of gl_InstanceIndex"
     "h100-vertex-offset.md|H100 the object id in vertexOffset: a count token's draws without a built-in read"
     "h100-shader-objects-bound.md|H100 shader objects bound instead of pipelines"
+    "h100-depth-test.md|H100 the cubes' hump and the depth test"
   )
   for page in measured/*.md; do
     found=0
