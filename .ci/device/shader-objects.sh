@@ -3,7 +3,8 @@
 # material; a DGC execute names them in VkGeneratedCommandsShaderInfoEXT), against the same
 # draws with pipelines, on the GPU machine: the cubes at four sizes, the pictures at 1M objects,
 # the validation layer on the new modes, then the execute's hump around 10,000 cubes and the
-# city at 2560 × 1440 (in that order, so that a call cut short keeps the first). book/src/measured/h100-shader-objects-bound.md holds what it measured.
+# city at 2560 × 1440 (in that order, so that a call cut short keeps the first).
+# book/src/measured/h100-shader-objects-bound.md holds what it measured.
 #
 # Usage (through the device tool, with out/device staged): bash .ci/device/shader-objects.sh
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
