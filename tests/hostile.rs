@@ -589,6 +589,41 @@ fn a_validation_layer_that_cannot_be_loaded_is_reported_as_the_loaders_failure()
     assert!(!out.contains("the validation layer reported"), "{out}");
 }
 
+/// A driver manifest that names no file, and one whose library is not a library: the runtime's
+/// bare instance that keeps the drivers loaded (runtime: loader.rs) fails first and is not
+/// retried, and the run's own `vkCreateInstance` then says why, as an error with exit code 1,
+/// not a panic. Needs a Vulkan loader; without one, a loud SKIP, or a failure under
+/// `DGCC_REQUIRE_VULKAN` (CI).
+#[test]
+fn a_driver_that_cannot_be_loaded_is_an_error_not_a_panic() {
+    let dir = scratch("badicd");
+    std::fs::write(dir.join("libnot_a_driver.so"), "not a library\n").unwrap();
+    let manifest = r#"{"file_format_version": "1.0.1", "ICD": {"library_path": "./libnot_a_driver.so",
+        "api_version": "1.4.309"}}"#;
+    std::fs::write(dir.join("not_a_driver.json"), manifest).unwrap();
+    for icd in [dir.join("no_such_manifest.json"), dir.join("not_a_driver.json")] {
+        let o = Command::new(env!("CARGO_BIN_EXE_dgcc"))
+            .args(["run", "examples/scene.ron", "--objects", "64", "--frames", "1", "--size", "32", "--mode", "mdi"])
+            .current_dir(env!("DGCC_CHECKOUT"))
+            .env("VK_DRIVER_FILES", &icd)
+            .env_remove("VK_ICD_FILENAMES")
+            .env_remove("VK_ADD_DRIVER_FILES")
+            .env_remove("DGCC_VALIDATION")
+            .output()
+            .expect("dgcc runs");
+        let out = text(&o);
+        if out.contains("cannot load the Vulkan loader") {
+            assert!(std::env::var_os("DGCC_REQUIRE_VULKAN").is_none(), "DGCC_REQUIRE_VULKAN is set: {out}");
+            eprintln!("SKIP a_driver_that_cannot_be_loaded_is_an_error_not_a_panic: no Vulkan loader");
+            break;
+        }
+        assert_eq!(o.status.code(), Some(1), "{}: {out}", icd.display());
+        assert!(out.contains("error: no Vulkan available: vkCreateInstance failed"), "{}: {out}", icd.display());
+        assert!(!out.contains("panicked"), "{}: {out}", icd.display());
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// `cmd` with standard output (or standard error) on `/dev/full`, where every write fails.
 fn with_full_stream(dir: &Path, args: &[&str], stderr_full: bool) -> Output {
     let full = || Stdio::from(std::fs::OpenOptions::new().write(true).open("/dev/full").expect("/dev/full opens"));
