@@ -85,7 +85,7 @@ CHAPTERS
     "h100-vertex-offset.md|H100 the object id in vertexOffset: a count token's draws without a built-in read"
     "h100-shader-objects-bound.md|H100 shader objects bound instead of pipelines"
     "h100-depth-test.md|H100 the cubes' hump and the depth test"
-    "h100-priming-draw.md|H100 the cubes' hump and the state before the execute: a draw ahead of it"
+    "h100-priming-draw.md|H100 the cubes' hump and the state around the execute: a draw ahead of it, depth format and compare op, color writes"
   )
   for page in measured/*.md; do
     found=0
