@@ -589,11 +589,11 @@ fn a_validation_layer_that_cannot_be_loaded_is_reported_as_the_loaders_failure()
     assert!(!out.contains("the validation layer reported"), "{out}");
 }
 
-/// A driver manifest that names no file, and one whose library is not a library: the runtime's
-/// bare instance that keeps the drivers loaded (runtime: loader.rs) fails first and is not
-/// retried, and the run's own `vkCreateInstance` then says why, as an error with exit code 1,
-/// not a panic. Needs a Vulkan loader; without one, a loud SKIP, or a failure under
-/// `DGCC_REQUIRE_VULKAN` (CI).
+/// A driver manifest that names no file, and one whose library is not a library: the path where
+/// the runtime's bare instance that keeps the drivers loaded (runtime: loader.rs) cannot be
+/// made, so nothing is kept, and the run's own `vkCreateInstance` says why, as an error with
+/// exit code 1, not a panic. Needs a Vulkan loader; without one, a loud SKIP, or a failure
+/// under `DGCC_REQUIRE_VULKAN` (CI).
 #[test]
 fn a_driver_that_cannot_be_loaded_is_an_error_not_a_panic() {
     let dir = scratch("badicd");
