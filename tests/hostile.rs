@@ -554,6 +554,26 @@ fn smaller_cli_promises_hold() {
     assert!(!text(&o).contains("warning"), "{}", text(&o));
 }
 
+/// `dgcc run` at its smallest (64 objects, one frame, 32 × 32, multi-draw) in the checkout: a
+/// run that makes an instance and a device and little else.
+fn small_run() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_dgcc"));
+    c.args(["run", "examples/scene.ron", "--objects", "64", "--frames", "1", "--size", "32", "--mode", "mdi"])
+        .current_dir(env!("DGCC_CHECKOUT"));
+    c
+}
+
+/// Whether `out` (of a run) says that no Vulkan loader could be loaded: then `test` prints a loud
+/// SKIP, or fails where `DGCC_REQUIRE_VULKAN` is set (CI).
+fn skipped_without_loader(test: &str, out: &str) -> bool {
+    if !out.contains("cannot load the Vulkan loader") {
+        return false;
+    }
+    assert!(std::env::var_os("DGCC_REQUIRE_VULKAN").is_none(), "DGCC_REQUIRE_VULKAN is set: {out}");
+    eprintln!("SKIP {test}: no Vulkan loader");
+    true
+}
+
 /// `DGCC_VALIDATION=1` with a validation layer that the loader lists but cannot load (here a
 /// manifest beside a file that is not a library, as a layer built for a newer glibc is on an
 /// older system): the run fails, shows the loader's own words, and says they are the loader's,
@@ -567,9 +587,7 @@ fn a_validation_layer_that_cannot_be_loaded_is_reported_as_the_loaders_failure()
         "type": "GLOBAL", "library_path": "./libVkLayer_khronos_validation.so", "api_version": "1.4.309",
         "implementation_version": "1", "description": "not a library"}}"#;
     std::fs::write(dir.join("VkLayer_khronos_validation.json"), manifest).unwrap();
-    let o = Command::new(env!("CARGO_BIN_EXE_dgcc"))
-        .args(["run", "examples/scene.ron", "--objects", "64", "--frames", "1", "--size", "32", "--mode", "mdi"])
-        .current_dir(env!("DGCC_CHECKOUT"))
+    let o = small_run()
         .env("VK_LAYER_PATH", &dir)
         .env("DGCC_VALIDATION", "1")
         .env_remove("VK_INSTANCE_LAYERS")
@@ -578,9 +596,7 @@ fn a_validation_layer_that_cannot_be_loaded_is_reported_as_the_loaders_failure()
         .expect("dgcc runs");
     let _ = std::fs::remove_dir_all(&dir);
     let out = text(&o);
-    if out.contains("cannot load the Vulkan loader") {
-        assert!(std::env::var_os("DGCC_REQUIRE_VULKAN").is_none(), "DGCC_REQUIRE_VULKAN is set: {out}");
-        eprintln!("SKIP a_validation_layer_that_cannot_be_loaded_is_reported_as_the_loaders_failure: no Vulkan loader");
+    if skipped_without_loader("a_validation_layer_that_cannot_be_loaded_is_reported_as_the_loaders_failure", &out) {
         return;
     }
     assert_eq!(o.status.code(), Some(1), "{out}");
@@ -602,9 +618,7 @@ fn a_driver_that_cannot_be_loaded_is_an_error_not_a_panic() {
         "api_version": "1.4.309"}}"#;
     std::fs::write(dir.join("not_a_driver.json"), manifest).unwrap();
     for icd in [dir.join("no_such_manifest.json"), dir.join("not_a_driver.json")] {
-        let o = Command::new(env!("CARGO_BIN_EXE_dgcc"))
-            .args(["run", "examples/scene.ron", "--objects", "64", "--frames", "1", "--size", "32", "--mode", "mdi"])
-            .current_dir(env!("DGCC_CHECKOUT"))
+        let o = small_run()
             .env("VK_DRIVER_FILES", &icd)
             .env_remove("VK_ICD_FILENAMES")
             .env_remove("VK_ADD_DRIVER_FILES")
@@ -612,9 +626,7 @@ fn a_driver_that_cannot_be_loaded_is_an_error_not_a_panic() {
             .output()
             .expect("dgcc runs");
         let out = text(&o);
-        if out.contains("cannot load the Vulkan loader") {
-            assert!(std::env::var_os("DGCC_REQUIRE_VULKAN").is_none(), "DGCC_REQUIRE_VULKAN is set: {out}");
-            eprintln!("SKIP a_driver_that_cannot_be_loaded_is_an_error_not_a_panic: no Vulkan loader");
+        if skipped_without_loader("a_driver_that_cannot_be_loaded_is_an_error_not_a_panic", &out) {
             break;
         }
         assert_eq!(o.status.code(), Some(1), "{}: {out}", icd.display());
