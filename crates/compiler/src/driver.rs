@@ -216,10 +216,51 @@ fn build_manifest(pipeline: &ast::Pipeline, laid: &[LaidOut], profiles: &[Profil
     }
 }
 
+/// Where a description's bytes come from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source<'a> {
+    /// A file, by its path.
+    File(&'a Path),
+    /// Standard input, standing for a file of this name (an editor's unsaved buffer, a
+    /// description piped from another tool): the name's extension says the syntax, its folder
+    /// is where relative paths (profile files, kernel sources) start, and diagnostics name it.
+    Stdin(&'a Path),
+}
+
+impl<'a> Source<'a> {
+    /// The file's path, or the name standard input stands for.
+    pub fn path(&self) -> &'a Path {
+        match self {
+            Source::File(p) | Source::Stdin(p) => p,
+        }
+    }
+
+    /// What an I/O error names: the file, or standard input.
+    pub fn describe(&self) -> String {
+        match self {
+            Source::File(p) => p.display().to_string(),
+            Source::Stdin(_) => "standard input".to_string(),
+        }
+    }
+
+    fn read(&self) -> Result<Vec<u8>, dgcc_core::files::ReadError> {
+        let limit = syntax::limits::MAX_SOURCE_BYTES as u64;
+        match self {
+            Source::File(p) => dgcc_core::files::read_regular(p, limit),
+            Source::Stdin(_) => dgcc_core::files::read_stdin(limit),
+        }
+    }
+}
+
 /// Read and compile a description file. I/O and UTF-8 problems are `Err` (exit 2 at the CLI
 /// for I/O; not-UTF-8 is a diagnostic-carrying error).
 pub fn compile_file(path: &Path, options: &Options) -> Result<(String, Compilation), FileError> {
-    let bytes = match dgcc_core::files::read_regular(path, syntax::limits::MAX_SOURCE_BYTES as u64) {
+    compile_from(Source::File(path), options)
+}
+
+/// Read and compile a description from a file or standard input, as [`compile_file`] does.
+pub fn compile_from(source: Source, options: &Options) -> Result<(String, Compilation), FileError> {
+    let bytes = match source.read() {
         Ok(b) => b,
         // Too long is the description's fault, as E0012 says for text: exit 1, not 2.
         Err(dgcc_core::files::ReadError::TooLarge { len, .. }) => {
@@ -232,13 +273,13 @@ pub fn compile_file(path: &Path, options: &Options) -> Result<(String, Compilati
                 ),
             ))));
         }
-        Err(e) => return Err(FileError::Io(format!("cannot read {}: {e}", path.display()))),
+        Err(e) => return Err(FileError::Io(format!("cannot read {}: {e}", source.describe()))),
     };
     let text = match syntax::decode(&bytes) {
         Ok(t) => t.to_string(),
         Err(d) => return Err(FileError::NotUtf8 { diagnostic: d, text: syntax::lossy(&bytes) }),
     };
-    let c = compile_source(path, &text, options);
+    let c = compile_source(source.path(), &text, options);
     Ok((text, c))
 }
 
@@ -246,8 +287,13 @@ pub fn compile_file(path: &Path, options: &Options) -> Result<(String, Compilati
 /// [`syntax::limits::MAX_SOURCE_BYTES`] (a FIFO or `/dev/zero` is refused, not waited on or
 /// read without end). `Err` is the message, naming the file.
 pub fn read_description(path: &Path) -> Result<Vec<u8>, String> {
-    dgcc_core::files::read_regular(path, syntax::limits::MAX_SOURCE_BYTES as u64)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))
+    read_description_from(Source::File(path))
+}
+
+/// The bytes of a description from a file or standard input, as [`read_description`] reads
+/// them.
+pub fn read_description_from(source: Source) -> Result<Vec<u8>, String> {
+    source.read().map_err(|e| format!("cannot read {}: {e}", source.describe()))
 }
 
 /// Why a file could not be compiled at all.

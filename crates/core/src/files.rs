@@ -1,4 +1,5 @@
-//! Bounded reads of input files: descriptions, kernel sources and their includes, profiles.
+//! Bounded reads of input files: descriptions, kernel sources and their includes, profiles;
+//! and of standard input, where a command reads a description from it.
 //!
 //! Why one reader for every input: a path in a description (a kernel's `source`, a target's
 //! profile) or on the command line can name anything, and `std::fs::read` on a FIFO waits
@@ -82,6 +83,18 @@ pub fn read_regular(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
     }
     let mut bytes = Vec::with_capacity(meta.len().min(limit) as usize);
     file.take(limit.saturating_add(1)).read_to_end(&mut bytes).map_err(ReadError::Io)?;
+    if bytes.len() as u64 > limit {
+        return Err(ReadError::TooLarge { limit, len: None });
+    }
+    Ok(bytes)
+}
+
+/// Read standard input to its end, at most `limit` bytes: what a command reads for a FILE of
+/// `-`. Read through `take(limit + 1)` as a file is, so that input without end (`yes |`) is
+/// refused at the limit instead of filling memory.
+pub fn read_stdin(limit: u64) -> Result<Vec<u8>, ReadError> {
+    let mut bytes = vec![];
+    std::io::stdin().lock().take(limit.saturating_add(1)).read_to_end(&mut bytes).map_err(ReadError::Io)?;
     if bytes.len() as u64 > limit {
         return Err(ReadError::TooLarge { limit, len: None });
     }

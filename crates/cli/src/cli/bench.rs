@@ -152,7 +152,8 @@ pub fn run(args: &BenchArgs) -> i32 {
         return USAGE;
     }
     let compile = CompileOptions { targets: args.targets.clone(), ..CompileOptions::default() };
-    let Some((ok, compilation)) = super::check::compile_and_report(&args.file, &compile) else {
+    let Some((ok, compilation)) = super::check::compile_and_report(dgcc::driver::Source::File(&args.file), &compile)
+    else {
         return USAGE;
     };
     let Some(manifest) = compilation.manifest.filter(|_| ok) else {

@@ -1,10 +1,11 @@
 //! `dgcc check` and `dgcc compile`: run the driver on each file, render its diagnostics, and
 //! (for compile) write the outputs.
 
+use super::input::{self, StdinArgs};
 use super::stdio::{errln, out, outln};
 use super::{CompileOptions, MessageFormat, FAILED, OK, USAGE};
 use dgcc::diag::{Diagnostic, Severity};
-use dgcc::driver::{self, Compilation, FileError};
+use dgcc::driver::{self, Compilation, FileError, Source};
 use dgcc::emit::Output;
 use dgcc::render::{self, SourceFile};
 use std::path::{Path, PathBuf};
@@ -25,9 +26,12 @@ fn not_checked(msg: &str) {
 
 #[derive(clap::Args, Debug)]
 pub struct CheckArgs {
-    /// Description files (`.ron` or `.dgc`).
+    /// Description files (`.ron` or `.dgc`); `-` reads one from standard input (with
+    /// --stdin-name).
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
+    #[command(flatten)]
+    pub stdin: StdinArgs,
     #[command(flatten)]
     pub options: CompileOptions,
 }
@@ -36,9 +40,11 @@ pub struct CheckArgs {
 pub struct CompileArgs {
     /// Description files (`.ron` or `.dgc`): the outputs of all of them are written, or none
     /// (a file with errors, or two files whose outputs would have the same name, writes
-    /// nothing).
+    /// nothing); `-` reads one from standard input (with --stdin-name).
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
+    #[command(flatten)]
+    pub stdin: StdinArgs,
     #[command(flatten)]
     pub options: CompileOptions,
     /// Outputs to write, comma-separated: json (the manifest), rust, c, glsl, hlsl, slang (shader
@@ -64,8 +70,9 @@ pub struct CompileArgs {
     pub c_vulkan_include: String,
 }
 
-/// Compile one file and print its diagnostics. `None` for an I/O failure (already reported).
-pub(super) fn compile_and_report(path: &Path, options: &CompileOptions) -> Option<(bool, Compilation)> {
+/// Compile one file (or standard input) and print its diagnostics. `None` for an I/O failure
+/// (already reported).
+pub(super) fn compile_and_report(source: Source, options: &CompileOptions) -> Option<(bool, Compilation)> {
     let levels = match options.levels() {
         Ok(l) => l,
         Err(e) => {
@@ -74,8 +81,8 @@ pub(super) fn compile_and_report(path: &Path, options: &CompileOptions) -> Optio
         }
     };
     let opts = driver::Options { targets: options.targets.clone(), check_kernels: true, levels };
-    let name = path.display().to_string();
-    match driver::compile_file(path, &opts) {
+    let name = source.path().display().to_string();
+    match driver::compile_from(source, &opts) {
         Err(FileError::Io(msg)) => {
             not_checked(&msg);
             None
@@ -155,11 +162,18 @@ pub fn run_check(args: &CheckArgs) -> i32 {
         errln!("error: {e}");
         return USAGE;
     }
+    let sources = match input::sources(&args.files, &args.stdin) {
+        Ok(s) => s,
+        Err(e) => {
+            errln!("error: {e}");
+            return USAGE;
+        }
+    };
     let mut worst = OK;
     let (mut errors, mut warnings, mut unread) = (0, 0, 0);
     let mut names_shaders = false;
-    for f in &args.files {
-        match compile_and_report(f, &args.options) {
+    for &source in &sources {
+        match compile_and_report(source, &args.options) {
             None => {
                 worst = USAGE;
                 unread += 1;
@@ -188,6 +202,13 @@ pub fn run_compile(args: &CompileArgs) -> i32 {
         errln!("error: {e}");
         return USAGE;
     }
+    let sources = match input::sources(&args.files, &args.stdin) {
+        Ok(s) => s,
+        Err(e) => {
+            errln!("error: {e}");
+            return USAGE;
+        }
+    };
     let mut outputs = vec![];
     for e in &args.emit {
         let e = e.trim();
@@ -222,8 +243,8 @@ pub fn run_compile(args: &CompileArgs) -> i32 {
     let mut worst = OK;
     // Every file's outputs, with the file each came from: `(name, contents, source)`.
     let mut all: Vec<(String, String, &Path)> = vec![];
-    for f in &args.files {
-        let Some((ok, c)) = compile_and_report(f, &args.options) else {
+    for &source in &sources {
+        let Some((ok, c)) = compile_and_report(source, &args.options) else {
             worst = USAGE;
             continue;
         };
@@ -232,9 +253,9 @@ pub fn run_compile(args: &CompileArgs) -> i32 {
             continue;
         };
         match dgcc::emit::emit_all_with(&manifest, &outputs, &spelling) {
-            Ok(files) => all.extend(files.into_iter().map(|(n, t)| (n, t, f.as_path()))),
+            Ok(files) => all.extend(files.into_iter().map(|(n, t)| (n, t, source.path()))),
             Err(e) => {
-                errln!("error: {}: {e}", f.display());
+                errln!("error: {}: {e}", source.path().display());
                 worst = worst.max(FAILED);
             }
         }
@@ -271,7 +292,7 @@ pub fn run_compile(args: &CompileArgs) -> i32 {
         }
     }
     // An output that is a link to one of the descriptions would replace it with generated text.
-    let inputs: Vec<PathBuf> = args.files.iter().filter_map(|f| std::fs::canonicalize(f).ok()).collect();
+    let inputs: Vec<PathBuf> = sources.iter().filter_map(|s| std::fs::canonicalize(s.path()).ok()).collect();
     for (name, _) in &files {
         let path = args.out_dir.join(name);
         if std::fs::canonicalize(&path).is_ok_and(|real| inputs.contains(&real)) {
@@ -301,7 +322,7 @@ pub fn run_compile(args: &CompileArgs) -> i32 {
 /// errors end the command with exit 1.
 pub fn manifest_for_run(file: &Path, targets: &[String]) -> Result<dgcc::ir::Manifest, i32> {
     let options = CompileOptions { targets: targets.to_vec(), ..CompileOptions::default() };
-    let Some((ok, c)) = compile_and_report(file, &options) else { return Err(USAGE) };
+    let Some((ok, c)) = compile_and_report(Source::File(file), &options) else { return Err(USAGE) };
     match c.manifest.filter(|_| ok) {
         Some(m) => Ok(m),
         None => Err(FAILED),

@@ -14,8 +14,10 @@
 //! (`-o alias.dgc`, a link to the `.ron` input, wrote the `.dgc` language into it). `--check`
 //! advises a command that makes it pass: one with the options that shape the text.
 
+use super::input::{self, StdinArgs};
 use super::stdio::{errln, out};
 use super::{FAILED, OK, USAGE};
+use dgcc::driver::Source;
 use dgcc::render::{self, SourceFile};
 use dgcc::syntax::{self, FormatError, SyntaxKind};
 use std::path::{Path, PathBuf};
@@ -39,9 +41,12 @@ impl To {
 
 #[derive(clap::Args, Debug)]
 pub struct FmtArgs {
-    /// The description files (`.ron` or `.dgc`), formatted in place.
+    /// The description files (`.ron` or `.dgc`), formatted in place; `-` (the only FILE, with
+    /// --stdin-name) formats standard input to standard output.
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
+    #[command(flatten)]
+    pub stdin: StdinArgs,
     /// The syntax to write (default: each file's own; `dgc` is the same as `dsl`). Converting
     /// one file writes it to `-o`, or to standard output.
     #[arg(long, value_enum)]
@@ -84,8 +89,9 @@ struct Formatted {
     out: String,
     /// Whether `out` is the file's text (its byte order mark aside): what `--check` asks.
     formatted: bool,
-    /// The file itself, its links followed, where it is formatted in place or `-o` leads to it.
-    canonical: PathBuf,
+    /// The file itself, its links followed, where it is formatted in place or `-o` leads to it;
+    /// `None` for standard input.
+    canonical: Option<PathBuf>,
 }
 
 pub fn run(args: &FmtArgs) -> i32 {
@@ -93,8 +99,22 @@ pub fn run(args: &FmtArgs) -> i32 {
         errln!("error: -o names one output; give one FILE with it");
         return USAGE;
     }
+    let sources = match input::sources(&args.files, &args.stdin) {
+        Ok(s) => s,
+        Err(e) => {
+            errln!("error: {e}");
+            return USAGE;
+        }
+    };
+    // Standard input has no file to format in place: its text goes to standard output (or
+    // `-o`), which one run cannot share with the files it formats in place.
+    let from_stdin = sources.iter().any(|s| matches!(s, Source::Stdin(_)));
+    if from_stdin && sources.len() > 1 {
+        errln!("error: `-` formats standard input to standard output: give it as the only FILE");
+        return USAGE;
+    }
     let converting = |file: &Path| args.to.is_some_and(|to| SyntaxKind::from_path(file) != Some(to.kind()));
-    if args.output.is_none() && !args.check && args.files.len() > 1 && args.files.iter().any(|f| converting(f)) {
+    if args.output.is_none() && !args.check && sources.len() > 1 && sources.iter().any(|s| converting(s.path())) {
         errln!("error: --to converts one file at a time: give one FILE, and -o for where to write it");
         return USAGE;
     }
@@ -102,37 +122,45 @@ pub fn run(args: &FmtArgs) -> i32 {
         // `--check` compares a file with the canonical text of its own syntax. The other
         // syntax's text is never equal to the file, so the check could never pass, and no
         // `dgcc fmt` that writes the file in place could make it.
-        if let Some((file, to)) = args.files.iter().find(|f| converting(f)).zip(args.to) {
+        if let Some((source, to)) = sources.iter().find(|s| converting(s.path())).zip(args.to) {
+            let file = source.path();
             let name = file.display();
             let (theirs, flag) = match to {
                 To::Ron => ("the dgcc language", "ron"),
                 To::Dsl => ("RON", "dsl"),
             };
+            let convert = match source {
+                Source::Stdin(_) => format!("dgcc fmt --stdin-name {} - --to {flag}", shell_word(&name.to_string())),
+                Source::File(_) => format!(
+                    "dgcc fmt {} --to {flag} -o {}",
+                    shell_word(&name.to_string()),
+                    shell_word(&file.with_extension(to.kind().extension()).display().to_string()),
+                ),
+            };
             errln!(
                 "error: --check compares each file with the canonical form of its own syntax, and {name} is {theirs}, \
-                 not what `--to {flag}` writes: leave out --to, or convert it with `dgcc fmt {} --to {flag} -o {}`",
-                shell_word(&name.to_string()),
-                shell_word(&file.with_extension(to.kind().extension()).display().to_string()),
+                 not what `--to {flag}` writes: leave out --to, or convert it with `{convert}`"
             );
             return USAGE;
         }
     }
     let stdout = args.output.as_deref() == Some(Path::new("-"));
-    let output = match args.output.as_deref().filter(|_| !stdout).map(|out| resolve_output(args, out)).transpose() {
-        Ok(o) => o,
-        Err(message) => {
-            errln!("error: {message}");
-            return USAGE;
-        }
-    };
+    let output =
+        match args.output.as_deref().filter(|_| !stdout).map(|out| resolve_output(args, sources[0], out)).transpose() {
+            Ok(o) => o,
+            Err(message) => {
+                errln!("error: {message}");
+                return USAGE;
+            }
+        };
 
     // Every file is read and formatted before anything is written.
     let color = super::color_stderr();
     let mut worst = Outcome::Ok;
     let mut failed = 0;
     let mut done: Vec<Formatted> = vec![];
-    for file in &args.files {
-        match one(args, file, color) {
+    for &source in &sources {
+        match one(args, source, color) {
             Ok(f) => {
                 // A file named twice (`a.ron ./a.ron`, or through a link) is formatted once.
                 if !done.iter().any(|d| d.canonical == f.canonical) {
@@ -148,10 +176,17 @@ pub fn run(args: &FmtArgs) -> i32 {
 
     if args.check {
         let unformatted: Vec<&Formatted> = done.iter().filter(|f| !f.formatted).collect();
-        for f in &unformatted {
-            errln!("{}: not formatted", f.name);
-        }
-        if !unformatted.is_empty() {
+        if from_stdin && !unformatted.is_empty() {
+            errln!(
+                "{}: not formatted (standard input; `{}` prints it formatted)",
+                unformatted[0].name,
+                advice_stdin(args)
+            );
+            worst = worst.max(Outcome::Failed);
+        } else if !unformatted.is_empty() {
+            for f in &unformatted {
+                errln!("{}: not formatted", f.name);
+            }
             errln!(
                 "{} file(s) not formatted (run `{}`)",
                 unformatted.len(),
@@ -160,23 +195,23 @@ pub fn run(args: &FmtArgs) -> i32 {
             worst = worst.max(Outcome::Failed);
         }
         if failed > 0 {
-            errln!("error: {}", could_not(&args.files, failed, ("check", "checked")));
+            errln!("error: {}", could_not(&sources, failed, ("check", "checked")));
         }
         return worst.code();
     }
     if failed > 0 {
-        errln!("error: {}; no file was changed", could_not(&args.files, failed, ("format", "formatted")));
+        errln!("error: {}; no file was changed", could_not(&sources, failed, ("format", "formatted")));
         return worst.code();
     }
 
     let [f] = &done[..] else { return write(&done).code() };
-    let file = &args.files[0];
-    let kind = SyntaxKind::from_path(file).expect("one() read it");
-    match (&output, args.to.map(To::kind).unwrap_or(kind) == kind) {
+    let kind = SyntaxKind::from_path(sources[0].path()).expect("one() read it");
+    let same_syntax = args.to.map(To::kind).unwrap_or(kind) == kind;
+    match (&output, same_syntax) {
         (Some(out), _) => {
             // `-o` leading to the file itself keeps its byte order mark, as formatting in place
             // does.
-            let bom = out.canonical.as_ref() == Some(&f.canonical) && f.original.starts_with('\u{feff}');
+            let bom = out.canonical.is_some() && out.canonical == f.canonical && f.original.starts_with('\u{feff}');
             let text = if bom { format!("\u{feff}{}", f.out) } else { f.out.clone() };
             let dir = out.path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
             let base = out.path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
@@ -188,19 +223,22 @@ pub fn run(args: &FmtArgs) -> i32 {
                 }
             }
         }
-        (None, true) if !stdout => write(&done).code(),
+        (None, true) if !stdout && !from_stdin => write(&done).code(),
         _ => {
-            out!("{}", f.out);
+            // Standard input formatted in its own syntax is the file formatted in place, for an
+            // editor that replaces its buffer with it: its byte order mark stays.
+            let bom = if from_stdin && same_syntax && f.original.starts_with('\u{feff}') { "\u{feff}" } else { "" };
+            out!("{bom}{}", f.out);
             OK
         }
     }
 }
 
 /// "could not format a.ron" for one file, "2 of 5 files could not be formatted" for several.
-fn could_not(files: &[PathBuf], failed: usize, (verb, done): (&str, &str)) -> String {
-    match files {
-        [file] => format!("could not {verb} {}", file.display()),
-        _ => format!("{failed} of {} files could not be {done}", files.len()),
+fn could_not(sources: &[Source], failed: usize, (verb, done): (&str, &str)) -> String {
+    match sources {
+        [source] => format!("could not {verb} {}", source.describe()),
+        _ => format!("{failed} of {} files could not be {done}", sources.len()),
     }
 }
 
@@ -222,6 +260,13 @@ fn advice<'a>(args: &FmtArgs, names: impl Iterator<Item = &'a str>) -> String {
     command
 }
 
+/// The command that prints standard input formatted as `--check` formatted it.
+fn advice_stdin(args: &FmtArgs) -> String {
+    let name = args.stdin.stdin_name.as_deref().map(|n| n.display().to_string()).unwrap_or_default();
+    let drop = if args.drop_comments { " --drop-comments" } else { "" };
+    format!("dgcc fmt{drop} --stdin-name {} -", shell_word(&name))
+}
+
 /// `word` as a POSIX shell reads it back: as it is where that is safe, else in single quotes.
 fn shell_word(word: &str) -> String {
     let plain = |c: char| c.is_ascii_alphanumeric() || "_-+./:,=@%".contains(c);
@@ -240,7 +285,7 @@ struct Output {
 
 /// `-o OUT` for the one FILE, checked by the file actually written: a link is followed, as
 /// `dgcc::output` follows it, and the syntax written must be the one that file's name says.
-fn resolve_output(args: &FmtArgs, out: &Path) -> Result<Output, String> {
+fn resolve_output(args: &FmtArgs, source: Source, out: &Path) -> Result<Output, String> {
     let canonical = match std::fs::symlink_metadata(out) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
         Err(e) => return Err(format!("cannot write {}: {e}", out.display())),
@@ -250,7 +295,7 @@ fn resolve_output(args: &FmtArgs, out: &Path) -> Result<Output, String> {
         })?),
     };
     // The file's own syntax, where its name says one (otherwise reading it reports that).
-    let Some(kind) = SyntaxKind::from_path(&args.files[0]) else {
+    let Some(kind) = SyntaxKind::from_path(source.path()) else {
         return Ok(Output { path: out.to_path_buf(), canonical });
     };
     let to = args.to.map(To::kind).unwrap_or(kind);
@@ -258,9 +303,9 @@ fn resolve_output(args: &FmtArgs, out: &Path) -> Result<Output, String> {
     // `out` is named for `to`, but it may be a link to a file that is not (the input itself,
     // say): that file is the one written, so its name decides.
     if let Some(target) = canonical.as_deref().filter(|t| SyntaxKind::from_path(t) != Some(to)) {
-        let input = std::fs::canonicalize(&args.files[0]).is_ok_and(|f| f == target);
+        let input = matches!(source, Source::File(f) if std::fs::canonicalize(f).is_ok_and(|f| f == target));
         let what = match SyntaxKind::from_path(target) {
-            _ if input => format!("{}, the file being formatted", args.files[0].display()),
+            _ if input => format!("{}, the file being formatted", source.path().display()),
             Some(k) => format!("{}, a `.{}` file", target.display(), k.extension()),
             None => format!("{}, neither a `.ron` nor a `.dgc` file", target.display()),
         };
@@ -274,14 +319,14 @@ fn resolve_output(args: &FmtArgs, out: &Path) -> Result<Output, String> {
 }
 
 /// Reads and formats one file; every error is reported here, and the outcome returned.
-fn one(args: &FmtArgs, file: &Path, color: bool) -> Result<Formatted, Outcome> {
-    let name = file.display().to_string();
-    let Some(kind) = SyntaxKind::from_path(file) else {
+fn one(args: &FmtArgs, source: Source, color: bool) -> Result<Formatted, Outcome> {
+    let name = source.path().display().to_string();
+    let Some(kind) = SyntaxKind::from_path(source.path()) else {
         errln!("error: `{name}` is neither a `.ron` nor a `.dgc` description");
         return Err(Outcome::Usage);
     };
     let to = args.to.map(To::kind).unwrap_or(kind);
-    let bytes = match dgcc::driver::read_description(file) {
+    let bytes = match dgcc::driver::read_description_from(source) {
         Ok(b) => b,
         Err(e) => {
             errln!("error: {e}");
@@ -313,12 +358,15 @@ fn one(args: &FmtArgs, file: &Path, color: bool) -> Result<Formatted, Outcome> {
             return Err(Outcome::Failed);
         }
     };
-    let canonical = match std::fs::canonicalize(file) {
-        Ok(c) => c,
-        Err(e) => {
-            errln!("error: cannot read {name}: {e}");
-            return Err(Outcome::Usage);
-        }
+    let canonical = match source {
+        Source::Stdin(_) => None,
+        Source::File(file) => match std::fs::canonicalize(file) {
+            Ok(c) => Some(c),
+            Err(e) => {
+                errln!("error: cannot read {name}: {e}");
+                return Err(Outcome::Usage);
+            }
+        },
     };
     let formatted = out == text;
     let original = String::from_utf8(bytes).expect("decode accepted it as UTF-8");
@@ -329,32 +377,37 @@ fn one(args: &FmtArgs, file: &Path, color: bool) -> Result<Formatted, Outcome> {
 /// files are one `write_all`; when a later folder's fails, the folders written before it get
 /// their files' old text back.
 fn write(done: &[Formatted]) -> Outcome {
-    let mut folders: Vec<(&Path, Vec<&Formatted>)> = vec![];
-    for f in done {
-        let dir = f.canonical.parent().expect("a file is in a folder");
+    // Each file with its own path (standard input has none, and is never formatted in place).
+    let mut folders: Vec<(&Path, Vec<(&Formatted, &Path)>)> = vec![];
+    for (f, path) in done.iter().filter_map(|f| Some((f, f.canonical.as_deref()?))) {
+        let dir = path.parent().expect("a file is in a folder");
         match folders.iter_mut().find(|(d, _)| *d == dir) {
-            Some((_, files)) => files.push(f),
-            None => folders.push((dir, vec![f])),
+            Some((_, files)) => files.push((f, path)),
+            None => folders.push((dir, vec![(f, path)])),
         }
     }
-    let base = |f: &Formatted| f.canonical.file_name().expect("a file has a name").to_string_lossy().into_owned();
+    let base = |path: &Path| path.file_name().expect("a file has a name").to_string_lossy().into_owned();
     // Formatting in place keeps a byte order mark the file started with.
     let bom = |f: &Formatted| if f.original.starts_with('\u{feff}') { "\u{feff}" } else { "" };
     let keep = dgcc::output::Unchanged::Keep;
     for (i, (dir, files)) in folders.iter().enumerate() {
-        let new: Vec<(String, String)> = files.iter().map(|f| (base(f), format!("{}{}", bom(f), f.out))).collect();
+        let new: Vec<(String, String)> =
+            files.iter().map(|(f, path)| (base(path), format!("{}{}", bom(f), f.out))).collect();
         let Err(e) = dgcc::output::write_all(dir, &new, keep) else { continue };
         // Every folder up to this one, this one too (a late rename may have replaced some of
         // its files): the old text goes back where it was replaced, and nothing else changes.
         let mut left = vec![];
         for (dir, files) in &folders[..=i] {
-            let old: Vec<(String, String)> = files.iter().map(|f| (base(f), f.original.clone())).collect();
+            let old: Vec<(String, String)> = files.iter().map(|(f, path)| (base(path), f.original.clone())).collect();
             if dgcc::output::write_all(dir, &old, keep).is_err() {
-                left.extend(files.iter().map(|f| f.name.as_str()));
+                left.extend(files.iter().map(|(f, _)| f.name.as_str()));
             }
         }
         // The file as the user named it.
-        let path = done.iter().find(|f| f.canonical == e.path).map_or(e.path.display().to_string(), |f| f.name.clone());
+        let path = done
+            .iter()
+            .find(|f| f.canonical.as_deref() == Some(e.path.as_path()))
+            .map_or(e.path.display().to_string(), |f| f.name.clone());
         if left.is_empty() {
             errln!("error: cannot write {path}: {}; no file was changed", e.error);
         } else {

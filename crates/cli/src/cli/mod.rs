@@ -5,6 +5,7 @@ mod check;
 mod completions;
 mod explain;
 mod fmt;
+mod input;
 mod man;
 mod probe;
 mod profiles;
