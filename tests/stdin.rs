@@ -160,7 +160,7 @@ fn fmt_converts_standard_input_as_it_converts_the_file() {
 fn what_cannot_say_what_standard_input_is_is_a_usage_error() {
     let root = root();
     let text = std::fs::read(root.join("examples/scene.ron")).unwrap();
-    let cases: [(&[&str], &str); 7] = [
+    let cases: [(&[&str], &str); 9] = [
         (&["check", "-"], "--stdin-name NAME.ron or NAME.dgc"),
         (&["check", "-", "-", "--stdin-name", "a.ron"], "read once"),
         (&["check", "examples/scene.ron", "--stdin-name", "a.ron"], "no FILE is `-`"),
@@ -168,6 +168,9 @@ fn what_cannot_say_what_standard_input_is_is_a_usage_error() {
         (&["fmt", "-"], "--stdin-name NAME.ron"),
         (&["fmt", "-", "examples/scene.dgc", "--stdin-name", "a.ron"], "give it as the only FILE"),
         (&["fmt", "--check", "-", "--stdin-name", "a.ron", "--to", "dsl"], "dgcc fmt --stdin-name a.ron - --to dsl"),
+        // run and bench read files only.
+        (&["run", "-"], "read by check, compile and fmt only"),
+        (&["bench", "-", "--out", "never-written"], "read by check, compile and fmt only"),
     ];
     for (args, expected) in cases {
         let o = dgcc_with_stdin(&root, args, &text);

@@ -80,6 +80,12 @@ pub(super) fn compile_and_report(source: Source, options: &CompileOptions) -> Op
             return None;
         }
     };
+    // `check` and `compile` make a FILE of `-` standard input (`input::sources`); `run` and
+    // `bench` read files only, and a file named `-` is `./-` everywhere.
+    if matches!(source, Source::File(f) if input::is_stdin(f)) {
+        not_checked("`-` (standard input) is read by check, compile and fmt only: name the description's file");
+        return None;
+    }
     let opts = driver::Options { targets: options.targets.clone(), check_kernels: true, levels };
     let name = source.path().display().to_string();
     match driver::compile_from(source, &opts) {
