@@ -1,5 +1,6 @@
 //! `dgcc fmt FILE… [--check] [--to ron|dsl -o OUT]`: format descriptions in place, check that
-//! they are formatted, or convert one into the other syntax.
+//! they are formatted, or convert one into the other syntax; `-` with `--stdin-name` does the
+//! same to standard input and prints the result, for editors (`input.rs`).
 //!
 //! Why it writes only what it verified: a formatter that writes is trusted with the user's
 //! files, so it keeps every comment (`dgcc::syntax::format` places each where it was and
