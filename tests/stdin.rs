@@ -195,3 +195,18 @@ fn standard_input_too_long_or_not_utf8_is_the_descriptions_error() {
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     assert!(stderr(&o).contains("E0018") && stderr(&o).contains("could not format standard input"), "{}", stderr(&o));
 }
+
+#[test]
+fn standard_input_that_cannot_be_read_is_an_io_error() {
+    // A folder as standard input: it opens, and reading it fails (EISDIR).
+    let folder = std::fs::File::open(root().join("examples")).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_dgcc"))
+        .args(["check", "-", "--stdin-name", "a.ron"])
+        .current_dir(root())
+        .stdin(Stdio::from(folder))
+        .output()
+        .expect("dgcc runs");
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("error: cannot read standard input: "), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("panicked"));
+}

@@ -81,24 +81,24 @@ pub fn read_regular(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
     if !meta.is_file() {
         return Err(ReadError::NotRegular(kind_of(&meta)));
     }
-    let mut bytes = Vec::with_capacity(meta.len().min(limit) as usize);
-    file.take(limit.saturating_add(1)).read_to_end(&mut bytes).map_err(ReadError::Io)?;
+    read_bounded(file, limit, Vec::with_capacity(meta.len().min(limit) as usize))
+}
+
+/// `reader` to its end into `bytes`, refused past `limit` bytes: read through `take(limit + 1)`,
+/// so that input that grows while it is read, or has no end (`yes |`), stops at the limit
+/// instead of filling memory.
+fn read_bounded(reader: impl std::io::Read, limit: u64, mut bytes: Vec<u8>) -> Result<Vec<u8>, ReadError> {
+    reader.take(limit.saturating_add(1)).read_to_end(&mut bytes).map_err(ReadError::Io)?;
     if bytes.len() as u64 > limit {
         return Err(ReadError::TooLarge { limit, len: None });
     }
     Ok(bytes)
 }
 
-/// Read standard input to its end, at most `limit` bytes: what a command reads for a FILE of
-/// `-`. Read through `take(limit + 1)` as a file is, so that input without end (`yes |`) is
-/// refused at the limit instead of filling memory.
+/// Read standard input to its end, at most `limit` bytes, as a file is read: what a command
+/// reads for a FILE of `-`.
 pub fn read_stdin(limit: u64) -> Result<Vec<u8>, ReadError> {
-    let mut bytes = vec![];
-    std::io::stdin().lock().take(limit.saturating_add(1)).read_to_end(&mut bytes).map_err(ReadError::Io)?;
-    if bytes.len() as u64 > limit {
-        return Err(ReadError::TooLarge { limit, len: None });
-    }
-    Ok(bytes)
+    read_bounded(std::io::stdin().lock(), limit, vec![])
 }
 
 /// [`read_regular`] as UTF-8 text; `Err` names the first byte that is not UTF-8.
