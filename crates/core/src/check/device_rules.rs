@@ -1,7 +1,7 @@
 //! Rules that compare a compiled layout with one device profile: limits, supported stages and
 //! input modes, the feature gates of count, mesh and ray-tracing tokens (and the extension the
 //! NV mesh tokens need), push-constant space, vertex bindings and execution sets (with, on an
-//! NVIDIA target, the note of `vendor_rules`: N0002).
+//! NVIDIA target, the findings of `vendor_rules`: N0002 and W0015).
 //!
 //! Why this module needs neither the AST nor the compiler feature: the runtime reads a profile
 //! from the live device and calls [`device_findings`] before creating anything, so a layout is
@@ -114,6 +114,7 @@ pub fn target_findings(layout: &CompiledLayout, profile: &Profile) -> Vec<Findin
     if let Some((i, set)) = first_set {
         let unbindable = out.iter().any(|f| f.code == "N0001" || UNBINDABLE.contains(&f.code));
         out.extend(super::vendor_rules::nvidia_compute_set(&q, layout, i, set, unbindable));
+        out.extend(super::vendor_rules::nvidia_explicit_pipeline_set(&q, layout, i, set, unbindable));
     }
     out.extend(super::preprocess::preprocess_finding(layout, profile));
     out.extend(q.missing_findings());
