@@ -235,7 +235,7 @@ Measured with driver 580.159.04 (book: `measured/h100-explicit-set.md`), `dgcc b
 | 100,000 objects, 16 materials, implicit | 16.3 ms (1.01×) | 18.6 ms (1.02×) | 26.5 ms (1.07×) |
 | the same, explicit | 16.6 ms (1.02×) | 24.5 ms (1.34×) | 49.0 ms (1.99×) |
 
-On an H100, 2026-12-07; an H200 measured the same 2560 × 1440 rows on 2026-12-01 (46.9 against 26.0 ms). The preprocess command took 0.06 ms of the explicit row. With 2 materials (opaque and cut-out) the explicit execute cost 1.15× of multi-draw at 2560 × 1440 instead of 1.03×; with 1,000,000 objects, 182.0 against 160.4 ms; with frustum culling, 36.4 against 11.3 ms. Sets of shader objects are not affected (28.0 against 27.5 ms), nor a binned execute of each material's records through a layout without the set (`dgc-explicit-binned`, 1.01×), nor implicit preprocessing.
+On an H100, 2026-12-07; an H200 measured the same 2560 × 1440 rows on 2026-12-01 (46.9 against 26.0 ms). The preprocess command took 0.06 ms of the explicit row. With 2 materials (opaque and cut-out) the explicit execute cost 1.15× of multi-draw at 2560 × 1440 instead of 1.03×; with 1,000,000 objects, 182.0 against 160.4 ms; with frustum culling, 36.4 against 11.3 ms. Sets of shader objects are not affected (28.0 against 27.5 ms), nor a binned execute of each material's records through a layout without the set (`dgc-explicit-binned`, 1.01×), nor implicit preprocessing. Only sets of vertex and fragment pipelines were measured; sets of mesh-shading pipelines get the warning too, on the assumption that the driver executes them the same way.
 
 ```ron
 // targets: ["nvidia"]
