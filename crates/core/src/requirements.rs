@@ -35,7 +35,7 @@ pub use crate::ir::Requirement;
 use crate::ir::{CompiledLayout, PushConstantRange, TokenType};
 
 /// `VK_INDIRECT_COMMANDS_LAYOUT_USAGE_EXPLICIT_PREPROCESS_BIT_EXT`.
-const EXPLICIT_PREPROCESS: u32 = 0x1;
+pub(crate) const EXPLICIT_PREPROCESS: u32 = 0x1;
 
 /// What an engine knows when it records a layout. Each `None` is unknown and not checked.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

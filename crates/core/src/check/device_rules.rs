@@ -113,8 +113,7 @@ pub fn target_findings(layout: &CompiledLayout, profile: &Profile) -> Vec<Findin
     let first_set = layout.tokens.iter().enumerate().find_map(|(i, t)| t.execution_set.as_ref().map(|s| (i, s)));
     if let Some((i, set)) = first_set {
         let unbindable = out.iter().any(|f| f.code == "N0001" || UNBINDABLE.contains(&f.code));
-        out.extend(super::vendor_rules::nvidia_compute_set(&q, layout, i, set, unbindable));
-        out.extend(super::vendor_rules::nvidia_explicit_pipeline_set(&q, layout, i, set, unbindable));
+        out.extend(super::vendor_rules::nvidia_set_findings(&q, layout, i, set, unbindable));
     }
     out.extend(super::preprocess::preprocess_finding(layout, profile));
     out.extend(q.missing_findings());

@@ -18,20 +18,29 @@ use super::layout_rules::{COMPUTE, GRAPHICS};
 use super::query::Query;
 use crate::device::{vendor, Limit};
 use crate::ir::{CompiledLayout, ExecutionSet};
+use crate::requirements::EXPLICIT_PREPROCESS;
 use crate::spell;
 use crate::stages::StageMask;
 
-/// N0002 for `layout` on `q`'s target, if its execution set holds compute pipelines or
-/// shaders and the target is an NVIDIA device. `i` is the set token's index. Not for a set the
-/// target cannot bind at all (`unbindable`): it runs binned there (N0001), or not at all.
-pub fn nvidia_compute_set(
+/// N0002 and W0015 for `layout`'s execution set (token `i`) on `q`'s target, where the target
+/// is an NVIDIA device. None for a set the target cannot bind at all (`unbindable`): it runs
+/// binned there (N0001), without the set, or not at all.
+pub fn nvidia_set_findings(
     q: &Query,
     layout: &CompiledLayout,
     i: usize,
     set: &ExecutionSet,
     unbindable: bool,
-) -> Option<Finding> {
-    if set.stages & COMPUTE == 0 || unbindable || !q.profile.is_vendor(vendor::NVIDIA) {
+) -> Vec<Finding> {
+    if unbindable || !q.profile.is_vendor(vendor::NVIDIA) {
+        return vec![];
+    }
+    nvidia_compute_set(q, layout, i, set).into_iter().chain(nvidia_explicit_pipeline_set(q, layout, i, set)).collect()
+}
+
+/// N0002, if the set holds compute pipelines or shaders.
+fn nvidia_compute_set(q: &Query, layout: &CompiledLayout, i: usize, set: &ExecutionSet) -> Option<Finding> {
+    if set.stages & COMPUTE == 0 {
         return None;
     }
     let target = q.target();
@@ -62,26 +71,10 @@ pub fn nvidia_compute_set(
     })
 }
 
-/// `VK_INDIRECT_COMMANDS_LAYOUT_USAGE_EXPLICIT_PREPROCESS_BIT_EXT`.
-const EXPLICIT_PREPROCESS: u32 = 0x1;
-
-/// W0015 for `layout` on `q`'s target, if the layout is preprocessed explicitly, its execution
-/// set (token `i`) selects graphics pipelines, and the target is an NVIDIA device. Not for a set
-/// the target cannot bind (`unbindable`): that runs binned, without the set.
-pub fn nvidia_explicit_pipeline_set(
-    q: &Query,
-    layout: &CompiledLayout,
-    i: usize,
-    set: &ExecutionSet,
-    unbindable: bool,
-) -> Option<Finding> {
+/// W0015, if the layout is preprocessed explicitly and its set selects graphics pipelines.
+fn nvidia_explicit_pipeline_set(q: &Query, layout: &CompiledLayout, i: usize, set: &ExecutionSet) -> Option<Finding> {
     let pipelines = set.kind == 0;
-    if layout.flags & EXPLICIT_PREPROCESS == 0
-        || !pipelines
-        || set.stages & GRAPHICS == 0
-        || unbindable
-        || !q.profile.is_vendor(vendor::NVIDIA)
-    {
+    if layout.flags & EXPLICIT_PREPROCESS == 0 || !pipelines || set.stages & GRAPHICS == 0 {
         return None;
     }
     let target = q.target();
