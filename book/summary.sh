@@ -88,7 +88,7 @@ CHAPTERS
     "h100-priming-draw.md|H100 the cubes' hump and the state around the execute: a draw ahead of it, depth format and compare op, color writes"
     "h100-reversed-depth.md|H100 the cubes' hump and reversed depth"
     "h100-count-spread.md|H100 the field's count spread over several counters"
-    "h100-closing.md|H100 issue 14's closing commands at ea3be5b, 2026-12-07"
+    "h100-closing.md|H100 issue 14's closing commands at ea3be5b and since, 2026-12-07"
     "h100-explicit-set.md|H100 explicit preprocessing of an execution set of pipelines: the execute, not the preprocess"
   )
   for page in measured/*.md; do

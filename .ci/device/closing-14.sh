@@ -48,9 +48,10 @@ group() {
     esac
 }
 
-# Rough seconds per group on the H200, from the closing runs of 2026-12-04 and -05; the cubes
-# group with its two vertexOffset rows took 16-18 s on an H100 (2026-12-07), the same chip.
-declare -A cost=([cubes]=40 [order]=40 [field]=90 [city]=30 [wide]=60 [pyramid]=30 [binning]=30 [four-rows]=120 [hump]=60)
+# Rough seconds per group, about twice what each took when the whole script ran in 86 s on an
+# H100 (2026-12-07, book/src/measured/h100-closing.md), the H200's chip: cubes 21, order 2,
+# field 23, city 5, wide 20, pyramid 2, binning 5, four-rows 8.
+declare -A cost=([cubes]=45 [order]=15 [field]=50 [city]=15 [wide]=45 [pyramid]=15 [binning]=15 [four-rows]=30 [hump]=60)
 groups=("$@")
 [ ${#groups[@]} -gt 0 ] || groups=(cubes order field city wide pyramid binning four-rows)
 for g in "${groups[@]}"; do
