@@ -47,11 +47,12 @@ impl Rig {
         }
         stream.write(0, as_bytes(&data)).unwrap();
         // SAFETY: live storage buffers, destroyed after the set (`Rig::destroy`).
-        let set =
-            unsafe { StorageSet::new(ctx.device(), vk::ShaderStageFlags::COMPUTE, &[totals.buffer, stream.buffer]) }
-                .unwrap();
+        let set = unsafe {
+            StorageSet::new(ctx.device(), vk::ShaderStageFlags::COMPUTE, &[totals.buffer(), stream.buffer()])
+        }
+        .unwrap();
         let ranges = [vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::COMPUTE, offset: 0, size: 8 }];
-        let set_layouts = [set.layout];
+        let set_layouts = [set.layout()];
         let info = vk::PipelineLayoutCreateInfo::default().set_layouts(&set_layouts).push_constant_ranges(&ranges);
         let pipeline_layout = unsafe { ctx.device().create_pipeline_layout(&info, None) }.unwrap();
         let spec = [(0, fallback as u32), (1, words as u32)];
@@ -63,9 +64,15 @@ impl Rig {
     fn stream(&mut self, records: u32, count: Option<u32>) -> Stream {
         let c = count.map(|n| {
             self.count.write(0, &n.to_le_bytes()).unwrap();
-            Count { buffer: self.count.buffer, offset: 0, address: self.count.address }
+            Count { buffer: self.count.buffer(), offset: 0, address: self.count.address() }
         });
-        Stream { buffer: self.stream.buffer, offset: 0, address: self.stream.address, max_sequences: records, count: c }
+        Stream {
+            buffer: self.stream.buffer(),
+            offset: 0,
+            address: self.stream.address(),
+            max_sequences: records,
+            count: c,
+        }
     }
 
     fn bind(&self, ctx: &GpuContext, cmd: vk::CommandBuffer) {
@@ -76,7 +83,7 @@ impl Rig {
                 vk::PipelineBindPoint::COMPUTE,
                 self.pipeline_layout,
                 0,
-                &[self.set.set],
+                &[self.set.set()],
                 &[],
             );
         }
@@ -118,7 +125,7 @@ impl Rig {
                 vk::ShaderStageFlags::empty(),
                 ACCUMULATE_SPV,
                 &[(0, 0), (1, words), (2, scale)],
-                &[self.set.layout],
+                &[self.set.layout()],
                 &ranges,
                 None,
                 indirect_bindable,
@@ -588,7 +595,7 @@ fn a_shader_object_execution_set_runs_each_sequences_shader_and_takes_updates() 
     let layout = accumulate_with_shader_set();
     let mut rig = Rig::new(&ctx, &layout, false);
     let ranges = [vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::COMPUTE, offset: 0, size: 8 }];
-    let set_layouts = [rig.set.layout];
+    let set_layouts = [rig.set.layout()];
     let words = layout.stride / 4;
     // Entry 0 adds each value once, entry 1 a thousand times.
     let make = |scale: u32| rig.shader(so, words, scale, true);
@@ -790,7 +797,7 @@ fn every_gpu_object_is_destroyed_explicitly_and_once() {
     // SAFETY: as above.
     let mut exec = unsafe { Execution::new(&dev, &l, Bound::Pipeline(rig.pipeline), 3, 0, 64 << 20) }.unwrap();
     let attached = StreamValidator::new(&dev, &layout, StreamLimits::default(), &[]).unwrap();
-    assert!(exec.set_validator(Some(attached)).is_none());
+    assert!(matches!(exec.set_validator(Some(attached)), Ok(None)));
     let mut alone = StreamValidator::new(&*ctx, &layout, StreamLimits::default(), &[]).unwrap();
     // Use them once, so that destroying follows real work that finished.
     let stream = rig.stream(3, None);
@@ -876,6 +883,44 @@ fn every_gpu_object_is_destroyed_explicitly_and_once() {
 }
 
 #[test]
+fn an_execution_refuses_a_validator_made_on_another_device() {
+    // `record` binds the validator's pipeline into the execution's command buffer and
+    // `destroy` frees its objects on the execution's device: one from another device would be
+    // undefined behaviour through a safe call, so `set_validator` hands it back instead.
+    use dgcc::runtime::validate::{StreamLimits, StreamValidator};
+    let test = "an_execution_refuses_a_validator_made_on_another_device";
+    let Some(ctx) = common::gpu(test) else { return };
+    let Some(other) = common::gpu(test) else { return };
+    let dev = DgcDevice::from_context(&ctx).unwrap();
+    let layout = layouts::accumulate(true, 20);
+    let rig = Rig::new(&ctx, &layout, false);
+    // SAFETY: the rig's pipeline layout holds the accumulate ranges; its pipeline was made with it.
+    let mut l = unsafe { dev.create_layout(&layout, &layouts::accumulate_push_ranges(), rig.pipeline_layout) }.unwrap();
+    // SAFETY: as above.
+    let mut exec = unsafe { Execution::new(&dev, &l, Bound::Pipeline(rig.pipeline), 3, 0, 64 << 20) }.unwrap();
+    let foreign = StreamValidator::new(&*other, &layout, StreamLimits::default(), &[]).unwrap();
+    let mut foreign = match exec.set_validator(Some(foreign)) {
+        Err(v) => *v,
+        Ok(_) => panic!("a validator of another device was taken"),
+    };
+    assert!(exec.validator().is_none(), "the refused validator is not attached");
+    let own = StreamValidator::new(&dev, &layout, StreamLimits::default(), &[]).unwrap();
+    assert!(matches!(exec.set_validator(Some(own)), Ok(None)), "one of the same device is taken");
+    let mut own = match exec.set_validator(None) {
+        Ok(Some(v)) => v,
+        _ => panic!("`None` hands back the attached validator"),
+    };
+    // SAFETY: nothing was submitted; each object goes on the device it was made on.
+    unsafe {
+        foreign.destroy(other.device());
+        own.destroy(ctx.device());
+        exec.destroy(&dev);
+        l.destroy(&dev);
+    }
+    rig.destroy(&ctx);
+}
+
+#[test]
 fn buffers_and_a_dgc_device_kept_past_their_context_keep_its_device_alive() {
     // Safe code may keep a buffer after the context that made it dropped. Its mapping must still
     // be mapped memory then: the buffer (and a `DgcDevice` made from the context) holds a share
@@ -908,6 +953,62 @@ fn buffers_and_a_dgc_device_kept_past_their_context_keep_its_device_alive() {
     drop(dev); // the last holder: the device and instance are destroyed here, under the layer
     if let Some(log) = log {
         common::assert_no_layer_errors(test, &log);
+    }
+}
+
+#[test]
+fn images_and_buffers_the_device_cannot_make_are_refused_before_any_vulkan_call() {
+    // `Image::new` and `Buffer::new` are safe, so what `vkCreateImage`, `vkCreateImageView` and
+    // `vkCreateBuffer` require of their parameters is checked first, on the device itself.
+    use dgcc::runtime::memory::Image;
+    let test = "images_and_buffers_the_device_cannot_make_are_refused_before_any_vulkan_call";
+    let Some(ctx) = common::gpu(test) else { return };
+    let dev = DgcDevice::from_context(&ctx).unwrap();
+    let color = vk::ImageUsageFlags::COLOR_ATTACHMENT | vk::ImageUsageFlags::TRANSFER_SRC;
+    let rgba = vk::Format::R8G8B8A8_UNORM;
+    let refused = |allocator: &dyn dgcc::runtime::memory::Allocator,
+                   format: vk::Format,
+                   size: (u32, u32),
+                   usage: vk::ImageUsageFlags,
+                   aspect: vk::ImageAspectFlags,
+                   why: &str| {
+        match Image::new(allocator, format, size, usage, aspect) {
+            Err(RuntimeError::Invalid(e)) => assert!(e.contains(why), "{format:?} {size:?}: {e}"),
+            Err(e) => panic!("{format:?} {size:?}: refused by Vulkan, not before it: {e}"),
+            Ok(mut image) => {
+                // SAFETY: made on this device, never used.
+                unsafe { image.destroy(ctx.device()) };
+                panic!("{format:?} {size:?} {usage:?} {aspect:?} was made");
+            }
+        }
+    };
+    let max = ctx.properties().limits.max_image_dimension2_d;
+    for allocator in [&*ctx as &dyn dgcc::runtime::memory::Allocator, &dev] {
+        refused(allocator, rgba, (0, 16), color, vk::ImageAspectFlags::COLOR, "has no pixels");
+        refused(allocator, rgba, (16, 16), vk::ImageUsageFlags::empty(), vk::ImageAspectFlags::COLOR, "no usage");
+        refused(
+            allocator,
+            vk::Format::UNDEFINED,
+            (16, 16),
+            color,
+            vk::ImageAspectFlags::COLOR,
+            "not one a plain image",
+        );
+        refused(allocator, rgba, (16, 16), color, vk::ImageAspectFlags::DEPTH, "does not fit the format");
+        let depth = vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT;
+        let both = vk::ImageAspectFlags::DEPTH | vk::ImageAspectFlags::STENCIL;
+        refused(allocator, vk::Format::D32_SFLOAT_S8_UINT, (16, 16), depth, both, "does not fit the format");
+        // No device renders into a block-compressed format.
+        let bc1 = vk::Format::BC1_RGBA_UNORM_BLOCK;
+        refused(allocator, bc1, (16, 16), color, vk::ImageAspectFlags::COLOR, "does not support it");
+        refused(allocator, rgba, (max + 1, 16), color, vk::ImageAspectFlags::COLOR, "exceeds the device's");
+        let mut made = Image::new(allocator, rgba, (16, 16), color, vk::ImageAspectFlags::COLOR).unwrap();
+        // SAFETY: made on this device, never used.
+        unsafe { made.destroy(ctx.device()) };
+        let e = Buffer::new(allocator, 64, vk::BufferUsageFlags::ACCELERATION_STRUCTURE_STORAGE_KHR, Location::Host)
+            .err()
+            .expect("an extension's buffer usage is refused");
+        assert!(e.to_string().contains("Vulkan 1.0's usages"), "{e}");
     }
 }
 
@@ -988,7 +1089,7 @@ fn the_warm_up_is_clean_where_the_context_submits_it_and_where_an_engine_records
         warm.destroy(gpu.device());
         warm.destroy(gpu.device());
     }
-    assert_eq!(warm.pipeline, vk::Pipeline::null());
+    assert_eq!(warm.pipeline(), vk::Pipeline::null());
 }
 
 #[test]
@@ -1001,18 +1102,18 @@ fn a_buffer_set_binds_uniform_and_storage_buffers_and_refuses_other_types() {
     let mut storage = Buffer::new(&ctx, 64, vk::BufferUsageFlags::STORAGE_BUFFER, Location::Host).unwrap();
     let stages = vk::ShaderStageFlags::COMPUTE;
     let bindings = [
-        (vk::DescriptorType::STORAGE_BUFFER, storage.buffer),
-        (vk::DescriptorType::UNIFORM_BUFFER, uniform.buffer),
-        (vk::DescriptorType::STORAGE_BUFFER, storage.buffer),
+        (vk::DescriptorType::STORAGE_BUFFER, storage.buffer()),
+        (vk::DescriptorType::UNIFORM_BUFFER, uniform.buffer()),
+        (vk::DescriptorType::STORAGE_BUFFER, storage.buffer()),
     ];
     // SAFETY: live buffers of this device with the usage of their binding's type, destroyed after
     // the set.
     let mut set = unsafe { StorageSet::with_types(ctx.device(), stages, &bindings) }.unwrap();
-    assert_ne!(set.set, vk::DescriptorSet::null());
+    assert_ne!(set.set(), vk::DescriptorSet::null());
     // SAFETY: the set was made above on this device; nothing used it.
     unsafe { set.destroy(ctx.device()) };
     let image =
-        [(vk::DescriptorType::STORAGE_BUFFER, storage.buffer), (vk::DescriptorType::STORAGE_IMAGE, storage.buffer)];
+        [(vk::DescriptorType::STORAGE_BUFFER, storage.buffer()), (vk::DescriptorType::STORAGE_IMAGE, storage.buffer())];
     // SAFETY: refused before any Vulkan call.
     let e = unsafe { StorageSet::with_types(ctx.device(), stages, &image) }.err().expect("refused").to_string();
     assert!(e.contains("binding 1") && e.contains("STORAGE_IMAGE"), "{e}");
@@ -1040,7 +1141,7 @@ fn a_validator_made_for_another_layout_is_refused_before_recording() {
     let mut exec = unsafe { Execution::new(&dev, &l, Bound::Pipeline(rig.pipeline), 3, 0, 1 << 30) }.unwrap();
     let limits = dgcc::runtime::validate::StreamLimits::default();
     let validator = dgcc::runtime::validate::StreamValidator::new(&ctx, &wider, limits, &[]).unwrap();
-    assert!(exec.set_validator(Some(validator)).is_none());
+    assert!(matches!(exec.set_validator(Some(validator)), Ok(None)));
     let stream = rig.stream(3, None);
     let mut recorded = None;
     ctx.one_shot(|cmd| {
@@ -1090,7 +1191,7 @@ fn a_layout_that_is_never_chunked_is_refused_where_the_draw_bound_would_split_it
     let mut warm = unsafe { dgcc::runtime::WarmUp::new(ctx.device()) }.unwrap();
     for (draws, want) in [(300_000, "at most 55 of its 64 sequences"), (1 << 24, "leaves no sequence")] {
         // SAFETY: refused before any Vulkan call that would use the pipeline.
-        let e = unsafe { Execution::new(&dev, &l, Bound::Pipeline(warm.pipeline), 64, draws, 1 << 30) }
+        let e = unsafe { Execution::new(&dev, &l, Bound::Pipeline(warm.pipeline()), 64, draws, 1 << 30) }
             .err()
             .unwrap_or_else(|| panic!("maxDrawCount {draws} must be refused"))
             .to_string();

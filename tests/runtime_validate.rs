@@ -28,8 +28,8 @@ fn found(r: &StreamReport) -> Vec<(Option<u32>, Option<&str>, Check)> {
 
 /// A clean record of `rig::draws()`: 36 UINT32 indices from 0, one instance.
 fn clean_draw(rig: &Rig) -> Vec<u32> {
-    let [ilo, ihi] = lo_hi(rig.index.address);
-    let [vlo, vhi] = lo_hi(rig.vertex.address);
+    let [ilo, ihi] = lo_hi(rig.index.address());
+    let [vlo, vhi] = lo_hi(rig.vertex.address());
     vec![7, 3, ilo, ihi, rig::INDEX_BYTES as u32, 1, vlo, vhi, rig::VERTEX_BYTES as u32, 16, 36, 1, 0, 0, 0]
 }
 
@@ -46,7 +46,7 @@ fn each_bad_draw_record_is_reported_with_its_sequence_token_and_field() {
         r[at..at + words.len()].copy_from_slice(words);
         r
     };
-    let (ib, vb) = (rig.index.address, rig.vertex.address);
+    let (ib, vb) = (rig.index.address(), rig.vertex.address());
     let records = vec![
         clean.clone(),
         // 1: the index buffer's address is in no registered buffer.
@@ -117,8 +117,8 @@ fn count_tokens_and_execution_set_indices_are_checked_down_to_the_inner_draws() 
     inner[3][1] = 3; // three instances, two allowed
     inner[5][2] = 2000; // firstIndex past the 1024 indices bound
     rig.write_inner_draws(&inner);
-    let [ilo, ihi] = lo_hi(rig.index.address);
-    let at = |draw: u64| lo_hi(rig.indirect.address + 20 * draw);
+    let [ilo, ihi] = lo_hi(rig.index.address());
+    let at = |draw: u64| lo_hi(rig.indirect.address() + 20 * draw);
     let record = |set: u32, address: [u32; 2], stride: u32, count: u32| {
         vec![set, ilo, ihi, 4096, 1, address[0], address[1], stride, count]
     };
@@ -135,7 +135,7 @@ fn count_tokens_and_execution_set_indices_are_checked_down_to_the_inner_draws() 
         // 5: six clean-looking draws, of which draw 3 and draw 5 are not.
         record(0, at(0), 20, 6),
         // 6: an array 2 bytes into the buffer.
-        record(0, lo_hi(rig.indirect.address + 2), 20, 1),
+        record(0, lo_hi(rig.indirect.address() + 2), 20, 1),
         // 7: a 10-byte stride for 20-byte draws.
         record(0, at(0), 10, 2),
         record(3, at(0), 20, 0),
@@ -293,7 +293,7 @@ fn random_streams_give_the_gpu_and_the_host_reference_the_same_report() {
             .map(|_| [pick(&mut rng, &[3, 36, 600]), pick(&mut rng, &[0, 1, 2]), pick(&mut rng, &[0, 500, 1020]), 0, 0])
             .collect();
         rig.write_inner_draws(&inner);
-        let addresses: Vec<u64> = [rig.index.address, rig.vertex.address, rig.indirect.address]
+        let addresses: Vec<u64> = [rig.index.address(), rig.vertex.address(), rig.indirect.address()]
             .iter()
             .flat_map(|&a| [a, a + 2, a + 4, a + 200, a + 4094, a + 4096, a - 4])
             .chain([0, 0x10_0000_0000])

@@ -109,17 +109,17 @@ impl Rig {
     pub fn registered(&self) -> Vec<RegisteredBuffer> {
         vec![
             RegisteredBuffer {
-                address: self.index.address,
+                address: self.index.address(),
                 size: INDEX_BYTES,
                 usage: vk::BufferUsageFlags::INDEX_BUFFER,
             },
             RegisteredBuffer {
-                address: self.vertex.address,
+                address: self.vertex.address(),
                 size: VERTEX_BYTES,
                 usage: vk::BufferUsageFlags::VERTEX_BUFFER,
             },
             RegisteredBuffer {
-                address: self.indirect.address,
+                address: self.indirect.address(),
                 size: INDIRECT_BYTES,
                 usage: vk::BufferUsageFlags::INDIRECT_BUFFER,
             },
@@ -137,12 +137,12 @@ impl Rig {
         self.stream.write(0, as_bytes(&data)).unwrap();
         let count = count.map(|n| {
             self.count.write(0, &n.to_le_bytes()).unwrap();
-            Count { buffer: self.count.buffer, offset: 0, address: self.count.address }
+            Count { buffer: self.count.buffer(), offset: 0, address: self.count.address() }
         });
         Stream {
-            buffer: self.stream.buffer,
+            buffer: self.stream.buffer(),
             offset: 0,
-            address: self.stream.address,
+            address: self.stream.address(),
             max_sequences: records.len() as u32,
             count,
         }
@@ -175,7 +175,7 @@ impl Rig {
         let stored_count =
             stream.count.map(|_| u32::from_le_bytes(self.count.bytes().unwrap()[..4].try_into().unwrap()));
         let host = HostStream { records: bytes, max_sequences: stream.max_sequences, stored_count };
-        let memory = [(self.indirect.address, self.indirect.bytes().unwrap())];
+        let memory = [(self.indirect.address(), self.indirect.bytes().unwrap())];
         validate_on_host(layout, &limits, &self.registered(), &host, &memory).unwrap()
     }
 

@@ -22,9 +22,9 @@ fn the_executor_validates_before_executing_and_still_runs_the_stream() {
     let d = ctx.device();
     // SAFETY: live storage buffers, destroyed after the set.
     let mut set =
-        unsafe { StorageSet::new(d, vk::ShaderStageFlags::COMPUTE, &[totals.buffer, rig.stream.buffer]) }.unwrap();
+        unsafe { StorageSet::new(d, vk::ShaderStageFlags::COMPUTE, &[totals.buffer(), rig.stream.buffer()]) }.unwrap();
     let ranges = [vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::COMPUTE, offset: 0, size: 8 }];
-    let set_layouts = [set.layout];
+    let set_layouts = [set.layout()];
     let info = vk::PipelineLayoutCreateInfo::default().set_layouts(&set_layouts).push_constant_ranges(&ranges);
     let pipeline_layout = unsafe { d.create_pipeline_layout(&info, None) }.unwrap();
     let spv = include_bytes!("../../shaders/runtime/spv/test_accumulate.comp.spv");
@@ -40,11 +40,11 @@ fn the_executor_validates_before_executing_and_still_runs_the_stream() {
     // The engine states one workgroup per dimension; sequence 1 asks for two.
     let limits = StreamLimits { max_workgroup_count: Some([1, 1, 1]), ..Default::default() };
     let validator = StreamValidator::new(&dev, &layout, limits, &[]).unwrap();
-    assert!(exec.set_validator(Some(validator)).is_none());
+    assert!(matches!(exec.set_validator(Some(validator)), Ok(None)));
     let stream = rig.stream(&[vec![1, 1, 1, 1], vec![10, 2, 1, 1], vec![100, 1, 1, 1]], layout.stride, Some(3));
     ctx.one_shot(|cmd| unsafe {
         d.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::COMPUTE, pipeline);
-        d.cmd_bind_descriptor_sets(cmd, vk::PipelineBindPoint::COMPUTE, pipeline_layout, 0, &[set.set], &[]);
+        d.cmd_bind_descriptor_sets(cmd, vk::PipelineBindPoint::COMPUTE, pipeline_layout, 0, &[set.set()], &[]);
         exec.record(&dev, &l, cmd, &stream, &mut NoPass(|_, _| {}))
     })
     .unwrap();
@@ -141,7 +141,7 @@ fn a_stream_longer_than_one_dispatch_is_checked_to_its_last_record() {
     }
     let limits = StreamLimits { max_workgroup_count: Some([8, 8, 8]), ..Default::default() };
     let mut v = StreamValidator::new(&ctx, &layout, limits, &[]).unwrap();
-    let s = Stream { buffer: stream.buffer, offset: 0, address: stream.address, max_sequences: n, count: None };
+    let s = Stream { buffer: stream.buffer(), offset: 0, address: stream.address(), max_sequences: n, count: None };
     ctx.one_shot(|cmd| unsafe { v.record(ctx.device(), cmd, &s) }).unwrap();
     let report = v.read_report();
     let sequences: Vec<Option<u32>> = report.violations.iter().map(|v| v.sequence).collect();

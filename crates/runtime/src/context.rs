@@ -775,6 +775,14 @@ unsafe impl super::memory::Allocator for GpuContext {
     fn lifetime(&self) -> Option<super::memory::DeviceLifetime> {
         Some(self.owner.clone())
     }
+    fn image_format_properties(
+        &self,
+        format: vk::Format,
+        usage: vk::ImageUsageFlags,
+    ) -> Option<std::result::Result<vk::ImageFormatProperties, vk::Result>> {
+        // SAFETY: `physical` was enumerated from the context's instance, alive with `owner`.
+        Some(unsafe { super::probe::image_format_properties(&self.owner.instance, self.physical, format, usage) })
+    }
 }
 
 impl Drop for GpuContext {

@@ -13,12 +13,28 @@ use ash::vk;
 /// A descriptor set with its layout and pool. Destroyed explicitly with `destroy`; dropping it
 /// leaks them.
 pub struct StorageSet {
-    pub layout: vk::DescriptorSetLayout,
-    pub pool: vk::DescriptorPool,
-    pub set: vk::DescriptorSet,
+    // Private, read through accessors: `destroy` frees exactly these handles.
+    layout: vk::DescriptorSetLayout,
+    pool: vk::DescriptorPool,
+    set: vk::DescriptorSet,
 }
 
 impl StorageSet {
+    /// The set's layout, for the pipeline layouts that bind the set.
+    pub fn layout(&self) -> vk::DescriptorSetLayout {
+        self.layout
+    }
+
+    /// The set to bind.
+    pub fn set(&self) -> vk::DescriptorSet {
+        self.set
+    }
+
+    /// The pool the set was allocated from (destroying it frees the set).
+    pub fn pool(&self) -> vk::DescriptorPool {
+        self.pool
+    }
+
     /// [`StorageSet::new`] for runtime buffers, after checking the set against the device's
     /// limits: each buffer (bound whole) within `maxStorageBufferRange`, and the number of
     /// bindings within `maxPerStageDescriptorStorageBuffers` and
@@ -32,8 +48,8 @@ impl StorageSet {
         stages: vk::ShaderStageFlags,
         buffers: &[&super::memory::Buffer],
     ) -> Result<StorageSet> {
-        check_bindings(limits, buffers.iter().map(|b| b.size))?;
-        let handles: Vec<vk::Buffer> = buffers.iter().map(|b| b.buffer).collect();
+        check_bindings(limits, buffers.iter().map(|b| b.size()))?;
+        let handles: Vec<vk::Buffer> = buffers.iter().map(|b| b.buffer()).collect();
         // SAFETY: the caller's contract.
         unsafe { Self::new(d, stages, &handles) }
     }

@@ -37,6 +37,10 @@ use dgcc_core::ir::{CompiledLayout, PushConstantRange, TokenType};
 /// The extension on one engine device.
 pub struct DgcDevice {
     pub(crate) device: ash::Device,
+    /// The instance and physical device the device came from, for the image formats it
+    /// supports (`Allocator::image_format_properties`).
+    instance: ash::Instance,
+    physical: vk::PhysicalDevice,
     pub(crate) ext: x::Device,
     /// `VK_EXT_shader_object`'s entry points, when the device was created with it
     /// (`EnabledFeatures::shader_object`).
@@ -70,6 +74,15 @@ unsafe impl Allocator for DgcDevice {
     }
     fn lifetime(&self) -> Option<DeviceLifetime> {
         self.lifetime.clone()
+    }
+    fn image_format_properties(
+        &self,
+        format: vk::Format,
+        usage: vk::ImageUsageFlags,
+    ) -> Option<std::result::Result<vk::ImageFormatProperties, vk::Result>> {
+        // SAFETY: `physical` was enumerated from `instance`, which outlives this `DgcDevice`
+        // (`new`'s contract, or the context's share in `lifetime`).
+        Some(unsafe { super::probe::image_format_properties(&self.instance, self.physical, format, usage) })
     }
 }
 
@@ -117,6 +130,8 @@ impl DgcDevice {
         let nvidia = probe.profile.is_vendor(vendor::NVIDIA);
         Ok(DgcDevice {
             device: device.clone(),
+            instance: instance.clone(),
+            physical,
             ext,
             shader_object,
             memory,

@@ -155,6 +155,8 @@ impl<F: FnMut(vk::CommandBuffer, Phase)> Pass for NoPass<F> {
 /// A layout ready to execute streams of up to `max_sequences` records. Destroyed explicitly
 /// with `destroy`; dropping it leaks its buffers and kernel.
 pub struct Execution {
+    /// The device it was made on: `set_validator` refuses a validator made on another one.
+    device: vk::Device,
     /// Private: `record` sizes the preprocess buffer it hands the driver from it.
     plan: ChunkPlan,
     bound: Bound,
@@ -291,6 +293,7 @@ impl Execution {
             None
         };
         let mut exec = Execution {
+            device: dev.device.handle(),
             plan: chunk_plan,
             bound,
             max_sequences,
@@ -330,11 +333,19 @@ impl Execution {
     }
 
     /// Validate every stream on the GPU before executing it (`runtime::validate`); read the
-    /// report with `validator().read_report()` once the submission finished. Returns the
-    /// validator this replaces, which the caller destroys (the execution's `destroy` destroys
-    /// the one it holds).
-    pub fn set_validator(&mut self, validator: Option<StreamValidator>) -> Option<StreamValidator> {
-        std::mem::replace(&mut self.validator, validator)
+    /// report with `validator().read_report()` once the submission finished; `None` stops
+    /// validating. Returns the validator this replaces, which the caller destroys (the
+    /// execution's `destroy` destroys the one it holds). A validator made on another device
+    /// than the execution's is refused and handed back as the `Err` (boxed: it is large), since `record` would bind
+    /// its pipeline and `destroy` free its objects on this execution's device.
+    pub fn set_validator(
+        &mut self,
+        validator: Option<StreamValidator>,
+    ) -> std::result::Result<Option<StreamValidator>, Box<StreamValidator>> {
+        match validator {
+            Some(v) if v.device() != self.device => Err(Box::new(v)),
+            v => Ok(std::mem::replace(&mut self.validator, v)),
+        }
     }
 
     /// Leave out the barrier `record` puts in front of the stream and its count, because the
@@ -473,7 +484,7 @@ impl Execution {
             unsafe { d.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::COMPUTE, pipe) };
             let mut push = [0u8; 28];
             push[0..8].copy_from_slice(&count.address.to_le_bytes());
-            push[8..16].copy_from_slice(&counts.address.to_le_bytes());
+            push[8..16].copy_from_slice(&counts.address().to_le_bytes());
             push[16..20].copy_from_slice(&per.to_le_bytes());
             push[20..24].copy_from_slice(&chunks.to_le_bytes());
             push[24..28].copy_from_slice(&stream.max_sequences.to_le_bytes());
@@ -497,7 +508,7 @@ impl Execution {
             let first = k * per;
             let n = per.min(stream.max_sequences - first);
             let count_address = match (stream.count, &self.chunk_counts) {
-                (Some(_), Some(counts)) if chunks > 1 => counts.address + 4 * k as u64,
+                (Some(_), Some(counts)) if chunks > 1 => counts.address() + 4 * k as u64,
                 (Some(c), _) => c.address,
                 (None, _) => 0,
             };
@@ -506,7 +517,7 @@ impl Execution {
                 indirect_commands_layout: layout.handle(),
                 indirect_address: stream.address + first as u64 * stride,
                 indirect_address_size: n as u64 * stride,
-                preprocess_address: self.preprocess.as_ref().map_or(0, |b| b.address),
+                preprocess_address: self.preprocess.as_ref().map_or(0, |b| b.address()),
                 preprocess_size: self.preprocess.as_ref().map_or(0, |_| self.plan.preprocess_bytes),
                 max_sequence_count: n,
                 sequence_count_address: count_address,

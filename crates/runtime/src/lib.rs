@@ -29,8 +29,11 @@
 //! `memory::Allocator` trait is `unsafe` to implement for the same reason. `memory::as_bytes`
 //! takes only `bytemuck::NoUninit` types, so no padding byte is ever read. State that unsafe
 //! code relies on is private and read through accessors (`GpuContext::device()`, `caps()`,
-//! `memory()`, …, `DgcLayout::compiled()`, `ExecutionSet::initial()`), so safe code cannot swap
-//! or forge it.
+//! `memory()`, …, `DgcLayout::compiled()`, `ExecutionSet::initial()`, `Buffer::buffer()`,
+//! `Image::view()`, `StorageSet::set()`), so safe code cannot swap or forge it. Safe
+//! constructors check what Vulkan requires of their parameters on the device itself
+//! (`Image::new` asks which formats it supports), and an object that joins another checks they
+//! share a device (`Execution::set_validator`).
 //!
 //! A device the runtime made itself (a headless `GpuContext`) lives as long as anything that
 //! can reach it from safe code: its loader, instance, device and messenger sit behind an `Arc`

@@ -24,6 +24,7 @@ pub type DeviceLifetime = std::sync::Arc<dyn std::any::Any + Send + Sync>;
 /// enabled (every buffer gets a device address) and must stay alive as long as any object
 /// created through this allocator — which [`lifetime`](Allocator::lifetime) guarantees for the
 /// buffers where it returns `Some`: the device then lives until the share is let go.
+/// `image_format_properties`, when `Some`, must answer for that physical device.
 pub unsafe trait Allocator {
     fn device(&self) -> &ash::Device;
     fn memory_properties(&self) -> &vk::PhysicalDeviceMemoryProperties;
@@ -39,20 +40,55 @@ pub unsafe trait Allocator {
     fn lifetime(&self) -> Option<DeviceLifetime> {
         None
     }
+    /// What the physical device supports for an optimally tiled, single-sampled 2D image of
+    /// `format` with `usage` (`vkGetPhysicalDeviceImageFormatProperties`; `Err` where it does
+    /// not support the combination), or `None` where the allocator cannot ask (it does not hold
+    /// the instance). [`Image::new`] refuses to create an image it cannot check.
+    fn image_format_properties(
+        &self,
+        _format: vk::Format,
+        _usage: vk::ImageUsageFlags,
+    ) -> Option<std::result::Result<vk::ImageFormatProperties, vk::Result>> {
+        None
+    }
 }
+
+/// The usages [`Buffer::new`] takes: Vulkan 1.0's and `SHADER_DEVICE_ADDRESS`. The other bits
+/// belong to extensions a device may not have enabled (acceleration structures, descriptor
+/// buffers, video, which also needs a profile list in the create info), where `vkCreateBuffer`
+/// with them is undefined behaviour, and `Buffer::new` is a safe call.
+pub const BUFFER_USAGES: vk::BufferUsageFlags = vk::BufferUsageFlags::from_raw(
+    vk::BufferUsageFlags::TRANSFER_SRC.as_raw()
+        | vk::BufferUsageFlags::TRANSFER_DST.as_raw()
+        | vk::BufferUsageFlags::UNIFORM_TEXEL_BUFFER.as_raw()
+        | vk::BufferUsageFlags::STORAGE_TEXEL_BUFFER.as_raw()
+        | vk::BufferUsageFlags::UNIFORM_BUFFER.as_raw()
+        | vk::BufferUsageFlags::STORAGE_BUFFER.as_raw()
+        | vk::BufferUsageFlags::INDEX_BUFFER.as_raw()
+        | vk::BufferUsageFlags::VERTEX_BUFFER.as_raw()
+        | vk::BufferUsageFlags::INDIRECT_BUFFER.as_raw()
+        | vk::BufferUsageFlags::SHADER_DEVICE_ADDRESS.as_raw(),
+);
 
 /// Whether a buffer of `size` bytes with `usage` may be created and bound whole on a device
 /// with `limits` and `memory`: `Err` names the limit. The runtime binds storage and uniform
 /// buffers whole (`StorageSet` writes `VK_WHOLE_SIZE`), so a larger one would break
 /// `VUID-VkWriteDescriptorSet-descriptorType-00333` (or `-00332`): undefined behaviour on a
 /// real driver, which the validation layer only reports after the fact. A buffer larger than
-/// every heap it could live in would fail to allocate at best.
+/// every heap it could live in would fail to allocate at best. `usage` is limited to
+/// [`BUFFER_USAGES`].
 pub fn check_buffer(
     size: u64,
     usage: vk::BufferUsageFlags,
     limits: Option<&vk::PhysicalDeviceLimits>,
     memory: &vk::PhysicalDeviceMemoryProperties,
 ) -> Result<()> {
+    if !BUFFER_USAGES.contains(usage) {
+        return Err(RuntimeError::Invalid(format!(
+            "a buffer for {:?}: the runtime makes buffers only for Vulkan 1.0's usages (and the device address every buffer gets)",
+            usage & !BUFFER_USAGES
+        )));
+    }
     if let Some(l) = limits {
         if usage.contains(vk::BufferUsageFlags::STORAGE_BUFFER) && size > l.max_storage_buffer_range as u64 {
             return Err(RuntimeError::Invalid(format!(
@@ -98,12 +134,14 @@ pub fn memory_type(
 /// `destroy` once no pending GPU work uses it; dropping it without `destroy` leaks the buffer
 /// and its memory (until the device is destroyed), it never frees them behind your back.
 pub struct Buffer {
-    pub buffer: vk::Buffer,
-    pub memory: vk::DeviceMemory,
-    pub size: u64,
-    pub address: vk::DeviceAddress,
+    // Every field is private and read through an accessor: `destroy` frees these handles and
+    // `bytes` trusts the mapping, so safe code must not be able to swap or resize them.
+    buffer: vk::Buffer,
+    memory: vk::DeviceMemory,
+    size: u64,
+    address: vk::DeviceAddress,
     mapped: *mut u8,
-    /// Bytes the mapping covers: private, so that the public `size` cannot widen `bytes()`.
+    /// Bytes the mapping covers (`size` for a host-visible buffer, 0 otherwise).
     mapped_len: usize,
     /// The allocator's share in the device's life ([`Allocator::lifetime`]), held until
     /// `destroy`: `bytes` is sound after the allocator dropped.
@@ -207,6 +245,26 @@ impl Buffer {
         }
     }
 
+    /// The buffer's handle (null after `destroy`).
+    pub fn buffer(&self) -> vk::Buffer {
+        self.buffer
+    }
+
+    /// The memory bound to the whole buffer (null after `destroy`).
+    pub fn memory(&self) -> vk::DeviceMemory {
+        self.memory
+    }
+
+    /// The size asked for at creation, in bytes.
+    pub fn size(&self) -> u64 {
+        self.size
+    }
+
+    /// The buffer's device address (every runtime buffer has `SHADER_DEVICE_ADDRESS`).
+    pub fn address(&self) -> vk::DeviceAddress {
+        self.address
+    }
+
     /// The mapped bytes, for host-visible buffers (`None` otherwise, and after `destroy`).
     ///
     /// As with any persistently mapped allocation (gpu-allocator's `mapped_slice` is the same),
@@ -274,14 +332,95 @@ impl Buffer {
 /// it: a render target of the tools and tests (`dgcc run --layout`'s 1×1 tally target, the
 /// order probe's attachments). Destroyed explicitly with `destroy`, like `Buffer`.
 pub struct Image {
-    pub image: vk::Image,
-    pub memory: vk::DeviceMemory,
-    pub view: vk::ImageView,
+    // Private, as `Buffer`'s: `destroy` frees exactly these handles.
+    image: vk::Image,
+    memory: vk::DeviceMemory,
+    view: vk::ImageView,
+}
+
+/// The aspects a view of an image of `format` may select, for the formats `Image::new` takes;
+/// `None` for multi-planar and other formats whose views need more than an aspect (a plane, a
+/// sampler Y′CBCR conversion), which it refuses.
+fn image_aspects(format: vk::Format) -> Option<vk::ImageAspectFlags> {
+    use vk::Format as F;
+    let depth = vk::ImageAspectFlags::DEPTH;
+    let stencil = vk::ImageAspectFlags::STENCIL;
+    Some(match format {
+        F::UNDEFINED => return None,
+        F::D16_UNORM | F::X8_D24_UNORM_PACK32 | F::D32_SFLOAT => depth,
+        F::S8_UINT => stencil,
+        F::D16_UNORM_S8_UINT | F::D24_UNORM_S8_UINT | F::D32_SFLOAT_S8_UINT => depth | stencil,
+        // VK_KHR_sampler_ycbcr_conversion's formats (1000156000…), VK_EXT_ycbcr_2plane_444_formats'
+        // (1000330000…) and VK_NV_optical_flow's 16-bit 2-plane one (1000464000).
+        f if (1_000_156_000..1_000_157_000).contains(&f.as_raw())
+            || (1_000_330_000..1_000_331_000).contains(&f.as_raw())
+            || (1_000_464_000..1_000_465_000).contains(&f.as_raw()) =>
+        {
+            return None
+        }
+        _ => vk::ImageAspectFlags::COLOR,
+    })
+}
+
+/// Why `Image::new` cannot make an image of these parameters on the allocator's device, or
+/// `None` where the image, its memory and a view of `aspect` are valid to create. Everything
+/// `vkCreateImage` and `vkCreateImageView` require of them is checked here, since `new` is safe.
+fn image_refusal(
+    ctx: &dyn Allocator,
+    format: vk::Format,
+    (width, height): (u32, u32),
+    usage: vk::ImageUsageFlags,
+    aspect: vk::ImageAspectFlags,
+) -> Option<String> {
+    let what = || format!("a {width}×{height} {format:?} image for {usage:?}");
+    if width == 0 || height == 0 {
+        return Some(format!("{} has no pixels", what()));
+    }
+    if usage.is_empty() {
+        return Some(format!("{} has no usage", what()));
+    }
+    let Some(aspects) = image_aspects(format) else {
+        return Some(format!("{}: the format is not one a plain image can have", what()));
+    };
+    // A view selects one aspect of a depth–stencil format; a colour view selects COLOR.
+    let one_of = aspect == vk::ImageAspectFlags::COLOR || aspect.as_raw().count_ones() == 1;
+    if aspect.is_empty() || !aspects.contains(aspect) || !one_of {
+        return Some(format!("{}: a view of {aspect:?} does not fit the format's {aspects:?}", what()));
+    }
+    let Some(properties) = ctx.image_format_properties(format, usage) else {
+        return Some(format!("{}: this allocator cannot ask the device which images it supports", what()));
+    };
+    let Ok(properties) = properties else {
+        return Some(format!("{}: the device does not support it with optimal tiling", what()));
+    };
+    let max = properties.max_extent;
+    if width > max.width || height > max.height {
+        return Some(format!("{} exceeds the device's {}×{} for it", what(), max.width, max.height));
+    }
+    None
 }
 
 impl Image {
+    /// The image's handle.
+    pub fn image(&self) -> vk::Image {
+        self.image
+    }
+
+    /// The memory bound to it.
+    pub fn memory(&self) -> vk::DeviceMemory {
+        self.memory
+    }
+
+    /// A view of the aspect it was made with, its one level and layer.
+    pub fn view(&self) -> vk::ImageView {
+        self.view
+    }
+
     /// An optimally tiled `width`×`height` image of `format` for `usage`, in device-local
-    /// memory, and a view of its `aspect`. On an error nothing is left behind.
+    /// memory, and a view of its `aspect`. On an error nothing is left behind. `Err` (before any
+    /// Vulkan object is made) where the device does not support the format with that usage and
+    /// size, where `aspect` is not one aspect of the format (COLOR for a colour format), or where
+    /// the allocator cannot ask the device (a `DgcDevice` or `GpuContext` always can).
     pub fn new(
         ctx: &dyn Allocator,
         format: vk::Format,
@@ -289,6 +428,9 @@ impl Image {
         usage: vk::ImageUsageFlags,
         aspect: vk::ImageAspectFlags,
     ) -> Result<Image> {
+        if let Some(why) = image_refusal(ctx, format, (width, height), usage, aspect) {
+            return Err(RuntimeError::Invalid(why));
+        }
         let d = ctx.device();
         let info = vk::ImageCreateInfo::default()
             .image_type(vk::ImageType::TYPE_2D)
@@ -394,5 +536,26 @@ mod tests {
             .to_string();
         assert!(e.contains("largest memory heap"), "{e}");
         assert!(check_buffer((1 << 16) + 4, vk::BufferUsageFlags::UNIFORM_BUFFER, Some(&limits), &memory).is_err());
+        // An extension's usage bit is refused whatever the limits.
+        let e = check_buffer(64, storage | vk::BufferUsageFlags::ACCELERATION_STRUCTURE_STORAGE_KHR, None, &memory)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("ACCELERATION_STRUCTURE_STORAGE_KHR") && !e.contains("STORAGE_BUFFER"), "{e}");
+        assert!(check_buffer(64, vk::BufferUsageFlags::VIDEO_DECODE_SRC_KHR, None, &memory).is_err());
+        assert!(check_buffer(64, BUFFER_USAGES, None, &memory).is_ok());
+    }
+
+    #[test]
+    fn image_views_select_one_aspect_of_a_plain_format() {
+        use vk::Format as F;
+        assert_eq!(image_aspects(F::R8G8B8A8_UNORM), Some(vk::ImageAspectFlags::COLOR));
+        assert_eq!(image_aspects(F::D32_SFLOAT), Some(vk::ImageAspectFlags::DEPTH));
+        assert_eq!(
+            image_aspects(F::D24_UNORM_S8_UINT),
+            Some(vk::ImageAspectFlags::DEPTH | vk::ImageAspectFlags::STENCIL)
+        );
+        assert_eq!(image_aspects(F::UNDEFINED), None);
+        assert_eq!(image_aspects(F::G8_B8R8_2PLANE_420_UNORM), None);
+        assert_eq!(image_aspects(F::G8_B8R8_2PLANE_444_UNORM), None);
     }
 }

@@ -458,6 +458,30 @@ fn profiles_document(profile: &Profile, api_version: &str, mut extensions: Map<S
     })
 }
 
+/// `vkGetPhysicalDeviceImageFormatProperties` for an optimally tiled 2D image without flags,
+/// what `Image::new` makes.
+///
+/// # Safety
+/// `physical` was enumerated from `instance`, which is alive.
+pub(crate) unsafe fn image_format_properties(
+    instance: &ash::Instance,
+    physical: vk::PhysicalDevice,
+    format: vk::Format,
+    usage: vk::ImageUsageFlags,
+) -> std::result::Result<vk::ImageFormatProperties, vk::Result> {
+    // SAFETY: the caller's contract; the other arguments are plain values.
+    unsafe {
+        instance.get_physical_device_image_format_properties(
+            physical,
+            format,
+            vk::ImageType::TYPE_2D,
+            vk::ImageTiling::OPTIMAL,
+            usage,
+            vk::ImageCreateFlags::empty(),
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -29,11 +29,22 @@ const VERT_SPV: &[u8] = include_bytes!("../../../shaders/runtime/spv/warm_up.ver
 
 /// The warm-up pipeline and its (empty) layout; destroyed explicitly with `destroy`.
 pub struct WarmUp {
-    pub pipeline: vk::Pipeline,
-    pub layout: vk::PipelineLayout,
+    // Private, read through accessors: `destroy` frees exactly these handles.
+    pipeline: vk::Pipeline,
+    layout: vk::PipelineLayout,
 }
 
 impl WarmUp {
+    /// The warm-up pipeline.
+    pub fn pipeline(&self) -> vk::Pipeline {
+        self.pipeline
+    }
+
+    /// Its (empty) pipeline layout.
+    pub fn layout(&self) -> vk::PipelineLayout {
+        self.layout
+    }
+
     /// Create the pipeline (Vulkan 1.3 dynamic rendering with no attachments).
     ///
     /// # Safety

@@ -113,10 +113,10 @@ impl Parts {
         for _ in 0..2 {
             self.buffers.push(Buffer::new(ctx, bytes, usage, Location::Device)?);
         }
-        let storage = [self.buffers[0].buffer, self.buffers[1].buffer];
+        let storage = [self.buffers[0].buffer(), self.buffers[1].buffer()];
         // SAFETY: two live storage buffers of this device, destroyed after the set.
         self.set = Some(unsafe { StorageSet::new(d, vk::ShaderStageFlags::COMPUTE, &storage)? });
-        let sets = [self.set.as_ref().map_or(vk::DescriptorSetLayout::null(), |s| s.layout)];
+        let sets = [self.set.as_ref().map_or(vk::DescriptorSetLayout::null(), |s| s.layout())];
         let ranges = [vk::PushConstantRange { stage_flags: vk::ShaderStageFlags::COMPUTE, offset: 0, size: 4 }];
         let info = vk::PipelineLayoutCreateInfo::default().set_layouts(&sets).push_constant_ranges(&ranges);
         // SAFETY: valid create infos.
@@ -133,11 +133,11 @@ impl Parts {
     /// dispatches; returns GB/s per copy of each kind and milliseconds per empty dispatch.
     fn run(&self, ctx: &GpuContext, bytes: u64, repeats: u32) -> Result<(Vec<f64>, Vec<f64>, Vec<f64>)> {
         let d = ctx.device();
-        let (src, dst) = (self.buffers[0].buffer, self.buffers[1].buffer);
+        let (src, dst) = (self.buffers[0].buffer(), self.buffers[1].buffer());
         let elements = bytes / 16;
         let max_groups = ctx.properties().limits.max_compute_work_group_count[0] as u64;
         let groups = elements.div_ceil(COPY_LOCAL_SIZE).min(max_groups).max(1) as u32;
-        let set = self.set.as_ref().map(|s| s.set).unwrap_or_default();
+        let set = self.set.as_ref().map(|s| s.set()).unwrap_or_default();
         ctx.one_shot(|cmd| {
             // SAFETY: `cmd` is recording; every object belongs to `d`.
             unsafe {

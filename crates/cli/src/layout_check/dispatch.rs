@@ -177,13 +177,14 @@ pub fn run(
     let mut stream = Buffer::new(ctx, bytes.len() as u64, usage, Location::Host)?;
     stream.write(0, &bytes)?;
     // SAFETY: a live storage buffer, destroyed after the set.
-    let mut set = unsafe { StorageSet::new(d, vk::ShaderStageFlags::COMPUTE, &[tally.buffer]) }?;
+    let mut set = unsafe { StorageSet::new(d, vk::ShaderStageFlags::COMPUTE, &[tally.buffer()]) }?;
     let ranges = vk_ranges(&m.push_constants);
-    let set_layouts = [set.layout];
+    let set_layouts = [set.layout()];
     let info = vk::PipelineLayoutCreateInfo::default().set_layouts(&set_layouts).push_constant_ranges(&ranges);
     // SAFETY: valid create info.
     let pl = unsafe { d.create_pipeline_layout(&info, None) }.map_err(RuntimeError::vk("vkCreatePipelineLayout"))?;
-    let s = Stream { buffer: stream.buffer, offset: 0, address: stream.address, max_sequences: SEQUENCES, count: None };
+    let s =
+        Stream { buffer: stream.buffer(), offset: 0, address: stream.address(), max_sequences: SEQUENCES, count: None };
     // The background: every word of the block, pushed before the sequences run.
     let before = |cmd: vk::CommandBuffer| -> Result<()> {
         let Some(b) = &block else { return Ok(()) };
@@ -200,7 +201,7 @@ pub fn run(
             let first = unsafe { compute_pipeline_with(d, pl, &spv, &[(0, 1)], None, PipelineFlags::default()) }?;
             let r = ctx.one_shot(|cmd| unsafe {
                 d.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::COMPUTE, first);
-                d.cmd_bind_descriptor_sets(cmd, vk::PipelineBindPoint::COMPUTE, pl, 0, &[set.set], &[]);
+                d.cmd_bind_descriptor_sets(cmd, vk::PipelineBindPoint::COMPUTE, pl, 0, &[set.set()], &[]);
                 before(cmd)?;
                 f.record(d, cmd, &s, pl, Some(SEQUENCES))?;
                 super::rig::writes_to_host(d, cmd, vk::PipelineStageFlags2::COMPUTE_SHADER);
@@ -214,7 +215,7 @@ pub fn run(
             r
         })(),
         None => match dev {
-            Some(dev) => dgc(ctx, dev, m, layout, pl, set.set, &s, &spv, &before),
+            Some(dev) => dgc(ctx, dev, m, layout, pl, set.set(), &s, &spv, &before),
             None => Err(RuntimeError::Invalid("DGC needs a device with VK_EXT_device_generated_commands".into())),
         },
     };

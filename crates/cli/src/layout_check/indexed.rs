@@ -974,10 +974,10 @@ pub fn check(
         };
         let b = &made.0;
         let addresses = Addresses {
-            indices: b[indices].address,
+            indices: b[indices].address(),
             indices_size: index_data.len() as u32,
-            draws: b[draws].address,
-            vertices: vertices.map_or(0, |v| b[v].address),
+            draws: b[draws].address(),
+            vertices: vertices.map_or(0, |v| b[v].address()),
         };
         write_set_indices(&mut records, set_token.filter(|_| through_set), n)?;
         let flip = words.as_ref().and_then(|w| w.word_to_flip(layout));
@@ -991,13 +991,13 @@ pub fn check(
             // The decoy that an INDEX_BUFFER token replaces, or the one buffer every sequence
             // draws from.
             decoy_indices: match (shared, shape.indexed) {
-                (true, _) => Some(b[indices].buffer),
-                (false, true) => Some(b[decoy].buffer),
+                (true, _) => Some(b[indices].buffer()),
+                (false, true) => Some(b[decoy].buffer()),
                 (false, false) => None,
             },
             vertex_input: decoy_vertices.map(|decoy| VertexInput {
                 bindings: shape.vertex_bindings.clone(),
-                decoy: b[decoy].buffer,
+                decoy: b[decoy].buffer(),
                 decoy_stride: Vertices::decoy().stride,
             }),
             execution_set: through_set,
@@ -1162,14 +1162,14 @@ pub fn run_fallback(
         index_data[REGION * k..REGION * k + bytes.len()].copy_from_slice(&bytes);
     }
     let mut indices = data_buffer(ctx, vk::BufferUsageFlags::INDEX_BUFFER, &index_data)?;
-    let to = Addresses { indices: indices.address, indices_size: index_data.len() as u32, draws: 0, vertices: 0 };
+    let to = Addresses { indices: indices.address(), indices_size: index_data.len() as u32, draws: 0, vertices: 0 };
     let words = (shape.pushed == Pushed::Words).then(|| DrawWords::fallback(layout));
     // Where each execution that reading every word takes reads its words (`DrawWords::passes`).
     let sources: Vec<Vec<u32>> = words.as_ref().map_or(vec![], |w| w.passes().map(|p| p.sources(layout)).collect());
     let flip = words.as_ref().and_then(|w| w.word_to_flip(layout));
     let ran = write_records(&mut records, &shape, &tokens, &sequences, to, true, corrupt, flip).and_then(|()| {
         let draw = |vertex| {
-            let indices = shape.indexed.then_some(indices.buffer);
+            let indices = shape.indexed.then_some(indices.buffer());
             let run = FallbackRun { records: &records.bytes, sequences: n, indices, vertex };
             execute_fallback(ctx, m, layout, fallback, &run)
         };

@@ -126,7 +126,7 @@ pub fn run(
     let mut write = || -> Result<()> {
         for (k, s) in sequences.iter().enumerate() {
             let i = k as u32;
-            records.put_u64(i, push, &base, meshlets.address + (REGION * k) as u64)?;
+            records.put_u64(i, push, &base, meshlets.address() + (REGION * k) as u64)?;
             records.put_u32(i, push, &count, s.weights.len() as u32)?;
             for (axis, g) in ["group_count_x", "group_count_y", "group_count_z"].iter().zip(s.groups) {
                 records.put_u32(i, groups, axis, g)?;

@@ -342,7 +342,7 @@ pub fn execute(
             None => Bound::Pipeline(pipeline),
         };
         let target = made.target.insert(target(ctx)?);
-        let (image, view) = (target.image, target.view);
+        let (image, view) = (target.image(), target.view());
         // SAFETY: `l` is `dev`'s; `pipeline` (or the set) was made with `pl` for the layout.
         let exec =
             made.exec.insert(unsafe { Execution::new(dev, l, bound, run.sequences, run.max_draw_count, 64 << 20) }?);
@@ -431,18 +431,23 @@ impl Made {
         let start = Tally::start(words);
         let tally = self.tally.insert(Buffer::new(ctx, start.len() as u64, storage, Location::Host)?);
         tally.write(0, &start)?;
-        let tally_buffer = tally.buffer;
+        let tally_buffer = tally.buffer();
         let usage = storage | vk::BufferUsageFlags::INDIRECT_BUFFER;
         let stream = self.stream.insert(Buffer::new(ctx, records.len() as u64, usage, Location::Host)?);
         stream.write(0, records)?;
-        let s =
-            Stream { buffer: stream.buffer, offset: 0, address: stream.address, max_sequences: sequences, count: None };
+        let s = Stream {
+            buffer: stream.buffer(),
+            offset: 0,
+            address: stream.address(),
+            max_sequences: sequences,
+            count: None,
+        };
         let (stages, buffers) = match stream_bound {
             Some(more) => {
                 let mut buffers = vec![tally_buffer, s.buffer];
                 for data in more {
                     let b = data_buffer(ctx, storage, data)?;
-                    buffers.push(b.buffer);
+                    buffers.push(b.buffer());
                     self.more.push(b);
                 }
                 (vk::ShaderStageFlags::VERTEX | vk::ShaderStageFlags::FRAGMENT, buffers)
@@ -451,9 +456,9 @@ impl Made {
         };
         // SAFETY: live storage buffers, destroyed after the set (`destroy`).
         let set = self.set.insert(unsafe { StorageSet::new(d, stages, &buffers) }?);
-        let descriptors = set.set;
+        let descriptors = set.set();
         let ranges = vk_ranges(&m.push_constants);
-        let set_layouts = [set.layout];
+        let set_layouts = [set.layout()];
         let info = vk::PipelineLayoutCreateInfo::default().set_layouts(&set_layouts).push_constant_ranges(&ranges);
         // SAFETY: valid create info.
         let pl =
@@ -578,7 +583,7 @@ pub fn execute_fallback(
         let pipeline = graphics_pipeline(d, pl, &shaders, 0, false, &[])?;
         made.pipelines.push(pipeline);
         let target = made.target.insert(target(ctx)?);
-        let (image, view) = (target.image, target.view);
+        let (image, view) = (target.image(), target.view());
         ctx.one_shot(|cmd| unsafe {
             to_attachment(d, cmd, image);
             let mut pass = OnePixel { d, view };

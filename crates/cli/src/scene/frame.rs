@@ -184,7 +184,7 @@ impl Render<'_> {
     fn begin_rendering(&self, cmd: vk::CommandBuffer, clear: bool) {
         let load = if clear { vk::AttachmentLoadOp::CLEAR } else { vk::AttachmentLoadOp::LOAD };
         let mut color = vec![vk::RenderingAttachmentInfo::default()
-            .image_view(self.g.color.view)
+            .image_view(self.g.color.view())
             .image_layout(vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL)
             .load_op(load)
             .store_op(vk::AttachmentStoreOp::STORE)
@@ -192,7 +192,7 @@ impl Render<'_> {
         if let Some(ids) = &self.g.ids {
             color.push(
                 vk::RenderingAttachmentInfo::default()
-                    .image_view(ids.view)
+                    .image_view(ids.view())
                     .image_layout(vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL)
                     .load_op(load)
                     .store_op(vk::AttachmentStoreOp::STORE)
@@ -200,7 +200,7 @@ impl Render<'_> {
             );
         }
         let depth = vk::RenderingAttachmentInfo::default()
-            .image_view(self.g.depth.view)
+            .image_view(self.g.depth.view())
             .image_layout(vk::ImageLayout::DEPTH_ATTACHMENT_OPTIMAL)
             .load_op(load)
             .store_op(vk::AttachmentStoreOp::STORE)
@@ -249,14 +249,14 @@ impl Pass for Render<'_> {
 pub fn stream(g: &SceneGpu, p: usize) -> Stream {
     let pass = &g.passes[p];
     Stream {
-        buffer: pass.stream.buffer,
+        buffer: pass.stream.buffer(),
         offset: 0,
-        address: pass.stream.address,
+        address: pass.stream.address(),
         max_sequences: g.max_draws,
         count: Some(Count {
-            buffer: pass.counts.buffer,
+            buffer: pass.counts.buffer(),
             offset: COUNT_OFFSET,
-            address: pass.counts.address + COUNT_OFFSET,
+            address: pass.counts.address() + COUNT_OFFSET,
         }),
     }
 }
@@ -266,14 +266,14 @@ pub fn stream(g: &SceneGpu, p: usize) -> Stream {
 /// records, their count the one compaction writes (`scene_counts.glsl`).
 pub fn batch_stream(g: &SceneGpu, p: usize) -> Stream {
     let pass = &g.passes[p];
-    Stream { buffer: pass.counts.buffer, offset: 0, address: pass.counts.address, max_sequences: 1, count: None }
+    Stream { buffer: pass.counts.buffer(), offset: 0, address: pass.counts.address(), max_sequences: 1, count: None }
 }
 
 /// Pass `p`'s stream packed in material order (`Sorting::Packed`): the compacted stream's
 /// records and count.
 pub fn packed_stream(g: &SceneGpu, p: usize) -> Stream {
     let pass = &g.passes[p];
-    Stream { buffer: pass.binned.buffer, address: pass.binned.address, ..stream(g, p) }
+    Stream { buffer: pass.binned.buffer(), address: pass.binned.address(), ..stream(g, p) }
 }
 
 /// Material `m`'s region of pass `p`'s binned stream (`Sorting::Regions`), its count in the
@@ -284,11 +284,11 @@ pub fn region_stream(g: &SceneGpu, p: usize, m: usize, stride: u64) -> Option<St
     let start = *g.material_starts.get(m)? as u64 * stride;
     let count = 4 * m as u64;
     (capacity > 0).then(|| Stream {
-        buffer: pass.binned.buffer,
+        buffer: pass.binned.buffer(),
         offset: start,
-        address: pass.binned.address + start,
+        address: pass.binned.address() + start,
         max_sequences: capacity,
-        count: Some(Count { buffer: pass.bins.buffer, offset: count, address: pass.bins.address + count }),
+        count: Some(Count { buffer: pass.bins.buffer(), offset: count, address: pass.bins.address() + count }),
     })
 }
 
@@ -300,9 +300,9 @@ pub fn batch_region_stream(g: &SceneGpu, p: usize, m: usize) -> Option<Stream> {
     let pass = &g.passes[p];
     let offset = BIN_BATCH_OFFSET + 16 * m as u64;
     (*g.material_counts.get(m)? > 0).then(|| Stream {
-        buffer: pass.bins.buffer,
+        buffer: pass.bins.buffer(),
         offset,
-        address: pass.bins.address + offset,
+        address: pass.bins.address() + offset,
         max_sequences: 1,
         count: None,
     })
@@ -328,7 +328,12 @@ pub unsafe fn record(
         d.cmd_reset_query_pool(cmd, g.queries, 0, g.query_count);
         ts(d, cmd, g, SLOT_START);
         // The frame's uniforms, for every stage after this.
-        d.cmd_update_buffer(cmd, g.frame.buffer, 0, dgcc::runtime::memory::as_bytes(std::slice::from_ref(input.frame)));
+        d.cmd_update_buffer(
+            cmd,
+            g.frame.buffer(),
+            0,
+            dgcc::runtime::memory::as_bytes(std::slice::from_ref(input.frame)),
+        );
         let uniforms = [vk::MemoryBarrier2::default()
             .src_stage_mask(vk::PipelineStageFlags2::TRANSFER)
             .src_access_mask(vk::AccessFlags2::TRANSFER_WRITE)
@@ -344,7 +349,7 @@ pub unsafe fn record(
                 .dst_access_mask(vk::AccessFlags2::COLOR_ATTACHMENT_WRITE)
                 .old_layout(vk::ImageLayout::UNDEFINED)
                 .new_layout(vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL)
-                .image(g.color.image)
+                .image(g.color.image())
                 .subresource_range(range(vk::ImageAspectFlags::COLOR)),
             vk::ImageMemoryBarrier2::default()
                 // The last frame's late draws and its pyramid's reads of this depth.
@@ -358,7 +363,7 @@ pub unsafe fn record(
                 )
                 .old_layout(vk::ImageLayout::UNDEFINED)
                 .new_layout(vk::ImageLayout::DEPTH_ATTACHMENT_OPTIMAL)
-                .image(g.depth.image)
+                .image(g.depth.image())
                 .subresource_range(range(vk::ImageAspectFlags::DEPTH)),
         ];
         if let Some(ids) = &g.ids {
@@ -370,7 +375,7 @@ pub unsafe fn record(
                     .dst_access_mask(vk::AccessFlags2::COLOR_ATTACHMENT_WRITE)
                     .old_layout(vk::ImageLayout::UNDEFINED)
                     .new_layout(vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL)
-                    .image(ids.image)
+                    .image(ids.image())
                     .subresource_range(range(vk::ImageAspectFlags::COLOR)),
             );
         }
@@ -379,7 +384,7 @@ pub unsafe fn record(
         for (p, &pass) in CullPass::of(input.culling).iter().enumerate() {
             if p == 1 {
                 // The pyramid's time runs from pass 0's draw-end timestamp.
-                g.pyramid.record(d, cmd, g.build_pyramid, g.compute_layout, g.depth.image, input.size);
+                g.pyramid.record(d, cmd, g.build_pyramid, g.compute_layout, g.depth.image(), input.size);
                 ts(d, cmd, g, SLOT_PYRAMID);
                 attachments_to_next_pass(d, cmd);
             }
@@ -397,9 +402,9 @@ pub unsafe fn record(
         }
         let mut readbacks = vec![];
         if input.readback {
-            readbacks.push((g.color.image, g.readback.buffer));
+            readbacks.push((g.color.image(), g.readback.buffer()));
             if let (Some(ids), Some(buffer)) = (&g.ids, &g.id_readback) {
-                readbacks.push((ids.image, buffer.buffer));
+                readbacks.push((ids.image(), buffer.buffer()));
             }
         }
         for (image, buffer) in readbacks {
@@ -425,15 +430,16 @@ pub unsafe fn record(
         }
         if let (true, Some(host)) = (input.readback, &g.stream_readback) {
             for (pass, buffer) in g.passes.iter().zip(host) {
-                let region = [vk::BufferCopy { src_offset: 0, dst_offset: 0, size: buffer.size.min(pass.stream.size) }];
-                d.cmd_copy_buffer(cmd, pass.stream.buffer, buffer.buffer, &region);
+                let region =
+                    [vk::BufferCopy { src_offset: 0, dst_offset: 0, size: buffer.size().min(pass.stream.size()) }];
+                d.cmd_copy_buffer(cmd, pass.stream.buffer(), buffer.buffer(), &region);
             }
         }
         // The counts (and the subgroup size the kernel saw) for the host, read after the fence; the
         // barrier below makes the copies (images and counts) visible to the host.
         for (p, pass) in g.passes.iter().enumerate() {
             let region = [vk::BufferCopy { src_offset: COUNT_OFFSET, dst_offset: COUNT_BYTES * p as u64, size: 8 }];
-            d.cmd_copy_buffer(cmd, pass.counts.buffer, g.count_readback.buffer, &region);
+            d.cmd_copy_buffer(cmd, pass.counts.buffer(), g.count_readback.buffer(), &region);
         }
         let host = [vk::MemoryBarrier2::default()
             .src_stage_mask(vk::PipelineStageFlags2::TRANSFER)
@@ -464,7 +470,7 @@ pub unsafe fn record(
             for pass in &g.passes {
                 // The total and the subgroup size (in order also the tiles'); the batch
                 // sequence ahead of them stays.
-                d.cmd_fill_buffer(cmd, pass.counts.buffer, COUNT_OFFSET, g.one_pass_cleared_bytes(), 0);
+                d.cmd_fill_buffer(cmd, pass.counts.buffer(), COUNT_OFFSET, g.one_pass_cleared_bytes(), 0);
             }
             let cleared = [vk::MemoryBarrier2::default()
                 .src_stage_mask(vk::PipelineStageFlags2::TRANSFER)
@@ -507,7 +513,7 @@ unsafe fn cull_pass(
     );
     // SAFETY: the caller's contract.
     unsafe {
-        d.cmd_bind_descriptor_sets(cmd, compute, g.compute_layout, 0, &[g.passes[p].set.set, g.pyramid.set], &[]);
+        d.cmd_bind_descriptor_sets(cmd, compute, g.compute_layout, 0, &[g.passes[p].set.set(), g.pyramid.set], &[]);
         if g.one_pass {
             d.cmd_bind_pipeline(cmd, compute, g.cull_compact[pass as usize]);
             ts(d, cmd, g, cull_begin);
@@ -553,12 +559,12 @@ unsafe fn bin_pass(
     let compute = vk::PipelineBindPoint::COMPUTE;
     let pass = &g.passes[p];
     // Every object slot, since only the GPU knows the count (workgroups past it return).
-    let groups = (g.objects.size / 32).div_ceil(BIN_RECORDS_PER_WORKGROUP) as u32;
+    let groups = (g.objects.size() / 32).div_ceil(BIN_RECORDS_PER_WORKGROUP) as u32;
     // SAFETY: the caller's contract.
     unsafe {
         // Each pass has its own bins and binned stream, and the last frame that read them was
         // waited for: only the kernel waits, for the clear.
-        d.cmd_fill_buffer(cmd, pass.bins.buffer, 0, 4 * 32, 0);
+        d.cmd_fill_buffer(cmd, pass.bins.buffer(), 0, 4 * 32, 0);
         let cleared = [vk::MemoryBarrier2::default()
             .src_stage_mask(vk::PipelineStageFlags2::TRANSFER)
             .src_access_mask(vk::AccessFlags2::TRANSFER_WRITE)
@@ -566,7 +572,7 @@ unsafe fn bin_pass(
             .dst_access_mask(vk::AccessFlags2::SHADER_READ | vk::AccessFlags2::SHADER_WRITE)];
         d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().memory_barriers(&cleared));
         d.cmd_bind_pipeline(cmd, compute, g.bin);
-        d.cmd_bind_descriptor_sets(cmd, compute, g.compute_layout, 0, &[pass.binned_set.set, g.pyramid.set], &[]);
+        d.cmd_bind_descriptor_sets(cmd, compute, g.compute_layout, 0, &[pass.binned_set.set(), g.pyramid.set], &[]);
         for phase in [0u32, 1] {
             let push = [phase, packed as u32];
             d.cmd_push_constants(cmd, g.compute_layout, vk::ShaderStageFlags::COMPUTE, 0, as_bytes(&push));
@@ -623,7 +629,7 @@ unsafe fn draw_pass(
         chunk_slots: if binned_draws { 0 } else { input.chunk_slots },
     };
     let stride = g.stride;
-    let set = if input.sorting == Sorting::None { g.passes[p].set.set } else { g.passes[p].binned_set.set };
+    let set = if input.sorting == Sorting::None { g.passes[p].set.set() } else { g.passes[p].binned_set.set() };
     // SAFETY: the caller's contract.
     unsafe {
         match &g.shaders {
@@ -641,7 +647,7 @@ unsafe fn draw_pass(
         d.cmd_bind_descriptor_sets(cmd, graphics, g.graphics_layout, 0, &[set], &[]);
         // Used when the layout has no INDEX_BUFFER token (`RunOptions::bind_index_buffer`), and
         // by the multi-draw and CPU paths; a token overrides it per sequence.
-        d.cmd_bind_index_buffer(cmd, g.indices.buffer, 0, vk::IndexType::UINT32);
+        d.cmd_bind_index_buffer(cmd, g.indices.buffer(), 0, vk::IndexType::UINT32);
         match &input.driver {
             Driver::Dgc { dev, layout, execs, batch } => {
                 ts(d, cmd, g, draw_begin);

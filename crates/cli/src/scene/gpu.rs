@@ -345,7 +345,7 @@ impl SceneGpu {
             let mut words = [0u32; BIN_WORDS as usize];
             for (m, &start) in material_starts.iter().enumerate() {
                 words[32 + m] = start;
-                let draws = binned.address + start as u64 * stride + draw_offset;
+                let draws = binned.address() + start as u64 * stride + draw_offset;
                 let batch = (BIN_BATCH_OFFSET / 4) as usize + 4 * m;
                 words[batch..batch + 3].copy_from_slice(&[draws as u32, (draws >> 32) as u32, stride as u32]);
             }
@@ -361,12 +361,12 @@ impl SceneGpu {
             // SAFETY: fresh buffers with TRANSFER_DST; the fill and the update write disjoint bytes.
             unsafe {
                 for (_, stream, counts, _, _) in &pass_buffers {
-                    ctx.device().cmd_fill_buffer(cmd, counts.buffer, COUNT_OFFSET, vk::WHOLE_SIZE, 0);
-                    let draws = stream.address + draw_offset;
+                    ctx.device().cmd_fill_buffer(cmd, counts.buffer(), COUNT_OFFSET, vk::WHOLE_SIZE, 0);
+                    let draws = stream.address() + draw_offset;
                     let batch = [draws as u32, (draws >> 32) as u32, stride as u32];
-                    ctx.device().cmd_update_buffer(cmd, counts.buffer, 0, as_bytes(&batch));
+                    ctx.device().cmd_update_buffer(cmd, counts.buffer(), 0, as_bytes(&batch));
                 }
-                ctx.device().cmd_fill_buffer(cmd, last_visible.buffer, 0, vk::WHOLE_SIZE, 0);
+                ctx.device().cmd_fill_buffer(cmd, last_visible.buffer(), 0, vk::WHOLE_SIZE, 0);
             }
             Ok(())
         })?;
@@ -397,22 +397,22 @@ impl SceneGpu {
         for (flags, stream, counts, binned, bins) in pass_buffers {
             let storage_buffer = vk::DescriptorType::STORAGE_BUFFER;
             let mut bound = [
-                (storage_buffer, objects.buffer),
-                (vk::DescriptorType::UNIFORM_BUFFER, frame.buffer),
-                (storage_buffer, flags.buffer),
-                (storage_buffer, stream.buffer),
-                (storage_buffer, candidates.buffer),
-                (storage_buffer, counts.buffer),
-                (storage_buffer, vertices.buffer),
-                (storage_buffer, last_visible.buffer),
-                (storage_buffer, stream.buffer),
-                (storage_buffer, bins.buffer),
+                (storage_buffer, objects.buffer()),
+                (vk::DescriptorType::UNIFORM_BUFFER, frame.buffer()),
+                (storage_buffer, flags.buffer()),
+                (storage_buffer, stream.buffer()),
+                (storage_buffer, candidates.buffer()),
+                (storage_buffer, counts.buffer()),
+                (storage_buffer, vertices.buffer()),
+                (storage_buffer, last_visible.buffer()),
+                (storage_buffer, stream.buffer()),
+                (storage_buffer, bins.buffer()),
             ];
             // SAFETY: live buffers of this device with the usage of their binding's type (the
             // frame, 560 bytes, a uniform buffer; the rest storage), destroyed after the set
             // (`destroy`).
             let set = t.made(unsafe { StorageSet::with_types(d, stages, &bound) })?;
-            bound[3].1 = binned.buffer;
+            bound[3].1 = binned.buffer();
             // SAFETY: as above.
             let binned_set = t.made(unsafe { StorageSet::with_types(d, stages, &bound) })?;
             passes.push(PassGpu { flags, stream, counts, set, binned, bins, binned_set });
@@ -447,8 +447,8 @@ impl SceneGpu {
             ))?),
             false => None,
         };
-        let pyramid = t.made(Pyramid::new(ctx, depth.view, depth_read, s.width, s.height))?;
-        let set_layout = passes[0].set.layout;
+        let pyramid = t.made(Pyramid::new(ctx, depth.view(), depth_read, s.width, s.height))?;
+        let set_layout = passes[0].set.layout();
         // Offset 0: the compaction phase; 4..16: the pyramid's size.
         let compute_layout = t.made(pipeline_layout(
             d,
@@ -680,7 +680,7 @@ pub fn fused_shared_bytes(local_size: u32, stride: u32, in_order: bool) -> u32 {
 /// Copy `data` to the start of a device-local buffer (made with `TRANSFER_DST`) through a
 /// host-visible staging buffer, and wait.
 pub fn upload(ctx: &GpuContext, dst: &Buffer, data: &[u8]) -> Result<()> {
-    if data.len() as u64 > dst.size {
+    if data.len() as u64 > dst.size() {
         return Err(RuntimeError::Invalid("upload past the end of a buffer".into()));
     }
     if data.is_empty() {
@@ -691,7 +691,7 @@ pub fn upload(ctx: &GpuContext, dst: &Buffer, data: &[u8]) -> Result<()> {
         ctx.one_shot(|cmd| {
             let region = [vk::BufferCopy { src_offset: 0, dst_offset: 0, size: data.len() as u64 }];
             // SAFETY: both buffers are large enough and idle.
-            unsafe { ctx.device().cmd_copy_buffer(cmd, staging.buffer, dst.buffer, &region) };
+            unsafe { ctx.device().cmd_copy_buffer(cmd, staging.buffer(), dst.buffer(), &region) };
             Ok(())
         })
     });

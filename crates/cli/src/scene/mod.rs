@@ -491,7 +491,7 @@ fn run_frames(
                     Some(shaders) => {
                         let pair = |m: u32| shaders.pairs.get(entry(m) as usize).copied().unwrap_or(shaders.pairs[0]);
                         let ranges = dgcc::runtime::push::vk_ranges(&manifest.push_constants);
-                        let set_layouts = [g.passes[0].set.layout];
+                        let set_layouts = [g.passes[0].set.layout()];
                         let initial = shaders.initial(entry(0) as usize);
                         unsafe { dev.create_shader_execution_set(&l, &initial, &set_layouts, &ranges) }.and_then(|s| {
                             for m in 0..shaders.pairs.len() as u32 {
@@ -631,7 +631,7 @@ fn run_frames(
             for f in 0..options.warmup + options.frames {
                 let mut frame_data = frame_uniforms(options, meshes, f);
                 frame_data.index_buffer =
-                    [g.indices.address as u32, (g.indices.address >> 32) as u32, g.indices.size as u32, 0];
+                    [g.indices.address() as u32, (g.indices.address() >> 32) as u32, g.indices.size() as u32, 0];
                 let driver = match (&dgc_parts, &fallback) {
                     (Some((dev, l, execs, _)), _) => {
                         let last = execs.last().unwrap_or(&execs[0]);
@@ -829,8 +829,8 @@ fn scene_validator(
         StreamLimits { max_instance_count: Some(1), max_sequence_count: Some(objects), ..StreamLimits::default() }
             .with_device_limits(&ctx.properties().limits);
     let indices = RegisteredBuffer {
-        address: g.indices.address,
-        size: g.indices.size,
+        address: g.indices.address(),
+        size: g.indices.size(),
         usage: vk::BufferUsageFlags::INDEX_BUFFER | vk::BufferUsageFlags::STORAGE_BUFFER,
     };
     StreamValidator::new(ctx, layout, limits, &[indices])

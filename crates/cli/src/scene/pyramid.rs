@@ -187,7 +187,8 @@ impl Pyramid {
                 image_view: depth_view,
                 image_layout: vk::ImageLayout::DEPTH_READ_ONLY_OPTIMAL,
             }];
-            let whole = |b: &Buffer| [vk::DescriptorBufferInfo { buffer: b.buffer, offset: 0, range: vk::WHOLE_SIZE }];
+            let whole =
+                |b: &Buffer| [vk::DescriptorBufferInfo { buffer: b.buffer(), offset: 0, range: vk::WHOLE_SIZE }];
             let (levels, progress) = (whole(&p.levels_buffer), whole(&p.progress));
             let copy = p.depth_copy.as_ref().map(whole);
             let mut writes = vec![
@@ -222,8 +223,8 @@ impl Pyramid {
         ctx.one_shot(|cmd| {
             // SAFETY: fresh buffers of this device with TRANSFER_DST.
             unsafe {
-                d.cmd_fill_buffer(cmd, p.levels_buffer.buffer, 0, vk::WHOLE_SIZE, 1.0f32.to_bits());
-                d.cmd_fill_buffer(cmd, p.progress.buffer, 0, vk::WHOLE_SIZE, 0);
+                d.cmd_fill_buffer(cmd, p.levels_buffer.buffer(), 0, vk::WHOLE_SIZE, 1.0f32.to_bits());
+                d.cmd_fill_buffer(cmd, p.progress.buffer(), 0, vk::WHOLE_SIZE, 0);
                 let done = [vk::MemoryBarrier2::default()
                     .src_stage_mask(vk::PipelineStageFlags2::TRANSFER)
                     .src_access_mask(vk::AccessFlags2::TRANSFER_WRITE)
@@ -312,7 +313,7 @@ impl Pyramid {
                     image_offset: vk::Offset3D::default(),
                     image_extent: vk::Extent3D { width: size.0, height: size.1, depth: 1 },
                 }];
-                d.cmd_copy_image_to_buffer(cmd, depth, vk::ImageLayout::TRANSFER_SRC_OPTIMAL, copy.buffer, &region);
+                d.cmd_copy_image_to_buffer(cmd, depth, vk::ImageLayout::TRANSFER_SRC_OPTIMAL, copy.buffer(), &region);
                 let copied = [vk::MemoryBarrier2::default()
                     .src_stage_mask(vk::PipelineStageFlags2::COPY)
                     .src_access_mask(vk::AccessFlags2::TRANSFER_WRITE)

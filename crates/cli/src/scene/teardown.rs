@@ -92,21 +92,21 @@ impl Drop for Teardown<'_> {
 
 impl Owns for Buffer {
     fn handles(&self, into: &mut Vec<Handle>) {
-        into.push(Handle::Buffer(self.buffer, self.memory));
+        into.push(Handle::Buffer(self.buffer(), self.memory()));
     }
 }
 
 impl Owns for Image {
     fn handles(&self, into: &mut Vec<Handle>) {
-        into.push(Handle::Image(self.image, self.view, self.memory));
+        into.push(Handle::Image(self.image(), self.view(), self.memory()));
     }
 }
 
 impl Owns for StorageSet {
     fn handles(&self, into: &mut Vec<Handle>) {
         // The set goes with its pool.
-        self.layout.handles(into);
-        self.pool.handles(into);
+        self.layout().handles(into);
+        self.pool().handles(into);
     }
 }
 

@@ -74,8 +74,8 @@ pub fn run(
     let mut stream = Buffer::new(ctx, records.len() as u64, usage, Location::Host)?;
     stream.write(0, &records)?;
     // SAFETY: a live storage buffer, bound whole.
-    let mut set = unsafe { StorageSet::new(d, vk::ShaderStageFlags::FRAGMENT, &[tally.buffer]) }?;
-    let (pl, _) = super::pipeline_layout(d, set.layout, vk::ShaderStageFlags::VERTEX)?;
+    let mut set = unsafe { StorageSet::new(d, vk::ShaderStageFlags::FRAGMENT, &[tally.buffer()]) }?;
+    let (pl, _) = super::pipeline_layout(d, set.layout(), vk::ShaderStageFlags::VERTEX)?;
 
     step("vkCreateIndirectCommandsLayoutEXT");
     // SAFETY: `pl` holds the layout's push range.
@@ -112,7 +112,7 @@ pub fn run(
     let pipeline_info = x::GeneratedCommandsPipelineInfoEXT::new(initial);
     // Without a set the execute names its pipeline; with one the set does.
     let next = if has_set { std::ptr::null() } else { &pipeline_info as *const _ as *const std::ffi::c_void };
-    let (mut preprocess, info) = super::generated_commands(dev, ext, layout, &l, ies, stream.address, n, 0, next)?;
+    let (mut preprocess, info) = super::generated_commands(dev, ext, layout, &l, ies, stream.address(), n, 0, next)?;
 
     let mut target =
         Image::new(ctx, COLOR, (1, 1), vk::ImageUsageFlags::COLOR_ATTACHMENT, vk::ImageAspectFlags::COLOR)?;
@@ -125,7 +125,7 @@ pub fn run(
                 "other" => d.cmd_bind_pipeline(cmd, graphics, pipelines[1 % pipelines.len()]),
                 _ => {}
             }
-            d.cmd_bind_descriptor_sets(cmd, graphics, pl, 0, &[set.set], &[]);
+            d.cmd_bind_descriptor_sets(cmd, graphics, pl, 0, &[set.set()], &[]);
             d.cmd_push_constants(cmd, pl, vk::ShaderStageFlags::VERTEX, 0, &[0; 8]);
         }
     };
@@ -143,7 +143,7 @@ pub fn run(
             .dst_access_mask(vk::AccessFlags2::COLOR_ATTACHMENT_WRITE)
             .old_layout(vk::ImageLayout::UNDEFINED)
             .new_layout(vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL)
-            .image(target.image)
+            .image(target.image())
             .subresource_range(range)];
         let preprocessed = [vk::MemoryBarrier2::default()
             .src_stage_mask(x::bits::PIPELINE_STAGE_2_COMMAND_PREPROCESS_EXT)
@@ -156,7 +156,7 @@ pub fn run(
             .dst_stage_mask(vk::PipelineStageFlags2::HOST)
             .dst_access_mask(vk::AccessFlags2::HOST_READ)];
         let colors = [vk::RenderingAttachmentInfo::default()
-            .image_view(target.view)
+            .image_view(target.view())
             .image_layout(vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL)
             .load_op(vk::AttachmentLoadOp::CLEAR)
             .store_op(vk::AttachmentStoreOp::STORE)];

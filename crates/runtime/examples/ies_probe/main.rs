@@ -212,7 +212,7 @@ fn generated_commands(
         indirect_commands_layout: l.handle(),
         indirect_address: stream,
         indirect_address_size: n as u64 * layout.stride as u64,
-        preprocess_address: preprocess.as_ref().map_or(0, |b| b.address),
+        preprocess_address: preprocess.as_ref().map_or(0, |b| b.address()),
         preprocess_size: preprocess.as_ref().map_or(0, |_| bytes),
         max_sequence_count: n,
         sequence_count_address: count,
@@ -293,9 +293,9 @@ fn run(args: &Args) -> Result<bool> {
     let mut count = Buffer::new(&ctx, 4, storage, Location::Host)?;
     count.write(0, &n.to_le_bytes())?;
     // SAFETY: live storage buffers, bound whole.
-    let mut set = unsafe { StorageSet::new(d, vk::ShaderStageFlags::COMPUTE, &[totals.buffer, stream.buffer]) }?;
-    let (pl, ranges) = pipeline_layout(d, set.layout, vk::ShaderStageFlags::COMPUTE)?;
-    let set_layouts = [set.layout];
+    let mut set = unsafe { StorageSet::new(d, vk::ShaderStageFlags::COMPUTE, &[totals.buffer(), stream.buffer()]) }?;
+    let (pl, ranges) = pipeline_layout(d, set.layout(), vk::ShaderStageFlags::COMPUTE)?;
+    let set_layouts = [set.layout()];
     let words = layout.stride / 4;
     let shader_set =
         set_token.is_some_and(|s| s.kind == x::IndirectExecutionSetInfoTypeEXT::SHADER_OBJECTS.as_raw() as u32);
@@ -387,9 +387,9 @@ fn run(args: &Args) -> Result<bool> {
     } else {
         std::ptr::null()
     };
-    let count_address = if args.count { count.address } else { 0 };
+    let count_address = if args.count { count.address() } else { 0 };
     let (mut preprocess, info) =
-        generated_commands(&dev, ext, &layout, &l, ies, stream.address, n, count_address, next)?;
+        generated_commands(&dev, ext, &layout, &l, ies, stream.address(), n, count_address, next)?;
     let bind = |cmd: vk::CommandBuffer| {
         let compute = vk::PipelineBindPoint::COMPUTE;
         // SAFETY: recording; everything named is alive until the wait.
@@ -409,7 +409,7 @@ fn run(args: &Args) -> Result<bool> {
                 }
                 _ => {}
             }
-            d.cmd_bind_descriptor_sets(cmd, compute, pl, 0, &[set.set], &[]);
+            d.cmd_bind_descriptor_sets(cmd, compute, pl, 0, &[set.set()], &[]);
             d.cmd_push_constants(cmd, pl, vk::ShaderStageFlags::COMPUTE, 0, &[0; 8]);
         }
     };

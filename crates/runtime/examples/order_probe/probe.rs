@@ -66,7 +66,7 @@ impl Probe {
                     &vk::DescriptorSetAllocateInfo::default().descriptor_pool(pool).set_layouts(&layouts),
                 )
                 .map_err(RuntimeError::vk("vkAllocateDescriptorSets"))?[0];
-            let info = [vk::DescriptorBufferInfo { buffer: places.buffer, offset: 0, range: vk::WHOLE_SIZE }];
+            let info = [vk::DescriptorBufferInfo { buffer: places.buffer(), offset: 0, range: vk::WHOLE_SIZE }];
             let write = vk::WriteDescriptorSet::default()
                 .dst_set(set)
                 .dst_binding(0)
@@ -215,7 +215,7 @@ impl Probe {
                     .dst_access_mask(vk::AccessFlags2::COLOR_ATTACHMENT_WRITE)
                     .old_layout(vk::ImageLayout::UNDEFINED)
                     .new_layout(vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL)
-                    .image(color.image)
+                    .image(color.image())
                     .subresource_range(range(vk::ImageAspectFlags::COLOR)),
                 vk::ImageMemoryBarrier2::default()
                     .src_stage_mask(vk::PipelineStageFlags2::ALL_COMMANDS)
@@ -223,7 +223,7 @@ impl Probe {
                     .dst_access_mask(vk::AccessFlags2::DEPTH_STENCIL_ATTACHMENT_WRITE)
                     .old_layout(vk::ImageLayout::UNDEFINED)
                     .new_layout(vk::ImageLayout::DEPTH_ATTACHMENT_OPTIMAL)
-                    .image(depth.image)
+                    .image(depth.image())
                     .subresource_range(range(vk::ImageAspectFlags::DEPTH)),
             ];
             d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().image_memory_barriers(&barriers));
@@ -234,12 +234,12 @@ impl Probe {
                 return;
             }
             let colors = [vk::RenderingAttachmentInfo::default()
-                .image_view(color.view)
+                .image_view(color.view())
                 .image_layout(vk::ImageLayout::COLOR_ATTACHMENT_OPTIMAL)
                 .load_op(vk::AttachmentLoadOp::CLEAR)
                 .store_op(vk::AttachmentStoreOp::STORE)];
             let depth_attachment = vk::RenderingAttachmentInfo::default()
-                .image_view(depth.view)
+                .image_view(depth.view())
                 .image_layout(vk::ImageLayout::DEPTH_ATTACHMENT_OPTIMAL)
                 .load_op(vk::AttachmentLoadOp::CLEAR)
                 .store_op(vk::AttachmentStoreOp::STORE)
@@ -259,7 +259,7 @@ impl Probe {
             }
             d.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::GRAPHICS, pipeline);
             d.cmd_bind_descriptor_sets(cmd, vk::PipelineBindPoint::GRAPHICS, self.layout, 0, &[self.set], &[]);
-            d.cmd_bind_index_buffer(cmd, self.indices.buffer, 0, vk::IndexType::UINT32);
+            d.cmd_bind_index_buffer(cmd, self.indices.buffer(), 0, vk::IndexType::UINT32);
             d.cmd_write_timestamp2(cmd, vk::PipelineStageFlags2::TOP_OF_PIPE, self.queries, 0);
             let push =
                 |id: u32| d.cmd_push_constants(cmd, self.layout, vk::ShaderStageFlags::VERTEX, 0, &id.to_le_bytes());
@@ -280,7 +280,7 @@ impl Probe {
                 Mode::Mdi | Mode::MdiDrawId | Mode::MdiPush => {
                     push(0);
                     if step.draws > 0 {
-                        d.cmd_draw_indexed_indirect(cmd, self.indirect.buffer, 0, step.draws, stride);
+                        d.cmd_draw_indexed_indirect(cmd, self.indirect.buffer(), 0, step.draws, stride);
                     }
                 }
                 Mode::Bind(_) | Mode::BindCopy => push(0),
@@ -323,7 +323,7 @@ fn device_buffer(ctx: &GpuContext, data: &[u8], usage: vk::BufferUsageFlags) -> 
         let region = [vk::BufferCopy { src_offset: 0, dst_offset: 0, size: data.len() as u64 }];
         // SAFETY: both buffers are live and large enough; `one_shot` waits for the copy.
         ctx.one_shot(|cmd| {
-            unsafe { ctx.device().cmd_copy_buffer(cmd, staging.buffer, buffer.buffer, &region) };
+            unsafe { ctx.device().cmd_copy_buffer(cmd, staging.buffer(), buffer.buffer(), &region) };
             Ok(())
         })?;
         Ok(buffer)

@@ -59,6 +59,8 @@ const PUSH_BYTES: u32 = 48;
 /// Destroyed explicitly with `destroy` (or by the `Execution` it was handed to); dropping it
 /// leaks its kernel and buffers.
 pub struct StreamValidator {
+    /// The device it was made on, so that an `Execution` on another device refuses it.
+    device: vk::Device,
     layout: CompiledLayout,
     limits: StreamLimits,
     table: Buffer,
@@ -100,6 +102,7 @@ impl StreamValidator {
             };
         let written = table.write(0, as_bytes(&words));
         let mut v = StreamValidator {
+            device: d.handle(),
             layout: layout.clone(),
             limits,
             table,
@@ -164,7 +167,7 @@ impl StreamValidator {
         }
         let words = table::build(&self.layout, &limits, buffers)?;
         let bytes = 4 * words.len() as u64;
-        if bytes > self.table.size {
+        if bytes > self.table.size() {
             let mut grown = Buffer::new(alloc, bytes, vk::BufferUsageFlags::STORAGE_BUFFER, Location::Host)?;
             if let Err(e) = grown.write(0, as_bytes(&words)) {
                 // SAFETY: just made by `alloc`'s device, and no work has used it.
@@ -207,7 +210,8 @@ impl StreamValidator {
         }
         let sequence_limit = stream.max_sequences.min(self.limits.max_sequence_count.unwrap_or(u32::MAX));
         let mut push = Vec::with_capacity(PUSH_BYTES as usize);
-        for address in [stream.address, stream.count.map_or(0, |c| c.address), self.table.address, self.report.address]
+        for address in
+            [stream.address, stream.count.map_or(0, |c| c.address), self.table.address(), self.report.address()]
         {
             push.extend_from_slice(&address.to_le_bytes());
         }
@@ -227,7 +231,7 @@ impl StreamValidator {
                 ),
                 (vk::PipelineStageFlags2::TRANSFER, vk::AccessFlags2::TRANSFER_WRITE),
             );
-            device.cmd_update_buffer(cmd, self.report.buffer, 0, as_bytes(&header));
+            device.cmd_update_buffer(cmd, self.report.buffer(), 0, as_bytes(&header));
             barrier(
                 device,
                 cmd,
@@ -251,6 +255,11 @@ impl StreamValidator {
             );
         }
         Ok(())
+    }
+
+    /// The device the validator was made on (its pipeline and buffers are that device's).
+    pub fn device(&self) -> vk::Device {
+        self.device
     }
 
     /// The report of the last pass. Call it only after that submission finished: before, it
