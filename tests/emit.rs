@@ -214,6 +214,26 @@ fn emitters_refuse_a_manifest_that_breaks_an_invariant() {
 }
 
 #[test]
+fn emitters_refuse_a_manifest_whose_records_pass_the_data_limit() {
+    // A manifest bypasses the description's E0024: the emitters check the same limit, since
+    // each spells every record out member by member (gigabytes for a 4 GiB push constant).
+    let good = fixture("scene");
+    let mut big = good.clone();
+    let first = big.layouts[0].clone();
+    let copies = (dgcc::syntax::limits::MAX_RECORD_DATA_BYTES / first.data_bytes() + 1) as usize;
+    for i in 0..copies {
+        let mut l = first.clone();
+        l.name = format!("Copy{i}");
+        big.layouts.push(l);
+    }
+    for output in Output::ALL {
+        let err = emit::emit(&big, output).expect_err("records past the limit must not be emitted");
+        assert!(err.message.contains("E0024") && err.layout.is_some(), "{output:?}: {err}");
+    }
+    assert!(emit::emit(&good, Output::Hlsl).is_ok());
+}
+
+#[test]
 fn a_manifest_with_an_unknown_type_name_is_refused_when_read() {
     // The IR is typed: a member type, field type or GLSL layout that no table row spells cannot
     // reach an emitter; reading the manifest names the word and what was expected.

@@ -734,6 +734,28 @@ fn a_png_that_cannot_be_written_is_an_error_not_a_success() {
     assert!(!out.contains("wrote /dev/full"), "{out}");
 }
 
+/// `run --png` naming the description, directly or through a link, is refused before the run,
+/// and `--png -` too (standard output carries the report): the description stays as it was.
+#[cfg(unix)]
+#[test]
+fn a_png_onto_the_description_does_not_overwrite_it() {
+    let dir = scratch("png-onto-description");
+    let src = std::fs::read_to_string(Path::new(env!("DGCC_CHECKOUT")).join("examples/scene.ron")).unwrap();
+    std::fs::write(dir.join("scene.ron"), &src).unwrap();
+    std::os::unix::fs::symlink("scene.ron", dir.join("frame.png")).unwrap();
+    for (png, words) in [
+        ("scene.ron", "is the description being run"),
+        ("./frame.png", "is the description being run"),
+        ("-", "`-` (standard output) carries the run's report"),
+    ] {
+        let o = dgcc_in(&dir, &["run", "scene.ron", "--objects", "64", "--frames", "1", "--size", "32", "--png", png]);
+        assert_eq!(o.status.code(), Some(2), "--png {png}: {}", text(&o));
+        assert!(text(&o).contains(words), "--png {png}: {}", text(&o));
+        assert_eq!(std::fs::read_to_string(dir.join("scene.ron")).unwrap(), src, "--png {png}");
+    }
+    assert!(!dir.join("-").exists());
+}
+
 /// An output that is a link to the description being compiled (`out/p.rs -> ../p.ron`) is
 /// refused: followed, the write would replace the description with generated Rust.
 #[cfg(unix)]

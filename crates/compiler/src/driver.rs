@@ -70,6 +70,8 @@ pub fn compile_source(path: &Path, text: &str, options: &Options) -> Compilation
         c.diagnostics.extend(d);
         c.laid.push(out);
     }
+    let data = pipeline.layouts.iter().zip(&c.laid).map(|(l, out)| (out.layout.data_bytes(), l.node.name.span));
+    c.diagnostics.extend(syntax::limits::check_record_data(data));
     c.diagnostics.extend(crate::check::check(&pipeline, &c.laid, &c.profiles));
     if !c.has_errors() {
         c.manifest = Some(build_manifest(&pipeline, &c.laid, &c.profiles));

@@ -94,6 +94,12 @@ pub struct CompiledLayout {
 }
 
 impl CompiledLayout {
+    /// The bytes of stream data its tokens read, overlaps counted once per token: what the
+    /// emitters spell out member by member (a word, a cell, a line each).
+    pub fn data_bytes(&self) -> u64 {
+        self.tokens.iter().map(|t| t.size as u64).sum()
+    }
+
     pub fn action(&self) -> Option<&CompiledToken> {
         self.tokens.last().filter(|t| t.token_type.is_action())
     }

@@ -345,8 +345,18 @@ pub fn run(args: &RunArgs) -> i32 {
         return USAGE;
     }
     if let Some(p) = &args.png {
+        if p.as_os_str() == "-" {
+            errln!("error: --png writes a file; `-` (standard output) carries the run's report");
+            return USAGE;
+        }
         if let Err(e) = check_writable(p) {
             errln!("error: cannot write --png {}: {e}", p.display());
+            return USAGE;
+        }
+        // The picture must not replace the description (through a link, or its own name).
+        let real = |f: &Path| std::fs::canonicalize(f).ok();
+        if real(p).is_some_and(|png| Some(png) == real(&args.file)) {
+            errln!("error: --png {} is the description being run; nothing written", p.display());
             return USAGE;
         }
     }

@@ -24,6 +24,13 @@ pub const MAX_FIELDS_PER_PUSH_CONSTANT: usize = 256;
 pub const MAX_KERNELS: usize = 256;
 /// Draw and dispatch shaders per description (`shaders:`): each is read and compiled.
 pub const MAX_SHADERS: usize = 256;
+/// Stream data of all layouts together, in bytes (512 KiB, E0024): the emitters spell a record
+/// out word by word (the HLSL and Slang readers and writers, the SVG's cells), about 60 bytes of
+/// output per byte of data in each, so this bounds every output at tens of megabytes. Real
+/// records are at most a few KiB (`maxIndirectCommandsIndirectStride` is 2048 or 4096 on most
+/// devices); a profile that states no push-constant limit would otherwise let one token ask for
+/// 4 GiB of members.
+pub const MAX_RECORD_DATA_BYTES: u64 = 512 * 1024;
 
 /// The byte order mark some editors write at the start of a UTF-8 file.
 pub const BOM: char = '\u{feff}';
@@ -95,6 +102,29 @@ pub fn too_deep(bracket: Span) -> Diagnostic {
 pub fn too_many_dimensions(ty: Span) -> Diagnostic {
     Diagnostic::new("E0013", format!("this field type has more than {MAX_ARRAY_DIMENSIONS} array dimensions"))
         .primary(ty, format!("array dimension {} starts here", MAX_ARRAY_DIMENSIONS + 1))
+}
+
+/// E0024 where the layouts' stream data together passes [`MAX_RECORD_DATA_BYTES`]: at the first
+/// layout past it (`names`, in order with `data`), or `None` within the limit.
+pub fn check_record_data(layouts: impl IntoIterator<Item = (u64, Span)>) -> Option<Diagnostic> {
+    let mut total = 0u64;
+    for (bytes, name) in layouts {
+        total += bytes;
+        if total > MAX_RECORD_DATA_BYTES {
+            return Some(
+                Diagnostic::new(
+                    "E0024",
+                    format!(
+                        "the layouts' stream data passes {} KiB with this layout ({bytes} bytes here, {total} so far)",
+                        MAX_RECORD_DATA_BYTES / 1024
+                    ),
+                )
+                .primary(name, "the layout past the limit")
+                .note("dgcc emits every record member by member; no device reads records this large"),
+            );
+        }
+    }
+    None
 }
 
 /// Which list a count limit applies to.

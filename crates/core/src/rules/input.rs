@@ -194,6 +194,19 @@ mark at the start of the file is fine: it is read as whitespace.)",
         explanation: "A pipeline names at most 256 draw and dispatch shaders (`shaders:`); each is read, compiled and compared with every layout of its stage, so the cap keeps `dgcc check` fast on any input. A real pipeline has a handful, or one per pipeline of an execution set.",
     },
     Rule {
+        code: "E0024",
+        vuid: None,
+        severity: Error,
+        title: "the layouts' stream data is too large to emit",
+        explanation: "The tokens of all layouts together read at most 512 KiB of stream data. \
+Every output spells a record out member by member (the HLSL and Slang readers and writers load \
+and store each word, the SVG draws each byte), so this keeps each file at tens of megabytes. \
+Real records are a few KiB at most (`maxIndirectCommandsIndirectStride` is 2048 or 4096 on most \
+devices, `maxPushConstantsSize` 128 or 256); a description reaches the limit only through a \
+push constant or a field array far past every device, which a target profile that states no \
+push-constant limit does not catch, or through thousands of large layouts.",
+    },
+    Rule {
         code: "E0021",
         vuid: None,
         severity: Error,
