@@ -1009,6 +1009,14 @@ fn images_and_buffers_the_device_cannot_make_are_refused_before_any_vulkan_call(
             .err()
             .expect("an extension's buffer usage is refused");
         assert!(e.to_string().contains("Vulkan 1.0's usages"), "{e}");
+        // Past maxBufferSize: refused by that limit, or by the largest heap where it is smaller.
+        let max = allocator.max_buffer_size().expect("the runtime's allocators know maxBufferSize");
+        let e = Buffer::new(allocator, max + 4, vk::BufferUsageFlags::TRANSFER_DST, Location::Device)
+            .err()
+            .expect("a buffer past maxBufferSize is refused");
+        let heap = allocator.memory_properties().memory_heaps.iter().map(|h| h.size).max().unwrap();
+        let limit = if max + 4 > heap { "largest memory heap" } else { "maxBufferSize" };
+        assert!(e.to_string().contains(limit), "{e}");
     }
 }
 

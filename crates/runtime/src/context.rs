@@ -145,6 +145,8 @@ pub struct GpuContext {
     /// The loader, instance, device and messenger, shared with every buffer made here.
     owner: Arc<DeviceOwner>,
     physical: vk::PhysicalDevice,
+    /// `maxBufferSize`, which every buffer made through the context is checked against.
+    max_buffer_size: u64,
     queue: vk::Queue,
     queue_family: u32,
     pool: vk::CommandPool,
@@ -603,9 +605,12 @@ impl GpuContext {
                 return Err(RuntimeError::Vulkan { call: "vkCreateCommandPool", result: r });
             }
         };
+        // SAFETY: `physical` was picked from `instance` as a Vulkan 1.3 device.
+        let max_buffer_size = unsafe { super::probe::max_buffer_size(&instance, physical) };
         Ok(GpuContext {
             owner: Arc::new(DeviceOwner { entry, instance, device, messenger: messenger.take() }),
             physical,
+            max_buffer_size,
             queue,
             queue_family,
             pool,
@@ -782,6 +787,9 @@ unsafe impl super::memory::Allocator for GpuContext {
     ) -> Option<std::result::Result<vk::ImageFormatProperties, vk::Result>> {
         // SAFETY: `physical` was enumerated from the context's instance, alive with `owner`.
         Some(unsafe { super::probe::image_format_properties(&self.owner.instance, self.physical, format, usage) })
+    }
+    fn max_buffer_size(&self) -> Option<u64> {
+        Some(self.max_buffer_size)
     }
 }
 

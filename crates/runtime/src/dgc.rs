@@ -41,6 +41,8 @@ pub struct DgcDevice {
     /// supports (`Allocator::image_format_properties`).
     instance: ash::Instance,
     physical: vk::PhysicalDevice,
+    /// `maxBufferSize`, which every buffer made through it is checked against.
+    max_buffer_size: u64,
     pub(crate) ext: x::Device,
     /// `VK_EXT_shader_object`'s entry points, when the device was created with it
     /// (`EnabledFeatures::shader_object`).
@@ -83,6 +85,9 @@ unsafe impl Allocator for DgcDevice {
         // SAFETY: `physical` was enumerated from `instance`, which outlives this `DgcDevice`
         // (`new`'s contract, or the context's share in `lifetime`).
         Some(unsafe { super::probe::image_format_properties(&self.instance, self.physical, format, usage) })
+    }
+    fn max_buffer_size(&self) -> Option<u64> {
+        Some(self.max_buffer_size)
     }
 }
 
@@ -132,6 +137,8 @@ impl DgcDevice {
             device: device.clone(),
             instance: instance.clone(),
             physical,
+            // SAFETY: `physical` belongs to `instance` and supports Vulkan 1.3 (the caller's contract).
+            max_buffer_size: unsafe { super::probe::max_buffer_size(instance, physical) },
             ext,
             shader_object,
             memory,

@@ -24,7 +24,8 @@ pub type DeviceLifetime = std::sync::Arc<dyn std::any::Any + Send + Sync>;
 /// enabled (every buffer gets a device address) and must stay alive as long as any object
 /// created through this allocator — which [`lifetime`](Allocator::lifetime) guarantees for the
 /// buffers where it returns `Some`: the device then lives until the share is let go.
-/// `image_format_properties`, when `Some`, must answer for that physical device.
+/// `image_format_properties` and `max_buffer_size`, when `Some`, must answer for that physical
+/// device.
 pub unsafe trait Allocator {
     fn device(&self) -> &ash::Device;
     fn memory_properties(&self) -> &vk::PhysicalDeviceMemoryProperties;
@@ -38,6 +39,11 @@ pub unsafe trait Allocator {
     /// mapping even when the allocator is dropped first. `None` where the device's life is the
     /// caller's to guarantee (an engine's device behind `DgcDevice::new`).
     fn lifetime(&self) -> Option<DeviceLifetime> {
+        None
+    }
+    /// The device's `maxBufferSize` (Vulkan 1.3), when the allocator knows it: a larger buffer
+    /// is refused before `vkCreateBuffer` (VUID-VkBufferCreateInfo-size-06409).
+    fn max_buffer_size(&self) -> Option<u64> {
         None
     }
     /// What the physical device supports for an optimally tiled, single-sampled 2D image of
@@ -179,6 +185,11 @@ impl Buffer {
     ) -> Result<Buffer> {
         let size = size.max(4);
         check_buffer(size, usage, ctx.limits(), ctx.memory_properties())?;
+        if let Some(max) = ctx.max_buffer_size().filter(|&max| size > max) {
+            return Err(RuntimeError::Invalid(format!(
+                "a {size}-byte buffer is larger than the device's maxBufferSize ({max} bytes)"
+            )));
+        }
         let usage = usage | vk::BufferUsageFlags::SHADER_DEVICE_ADDRESS;
         let mut usage2 = vk::BufferUsageFlags2CreateInfoKHR::default().usage(
             vk::BufferUsageFlags2KHR::from_raw(usage.as_raw() as u64)

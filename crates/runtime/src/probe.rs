@@ -458,6 +458,18 @@ fn profiles_document(profile: &Profile, api_version: &str, mut extensions: Map<S
     })
 }
 
+/// The physical device's `maxBufferSize` (`VkPhysicalDeviceVulkan13Properties`).
+///
+/// # Safety
+/// `physical` was enumerated from `instance`, which is alive, and supports Vulkan 1.3.
+pub(crate) unsafe fn max_buffer_size(instance: &ash::Instance, physical: vk::PhysicalDevice) -> u64 {
+    let mut v13 = vk::PhysicalDeviceVulkan13Properties::default();
+    let mut properties = vk::PhysicalDeviceProperties2::default().push_next(&mut v13);
+    // SAFETY: the caller's contract; the chain holds a 1.3 struct, which a 1.3 device fills.
+    unsafe { instance.get_physical_device_properties2(physical, &mut properties) };
+    v13.max_buffer_size
+}
+
 /// `vkGetPhysicalDeviceImageFormatProperties` for an optimally tiled 2D image without flags,
 /// what `Image::new` makes.
 ///
