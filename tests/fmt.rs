@@ -2,7 +2,9 @@
 //! both syntaxes allow (`tests/fmt/comments.ron` and `.dgc` hold one in each), formats files
 //! in place, is idempotent, never changes what a description compiles to, converts with every
 //! comment carried over, and `--check` changes nothing. Each test failed before the
-//! formatter kept comments (it refused, or dropped them under `--drop-comments`).
+//! formatter kept comments (it refused, or dropped them under `--drop-comments`), except the
+//! one with 200,000 comments in one place, which passed but slowly: placing each comment
+//! scanned the source, in time quadratic in their number.
 
 #[path = "support/tmpfs.rs"]
 mod tmpfs;
@@ -498,6 +500,45 @@ fn fmt_checks_an_output_link_by_the_file_it_leads_to() {
     assert!(std::fs::symlink_metadata(d.join("alias.ron")).unwrap().file_type().is_symlink());
     let want = syntax::format(&original, SyntaxKind::Ron, SyntaxKind::Ron).unwrap();
     assert_eq!(std::fs::read_to_string(d.join("comments.ron")).unwrap(), want);
+}
+
+// ---- many comments in one place ---------------------------------------------------------------
+
+/// 200,000 `/**/` in one place, in each of the places that took time quadratic in their number
+/// (each comment's placement scanned the source from the span before it, which holds every
+/// comment before it: 200,000 took seconds, a million minutes): every one is kept, in RON
+/// and in the `.dgc` language. It only has to finish: speed is for benchmarks, not tests.
+#[test]
+fn fmt_keeps_every_one_of_many_block_comments_in_one_place() {
+    const N: usize = 200_000;
+    let source = std::fs::read_to_string(root().join("examples/compute.ron")).unwrap();
+    for after in ["Pipeline(", "name: \"compute\",", "layouts: [", "tokens: ["] {
+        let at = source.find(after).unwrap() + after.len();
+        let input = format!("{}{}{}", &source[..at], "/**/".repeat(N), &source[at..]);
+        let ron = syntax::format(&input, SyntaxKind::Ron, SyntaxKind::Ron)
+            .unwrap_or_else(|e| panic!("after `{after}`, to RON: {e:?}"));
+        assert_eq!(ron.matches("/**/").count(), N, "after `{after}`, to RON");
+        // The `.dgc` language has only `//` comments: an empty `/**/` becomes an empty `//`.
+        let dgc = syntax::format(&input, SyntaxKind::Ron, SyntaxKind::Dsl)
+            .unwrap_or_else(|e| panic!("after `{after}`, to .dgc: {e:?}"));
+        assert_eq!(dgc.lines().filter(|l| l.trim() == "//").count(), N, "after `{after}`, to .dgc");
+    }
+}
+
+/// A million `/**/` after `Pipeline(` fit the 4 MiB input, but each gets a line of its own, so
+/// the formatted text would pass what dgcc reads: refused as too large (it said "does not
+/// parse", a bug to report), and nothing is written.
+#[test]
+fn fmt_refuses_a_result_larger_than_dgcc_reads() {
+    let source = std::fs::read_to_string(root().join("examples/compute.ron")).unwrap();
+    let at = source.find("Pipeline(").unwrap() + "Pipeline(".len();
+    let room = dgcc::syntax::limits::MAX_SOURCE_BYTES - source.len();
+    let input = format!("{}{}{}", &source[..at], "/**/".repeat(room / 4), &source[at..]);
+    assert!(input.len() <= dgcc::syntax::limits::MAX_SOURCE_BYTES);
+    match syntax::format(&input, SyntaxKind::Ron, SyntaxKind::Ron) {
+        Err(syntax::FormatError::TooLarge(bytes)) => assert!(bytes > dgcc::syntax::limits::MAX_SOURCE_BYTES),
+        other => panic!("expected TooLarge, got {:?}", other.map(|o| o.len())),
+    }
 }
 
 // ---- any comment anywhere ---------------------------------------------------------------------

@@ -343,7 +343,11 @@ fn one(args: &FmtArgs, source: Source, color: bool) -> Result<Formatted, Outcome
         }
     };
     let formatted = if args.drop_comments {
-        syntax::parse(text, kind).map(|p| syntax::print(&p, to)).map_err(FormatError::Parse)
+        let limit = syntax::limits::MAX_SOURCE_BYTES;
+        syntax::parse(text, kind).map_err(FormatError::Parse).and_then(|p| match syntax::print(&p, to) {
+            out if out.len() > limit => Err(FormatError::TooLarge(out.len())),
+            out => Ok(out),
+        })
     } else {
         syntax::format(text, kind, to)
     };
@@ -351,6 +355,13 @@ fn one(args: &FmtArgs, source: Source, color: bool) -> Result<Formatted, Outcome
         Ok(out) => out,
         Err(FormatError::Parse(diags)) => {
             render::human_to_stderr(&SourceFile { name: &name, text }, &diags, color);
+            return Err(Outcome::Failed);
+        }
+        Err(FormatError::TooLarge(bytes)) => {
+            errln!(
+                "error: {name} formatted would be {bytes} bytes, past the {} MiB dgcc reads; nothing written",
+                syntax::limits::MAX_SOURCE_BYTES >> 20
+            );
             return Err(Outcome::Failed);
         }
         Err(FormatError::NotKept(why)) => {

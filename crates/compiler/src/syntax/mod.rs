@@ -115,6 +115,10 @@ pub enum FormatError {
     /// The formatted text would not mean the same or would lose a comment (a bug in dgcc, which
     /// this check keeps from reaching a file): what differs.
     NotKept(String),
+    /// The formatted text would be this many bytes, past the [`limits::MAX_SOURCE_BYTES`] dgcc
+    /// reads (a line of its own for each of a million comments that shared one): written, it
+    /// could not be read back.
+    TooLarge(usize),
 }
 
 /// A description (`source`, in syntax `from`) printed canonically in syntax `to` with every
@@ -124,6 +128,9 @@ pub enum FormatError {
 pub fn format(source: &str, from: SyntaxKind, to: SyntaxKind) -> Result<String, FormatError> {
     let (pipeline, trivia) = parse_with_comments(source, from).map_err(FormatError::Parse)?;
     let out = print::format(&pipeline, &trivia, to);
+    if out.len() > limits::MAX_SOURCE_BYTES {
+        return Err(FormatError::TooLarge(out.len()));
+    }
     match parse(&out, to) {
         Ok(again) if again == pipeline => {}
         Ok(_) => return Err(FormatError::NotKept("the formatted description parses to another pipeline".into())),
@@ -134,7 +141,8 @@ pub fn format(source: &str, from: SyntaxKind, to: SyntaxKind) -> Result<String, 
     }
     let (before, after) = (comment_texts(source, from), comment_texts(&out, to));
     if before != after {
-        let lost: Vec<&String> = before.iter().filter(|l| !after.contains(l)).take(3).collect();
+        // `after` is sorted: a binary search, as a scan for each of a million lines is not.
+        let lost: Vec<&String> = before.iter().filter(|l| after.binary_search(l).is_err()).take(3).collect();
         return Err(FormatError::NotKept(format!("comment text would change: {lost:?}")));
     }
     Ok(out)
