@@ -54,8 +54,7 @@ impl<'s> Docs<'s> {
         while index > 0 {
             let comment = self.comments[index - 1];
             let between = &self.source[comment.span.end..next_start];
-            let one_line_break = between.matches('\n').count() == 1 && between.trim().is_empty();
-            if !(comment.line && comment.own_line && one_line_break) {
+            if !(comment.line && comment.own_line && one_line_break(between)) {
                 break;
             }
             lines.push(doc_line(&self.source[comment.span.range()]));
@@ -68,6 +67,25 @@ impl<'s> Docs<'s> {
         lines.reverse();
         lines
     }
+}
+
+/// Whether `between` is whitespace with exactly one line break in it. It stops at the first
+/// character that decides: the stretch from the last comment to an item can be the whole rest
+/// of a file (one comment above 16,384 layouts), and scanning all of it for every item took time
+/// quadratic in their number.
+fn one_line_break(between: &str) -> bool {
+    let mut breaks = 0;
+    for c in between.chars() {
+        if c == '\n' {
+            breaks += 1;
+            if breaks > 1 {
+                return false;
+            }
+        } else if !c.is_whitespace() {
+            return false;
+        }
+    }
+    breaks == 1
 }
 
 /// `// text` → `text`: the `//`, one space after it and trailing whitespace go.
@@ -110,6 +128,22 @@ mod tests {
     fn trailing_comments_are_not_docs() {
         let src = "stride 4; // not mine\ndraw;";
         assert!(docs_of(src, "draw").is_empty());
+    }
+
+    #[test]
+    fn one_line_break_is_whitespace_with_exactly_one_newline() {
+        for (between, want) in [
+            ("\n", true),
+            ("  \r\n\t", true),
+            ("", false),
+            ("  ", false),
+            ("\n\n", false),
+            ("\nx", false),
+            ("x\n", false),
+        ] {
+            assert_eq!(one_line_break(between), want, "{between:?}");
+            assert_eq!(between.matches('\n').count() == 1 && between.trim().is_empty(), want, "{between:?}");
+        }
     }
 
     #[test]
