@@ -133,10 +133,26 @@ fn resolve_targets(
     // relative to the current directory, like any other command-line path.
     let from_cli = !options.targets.is_empty();
     let mut profiles: Vec<Profile> = vec![];
+    // Each target as written is read once: a description may name one 4 MiB profile file
+    // hundreds of thousands of times. A repeat of one that loaded is the same target twice
+    // (checked once, below); one that failed fails again with the same message.
+    let mut failed: std::collections::HashMap<String, String> = Default::default();
+    let mut loaded: std::collections::HashSet<String> = Default::default();
     for (name, span) in targets {
         // (`Path::new("")` joins to the path as written: `./x.json` is not shown as `././x.json`.)
         let base = if from_cli { Path::new("") } else { base };
-        match device::resolve(&name, base) {
+        if loaded.contains(&name) {
+            continue;
+        }
+        let resolved = match failed.get(&name) {
+            Some(msg) => Err(msg.clone()),
+            None => device::resolve(&name, base),
+        };
+        match &resolved {
+            Ok(_) => loaded.insert(name.clone()),
+            Err(msg) => failed.insert(name.clone(), msg.clone()).is_none(),
+        };
+        match resolved {
             Ok(p) => match profiles.iter().find(|q| q.name == p.name) {
                 // The same target twice is checked once.
                 Some(q) if q.same_values(&p) => {}

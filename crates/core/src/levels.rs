@@ -82,8 +82,17 @@ impl Levels {
         if rule.severity == Severity::Error && level != Level::Deny {
             return Err(LevelError::Error { code: rule.code, level });
         }
-        self.settings.push((rule.code, level));
+        self.push(rule.code, level);
         Ok(())
+    }
+
+    /// `code` (a registry code) set to `level` after every other setting, replacing its earlier
+    /// setting: only the last one of a code counts, so the list holds each code at most once
+    /// and stays as short as the registry however many times a description repeats a code
+    /// (each layout's levels start from a copy of the pipeline's).
+    fn push(&mut self, code: &'static str, level: Level) {
+        self.settings.retain(|(c, _)| *c != code);
+        self.settings.push((code, level));
     }
 
     /// The level `code` was last set to, if any.
@@ -91,7 +100,7 @@ impl Levels {
         self.settings.iter().rev().find(|(c, _)| c.eq_ignore_ascii_case(code)).map(|&(_, l)| l)
     }
 
-    /// The settings in order.
+    /// The settings in order, each code once (at the place of its last setting).
     pub fn settings(&self) -> &[(&'static str, Level)] {
         &self.settings
     }
@@ -104,7 +113,9 @@ impl Levels {
     /// Every setting of `other` after this one's (the later source wins); `deny_warnings` if
     /// either has it.
     pub fn then(mut self, other: &Levels) -> Levels {
-        self.settings.extend_from_slice(&other.settings);
+        for &(code, level) in &other.settings {
+            self.push(code, level);
+        }
         self.deny_warnings |= other.deny_warnings;
         self
     }
@@ -140,6 +151,22 @@ mod tests {
         assert_eq!(l.set("E0404", Level::Allow), Err(LevelError::Error { code: "E0404", level: Level::Allow }));
         assert!(l.set("E0404", Level::Deny).is_ok());
         assert_eq!(l.set("W9999", Level::Warn), Err(LevelError::Unknown("W9999".into())));
+    }
+
+    #[test]
+    fn a_code_set_many_times_is_held_once_and_the_last_setting_wins() {
+        let mut pipeline = Levels::default();
+        for i in 0..10_000 {
+            let level = if i % 2 == 0 { Level::Deny } else { Level::Allow };
+            pipeline.set("W0005", level).unwrap();
+            pipeline.set("W0003", Level::Warn).unwrap();
+        }
+        assert_eq!(pipeline.settings(), [("W0005", Level::Allow), ("W0003", Level::Warn)]);
+        let mut layout = Levels::default();
+        layout.set("W0005", Level::Deny).unwrap();
+        let both = pipeline.then(&layout);
+        assert_eq!(both.settings(), [("W0003", Level::Warn), ("W0005", Level::Deny)]);
+        assert_eq!(both.get("w0005"), Some(Level::Deny));
     }
 
     #[test]

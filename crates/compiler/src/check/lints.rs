@@ -49,7 +49,14 @@ impl DescriptionLevels {
 
     /// The index of the layout that `d` points into, if any.
     fn owner(&self, d: &Diagnostic) -> Option<usize> {
-        let layout_of = |at: Span| self.layouts.iter().position(|(l, _)| l.start <= at.start && at.end <= l.end);
+        // The layouts are in description order and do not overlap: the one that can hold `at` is
+        // the last that starts at or before it (a binary search, as diagnostics can number
+        // hundreds of thousands and layouts 16,384).
+        let layout_of = |at: Span| {
+            let i = self.layouts.partition_point(|(l, _)| l.start <= at.start).checked_sub(1)?;
+            let l = self.layouts[i].0;
+            (at.end <= l.end).then_some(i)
+        };
         let in_description = || d.labels.iter().filter(|l| l.file.is_none());
         match in_description().find(|l| l.primary).and_then(|l| layout_of(l.span)) {
             Some(layout) => Some(layout),

@@ -44,8 +44,11 @@ pub fn diagnostics(pipeline: &Pipeline) -> Vec<Diagnostic> {
         }
     }
     for shader in &pipeline.shaders {
-        for (i, a) in shader.attributes.iter().enumerate() {
-            if let Some(first) = shader.attributes[..i].iter().find(|b| b.location.node == a.location.node) {
+        // The first attribute at each location (a map: a shader may list a hundred thousand).
+        let mut first_at = std::collections::HashMap::new();
+        for a in &shader.attributes {
+            let first = *first_at.entry(a.location.node).or_insert(a);
+            if !std::ptr::eq(first, a) {
                 out.push(
                     Diagnostic::new(
                         "E0004",

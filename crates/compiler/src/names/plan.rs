@@ -28,7 +28,7 @@ pub const GLSL_MAX_IDENTIFIER: usize = 1024;
 pub const MAX_FILE_NAME: usize = 255;
 
 /// What produced an identifier.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Owner {
     /// The pipeline's name.
     Pipeline,
@@ -677,29 +677,15 @@ pub fn problems(m: &Manifest) -> Vec<Problem> {
         }
     }
     // One report per pair of names: the same two owners clash in many identifiers at once.
-    let mut reported: Vec<(Owner, Owner)> = vec![];
+    // (Sets, not lists: 16,384 layouts whose names differ only in case are as many reports.)
+    let mut reported: std::collections::HashSet<(Owner, Owner), foldhash::fast::RandomState> = Default::default();
     out.retain(|p| match p {
-        Problem::Clash { first, second } => {
-            let key = (first.owner.clone(), second.owner.clone());
-            if reported.contains(&key) {
-                false
-            } else {
-                reported.push(key);
-                true
-            }
-        }
+        Problem::Clash { first, second } => reported.insert((first.owner.clone(), second.owner.clone())),
         _ => true,
     });
-    let mut long: Vec<Owner> = vec![];
+    let mut long: std::collections::HashSet<Owner, foldhash::fast::RandomState> = Default::default();
     out.retain(|p| match p {
-        Problem::TooLong { ident, .. } => {
-            if long.contains(&ident.owner) {
-                false
-            } else {
-                long.push(ident.owner.clone());
-                true
-            }
-        }
+        Problem::TooLong { ident, .. } => long.insert(ident.owner.clone()),
         _ => true,
     });
     out

@@ -12,6 +12,7 @@
 
 use dgcc_core::device::coopmat::{component_from_glsl, scope_from_glsl, MatrixDecl, MatrixUse};
 use dgcc_core::span::Span;
+use std::collections::HashMap;
 
 /// One token of GLSL with its 1-based line and the byte offset where it starts.
 #[derive(Clone, Debug, PartialEq)]
@@ -148,11 +149,12 @@ fn subgroup_named(name: &str) -> bool {
 /// Lint a kernel's source. Findings are in line order, at most one per rule and line.
 pub fn lint(src: &str, ctx: &KernelContext) -> Vec<Finding> {
     let t = tokenize(src);
+    let b = Brackets::new(&t);
     let mut out = vec![];
-    hard_coded_width(&t, &mut out);
-    shared_per_subgroup(&t, ctx, &mut out);
-    ballot_x_only(&t, &mut out);
-    size_as_active_lanes(&t, &mut out);
+    hard_coded_width(&t, &b, &mut out);
+    shared_per_subgroup(&t, &b, ctx, &mut out);
+    ballot_x_only(&t, &b, &mut out);
+    size_as_active_lanes(&t, &b, &mut out);
     coopmat_without_required_size(&t, ctx, &mut out);
     out.sort_by(|a, b| (a.line, a.code).cmp(&(b.line, b.code)));
     out.dedup_by(|a, b| a.line == b.line && a.code == b.code);
@@ -178,8 +180,19 @@ fn builtin_operand(t: &[Tok], i: usize) -> Option<(&'static str, usize)> {
 
 /// W0501: `lane & 31`, `gl_LocalInvocationIndex / 32`, `gl_SubgroupID * 32`, `#define WARP 32`,
 /// shuffle reductions that start at 16.
-fn hard_coded_width(t: &[Tok], out: &mut Vec<Finding>) {
+fn hard_coded_width(t: &[Tok], b: &Brackets, out: &mut Vec<Finding>) {
     let uses_shuffle = t.iter().any(|x| x.text.starts_with("subgroupShuffle"));
+    // For a `for` header `t[from..to]`: the first `= 16` (or `= 32`) pair starting at or after
+    // each index, and the first `>>=` or `/=`, so a header is read in constant time (unclosed
+    // headers run to the end of the source, one per `for`).
+    let (start_at, halves_at) = if uses_shuffle {
+        let start = next_where(t.len(), |k| {
+            t[k].text == "=" && t.get(k + 1).is_some_and(|n| matches!(int(Some(n)), Some(16 | 32)))
+        });
+        (start, next_where(t.len(), |k| t[k].text == ">>=" || t[k].text == "/="))
+    } else {
+        (vec![], vec![])
+    };
     for i in 0..t.len() {
         // `#define WARP_SIZE 32` and `const uint SUBGROUP_SIZE = 32;`
         let defined = if is(t.get(i), "#") && is(t.get(i + 1), "define") {
@@ -227,10 +240,11 @@ fn hard_coded_width(t: &[Tok], out: &mut Vec<Finding>) {
         }
         // `for (uint offset = 16; offset > 0; offset >>= 1)` around subgroupShuffleDown/Xor.
         if uses_shuffle && is(t.get(i), "for") && is(t.get(i + 1), "(") {
-            let close = matching(t, i + 1).unwrap_or(t.len());
-            let header = &t[i + 2..close.min(t.len())];
-            let start = header.windows(2).find(|w| w[0].text == "=" && matches!(int(Some(&w[1])), Some(16 | 32)));
-            let halves = header.iter().any(|x| x.text == ">>=" || x.text == "/=");
+            let close = b.matching(i + 1).unwrap_or(t.len()).min(t.len());
+            let from = i + 2;
+            // The first window `[k, k + 1]` inside `t[from..close]`.
+            let start = Some(start_at[from.min(t.len())]).filter(|&k| k + 1 < close).map(|k| &t[k..k + 2]);
+            let halves = halves_at[from.min(t.len())] < close;
             if let (Some(w), true) = (start, halves) {
                 out.push(finding(
                     "W0501",
@@ -256,44 +270,85 @@ fn width(op: Option<&str>, n: Option<u64>) -> u64 {
     }
 }
 
-/// The index of the token closing the bracket at `open`.
-fn matching(t: &[Tok], open: usize) -> Option<usize> {
-    let (o, c) = match t.get(open)?.text.as_str() {
-        "(" => ("(", ")"),
-        "[" => ("[", "]"),
-        "{" => ("{", "}"),
-        _ => return None,
-    };
-    let mut depth = 0i32;
-    for (k, x) in t.iter().enumerate().skip(open) {
-        if x.text == o {
-            depth += 1;
-        } else if x.text == c {
-            depth -= 1;
-            if depth == 0 {
-                return Some(k);
+/// For each index `k` of `0..=len`, the first index at or after `k` where `hit` holds, or `len`.
+fn next_where(len: usize, hit: impl Fn(usize) -> bool) -> Vec<usize> {
+    let mut next = vec![len; len + 1];
+    for k in (0..len).rev() {
+        next[k] = if hit(k) { k } else { next[k + 1] };
+    }
+    next
+}
+
+/// The brackets of a token list, paired once. Each kind of bracket is paired on its own (a
+/// `(` is closed by the first `)` that brings the count of `(` minus `)` from it back to
+/// zero, whatever `[` or `{` lie between), as a scan from the bracket would pair it.
+struct Brackets {
+    /// For an opening bracket, the index of the token closing it.
+    close: Vec<Option<usize>>,
+    /// For a `)`, the index of the `(` it closes.
+    open: Vec<Option<usize>>,
+    /// For each token, the innermost `(` before it that is still open there.
+    enclosing_paren: Vec<Option<usize>>,
+}
+
+impl Brackets {
+    fn new(t: &[Tok]) -> Self {
+        let mut b =
+            Brackets { close: vec![None; t.len()], open: vec![None; t.len()], enclosing_paren: vec![None; t.len()] };
+        let mut stacks: [Vec<usize>; 3] = [vec![], vec![], vec![]];
+        for (k, x) in t.iter().enumerate() {
+            b.enclosing_paren[k] = stacks[0].last().copied();
+            let (kind, opens) = match x.text.as_str() {
+                "(" => (0, true),
+                ")" => (0, false),
+                "[" => (1, true),
+                "]" => (1, false),
+                "{" => (2, true),
+                "}" => (2, false),
+                _ => continue,
+            };
+            if opens {
+                stacks[kind].push(k);
+            } else if let Some(o) = stacks[kind].pop() {
+                b.close[o] = Some(k);
+                b.open[k] = Some(o);
             }
         }
+        b
     }
-    None
+
+    /// The index of the token closing the bracket at `open`.
+    fn matching(&self, open: usize) -> Option<usize> {
+        self.close.get(open).copied().flatten()
+    }
 }
 
 /// W0502: `shared T name[N / 32]`, `[N >> 5]`, `[WARPS]`, or a literal size too small for the
 /// number of subgroups on the narrowest target when the array is indexed by `gl_SubgroupID`.
-fn shared_per_subgroup(t: &[Tok], ctx: &KernelContext, out: &mut Vec<Finding>) {
+fn shared_per_subgroup(t: &[Tok], b: &Brackets, ctx: &KernelContext, out: &mut Vec<Finding>) {
+    // Whether a size `t[from..to]` holds a `/ 32`-style pair or a subgroup-named identifier:
+    // the first of each at or after every index, so nested sizes are not read again and again.
+    let divided_at = next_where(t.len(), |k| {
+        t.get(k + 1).is_some_and(|n| {
+            (t[k].text == "/" && matches!(int(Some(n)), Some(32 | 64)))
+                || (t[k].text == ">>" && matches!(int(Some(n)), Some(5 | 6)))
+        })
+    });
+    let named_at = next_where(t.len(), |k| t[k].kind == Kind::Ident && subgroup_named(&t[k].text));
+    // The names indexed as `name[gl_SubgroupID`.
+    let by_subgroup: std::collections::HashSet<&str> =
+        t.windows(3).filter(|w| w[1].text == "[" && w[2].text == "gl_SubgroupID").map(|w| w[0].text.as_str()).collect();
     for i in 0..t.len() {
         if !is(t.get(i), "shared") {
             continue;
         }
         // shared <type> <name> [ ... ]
         let (Some(name), true) = (t.get(i + 2), is(t.get(i + 3), "[")) else { continue };
-        let Some(close) = matching(t, i + 3) else { continue };
+        let Some(close) = b.matching(i + 3) else { continue };
         let size = &t[i + 4..close];
-        let divided = size.windows(2).any(|w| {
-            (w[0].text == "/" && matches!(int(Some(&w[1])), Some(32 | 64)))
-                || (w[0].text == ">>" && matches!(int(Some(&w[1])), Some(5 | 6)))
-        });
-        let named = size.iter().any(|x| x.kind == Kind::Ident && subgroup_named(&x.text));
+        // A pair `[k, k + 1]` inside `t[i + 4..close]`.
+        let divided = divided_at[i + 4] + 1 < close;
+        let named = named_at[i + 4] < close;
         if divided || named {
             let expr: Vec<&str> = size.iter().map(|x| x.text.as_str()).collect();
             out.push(finding(
@@ -303,8 +358,7 @@ fn shared_per_subgroup(t: &[Tok], ctx: &KernelContext, out: &mut Vec<Finding>) {
             ));
             continue;
         }
-        let indexed_by_subgroup =
-            t.windows(3).any(|w| w[0].text == name.text && w[1].text == "[" && w[2].text == "gl_SubgroupID");
+        let indexed_by_subgroup = by_subgroup.contains(name.text.as_str());
         if let ([only], true, Some((smallest, target))) = (size, indexed_by_subgroup, &ctx.smallest_subgroup) {
             if let Kind::Int(n) = only.kind {
                 let invocations: u64 = ctx.local_size.iter().map(|&v| v as u64).product();
@@ -387,13 +441,13 @@ fn coopmat_without_required_size(t: &[Tok], ctx: &KernelContext, out: &mut Vec<F
 }
 
 /// W0503: `subgroupBallot(p).x`, and ballot variables only ever read through `.x`.
-fn ballot_x_only(t: &[Tok], out: &mut Vec<Finding>) {
+fn ballot_x_only(t: &[Tok], b: &Brackets, out: &mut Vec<Finding>) {
     let mut vars: Vec<(String, usize)> = vec![]; // name, index of the name at its assignment
     for i in 0..t.len() {
         if t[i].text != "subgroupBallot" || !is(t.get(i + 1), "(") {
             continue;
         }
-        if let Some(close) = matching(t, i + 1) {
+        if let Some(close) = b.matching(i + 1) {
             if is(t.get(close + 1), ".") && is(t.get(close + 2), "x") {
                 out.push(finding("W0503", &t[i], "`subgroupBallot(…).x` reads lanes 0–31 only".to_string()));
             }
@@ -402,41 +456,45 @@ fn ballot_x_only(t: &[Tok], out: &mut Vec<Finding>) {
             vars.push((t[i - 2].text.clone(), i - 2));
         }
     }
-    for (name, at) in vars {
-        let uses: Vec<usize> = (0..t.len())
-            .filter(|&k| k != at && t[k].text == name && !is(k.checked_sub(1).and_then(|p| t.get(p)), "."))
-            .collect();
-        let x_only = |k: &usize| is(t.get(k + 1), ".") && is(t.get(k + 2), "x");
-        if !uses.is_empty() && uses.iter().all(x_only) {
-            out.push(finding(
-                "W0503",
-                &t[uses[0]],
-                format!("the ballot `{name}` is read through `.x` only, which holds lanes 0–31"),
-            ));
+    // Each name's uses, found in one pass: the tokens spelled like it and not after a `.`, and
+    // how many of them are not read through `.x`. A variable's uses are its name's less the
+    // one at its assignment (which is followed by `=`, so not by `.x`).
+    let x_only = |k: usize| is(t.get(k + 1), ".") && is(t.get(k + 2), "x");
+    let mut uses: HashMap<&str, (Vec<usize>, usize)> =
+        vars.iter().map(|(name, _)| (name.as_str(), (vec![], 0))).collect();
+    for (k, x) in t.iter().enumerate() {
+        if let Some((at, other)) = uses.get_mut(x.text.as_str()) {
+            if !is(k.checked_sub(1).and_then(|p| t.get(p)), ".") {
+                at.push(k);
+                *other += usize::from(!x_only(k));
+            }
+        }
+    }
+    for (name, at) in &vars {
+        let (all, other) = &uses[name.as_str()];
+        // At most two looks: `at` is in `all` once at most.
+        let first = all.iter().copied().find(|&k| k != *at);
+        let own_counted = all.binary_search(at).is_ok() && !x_only(*at);
+        if let Some(first) = first {
+            if *other == usize::from(own_counted) {
+                out.push(finding(
+                    "W0503",
+                    &t[first],
+                    format!("the ballot `{name}` is read through `.x` only, which holds lanes 0–31"),
+                ));
+            }
         }
     }
 }
 
 /// The name of the function whose call ends with the `)` at `close`.
-fn call_name(t: &[Tok], close: usize) -> Option<&str> {
-    let mut depth = 0i32;
-    for k in (0..=close).rev() {
-        match t[k].text.as_str() {
-            ")" => depth += 1,
-            "(" => {
-                depth -= 1;
-                if depth == 0 {
-                    return k.checked_sub(1).map(|p| t[p].text.as_str());
-                }
-            }
-            _ => {}
-        }
-    }
-    None
+fn call_name<'t>(t: &'t [Tok], b: &Brackets, close: usize) -> Option<&'t str> {
+    let open = b.open.get(close).copied().flatten()?;
+    open.checked_sub(1).map(|p| t[p].text.as_str())
 }
 
 /// W0504: `sum / gl_SubgroupSize`, `count += gl_SubgroupSize`, `atomicAdd(c, gl_SubgroupSize)`.
-fn size_as_active_lanes(t: &[Tok], out: &mut Vec<Finding>) {
+fn size_as_active_lanes(t: &[Tok], b: &Brackets, out: &mut Vec<Finding>) {
     for i in 0..t.len() {
         if t[i].text != "gl_SubgroupSize" {
             continue;
@@ -447,28 +505,13 @@ fn size_as_active_lanes(t: &[Tok], out: &mut Vec<Finding>) {
         let reduced = prev(1) == Some("/")
             && i >= 2
             && t[i - 2].text == ")"
-            && call_name(t, i - 2).is_some_and(|n| n.starts_with("subgroup"));
+            && call_name(t, b, i - 2).is_some_and(|n| n.starts_with("subgroup"));
         let divided = reduced || (prev(1) == Some("(") && prev(2) == Some("float") && prev(3) == Some("/"));
         let counted = matches!(prev(1), Some("+=" | "-="));
         // `atomicAdd(counter, gl_SubgroupSize)`: the second argument, alone.
-        let atomic = prev(1) == Some(",") && is(t.get(i + 1), ")") && {
-            let mut depth = 0i32;
-            let mut k = i;
-            let mut found = false;
-            while k > 0 {
-                k -= 1;
-                match t[k].text.as_str() {
-                    ")" => depth += 1,
-                    "(" if depth == 0 => {
-                        found = k > 0 && t[k - 1].text.starts_with("atomicAdd");
-                        break;
-                    }
-                    "(" => depth -= 1,
-                    _ => {}
-                }
-            }
-            found
-        };
+        let atomic = prev(1) == Some(",")
+            && is(t.get(i + 1), ")")
+            && b.enclosing_paren[i].is_some_and(|k| k > 0 && t[k - 1].text.starts_with("atomicAdd"));
         if divided || counted || atomic {
             let how = if divided { "divides by" } else { "counts" };
             out.push(finding(
@@ -576,5 +619,27 @@ mod tests {
         assert!(src[d[0].1.range()].starts_with("coopmat<") && src[d[0].1.range()].ends_with("gl_MatrixUseA>"));
         // A size given by a constant is not read.
         assert_eq!(coopmat_decls("coopmat<float16_t, gl_ScopeSubgroup, TILE, 16, gl_MatrixUseA> a;"), vec![]);
+    }
+    #[test]
+    fn pathological_sources_are_linted_in_linear_time() {
+        let n = 100_000;
+        // Many ballot variables, each read through `.x` only: one finding a line.
+        let src: String =
+            (0..n).map(|i| format!("uvec4 b{i} = subgroupBallot(true); uint c{i} = bitCount(b{i}.x);\n")).collect();
+        let found = codes(&src);
+        assert_eq!(found.len(), n);
+        assert!(found.iter().enumerate().all(|(i, &f)| f == ("W0503", i + 1)));
+        // One ballot name assigned again and again: each assignment is a use of the others.
+        assert!(codes(&"uvec4 bI = subgroupBallot(true);\n".repeat(n)).is_empty());
+        // Unclosed `for (` headers (with a shuffle present) and unclosed shared array sizes run
+        // to the end of the source.
+        let src = format!("subgroupShuffleXor(v, o);\n{}uint o = 16; o >>= 1", "for (\n".repeat(n));
+        let found = codes(&src);
+        assert_eq!(found.len(), n);
+        assert!(found.iter().enumerate().all(|(i, &f)| f == ("W0501", i + 2)));
+        assert!(codes(&"shared uint s[\n".repeat(n)).is_empty());
+        // Calls closed again and again, read back to their `(`: only the first has one.
+        assert_eq!(codes(&format!("subgroupAdd({}", "x) / gl_SubgroupSize\n".repeat(n))), [("W0504", 1)]);
+        assert_eq!(codes(&format!("atomicAdd(c{}", ", gl_SubgroupSize)\n".repeat(n))), [("W0504", 1)]);
     }
 }

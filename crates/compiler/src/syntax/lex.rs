@@ -41,11 +41,17 @@ pub struct Scanner<'t> {
     text: &'t str,
     pos: usize,
     kind: SyntaxKind,
+    /// In `.dgc`, where the scan of the last unclosed string stopped (its line break, or the
+    /// end of the text): every `"` before it, after that string's opening quote, was read as
+    /// escaped there, so a string it opens would be scanned the same way from its next
+    /// character on and fail at the same place. Remembering it keeps a line of many unclosed
+    /// quotes linear.
+    unclosed_until: usize,
 }
 
 impl<'t> Scanner<'t> {
     pub fn new(text: &'t str, kind: SyntaxKind) -> Self {
-        Scanner { text, pos: 0, kind }
+        Scanner { text, pos: 0, kind, unclosed_until: 0 }
     }
 
     fn rest(&self) -> &'t str {
@@ -86,25 +92,33 @@ impl<'t> Scanner<'t> {
     /// there is no string to the grammar either (its `"` is skipped as one character), so it is
     /// none here, `None`, and the brackets after it count towards the nesting limit as the
     /// parser will meet them.
-    fn quoted_len(&self, quote: char) -> Option<usize> {
-        let rest = self.rest();
+    fn quoted_len(&mut self, quote: char) -> Option<usize> {
         let dsl = self.kind == SyntaxKind::Dsl;
+        if dsl && self.pos < self.unclosed_until {
+            return None;
+        }
+        let rest = self.rest();
         let mut chars = rest.char_indices().skip(1);
         while let Some((i, c)) = chars.next() {
             match c {
                 '\\' => {
-                    if let Some((_, '\n')) = chars.next() {
+                    if let Some((j, '\n')) = chars.next() {
                         if dsl {
+                            self.unclosed_until = self.pos + j;
                             return None;
                         }
                     }
                 }
-                '\n' if dsl => return None,
+                '\n' if dsl => {
+                    self.unclosed_until = self.pos + i;
+                    return None;
+                }
                 c if c == quote => return Some(i + 1),
                 _ => {}
             }
         }
         if dsl {
+            self.unclosed_until = self.text.len();
             None
         } else {
             Some(rest.len())
@@ -335,5 +349,22 @@ mod tests {
         let s = scan("\"open\n// comment", SyntaxKind::Dsl, 64);
         assert_eq!(s.comments.len(), 1);
         assert!(s.comments[0].own_line);
+    }
+    #[test]
+    fn a_line_of_unclosed_escaped_quotes_is_scanned_once() {
+        // Each `"` of the line would open a string that never closes (the `\"` after it are
+        // escapes): every one is a character of its own, as for the grammar.
+        let n = 200_000;
+        let text = format!("pipeline p {{\n kernel k \"{}\n}}\n", "\\\"".repeat(n));
+        let quotes = Scanner::new(&text, SyntaxKind::Dsl)
+            .filter(|&(p, s)| p == Piece::Other && &text[s.range()] == "\"")
+            .count();
+        assert_eq!(quotes, n + 1);
+        let s = scan(&text, SyntaxKind::Dsl, 64);
+        assert!(s.comments.is_empty() && s.too_deep.is_none());
+        // What follows an unclosed quote on its line is scanned as code: a comment there is one.
+        let s = scan("k \"\\\" // c\n\"x\"", SyntaxKind::Dsl, 64);
+        assert_eq!(s.comments.len(), 1);
+        assert_eq!(s.comments[0].span, Span::new(6, 10));
     }
 }

@@ -170,12 +170,18 @@ fn tokens(l: &CompiledLayout, structure: bool, out: &mut Vec<Finding>) {
                         ),
                     )
                     .label(format!("`{}` reads bytes {}..{token_end}", t.name, t.offset));
-                    for j in shared {
+                    // At most eight labels: 256 tokens pinned at one offset would otherwise carry
+                    // 32,640 labels per layout, gigabytes over a description of such layouts.
+                    const LABELS: usize = 8;
+                    for &j in shared.iter().take(LABELS) {
                         let q = &l.tokens[j];
                         f = f.related(
                             Location::token(j, TokenPart::Offset),
                             format!("`{}` reads bytes {}..{}", q.name, q.offset, q.offset as u64 + q.size as u64),
                         );
+                    }
+                    if shared.len() > LABELS {
+                        f = f.note(format!("{} more earlier tokens read some of these bytes", shared.len() - LABELS));
                     }
                     out.push(f);
                 }

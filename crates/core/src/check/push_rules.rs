@@ -35,6 +35,11 @@ fn first_uncovered(start: u64, end: u64, ranges: &[PushConstantRange]) -> Option
 /// Rules on the pipeline layout's push-constant ranges (offset, size, empty stages, 00292).
 pub fn pipeline_range_findings(ranges: &[PushConstantRange]) -> Vec<Finding> {
     let mut out = vec![];
+    // For each stage bit, the first range that includes it. A range that repeats a stage is
+    // reported against that first range (one E0310 per earlier range it meets this way), not
+    // against every earlier range: n ranges of one stage are n − 1 findings, not n²/2, which a
+    // description of 10,000 ranges turned into gigabytes.
+    let mut first_with = [None::<usize>; 32];
     for (i, r) in ranges.iter().enumerate() {
         let at = |part| Location::PushConstantRange { index: i, part };
         if r.stages == 0 {
@@ -48,19 +53,26 @@ pub fn pipeline_range_findings(ranges: &[PushConstantRange]) -> Vec<Finding> {
             );
         }
         range_shape(r.offset, r.size, at(RangePart::Offset), at(RangePart::Size), "this push-constant range", &mut out);
-        for (j, q) in ranges[..i].iter().enumerate() {
-            let shared = r.stages & q.stages;
-            if shared != 0 {
-                out.push(
-                    Finding::new_by("E0310", at(RangePart::Stages), |dgc| {
-                        format!("two push-constant ranges include {}", crate::spell::stages(StageMask(shared), dgc))
-                    })
-                    .label_by(|dgc| format!("{} again", crate::spell::stages(StageMask(shared), dgc)))
-                    .related(Location::PushConstantRange { index: j, part: RangePart::Stages }, "also here")
-                    .note("a pipeline layout gives each stage at most one push-constant range, whatever the bytes")
-                    .help("merge the two ranges into one covering both, or give each range its own stages"),
-                );
+        let mut earlier: Vec<usize> =
+            (0..32).filter(|bit| r.stages & (1 << bit) != 0).filter_map(|bit| first_with[bit]).collect();
+        earlier.sort_unstable();
+        earlier.dedup();
+        for (bit, first) in first_with.iter_mut().enumerate() {
+            if r.stages & (1 << bit) != 0 {
+                first.get_or_insert(i);
             }
+        }
+        for j in earlier {
+            let shared = r.stages & ranges[j].stages;
+            out.push(
+                Finding::new_by("E0310", at(RangePart::Stages), |dgc| {
+                    format!("two push-constant ranges include {}", crate::spell::stages(StageMask(shared), dgc))
+                })
+                .label_by(|dgc| format!("{} again", crate::spell::stages(StageMask(shared), dgc)))
+                .related(Location::PushConstantRange { index: j, part: RangePart::Stages }, "also here")
+                .note("a pipeline layout gives each stage at most one push-constant range, whatever the bytes")
+                .help("merge the two ranges into one covering both, or give each range its own stages"),
+            );
         }
     }
     out
@@ -242,4 +254,27 @@ fn stage_names_dgc(mask: u32) -> String {
         out
     };
     StageMask(mask).stages().map(|s| snake(s.name())).collect::<Vec<_>>().join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn vertex(offset: u32) -> PushConstantRange {
+        PushConstantRange { stages: 1, offset, size: 4 }
+    }
+
+    #[test]
+    fn a_repeated_stage_is_reported_against_the_first_range_that_has_it() {
+        let e0310 = |ranges: &[PushConstantRange]| {
+            pipeline_range_findings(ranges).into_iter().filter(|f| f.code == "E0310").count()
+        };
+        assert_eq!(e0310(&[vertex(0), PushConstantRange { stages: 0x11, offset: 4, size: 4 }]), 1);
+        assert_eq!(e0310(&[vertex(0), vertex(4), vertex(8)]), 2);
+        // Fragment first met in the second range, Vertex in the first: the third meets both.
+        let third = PushConstantRange { stages: 0x11, offset: 8, size: 4 };
+        assert_eq!(e0310(&[vertex(0), PushConstantRange { stages: 0x10, offset: 4, size: 4 }, third]), 2);
+        let many: Vec<_> = (0..10_000).map(|i| vertex(4 * i)).collect();
+        assert_eq!(e0310(&many), 9_999);
+    }
 }
