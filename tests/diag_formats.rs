@@ -557,3 +557,74 @@ fn a_fix_is_a_suggested_replacement_and_a_sarif_fix_and_applying_it_fixes() {
     assert_eq!(s.suggestion_applicability, Some(cargo_metadata::diagnostic::Applicability::MaybeIncorrect));
     assert_eq!(s.suggested_replacement.as_deref(), Some("8"));
 }
+
+#[test]
+fn many_diagnostics_on_a_large_file_render_in_every_format_with_bounded_output() {
+    // 2 MB of comment lines (`\r\n`, a multi-byte character each), then one 36 KB line with 6,000
+    // unknown stages: 6,000 errors far into the file, on a line too long to quote whole. Each
+    // format reads the file once and quotes only what a diagnostic shows; before, every
+    // diagnostic re-read the file up to its offset and copied all of it into its `rendered`
+    // report, and rustc's `text` held the whole line: 28 s for the rustc format alone in a
+    // release build (more in a test's debug one) and 227 MB of output, here.
+    const N: usize = 6000;
+    const PADDING: usize = 24_000;
+    let dir = tools::scratch("diag_formats_large");
+    let mut text = String::with_capacity(2_200_000);
+    for i in 0..PADDING {
+        text.push_str(&format!("// padding ü {i:07} {}\r\n", "-".repeat(60)));
+    }
+    let stages = vec!["Nope"; N].join(", ");
+    // `p語`: the columns count characters, so the first stage is at column 76, not byte 78.
+    text.push_str(&format!("Pipeline(name: \"p語\", targets: [\"lavapipe\"], layouts: [(name: \"A\", stages: [{stages}], max_sequences: 1, tokens: [Draw])])\n"));
+    let file = dir.join("large.ron");
+    std::fs::write(&file, &text).unwrap();
+    let path = file.to_str().unwrap();
+    let line = PADDING as u64 + 1;
+    let column = |i: usize| 76 + 6 * i as u64;
+
+    let human = dgcc(&["check", path]);
+    assert_eq!(code(&human), 1);
+    let shown = err(&human);
+    assert!(shown.contains(&format!("┌─ {path}:{line}:76")), "{}", &shown[..2000.min(shown.len())]);
+    assert!(shown.contains(&format!("{line} │ …")) && shown.contains("more diagnostic(s) not shown"));
+    assert!(human.stderr.len() < 200_000, "{} bytes", human.stderr.len());
+
+    let json = dgcc(&["check", path, "--message-format", "json"]);
+    assert_eq!(code(&json), 1);
+    let lines = json_lines(&json);
+    assert_eq!(lines.len(), N);
+    for (i, j) in lines.iter().enumerate() {
+        assert_eq!((j["line"].as_u64(), j["column"].as_u64()), (Some(line), Some(column(i))), "{j}");
+    }
+
+    let rustc = dgcc(&["check", path, "--message-format", "rustc"]);
+    assert_eq!(code(&rustc), 1);
+    let rustc = out(&rustc);
+    assert_eq!(rustc.lines().count(), N);
+    for (i, l) in rustc.lines().enumerate() {
+        // A few KB whatever the length of the line: its window is quoted, in `text` as in
+        // `rendered`.
+        assert!(l.len() < 4096, "diagnostic {i}: {} bytes", l.len());
+        let d: RustcDiagnostic = serde_json::from_str(l).expect("rustc's shape");
+        let p = d.spans.iter().find(|s| s.is_primary).unwrap();
+        assert_eq!((p.line_start as u64, p.column_start as u64), (line, column(i)));
+        let quoted: Vec<char> = p.text[0].text.chars().collect();
+        let highlighted: String = quoted[p.text[0].highlight_start - 1..p.text[0].highlight_end - 1].iter().collect();
+        assert_eq!(highlighted, "Nope", "{:?}", p.text[0]);
+        assert!(quoted.len() <= dgcc::render::MAX_QUOTED_LINE + 2 && quoted.contains(&'…'), "{:?}", p.text[0]);
+        assert!(d.rendered.unwrap().contains(&format!("{path}:{line}:{}", column(i))));
+    }
+
+    let sarif = dgcc(&["check", path, "--message-format", "sarif"]);
+    assert_eq!(code(&sarif), 1);
+    let log: Value = serde_json::from_str(&out(&sarif)).unwrap();
+    sarif_consistency(&log).unwrap();
+    let results = log["runs"][0]["results"].as_array().unwrap();
+    assert_eq!(results.len(), N);
+    for (i, r) in results.iter().enumerate() {
+        let region = &r["locations"][0]["physicalLocation"]["region"];
+        assert_eq!((region["startLine"].as_u64(), region["startColumn"].as_u64()), (Some(line), Some(column(i))));
+    }
+    let rules = serde_json::to_string_pretty(&log["runs"][0]["tool"]).unwrap().len();
+    assert!(out(&sarif).len() < rules + N * 2048, "{} bytes", out(&sarif).len());
+}

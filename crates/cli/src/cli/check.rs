@@ -113,13 +113,13 @@ fn report(file: &SourceFile, diags: &[Diagnostic], options: &CompileOptions) {
     match options.message_format {
         MessageFormat::Human => render::human_to_stderr(file, diags, super::color_stderr()),
         MessageFormat::Json => {
-            for d in diags {
-                outln!("{}", render::json_line(file, d));
+            for line in render::json_lines(file, diags) {
+                outln!("{line}");
             }
         }
         MessageFormat::Rustc => {
-            for d in diags {
-                outln!("{}", render::rustc_line(file, d));
+            for line in render::rustc_lines(file, diags) {
+                outln!("{line}");
             }
         }
         MessageFormat::Sarif => {

@@ -8,14 +8,23 @@
 //! from the original text, so `file:line:column` in a human report is the same place the JSON
 //! line names. A diagnostic whose labels point into several files (a shader and the
 //! description) is rendered from a [`Set`] of them, each clipped around its own labels.
+//!
+//! Only the lines from the first a diagnostic's labels touch to the last are copied (with the
+//! context lines codespan is configured to add, none by default), and codespan is told their
+//! original line numbers (`Files::line_number`): rendering one diagnostic costs the lines it
+//! quotes, not the file, and columns are counted with the file's `LineIndex`, not from the
+//! line's start. A label that spans many lines still costs each of them (codespan walks them all),
+//! but a line is at most [`MAX_QUOTED_LINE`] bytes and `…` here.
 
+use super::lines::{floor, LineIndex};
 use codespan_reporting::files::{Error, Files};
 use dgcc_core::span::Span;
+use std::borrow::Cow;
 use std::ops::Range;
 
 /// The widest part of one line a diagnostic quotes, in bytes.
 pub const MAX_QUOTED_LINE: usize = 160;
-const ELLIPSIS: &str = "…";
+pub(super) const ELLIPSIS: &str = "…";
 
 struct Line {
     /// Where the line starts in the clipped text and in the original.
@@ -28,21 +37,18 @@ struct Line {
     end: usize,
 }
 
-/// One file, clipped for one diagnostic.
+/// One file, clipped for one diagnostic: only the lines from the first its labels touch to the
+/// last (and codespan's context lines around them), so that quoting a diagnostic costs what it
+/// shows and not the whole file.
 pub struct Clipped<'a> {
     /// The file's name as quoted: control characters shown as `?` (`push_printable`).
     name: String,
-    original: &'a str,
+    index: Cow<'a, LineIndex<'a>>,
+    /// The original 0-based line of `lines[0]`: codespan asks by index into `lines` and is told
+    /// the original line numbers.
+    first_line: usize,
     text: String,
     lines: Vec<Line>,
-}
-
-fn floor(text: &str, mut i: usize) -> usize {
-    i = i.min(text.len());
-    while !text.is_char_boundary(i) {
-        i -= 1;
-    }
-    i
 }
 
 fn ceil(text: &str, mut i: usize) -> usize {
@@ -53,9 +59,20 @@ fn ceil(text: &str, mut i: usize) -> usize {
     i
 }
 
+/// How many lines codespan quotes around a label (`Config::before_label_lines` and
+/// `after_label_lines`): a clipped file holds them too, so that codespan finds (or misses) the
+/// same lines as in the whole file.
+#[derive(Clone, Copy)]
+pub struct Context {
+    pub before: usize,
+    pub after: usize,
+}
+
 impl<'a> Clipped<'a> {
-    /// `text` as a diagnostic with labels at `labels` quotes it.
-    pub fn new(name: &'a str, text: &'a str, labels: &[Span]) -> Clipped<'a> {
+    /// The text of `index` as a diagnostic with labels at `labels` quotes it. Without labels it
+    /// holds no lines (codespan asks nothing of a file no label is in).
+    pub fn new(name: &str, index: Cow<'a, LineIndex<'a>>, labels: &[Span], context: Context) -> Clipped<'a> {
+        let text = index.text();
         let spans: Vec<Range<usize>> = labels
             .iter()
             .map(|l| {
@@ -65,15 +82,16 @@ impl<'a> Clipped<'a> {
             .collect();
         let mut printable_name = String::with_capacity(name.len());
         push_printable(&mut printable_name, name);
-        let mut out = Clipped {
-            name: printable_name,
-            original: text,
-            text: String::with_capacity(text.len().min(1 << 20)),
-            lines: vec![],
+        let (Some(lo), Some(hi)) = (spans.iter().map(|s| s.start).min(), spans.iter().map(|s| s.end).max()) else {
+            return Clipped { name: printable_name, index, first_line: 0, text: String::new(), lines: vec![] };
         };
-        let mut start = 0;
-        loop {
-            let end = text[start..].find('\n').map_or(text.len(), |i| start + i);
+        let first = index.line_of(lo).saturating_sub(context.before);
+        let last = index.line_of(hi).saturating_add(context.after).min(index.line_count() - 1);
+        let lines = Vec::with_capacity(last + 1 - first);
+        let mut out = Clipped { name: printable_name, index, first_line: first, text: String::new(), lines };
+        for line in first..=last {
+            let start = out.index.line_start(line);
+            let end = out.index.line_end(line);
             let line_end = if end > start && text.as_bytes()[end - 1] == b'\r' { end - 1 } else { end };
             let window = if line_end - start <= MAX_QUOTED_LINE {
                 start..line_end
@@ -100,7 +118,6 @@ impl<'a> Clipped<'a> {
                 break;
             }
             out.text.push('\n');
-            start = end + 1;
         }
         out
     }
@@ -114,6 +131,7 @@ impl<'a> Clipped<'a> {
     }
 
     /// Where original byte `byte` is in the clipped text (clamped into its line's window).
+    /// `byte` is a label's start or end, so its line is one of the clipped lines.
     pub fn map(&self, byte: usize) -> usize {
         let l = &self.lines[self.line_of_original(byte)];
         if byte > l.end {
@@ -156,7 +174,7 @@ fn push_printable(out: &mut String, quoted: &str) {
 }
 
 /// The part of line `line` to show: around the labels on it, at most [`MAX_QUOTED_LINE`] bytes.
-fn window(text: &str, line: Range<usize>, spans: &[Range<usize>]) -> Range<usize> {
+pub(super) fn window(text: &str, line: Range<usize>, spans: &[Range<usize>]) -> Range<usize> {
     let on_line: Vec<Range<usize>> = spans
         .iter()
         .filter(|s| s.start <= line.end && s.end >= line.start)
@@ -189,8 +207,8 @@ impl Clipped<'_> {
     /// The original's column, so that a clipped line reports where the text really is.
     fn column_number(&self, line_index: usize, byte_index: usize) -> Result<usize, Error> {
         let l = self.lines.get(line_index).ok_or(Error::LineTooLarge { given: line_index, max: self.lines.len() })?;
-        let original = floor(self.original, self.unmap(byte_index).max(l.original));
-        Ok(self.original[l.original..original].chars().count() + 1)
+        let original = floor(self.index.text(), self.unmap(byte_index).max(l.original));
+        Ok(self.index.chars_between(l.original, original) + 1)
     }
 }
 
@@ -229,25 +247,61 @@ impl<'a> Files<'a> for Set<'a> {
     fn column_number(&'a self, id: usize, line_index: usize, byte_index: usize) -> Result<usize, Error> {
         self.file(id)?.column_number(line_index, byte_index)
     }
+
+    /// The original's line number: the clipped file starts at its first labelled line.
+    fn line_number(&'a self, id: usize, line_index: usize) -> Result<usize, Error> {
+        Ok(self.file(id)?.first_line + line_index + 1)
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn quote<'a>(index: &'a LineIndex<'a>, labels: &[Span], before: usize, after: usize) -> Clipped<'a> {
+        Clipped::new("f", Cow::Borrowed(index), labels, Context { before, after })
+    }
+
     #[test]
-    fn short_lines_are_kept_and_long_ones_cut_around_the_label() {
+    fn long_lines_are_cut_around_the_label_and_only_its_lines_are_quoted() {
         let long = format!("{}ERR{}", "a".repeat(1000), "b".repeat(1000));
         let text = format!("short\n{long}\nend");
+        let index = LineIndex::new(&text);
         let at = text.find("ERR").unwrap();
-        let c = Clipped::new("f", &text, &[Span::new(at, at + 3)]);
+        let c = quote(&index, &[Span::new(at, at + 3)], 0, 0);
         let lines: Vec<&str> = c.text().lines().collect();
-        assert_eq!(lines[0], "short");
-        assert_eq!(lines[2], "end");
-        assert!(lines[1].contains("ERR") && lines[1].starts_with('…') && lines[1].ends_with('…'), "{}", lines[1]);
-        assert!(lines[1].len() <= MAX_QUOTED_LINE + 2 * ELLIPSIS.len());
+        assert_eq!(lines.len(), 1, "{lines:?}");
+        assert!(lines[0].contains("ERR") && lines[0].starts_with('…') && lines[0].ends_with('…'), "{}", lines[0]);
+        assert!(lines[0].len() <= MAX_QUOTED_LINE + 2 * ELLIPSIS.len());
         let m = c.map(at);
         assert_eq!(&c.text()[m..m + 3], "ERR");
-        assert_eq!(c.column_number(1, m).unwrap(), 1001);
+        assert_eq!(c.column_number(0, m).unwrap(), 1001);
+        let set = Set { files: vec![c] };
+        assert_eq!((set.line_index(0, m).unwrap(), set.line_number(0, 0).unwrap()), (0, 2));
+        // With a line of context either side, the short lines around are kept whole.
+        let c = quote(&index, &[Span::new(at, at + 3)], 1, 1);
+        let lines: Vec<&str> = c.text().lines().collect();
+        assert_eq!((lines.len(), lines[0], lines[2]), (3, "short", "end"));
+        assert_eq!(c.column_number(1, c.map(at)).unwrap(), 1001);
+        // No label: nothing is quoted.
+        assert_eq!(quote(&index, &[], 1, 1).text(), "");
+    }
+
+    #[test]
+    fn the_lines_between_labels_are_quoted_and_the_ones_around_are_not() {
+        let text = "0\n1\r\n2\n3\n4\n5\n";
+        let index = LineIndex::new(text);
+        let c = quote(&index, &[Span::new(2, 3), Span::new(7, 8)], 0, 0);
+        assert_eq!(c.text(), "1\r\n2\n3\n");
+        let set = Set { files: vec![c] };
+        let at = set.files[0].map(7);
+        assert_eq!(
+            set.location(0, at).unwrap(),
+            codespan_reporting::files::Location { line_number: 4, column_number: 1 }
+        );
+        assert!(set.line_range(0, 3).is_err());
+        // A span past the end is on the last line, as it was when the whole file was clipped.
+        let c = quote(&index, &[Span::new(100, 200)], 0, 0);
+        assert_eq!((c.text(), c.first_line), ("", 6));
     }
 }

@@ -4,11 +4,14 @@
 //! show each result at its file and line in a review; the rule registry becomes the log's
 //! `rules`, so a result links to its explanation and VUID. The log is built from the same data
 //! as the other renderers: [`results`] per file as it is checked, [`log`] once at the end. A
-//! diagnostic's fixes (`diag::Suggestion`) become the result's `fixes`.
+//! diagnostic's fixes (`diag::Suggestion`) become the result's `fixes`. [`results`] reads each
+//! file once (`super::Sources`) and finds a rule's index in a table made once, whatever the
+//! number of diagnostics.
 
-use super::{line_col, SourceFile};
+use super::{SourceFile, Sources};
 use dgcc_core::diag::{Diagnostic, Label, Severity};
 use serde_json::{json, Value};
+use std::collections::HashMap;
 
 /// The SARIF 2.1.0 schema the log declares: OASIS's own document (errata 01), the one
 /// `tests/diag_formats.rs` validates every log against.
@@ -17,10 +20,13 @@ pub const SCHEMA: &str = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata0
 /// The results of one file's diagnostics. Paths are given as the command line named them:
 /// relative to where dgcc ran (`uriBaseId` `%SRCROOT%`), or an absolute path's `file://` URI.
 pub fn results(file: &SourceFile, diags: &[Diagnostic]) -> Vec<Value> {
-    diags.iter().map(|d| result(file, d)).collect()
+    let sources = Sources::new(file.text, diags);
+    // A rule's index in the log's `rules` (`log` lists `rules::all()` in this order).
+    let rules: HashMap<&str, usize> = dgcc_core::rules::all().iter().enumerate().map(|(i, r)| (r.code, i)).collect();
+    diags.iter().map(|d| result(file, &sources, &rules, d)).collect()
 }
 
-fn result(file: &SourceFile, d: &Diagnostic) -> Value {
+fn result(file: &SourceFile, sources: &Sources, rules: &HashMap<&str, usize>, d: &Diagnostic) -> Value {
     let level = match d.severity {
         Severity::Error => "error",
         Severity::Warning => "warning",
@@ -33,13 +39,15 @@ fn result(file: &SourceFile, d: &Diagnostic) -> Value {
         text.push_str(n);
     }
     let primary = d.primary_label();
-    let locations: Vec<Value> = primary.map(|l| location(file, l, None)).into_iter().collect();
+    let locations: Vec<Value> = primary.map(|l| location(file, sources, l, None)).into_iter().collect();
     let related: Vec<Value> = d
         .labels
         .iter()
         .filter(|l| !l.primary)
         .enumerate()
-        .map(|(i, l)| location(file, &Label { message: d.label_for(l, dgc).to_string(), ..l.clone() }, Some(i)))
+        .map(|(i, l)| {
+            location(file, sources, &Label { message: d.label_for(l, dgc).to_string(), ..l.clone() }, Some(i))
+        })
         .collect();
     let mut r = json!({
         "ruleId": d.code,
@@ -47,7 +55,7 @@ fn result(file: &SourceFile, d: &Diagnostic) -> Value {
         "message": { "text": text },
         "locations": locations,
     });
-    if let Some(i) = dgcc_core::rules::all().iter().position(|r| r.code == d.code) {
+    if let Some(i) = rules.get(d.code) {
         r["ruleIndex"] = json!(i);
     }
     if !related.is_empty() {
@@ -57,7 +65,8 @@ fn result(file: &SourceFile, d: &Diagnostic) -> Value {
         .suggestions()
         .iter()
         .map(|s| {
-            let at = location(file, &Label { span: s.span, message: String::new(), primary: true, file: None }, None);
+            let fix = Label { span: s.span, message: String::new(), primary: true, file: None };
+            let at = location(file, sources, &fix, None);
             let help = d
                 .notes
                 .iter()
@@ -92,15 +101,17 @@ fn result(file: &SourceFile, d: &Diagnostic) -> Value {
     r
 }
 
-fn location(file: &SourceFile, l: &Label, id: Option<usize>) -> Value {
-    let (name, text) = match &l.file {
-        Some(other) => (other.name.as_str(), other.text.as_str()),
-        None => (file.name, file.text),
+fn location(file: &SourceFile, sources: &Sources, l: &Label, id: Option<usize>) -> Value {
+    let name = match &l.file {
+        Some(other) => other.name.as_str(),
+        None => file.name,
     };
-    let start = l.span.start.min(text.len());
-    let end = l.span.end.clamp(start, text.len());
-    let (sl, sc) = line_col(text, start);
-    let (el, ec) = line_col(text, end);
+    let index = sources.index(l.file.as_ref());
+    let len = index.text().len();
+    let start = l.span.start.min(len);
+    let end = l.span.end.clamp(start, len);
+    let (sl, sc) = index.line_col(start);
+    let (el, ec) = index.line_col(end);
     let mut v = json!({
         "physicalLocation": {
             "artifactLocation": artifact_location(name),
