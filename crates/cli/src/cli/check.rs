@@ -12,8 +12,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 /// The SARIF results of the files checked so far: `--message-format sarif` prints one log for
-/// all of them, after the last.
-static SARIF: Mutex<Vec<serde_json::Value>> = Mutex::new(vec![]);
+/// all of them, after the last (each result kept as text until then).
+static SARIF: Mutex<Option<render::sarif::Results>> = Mutex::new(None);
 /// What stopped files from being checked at all (unreadable, a bad `-A`): the SARIF log's
 /// tool notifications, so that a log with no results does not read as a clean check.
 static SARIF_FAILURES: Mutex<Vec<String>> = Mutex::new(vec![]);
@@ -123,7 +123,7 @@ fn report(file: &SourceFile, diags: &[Diagnostic], options: &CompileOptions) {
             }
         }
         MessageFormat::Sarif => {
-            SARIF.lock().unwrap_or_else(|e| e.into_inner()).extend(render::sarif::results(file, diags));
+            SARIF.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert_with(Default::default).add(file, diags);
         }
     }
 }
@@ -132,9 +132,9 @@ fn report(file: &SourceFile, diags: &[Diagnostic], options: &CompileOptions) {
 /// be read: a code-scanning upload expects a log.
 fn finish(options: &CompileOptions) {
     if options.message_format == MessageFormat::Sarif {
-        let results = std::mem::take(&mut *SARIF.lock().unwrap_or_else(|e| e.into_inner()));
+        let results = SARIF.lock().unwrap_or_else(|e| e.into_inner()).take().unwrap_or_default();
         let failures = std::mem::take(&mut *SARIF_FAILURES.lock().unwrap_or_else(|e| e.into_inner()));
-        out!("{}", render::sarif::log(results, &failures));
+        out!("{}", results.log(&failures));
     }
 }
 

@@ -20,10 +20,51 @@ pub const SCHEMA: &str = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata0
 /// The results of one file's diagnostics. Paths are given as the command line named them:
 /// relative to where dgcc ran (`uriBaseId` `%SRCROOT%`), or an absolute path's `file://` URI.
 pub fn results(file: &SourceFile, diags: &[Diagnostic]) -> Vec<Value> {
+    each_result(file, diags, |r| r).collect()
+}
+
+/// Each diagnostic's result, passed through `keep` as it is made (so that a caller keeping
+/// text never holds every result as a `Value`).
+fn each_result<'a, T: 'a>(
+    file: &'a SourceFile<'a>,
+    diags: &'a [Diagnostic],
+    keep: impl Fn(Value) -> T + 'a,
+) -> impl Iterator<Item = T> + 'a {
     let sources = Sources::new(file.text, diags);
     // A rule's index in the log's `rules` (`log` lists `rules::all()` in this order).
     let rules: HashMap<&str, usize> = dgcc_core::rules::all().iter().enumerate().map(|(i, r)| (r.code, i)).collect();
-    diags.iter().map(|d| result(file, &sources, &rules, d)).collect()
+    diags.iter().map(move |d| keep(result(file, &sources, &rules, d)))
+}
+
+/// The results of every file checked so far, for one log at the end, each kept as its compact
+/// JSON text: a result held as a `Value` takes several KB (690,000 diagnostics of one 4 MiB
+/// description held 5 GB), its text a few hundred bytes. [`Results::log`] writes the same log
+/// as [`log`], one result at a time.
+#[derive(Default)]
+pub struct Results {
+    texts: Vec<String>,
+}
+
+impl Results {
+    /// Add the results of one file's diagnostics (as [`results`] makes them).
+    pub fn add(&mut self, file: &SourceFile, diags: &[Diagnostic]) {
+        self.texts.extend(each_result(file, diags, |r| r.to_string()));
+    }
+
+    /// How many results there are.
+    pub fn len(&self) -> usize {
+        self.texts.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.texts.is_empty()
+    }
+
+    /// The whole log ([`log`]'s text), written as it is displayed.
+    pub fn log<'a>(&'a self, failures: &'a [String]) -> impl std::fmt::Display + 'a {
+        LogText { results: &self.texts, failures }
+    }
 }
 
 fn result(file: &SourceFile, sources: &Sources, rules: &HashMap<&str, usize>, d: &Diagnostic) -> Value {
@@ -156,63 +197,150 @@ fn uri(path: &str) -> String {
     out
 }
 
-/// The whole log: the tool with every rule of the registry, and the results.
 /// The whole log: the rules, `results`, and one invocation, unsuccessful with a notification
 /// per entry of `failures` (a file that could not be checked at all), so that a log without
-/// results is not read as a clean check.
+/// results is not read as a clean check. Pretty-printed, with a final line break.
 pub fn log(results: Vec<Value>, failures: &[String]) -> String {
-    let rules: Vec<Value> = dgcc_core::rules::all()
-        .into_iter()
-        .map(|r| {
-            let level = match r.severity {
-                Severity::Error => "error",
-                Severity::Warning => "warning",
-                Severity::Note => "note",
-            };
-            let mut v = json!({
-                "id": r.code,
-                "shortDescription": { "text": r.title },
-                "fullDescription": { "text": r.explanation },
-                "help": { "text": format!("dgcc explain {}", r.code), "markdown": r.explanation },
-                "defaultConfiguration": { "level": level },
-            });
-            if let Some(vuid) = r.vuid {
-                v["properties"] = json!({ "vuid": vuid });
-            }
-            v
-        })
-        .collect();
-    let log = json!({
-        "$schema": SCHEMA,
-        "version": "2.1.0",
-        "runs": [{
-            "tool": { "driver": {
-                "name": "dgcc",
-                "version": env!("CARGO_PKG_VERSION"),
-                "semanticVersion": env!("CARGO_PKG_VERSION"),
-                "rules": rules,
-            }},
-            "originalUriBaseIds": { "%SRCROOT%": { "description": { "text": "the folder dgcc ran in" } } },
-            "columnKind": "unicodeCodePoints",
-            "results": results,
-            "invocations": [{
-                "executionSuccessful": failures.is_empty(),
-                "toolExecutionNotifications": failures
-                    .iter()
-                    .map(|f| json!({ "level": "error", "message": { "text": f } }))
-                    .collect::<Vec<_>>(),
+    let texts: Vec<String> = results.iter().map(Value::to_string).collect();
+    LogText { results: &texts, failures }.to_string()
+}
+
+/// The log with its results as compact JSON texts, each parsed back only while it is written.
+struct LogText<'a> {
+    results: &'a [String],
+    failures: &'a [String],
+}
+
+impl std::fmt::Display for LogText<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let rules: Vec<Value> = dgcc_core::rules::all()
+            .into_iter()
+            .map(|r| {
+                let level = match r.severity {
+                    Severity::Error => "error",
+                    Severity::Warning => "warning",
+                    Severity::Note => "note",
+                };
+                let mut v = json!({
+                    "id": r.code,
+                    "shortDescription": { "text": r.title },
+                    "fullDescription": { "text": r.explanation },
+                    "help": { "text": format!("dgcc explain {}", r.code), "markdown": r.explanation },
+                    "defaultConfiguration": { "level": level },
+                });
+                if let Some(vuid) = r.vuid {
+                    v["properties"] = json!({ "vuid": vuid });
+                }
+                v
+            })
+            .collect();
+        // The keys in the order the log has always had them (`Run`'s fields in this order).
+        let log = Log {
+            schema: SCHEMA,
+            version: "2.1.0",
+            runs: [Run {
+                tool: json!({ "driver": {
+                    "name": "dgcc",
+                    "version": env!("CARGO_PKG_VERSION"),
+                    "semanticVersion": env!("CARGO_PKG_VERSION"),
+                    "rules": rules,
+                }}),
+                original_uri_base_ids: json!({ "%SRCROOT%": { "description": { "text": "the folder dgcc ran in" } } }),
+                column_kind: "unicodeCodePoints",
+                results: Texts(self.results),
+                invocations: json!([{
+                    "executionSuccessful": self.failures.is_empty(),
+                    "toolExecutionNotifications": self
+                        .failures
+                        .iter()
+                        .map(|f| json!({ "level": "error", "message": { "text": f } }))
+                        .collect::<Vec<_>>(),
+                }]),
             }],
-        }],
-    });
-    let mut s = serde_json::to_string_pretty(&log).unwrap_or_default();
-    s.push('\n');
-    s
+        };
+        serde_json::to_writer_pretty(FmtWriter(f), &log).map_err(|_| std::fmt::Error)?;
+        f.write_str("\n")
+    }
+}
+
+#[derive(serde::Serialize)]
+struct Log<'a> {
+    #[serde(rename = "$schema")]
+    schema: &'static str,
+    version: &'static str,
+    runs: [Run<'a>; 1],
+}
+
+#[derive(serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Run<'a> {
+    tool: Value,
+    original_uri_base_ids: Value,
+    column_kind: &'static str,
+    results: Texts<'a>,
+    invocations: Value,
+}
+
+/// Results kept as text, serialized as the values they hold.
+struct Texts<'a>(&'a [String]);
+
+impl serde::Serialize for Texts<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::{Error, SerializeSeq};
+        let mut seq = serializer.serialize_seq(Some(self.0.len()))?;
+        for text in self.0 {
+            // Each text is a `Value` this module wrote: it parses back to the same value.
+            let value: Value = serde_json::from_str(text).map_err(S::Error::custom)?;
+            seq.serialize_element(&value)?;
+        }
+        seq.end()
+    }
+}
+
+/// serde_json's writer onto a formatter: serde_json writes whole UTF-8 pieces (it splits text
+/// only at escapes, which are ASCII).
+struct FmtWriter<'a, 'b>(&'a mut std::fmt::Formatter<'b>);
+
+impl std::io::Write for FmtWriter<'_, '_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let text = std::str::from_utf8(buf).map_err(std::io::Error::other)?;
+        self.0.write_str(text).map_err(std::io::Error::other)?;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::artifact_location;
+    use super::{artifact_location, log, results, Results};
+    use crate::render::SourceFile;
+    use dgcc_core::diag::Diagnostic;
+    use dgcc_core::span::Span;
     use serde_json::json;
+
+    #[test]
+    fn results_kept_as_text_write_the_same_log_as_values() {
+        let text = "(name: \"ü\", stages: [Vértex])\n\"\u{1b}\"";
+        let file = SourceFile { name: "dir ü/s.ron", text };
+        let diags = vec![
+            Diagnostic::new("E0404", "stride «too small»").primary(Span::new(1, 5), "here \u{1b}"),
+            Diagnostic::new("W0005", "no label"),
+        ];
+        let failures = vec!["could not read `ä.ron`: \"gone\"".to_string()];
+        let mut kept = Results::default();
+        kept.add(&file, &diags);
+        kept.add(&file, &diags[1..]);
+        assert_eq!(kept.len(), 3);
+        let mut values = results(&file, &diags);
+        values.extend(results(&file, &diags[1..]));
+        let written = kept.log(&failures).to_string();
+        assert_eq!(written, log(values, &failures));
+        assert!(written.ends_with("}\n") && written.contains("\"ruleId\": \"E0404\""), "{written}");
+        assert_eq!(Results::default().log(&[]).to_string(), log(vec![], &[]));
+    }
 
     #[test]
     fn paths_are_uri_references_relative_to_the_source_root_or_file_uris() {
