@@ -722,6 +722,52 @@ fn every_svg_rasterises_to_a_picture_with_a_colour_per_token() {
     }
 }
 
+/// The picture of one wide record: 128 push constants of 256 `u32` fields each, 32,768 members
+/// in 128 KiB. Every byte is a cell in its token's colour, each token is numbered at the start
+/// of each of its 64 rows, and every member boundary is drawn on its row. The printer used to
+/// look each byte's member up by scanning the members, and each boundary's row by scanning the
+/// rows: billions of steps here (minutes for a record within dgcc's limits); it now searches.
+#[test]
+fn the_picture_of_a_record_of_thousands_of_members_finds_each_bytes_token() {
+    let (tokens, fields) = (128usize, 256usize);
+    let mut text = String::from("pipeline wide {\n");
+    let _ = writeln!(text, "    push_constant [compute] offset 0 size {};", tokens * fields * 4);
+    text.push_str("    layout Wide [compute] {\n        max_sequences 64;\n");
+    for t in 0..tokens {
+        let _ = writeln!(text, "        push_constant p{t} [compute] offset {} {{", t * fields * 4);
+        for f in 0..fields {
+            let _ = writeln!(text, "            f{f}: u32;");
+        }
+        text.push_str("        }\n");
+    }
+    text.push_str("        dispatch groups;\n    }\n}\n");
+    // A profile that states no limit: only dgcc's own input limits bound the layout.
+    let profile = Path::new(env!("DGCC_CHECKOUT")).join("tests/profiles/dgc-only.json");
+    let options = dgcc::driver::Options { targets: vec![profile.display().to_string()], ..Default::default() };
+    let c = dgcc::driver::compile_source(Path::new("wide.dgc"), &text, &options);
+    let errors: Vec<String> =
+        c.diagnostics.iter().filter(|d| d.is_error()).map(|d| format!("{}: {}", d.code, d.message)).collect();
+    let m = c.manifest.unwrap_or_else(|| panic!("the wide description compiles: {errors:?}"));
+    let l = &m.layouts[0];
+    assert_eq!(l.record.len(), tokens * fields + 3, "a member per field, and the dispatch's three");
+    let svg = emit::svg::emit(&m).unwrap();
+    let cells = svg.matches(r#"width="30" height="30" fill=""#).count();
+    assert_eq!(cells, l.stride as usize, "a cell per byte of the record");
+    assert!(!svg.contains(r##"fill="url(#padding)" stroke="#ffffff""##), "no byte of this record is padding");
+    for t in [1, 2, 10, 11, tokens, tokens + 1] {
+        let rows = if t == tokens + 1 { 1 } else { fields * 4 / 16 };
+        let numbered = svg.matches(&format!(r#"font-weight="bold">{t}</text>"#)).count();
+        assert_eq!(numbered, rows, "token {t} is numbered at the start of each of its rows");
+    }
+    let boundaries = svg.matches(r##"stroke="#333" stroke-width="2"/>"##).count();
+    assert_eq!(boundaries, l.record.len() - 1, "a line where each member but the last ends");
+    // The last field's boundary is on the row of its end (the dispatch's first byte).
+    let end = (tokens * fields * 4) as u32;
+    let y = 50 + 30 + end / 16 * 30;
+    let line = format!(r##"<line x1="70" y1="{y}" x2="70" y2="{}" stroke="#333" stroke-width="2"/>"##, y + 30);
+    assert!(svg.contains(&line), "the last field's end is drawn on its row: {line}");
+}
+
 /// The Vulkan include is the engine's: a volk-style header (`VK_NO_PROTOTYPES`, then vulkan.h)
 /// through `--c-vulkan-include`, through `DGCC_VULKAN_INCLUDE`, or already included with
 /// `DGCC_NO_VULKAN_INCLUDE`; each compiles as C11 with no second vulkan.h. A header name that

@@ -82,8 +82,14 @@ fn title(o: &mut String, p: &Pipeline) {
 }
 
 /// The token whose data holds a byte of the record; `None` for padding.
+///
+/// A binary search, not a scan: the picture asks for every byte, and a record of a few hundred
+/// KiB has tens of thousands of members. The members tile the record in increasing offset (the
+/// layout invariants, checked before any printer runs), so the first member that ends past
+/// `byte` is the one that holds it.
 fn token_at(l: &Layout, byte: u32) -> Option<usize> {
-    let m = l.members.iter().find(|m| m.offset() <= byte && byte < m.offset() + m.size())?;
+    let i = l.members.partition_point(|m| u64::from(m.offset()) + u64::from(m.size()) <= u64::from(byte));
+    let m = l.members.get(i).filter(|m| m.offset() <= byte)?;
     m.raw.token.filter(|_| !m.is_padding)
 }
 
@@ -143,14 +149,20 @@ fn layout_section(o: &mut String, l: &Layout, top: u32) -> u32 {
         );
     }
     let rows = grid_rows(l);
-    // The drawn row that holds byte row `r` of the record.
+    // The drawn row that holds byte row `r` of the record. The rows cover the record in
+    // increasing order, so the first row that ends past the row's first byte is the one (a
+    // binary search: every member boundary asks).
     let drawn = |r: u32| {
-        rows.iter()
-            .position(|row| match *row {
-                Row::Bytes(b) => b == r,
-                Row::Skipped { from, to } => from <= r * ROW_BYTES && r * ROW_BYTES < to,
-            })
-            .unwrap_or(0) as u32
+        let byte = u64::from(r) * u64::from(ROW_BYTES);
+        let i = rows.partition_point(|row| match *row {
+            Row::Bytes(b) => (u64::from(b) + 1) * u64::from(ROW_BYTES) <= byte,
+            Row::Skipped { to, .. } => u64::from(to) <= byte,
+        });
+        match rows.get(i) {
+            Some(&Row::Bytes(b)) if b == r => i as u32,
+            Some(&Row::Skipped { from, to }) if u64::from(from) <= byte && byte < u64::from(to) => i as u32,
+            _ => 0,
+        }
     };
     for (i, row) in rows.iter().enumerate() {
         let y = grid_top + i as u32 * CELL;

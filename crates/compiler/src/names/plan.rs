@@ -214,9 +214,27 @@ pub fn unused(base: &str, taken: impl Fn(&str) -> bool) -> String {
 
 /// Whether token `t` of `l` puts data in push-constant space that a shader reads.
 pub fn reads_push(l: &CompiledLayout, t: usize) -> bool {
-    let is_push =
-        l.tokens.get(t).is_some_and(|t| matches!(t.token_type, TokenType::PushConstant | TokenType::SequenceIndex));
-    is_push && l.record.iter().any(|m| m.token == Some(t) && !is_tail(l, m))
+    is_push(l, t) && l.record.iter().any(|m| m.token == Some(t) && !is_tail(l, m))
+}
+
+/// Whether token `t` of `l` is one whose data lands in push-constant space.
+fn is_push(l: &CompiledLayout, t: usize) -> bool {
+    l.tokens.get(t).is_some_and(|t| matches!(t.token_type, TokenType::PushConstant | TokenType::SequenceIndex))
+}
+
+/// For each token of `l`, the indices of the record members that hold its data (its `_pad`
+/// tail left out), in one pass over the record: a layout may have 256 tokens and tens of
+/// thousands of members, and a pass per token was their product.
+fn written_members(l: &CompiledLayout) -> Vec<Vec<usize>> {
+    let mut written = vec![vec![]; l.tokens.len()];
+    for (i, m) in l.record.iter().enumerate() {
+        if let Some(t) = m.token.filter(|&t| t < written.len()) {
+            if !is_tail(l, m) {
+                written[t].push(i);
+            }
+        }
+    }
+    written
 }
 
 /// The `_pad` tail of a `TraceRays2` token, which belongs to the token but is padding.
@@ -228,11 +246,17 @@ pub fn is_tail(l: &CompiledLayout, m: &dgcc_core::ir::RecordMember) -> bool {
 
 /// Whether the GLSL readers of `l` pick the stream record under the fallback.
 pub fn glsl_fallback(l: &CompiledLayout) -> bool {
-    let has_push = (0..l.tokens.len()).any(|t| reads_push(l, t));
+    fallback_of(l, &written_members(l))
+}
+
+/// [`glsl_fallback`], given the layout's [`written_members`].
+fn fallback_of(l: &CompiledLayout, written: &[Vec<usize>]) -> bool {
+    let reads_push = |t: usize| is_push(l, t) && !written[t].is_empty();
+    let has_push = (0..l.tokens.len()).any(reads_push);
     let action = l.action().map(|t| t.token_type);
     let draw = action.is_some_and(|t| t.is_vertex_draw() || t.is_mesh());
     let dispatch_seq = action == Some(TokenType::Dispatch)
-        && l.tokens.iter().enumerate().any(|(i, t)| t.token_type == TokenType::SequenceIndex && reads_push(l, i));
+        && l.tokens.iter().enumerate().any(|(i, t)| t.token_type == TokenType::SequenceIndex && reads_push(i));
     has_push && (draw || dispatch_seq)
 }
 
@@ -413,18 +437,18 @@ struct TokenNames {
 
 impl LayoutNames {
     fn of(l: &CompiledLayout) -> LayoutNames {
+        let members = written_members(l);
         let tokens = l
             .tokens
             .iter()
             .enumerate()
             .map(|(ti, t)| {
                 let name = token(&t.name);
-                let written: Vec<(usize, String)> = (0..l.record.len())
-                    .filter(|&i| l.record[i].token == Some(ti) && !is_tail(l, &l.record[i]))
-                    .map(|i| (i, param(t, &l.record[i].name)))
-                    .collect();
+                let written: Vec<(usize, String)> =
+                    members[ti].iter().map(|&i| (i, param(t, &l.record[i].name))).collect();
                 let sequence = sequence_param(written.iter().map(|(_, p)| p.as_str()));
-                TokenNames { upper: upper_of_token(&name), name, written, sequence, reads_push: reads_push(l, ti) }
+                let reads_push = is_push(l, ti) && !written.is_empty();
+                TokenNames { upper: upper_of_token(&name), name, written, sequence, reads_push }
             })
             .collect::<Vec<_>>();
         LayoutNames {
@@ -433,7 +457,7 @@ impl LayoutNames {
             camel: camel(&l.name),
             record: record_type(&l.name),
             has_push: tokens.iter().any(|t| t.reads_push),
-            fallback: glsl_fallback(l),
+            fallback: fallback_of(l, &members),
             tokens,
             members: l.record.iter().map(|m| member(&m.name)).collect(),
         }
@@ -689,4 +713,59 @@ pub fn problems(m: &Manifest) -> Vec<Problem> {
         _ => true,
     });
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The members of token `t` as a pass over the whole record finds them (what
+    /// [`written_members`] gathers for every token in one pass).
+    fn members_of(l: &CompiledLayout, t: usize) -> Vec<usize> {
+        (0..l.record.len()).filter(|&i| l.record[i].token == Some(t) && !is_tail(l, &l.record[i])).collect()
+    }
+
+    #[test]
+    fn one_pass_over_the_record_finds_each_tokens_members_and_what_it_pushes() {
+        // A trace with its `_pad` tail, a sequence index, and a draw whose push constant a
+        // shader reads (the GLSL fallback), and one that pushes nothing.
+        let text = r#"pipeline p {
+    targets lavapipe;
+    push_constant [ray_gen, closest_hit, miss] offset 0 size 16;
+    push_constant [vertex] offset 0 size 4;
+    layout Trace [ray_gen, closest_hit, miss] {
+        max_sequences 64;
+        execution_set pipeline pipelines [ray_gen, closest_hit, miss] max_entries 4;
+        push_constant params [ray_gen] offset 0 { scene: address; frame: u32; }
+        sequence_index ray_batch [ray_gen] offset 12;
+        trace_rays2 trace;
+    }
+    layout Draws [vertex, fragment] {
+        max_sequences 64;
+        push_constant object [vertex] offset 0 { id: u32; }
+        index_buffer indices vulkan;
+        draw_indexed draw;
+    }
+    layout Plain [vertex, fragment] {
+        max_sequences 64;
+        draw draw;
+    }
+}
+"#;
+        let c = crate::driver::compile_source(std::path::Path::new("p.dgc"), text, &Default::default());
+        let m = c.manifest.unwrap_or_else(|| panic!("{:?}", c.diagnostics));
+        assert!(m.layouts[0].record.iter().any(|r| is_tail(&m.layouts[0], r)), "the trace has a tail");
+        let fallbacks: Vec<bool> = m.layouts.iter().map(glsl_fallback).collect();
+        assert_eq!(fallbacks, [false, true, false]);
+        for l in &m.layouts {
+            let written = written_members(l);
+            assert_eq!(written.len(), l.tokens.len());
+            for (t, w) in written.iter().enumerate() {
+                assert_eq!(*w, members_of(l, t), "{}: token {t}", l.name);
+                let names = LayoutNames::of(l);
+                assert_eq!(names.tokens[t].reads_push, reads_push(l, t), "{}: token {t}", l.name);
+                assert_eq!(names.tokens[t].written.iter().map(|(i, _)| *i).collect::<Vec<_>>(), *w);
+            }
+        }
+    }
 }
