@@ -134,23 +134,20 @@ fn resolve_targets(
     let from_cli = !options.targets.is_empty();
     let mut profiles: Vec<Profile> = vec![];
     // Each target as written is read once: a description may name one 4 MiB profile file
-    // hundreds of thousands of times. A repeat of one that loaded is the same target twice
-    // (checked once, below); one that failed fails again with the same message.
-    let mut failed: std::collections::HashMap<String, String> = Default::default();
-    let mut loaded: std::collections::HashSet<String> = Default::default();
+    // hundreds of thousands of times. A repeat of one that loaded (`None`) is the same target
+    // twice, checked once; one that failed fails again with the same message.
+    let mut seen: std::collections::HashMap<String, Option<String>> = Default::default();
     for (name, span) in targets {
         // (`Path::new("")` joins to the path as written: `./x.json` is not shown as `././x.json`.)
         let base = if from_cli { Path::new("") } else { base };
-        if loaded.contains(&name) {
-            continue;
-        }
-        let resolved = match failed.get(&name) {
-            Some(msg) => Err(msg.clone()),
-            None => device::resolve(&name, base),
-        };
-        match &resolved {
-            Ok(_) => loaded.insert(name.clone()),
-            Err(msg) => failed.insert(name.clone(), msg.clone()).is_none(),
+        let resolved = match seen.get(&name) {
+            Some(None) => continue,
+            Some(Some(msg)) => Err(msg.clone()),
+            None => {
+                let resolved = device::resolve(&name, base);
+                seen.insert(name.clone(), resolved.as_ref().err().cloned());
+                resolved
+            }
         };
         match resolved {
             Ok(p) => match profiles.iter().find(|q| q.name == p.name) {

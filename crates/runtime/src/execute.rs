@@ -336,8 +336,9 @@ impl Execution {
     /// report with `validator().read_report()` once the submission finished; `None` stops
     /// validating. Returns the validator this replaces, which the caller destroys (the
     /// execution's `destroy` destroys the one it holds). A validator made on another device
-    /// than the execution's is refused and handed back as the `Err` (boxed: it is large), since `record` would bind
-    /// its pipeline and `destroy` free its objects on this execution's device.
+    /// than the execution's is refused and handed back as the `Err` (boxed: it is large),
+    /// since `record` would bind its pipeline and `destroy` free its objects on this
+    /// execution's device.
     pub fn set_validator(
         &mut self,
         validator: Option<StreamValidator>,

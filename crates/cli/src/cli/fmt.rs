@@ -343,11 +343,7 @@ fn one(args: &FmtArgs, source: Source, color: bool) -> Result<Formatted, Outcome
         }
     };
     let formatted = if args.drop_comments {
-        let limit = syntax::limits::MAX_SOURCE_BYTES;
-        syntax::parse(text, kind).map_err(FormatError::Parse).and_then(|p| match syntax::print(&p, to) {
-            out if out.len() > limit => Err(FormatError::TooLarge(out.len())),
-            out => Ok(out),
-        })
+        syntax::format_without_comments(text, kind, to)
     } else {
         syntax::format(text, kind, to)
     };

@@ -263,18 +263,12 @@ pub(crate) fn model_with_names<'a>(
     }
     // Every output spells the records out member by member: a manifest whose records are
     // larger than descriptions may be (E0024) would print gigabytes.
-    let mut data = 0u64;
-    for l in &m.layouts {
-        data += l.data_bytes();
-        if data > crate::syntax::limits::MAX_RECORD_DATA_BYTES {
-            return Err(EmitError::new(
-                Some(&l.name),
-                format!(
-                    "the layouts' stream data passes {} KiB with this layout (E0024)",
-                    crate::syntax::limits::MAX_RECORD_DATA_BYTES / 1024
-                ),
-            ));
-        }
+    use crate::syntax::limits::{first_past_record_data, MAX_RECORD_DATA_BYTES};
+    if let Some((i, _)) = first_past_record_data(m.layouts.iter().map(CompiledLayout::data_bytes)) {
+        return Err(EmitError::new(
+            Some(&m.layouts[i].name),
+            format!("the layouts' stream data passes {} KiB with this layout (E0024)", MAX_RECORD_DATA_BYTES / 1024),
+        ));
     }
     let mut layouts = vec![];
     let mut type_names = HashSet::new();

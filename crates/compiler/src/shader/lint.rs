@@ -620,6 +620,7 @@ mod tests {
         // A size given by a constant is not read.
         assert_eq!(coopmat_decls("coopmat<float16_t, gl_ScopeSubgroup, TILE, 16, gl_MatrixUseA> a;"), vec![]);
     }
+
     #[test]
     fn pathological_sources_are_linted_in_linear_time() {
         let n = 100_000;

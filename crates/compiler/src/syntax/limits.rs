@@ -107,24 +107,31 @@ pub fn too_many_dimensions(ty: Span) -> Diagnostic {
 /// E0024 where the layouts' stream data together passes [`MAX_RECORD_DATA_BYTES`]: at the first
 /// layout past it (`names`, in order with `data`), or `None` within the limit.
 pub fn check_record_data(layouts: impl IntoIterator<Item = (u64, Span)>) -> Option<Diagnostic> {
+    let layouts: Vec<(u64, Span)> = layouts.into_iter().collect();
+    let (i, total) = first_past_record_data(layouts.iter().map(|&(bytes, _)| bytes))?;
+    let (bytes, name) = layouts[i];
+    Some(
+        Diagnostic::new(
+            "E0024",
+            format!(
+                "the layouts' stream data passes {} KiB with this layout ({bytes} bytes here, {total} so far)",
+                MAX_RECORD_DATA_BYTES / 1024
+            ),
+        )
+        .primary(name, "the layout past the limit")
+        .note("dgcc emits every record member by member; no device reads records this large"),
+    )
+}
+
+/// The first of the layouts (their stream data in bytes, in order) with which the total passes
+/// [`MAX_RECORD_DATA_BYTES`], and the total there: the one count behind E0024, which the driver
+/// reports and the emitters check again on a manifest.
+pub fn first_past_record_data(layouts: impl IntoIterator<Item = u64>) -> Option<(usize, u64)> {
     let mut total = 0u64;
-    for (bytes, name) in layouts {
+    layouts.into_iter().enumerate().find_map(|(i, bytes)| {
         total += bytes;
-        if total > MAX_RECORD_DATA_BYTES {
-            return Some(
-                Diagnostic::new(
-                    "E0024",
-                    format!(
-                        "the layouts' stream data passes {} KiB with this layout ({bytes} bytes here, {total} so far)",
-                        MAX_RECORD_DATA_BYTES / 1024
-                    ),
-                )
-                .primary(name, "the layout past the limit")
-                .note("dgcc emits every record member by member; no device reads records this large"),
-            );
-        }
-    }
-    None
+        (total > MAX_RECORD_DATA_BYTES).then_some((i, total))
+    })
 }
 
 /// Which list a count limit applies to.

@@ -127,10 +127,7 @@ pub enum FormatError {
 /// the source. Formatting the result again gives it back unchanged.
 pub fn format(source: &str, from: SyntaxKind, to: SyntaxKind) -> Result<String, FormatError> {
     let (pipeline, trivia) = parse_with_comments(source, from).map_err(FormatError::Parse)?;
-    let out = print::format(&pipeline, &trivia, to);
-    if out.len() > limits::MAX_SOURCE_BYTES {
-        return Err(FormatError::TooLarge(out.len()));
-    }
+    let out = readable(print::format(&pipeline, &trivia, to))?;
     match parse(&out, to) {
         Ok(again) if again == pipeline => {}
         Ok(_) => return Err(FormatError::NotKept("the formatted description parses to another pipeline".into())),
@@ -144,6 +141,21 @@ pub fn format(source: &str, from: SyntaxKind, to: SyntaxKind) -> Result<String, 
         // `after` is sorted: a binary search, as a scan for each of a million lines is not.
         let lost: Vec<&String> = before.iter().filter(|l| after.binary_search(l).is_err()).take(3).collect();
         return Err(FormatError::NotKept(format!("comment text would change: {lost:?}")));
+    }
+    Ok(out)
+}
+
+/// A description printed canonically in syntax `to` without its comments: what `dgcc fmt
+/// --drop-comments` writes.
+pub fn format_without_comments(source: &str, from: SyntaxKind, to: SyntaxKind) -> Result<String, FormatError> {
+    let pipeline = parse(source, from).map_err(FormatError::Parse)?;
+    readable(print(&pipeline, to))
+}
+
+/// `out`, unless it is larger than dgcc reads back.
+fn readable(out: String) -> Result<String, FormatError> {
+    if out.len() > limits::MAX_SOURCE_BYTES {
+        return Err(FormatError::TooLarge(out.len()));
     }
     Ok(out)
 }
